@@ -1,0 +1,17 @@
+#include "emit/emit.hpp"
+
+namespace rpckit::gen {
+
+std::vector<OutputFile> emit_all(const ir::Module& m) {
+  std::vector<OutputFile> files = {
+      {m.name + "/CMakeLists.txt", emit_cmake(m)},
+      {m.name + "/constants.hpp", emit_constants_header(m)},
+      {m.name + "/dispatch.hpp", emit_dispatch_header(m)},
+      {m.name + "/messages.hpp", emit_messages_header(m)},
+      {m.name + "/types.cpp", emit_types_source(m)},
+      {m.name + "/types.hpp", emit_types_header(m)},
+  };
+  return files;
+}
+
+}  // namespace rpckit::gen

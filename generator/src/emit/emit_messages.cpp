@@ -1,0 +1,111 @@
+// messages.hpp: one descriptor struct per message (method, kind, roles, params/result types,
+// params policy, capability gate, deadline, errors), and the Role enum.
+#include "emit/common.hpp"
+#include "emit/emit.hpp"
+#include "lower/names.hpp"
+
+namespace rpckit::gen {
+namespace {
+
+const char* presence(ir::Message::ParamsPresence p) {
+  switch (p) {
+    case ir::Message::ParamsPresence::kRequired: return "kRequired";
+    case ir::Message::ParamsPresence::kOptionalSendEmpty: return "kOptionalSendEmpty";
+    case ir::Message::ParamsPresence::kOptionalOmit: return "kOptionalOmit";
+  }
+  return "";
+}
+
+const char* clause_kind(ir::GateClause::Kind k) {
+  switch (k) {
+    case ir::GateClause::Kind::kGrantedValue: return "kGrantedValue";
+    case ir::GateClause::Kind::kGrantedParam: return "kGrantedParam";
+    case ir::GateClause::Kind::kDeclaredParam: return "kDeclaredParam";
+  }
+  return "";
+}
+
+void emit_descriptor(Printer& p, const ir::Module& m, const ir::Message& msg) {
+  doc_comment(p, msg.doc);
+  p.print("struct $name$ {\n", {{"name", msg.cpp_name}});
+  Printer::Indent in(p);
+  p.print(
+      "static constexpr std::string_view kMethod = \"$method$\";\n"
+      "static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::$kind$;\n"
+      "static constexpr Role kFrom = Role::$from$;\n"
+      "static constexpr Role kTo = Role::$to$;\n"
+      "using Params = $params$;\n"
+      "static constexpr rpckit::ParamsPresence kParamsPresence = "
+      "rpckit::ParamsPresence::$presence$;\n",
+      {{"method", msg.method},
+       {"kind", msg.request ? "kRequest" : "kNotification"},
+       {"from", constant_name(msg.from)},
+       {"to", constant_name(msg.to)},
+       {"params", msg.params_type},
+       {"presence", presence(msg.params_presence)}});
+  if (msg.request) {
+    p.print("using Result = $result$;\n", {{"result", cpp_type(*msg.result)}});
+    if (msg.deadline) {
+      p.print("static constexpr std::chrono::milliseconds kDeadline = $deadline$;\n",
+              {{"deadline", *msg.deadline}});
+    }
+  }
+  std::string gate;
+  for (const ir::GateClause& c : msg.gate) {
+    gate += "\n    rpckit::GateClause{rpckit::GateClause::Kind::" + std::string(clause_kind(c.kind)) +
+            ", \"" + c.list + "\", \"" + c.value + "\", \"" + c.param + "\"},";
+  }
+  p.print("// Allowed when every clause holds; empty = ungated.\n"
+          "static constexpr std::array<rpckit::GateClause, $n$> kGate = {$gate$};\n",
+          {{"n", std::to_string(msg.gate.size())}, {"gate", gate.empty() ? "" : gate + "\n"}});
+  if (m.error_code_type) {
+    std::string errors;
+    for (const std::string& e : msg.errors) {
+      errors += (errors.empty() ? "" : ", ") + *m.error_code_type + "::" + e;
+    }
+    p.print("// Errors it may return besides the generic ones.\n"
+            "static constexpr std::array<$type$, $n$> kErrors = {$errors$};\n",
+            {{"type", *m.error_code_type},
+             {"n", std::to_string(msg.errors.size())},
+             {"errors", errors}});
+  }
+}
+
+}  // namespace
+
+std::string emit_messages_header(const ir::Module& m) {
+  Printer p;
+  p.raw(banner(m, "//"));
+  p.print(
+      "#pragma once\n"
+      "\n"
+      "#include <array>\n"
+      "#include <chrono>\n"
+      "#include <cstdint>\n"
+      "#include <string_view>\n"
+      "\n"
+      "#include \"$module$/constants.hpp\"\n"
+      "#include \"$module$/types.hpp\"\n"
+      "#include \"rpckit/codec/descriptor.hpp\"\n"
+      "\n",
+      {{"module", m.name}});
+  open_namespace(p, m);
+  p.print("enum class Role : std::uint8_t {");
+  for (std::size_t i = 0; i < m.roles.size(); ++i) {
+    p.print(i == 0 ? " $r$" : ", $r$", {{"r", constant_name(m.roles[i])}});
+  }
+  p.print(" };\n\nconstexpr std::string_view to_string(Role role) noexcept {\n  switch (role) {\n");
+  for (const std::string& r : m.roles) {
+    p.print("    case Role::$c$: return \"$r$\";\n", {{"c", constant_name(r)}, {"r", r}});
+  }
+  p.print("  }\n  return {};\n}\n\nnamespace messages {\n\n");
+  for (const ir::Message& msg : m.messages) {
+    emit_descriptor(p, m, msg);
+    p.print("};\n\n");
+  }
+  p.print("}  // namespace messages\n\n");
+  close_namespace(p, m);
+  return p.str();
+}
+
+}  // namespace rpckit::gen

@@ -1,0 +1,180 @@
+// types.hpp: one struct per object type, one open enum per enum, one variant wrapper per
+// union, and the codec declarations. Light on purpose: only nlohmann/json_fwd.hpp.
+#include "emit/common.hpp"
+#include "emit/emit.hpp"
+#include "lower/names.hpp"
+
+namespace rpckit::gen {
+namespace {
+
+void emit_struct(Printer& p, const ir::TypeDecl& d) {
+  p.print("struct $name$ {\n", {{"name", d.name}});
+  {
+    Printer::Indent in(p);
+    for (const ir::Field& f : d.struct_.fields) {
+      if (f.const_json) {
+        p.print("// \"$wire$\" is always $value$: written by the encoder, checked by the decoder.\n",
+                {{"wire", f.wire_name}, {"value", *f.const_json}});
+        continue;
+      }
+      doc_comment(p, f.doc);
+      p.print("$type$ $name${};\n", {{"type", field_type(f)}, {"name", f.cpp_name}});
+    }
+    for (const ir::Field& f : d.struct_.fields) {
+      if (!f.default_cpp) continue;
+      // "{}" is an empty container: spelled with its type so value_or can take it.
+      std::string fallback = *f.default_cpp == "{}" ? cpp_type(f.type) + "{}" : *f.default_cpp;
+      p.print(
+          "\n/// `$name$`, or the schema's default when absent.\n"
+          "$type$ $name$_or_default() const { return $name$.value_or($default$); }\n",
+          {{"name", f.cpp_name}, {"type", cpp_type(f.type)}, {"default", fallback}});
+    }
+    if (!d.struct_.fields.empty()) p.print("\n");
+    p.print("friend bool operator==(const $name$&, const $name$&) = default;\n",
+            {{"name", d.name}});
+  }
+  p.print("};\n");
+}
+
+void emit_string_enum(Printer& p, const ir::TypeDecl& d) {
+  const char* width = d.enum_.values.size() < 255 ? "std::uint8_t" : "std::uint16_t";
+  p.print(
+      "// Open enum: from_wire() accepts any text; a value this version does not list is\n"
+      "// kUnknown and wire() still returns its text, so it re-encodes unchanged.\n"
+      "class $name$ {\n"
+      " public:\n",
+      {{"name", d.name}});
+  {
+    Printer::Indent in(p);
+    p.print("enum Value : $width$ {\n", {{"width", width}});
+    {
+      Printer::Indent in2(p);
+      p.print("kUnknown = 0,\n");
+      int n = 1;
+      for (const ir::EnumValue& v : d.enum_.values) {
+        doc_comment(p, v.doc);
+        p.print("$name$ = $n$,  // \"$wire$\"\n",
+                {{"name", v.cpp_name}, {"n", std::to_string(n++)}, {"wire", v.wire}});
+      }
+    }
+    p.print("};\n\n");
+    p.print(
+        "$name$() = default;\n"
+        "$name$(Value value) : value_(value) {}  // NOLINT(google-explicit-constructor)\n"
+        "\n"
+        "static $name$ from_wire(std::string_view text);\n"
+        "std::string_view wire() const noexcept;\n"
+        "Value value() const noexcept { return value_; }\n"
+        "bool is_known() const noexcept { return value_ != kUnknown; }\n"
+        "\n"
+        "friend bool operator==(const $name$&, const $name$&) = default;\n"
+        "friend bool operator<(const $name$& a, const $name$& b) noexcept {\n"
+        "  return a.wire() < b.wire();\n"
+        "}\n",
+        {{"name", d.name}});
+  }
+  p.print(
+      "\n"
+      " private:\n"
+      "  Value value_ = $first$;\n"
+      "  std::string unknown_;  // the wire text when value_ == kUnknown\n"
+      "};\n",
+      {{"first", d.enum_.values.front().cpp_name}});
+}
+
+void emit_integer_enum(Printer& p, const ir::TypeDecl& d) {
+  p.print(
+      "// Open enum: any 32-bit value is representable; is_known() tells the listed ones.\n"
+      "enum class $name$ : std::int32_t {\n",
+      {{"name", d.name}});
+  {
+    Printer::Indent in(p);
+    for (const ir::EnumValue& v : d.enum_.values) {
+      doc_comment(p, v.doc);
+      p.print("$name$ = $wire$,\n", {{"name", v.cpp_name}, {"wire", v.wire}});
+    }
+  }
+  p.print(
+      "};\n"
+      "/// The value's schema name (\"parse_error\"), or \"\" for a value this version does not "
+      "list.\n"
+      "std::string_view to_string($name$ value) noexcept;\n"
+      "bool is_known($name$ value) noexcept;\n"
+      "std::optional<$name$> $snake$_from_string(std::string_view name) noexcept;\n",
+      {{"name", d.name}, {"snake", snake_case(d.name)}});
+}
+
+void emit_union(Printer& p, const ir::TypeDecl& d) {
+  std::string alternatives;
+  for (const ir::UnionMember& m : d.union_.members) alternatives += cpp_type(m.type) + ", ";
+  alternatives += "rpckit::JsonValue";
+  if (d.union_.discriminator) {
+    p.print("// Tagged by \"$tag$\". A member this version does not know is kept whole as the\n"
+            "// trailing rpckit::JsonValue alternative and re-encodes unchanged.\n",
+            {{"tag", *d.union_.discriminator}});
+  } else {
+    p.print("// Chosen by JSON type. A value of any other shape is kept whole as the trailing\n"
+            "// rpckit::JsonValue alternative and re-encodes unchanged.\n");
+  }
+  p.print(
+      "struct $name$ {\n"
+      "  std::variant<$alternatives$> value;\n"
+      "\n"
+      "  friend bool operator==(const $name$&, const $name$&) = default;\n"
+      "};\n",
+      {{"name", d.name}, {"alternatives", alternatives}});
+}
+
+}  // namespace
+
+std::string emit_types_header(const ir::Module& m) {
+  Printer p;
+  p.raw(banner(m, "//"));
+  p.print(
+      "#pragma once\n"
+      "\n"
+      "#include <cstddef>\n"
+      "#include <cstdint>\n"
+      "#include <map>\n"
+      "#include <optional>\n"
+      "#include <string>\n"
+      "#include <string_view>\n"
+      "#include <variant>\n"
+      "#include <vector>\n"
+      "\n"
+      "#include <nlohmann/json_fwd.hpp>\n"
+      "\n"
+      "#include \"rpckit/codec/decode_error.hpp\"\n"
+      "#include \"rpckit/codec/json_value.hpp\"\n"
+      "#include \"rpckit/codec/nullable.hpp\"\n"
+      "\n");
+  open_namespace(p, m);
+  for (const ir::TypeDecl& d : m.types) {
+    doc_comment(p, d.doc);
+    switch (d.kind) {
+      case ir::TypeDecl::Kind::kStruct: emit_struct(p, d); break;
+      case ir::TypeDecl::Kind::kEnum:
+        if (d.enum_.integer) {
+          emit_integer_enum(p, d);
+        } else {
+          emit_string_enum(p, d);
+        }
+        break;
+      case ir::TypeDecl::Kind::kUnion: emit_union(p, d); break;
+      case ir::TypeDecl::Kind::kAlias:
+        p.print("using $name$ = $type$;\n\n", {{"name", d.name}, {"type", cpp_type(d.alias_)}});
+        continue;  // a std::map: the container codecs serve it
+    }
+    p.print(
+        "void to_json(nlohmann::json& j, const $name$& value);\n"
+        "void from_json(const nlohmann::json& j, $name$& value);  // throws "
+        "rpckit::codec::DecodeError\n"
+        "void decode(const nlohmann::json& j, $name$& value, rpckit::codec::DecodePath& path);\n"
+        "\n",
+        {{"name", d.name}});
+  }
+  close_namespace(p, m);
+  return p.str();
+}
+
+}  // namespace rpckit::gen

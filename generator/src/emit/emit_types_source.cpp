@@ -1,0 +1,363 @@
+// types.cpp: the codec bodies. decode() checks JSON kinds, required members and the schema's
+// constraints, tracking the JSON path for errors; to_json() writes absent/null/value exactly.
+#include <algorithm>
+#include <map>
+#include <sstream>
+
+#include "emit/common.hpp"
+#include "emit/emit.hpp"
+#include "lower/names.hpp"
+
+namespace rpckit::gen {
+namespace {
+
+std::string number_literal(double v) {
+  std::ostringstream out;
+  out.precision(17);
+  out << v;
+  std::string s = out.str();
+  if (s.find_first_of(".e") == std::string::npos) s += ".0";
+  return s;
+}
+
+template <class T>
+std::string optional_size(const std::optional<T>& v) {
+  return v ? "std::size_t{" + std::to_string(*v) + "}" : "std::nullopt";
+}
+
+std::string optional_number(const std::optional<double>& v) {
+  return v ? number_literal(*v) : "std::nullopt";
+}
+
+// Collects the regexes of one source file so each is compiled once.
+class Patterns {
+ public:
+  std::string use(const std::string& pattern) {
+    auto [it, inserted] = index_.emplace(pattern, index_.size());
+    return "pattern_" + std::to_string(it->second) + "()";
+  }
+  void emit(Printer& p) const {
+    std::vector<const std::string*> ordered(index_.size());
+    for (const auto& [pattern, i] : index_) ordered[i] = &pattern;
+    for (std::size_t i = 0; i < ordered.size(); ++i) {
+      p.print(
+          "const std::regex& pattern_$i$() {\n"
+          "  static const std::regex re($literal$, std::regex::ECMAScript);\n"
+          "  return re;\n"
+          "}\n",
+          {{"i", std::to_string(i)}, {"literal", raw_literal(*ordered[i])}});
+    }
+  }
+
+ private:
+  std::map<std::string, std::size_t> index_;
+};
+
+bool has_checks(const ir::TypeRef& t) {
+  if (!t.constraints.empty()) return true;
+  return t.element && has_checks(*t.element);
+}
+
+// Prints the constraint checks of one decoded value `expr` (path already points at it).
+void emit_checks(Printer& p, Patterns& patterns, const ir::TypeRef& t, const std::string& expr,
+                 int depth) {
+  if (!has_checks(t)) return;
+  if (t.nullable) {
+    p.print("if ($expr$.has_value()) {\n", {{"expr", expr}});
+    Printer::Indent in(p);
+    ir::TypeRef inner = t;
+    inner.nullable = false;
+    emit_checks(p, patterns, inner, "(*" + expr + ")", depth);
+    p.print("}\n");
+    return;
+  }
+  const ir::Constraints& c = t.constraints;
+  if (c.min_length || c.max_length) {
+    p.print("rpckit::codec::check_length($expr$, $min$, $max$, path);\n",
+            {{"expr", expr}, {"min", optional_size(c.min_length)}, {"max", optional_size(c.max_length)}});
+  }
+  if (c.pattern) {
+    p.print("rpckit::codec::check_pattern($expr$, $re$, $text$, path);\n",
+            {{"expr", expr}, {"re", patterns.use(*c.pattern)}, {"text", raw_literal(*c.pattern)}});
+  }
+  if (c.not_pattern) {
+    p.print("rpckit::codec::check_not_pattern($expr$, $re$, $text$, path);\n",
+            {{"expr", expr},
+             {"re", patterns.use(*c.not_pattern)},
+             {"text", raw_literal(*c.not_pattern)}});
+  }
+  if (c.date_time) p.print("rpckit::codec::check_date_time($expr$, path);\n", {{"expr", expr}});
+  if (c.minimum || c.maximum) {
+    p.print("rpckit::codec::check_range(static_cast<double>($expr$), $min$, $max$, path);\n",
+            {{"expr", expr}, {"min", optional_number(c.minimum)}, {"max", optional_number(c.maximum)}});
+  }
+  if (c.min_items || c.max_items) {
+    p.print("rpckit::codec::check_items($expr$.size(), $min$, $max$, path);\n",
+            {{"expr", expr}, {"min", optional_size(c.min_items)}, {"max", optional_size(c.max_items)}});
+  }
+  if (c.unique_items) p.print("rpckit::codec::check_unique($expr$, path);\n", {{"expr", expr}});
+  if (!t.element || !has_checks(*t.element)) return;
+  std::string var = "i" + std::to_string(depth);
+  if (t.kind == ir::TypeRef::Kind::kArray) {
+    p.print(
+        "for (std::size_t $i$ = 0; $i$ < $expr$.size(); ++$i$) {\n"
+        "  rpckit::codec::DecodePath::Index scope$d$(path, $i$);\n",
+        {{"i", var}, {"expr", expr}, {"d", std::to_string(depth)}});
+    Printer::Indent in(p);
+    emit_checks(p, patterns, *t.element, expr + "[" + var + "]", depth + 1);
+  } else {
+    p.print(
+        "for (const auto& [key$d$, $i$] : $expr$) {\n"
+        "  rpckit::codec::DecodePath::Key scope$d$(path, key$d$);\n",
+        {{"i", var}, {"expr", expr}, {"d", std::to_string(depth)}});
+    Printer::Indent in(p);
+    emit_checks(p, patterns, *t.element, var, depth + 1);
+  }
+  p.print("}\n");
+}
+
+void emit_struct(Printer& p, Patterns& patterns, const ir::TypeDecl& d) {
+  const auto& fields = d.struct_.fields;
+  bool stores_nothing = std::all_of(fields.begin(), fields.end(),
+                                    [](const ir::Field& f) { return f.const_json.has_value(); });
+  p.print("void to_json(nlohmann::json& j, const $name$& value) {\n", {{"name", d.name}});
+  {
+    Printer::Indent in(p);
+    p.print("j = nlohmann::json::object();\n");
+    for (const ir::Field& f : fields) {
+      Printer::Vars vars = {{"wire", f.wire_name}, {"name", f.cpp_name}};
+      if (f.const_json) {
+        p.print("j[\"$wire$\"] = nlohmann::json::parse($json$);\n",
+                {{"wire", f.wire_name}, {"json", raw_literal(*f.const_json)}});
+      } else if (f.required) {
+        p.print("j[\"$wire$\"] = value.$name$;\n", vars);
+      } else {
+        p.print("rpckit::codec::encode_optional(j, \"$wire$\", value.$name$);\n", vars);
+      }
+    }
+    if (stores_nothing) p.print("(void)value;\n");
+  }
+  p.print(
+      "}\n"
+      "\n"
+      "void decode(const nlohmann::json& j, $name$& value, rpckit::codec::DecodePath& path) {\n"
+      "  rpckit::codec::expect_object(j, path);\n",
+      {{"name", d.name}});
+  {
+    Printer::Indent in(p);
+    if (stores_nothing) p.print("(void)value;\n");
+    for (const ir::Field& f : fields) {
+      Printer::Vars vars = {{"wire", f.wire_name}, {"name", f.cpp_name}};
+      if (f.const_json) {
+        p.print(
+            "{\n"
+            "  static const nlohmann::json expected = nlohmann::json::parse($json$);\n"
+            "  rpckit::codec::decode_const(j, \"$wire$\", expected, $required$, path);\n"
+            "}\n",
+            {{"json", raw_literal(*f.const_json)},
+             {"wire", f.wire_name},
+             {"required", f.required ? "true" : "false"}});
+        continue;
+      }
+      p.print(f.required ? "rpckit::codec::decode_required(j, \"$wire$\", value.$name$, path);\n"
+                         : "rpckit::codec::decode_optional(j, \"$wire$\", value.$name$, path);\n",
+              vars);
+      if (!has_checks(f.type)) continue;
+      p.print(f.required ? "{\n" : "if (value.$name$.has_value()) {\n", vars);
+      {
+        Printer::Indent in2(p);
+        p.print("rpckit::codec::DecodePath::Key scope(path, \"$wire$\");\n", vars);
+        emit_checks(p, patterns, f.type,
+                    f.required ? "value." + f.cpp_name : "(*value." + f.cpp_name + ")", 0);
+      }
+      p.print("}\n");
+    }
+  }
+  p.print("}\n");
+}
+
+void emit_string_enum(Printer& p, const ir::TypeDecl& d) {
+  std::string names;
+  for (const ir::EnumValue& v : d.enum_.values) names += "    \"" + v.wire + "\",\n";
+  p.print(
+      "namespace {\n"
+      "constexpr std::array<std::string_view, $count$> k$name$Wire = {\n"
+      "$names$"
+      "};\n"
+      "}  // namespace\n"
+      "\n"
+      "$name$ $name$::from_wire(std::string_view text) {\n"
+      "  for (std::size_t i = 0; i < k$name$Wire.size(); ++i) {\n"
+      "    if (k$name$Wire[i] == text) return $name$(static_cast<Value>(i + 1));\n"
+      "  }\n"
+      "  $name$ unknown(kUnknown);\n"
+      "  unknown.unknown_ = std::string(text);\n"
+      "  return unknown;\n"
+      "}\n"
+      "\n"
+      "std::string_view $name$::wire() const noexcept {\n"
+      "  if (value_ == kUnknown) return unknown_;\n"
+      "  return k$name$Wire[static_cast<std::size_t>(value_) - 1];\n"
+      "}\n"
+      "\n"
+      "void to_json(nlohmann::json& j, const $name$& value) { j = value.wire(); }\n"
+      "\n"
+      "void decode(const nlohmann::json& j, $name$& value, rpckit::codec::DecodePath& path) {\n"
+      "  if (!j.is_string()) rpckit::codec::fail_kind(j, \"string\", path);\n"
+      "  value = $name$::from_wire(j.get_ref<const std::string&>());\n"
+      "}\n",
+      {{"name", d.name}, {"count", std::to_string(d.enum_.values.size())}, {"names", names}});
+}
+
+void emit_integer_enum(Printer& p, const ir::TypeDecl& d) {
+  p.print(
+      "namespace {\n"
+      "struct $name$Name {\n"
+      "  $name$ value;\n"
+      "  std::string_view name;\n"
+      "};\n"
+      "constexpr std::array<$name$Name, $count$> k$name$Names = {{\n",
+      {{"name", d.name}, {"count", std::to_string(d.enum_.values.size())}});
+  for (const ir::EnumValue& v : d.enum_.values) {
+    p.print("    {$name$::$value$, \"$label$\"},\n",
+            {{"name", d.name}, {"value", v.cpp_name}, {"label", v.label}});
+  }
+  p.print(
+      "}};\n"
+      "}  // namespace\n"
+      "\n"
+      "std::string_view to_string($name$ value) noexcept {\n"
+      "  for (const auto& entry : k$name$Names) {\n"
+      "    if (entry.value == value) return entry.name;\n"
+      "  }\n"
+      "  return {};\n"
+      "}\n"
+      "\n"
+      "bool is_known($name$ value) noexcept { return !to_string(value).empty(); }\n"
+      "\n"
+      "std::optional<$name$> $snake$_from_string(std::string_view name) noexcept {\n"
+      "  for (const auto& entry : k$name$Names) {\n"
+      "    if (entry.name == name) return entry.value;\n"
+      "  }\n"
+      "  return std::nullopt;\n"
+      "}\n"
+      "\n"
+      "void to_json(nlohmann::json& j, const $name$& value) { j = static_cast<std::int32_t>(value); "
+      "}\n"
+      "\n"
+      "void decode(const nlohmann::json& j, $name$& value, rpckit::codec::DecodePath& path) {\n"
+      "  std::int32_t raw = 0;\n"
+      "  rpckit::codec::decode(j, raw, path);\n"
+      "  value = static_cast<$name$>(raw);\n"
+      "}\n",
+      {{"name", d.name}, {"snake", snake_case(d.name)}});
+}
+
+void emit_union(Printer& p, const ir::TypeDecl& d) {
+  p.print(
+      "void to_json(nlohmann::json& j, const $name$& value) {\n"
+      "  std::visit([&j](const auto& member) { j = member; }, value.value);\n"
+      "}\n"
+      "\n"
+      "void decode(const nlohmann::json& j, $name$& value, rpckit::codec::DecodePath& path) {\n",
+      {{"name", d.name}});
+  {
+    Printer::Indent in(p);
+    if (d.union_.discriminator) {
+      p.print(
+          "rpckit::codec::expect_object(j, path);\n"
+          "const std::string& tag = rpckit::codec::discriminator(j, \"$key$\", path);\n",
+          {{"key", *d.union_.discriminator}});
+      for (const ir::UnionMember& m : d.union_.members) {
+        p.print(
+            "if (tag == \"$tag$\") {\n"
+            "  $type$ member;\n"
+            "  decode(j, member, path);\n"
+            "  value.value = std::move(member);\n"
+            "  return;\n"
+            "}\n",
+            {{"tag", m.tag}, {"type", cpp_type(m.type)}});
+      }
+    } else {
+      // Integer members first, so an integer never lands in a number member before them.
+      std::vector<const ir::UnionMember*> order;
+      for (const auto& m : d.union_.members) {
+        if (m.match == "integer") order.push_back(&m);
+      }
+      for (const auto& m : d.union_.members) {
+        if (m.match != "integer") order.push_back(&m);
+      }
+      for (const ir::UnionMember* m : order) {
+        p.print(
+            "if (rpckit::codec::matches(j, \"$match$\")) {\n"
+            "  $type$ member{};\n"
+            "  decode(j, member, path);\n"
+            "  value.value = std::move(member);\n"
+            "  return;\n"
+            "}\n",
+            {{"match", m->match}, {"type", cpp_type(m->type)}});
+      }
+    }
+    p.print("value.value = rpckit::JsonValue(j);  // a shape a newer peer may send\n");
+  }
+  p.print("}\n");
+}
+
+}  // namespace
+
+std::string emit_types_source(const ir::Module& m) {
+  Printer body;
+  Patterns patterns;
+  for (const ir::TypeDecl& d : m.types) {
+    if (d.kind == ir::TypeDecl::Kind::kAlias) continue;
+    body.print("// ---- $name$\n\n", {{"name", d.name}});
+    switch (d.kind) {
+      case ir::TypeDecl::Kind::kStruct: emit_struct(body, patterns, d); break;
+      case ir::TypeDecl::Kind::kEnum:
+        if (d.enum_.integer) {
+          emit_integer_enum(body, d);
+        } else {
+          emit_string_enum(body, d);
+        }
+        break;
+      case ir::TypeDecl::Kind::kUnion: emit_union(body, d); break;
+      case ir::TypeDecl::Kind::kAlias: continue;
+    }
+    body.print(
+        "\n"
+        "void from_json(const nlohmann::json& j, $name$& value) {\n"
+        "  rpckit::codec::DecodePath path;\n"
+        "  decode(j, value, path);\n"
+        "}\n"
+        "\n",
+        {{"name", d.name}});
+  }
+
+  Printer p;
+  p.raw(banner(m, "//"));
+  p.print(
+      "#include \"$module$/types.hpp\"\n"
+      "\n"
+      "#include <array>\n"
+      "#include <regex>\n"
+      "#include <utility>\n"
+      "\n"
+      "#include <nlohmann/json.hpp>\n"
+      "\n"
+      "#include \"rpckit/codec/codec.hpp\"\n"
+      "\n",
+      {{"module", m.name}});
+  open_namespace(p, m);
+  Printer regexes;
+  patterns.emit(regexes);
+  if (!regexes.str().empty()) {
+    p.print("namespace {\n\n");
+    p.raw(regexes.str());
+    p.print("\n}  // namespace\n\n");
+  }
+  p.raw(body.str());
+  close_namespace(p, m);
+  return p.str();
+}
+
+}  // namespace rpckit::gen

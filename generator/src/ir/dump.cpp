@@ -1,0 +1,119 @@
+#include "ir/dump.hpp"
+
+#include <sstream>
+
+namespace rpckit::gen {
+namespace {
+
+const char* primitive_name(ir::Primitive p) {
+  switch (p) {
+    case ir::Primitive::kString: return "string";
+    case ir::Primitive::kBool: return "bool";
+    case ir::Primitive::kInt64: return "int64";
+    case ir::Primitive::kUInt32: return "uint32";
+    case ir::Primitive::kDouble: return "double";
+    case ir::Primitive::kNull: return "null";
+    case ir::Primitive::kAny: return "any";
+  }
+  return "";
+}
+
+std::string constraints(const ir::Constraints& c) {
+  std::ostringstream out;
+  auto add = [&out](const std::string& item) { out << (out.tellp() == 0 ? "" : ",") << item; };
+  if (c.min_length) add("minLength=" + std::to_string(*c.min_length));
+  if (c.max_length) add("maxLength=" + std::to_string(*c.max_length));
+  if (c.pattern) add("pattern=" + *c.pattern);
+  if (c.not_pattern) add("notPattern=" + *c.not_pattern);
+  if (c.minimum) add("minimum=" + std::to_string(*c.minimum));
+  if (c.maximum) add("maximum=" + std::to_string(*c.maximum));
+  if (c.min_items) add("minItems=" + std::to_string(*c.min_items));
+  if (c.max_items) add("maxItems=" + std::to_string(*c.max_items));
+  if (c.unique_items) add("uniqueItems");
+  if (c.date_time) add("date-time");
+  return out.str();
+}
+
+}  // namespace
+
+std::string describe(const ir::TypeRef& t) {
+  std::string s;
+  if (!t.alias.empty()) return t.nullable ? "nullable<" + t.alias + ">" : t.alias;
+  switch (t.kind) {
+    case ir::TypeRef::Kind::kPrimitive: s = primitive_name(t.primitive); break;
+    case ir::TypeRef::Kind::kNamed: s = t.name; break;
+    case ir::TypeRef::Kind::kArray: s = "array<" + describe(*t.element) + ">"; break;
+    case ir::TypeRef::Kind::kMap: s = "map<" + describe(*t.element) + ">"; break;
+  }
+  if (t.nullable) s = "nullable<" + s + ">";
+  std::string c = constraints(t.constraints);
+  return c.empty() ? s : s + "{" + c + "}";
+}
+
+std::string dump_ir(const ir::Module& m) {
+  std::ostringstream out;
+  out << "module " << m.name << " namespace " << m.cpp_namespace << " roles";
+  for (const auto& r : m.roles) out << " " << r;
+  out << "\n";
+  if (m.error_code_type) out << "error-codes " << *m.error_code_type << "\n";
+  for (const ir::Constant& c : m.constants) {
+    out << "constant " << c.cpp_name << (c.array ? " array" : "") << " =";
+    for (const auto& v : c.values) out << " " << v;
+    out << (c.kind == ir::Constant::Kind::kDurationMs ? " ms" : "") << "\n";
+  }
+  for (const ir::TypeDecl& d : m.types) {
+    switch (d.kind) {
+      case ir::TypeDecl::Kind::kStruct:
+        out << "struct " << d.name << " @" << d.loc.str() << "\n";
+        for (const ir::Field& f : d.struct_.fields) {
+          out << "  field " << f.wire_name;
+          if (f.cpp_name != f.wire_name) out << " as " << f.cpp_name;
+          if (f.const_json) {
+            out << " const " << *f.const_json;
+          } else {
+            out << ": " << describe(f.type);
+          }
+          out << (f.required ? " required" : " optional");
+          if (f.default_cpp) out << " default " << *f.default_cpp;
+          out << "\n";
+        }
+        break;
+      case ir::TypeDecl::Kind::kEnum:
+        out << (d.enum_.integer ? "enum-int " : "enum ") << d.name << " @" << d.loc.str() << "\n";
+        for (const auto& v : d.enum_.values) out << "  " << v.cpp_name << " = " << v.wire << "\n";
+        break;
+      case ir::TypeDecl::Kind::kAlias:
+        out << "alias " << d.name << " @" << d.loc.str() << " = " << describe(d.alias_) << "\n";
+        break;
+      case ir::TypeDecl::Kind::kUnion:
+        out << "union " << d.name << " @" << d.loc.str();
+        if (d.union_.discriminator) out << " tag " << *d.union_.discriminator;
+        out << "\n";
+        for (const auto& u : d.union_.members) {
+          out << "  member " << describe(u.type) << " when "
+              << (d.union_.discriminator ? u.tag : u.match) << "\n";
+        }
+        break;
+    }
+  }
+  for (const ir::Message& msg : m.messages) {
+    out << (msg.request ? "request " : "notification ") << msg.method << " as " << msg.cpp_name
+        << " " << msg.from << "->" << msg.to << " params " << msg.params_type;
+    switch (msg.params_presence) {
+      case ir::Message::ParamsPresence::kRequired: out << "(required)"; break;
+      case ir::Message::ParamsPresence::kOptionalSendEmpty: out << "(optional, send {})"; break;
+      case ir::Message::ParamsPresence::kOptionalOmit: out << "(optional, omit)"; break;
+    }
+    if (msg.result) out << " result " << describe(*msg.result);
+    if (msg.deadline) out << " deadline " << *msg.deadline;
+    for (const auto& e : msg.errors) out << " error " << e;
+    for (const auto& g : msg.gate) {
+      out << " gate " << g.list << (g.kind == ir::GateClause::Kind::kDeclaredParam ? "(declared)" : "")
+          << " has " << (g.param.empty() ? g.value : "params." + g.param);
+    }
+    out << "\n";
+  }
+  return out.str();
+}
+
+}  // namespace rpckit::gen

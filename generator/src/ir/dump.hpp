@@ -1,0 +1,12 @@
+#pragma once
+// `rpckit-gen --dump-ir`: the IR as stable, line-oriented text, for lowering tests.
+#include <string>
+
+#include "ir/ir.hpp"
+
+namespace rpckit::gen {
+
+std::string dump_ir(const ir::Module& m);
+std::string describe(const ir::TypeRef& t);  // "array<nullable<string>>{maxItems=8}"
+
+}  // namespace rpckit::gen

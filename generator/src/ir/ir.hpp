@@ -1,0 +1,152 @@
+#pragma once
+// The generator's intermediate representation: plain structs, no JSON inside. Lowering makes
+// every decision here (C++ names, optional/nullable, defaults, docs); emitters only print.
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace rpckit::gen::ir {
+
+// Where a piece of the IR came from, for diagnostics: "types/channel.json#/properties/login".
+struct Location {
+  std::string file;
+  std::string pointer;
+  std::string str() const { return file + "#" + pointer; }
+};
+
+enum class Primitive : std::uint8_t { kString, kBool, kInt64, kUInt32, kDouble, kNull, kAny };
+
+// Validation the decoder performs on one use of a type (JSON Schema keywords of that use).
+struct Constraints {
+  std::optional<std::uint64_t> min_length, max_length;
+  std::optional<std::string> pattern, not_pattern;
+  std::optional<double> minimum, maximum;
+  std::optional<std::uint64_t> min_items, max_items;
+  bool unique_items = false;
+  bool date_time = false;  // format: date-time
+
+  bool empty() const {
+    return !min_length && !max_length && !pattern && !not_pattern && !minimum && !maximum &&
+           !min_items && !max_items && !unique_items && !date_time;
+  }
+};
+
+// A use of a type: a field's type, an array's items, a map's values, a union member.
+struct TypeRef {
+  enum class Kind : std::uint8_t { kPrimitive, kNamed, kArray, kMap };
+  Kind kind = Kind::kPrimitive;
+  Primitive primitive = Primitive::kAny;  // kPrimitive
+  std::string name;                       // kNamed: a TypeDecl's name
+  std::shared_ptr<TypeRef> element;       // kArray items, kMap values
+  bool nullable = false;                  // the JSON may be null: rpckit::Nullable<T>
+  Constraints constraints;
+  std::string alias;  // spelled as this TypeDecl alias's name (kMap uses of a named map)
+};
+
+struct Field {
+  std::string wire_name;  // the JSON key, verbatim
+  std::string cpp_name;   // wire_name, made a legal identifier
+  std::string doc;
+  TypeRef type;
+  bool required = false;
+  // JSON text of the schema's "const": the member is not stored, always written, checked.
+  std::optional<std::string> const_json;
+  // A C++ expression for the schema's "default" (optional fields only): `<name>_or_default()`.
+  std::optional<std::string> default_cpp;
+  Location loc;
+};
+
+struct Struct {
+  std::vector<Field> fields;
+};
+
+struct EnumValue {
+  std::string wire;      // string value, or the integer as text
+  std::string cpp_name;  // kPascalCase
+  std::string label;     // the schema's name for it (x-enum-names), else the wire text
+  std::string doc;
+};
+
+// Enums are open: a value the schema does not list decodes and re-encodes unchanged.
+struct Enum {
+  bool integer = false;  // integer enums are `enum class X : std::int32_t`
+  std::vector<EnumValue> values;
+};
+
+struct UnionMember {
+  TypeRef type;
+  std::string tag;  // discriminator value (tagged unions)
+  // Untagged unions: the JSON kind that selects this member ("boolean", "number",
+  // "integer", "string", "object", "array:string", "array:object", ...).
+  std::string match;
+};
+
+// A variant of its members plus rpckit::JsonValue for anything a newer peer may send.
+struct Union {
+  std::optional<std::string> discriminator;  // wire key of the tag (tagged unions)
+  std::vector<UnionMember> members;
+};
+
+struct TypeDecl {
+  enum class Kind : std::uint8_t { kStruct, kEnum, kUnion, kAlias };
+  Kind kind = Kind::kStruct;
+  std::string name;
+  std::string doc;
+  Location loc;
+  Struct struct_;
+  Enum enum_;
+  Union union_;
+  TypeRef alias_;  // a named string map: `using Name = std::map<std::string, T>;`
+  std::vector<std::string> depends_on;  // names of TypeDecls this one holds by value
+};
+
+struct Constant {
+  enum class Kind : std::uint8_t { kInteger, kNumber, kString, kBool, kDurationMs };
+  std::string wire_name;
+  std::string cpp_name;
+  std::string doc;
+  Kind kind = Kind::kInteger;
+  bool array = false;
+  std::vector<std::string> values;  // C++ literals (or JSON text of numbers)
+};
+
+struct GateClause {
+  enum class Kind : std::uint8_t { kGrantedValue, kGrantedParam, kDeclaredParam };
+  Kind kind = Kind::kGrantedValue;
+  std::string list;
+  std::string value;
+  std::string param;
+};
+
+struct Message {
+  std::string method;
+  std::string cpp_name;  // descriptor struct name (PascalCase of the method)
+  std::string doc;
+  bool request = true;
+  std::string from, to;  // roles
+  std::string params_type;
+  enum class ParamsPresence : std::uint8_t { kRequired, kOptionalSendEmpty, kOptionalOmit };
+  ParamsPresence params_presence = ParamsPresence::kRequired;
+  std::optional<TypeRef> result;          // requests only
+  std::vector<GateClause> gate;
+  std::vector<std::string> errors;        // enumerator names of the error code enum
+  std::optional<std::string> deadline;    // constant cpp name (requests only)
+  Location loc;
+};
+
+struct Module {
+  std::string title;
+  std::string doc;
+  std::string cpp_namespace;  // "streamnook::v1"
+  std::string name;           // output folder and target: "streamnook_v1"
+  std::vector<std::string> roles;
+  std::vector<Constant> constants;
+  std::vector<TypeDecl> types;  // dependency order
+  std::vector<Message> messages;
+  std::optional<std::string> error_code_type;  // integer enum used by Message::errors
+  std::string schema_hash;                    // fnv1a64 over every schema file, hex
+};
+
+}  // namespace rpckit::gen::ir

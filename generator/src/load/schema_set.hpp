@@ -1,0 +1,54 @@
+#pragma once
+// Load layer: reads the protocol file and every schema file it reaches (x-messages, x-types,
+// $ref), checks each schema node against the keyword whitelist, and resolves $refs.
+#include <filesystem>
+#include <map>
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include "ir/ir.hpp"
+#include "load/schema_error.hpp"
+
+namespace rpckit::gen {
+
+using Json = nlohmann::ordered_json;  // keeps the schema's key order: output follows it
+
+// A schema node and where it lives.
+struct Node {
+  const Json* json = nullptr;
+  std::string file;     // relative to the schema directory, '/'-separated
+  std::string pointer;  // JSON pointer inside the file ("" = root)
+
+  ir::Location loc() const { return {file, pointer}; }
+  Node child(std::string_view key) const;  // throws SchemaError if missing
+  Node item(std::size_t index) const;      // array element; throws SchemaError if missing
+  bool has(std::string_view key) const { return json->is_object() && json->contains(key); }
+  [[noreturn]] void fail(const std::string& message) const { throw SchemaError(file, pointer, message); }
+};
+
+class SchemaSet {
+ public:
+  // Loads `protocol_file` and everything it reaches. Throws SchemaError.
+  static SchemaSet load(const std::filesystem::path& protocol_file);
+
+  Node root() const;
+  Node file(const std::string& relative) const;  // an already loaded file's root
+  // Resolves a $ref written in `from`: "../types/channel.json#/definitions/X" or "#/...".
+  Node resolve(const Node& from, const std::string& ref) const;
+  // fnv1a64 of every loaded file's path and bytes, in path order: the schema's identity.
+  std::string hash() const;
+
+ private:
+  void load_file(const std::string& relative);
+  void check_keywords(const Node& node);
+  std::string ref_file(const Node& from, const std::string& ref) const;
+
+  std::filesystem::path dir_;
+  std::string root_file_;
+  std::map<std::string, Json> files_;       // relative path -> document
+  std::map<std::string, std::string> raw_;  // relative path -> bytes
+};
+
+}  // namespace rpckit::gen

@@ -1,0 +1,190 @@
+#pragma once
+// Building blocks of generated codecs (included by generated .cpp files, not by their public
+// headers). decode() overloads check the JSON kind and track the path; check_*() enforce the
+// schema's constraints with messages that say what was expected.
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <map>
+#include <optional>
+#include <regex>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "rpckit/codec/decode_error.hpp"
+#include "rpckit/codec/json_value.hpp"
+#include "rpckit/codec/nullable.hpp"
+
+namespace rpckit {
+
+// nlohmann has no std::optional support in 3.11.2; Nullable encodes as null or the value.
+template <class T>
+void to_json(nlohmann::json& j, const Nullable<T>& v) {
+  if (v.has_value()) {
+    j = *v;
+  } else {
+    j = nullptr;
+  }
+}
+
+}  // namespace rpckit
+
+namespace rpckit::codec {
+
+// ---- JSON kinds -------------------------------------------------------------------------
+
+// "string", "object", ... as JSON Schema names them, for error messages.
+std::string_view kind_name(const nlohmann::json& j);
+[[noreturn]] void fail_kind(const nlohmann::json& j, std::string_view expected,
+                            const DecodePath& path);
+
+inline const nlohmann::json& expect_object(const nlohmann::json& j, const DecodePath& path) {
+  if (!j.is_object()) fail_kind(j, "object", path);
+  return j;
+}
+
+// ---- primitives -------------------------------------------------------------------------
+
+void decode(const nlohmann::json& j, std::string& out, DecodePath& path);
+void decode(const nlohmann::json& j, bool& out, DecodePath& path);
+void decode(const nlohmann::json& j, double& out, DecodePath& path);
+void decode(const nlohmann::json& j, JsonValue& out, DecodePath& path);
+void decode(const nlohmann::json& j, std::nullptr_t& out, DecodePath& path);
+
+// Any JSON integer (or a float with an integral value, as JSON Schema's "integer" allows)
+// that fits the C++ type.
+std::int64_t decode_int64(const nlohmann::json& j, std::int64_t min, std::int64_t max,
+                          DecodePath& path);
+template <class Int>
+  requires std::is_integral_v<Int> && (!std::is_same_v<Int, bool>) && (sizeof(Int) <= 4 || std::is_signed_v<Int>)
+void decode(const nlohmann::json& j, Int& out, DecodePath& path) {
+  out = static_cast<Int>(decode_int64(j, static_cast<std::int64_t>(std::numeric_limits<Int>::min()),
+                                      static_cast<std::int64_t>(std::numeric_limits<Int>::max()),
+                                      path));
+}
+
+// ---- containers -------------------------------------------------------------------------
+
+// Declared before any definition so that each finds the others whatever the nesting
+// (std::vector<rpckit::Nullable<T>>, std::map<std::string, std::vector<T>>, ...).
+template <class T>
+void decode(const nlohmann::json& j, std::vector<T>& out, DecodePath& path);
+template <class T>
+void decode(const nlohmann::json& j, std::map<std::string, T>& out, DecodePath& path);
+template <class T>
+void decode(const nlohmann::json& j, Nullable<T>& out, DecodePath& path);
+
+template <class T>
+void decode(const nlohmann::json& j, std::vector<T>& out, DecodePath& path) {
+  if (!j.is_array()) fail_kind(j, "array", path);
+  out.clear();
+  out.resize(j.size());
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    DecodePath::Index scope(path, i);
+    decode(j[i], out[i], path);
+  }
+}
+
+template <class T>
+void decode(const nlohmann::json& j, std::map<std::string, T>& out, DecodePath& path) {
+  if (!j.is_object()) fail_kind(j, "object", path);
+  out.clear();
+  for (const auto& [key, value] : j.items()) {
+    DecodePath::Key scope(path, key);
+    decode(value, out[key], path);
+  }
+}
+
+template <class T>
+void decode(const nlohmann::json& j, Nullable<T>& out, DecodePath& path) {
+  if (j.is_null()) {
+    out.reset();
+    return;
+  }
+  T value{};
+  decode(j, value, path);
+  out = std::move(value);
+}
+
+// ---- object members ---------------------------------------------------------------------
+
+// Missing members are reported at the member's own path: "params.channel.login: missing
+// required field".
+template <class T>
+void decode_required(const nlohmann::json& object, std::string_view key, T& out,
+                     DecodePath& path) {
+  DecodePath::Key scope(path, key);
+  auto it = object.find(key);
+  if (it == object.end()) fail(path, "missing required field");
+  decode(*it, out, path);
+}
+
+template <class T>
+void decode_optional(const nlohmann::json& object, std::string_view key, std::optional<T>& out,
+                     DecodePath& path) {
+  auto it = object.find(key);
+  if (it == object.end()) {
+    out.reset();
+    return;
+  }
+  DecodePath::Key scope(path, key);
+  T value{};
+  decode(*it, value, path);
+  out = std::move(value);
+}
+
+// A member whose value is fixed by the schema ("const"); absent is an error unless optional.
+void decode_const(const nlohmann::json& object, std::string_view key,
+                  const nlohmann::json& expected, bool required, DecodePath& path);
+
+// The string tag of a tagged union ("missing required field" / "expected string" at its path).
+const std::string& discriminator(const nlohmann::json& object, std::string_view key,
+                                 DecodePath& path);
+
+// Whether `j` has the JSON kind an untagged union member is chosen by: "boolean", "integer",
+// "number", "string", "object", "null", or "array:<kind>" (an empty array matches any).
+bool matches(const nlohmann::json& j, std::string_view kind);
+
+// Writes an optional member only when present.
+template <class T>
+void encode_optional(nlohmann::json& object, const char* key, const std::optional<T>& v) {
+  if (v.has_value()) object[key] = *v;
+}
+
+// ---- constraints ------------------------------------------------------------------------
+
+// Length in Unicode code points, as JSON Schema counts it.
+std::size_t code_points(std::string_view utf8);
+void check_length(std::string_view s, std::optional<std::size_t> min,
+                  std::optional<std::size_t> max, const DecodePath& path);
+void check_pattern(std::string_view s, const std::regex& re, std::string_view pattern,
+                   const DecodePath& path);
+void check_not_pattern(std::string_view s, const std::regex& re, std::string_view pattern,
+                       const DecodePath& path);
+void check_range(double v, std::optional<double> min, std::optional<double> max,
+                 const DecodePath& path);
+void check_items(std::size_t size, std::optional<std::size_t> min,
+                 std::optional<std::size_t> max, const DecodePath& path);
+void check_date_time(std::string_view s, const DecodePath& path);
+
+// uniqueItems: reports the later duplicate at its own index.
+template <class T>
+void check_unique(const std::vector<T>& items, DecodePath& path) {
+  for (std::size_t i = 1; i < items.size(); ++i) {
+    for (std::size_t k = 0; k < i; ++k) {
+      if (items[i] == items[k]) {
+        DecodePath::Index scope(path, i);
+        fail(path, "expected unique items (same as [" + std::to_string(k) + "])");
+      }
+    }
+  }
+}
+
+// RFC 3339 date-time ("2026-11-20T23:36:52Z", "...+01:00", fractional seconds allowed).
+bool is_rfc3339_date_time(std::string_view s);
+
+}  // namespace rpckit::codec

@@ -1,0 +1,169 @@
+#include <cmath>
+
+#include "rpckit/codec/codec.hpp"
+
+namespace rpckit::codec {
+
+std::string_view kind_name(const nlohmann::json& j) {
+  switch (j.type()) {
+    case nlohmann::json::value_t::null: return "null";
+    case nlohmann::json::value_t::object: return "object";
+    case nlohmann::json::value_t::array: return "array";
+    case nlohmann::json::value_t::string: return "string";
+    case nlohmann::json::value_t::boolean: return "boolean";
+    case nlohmann::json::value_t::number_integer:
+    case nlohmann::json::value_t::number_unsigned: return "integer";
+    case nlohmann::json::value_t::number_float: return "number";
+    default: return "binary";
+  }
+}
+
+void fail_kind(const nlohmann::json& j, std::string_view expected, const DecodePath& path) {
+  fail(path, "expected " + std::string(expected) + ", got " + std::string(kind_name(j)));
+}
+
+void decode(const nlohmann::json& j, std::string& out, DecodePath& path) {
+  if (!j.is_string()) fail_kind(j, "string", path);
+  out = j.get_ref<const std::string&>();
+}
+
+void decode(const nlohmann::json& j, bool& out, DecodePath& path) {
+  if (!j.is_boolean()) fail_kind(j, "boolean", path);
+  out = j.get<bool>();
+}
+
+void decode(const nlohmann::json& j, double& out, DecodePath& path) {
+  if (!j.is_number()) fail_kind(j, "number", path);
+  out = j.get<double>();
+}
+
+void decode(const nlohmann::json& j, JsonValue& out, DecodePath&) { out = JsonValue(j); }
+
+void decode(const nlohmann::json& j, std::nullptr_t& out, DecodePath& path) {
+  if (!j.is_null()) fail_kind(j, "null", path);
+  out = nullptr;
+}
+
+const std::string& discriminator(const nlohmann::json& object, std::string_view key,
+                                 DecodePath& path) {
+  DecodePath::Key scope(path, key);
+  auto it = object.find(key);
+  if (it == object.end()) fail(path, "missing required field");
+  if (!it->is_string()) fail_kind(*it, "string", path);
+  return it->get_ref<const std::string&>();
+}
+
+bool matches(const nlohmann::json& j, std::string_view kind) {
+  if (kind.substr(0, 6) == "array:") {
+    return j.is_array() && (j.empty() || matches(j.front(), kind.substr(6)));
+  }
+  if (kind == "boolean") return j.is_boolean();
+  if (kind == "integer") return j.is_number_integer();
+  if (kind == "number") return j.is_number();
+  if (kind == "string") return j.is_string();
+  if (kind == "object") return j.is_object();
+  if (kind == "null") return j.is_null();
+  return false;
+}
+
+std::int64_t decode_int64(const nlohmann::json& j, std::int64_t min, std::int64_t max,
+                          DecodePath& path) {
+  auto out_of_range = [&] {
+    fail(path, "expected integer in [" + std::to_string(min) + ", " + std::to_string(max) + "]");
+  };
+  if (j.is_number_unsigned()) {
+    auto v = j.get<std::uint64_t>();
+    if (v > static_cast<std::uint64_t>(max)) out_of_range();
+    return static_cast<std::int64_t>(v);
+  }
+  if (j.is_number_integer()) {
+    auto v = j.get<std::int64_t>();
+    if (v < min || v > max) out_of_range();
+    return v;
+  }
+  if (j.is_number_float()) {
+    double v = j.get<double>();
+    if (std::trunc(v) != v) fail(path, "expected integer, got number");
+    // Doubles at or beyond 2^63 cannot be converted; they are out of range for every type.
+    if (!(v >= static_cast<double>(min) && v < 9.2233720368547758e18) ||
+        v > static_cast<double>(max)) {
+      out_of_range();
+    }
+    return static_cast<std::int64_t>(v);
+  }
+  fail_kind(j, "integer", path);
+}
+
+void decode_const(const nlohmann::json& object, std::string_view key,
+                  const nlohmann::json& expected, bool required, DecodePath& path) {
+  DecodePath::Key scope(path, key);
+  auto it = object.find(key);
+  if (it == object.end()) {
+    if (required) fail(path, "missing required field");
+    return;
+  }
+  if (*it != expected) fail(path, "expected " + expected.dump() + ", got " + it->dump());
+}
+
+std::size_t code_points(std::string_view utf8) {
+  std::size_t n = 0;
+  for (char c : utf8) {
+    if ((static_cast<unsigned char>(c) & 0xC0U) != 0x80U) ++n;
+  }
+  return n;
+}
+
+void check_length(std::string_view s, std::optional<std::size_t> min,
+                  std::optional<std::size_t> max, const DecodePath& path) {
+  std::size_t n = code_points(s);
+  if (min && n < *min) {
+    fail(path, "expected at least " + std::to_string(*min) + " characters, got " +
+                   std::to_string(n));
+  }
+  if (max && n > *max) {
+    fail(path, "expected at most " + std::to_string(*max) + " characters, got " +
+                   std::to_string(n));
+  }
+}
+
+void check_pattern(std::string_view s, const std::regex& re, std::string_view pattern,
+                   const DecodePath& path) {
+  if (!std::regex_search(s.begin(), s.end(), re)) {
+    fail(path, "expected a string matching " + std::string(pattern));
+  }
+}
+
+void check_not_pattern(std::string_view s, const std::regex& re, std::string_view pattern,
+                       const DecodePath& path) {
+  if (std::regex_search(s.begin(), s.end(), re)) {
+    fail(path, "expected a string not matching " + std::string(pattern));
+  }
+}
+
+namespace {
+std::string format_number(double v) { return nlohmann::json(v).dump(); }
+}  // namespace
+
+void check_range(double v, std::optional<double> min, std::optional<double> max,
+                 const DecodePath& path) {
+  if (min && v < *min) fail(path, "expected a number >= " + format_number(*min));
+  if (max && v > *max) fail(path, "expected a number <= " + format_number(*max));
+}
+
+void check_items(std::size_t size, std::optional<std::size_t> min,
+                 std::optional<std::size_t> max, const DecodePath& path) {
+  if (min && size < *min) {
+    fail(path, "expected at least " + std::to_string(*min) + " items, got " +
+                   std::to_string(size));
+  }
+  if (max && size > *max) {
+    fail(path, "expected at most " + std::to_string(*max) + " items, got " +
+                   std::to_string(size));
+  }
+}
+
+void check_date_time(std::string_view s, const DecodePath& path) {
+  if (!is_rfc3339_date_time(s)) fail(path, "expected an RFC 3339 date-time");
+}
+
+}  // namespace rpckit::codec
