@@ -1,0 +1,165 @@
+#pragma once
+// Router<Direction>: one typed handler per message of a generated direction (e.g.
+// streamnook::v1::HostToPlugin), and route(), which turns (method, params JSON) into a
+// decoded, typed handler call and an encoded result in one step.
+//
+//   rpckit::Router<HostToPlugin> router;
+//   router.on<messages::Ping>([](const PingParams&) { return PingResult{}; });
+//   router.on<messages::OnStreamStart>([](const OnStreamStartParams& p) { ... });
+//   RouteResult r = router.route("ping", &params_json);
+//
+// Handlers registered for a message outside the direction, or with the wrong signature, do
+// not compile. Exceptions thrown by a handler (e.g. a typed rpckit::RpcError) propagate to
+// the caller, which owns the error policy. Not thread-safe for registration; route() is
+// const and may run concurrently once registration is done.
+#include <array>
+#include <cstddef>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+
+#include <nlohmann/json.hpp>
+
+#include "rpckit/codec/decode_error.hpp"
+#include "rpckit/codec/descriptor.hpp"
+
+namespace rpckit {
+
+struct RouteResult {
+  enum class Status {
+    kOk,             // handled; `result` holds the encoded result (null for notifications)
+    kUnknownMethod,  // no such message in this direction
+    kNoHandler,      // a known message nobody registered a handler for
+    kInvalidParams,  // params failed to decode; `error` says where and why
+  };
+  Status status = Status::kOk;
+  bool request = false;  // the message is a request (it expects a response)
+  nlohmann::json result;
+  std::string error;
+};
+
+namespace detail {
+
+template <class M, class List>
+struct IndexOf;
+template <class M, class... Ms>
+struct IndexOf<M, MessageList<Ms...>> {
+  static constexpr std::size_t find() {
+    constexpr bool matches[] = {std::is_same_v<M, Ms>...};
+    for (std::size_t i = 0; i < sizeof...(Ms); ++i) {
+      if (matches[i]) return i;
+    }
+    return sizeof...(Ms);
+  }
+  static constexpr std::size_t value = find();
+};
+
+}  // namespace detail
+
+// Decodes the params of message M as its descriptor says: absent or null params are the
+// default object when the message allows it. Throws codec::DecodeError ("params.x: ...").
+template <class M>
+typename M::Params decode_params(const nlohmann::json* params) {
+  typename M::Params out{};
+  if (params == nullptr || params->is_null()) {
+    if (M::kParamsPresence != ParamsPresence::kRequired) return out;
+    throw codec::DecodeError("params", "missing required field");
+  }
+  codec::DecodePath path("params");
+  decode(*params, out, path);
+  return out;
+}
+
+// Params JSON to send for message M: nullptr when the descriptor says to omit them.
+template <class M>
+std::optional<nlohmann::json> encode_params(const typename M::Params& params) {
+  if (M::kParamsPresence == ParamsPresence::kOptionalOmit) return std::nullopt;
+  return nlohmann::json(params);
+}
+
+template <class Direction>
+class Router {
+  using Messages = typename Direction::Messages;
+  // Decodes params and calls the typed handler; on a decode failure it sets *decode_error
+  // and does not call the handler (a handler's own exceptions pass through untouched).
+  using Erased = std::function<nlohmann::json(const nlohmann::json*, std::string* decode_error)>;
+
+ public:
+  // Registers the handler of message M: `Result(const Params&)` for a request,
+  // `void(const Params&)` for a notification. Replaces an earlier handler.
+  template <class M, class F>
+  void on(F&& handler) {
+    constexpr std::size_t index = detail::IndexOf<M, Messages>::value;
+    static_assert(index < Messages::kSize, "message M is not in this direction");
+    using Params = typename M::Params;
+    if constexpr (M::kKind == MessageKind::kRequest) {
+      using Result = typename M::Result;
+      static_assert(std::is_invocable_r_v<Result, F&, const Params&>,
+                    "a request handler takes const Params& and returns M::Result");
+      handlers_[index] = [h = std::forward<F>(handler)](const nlohmann::json* params,
+                                                         std::string* decode_error) mutable {
+        std::optional<Params> decoded = try_decode<M>(params, decode_error);
+        if (!decoded) return nlohmann::json();
+        return nlohmann::json(static_cast<Result>(h(*decoded)));
+      };
+    } else {
+      static_assert(std::is_invocable_v<F&, const Params&>,
+                    "a notification handler takes const Params&");
+      handlers_[index] = [h = std::forward<F>(handler)](const nlohmann::json* params,
+                                                         std::string* decode_error) mutable {
+        std::optional<Params> decoded = try_decode<M>(params, decode_error);
+        if (decoded) h(*decoded);
+        return nlohmann::json();
+      };
+    }
+  }
+
+  bool has_handler(std::string_view method) const {
+    auto index = Direction::find(method);
+    return index && static_cast<bool>(handlers_[*index]);
+  }
+
+  // Routes one incoming message. `params` is null when the envelope has none.
+  RouteResult route(std::string_view method, const nlohmann::json* params) const {
+    RouteResult out;
+    auto index = Direction::find(method);
+    if (!index) {
+      out.status = RouteResult::Status::kUnknownMethod;
+      out.error = "unknown method \"" + std::string(method) + "\"";
+      return out;
+    }
+    Direction::visit(method, [&out]<class M>() { out.request = M::kKind == MessageKind::kRequest; });
+    const Erased& handler = handlers_[*index];
+    if (!handler) {
+      out.status = RouteResult::Status::kNoHandler;
+      out.error = "no handler for \"" + std::string(method) + "\"";
+      return out;
+    }
+    std::string decode_error;
+    out.result = handler(params, &decode_error);
+    if (!decode_error.empty()) {
+      out.status = RouteResult::Status::kInvalidParams;
+      out.error = std::string(method) + ": " + decode_error;
+    }
+    return out;
+  }
+
+ private:
+  template <class M>
+  static std::optional<typename M::Params> try_decode(const nlohmann::json* params,
+                                                      std::string* decode_error) {
+    try {
+      return decode_params<M>(params);
+    } catch (const codec::DecodeError& e) {
+      *decode_error = e.what();
+      return std::nullopt;
+    }
+  }
+
+  std::array<Erased, Messages::kSize> handlers_{};
+};
+
+}  // namespace rpckit
