@@ -1,0 +1,185 @@
+#pragma once
+// Endpoint: JSON-RPC 2.0 in both directions over one framed connection.
+//
+// - Outgoing: call() sends a request and waits for its response (or the deadline); notify()
+//   sends a notification. Ids are numbers this endpoint allocates.
+// - Incoming: every request and notification goes to one Handler, in arrival order. A
+//   request gets exactly one response: the handler's result, the RpcError it threw, or
+//   -32603 for any other exception. A notification never gets a response, even on error.
+//   Invalid JSON -> -32700 (id null); a batch array or an invalid envelope -> -32600.
+//   Responses are matched to calls by id (numbers and strings); one with an unknown id is
+//   reported and dropped.
+//
+// Threads: a reader thread reads and parses frames and completes calls; a dispatcher thread
+// runs the handler for incoming messages one at a time. A handler may call the peer and wait:
+// while the dispatcher waits in call(), it keeps handling the messages that arrive meanwhile
+// (the peer's nested requests), so the connection never deadlocks and arrival order holds.
+// call(), notify() and close() may be used from any thread. Handlers and observers are set
+// before start().
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <variant>
+
+#include <nlohmann/json.hpp>
+
+#include "rpckit/endpoint/rpc_error.hpp"
+#include "rpckit/framing/frame_reader.hpp"
+#include "rpckit/framing/frame_writer.hpp"
+
+namespace rpckit {
+
+// One incoming request or notification, as the handler sees it.
+struct Incoming {
+  std::string method;
+  const nlohmann::json* params = nullptr;  // null when the envelope has no params
+  std::optional<nlohmann::json> id;        // set for requests (number or string, echoed as is)
+  bool is_request() const { return id.has_value(); }
+};
+
+// The result of call(): the peer's result, or why there is none.
+class CallResult {
+ public:
+  CallResult(nlohmann::json result) : value_(std::move(result)) {}  // NOLINT
+  CallResult(CallError error) : value_(std::move(error)) {}          // NOLINT
+
+  bool ok() const { return value_.index() == 0; }
+  const nlohmann::json& result() const { return std::get<0>(value_); }
+  const CallError& error() const { return std::get<1>(value_); }
+
+ private:
+  std::variant<nlohmann::json, CallError> value_;
+};
+
+// Something the endpoint noticed about the peer that has no caller to return to: a response
+// with an unknown id, an error answering a notification, a frame it could not parse...
+struct Diagnostic {
+  enum class Kind {
+    kUnknownResponseId,  // response to no pending call (late, duplicate, or invented)
+    kInvalidResponse,    // response envelope that is neither result nor error
+    kParseError,         // frame body is not JSON (answered with -32700)
+    kInvalidRequest,     // envelope is not a valid request (answered with -32600)
+    kNotificationFailed, // a notification's handler threw (no response is sent)
+    kWriteFailed,        // a frame could not be written
+  };
+  Kind kind;
+  std::string detail;
+};
+
+// Why the connection ended, once it has.
+struct CloseReason {
+  enum class Kind {
+    kEof,        // the peer closed its end between frames
+    kMalformed,  // a malformed frame (see framing::ReadStatus)
+    kOversize,   // a frame over the size limit
+    kIoError,    // reading failed
+    kLocal,      // close() was called
+  };
+  Kind kind = Kind::kLocal;
+  framing::ReadStatus read_status = framing::ReadStatus::kOk;
+  std::string detail;
+};
+
+class Endpoint {
+ public:
+  using Handler = std::function<nlohmann::json(const Incoming&)>;
+
+  struct Options {
+    std::chrono::milliseconds default_deadline{30000};
+    // Incoming messages waiting for the dispatcher; when full the reader stops reading,
+    // which pushes back on the peer through the pipe instead of growing memory.
+    std::size_t max_queued = 4096;
+    // Unblocks the reader thread's read() (e.g. framing::InterruptibleFdSource::interrupt or
+    // MemoryPipeSource::close). Without it, close() still fails pending calls at once, but the
+    // destructor waits for the peer to close its end.
+    std::function<void()> interrupt_reader;
+  };
+
+  Endpoint(std::unique_ptr<framing::FrameReader> reader,
+           std::unique_ptr<framing::FrameWriter> writer, Options options);
+  Endpoint(std::unique_ptr<framing::FrameReader> reader,
+           std::unique_ptr<framing::FrameWriter> writer);
+  ~Endpoint();  // close() and join
+  Endpoint(const Endpoint&) = delete;
+  Endpoint& operator=(const Endpoint&) = delete;
+
+  void set_handler(Handler handler);
+  void on_diagnostic(std::function<void(const Diagnostic&)> observer);
+  // Called once, from the reader thread, when the connection ends.
+  void on_close(std::function<void(const CloseReason&)> observer);
+  // Every frame read or written (body text), for transcripts and debugging.
+  void on_frame(std::function<void(bool outgoing, std::string_view body)> observer);
+
+  void start();
+
+  // Sends a request and waits for the response or the deadline (default_deadline if none).
+  CallResult call(std::string_view method, std::optional<nlohmann::json> params,
+                  std::optional<std::chrono::milliseconds> deadline = std::nullopt);
+  // Sends a notification; false when it could not be written.
+  bool notify(std::string_view method, std::optional<nlohmann::json> params);
+
+  // Stops reading, fails pending calls with kDisconnected, lets the running handler finish.
+  // Safe from any thread, including a handler; idempotent.
+  void close();
+  // Blocks until the connection has ended (peer EOF, bad frame, or close()) and the
+  // dispatcher has drained what it had queued.
+  CloseReason wait();
+  bool closed() const { return closed_.load(); }
+
+ private:
+  struct Pending {
+    std::optional<nlohmann::json> response;  // the whole envelope
+    bool disconnected = false;
+  };
+
+  void read_loop();
+  void dispatch_loop();
+  void handle_frame(std::string body);
+  void handle_response(const nlohmann::json& envelope);
+  struct Queued {
+    std::string method;
+    std::optional<nlohmann::json> params;
+    std::optional<nlohmann::json> id;
+  };
+  void handle_incoming(Queued& message);
+  // Runs one queued message if there is one; the lock is released while the handler runs.
+  bool dispatch_one(std::unique_lock<std::mutex>& lock);
+  void finish(const CloseReason& reason);
+  bool send(const nlohmann::json& envelope);
+  void send_error(const nlohmann::json& id, const RpcError& error);
+  void diagnose(Diagnostic::Kind kind, std::string detail);
+  bool on_dispatcher_thread() const;
+  void record_frame(bool outgoing, std::string_view body);
+
+  std::unique_ptr<framing::FrameReader> reader_;
+  std::unique_ptr<framing::FrameWriter> writer_;
+  Options options_;
+  Handler handler_;
+  std::function<void(const Diagnostic&)> diagnostic_observer_;
+  std::function<void(const CloseReason&)> close_observer_;
+  std::function<void(bool, std::string_view)> frame_observer_;
+
+  std::mutex mutex_;  // guards everything below
+  std::condition_variable changed_;  // pending responses, queue, closing
+  std::map<std::int64_t, Pending> pending_;
+  std::int64_t next_id_ = 1;
+  std::deque<Queued> queue_;
+  bool reading_done_ = false;
+  std::optional<CloseReason> close_reason_;
+
+  std::atomic<bool> closed_{false};
+  std::atomic<bool> started_{false};
+  std::thread reader_thread_;
+  std::thread dispatcher_thread_;
+};
+
+}  // namespace rpckit

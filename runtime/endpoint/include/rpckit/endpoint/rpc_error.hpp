@@ -1,0 +1,57 @@
+#pragma once
+// Errors of the JSON-RPC layer, both the ones a handler raises and the ones a call returns.
+#include <optional>
+#include <stdexcept>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace rpckit {
+
+// JSON-RPC 2.0's reserved codes; protocols add their own (generated ErrorCode enums).
+namespace jsonrpc_code {
+inline constexpr int kParseError = -32700;
+inline constexpr int kInvalidRequest = -32600;
+inline constexpr int kMethodNotFound = -32601;
+inline constexpr int kInvalidParams = -32602;
+inline constexpr int kInternalError = -32603;
+}  // namespace jsonrpc_code
+
+// A JSON-RPC error object: thrown by a handler to answer a request with exactly this error
+// (code, message and data reach the wire intact), and returned by calls the peer rejected.
+class RpcError : public std::runtime_error {
+ public:
+  RpcError(int code, std::string message, std::optional<nlohmann::json> data = std::nullopt)
+      : std::runtime_error(message), code_(code), message_(std::move(message)),
+        data_(std::move(data)) {}
+
+  int code() const noexcept { return code_; }
+  const std::string& message() const noexcept { return message_; }
+  const std::optional<nlohmann::json>& data() const noexcept { return data_; }
+
+  nlohmann::json to_json() const;
+  // Reads an `error` member; a malformed one becomes an internal error that says so.
+  static RpcError from_json(const nlohmann::json& error);
+
+ private:
+  int code_;
+  std::string message_;
+  std::optional<nlohmann::json> data_;
+};
+
+// Why an outgoing request produced no result.
+struct CallError {
+  enum class Kind {
+    kRemote,        // the peer answered with an error: see `error`
+    kTimeout,       // no answer before the deadline
+    kDisconnected,  // the connection closed (or was closed) before an answer
+    kSendFailed,    // the request could not be written (oversize, broken pipe)
+    kLocal,         // refused before sending (e.g. a capability the grant lacks): see `error`
+  };
+  Kind kind = Kind::kRemote;
+  RpcError error{jsonrpc_code::kInternalError, ""};
+
+  std::string describe() const;  // "timeout: no response to \"notify\" within 30000 ms"
+};
+
+}  // namespace rpckit

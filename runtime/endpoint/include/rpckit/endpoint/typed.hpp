@@ -1,0 +1,70 @@
+#pragma once
+// Typed calls over an Endpoint, driven by a generated message descriptor M:
+//   Result<GetFollowedLiveResult> r = rpckit::call<messages::GetFollowedLive>(endpoint, {});
+// Params are encoded as M says (omitted, {} or the object), the deadline defaults to M's,
+// and the result is decoded into M::Result (a result that does not decode is an error too).
+#include <chrono>
+#include <optional>
+#include <utility>
+#include <variant>
+
+#include "rpckit/codec/decode_error.hpp"
+#include "rpckit/dispatch/router.hpp"
+#include "rpckit/endpoint/endpoint.hpp"
+
+namespace rpckit {
+
+// A typed result or the reason there is none.
+template <class T>
+class Result {
+ public:
+  Result(T value) : value_(std::move(value)) {}        // NOLINT(google-explicit-constructor)
+  Result(CallError error) : value_(std::move(error)) {}  // NOLINT(google-explicit-constructor)
+
+  bool ok() const { return value_.index() == 0; }
+  explicit operator bool() const { return ok(); }
+  T& value() { return std::get<0>(value_); }
+  const T& value() const { return std::get<0>(value_); }
+  T* operator->() { return &value(); }
+  const T* operator->() const { return &value(); }
+  const CallError& error() const { return std::get<1>(value_); }
+
+ private:
+  std::variant<T, CallError> value_;
+};
+
+template <class M>
+constexpr std::optional<std::chrono::milliseconds> descriptor_deadline() {
+  if constexpr (requires { M::kDeadline; }) {
+    return M::kDeadline;
+  } else {
+    return std::nullopt;
+  }
+}
+
+template <class M>
+Result<typename M::Result> call(Endpoint& endpoint, const typename M::Params& params,
+                                std::optional<std::chrono::milliseconds> deadline = std::nullopt) {
+  static_assert(M::kKind == MessageKind::kRequest, "call<M> needs a request; use notify<M>");
+  if (!deadline) deadline = descriptor_deadline<M>();
+  CallResult raw = endpoint.call(M::kMethod, encode_params<M>(params), deadline);
+  if (!raw.ok()) return raw.error();
+  typename M::Result out{};
+  try {
+    codec::DecodePath path("result");
+    decode(raw.result(), out, path);
+  } catch (const codec::DecodeError& e) {
+    return CallError{CallError::Kind::kRemote,
+                     RpcError(jsonrpc_code::kInternalError,
+                              std::string(M::kMethod) + ": invalid result: " + e.what())};
+  }
+  return out;
+}
+
+template <class M>
+bool notify(Endpoint& endpoint, const typename M::Params& params) {
+  static_assert(M::kKind == MessageKind::kNotification, "notify<M> needs a notification");
+  return endpoint.notify(M::kMethod, encode_params<M>(params));
+}
+
+}  // namespace rpckit

@@ -1,0 +1,42 @@
+#include "rpckit/endpoint/rpc_error.hpp"
+
+namespace rpckit {
+
+nlohmann::json RpcError::to_json() const {
+  nlohmann::json j = {{"code", code_}, {"message", message_}};
+  if (data_) j["data"] = *data_;
+  return j;
+}
+
+RpcError RpcError::from_json(const nlohmann::json& error) {
+  if (!error.is_object() || !error.contains("code") || !error["code"].is_number_integer()) {
+    return RpcError(jsonrpc_code::kInternalError, "malformed error object: " + error.dump());
+  }
+  std::string message;
+  if (auto it = error.find("message"); it != error.end() && it->is_string()) {
+    message = it->get<std::string>();
+  }
+  std::optional<nlohmann::json> data;
+  if (auto it = error.find("data"); it != error.end()) data = *it;
+  auto code = error["code"].get<std::int64_t>();
+  if (code < INT32_MIN || code > INT32_MAX) {
+    return RpcError(jsonrpc_code::kInternalError, "error code out of range: " + error.dump());
+  }
+  return RpcError(static_cast<int>(code), std::move(message), std::move(data));
+}
+
+std::string CallError::describe() const {
+  const char* kind_name = "";
+  switch (kind) {
+    case Kind::kRemote: kind_name = "remote error"; break;
+    case Kind::kTimeout: kind_name = "timeout"; break;
+    case Kind::kDisconnected: kind_name = "disconnected"; break;
+    case Kind::kSendFailed: kind_name = "send failed"; break;
+    case Kind::kLocal: kind_name = "refused locally"; break;
+  }
+  std::string out = std::string(kind_name) + ": ";
+  if (kind == Kind::kRemote || kind == Kind::kLocal) out += std::to_string(error.code()) + " ";
+  return out + error.message();
+}
+
+}  // namespace rpckit

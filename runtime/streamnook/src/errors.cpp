@@ -1,0 +1,30 @@
+#include "rpckit/streamnook/errors.hpp"
+
+#include <nlohmann/json.hpp>
+
+namespace rpckit::streamnook {
+
+RpcError make_error(sn::ErrorCode code, std::string message,
+                    std::optional<double> retry_after_ms) {
+  sn::ErrorData data;
+  std::string_view name = sn::to_string(code);
+  data.name = name.empty() ? "unknown" : std::string(name);
+  if (retry_after_ms) data.retry_after_ms = *retry_after_ms;
+  return RpcError(static_cast<int>(code), std::move(message), nlohmann::json(data));
+}
+
+std::optional<sn::ErrorData> error_data(const RpcError& error) {
+  if (!error.data()) return std::nullopt;
+  try {
+    return error.data()->get<sn::ErrorData>();
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+}
+
+CallError capability_denied(std::string reason) {
+  return CallError{CallError::Kind::kLocal,
+                   make_error(sn::ErrorCode::kCapabilityDenied, "capability_denied: " + reason)};
+}
+
+}  // namespace rpckit::streamnook

@@ -1,0 +1,149 @@
+#include "rpckit/streamnook/plugin.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+
+#include "rpckit/framing/fd_io.hpp"
+#include "rpckit/framing/framing.hpp"
+#include "rpckit/framing/interruptible_fd_source.hpp"
+#include "rpckit/streamnook/stdout_guard.hpp"
+#include "streamnook_v1/constants.hpp"
+
+namespace rpckit::streamnook {
+
+namespace msg = sn::messages;
+
+Plugin::Plugin(std::string plugin_version) : version_(std::move(plugin_version)) {
+  register_lifecycle();
+}
+
+Plugin::~Plugin() = default;
+
+Plugin& Plugin::on_action(std::string action, ActionHandler handler) {
+  actions_[std::move(action)] = std::move(handler);
+  return *this;
+}
+
+Plugin& Plugin::choose_hooks(
+    std::function<std::vector<std::string>(const sn::Granted&)> chooser) {
+  chooser_ = std::move(chooser);
+  return *this;
+}
+
+Plugin& Plugin::on_start(std::function<void(HostApi&)> hook) {
+  start_hook_ = std::move(hook);
+  return *this;
+}
+
+Plugin& Plugin::on_shutdown(std::function<void()> hook) {
+  shutdown_hook_ = std::move(hook);
+  return *this;
+}
+
+void Plugin::register_lifecycle() {
+  router_.on<msg::Initialize>([this](const sn::InitializeParams& p) { return initialize(p); });
+  router_.on<msg::Initialized>([this](const sn::InitializedParams&) {
+    if (start_hook_) start_hook_(host_);
+  });
+  router_.on<msg::Ping>([](const sn::PingParams&) { return sn::PingResult{}; });
+  router_.on<msg::Shutdown>([this](const sn::ShutdownParams&) {
+    // Handlers run one at a time, so every earlier message has been handled by now.
+    if (shutdown_hook_) shutdown_hook_();
+    return nullptr;
+  });
+  router_.on<msg::Exit>([this](const sn::ExitParams&) {
+    exit_requested_ = true;
+    if (endpoint_ != nullptr) endpoint_->close();
+  });
+  router_.on<msg::InvokeAction>([this](const sn::InvokeActionParams& p) {
+    auto it = actions_.find(p.action);
+    if (it == actions_.end()) {
+      throw make_error(sn::ErrorCode::kMethodNotFound,
+                       "this plugin has no action \"" + p.action + "\"");
+    }
+    // `args` may be absent (spec 9.8): treat it as {}.
+    nlohmann::json result = it->second(p.args.value_or(JsonValue(nlohmann::json::object())));
+    return JsonValue(std::move(result));
+  });
+}
+
+sn::InitializeResult Plugin::initialize(const sn::InitializeParams& params) {
+  if (host_.initialized()) {
+    throw make_error(sn::ErrorCode::kInvalidRequest, "initialize was already received");
+  }
+  if (params.protocol_version != sn::kProtocolVersion) {
+    // Spec 9.2: the host disables (does not restart) a plugin that answers this.
+    RpcError error = make_error(sn::ErrorCode::kInvalidRequest,
+                                "protocol_version " + std::to_string(params.protocol_version) +
+                                    " is not supported (this plugin speaks " +
+                                    std::to_string(sn::kProtocolVersion) + ")");
+    nlohmann::json data = {{"name", "protocol_version_mismatch"}, {"retry_after_ms", nullptr}};
+    throw RpcError(error.code(), error.message(), data);
+  }
+  host_.set_init(params);
+
+  std::vector<std::string> wanted = chooser_ ? chooser_(params.granted) : handled_events_;
+  sn::InitializeResult result;
+  result.plugin_version = version_;
+  for (const std::string& event : wanted) {
+    bool granted = std::any_of(params.granted.events.begin(), params.granted.events.end(),
+                               [&](const sn::EventName& e) { return e.wire() == event; });
+    bool duplicate = std::find(result.hooks.begin(), result.hooks.end(), event) != result.hooks.end();
+    if (granted && !duplicate) result.hooks.push_back(event);
+  }
+  return result;
+}
+
+nlohmann::json Plugin::route(const Incoming& incoming) {
+  RouteResult r = router_.route(incoming.method, incoming.params);
+  switch (r.status) {
+    case RouteResult::Status::kOk:
+      return std::move(r.result);
+    case RouteResult::Status::kUnknownMethod:
+    case RouteResult::Status::kNoHandler:
+      throw RpcError(jsonrpc_code::kMethodNotFound, "Method not found: " + incoming.method);
+    case RouteResult::Status::kInvalidParams:
+      throw RpcError(jsonrpc_code::kInvalidParams, "Invalid params: " + r.error);
+  }
+  return nullptr;
+}
+
+int Plugin::run() {
+  StdoutGuard guard;
+  framing::InterruptibleFdSource source(STDIN_FILENO);
+  framing::FdSink sink(guard.protocol_fd());
+  auto max = static_cast<std::size_t>(sn::kMaxFrameBytes);
+  Endpoint::Options options;
+  options.interrupt_reader = [&source] { source.interrupt(); };
+  return serve(framing::make_reader(framing::Framing::kContentLength, source, max),
+               framing::make_writer(framing::Framing::kContentLength, sink, max),
+               std::move(options));
+}
+
+int Plugin::serve(std::unique_ptr<framing::FrameReader> reader,
+                  std::unique_ptr<framing::FrameWriter> writer, Endpoint::Options options) {
+  Endpoint endpoint(std::move(reader), std::move(writer), std::move(options));
+  endpoint_ = &endpoint;
+  host_.attach(&endpoint);
+  endpoint.set_handler([this](const Incoming& incoming) { return route(incoming); });
+  endpoint.on_diagnostic([](const Diagnostic& d) {
+    std::fprintf(stderr, "[rpckit] %s\n", d.detail.c_str());
+  });
+  endpoint.start();
+  CloseReason reason = endpoint.wait();
+  host_.attach(nullptr);
+  endpoint_ = nullptr;
+  switch (reason.kind) {
+    case CloseReason::Kind::kLocal:
+    case CloseReason::Kind::kEof:
+      if (!exit_requested_) std::fprintf(stderr, "[rpckit] host closed the connection\n");
+      return 0;
+    default:
+      std::fprintf(stderr, "[rpckit] broken connection: %s\n", reason.detail.c_str());
+      return 1;
+  }
+}
+
+}  // namespace rpckit::streamnook
