@@ -15,6 +15,9 @@ namespace rpckit {
 struct GateVerdict {
   bool allowed = true;
   std::string reason;  // why not: "host_methods does not grant \"notify\""
+  // The clause needs a params field that is absent: the params are invalid, which is the
+  // caller's error to report (invalid_params) rather than a denial.
+  bool missing_param = false;
 };
 
 namespace detail {
@@ -54,7 +57,9 @@ inline GateVerdict evaluate_gate(std::span<const GateClause> gate, const nlohman
     } else {
       const nlohmann::json* p =
           params != nullptr ? detail::find_dotted(*params, clause.param) : nullptr;
-      if (p == nullptr) return {false, "params." + std::string(clause.param) + " is missing"};
+      if (p == nullptr) {
+        return {false, "params." + std::string(clause.param) + " is missing", true};
+      }
       value = *p;
     }
     if (clause.kind == GateClause::Kind::kDeclaredParam) {

@@ -23,6 +23,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "rpckit/codec/codec.hpp"
 #include "rpckit/codec/decode_error.hpp"
 #include "rpckit/codec/descriptor.hpp"
 
@@ -61,13 +62,16 @@ struct IndexOf<M, MessageList<Ms...>> {
 
 // Decodes the params of message M as its descriptor says: absent or null params are the
 // default object when the message allows it. Throws codec::DecodeError ("params.x: ...").
+// Required params that are absent are "params: missing required field"; present but null,
+// "params: expected object, got null" (the codec's distinction for every other field).
 template <class M>
 typename M::Params decode_params(const nlohmann::json* params) {
   typename M::Params out{};
   if (params == nullptr || params->is_null()) {
     if (M::kParamsPresence != ParamsPresence::kRequired) return out;
-    throw codec::DecodeError("params", "missing required field");
+    if (params == nullptr) throw codec::DecodeError("params", "missing required field");
   }
+  using codec::decode;  // generated types are found by ADL
   codec::DecodePath path("params");
   decode(*params, out, path);
   return out;

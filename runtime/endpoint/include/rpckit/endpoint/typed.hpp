@@ -8,6 +8,7 @@
 #include <utility>
 #include <variant>
 
+#include "rpckit/codec/codec.hpp"
 #include "rpckit/codec/decode_error.hpp"
 #include "rpckit/dispatch/router.hpp"
 #include "rpckit/endpoint/endpoint.hpp"
@@ -51,6 +52,7 @@ Result<typename M::Result> call(Endpoint& endpoint, const typename M::Params& pa
   if (!raw.ok()) return raw.error();
   typename M::Result out{};
   try {
+    using codec::decode;  // primitives (null, any) by name, generated types by ADL
     codec::DecodePath path("result");
     decode(raw.result(), out, path);
   } catch (const codec::DecodeError& e) {

@@ -1,0 +1,28 @@
+// Writer for `Content-Length: <N>\r\n\r\n<N bytes>` frames.
+#pragma once
+
+#include <cstddef>
+#include <mutex>
+#include <optional>
+#include <string_view>
+
+#include "rpckit/framing/byte_io.hpp"
+#include "rpckit/framing/frame_writer.hpp"
+
+namespace rpckit::framing {
+
+// Emits exactly one header, `Content-Length: <N>`. Thread safety: see FrameWriter (any threads).
+class ContentLengthWriter final : public FrameWriter {
+ public:
+  ContentLengthWriter(ByteSink& sink, std::size_t max_body_bytes);
+
+  WriteResult write(std::string_view body) override;
+
+ private:
+  ByteSink& sink_;
+  std::size_t max_body_bytes_;
+  std::mutex mutex_;
+  std::optional<WriteResult> failure_;  // sticky I/O failure, guarded by mutex_
+};
+
+}  // namespace rpckit::framing

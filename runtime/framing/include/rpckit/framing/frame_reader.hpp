@@ -1,0 +1,36 @@
+// The interface every framing's reader implements.
+#pragma once
+
+#include <cstddef>
+
+#include "rpckit/framing/read_result.hpp"
+
+namespace rpckit::framing {
+
+// Tuning knobs shared by the readers; the defaults suit stdio pipes.
+struct ReaderOptions {
+  // Bytes requested from the source per read(): frames are parsed out of a buffer, never
+  // pulled byte by byte.
+  std::size_t chunk_bytes = 64 * 1024;
+  // Cap on a Content-Length header section (blank line included), so a peer cannot make us
+  // buffer headers without bound. Real headers are ~25 bytes.
+  std::size_t max_header_bytes = 8 * 1024;
+};
+
+// Reads frames from a ByteSource.
+//
+// read() blocks until a whole frame, the end of the stream, or a failure. It reports every
+// problem in the result and does not throw (short of std::bad_alloc), so it can run on its own
+// thread. After anything but kOk the stream cannot be resynchronised: every later read()
+// returns the same status and reason without touching the source.
+//
+// Thread safety: one thread calls read() (a reader owns parse state). The source must outlive
+// the reader.
+class FrameReader {
+ public:
+  virtual ~FrameReader() = default;
+
+  virtual ReadResult read() = 0;
+};
+
+}  // namespace rpckit::framing

@@ -1,0 +1,18 @@
+// Small string helpers for header parsing and for reasons that quote peer bytes.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+namespace rpckit::framing::text {
+
+// Strips spaces and tabs (the HTTP "optional whitespace") from both ends.
+std::string_view trim(std::string_view s);
+bool iequals(std::string_view a, std::string_view b);
+bool is_blank(std::string_view s);  // only ' ', '\t', '\r'
+// `s` in double quotes, C-escaped and cut to max_chars, safe to put in a log line even when
+// the peer sent binary garbage.
+std::string quote(std::string_view s, std::size_t max_chars = 64);
+
+}  // namespace rpckit::framing::text
