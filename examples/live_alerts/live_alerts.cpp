@@ -1,6 +1,7 @@
 #include "live_alerts.hpp"
 
 #include <string>
+#include <utility>
 
 namespace live_alerts {
 
@@ -47,18 +48,20 @@ void LiveAlerts::start(rpckit::streamnook::HostApi& host) {
     }
     log_.info("started; " + std::to_string(tracker_.live().size()) + " followed channels live");
   } else {
+    // Without saved state the first event's channels were not seen going live either.
+    baseline_pending_ = !saved;
     log_.info("started without get_followed_live (" + live.error().describe() +
               "); waiting for on_followed_live");
   }
 }
 
 void LiveAlerts::on_followed_live(const sn::OnFollowedLiveParams& params) {
-  apply_live(params.channels);
+  apply_live(params.channels, /*alert=*/!std::exchange(baseline_pending_, false));
 }
 
-void LiveAlerts::apply_live(const std::vector<sn::Channel>& channels) {
+void LiveAlerts::apply_live(const std::vector<sn::Channel>& channels, bool alert) {
   for (const sn::Channel& channel : tracker_.update(channels, settings_)) {
-    if (notifier_) notifier_->alert(alert_text(channel), settings_.quiet);
+    if (notifier_ && alert) notifier_->alert(alert_text(channel), settings_.quiet);
   }
   plugin_.host().set_status(kLiveCountSlot,
                             rpckit::JsonValue(nlohmann::json(tracker_.live().size())));

@@ -28,7 +28,7 @@ class LiveAlerts {
   void on_followed_live(const sn::OnFollowedLiveParams& params);
   void on_panel_change(const sn::OnPanelChangeParams& params);
   nlohmann::json test_alert(const rpckit::JsonValue& args);
-  void apply_live(const std::vector<sn::Channel>& channels);
+  void apply_live(const std::vector<sn::Channel>& channels, bool alert = true);
   void persist();
 
   rpckit::streamnook::Plugin& plugin_;
@@ -37,6 +37,8 @@ class LiveAlerts {
   LiveTracker tracker_;
   std::optional<StateStore> store_;
   std::unique_ptr<Notifier> notifier_;
+  // First run without get_followed_live: the first on_followed_live is the baseline.
+  bool baseline_pending_ = false;
 };
 
 }  // namespace live_alerts

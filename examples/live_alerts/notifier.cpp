@@ -44,9 +44,12 @@ void Notifier::run() {
   std::unique_lock lock(mutex_);
   for (;;) {
     wake_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
-    if (stopping_) return;
-    // Honour the host's retry_after_ms before trying again.
-    if (wake_.wait_until(lock, not_before_, [&] { return stopping_; })) return;
+    if (queue_.empty()) return;  // stopping, nothing left
+    // Honour the host's retry_after_ms before trying again. Once stopping, alerts already
+    // accepted are still delivered (in-flight work, spec section 2) unless that would mean
+    // waiting out a rate limit: stop() logs those.
+    wake_.wait_until(lock, not_before_, [&] { return stopping_; });
+    if (stopping_ && std::chrono::steady_clock::now() < not_before_) return;
     std::string text = queue_.front();
     lock.unlock();
     auto result = host_.notify(text);

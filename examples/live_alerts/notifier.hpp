@@ -22,7 +22,8 @@ class Notifier {
   ~Notifier();  // stop()
 
   void alert(std::string text, bool quiet);
-  // Stops the worker; alerts still waiting are written to the log, not lost silently.
+  // Stops the worker once it has delivered the alerts already queued; alerts that would have
+  // to wait out a rate limit are written to the log instead, not lost silently.
   void stop();
   std::size_t delivered() const;
 

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <exception>
 
 #include "rpckit/framing/fd_io.hpp"
 #include "rpckit/framing/framing.hpp"
@@ -96,14 +97,56 @@ sn::InitializeResult Plugin::initialize(const sn::InitializeParams& params) {
   return result;
 }
 
+// The endpoint keeps dispatching while a handler waits in a host call (so pings are answered
+// and nested requests cannot deadlock); this is where the plugin keeps its handlers from
+// interleaving. Runs on the dispatcher thread only.
 nlohmann::json Plugin::route(const Incoming& incoming) {
-  RouteResult r = router_.route(incoming.method, incoming.params);
+  bool event = !incoming.is_request() && incoming.method != msg::Exit::kMethod;
+  if (handler_depth_ > 0 && event) {
+    // Arrived while a handler waits on the host: run it once that handler has returned.
+    held_events_.push_back(HeldEvent{
+        incoming.method,
+        incoming.params != nullptr ? std::optional<nlohmann::json>(*incoming.params)
+                                   : std::nullopt});
+    return nullptr;
+  }
+  ++handler_depth_;
+  nlohmann::json result;
+  std::exception_ptr error;
+  try {
+    result = route_now(incoming.method, incoming.params);
+  } catch (...) {
+    error = std::current_exception();
+  }
+  // Still counted as running, so events arriving during the held ones queue behind them.
+  if (handler_depth_ == 1) run_held_events();
+  --handler_depth_;
+  if (error) std::rethrow_exception(error);
+  return result;
+}
+
+void Plugin::run_held_events() {
+  while (!held_events_.empty() && !exit_requested_) {
+    HeldEvent held = std::move(held_events_.front());
+    held_events_.pop_front();
+    try {
+      route_now(held.method, held.params ? &*held.params : nullptr);
+    } catch (const std::exception& e) {
+      // A notification never gets a response: report it as the endpoint does.
+      std::fprintf(stderr, "[rpckit] %s: %s\n", held.method.c_str(), e.what());
+    }
+  }
+  held_events_.clear();  // after exit: dropped
+}
+
+nlohmann::json Plugin::route_now(const std::string& method, const nlohmann::json* params) {
+  RouteResult r = router_.route(method, params);
   switch (r.status) {
     case RouteResult::Status::kOk:
       return std::move(r.result);
     case RouteResult::Status::kUnknownMethod:
     case RouteResult::Status::kNoHandler:
-      throw RpcError(jsonrpc_code::kMethodNotFound, "Method not found: " + incoming.method);
+      throw RpcError(jsonrpc_code::kMethodNotFound, "Method not found: " + method);
     case RouteResult::Status::kInvalidParams:
       throw RpcError(jsonrpc_code::kInvalidParams, "Invalid params: " + r.error);
   }

@@ -19,9 +19,12 @@ class Nullable {
  public:
   Nullable() = default;  // null
   Nullable(std::nullopt_t) noexcept {}  // NOLINT(google-explicit-constructor)
+  // `field = nullptr` makes it null (it must never reach T: std::string(nullptr) is UB).
+  Nullable(std::nullptr_t) noexcept {}  // NOLINT(google-explicit-constructor)
   template <class U = T>
     requires(!std::is_same_v<std::remove_cvref_t<U>, Nullable> &&
              !std::is_same_v<std::remove_cvref_t<U>, std::nullopt_t> &&
+             !std::is_same_v<std::remove_cvref_t<U>, std::nullptr_t> &&
              std::is_constructible_v<T, U &&>)
   Nullable(U&& value) : value_(std::forward<U>(value)) {}  // NOLINT(google-explicit-constructor)
 
@@ -49,6 +52,7 @@ class Nullable {
 
   friend bool operator==(const Nullable& a, const Nullable& b) { return a.value_ == b.value_; }
   friend bool operator==(const Nullable& a, std::nullopt_t) noexcept { return !a.has_value(); }
+  friend bool operator==(const Nullable& a, std::nullptr_t) noexcept { return !a.has_value(); }
   friend bool operator==(const Nullable& a, const T& b) { return a.value_ == b; }
 
  private:

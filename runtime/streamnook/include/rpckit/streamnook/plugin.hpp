@@ -12,10 +12,16 @@
 // protocol_version gets -32600 protocol_version_mismatch), calls on_start after initialized,
 // answers ping, on shutdown runs on_shutdown then answers null, returns exit code 0 on exit
 // and on stdin EOF. Handlers run one at a time in arrival order on the runtime's dispatcher
-// thread; they may call the host and wait.
+// thread; they may call the host and wait. While a handler waits, the runtime answers ping and
+// honours exit at once, and holds the events (notifications) that arrive until the handler
+// has returned, so an event never runs in the middle of another handler or of on_start.
+// A request that arrives meanwhile (invoke_action, shutdown) is still handled at once, nested
+// inside the waiting handler: the endpoint cannot defer a response.
+#include <deque>
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -66,9 +72,17 @@ class Plugin {
             std::unique_ptr<framing::FrameWriter> writer, Endpoint::Options options = {});
 
  private:
+  // An event that arrived while a handler was waiting on the host (see route()).
+  struct HeldEvent {
+    std::string method;
+    std::optional<nlohmann::json> params;
+  };
+
   void register_lifecycle();
   sn::InitializeResult initialize(const sn::InitializeParams& params);
   nlohmann::json route(const Incoming& incoming);
+  nlohmann::json route_now(const std::string& method, const nlohmann::json* params);
+  void run_held_events();
 
   std::string version_;
   Router<sn::HostToPlugin> router_;
@@ -81,6 +95,10 @@ class Plugin {
   std::function<void()> shutdown_hook_;
   Endpoint* endpoint_ = nullptr;
   bool exit_requested_ = false;
+  // Dispatcher thread only: handlers running (more than 1 when the endpoint dispatches a
+  // message while a handler waits in a host call), and the events held meanwhile.
+  int handler_depth_ = 0;
+  std::deque<HeldEvent> held_events_;
 };
 
 }  // namespace rpckit::streamnook

@@ -1,0 +1,167 @@
+#include "demo_app.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "rpckit/streamnook/errors.hpp"
+#include "streamnook_v1/constants.hpp"
+
+namespace demo {
+
+using rpckit::streamnook::LifecycleEvent;
+using rpckit::streamnook::make_error;
+using rpckit::streamnook::PluginContext;
+
+sn::Channel demo_channel(const std::string& id, const std::string& login,
+                         const std::string& name, const std::string& game, std::int64_t viewers) {
+  sn::Channel c;
+  c.channel_id = id;
+  c.login = login;
+  c.display_name = name;
+  c.game_id = "g-" + id;
+  c.game_name = game;
+  c.started_at = "2026-11-20T18:00:00Z";
+  c.viewer_count = viewers;
+  return c;
+}
+
+DemoApplication::DemoApplication(Transcript& transcript, double time_scale)
+    : transcript_(transcript),
+      notify_refill_(std::chrono::milliseconds(static_cast<std::int64_t>(
+          static_cast<double>(sn::kNotifyRefillMs.count()) * time_scale))) {}
+
+void DemoApplication::set_live(std::vector<sn::Channel> channels) {
+  std::lock_guard lock(mutex_);
+  live_ = std::move(channels);
+}
+
+std::vector<sn::Channel> DemoApplication::live() const {
+  std::lock_guard lock(mutex_);
+  return live_;
+}
+
+int DemoApplication::notifications() const {
+  std::lock_guard lock(mutex_);
+  return notifications_;
+}
+
+bool DemoApplication::wait_for(const std::string& plugin_id, LifecycleEvent::Kind kind,
+                               std::chrono::milliseconds timeout) {
+  std::unique_lock lock(mutex_);
+  return changed_.wait_for(lock, timeout, [&] {
+    const auto& seen = seen_[plugin_id];
+    return std::find(seen.begin(), seen.end(), kind) != seen.end();
+  });
+}
+
+sn::GetFollowedLiveResult DemoApplication::get_followed_live(const PluginContext&,
+                                                             const sn::GetFollowedLiveParams&) {
+  return {live()};
+}
+
+sn::SetUpstreamResult DemoApplication::set_upstream(const PluginContext& plugin,
+                                                    const sn::SetUpstreamParams& params) {
+  if (params.stream_id != "relay-1") {
+    throw make_error(sn::ErrorCode::kUnknownStream,
+                     "no relay session \"" + params.stream_id + "\"");
+  }
+  transcript_.plugin_says(plugin.plugin_id, "upstream of relay-1 is now " + params.playlist_url);
+  return {};
+}
+
+sn::Credential DemoApplication::get_credential(const PluginContext&,
+                                               const sn::GetCredentialParams& params) {
+  sn::Credential c;
+  c.kind = params.kind;
+  c.token = "demo-token-not-real";
+  c.client_id = "demo-client";
+  c.user_id = "1000";
+  c.device_id = nullptr;
+  c.expires_at = "2026-12-31T23:59:59Z";
+  return c;
+}
+
+sn::NotifyResult DemoApplication::notify(const PluginContext& plugin,
+                                         const sn::NotifyParams& params) {
+  // Token bucket: burst kNotifyBurst, one more every kNotifyRefillMs (scaled).
+  auto now = std::chrono::steady_clock::now();
+  std::unique_lock lock(mutex_);
+  auto [it, fresh] = buckets_.try_emplace(
+      plugin.plugin_id, static_cast<double>(sn::kNotifyBurst), now);
+  auto& [tokens, last] = it->second;
+  double refill = notify_refill_.count() > 0
+                      ? std::chrono::duration<double, std::milli>(now - last).count() /
+                            static_cast<double>(notify_refill_.count())
+                      : 1.0;
+  tokens = std::min(static_cast<double>(sn::kNotifyBurst), tokens + refill);
+  last = now;
+  if (tokens < 1.0) {
+    double retry_ms = std::ceil((1.0 - tokens) * static_cast<double>(notify_refill_.count()));
+    lock.unlock();
+    transcript_.plugin_says(plugin.plugin_id, "notify rate limited");
+    throw make_error(sn::ErrorCode::kRateLimited, "too many notifications", retry_ms);
+  }
+  tokens -= 1.0;
+  ++notifications_;
+  lock.unlock();
+  transcript_.host("NOTIFICATION [" + std::string(params.level_or_default().wire()) + "] " +
+                   params.message);
+  return {};
+}
+
+void DemoApplication::log(const PluginContext& plugin, const sn::LogParams& params) {
+  transcript_.plugin_says(plugin.plugin_id,
+                          "log [" + std::string(params.level_or_default().wire()) + "] " +
+                              params.message);
+}
+
+sn::RegisterPanelResult DemoApplication::register_panel(const PluginContext& plugin,
+                                                        const sn::RegisterPanelParams& params) {
+  std::size_t fields = 0;
+  for (const auto& s : params.schema.sections) fields += s.fields.size();
+  transcript_.plugin_says(plugin.plugin_id, "registered panel \"" + params.schema.title +
+                                                "\" with " + std::to_string(fields) + " fields");
+  return {};
+}
+
+sn::GetPanelValuesResult DemoApplication::get_panel_values(const PluginContext& plugin,
+                                                           const sn::GetPanelValuesParams&) {
+  std::lock_guard lock(mutex_);
+  return {panels_[plugin.plugin_id]};
+}
+
+void DemoApplication::save_panel(const std::string& plugin_id, sn::PanelValues values) {
+  std::lock_guard lock(mutex_);
+  panels_[plugin_id] = std::move(values);
+}
+
+void DemoApplication::set_status(const PluginContext& plugin, const sn::SetStatusParams& params) {
+  transcript_.plugin_says(plugin.plugin_id,
+                          "status " + params.slot + " = " + params.value.dump());
+}
+
+void DemoApplication::on_lifecycle(const LifecycleEvent& event) {
+  std::string detail = event.detail;
+  if (event.kind == LifecycleEvent::Kind::kRestartScheduled) {
+    detail = "in " + std::to_string(event.delay.count()) + " ms" +
+             (detail.empty() ? "" : " after " + detail);
+  }
+  bool has_cause = event.kind == LifecycleEvent::Kind::kStopped ||
+                   event.kind == LifecycleEvent::Kind::kRestartScheduled ||
+                   event.kind == LifecycleEvent::Kind::kDisabled;
+  transcript_.lifecycle(event.plugin_id, rpckit::streamnook::to_string(event.kind),
+                        has_cause ? rpckit::supervision::to_string(event.cause) : "", detail);
+  std::lock_guard lock(mutex_);
+  seen_[event.plugin_id].push_back(event.kind);
+  changed_.notify_all();
+}
+
+void DemoApplication::on_report(std::string_view plugin_id, std::string_view what) {
+  transcript_.plugin_says(plugin_id, what);
+}
+
+void DemoApplication::on_frame(std::string_view plugin_id, bool outgoing, std::string_view body) {
+  transcript_.frame(plugin_id, outgoing, body);
+}
+
+}  // namespace demo

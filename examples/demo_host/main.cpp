@@ -1,0 +1,184 @@
+// streamnook-demo-host: a command-line StreamNook host. Give it a plugin directory; it checks
+// the manifest, shows what the plugin requests and what it is granted, runs it through a
+// scripted session with demo data, and prints the conversation and the lifecycle.
+//
+//   streamnook-demo-host build/dev/examples/live_alerts/plugin --time-scale 0.1
+//   streamnook-demo-host <dir> --host-methods log,notify --transcript out.jsonl
+#include <pthread.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <sstream>
+#include <thread>
+
+#include <CLI/CLI.hpp>
+
+#include "demo_app.hpp"
+#include "rpckit/streamnook/host.hpp"
+#include "rpckit/streamnook/manifest.hpp"
+#include "script.hpp"
+#include "transcript.hpp"
+
+namespace {
+
+namespace sn = ::streamnook::v1;
+
+std::vector<std::string> split(const std::string& list) {
+  std::vector<std::string> out;
+  std::stringstream in(list);
+  std::string item;
+  while (std::getline(in, item, ',')) {
+    if (!item.empty() && item != "none") out.push_back(item);
+  }
+  return out;
+}
+
+template <class E>
+std::vector<E> parse_list(const std::optional<std::string>& flag, const std::vector<E>& all) {
+  if (!flag) return all;
+  std::vector<E> out;
+  for (const std::string& s : split(*flag)) out.push_back(E::from_wire(s));
+  return out;
+}
+
+template <class E>
+std::string join(const std::vector<E>& values) {
+  std::string out;
+  for (const E& v : values) out += (out.empty() ? "" : ", ") + std::string(v.wire());
+  return out.empty() ? "-" : out;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App cli{"streamnook-demo-host: run a StreamNook plugin through a scripted session"};
+  std::string plugin_dir;
+  double time_scale = 1.0;
+  std::string transcript_path;
+  std::string state_dir;
+  bool frames = true;
+  std::optional<std::string> events, host_methods, credentials, ui;
+  cli.add_option("plugin_dir", plugin_dir, "The plugin directory (holds plugin.toml)")
+      ->required()
+      ->check(CLI::ExistingDirectory);
+  cli.add_option("--time-scale", time_scale,
+                 "Multiplies every protocol timer and the demo's pacing (0.1 = ten times faster)")
+      ->check(CLI::Range(0.001, 100.0))
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+  cli.add_option("--transcript", transcript_path,
+                 "Also write a JSON-lines transcript (one line per frame and lifecycle event)");
+  cli.add_option("--state-dir", state_dir,
+                 "Where plugins' data_dir and log_dir go (default: a new temporary folder)")
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+  cli.add_option("--events", events, "Grant only these events (comma list, 'none' for none)");
+  cli.add_option("--host-methods", host_methods, "Grant only these host methods");
+  cli.add_option("--credentials", credentials, "Grant only these credential kinds");
+  cli.add_option("--ui", ui, "Grant only these ui capabilities");
+  cli.add_flag("!--no-frames", frames, "Do not print every frame, only the lifecycle");
+  CLI11_PARSE(cli, argc, argv);
+
+  // Signals are handled by one thread (sigwait), so block them before any thread starts.
+  sigset_t signals;
+  sigemptyset(&signals);
+  sigaddset(&signals, SIGINT);
+  sigaddset(&signals, SIGTERM);
+  sigaddset(&signals, SIGUSR1);
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+
+  rpckit::streamnook::ManifestResult manifest = rpckit::streamnook::load_manifest(plugin_dir);
+  if (!manifest.ok()) {
+    std::fprintf(stderr, "%s/plugin.toml is not a valid manifest:\n", plugin_dir.c_str());
+    for (const auto& issue : manifest.issues) std::fprintf(stderr, "  %s\n", issue.str().c_str());
+    return 2;
+  }
+  const sn::Manifest& m = manifest.loaded->manifest;
+  rpckit::streamnook::HostOptions options;
+  if (auto issue = rpckit::streamnook::check_host_version(m, options.host_version)) {
+    std::fprintf(stderr, "cannot run %s: %s\n", m.id.c_str(), issue->str().c_str());
+    return 2;
+  }
+  if (m.runtime.kind != sn::RuntimeKind::kProcess) {
+    std::fprintf(stderr, "%s is a \"%s\" plugin; this host runs process plugins only\n",
+                 m.id.c_str(), std::string(m.runtime.kind.wire()).c_str());
+    return 2;
+  }
+
+  sn::Granted requested = rpckit::streamnook::requested_capabilities(m);
+  sn::Granted offered;
+  offered.events = parse_list(events, requested.events);
+  offered.host_methods = parse_list(host_methods, requested.host_methods);
+  offered.credentials = parse_list(credentials, requested.credentials);
+  offered.ui = parse_list(ui, requested.ui);
+
+  if (state_dir.empty()) {
+    char pattern[] = "/tmp/streamnook-demo-XXXXXX";
+    state_dir = ::mkdtemp(pattern) != nullptr ? pattern : "streamnook-demo-state";
+  }
+  options.data_root = std::filesystem::path(state_dir) / "data";
+  options.log_root = std::filesystem::path(state_dir) / "logs";
+  options.time_scale = time_scale;
+
+  demo::Transcript transcript(frames);
+  if (!transcript_path.empty()) {
+    std::string error;
+    if (!transcript.open_jsonl(transcript_path, &error)) {
+      std::fprintf(stderr, "%s\n", error.c_str());
+      return 2;
+    }
+  }
+  std::printf("plugin   %s %s (%s) by %s\n", m.id.c_str(), m.version.c_str(), m.name.c_str(),
+              m.author.c_str());
+  std::printf("requests events: %s | host methods: %s | credentials: %s | ui: %s\n",
+              join(requested.events).c_str(), join(requested.host_methods).c_str(),
+              join(requested.credentials).c_str(), join(requested.ui).c_str());
+
+  demo::DemoApplication app(transcript, time_scale);
+  demo::StopFlag stop;
+  std::thread signal_thread([&] {
+    int sig = 0;
+    sigwait(&signals, &sig);
+    if (sig != SIGUSR1) transcript.host(sig == SIGINT ? "SIGINT: stopping" : "SIGTERM: stopping");
+    stop.request();
+  });
+  // stdin EOF also stops the demo (a parent closing our stdin means "we are done").
+  std::thread([&stop, &transcript] {
+    char buffer[256];
+    while (::read(STDIN_FILENO, buffer, sizeof buffer) > 0) {
+    }
+    if (!stop.requested()) transcript.host("stdin closed: stopping");
+    stop.request();
+  }).detach();
+
+  int exit_code = 0;
+  {
+    rpckit::streamnook::Host host(app, options);
+    host.add_plugin(*manifest.loaded, offered);
+    sn::Granted granted = *host.granted(m.id);
+    std::printf("granted  events: %s | host methods: %s | credentials: %s | ui: %s\n",
+                join(granted.events).c_str(), join(granted.host_methods).c_str(),
+                join(granted.credentials).c_str(), join(granted.ui).c_str());
+    std::printf("state    %s (data_dir and log_dir of each plugin)\n\n", state_dir.c_str());
+    std::fflush(stdout);
+
+    demo::ScriptOptions script;
+    script.plugin_id = m.id;
+    script.step = std::chrono::milliseconds(static_cast<std::int64_t>(5000 * time_scale));
+    script.start_timeout =
+        std::chrono::milliseconds(static_cast<std::int64_t>(20000 * time_scale) + 2000);
+    demo::run_script(host, app, transcript, script, stop);
+
+    transcript.host("stopping the plugin");
+    host.stop_all();
+    auto state = host.state(m.id);
+    if (state == rpckit::supervision::State::kDisabled) exit_code = 1;
+    transcript.host(std::to_string(app.notifications()) + " notifications shown; plugin " +
+                    std::string(rpckit::supervision::to_string(*state)));
+  }
+  pthread_kill(signal_thread.native_handle(), SIGUSR1);
+  signal_thread.join();
+  return exit_code;
+}

@@ -1,0 +1,144 @@
+#include "script.hpp"
+
+#include <ctime>
+
+#include "streamnook_v1/messages.hpp"
+
+namespace demo {
+
+namespace msg = sn::messages;
+using rpckit::streamnook::LifecycleEvent;
+
+void StopFlag::request() {
+  std::lock_guard lock(mutex_);
+  stopped_ = true;
+  cv_.notify_all();
+}
+
+bool StopFlag::requested() const {
+  std::lock_guard lock(mutex_);
+  return stopped_;
+}
+
+bool StopFlag::sleep_for(std::chrono::milliseconds d) {
+  std::unique_lock lock(mutex_);
+  return !cv_.wait_for(lock, d, [&] { return stopped_; });
+}
+
+namespace {
+
+std::string now_rfc3339() {
+  std::time_t t = std::time(nullptr);
+  char buffer[32];
+  std::strftime(buffer, sizeof buffer, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
+  return buffer;
+}
+
+sn::ChatMessage chat(const std::string& id, const std::string& login, const std::string& text) {
+  sn::ChatMessage m;
+  m.id = id;
+  m.user_id = "u-" + login;
+  m.login = login;
+  m.display_name = login;
+  m.color = "#1E90FF";
+  m.badges = {sn::Badge{"subscriber", "12"}};
+  m.text = text;
+  m.is_action = false;
+  m.msg_type = nullptr;
+  m.system_message = nullptr;
+  m.bits = nullptr;
+  m.ts = now_rfc3339();
+  return m;
+}
+
+}  // namespace
+
+void run_script(rpckit::streamnook::Host& host, DemoApplication& app, Transcript& transcript,
+                const ScriptOptions& options, StopFlag& stop) {
+  const std::string& id = options.plugin_id;
+  auto step = [&](const std::string& narration) {
+    if (stop.requested()) return false;
+    transcript.host(narration);
+    return true;
+  };
+  auto pause = [&] { return stop.sleep_for(options.step); };
+
+  sn::Channel ana = demo_channel("101", "ana_plays", "AnaPlays", "Celeste", 1200);
+  sn::Channel bob = demo_channel("102", "bobcodes", "BobCodes", "Software and Game Development", 340);
+  sn::Channel cat = demo_channel("103", "catstream", "CatStream", "Just Chatting", 8800);
+  sn::Channel dan = demo_channel("104", "dan_speedruns", "DanSpeedruns", "Celeste", 95);
+  app.set_live({ana});
+
+  host.start(id);
+  if (!app.wait_for(id, LifecycleEvent::Kind::kRunning, options.start_timeout)) {
+    transcript.host("the plugin did not come up; see the lifecycle lines above");
+    return;
+  }
+  auto hooks = host.hooks(id);
+  std::string hook_list;
+  for (const auto& h : hooks) hook_list += (hook_list.empty() ? "" : ", ") + h;
+  transcript.host("plugin hooked: " + (hook_list.empty() ? std::string("(nothing)") : hook_list));
+  if (!pause()) return;
+
+  if (step("BobCodes goes live")) {
+    app.set_live({ana, bob});
+    host.emit<msg::OnFollowedLive>({app.live()});
+  }
+  if (!pause()) return;
+  if (step("you start watching AnaPlays and chat scrolls by")) {
+    std::size_t delivered = host.emit<msg::OnStreamStart>({ana});
+    delivered += host.emit<msg::OnChannelChange>({ana.channel_id, ana.login});
+    delivered += host.emit<msg::OnWatchTick>({ana.channel_id, now_rfc3339()});
+    delivered += host.emit<msg::OnChatMessage>({ana.login, chat("m1", "viewer_one", "hype!")});
+    delivered += host.emit<msg::OnChatMessage>(
+        {ana.login, chat("m2", "viewer_two", "that jump was clean")});
+    if (delivered == 0) {
+      transcript.host("(5 events emitted; no plugin hooked them, so none was sent)");
+    }
+  }
+  if (!pause()) return;
+  if (step("CatStream goes live")) {
+    app.set_live({ana, bob, cat});
+    host.emit<msg::OnFollowedLive>({app.live()});
+  }
+  if (!pause()) return;
+  if (step("you turn on quiet mode in the plugin's settings panel")) {
+    sn::PanelValues values;
+    values["quiet"] = sn::PanelValue{true};
+    app.save_panel(id, values);
+    host.emit<msg::OnPanelChange>({values});
+  }
+  if (!pause()) return;
+  if (step("DanSpeedruns goes live (quiet mode: logged, not shown)")) {
+    app.set_live({ana, bob, cat, dan});
+    host.emit<msg::OnFollowedLive>({app.live()});
+  }
+  if (!pause()) return;
+  if (step("you turn quiet mode off and press the plugin's test button")) {
+    sn::PanelValues values;
+    values["quiet"] = sn::PanelValue{false};
+    app.save_panel(id, values);
+    host.emit<msg::OnPanelChange>({values});
+    auto result = host.invoke_action(id, "live_alerts.test",
+                                     rpckit::JsonValue(nlohmann::json{{"text", "Test alert"}}));
+    transcript.host("invoke_action live_alerts.test -> " +
+                    (result.ok() ? result->dump() : result.error().describe()));
+  }
+  if (!pause()) return;
+  if (step("a raid: four channels go live at once (notify allows a burst of 3)")) {
+    std::vector<sn::Channel> live = {ana, bob, cat, dan};
+    for (int i = 0; i < 4; ++i) {
+      std::string n = std::to_string(200 + i);
+      live.push_back(demo_channel(n, "raider" + n, "Raider" + n, "Celeste", 50 + i));
+    }
+    app.set_live(live);
+    host.emit<msg::OnFollowedLive>({live});
+  }
+  // Long enough for the rate-limited alerts to be retried after retry_after_ms.
+  stop.sleep_for(options.step * 8);
+  transcript.host("stream stops; the evening is over");
+  host.emit<msg::OnStreamStop>({ana.channel_id});
+  stop.sleep_for(options.step / 2);
+}
+
+}  // namespace demo

@@ -1,0 +1,37 @@
+#pragma once
+// Transcript: a readable account of the conversation and the lifecycle on stdout, and, when
+// asked, a machine-readable one: one JSON object per line for every frame and lifecycle event.
+#include <chrono>
+#include <fstream>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+namespace demo {
+
+class Transcript {
+ public:
+  explicit Transcript(bool verbose_frames);
+  // Also writes JSON lines to `path`; false (with *error) when it cannot be opened.
+  bool open_jsonl(const std::string& path, std::string* error);
+
+  void frame(std::string_view plugin_id, bool outgoing, std::string_view body);
+  void lifecycle(std::string_view plugin_id, std::string_view kind, std::string_view cause,
+                 std::string_view detail);
+  void host(std::string_view what);  // the demo's own narration
+  void plugin_says(std::string_view plugin_id, std::string_view what);
+
+ private:
+  void write_line(const nlohmann::json& entry);
+  double elapsed_s() const;
+
+  bool verbose_frames_;
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+  std::mutex mutex_;
+  std::optional<std::ofstream> jsonl_;
+};
+
+}  // namespace demo

@@ -1,0 +1,89 @@
+#pragma once
+// Host: the StreamNook host role. Runs any number of plugins at once, each supervised on its
+// own threads (a plugin that hangs, floods or crashes never delays another): spawn with the
+// manifest's entry and args in the plugin directory, handshake with the grant, events to the
+// plugins that hooked them, host methods through the capability gates to the
+// HostApplication, pings, restarts with backoff, graceful shutdown.
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "rpckit/endpoint/typed.hpp"
+#include "rpckit/streamnook/host_application.hpp"
+#include "rpckit/streamnook/manifest.hpp"
+#include "rpckit/supervision/supervisor.hpp"
+#include "streamnook_v1/messages.hpp"
+
+namespace rpckit::streamnook {
+
+class PluginRunner;
+
+struct HostOptions {
+  std::string host_version = "7.8.6";
+  std::filesystem::path data_root;  // each plugin's data_dir is <data_root>/<plugin id>
+  std::filesystem::path log_root;   // each plugin's log_dir is <log_root>/<plugin id>
+  // Multiplies every protocol timer (handshake, pings, backoff, window, grace, deadlines).
+  double time_scale = 1.0;
+  // Events waiting for a plugin that is slow to read; beyond this they are dropped (and
+  // reported) rather than letting one plugin hold memory or delay the others.
+  std::size_t max_queued_events = 1024;
+};
+
+// The spec's lifecycle policy (protocol constants), scaled.
+supervision::Policy protocol_policy(double time_scale = 1.0);
+
+class Host {
+ public:
+  Host(HostApplication& app, HostOptions options);
+  ~Host();  // stop_all()
+  Host(const Host&) = delete;
+  Host& operator=(const Host&) = delete;
+
+  // Registers a plugin. `granted` is intersected with what the manifest requests: a plugin
+  // never gains a power it did not ask for. Returns false (and reports) for a duplicate id.
+  bool add_plugin(LoadedManifest manifest, const sn::Granted& granted);
+  // The grant actually given (after the intersection).
+  std::optional<sn::Granted> granted(const std::string& plugin_id) const;
+
+  void start(const std::string& plugin_id);
+  void start_all();
+  // Graceful stop (shutdown, exit, kill after the grace period); blocks until stopped.
+  void stop(const std::string& plugin_id);
+  void stop_all();
+
+  // Sends event M to every plugin that is running, was granted it and hooked it, and returns
+  // how many that is. Events for a plugin that is down are dropped, never queued for later.
+  template <class M>
+  std::size_t emit(const typename M::Params& params) {
+    static_assert(M::kFrom == sn::Role::kHost && M::kKind == MessageKind::kNotification,
+                  "emit<M>: M must be a host-to-plugin notification");
+    return emit_raw(M::kMethod, M::kGate, nlohmann::json(params));
+  }
+
+  // invoke_action to the plugin that declared `action` in [contributes].actions.
+  Result<JsonValue> invoke_action(const std::string& plugin_id, const std::string& action,
+                                  const JsonValue& args);
+
+  std::optional<supervision::State> state(const std::string& plugin_id) const;
+  std::vector<std::string> plugin_ids() const;
+  // The hooks the plugin asked for that the grant allows (empty before the handshake).
+  std::vector<std::string> hooks(const std::string& plugin_id) const;
+
+ private:
+  std::size_t emit_raw(std::string_view method, std::span<const GateClause> gate,
+                const nlohmann::json& params);
+  PluginRunner* find(const std::string& plugin_id) const;
+
+  HostApplication& app_;
+  HostOptions options_;
+  mutable std::mutex mutex_;
+  std::map<std::string, std::unique_ptr<PluginRunner>> plugins_;
+};
+
+}  // namespace rpckit::streamnook

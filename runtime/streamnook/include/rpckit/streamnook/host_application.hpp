@@ -1,0 +1,74 @@
+#pragma once
+// HostApplication: what a host application implements to run StreamNook plugins: one typed
+// function per host method, and the reports the host role sends it. The role checks every
+// capability gate before calling these, so they only see calls the plugin was granted.
+// Throw an RpcError (see make_error) to answer with a typed error, e.g.
+//   throw make_error(sn::ErrorCode::kRateLimited, "slow down", 2500.0);
+// Calls come from the plugins' connection threads: several plugins may call at once.
+#include <string>
+#include <string_view>
+
+#include "rpckit/streamnook/errors.hpp"
+#include "rpckit/supervision/supervisor.hpp"
+#include "streamnook_v1/types.hpp"
+
+namespace rpckit::streamnook {
+
+// The plugin a call comes from.
+struct PluginContext {
+  std::string plugin_id;
+  sn::Granted granted;
+};
+
+// Something that happened in a plugin's life.
+struct LifecycleEvent {
+  enum class Kind {
+    kStarting,          // launching a process (first start or restart)
+    kRunning,           // handshake complete; events flow
+    kStopped,           // `cause` says why, `detail` says more (exit status, ...)
+    kRestartScheduled,  // after `delay`
+    kDisabled,          // no more restarts (crash loop, protocol_version_mismatch)
+  };
+  std::string plugin_id;
+  Kind kind = Kind::kStarting;
+  supervision::StopCause cause = supervision::StopCause::kRequested;
+  std::string detail;
+  supervision::Duration delay{0};
+};
+
+std::string_view to_string(LifecycleEvent::Kind kind);
+
+class HostApplication {
+ public:
+  virtual ~HostApplication() = default;
+
+  virtual sn::GetFollowedLiveResult get_followed_live(const PluginContext& plugin,
+                                                      const sn::GetFollowedLiveParams& params) = 0;
+  virtual sn::SetUpstreamResult set_upstream(const PluginContext& plugin,
+                                             const sn::SetUpstreamParams& params) = 0;
+  virtual sn::Credential get_credential(const PluginContext& plugin,
+                                        const sn::GetCredentialParams& params) = 0;
+  virtual sn::NotifyResult notify(const PluginContext& plugin, const sn::NotifyParams& params) = 0;
+  virtual void log(const PluginContext& plugin, const sn::LogParams& params) = 0;
+  virtual sn::RegisterPanelResult register_panel(const PluginContext& plugin,
+                                                 const sn::RegisterPanelParams& params) = 0;
+  virtual sn::GetPanelValuesResult get_panel_values(const PluginContext& plugin,
+                                                    const sn::GetPanelValuesParams& params) = 0;
+  virtual void set_status(const PluginContext& plugin, const sn::SetStatusParams& params) = 0;
+
+  virtual void on_lifecycle(const LifecycleEvent& event) { (void)event; }
+  // Things worth a line in a log: an ungranted notification dropped, hooks outside the
+  // grant ignored, an event dropped because the plugin is not reading, ...
+  virtual void on_report(std::string_view plugin_id, std::string_view what) {
+    (void)plugin_id;
+    (void)what;
+  }
+  // Every frame to (outgoing) or from a plugin, for transcripts.
+  virtual void on_frame(std::string_view plugin_id, bool outgoing, std::string_view body) {
+    (void)plugin_id;
+    (void)outgoing;
+    (void)body;
+  }
+};
+
+}  // namespace rpckit::streamnook

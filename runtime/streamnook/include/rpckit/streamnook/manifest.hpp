@@ -1,0 +1,97 @@
+#pragma once
+// The plugin manifest (<plugin dir>/plugin.toml, spec section 7): loading, every rule of the
+// spec checked with all violations collected, then decoding into the generated
+// streamnook::v1::Manifest. Also the install-time host_min gate and SemVer precedence.
+//
+// Choices where the spec leaves room (each one deliberate):
+// - Unknown keys are ignored, at the top level and inside [runtime], [capabilities] and
+//   [contributes] (spec 8 and 9.6: both sides ignore unknown fields). A misspelled
+//   capability list therefore requests nothing, which fails safe. Capability *values* are not
+//   forward-compatible: an unknown string in a list is rejected (fail closed).
+// - runtime.kind = "ui" passes the manifest check and produces no issue: the spec allows it
+//   ("not a stdio plugin"), and whether a host runs ui plugins is the host's decision, not
+//   the manifest's. A host that only runs process plugins checks manifest.runtime.kind itself.
+// - runtime.entry is checked lexically (not empty, no leading / or \, no drive letter "C:",
+//   no ".." segment with / or \ as separators, no NUL character). The loader does not look
+//   at the file system for it: whether the entry exists is for the host to find out at spawn.
+// - Lengths (id, name, description) count Unicode code points, as JSON Schema does.
+// - A value that is none of the expected JSON kinds (args = "x", events = "on_x", a null) is
+//   one issue naming the expected kind; the members of a list are checked one by one.
+// - TOML values with no JSON form (dates, times, date-times, non-finite floats) are issues
+//   wherever they appear, even under keys that would otherwise be ignored: the manifest must
+//   have a faithful JSON form (LoadedManifest::json).
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "streamnook_v1/types.hpp"
+
+namespace rpckit::streamnook {
+
+namespace sn = ::streamnook::v1;
+
+// One violated rule.
+struct ManifestIssue {
+  // Dotted path of the offending field: "id", "runtime.kind", "capabilities.events[2]";
+  // "plugin.toml" for a file that is missing, unreadable or not valid TOML; "(root)" for a
+  // manifest that is not an object.
+  std::string field;
+  // The offending value as JSON text ("\"wasm\"", "[\"x\"]", "3"); empty when it is missing.
+  std::string value;
+  // What is wrong: "is reserved and not supported (use \"process\")".
+  std::string rule;
+
+  // "runtime.kind = \"wasm\": is reserved and not supported (use \"process\")", or
+  // "<field>: <rule>" when value is empty.
+  std::string str() const;
+
+  friend bool operator==(const ManifestIssue&, const ManifestIssue&) = default;
+};
+
+struct LoadedManifest {
+  sn::Manifest manifest;        // decoded; defaults NOT filled in (use the *_or_default())
+  nlohmann::json json;          // the manifest as JSON (TOML converted), unknown keys kept
+  std::filesystem::path dir;    // the plugin directory (absolute for load_manifest())
+};
+
+struct ManifestResult {
+  std::optional<LoadedManifest> loaded;  // set only when issues is empty
+  std::vector<ManifestIssue> issues;     // every violation found (TOML ones first, then
+                                         // the fields in the order of spec section 7)
+  bool ok() const { return issues.empty(); }
+};
+
+// Reads <plugin_dir>/plugin.toml, converts it to JSON and runs check_manifest(). Never throws
+// for a bad plugin: a missing or unreadable file and TOML syntax errors are issues with field
+// "plugin.toml" (syntax errors say "line:column").
+ManifestResult load_manifest(const std::filesystem::path& plugin_dir);
+
+// Checks every rule of spec section 7 on the JSON form of a manifest, collecting all
+// violations; when there are none, decodes it with the generated decoder (a decode error
+// becomes an issue as well, so nothing slips through) and sets `loaded`.
+ManifestResult check_manifest(const nlohmann::json& manifest, const std::filesystem::path& dir = {});
+
+// The host_min gate (install is blocked on older hosts): an issue on "host_min" when
+// host_version is older than manifest.host_min (SemVer precedence: a pre-release is older
+// than its release). An invalid host_version (field "host_version") or host_min is an issue
+// too: the gate fails closed.
+std::optional<ManifestIssue> check_host_version(const sn::Manifest& manifest,
+                                                std::string_view host_version);
+
+// SemVer 2.0.0: -1, 0 or 1 as `a` has lower, equal or higher precedence than `b` (build
+// metadata ignored; numeric identifiers of any length); nullopt if either is not a valid
+// SemVer 2.0.0 version. No "v" prefix, no leading zeros, all three numbers required.
+std::optional<int> compare_semver(std::string_view a, std::string_view b);
+
+// Whether `version` is a valid SemVer 2.0.0 version.
+bool is_semver(std::string_view version);
+
+// Everything the manifest requests, as a Granted ("grant all"). Unknown and repeated values
+// are left out (a checked manifest has none), so the result is always a valid grant.
+sn::Granted requested_capabilities(const sn::Manifest& manifest);
+
+}  // namespace rpckit::streamnook

@@ -1,0 +1,146 @@
+#include "rpckit/streamnook/host.hpp"
+
+#include <algorithm>
+
+#include "plugin_runner.hpp"
+#include "streamnook_v1/constants.hpp"
+
+namespace rpckit::streamnook {
+
+std::string_view to_string(LifecycleEvent::Kind kind) {
+  switch (kind) {
+    case LifecycleEvent::Kind::kStarting: return "starting";
+    case LifecycleEvent::Kind::kRunning: return "running";
+    case LifecycleEvent::Kind::kStopped: return "stopped";
+    case LifecycleEvent::Kind::kRestartScheduled: return "restart_scheduled";
+    case LifecycleEvent::Kind::kDisabled: return "disabled";
+  }
+  return "";
+}
+
+supervision::Policy protocol_policy(double time_scale) {
+  supervision::Policy p;
+  p.handshake_timeout = sn::kHandshakeTimeoutMs;
+  p.ping_interval = sn::kPingIntervalMs;
+  p.ping_max_misses = static_cast<int>(sn::kPingMaxMisses);
+  p.restart_backoff.assign(sn::kRestartBackoffMs.begin(), sn::kRestartBackoffMs.end());
+  p.restart_window = sn::kRestartWindowMs;
+  p.max_restarts_in_window = static_cast<int>(sn::kRestartMaxInWindow);
+  p.shutdown_timeout = sn::kDefaultRequestTimeoutMs;
+  p.exit_grace = sn::kExitGraceMs;
+  return p.scaled(time_scale);
+}
+
+namespace {
+
+// The grant is always a subset of the request (spec 7).
+template <class E>
+std::vector<E> intersect(const std::vector<E>& offered, const std::vector<E>& requested) {
+  std::vector<E> out;
+  for (const E& e : offered) {
+    if (e.is_known() && std::find(requested.begin(), requested.end(), e) != requested.end() &&
+        std::find(out.begin(), out.end(), e) == out.end()) {
+      out.push_back(e);
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+Host::Host(HostApplication& app, HostOptions options) : app_(app), options_(std::move(options)) {}
+
+Host::~Host() {
+  stop_all();
+  std::lock_guard lock(mutex_);
+  plugins_.clear();
+}
+
+bool Host::add_plugin(LoadedManifest manifest, const sn::Granted& offered) {
+  std::string id = manifest.manifest.id;
+  sn::Granted requested = requested_capabilities(manifest.manifest);
+  sn::Granted granted;
+  granted.events = intersect(offered.events, requested.events);
+  granted.host_methods = intersect(offered.host_methods, requested.host_methods);
+  granted.credentials = intersect(offered.credentials, requested.credentials);
+  granted.ui = intersect(offered.ui, requested.ui);
+  std::lock_guard lock(mutex_);
+  if (plugins_.count(id) != 0) {
+    app_.on_report(id, "a plugin with this id is already loaded");
+    return false;
+  }
+  plugins_[id] =
+      std::make_unique<PluginRunner>(app_, options_, std::move(manifest), std::move(granted));
+  return true;
+}
+
+PluginRunner* Host::find(const std::string& plugin_id) const {
+  std::lock_guard lock(mutex_);
+  auto it = plugins_.find(plugin_id);
+  return it == plugins_.end() ? nullptr : it->second.get();
+}
+
+std::optional<sn::Granted> Host::granted(const std::string& plugin_id) const {
+  PluginRunner* p = find(plugin_id);
+  if (p == nullptr) return std::nullopt;
+  return p->granted();
+}
+
+void Host::start(const std::string& plugin_id) {
+  if (PluginRunner* p = find(plugin_id)) p->start();
+}
+
+void Host::start_all() {
+  for (const std::string& id : plugin_ids()) start(id);
+}
+
+void Host::stop(const std::string& plugin_id) {
+  if (PluginRunner* p = find(plugin_id)) p->stop();
+}
+
+void Host::stop_all() {
+  // Stop them all at once: one slow plugin's grace period must not add to another's.
+  std::vector<std::thread> stoppers;
+  for (const std::string& id : plugin_ids()) {
+    stoppers.emplace_back([this, id] { stop(id); });
+  }
+  for (auto& t : stoppers) t.join();
+}
+
+std::size_t Host::emit_raw(std::string_view method, std::span<const GateClause> gate,
+                           const nlohmann::json& params) {
+  std::lock_guard lock(mutex_);
+  std::size_t delivered = 0;
+  for (auto& [id, plugin] : plugins_) delivered += plugin->enqueue_event(method, gate, params);
+  return delivered;
+}
+
+Result<JsonValue> Host::invoke_action(const std::string& plugin_id, const std::string& action,
+                                      const JsonValue& args) {
+  PluginRunner* p = find(plugin_id);
+  if (p == nullptr) {
+    return CallError{CallError::Kind::kLocal,
+                     RpcError(jsonrpc_code::kInternalError, "no plugin " + plugin_id)};
+  }
+  return p->invoke_action(action, args);
+}
+
+std::optional<supervision::State> Host::state(const std::string& plugin_id) const {
+  PluginRunner* p = find(plugin_id);
+  if (p == nullptr) return std::nullopt;
+  return p->state();
+}
+
+std::vector<std::string> Host::plugin_ids() const {
+  std::lock_guard lock(mutex_);
+  std::vector<std::string> ids;
+  for (const auto& [id, plugin] : plugins_) ids.push_back(id);
+  return ids;
+}
+
+std::vector<std::string> Host::hooks(const std::string& plugin_id) const {
+  PluginRunner* p = find(plugin_id);
+  return p == nullptr ? std::vector<std::string>{} : p->hooks();
+}
+
+}  // namespace rpckit::streamnook

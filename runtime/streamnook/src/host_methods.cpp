@@ -1,0 +1,56 @@
+// The host side of plugin-to-host messages: the capability gate first, then the typed call
+// into the HostApplication.
+#include "plugin_runner.hpp"
+#include "rpckit/dispatch/gate.hpp"
+
+namespace rpckit::streamnook {
+
+namespace msg = sn::messages;
+
+void PluginRunner::register_host_methods() {
+  HostApplication& app = app_;
+  const PluginContext& ctx = context_;
+  router_.on<msg::GetFollowedLive>(
+      [&app, &ctx](const sn::GetFollowedLiveParams& p) { return app.get_followed_live(ctx, p); });
+  router_.on<msg::SetUpstream>(
+      [&app, &ctx](const sn::SetUpstreamParams& p) { return app.set_upstream(ctx, p); });
+  router_.on<msg::GetCredential>(
+      [&app, &ctx](const sn::GetCredentialParams& p) { return app.get_credential(ctx, p); });
+  router_.on<msg::Notify>([&app, &ctx](const sn::NotifyParams& p) { return app.notify(ctx, p); });
+  router_.on<msg::Log>([&app, &ctx](const sn::LogParams& p) { app.log(ctx, p); });
+  router_.on<msg::RegisterPanel>(
+      [&app, &ctx](const sn::RegisterPanelParams& p) { return app.register_panel(ctx, p); });
+  router_.on<msg::GetPanelValues>(
+      [&app, &ctx](const sn::GetPanelValuesParams& p) { return app.get_panel_values(ctx, p); });
+  router_.on<msg::SetStatus>([&app, &ctx](const sn::SetStatusParams& p) { app.set_status(ctx, p); });
+}
+
+nlohmann::json PluginRunner::handle(const Incoming& incoming) {
+  GateVerdict verdict;
+  bool known = sn::PluginToHost::visit(incoming.method, [&]<class M>() {
+    verdict = evaluate_gate(M::kGate, granted_json_, &manifest_.json, incoming.params);
+  });
+  if (!known) throw RpcError(jsonrpc_code::kMethodNotFound, "Method not found: " + incoming.method);
+  // A missing gate parameter is invalid params: the router reports it with its path below.
+  if (!verdict.allowed && !verdict.missing_param) {
+    if (incoming.is_request()) {
+      throw make_error(sn::ErrorCode::kCapabilityDenied, incoming.method + ": " + verdict.reason);
+    }
+    app_.on_report(id_, "dropped " + incoming.method + " notification: " + verdict.reason);
+    return nullptr;
+  }
+  RouteResult routed = router_.route(incoming.method, incoming.params);
+  switch (routed.status) {
+    case RouteResult::Status::kOk:
+      return std::move(routed.result);
+    case RouteResult::Status::kUnknownMethod:
+    case RouteResult::Status::kNoHandler:
+      throw RpcError(jsonrpc_code::kMethodNotFound, "Method not found: " + incoming.method);
+    case RouteResult::Status::kInvalidParams:
+      if (!incoming.is_request()) app_.on_report(id_, "invalid notification: " + routed.error);
+      throw make_error(sn::ErrorCode::kInvalidParams, "Invalid params: " + routed.error);
+  }
+  return nullptr;
+}
+
+}  // namespace rpckit::streamnook
