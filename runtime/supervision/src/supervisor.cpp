@@ -18,9 +18,10 @@ Action stopped(StopCause cause, std::string detail) {
 
 Policy Policy::scaled(double factor) const {
   // Rounded, not truncated: 5000 ms * 0.57 is 2849.9999999999995 in double arithmetic.
+  // Never below 1 ms: a 0 ms ping interval would make a driver spin on its own deadline.
   auto scale = [factor](Duration d) {
-    return Duration{
-        static_cast<Duration::rep>(std::llround(static_cast<double>(d.count()) * factor))};
+    auto ms = static_cast<Duration::rep>(std::llround(static_cast<double>(d.count()) * factor));
+    return Duration{d.count() > 0 ? std::max<Duration::rep>(ms, 1) : ms};
   };
   Policy p = *this;
   p.handshake_timeout = scale(handshake_timeout);
