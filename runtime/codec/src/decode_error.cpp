@@ -26,9 +26,13 @@ std::string DecodePath::str() const {
       if (!out.empty()) out += '.';
       out += s.key;
     } else {
-      // Keys that are not identifiers (map keys from the wire) are quoted.
+      // Keys that are not identifiers (map keys from the wire) are quoted, with `"` and `\`
+      // escaped so that the path stays unambiguous (["a\"]"] is one key, not two segments).
       out += "[\"";
-      out += s.key;
+      for (char c : s.key) {
+        if (c == '"' || c == '\\') out += '\\';
+        out += c;
+      }
       out += "\"]";
     }
   }
