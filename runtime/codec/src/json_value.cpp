@@ -35,6 +35,5 @@ JsonValue JsonValue::parse(std::string_view text) { return JsonValue(nlohmann::j
 bool operator==(const JsonValue& a, const JsonValue& b) noexcept { return a.get() == b.get(); }
 
 void to_json(nlohmann::json& j, const JsonValue& v) { j = v.get(); }
-void from_json(const nlohmann::json& j, JsonValue& v) { v = JsonValue(j); }
 
 }  // namespace rpckit

@@ -35,6 +35,8 @@ class JsonValue {
 };
 
 void to_json(nlohmann::json& j, const JsonValue& v);
-void from_json(const nlohmann::json& j, JsonValue& v);
+// No from_json: with one, nlohmann's templated conversion operator competes with the
+// converting constructor and `JsonValue v = j;` becomes ambiguous (-Wconversion). Decoding
+// goes through the constructor or rpckit::codec::decode.
 
 }  // namespace rpckit
