@@ -29,9 +29,13 @@ void doc_comment(Printer& p, const std::string& doc) {
   }
 }
 
-std::string cpp_type(const ir::TypeRef& t) {
+std::string cpp_type(const ir::TypeRef& t,
+                     const std::function<std::string(const std::string&)>& spell) {
   std::string base;
-  if (!t.alias.empty()) return t.nullable ? "rpckit::Nullable<" + t.alias + ">" : t.alias;
+  if (!t.alias.empty()) {
+    std::string alias = spell ? spell(t.alias) : t.alias;
+    return t.nullable ? "rpckit::Nullable<" + alias + ">" : alias;
+  }
   switch (t.kind) {
     case ir::TypeRef::Kind::kPrimitive:
       switch (t.primitive) {
@@ -44,10 +48,12 @@ std::string cpp_type(const ir::TypeRef& t) {
         case ir::Primitive::kAny: base = "rpckit::JsonValue"; break;
       }
       break;
-    case ir::TypeRef::Kind::kNamed: base = t.name; break;
-    case ir::TypeRef::Kind::kArray: base = "std::vector<" + cpp_type(*t.element) + ">"; break;
+    case ir::TypeRef::Kind::kNamed: base = spell ? spell(t.name) : t.name; break;
+    case ir::TypeRef::Kind::kArray:
+      base = "std::vector<" + cpp_type(*t.element, spell) + ">";
+      break;
     case ir::TypeRef::Kind::kMap:
-      base = "std::map<std::string, " + cpp_type(*t.element) + ">";
+      base = "std::map<std::string, " + cpp_type(*t.element, spell) + ">";
       break;
   }
   return t.nullable ? "rpckit::Nullable<" + base + ">" : base;

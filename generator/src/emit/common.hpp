@@ -1,5 +1,6 @@
 #pragma once
 // Pieces shared by the C++ emitters: banner, namespaces, doc comments, type spelling.
+#include <functional>
 #include <string>
 
 #include "emit/printer.hpp"
@@ -14,7 +15,9 @@ void close_namespace(Printer& p, const ir::Module& m);
 // Prints `doc` as `/// ` lines (nothing when empty).
 void doc_comment(Printer& p, const std::string& doc);
 // The C++ type of one use: std::string, std::vector<Channel>, rpckit::Nullable<...>, ...
-std::string cpp_type(const ir::TypeRef& t);
+// `spell`, when given, says how a declared type's name is written (see emit_messages.cpp).
+std::string cpp_type(const ir::TypeRef& t,
+                     const std::function<std::string(const std::string&)>& spell = nullptr);
 // The member type of a field: cpp_type, wrapped in std::optional when not required.
 std::string field_type(const ir::Field& f);
 // A C++ raw string literal holding `text` exactly.

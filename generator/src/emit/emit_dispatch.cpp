@@ -34,14 +34,19 @@ std::string emit_dispatch_header(const ir::Module& m) {
         types += (types.empty() ? "\n      messages::" : ",\n      messages::") + msg->cpp_name;
         methods += "\n      \"" + msg->method + "\",";
       }
-      Printer::Vars vars = {{"name", pascal_case(from) + "To" + pascal_case(to)},
+      // Vars holds string_views: every value must outlive `vars`, so none is a temporary.
+      std::string name = pascal_case(from) + "To" + pascal_case(to);
+      std::string from_enumerator = constant_name(from);
+      std::string to_enumerator = constant_name(to);
+      std::string count = std::to_string(list.size());
+      Printer::Vars vars = {{"name", name},
                             {"from", from},
                             {"to", to},
-                            {"From", constant_name(from)},
-                            {"To", constant_name(to)},
+                            {"From", from_enumerator},
+                            {"To", to_enumerator},
                             {"types", types},
                             {"methods", methods},
-                            {"n", std::to_string(list.size())}};
+                            {"n", count}};
       p.print(
           "/// The messages $from$ sends to $to$: what a $to$ receives.\n"
           "struct $name$ {\n"

@@ -25,26 +25,41 @@ const char* clause_kind(ir::GateClause::Kind k) {
   return "";
 }
 
+// Inside `namespace messages` a descriptor hides a module type of the same name (inside its
+// own struct, the injected class name does): `using Result = Credential;` in
+// messages::GetCredential would name the descriptor messages::Credential if a method were
+// called "credential". Such names are spelled from the global namespace; the others stay
+// short, so the output of a schema without a clash is unchanged.
+std::string spell(const ir::Module& m, const std::string& name) {
+  for (const ir::Message& msg : m.messages) {
+    if (msg.cpp_name == name) return "::" + m.cpp_namespace + "::" + name;
+  }
+  return name;
+}
+
 void emit_descriptor(Printer& p, const ir::Module& m, const ir::Message& msg) {
+  auto speller = [&m](const std::string& name) { return spell(m, name); };
+  std::string role = spell(m, "Role");
   doc_comment(p, msg.doc);
   p.print("struct $name$ {\n", {{"name", msg.cpp_name}});
   Printer::Indent in(p);
   p.print(
       "static constexpr std::string_view kMethod = \"$method$\";\n"
       "static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::$kind$;\n"
-      "static constexpr Role kFrom = Role::$from$;\n"
-      "static constexpr Role kTo = Role::$to$;\n"
+      "static constexpr $role$ kFrom = $role$::$from$;\n"
+      "static constexpr $role$ kTo = $role$::$to$;\n"
       "using Params = $params$;\n"
       "static constexpr rpckit::ParamsPresence kParamsPresence = "
       "rpckit::ParamsPresence::$presence$;\n",
       {{"method", msg.method},
        {"kind", msg.request ? "kRequest" : "kNotification"},
+       {"role", role},
        {"from", constant_name(msg.from)},
        {"to", constant_name(msg.to)},
-       {"params", msg.params_type},
+       {"params", spell(m, msg.params_type)},
        {"presence", presence(msg.params_presence)}});
   if (msg.request) {
-    p.print("using Result = $result$;\n", {{"result", cpp_type(*msg.result)}});
+    p.print("using Result = $result$;\n", {{"result", cpp_type(*msg.result, speller)}});
     if (msg.deadline) {
       p.print("static constexpr std::chrono::milliseconds kDeadline = $deadline$;\n",
               {{"deadline", *msg.deadline}});
@@ -59,13 +74,14 @@ void emit_descriptor(Printer& p, const ir::Module& m, const ir::Message& msg) {
           "static constexpr std::array<rpckit::GateClause, $n$> kGate = {$gate$};\n",
           {{"n", std::to_string(msg.gate.size())}, {"gate", gate.empty() ? "" : gate + "\n"}});
   if (m.error_code_type) {
+    std::string type = spell(m, *m.error_code_type);
     std::string errors;
     for (const std::string& e : msg.errors) {
-      errors += (errors.empty() ? "" : ", ") + *m.error_code_type + "::" + e;
+      errors += (errors.empty() ? "" : ", ") + type + "::" + e;
     }
     p.print("// Errors it may return besides the generic ones.\n"
             "static constexpr std::array<$type$, $n$> kErrors = {$errors$};\n",
-            {{"type", *m.error_code_type},
+            {{"type", type},
              {"n", std::to_string(msg.errors.size())},
              {"errors", errors}});
   }

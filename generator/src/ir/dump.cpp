@@ -1,5 +1,7 @@
 #include "ir/dump.hpp"
 
+#include <array>
+#include <charconv>
 #include <sstream>
 
 namespace rpckit::gen {
@@ -18,6 +20,14 @@ const char* primitive_name(ir::Primitive p) {
   return "";
 }
 
+// Shortest text that reads back as `v` ("0", "4294967295", "0.5", "1e-07"): std::to_string
+// would print every bound with six decimals and collapse distinct small bounds.
+std::string number(double v) {
+  std::array<char, 32> buf{};
+  auto result = std::to_chars(buf.data(), buf.data() + buf.size(), v);
+  return std::string(buf.data(), result.ptr);
+}
+
 std::string constraints(const ir::Constraints& c) {
   std::ostringstream out;
   auto add = [&out](const std::string& item) { out << (out.tellp() == 0 ? "" : ",") << item; };
@@ -25,8 +35,8 @@ std::string constraints(const ir::Constraints& c) {
   if (c.max_length) add("maxLength=" + std::to_string(*c.max_length));
   if (c.pattern) add("pattern=" + *c.pattern);
   if (c.not_pattern) add("notPattern=" + *c.not_pattern);
-  if (c.minimum) add("minimum=" + std::to_string(*c.minimum));
-  if (c.maximum) add("maximum=" + std::to_string(*c.maximum));
+  if (c.minimum) add("minimum=" + number(*c.minimum));
+  if (c.maximum) add("maximum=" + number(*c.maximum));
   if (c.min_items) add("minItems=" + std::to_string(*c.min_items));
   if (c.max_items) add("maxItems=" + std::to_string(*c.max_items));
   if (c.unique_items) add("uniqueItems");

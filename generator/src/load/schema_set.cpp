@@ -42,6 +42,12 @@ std::string normalize(const std::filesystem::path& p) {
   return p.lexically_normal().generic_string();
 }
 
+// Where a reference written in `from` is reported: its "$ref" member, or `from` itself when
+// `from` is the reference string (protocol.json's "x-error-codes").
+std::string ref_pointer(const Node& from) {
+  return from.has("$ref") ? from.pointer + "/$ref" : from.pointer;
+}
+
 }  // namespace
 
 Node Node::child(std::string_view key) const {
@@ -72,17 +78,26 @@ SchemaSet SchemaSet::load(const std::filesystem::path& protocol_file) {
   return set;
 }
 
-void SchemaSet::load_file(const std::string& relative) {
+void SchemaSet::load_file(const std::string& relative, const Node* referrer) {
   if (files_.count(relative) != 0) return;
+  // A file that cannot be read or parsed is reported where it is referenced (if it is); a
+  // problem inside it is reported in the file itself, by check_keywords below.
+  auto fail = [&](const std::string& message) {
+    SchemaError error(relative, "", message);
+    if (referrer != nullptr) {
+      referrer->child("$ref").fail(std::string("cannot load referenced file: ") + error.what());
+    }
+    throw error;
+  };
   std::ifstream in(dir_ / relative, std::ios::binary);
-  if (!in) throw SchemaError(relative, "", "cannot read file");
+  if (!in) fail("cannot read file");
   std::stringstream buffer;
   buffer << in.rdbuf();
   Json doc;
   try {
     doc = Json::parse(buffer.str());
   } catch (const Json::parse_error& e) {
-    throw SchemaError(relative, "", std::string("invalid JSON: ") + e.what());
+    fail(std::string("invalid JSON: ") + e.what());
   }
   raw_[relative] = buffer.str();
   auto [it, inserted] = files_.emplace(relative, std::move(doc));
@@ -122,13 +137,7 @@ void SchemaSet::check_keywords(const Node& node) {
   if (j.contains("$ref")) {
     if (!j["$ref"].is_string()) node.child("$ref").fail("expected a string");
     std::string file = ref_file(node, j["$ref"].get<std::string>());
-    if (file != node.file) {
-      try {
-        load_file(file);
-      } catch (const SchemaError& e) {
-        node.child("$ref").fail(std::string("cannot load referenced file: ") + e.what());
-      }
-    }
+    if (file != node.file) load_file(file, &node);
   }
 }
 
@@ -136,7 +145,7 @@ std::string SchemaSet::ref_file(const Node& from, const std::string& ref) const 
   std::string file_part = ref.substr(0, ref.find('#'));
   if (file_part.empty()) return from.file;
   if (file_part.find("://") != std::string::npos || file_part.front() == '/') {
-    throw SchemaError(from.file, from.pointer + "/$ref",
+    throw SchemaError(from.file, ref_pointer(from),
                       "only relative file references are supported, got \"" + ref + "\"");
   }
   return normalize(std::filesystem::path(from.file).parent_path() / file_part);
@@ -145,13 +154,21 @@ std::string SchemaSet::ref_file(const Node& from, const std::string& ref) const 
 Node SchemaSet::root() const { return file(root_file_); }
 
 Node SchemaSet::file(const std::string& relative) const {
-  auto it = files_.find(relative);
+  // x-types / x-messages entries are loaded under their normalized path ("./a.json" -> "a.json").
+  auto it = files_.find(normalize(relative));
   if (it == files_.end()) throw SchemaError(relative, "", "file not loaded");
-  return {&it->second, relative, ""};
+  return {&it->second, it->first, ""};
 }
 
 Node SchemaSet::resolve(const Node& from, const std::string& ref) const {
-  Node target = file(ref_file(from, ref));
+  std::string target_file = ref_file(from, ref);
+  if (files_.count(target_file) == 0) {
+    // Only a reference outside any schema (x-error-codes) can name a file the loader skipped.
+    throw SchemaError(from.file, ref_pointer(from),
+                      "reference \"" + ref + "\" names " + target_file +
+                          ", which is not loaded (list it in x-types)");
+  }
+  Node target = file(target_file);
   auto hash = ref.find('#');
   std::string pointer = hash == std::string::npos ? "" : ref.substr(hash + 1);
   if (pointer.empty()) return target;
@@ -160,8 +177,7 @@ Node SchemaSet::resolve(const Node& from, const std::string& ref) const {
     target.json = &target.json->at(ptr);
     target.pointer = pointer;
   } catch (const Json::exception&) {
-    throw SchemaError(from.file, from.pointer + "/$ref",
-                      "reference \"" + ref + "\" points at nothing");
+    throw SchemaError(from.file, ref_pointer(from), "reference \"" + ref + "\" points at nothing");
   }
   return target;
 }

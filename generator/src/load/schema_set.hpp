@@ -41,7 +41,8 @@ class SchemaSet {
   std::string hash() const;
 
  private:
-  void load_file(const std::string& relative);
+  // `referrer`: the schema node whose $ref names the file, for read and parse errors.
+  void load_file(const std::string& relative, const Node* referrer = nullptr);
   void check_keywords(const Node& node);
   std::string ref_file(const Node& from, const std::string& ref) const;
 

@@ -110,7 +110,7 @@ class Lowerer {
     module_.schema_hash = schema_.hash();
     lower_constants(root);
     if (root.has("x-error-codes")) {
-      Node target = schema_.resolve(root, text(root, "x-error-codes"));
+      Node target = schema_.resolve(root.child("x-error-codes"), text(root, "x-error-codes"));
       if (shape_of(target, true) != Shape::kEnum || !integer_enum(target)) {
         root.child("x-error-codes").fail("must reference an integer enum");
       }
@@ -145,7 +145,10 @@ class Lowerer {
       bool ms = n.has("x-unit");
       if (ms && text(n, "x-unit") != "ms") n.child("x-unit").fail("only \"ms\" is supported");
       for (const Json& item : items) {
-        if (item.type() != first.type()) n.child("const").fail("array items differ in type");
+        // nlohmann stores 1 as unsigned and -1 as signed: both are JSON integers.
+        bool same =
+            item.type() == first.type() || (item.is_number_integer() && first.is_number_integer());
+        if (!same) n.child("const").fail("array items differ in type");
         c.values.push_back(item.is_string() ? Json(item.get<std::string>()).dump() : item.dump());
       }
       if (first.is_number_integer() || first.is_number_unsigned()) {
@@ -450,7 +453,14 @@ class Lowerer {
   TypeRef lower_use(const Node& n, const std::string& hint) {
     if (n.has("$ref")) {
       Node target = schema_.resolve(n, text(n, "$ref"));
-      if (!declarable(target)) return lower_use(target, hint);
+      if (!declarable(target)) {
+        // A chain of $refs to non-declared schemas: follow it, but not around a cycle.
+        std::string key = target.loc().str();
+        if (!following_.insert(key).second) n.child("$ref").fail("$ref cycle through " + key);
+        TypeRef t = lower_use(target, hint);
+        following_.erase(key);
+        return t;
+      }
       std::string name = declare(target, name_for(target));
       if (shape_of(target, true) != Shape::kMap) return named(name);
       // A named map stays a map (its values' constraints are checked at each use).
@@ -702,6 +712,7 @@ class Lowerer {
   std::map<std::string, std::string> declared_;     // location -> name
   std::map<std::string, std::string> names_;        // name -> location
   std::vector<TypeDecl> decls_;                     // in declaration order
+  std::set<std::string> following_;                 // $ref targets being followed (cycles)
   // Stack, one entry per declaration in progress: the types it holds, in schema order.
   std::vector<std::vector<std::string>> current_deps_;
 };

@@ -1,0 +1,589 @@
+// One negative test per diagnostic of the load and lower layers: a minimal bad schema (a valid
+// base schema with one change, written to a temp dir) and the exact message, file and JSON
+// pointer included. DiagnosticCoverage reads generator/src/load and generator/src/lower and
+// fails when a message there is not exercised by a case below, so a new diagnostic needs a
+// test here.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <functional>
+#include <map>
+#include <regex>
+
+#include "load/schema_set.hpp"
+#include "lower/lower.hpp"
+#include "support.hpp"
+
+namespace rpckit::gen::test {
+namespace {
+
+using J = nlohmann::ordered_json;
+
+// A schema as files: parsed JSON documents plus raw text overrides (for invalid JSON).
+struct SchemaFiles {
+  std::map<std::string, J> json;
+  std::map<std::string, std::string> raw;
+
+  J& operator[](const std::string& path) { return json.at(path); }
+  void write(const fs::path& dir) const {
+    for (const auto& [path, doc] : json) write_file(dir / path, doc.dump(2) + "\n");
+    for (const auto& [path, text] : raw) write_file(dir / path, text);
+  }
+};
+
+// The smallest schema that exercises every layer: a request with params and result, a type
+// file, an integer error-code enum, and two constants. It lowers without error.
+SchemaFiles base() {
+  SchemaFiles s;
+  s.json["protocol.json"] = J::parse(R"({
+    "x-namespace": "diag",
+    "x-module": "diag",
+    "x-roles": ["a", "b"],
+    "x-error-codes": "errors.json#/definitions/Code",
+    "x-messages": ["messages/m.json"],
+    "x-types": ["types/t.json", "errors.json"],
+    "type": "object",
+    "properties": {
+      "timeout_ms": {"type": "integer", "const": 5, "x-unit": "ms"},
+      "count": {"type": "integer", "const": 2}
+    }
+  })");
+  s.json["messages/m.json"] = J::parse(R"({
+    "x-kind": "request",
+    "x-direction": "a_to_b",
+    "x-result": {"$ref": "#/definitions/MResult"},
+    "type": "object",
+    "required": ["params"],
+    "properties": {"method": {"const": "m"}, "params": {"$ref": "#/definitions/MParams"}},
+    "definitions": {
+      "MParams": {"type": "object", "properties": {}},
+      "MResult": {"type": "object", "properties": {}}
+    }
+  })");
+  s.json["types/t.json"] = J::parse(R"({
+    "title": "T", "type": "object", "properties": {"x": {"type": "string"}}
+  })");
+  s.json["errors.json"] = J::parse(R"({
+    "definitions": {"Code": {"type": "integer", "enum": [1], "x-enum-names": ["oops"]}}
+  })");
+  return s;
+}
+
+struct Case {
+  std::string name;
+  std::function<void(SchemaFiles&)> change;
+  std::string expected;
+};
+
+void PrintTo(const Case& c, std::ostream* os) { *os << c.name; }
+
+J& x(SchemaFiles& s) { return s["types/t.json"]["properties"]["x"]; }
+J& msg(SchemaFiles& s) { return s["messages/m.json"]; }
+J& prop(SchemaFiles& s, const char* name) { return s["protocol.json"]["properties"][name]; }
+
+const std::vector<Case>& cases() {
+  static const std::vector<Case> all = {
+      // ---- load layer ----------------------------------------------------------------------
+      {"ListNotArray", [](SchemaFiles& s) { s["protocol.json"]["x-types"] = "types/t.json"; },
+       "protocol.json#/x-types: expected an array of file paths"},
+      {"ListEntryNotString",
+       [](SchemaFiles& s) { s["protocol.json"]["x-messages"] = J::array({5}); },
+       "protocol.json#/x-messages: expected an array of file paths"},
+      {"ListedFileMissing",
+       [](SchemaFiles& s) { s["protocol.json"]["x-types"].push_back("types/missing.json"); },
+       "types/missing.json#: cannot read file"},
+      {"InvalidJson",
+       [](SchemaFiles& s) {
+         s.json.erase("types/t.json");
+         s.raw["types/t.json"] = "{\"title\": }";
+       },
+       "types/t.json#: invalid JSON: [json.exception.parse_error.101] parse error at line 1, "
+       "column 11: syntax error while parsing value - unexpected '}'; expected '[', '{', or a "
+       "literal"},
+      {"InvalidJsonInReferencedFile",
+       [](SchemaFiles& s) {
+         x(s) = J::parse(R"({"$ref": "bad.json"})");
+         s.raw["types/bad.json"] = "[1,";
+       },
+       "types/t.json#/properties/x/$ref: cannot load referenced file: types/bad.json#: invalid "
+       "JSON: [json.exception.parse_error.101] parse error at line 1, column 4: syntax error "
+       "while parsing value - unexpected end of input; expected '[', '{', or a literal"},
+      {"ProblemInReferencedFileIsReportedThere",
+       [](SchemaFiles& s) {
+         x(s) = J::parse(R"({"$ref": "u.json"})");
+         s.json["types/u.json"] = J::parse(R"({"title": "U", "type": "string", "format2": 1})");
+       },
+       "types/u.json#/format2: unsupported keyword \"format2\""},
+      {"SchemaNotObject", [](SchemaFiles& s) { x(s) = 5; },
+       "types/t.json#/properties/x: expected a schema object"},
+      {"SchemaMapNotObject", [](SchemaFiles& s) { s["types/t.json"]["properties"] = J::array(); },
+       "types/t.json#/properties: expected an object of schemas"},
+      {"SchemaArrayNotArray", [](SchemaFiles& s) { x(s) = J::parse(R"({"oneOf": {}})"); },
+       "types/t.json#/properties/x/oneOf: expected an array of schemas"},
+      {"UnsupportedKeyword", [](SchemaFiles& s) { x(s)["patternProperties"] = J::object(); },
+       "types/t.json#/properties/x/patternProperties: unsupported keyword \"patternProperties\""},
+      {"UnsupportedKeywordEscapedPointer",
+       [](SchemaFiles& s) {
+         s["types/t.json"]["properties"]["a/b~c"] = J::parse(R"({"type": "string", "$id": "x"})");
+       },
+       "types/t.json#/properties/a~1b~0c/$id: unsupported keyword \"$id\""},
+      {"UnsupportedKeywordInMessageResult",
+       [](SchemaFiles& s) { msg(s)["x-result"]["allOf"] = J::array(); },
+       "messages/m.json#/x-result/allOf: unsupported keyword \"allOf\""},
+      {"NotOtherThanPattern",
+       [](SchemaFiles& s) { x(s) = J::parse(R"({"type": "string", "not": {"minLength": 3}})"); },
+       "types/t.json#/properties/x/not: only {\"pattern\": ...} is supported under \"not\""},
+      {"RefNotString", [](SchemaFiles& s) { x(s) = J::parse(R"({"$ref": 5})"); },
+       "types/t.json#/properties/x/$ref: expected a string"},
+      {"RefFileMissing", [](SchemaFiles& s) { x(s) = J::parse(R"({"$ref": "missing.json"})"); },
+       "types/t.json#/properties/x/$ref: cannot load referenced file: types/missing.json#: "
+       "cannot read file"},
+      {"RefNotRelative",
+       [](SchemaFiles& s) { x(s) = J::parse(R"({"$ref": "http://example.com/a.json"})"); },
+       "types/t.json#/properties/x/$ref: only relative file references are supported, got "
+       "\"http://example.com/a.json\""},
+      {"RefAbsolutePath", [](SchemaFiles& s) { x(s) = J::parse(R"({"$ref": "/etc/a.json"})"); },
+       "types/t.json#/properties/x/$ref: only relative file references are supported, got "
+       "\"/etc/a.json\""},
+      {"RefPointsAtNothing",
+       [](SchemaFiles& s) { x(s) = J::parse(R"({"$ref": "#/definitions/Nope"})"); },
+       "types/t.json#/properties/x/$ref: reference \"#/definitions/Nope\" points at nothing"},
+      {"ErrorCodesPointAtNothing",
+       [](SchemaFiles& s) { s["protocol.json"]["x-error-codes"] = "errors.json#/definitions/No"; },
+       "protocol.json#/x-error-codes: reference \"errors.json#/definitions/No\" points at "
+       "nothing"},
+      {"ErrorCodesFileNotLoaded",
+       [](SchemaFiles& s) { s["protocol.json"]["x-types"] = J::array({"types/t.json"}); },
+       "protocol.json#/x-error-codes: reference \"errors.json#/definitions/Code\" names "
+       "errors.json, which is not loaded (list it in x-types)"},
+      {"ErrorCodesNotRelative",
+       [](SchemaFiles& s) { s["protocol.json"]["x-error-codes"] = "http://e.com/e.json#/C"; },
+       "protocol.json#/x-error-codes: only relative file references are supported, got "
+       "\"http://e.com/e.json#/C\""},
+
+      // ---- lower: protocol file, constants ---------------------------------------------------
+      {"MissingNamespace", [](SchemaFiles& s) { s["protocol.json"].erase("x-namespace"); },
+       "protocol.json#: missing \"x-namespace\""},
+      {"NamespaceNotString", [](SchemaFiles& s) { s["protocol.json"]["x-namespace"] = 5; },
+       "protocol.json#/x-namespace: expected a string"},
+      {"RolesNotArray", [](SchemaFiles& s) { s["protocol.json"]["x-roles"] = "a"; },
+       "protocol.json#/x-roles: expected an array of strings"},
+      {"RolesNotStrings", [](SchemaFiles& s) { s["protocol.json"]["x-roles"] = J::array({1}); },
+       "protocol.json#/x-roles: expected an array of strings"},
+      {"ErrorCodesNotIntegerEnum",
+       [](SchemaFiles& s) {
+         s["errors.json"]["definitions"]["Code"] = J::parse(R"({"type": "string", "enum": ["a"]})");
+       },
+       "protocol.json#/x-error-codes: must reference an integer enum"},
+      {"ConstantWithoutConst", [](SchemaFiles& s) { prop(s, "count").erase("const"); },
+       "protocol.json#/properties/count: a protocol constant needs \"const\""},
+      {"EmptyArrayConstant", [](SchemaFiles& s) { prop(s, "count")["const"] = J::array(); },
+       "protocol.json#/properties/count/const: an array constant cannot be empty"},
+      {"UnitOtherThanMs", [](SchemaFiles& s) { prop(s, "timeout_ms")["x-unit"] = "s"; },
+       "protocol.json#/properties/timeout_ms/x-unit: only \"ms\" is supported"},
+      {"ArrayConstantMixedTypes",
+       [](SchemaFiles& s) { prop(s, "count")["const"] = J::parse(R"([1, "a"])"); },
+       "protocol.json#/properties/count/const: array items differ in type"},
+      {"DurationNotInteger", [](SchemaFiles& s) { prop(s, "timeout_ms")["const"] = "5"; },
+       "protocol.json#/properties/timeout_ms/x-unit: a duration must be an integer number of ms"},
+      {"ConstantNull", [](SchemaFiles& s) { prop(s, "count")["const"] = nullptr; },
+       "protocol.json#/properties/count/const: a constant must be an integer, number, string or "
+       "boolean"},
+
+      // ---- lower: declarations ---------------------------------------------------------------
+      {"TitleNotString", [](SchemaFiles& s) { s["types/t.json"]["title"] = 5; },
+       "types/t.json#/title: expected a string"},
+      {"DeclaredTypeWithoutTitle", [](SchemaFiles& s) { s["types/t.json"].erase("title"); },
+       "types/t.json#: a declared type needs a \"title\" (its C++ name)"},
+      {"TypeNameUsedTwice",
+       [](SchemaFiles& s) {
+         s.json["types/u.json"] = J::parse(R"({"title": "T", "type": "object", "properties": {}})");
+         s["protocol.json"]["x-types"].push_back("types/u.json");
+       },
+       "types/u.json#: type name \"T\" is already used by types/t.json#"},
+      {"TypeFileOfAPrimitive",
+       [](SchemaFiles& s) { s["types/t.json"] = J::parse(R"({"title": "T", "type": "string"})"); },
+       "types/t.json#: cannot declare a type here"},
+      {"MemberNameTwice",
+       [](SchemaFiles& s) {
+         s["types/t.json"]["properties"]["a-b"] = J::parse(R"({"type": "string"})");
+         s["types/t.json"]["properties"]["a_b"] = J::parse(R"({"type": "string"})");
+       },
+       "types/t.json#/properties/a_b: C++ member name \"a_b\" is used twice in T"},
+      {"MemberNameClashesWithDefaultAccessor",
+       [](SchemaFiles& s) {
+         x(s)["default"] = "d";
+         s["types/t.json"]["properties"]["x_or_default"] = J::parse(R"({"type": "string"})");
+       },
+       "types/t.json#/properties/x_or_default: C++ member name \"x_or_default\" is used twice "
+       "in T"},
+      {"RequiredWithoutProperty",
+       [](SchemaFiles& s) { s["types/t.json"]["required"] = J::array({"y"}); },
+       "types/t.json#/required: required field \"y\" has no schema in properties"},
+      {"DefaultNotAnEnumValue",
+       [](SchemaFiles& s) {
+         x(s) = J::parse(R"({"type": "string", "enum": ["a", "b"], "default": "c"})");
+       },
+       "types/t.json#/properties/x/default: default is not one of the enum's values"},
+      {"DefaultNotString", [](SchemaFiles& s) { x(s)["default"] = 5; },
+       "types/t.json#/properties/x/default: default does not match the type (string)"},
+      {"DefaultNotBoolean",
+       [](SchemaFiles& s) { x(s) = J::parse(R"({"type": "boolean", "default": "yes"})"); },
+       "types/t.json#/properties/x/default: default does not match the type (boolean)"},
+      {"DefaultNotInteger",
+       [](SchemaFiles& s) { x(s) = J::parse(R"({"type": "integer", "default": 1.5})"); },
+       "types/t.json#/properties/x/default: default does not match the type (integer)"},
+      {"DefaultNotNumber",
+       [](SchemaFiles& s) { x(s) = J::parse(R"({"type": "number", "default": "1"})"); },
+       "types/t.json#/properties/x/default: default does not match the type (number)"},
+      {"EnumOfBooleans",
+       [](SchemaFiles& s) { x(s) = J::parse(R"({"type": "boolean", "enum": [true]})"); },
+       "types/t.json#/properties/x/type: enums must be of type string or integer"},
+      {"EnumEmpty", [](SchemaFiles& s) { x(s) = J::parse(R"({"type": "string", "enum": []})"); },
+       "types/t.json#/properties/x/enum: expected a non-empty array"},
+      {"EnumNamesCount",
+       [](SchemaFiles& s) {
+         x(s) = J::parse(R"({"type": "string", "enum": ["a", "b"], "x-enum-names": ["a"]})");
+       },
+       "types/t.json#/properties/x/x-enum-names: needs one name per enum value"},
+      {"EnumDescriptionsCount",
+       [](SchemaFiles& s) {
+         x(s) = J::parse(R"({"type": "string", "enum": ["a"], "x-enum-descriptions": []})");
+       },
+       "types/t.json#/properties/x/x-enum-descriptions: needs one description per enum value"},
+      {"IntegerEnumWithoutNames",
+       [](SchemaFiles& s) { s["errors.json"]["definitions"]["Code"].erase("x-enum-names"); },
+       "errors.json#/definitions/Code: an integer enum needs \"x-enum-names\""},
+      {"IntegerEnumNotIntegers",
+       [](SchemaFiles& s) { s["errors.json"]["definitions"]["Code"]["enum"] = J::array({1.5}); },
+       "errors.json#/definitions/Code/enum: expected integers"},
+      {"StringEnumNotStrings",
+       [](SchemaFiles& s) { x(s) = J::parse(R"({"type": "string", "enum": ["a", 1]})"); },
+       "types/t.json#/properties/x/enum: expected strings"},
+      {"EnumValueNamedUnknown",
+       [](SchemaFiles& s) { x(s) = J::parse(R"({"type": "string", "enum": ["unknown"]})"); },
+       "types/t.json#/properties/x/enum: value \"unknown\" would be named kUnknown, which open "
+       "enums reserve"},
+      {"EnumValuesSameName",
+       [](SchemaFiles& s) { x(s) = J::parse(R"({"type": "string", "enum": ["a-b", "a_b"]})"); },
+       "types/t.json#/properties/x/enum: two values map to the C++ name kAB"},
+
+      // ---- lower: unions ---------------------------------------------------------------------
+      {"UnionMemberNullable",
+       [](SchemaFiles& s) {
+         s["types/t.json"] = J::parse(
+             R"({"title": "T", "anyOf": [{"type": ["string", "null"]}, {"type": "integer"}]})");
+       },
+       "types/t.json#/anyOf/0: union members cannot be nullable"},
+      {"DiscriminatorValueTwice",
+       [](SchemaFiles& s) {
+         s["types/t.json"] = J::parse(R"({"title": "T", "x-discriminator": "kind", "oneOf": [
+           {"title": "A", "type": "object", "properties": {"kind": {"const": "a"}}},
+           {"title": "B", "type": "object", "properties": {"kind": {"const": "a"}}}]})");
+       },
+       "types/t.json#/oneOf/1: discriminator value used twice"},
+      {"UntaggedMembersSameKind",
+       [](SchemaFiles& s) {
+         s["types/t.json"] = J::parse(
+             R"({"title": "T", "anyOf": [{"type": "string"}, {"type": "string", "maxLength": 3}]})");
+       },
+       "types/t.json#/anyOf/1: members of an untagged union must differ in JSON type (two are "
+       "string)"},
+      {"TaggedMemberWithoutTag",
+       [](SchemaFiles& s) {
+         s["types/t.json"] = J::parse(
+             R"({"title": "T", "x-discriminator": "kind", "oneOf": [{"type": "string"}]})");
+       },
+       "types/t.json#/oneOf/0: a tagged union member must be an object whose \"kind\" property is "
+       "a string const"},
+      {"RecursiveUnion",
+       [](SchemaFiles& s) {
+         s["types/t.json"] = J::parse(R"({"title": "T", "anyOf": [
+           {"type": "string"}, {"type": "array", "items": {"$ref": "#"}}]})");
+       },
+       "types/t.json#/anyOf/1: union member type is not declared yet (recursive union?)"},
+      {"UnionInUnion",
+       [](SchemaFiles& s) {
+         s["types/t.json"] = J::parse(R"({"title": "T",
+           "anyOf": [{"type": "string"}, {"$ref": "#/definitions/V"}],
+           "definitions": {"V": {"anyOf": [{"type": "integer"}, {"type": "boolean"}]}}})");
+       },
+       "types/t.json#/anyOf/1: a union cannot be a member of a union"},
+      {"UntaggedMemberAny",
+       [](SchemaFiles& s) {
+         s["types/t.json"] = J::parse(R"({"title": "T", "anyOf": [{"type": "string"}, {}]})");
+       },
+       "types/t.json#/anyOf/1: an untagged union member cannot be \"any\""},
+
+      // ---- lower: uses -----------------------------------------------------------------------
+      {"TypeListOtherThanNullable",
+       [](SchemaFiles& s) { x(s) = J::parse(R"({"type": ["string", "integer"]})"); },
+       "types/t.json#/properties/x/type: a list of types is only supported as [<type>, \"null\"]"},
+      {"NullableOfNullable",
+       [](SchemaFiles& s) {
+         x(s) = J::parse(R"({"oneOf": [{"type": ["string", "null"]}, {"type": "null"}]})");
+       },
+       "types/t.json#/properties/x: nullable of a type that already admits null"},
+      {"InlineObjectWithoutTitle",
+       [](SchemaFiles& s) {
+         x(s) = J::parse(R"({"type": "object", "properties": {"y": {"type": "string"}}})");
+       },
+       "types/t.json#/properties/x: an inline object or union needs a \"title\" (its C++ name)"},
+      {"NegativeLength",
+       [](SchemaFiles& s) { x(s) = J::parse(R"({"type": "string", "minLength": -1})"); },
+       "types/t.json#/properties/x/minLength: expected a non-negative integer"},
+      {"MinimumNotNumber",
+       [](SchemaFiles& s) { x(s) = J::parse(R"({"type": "integer", "minimum": "0"})"); },
+       "types/t.json#/properties/x/minimum: expected a number"},
+      {"UnsupportedFormat",
+       [](SchemaFiles& s) { x(s) = J::parse(R"({"type": "string", "format": "email"})"); },
+       "types/t.json#/properties/x/format: unsupported format \"email\" (date-time, uri)"},
+      {"UnsupportedType", [](SchemaFiles& s) { x(s) = J::parse(R"({"type": "float"})"); },
+       "types/t.json#/properties/x/type: unsupported type \"float\""},
+      {"TypeContainsItself", [](SchemaFiles& s) { x(s) = J::parse(R"({"$ref": "#"})"); },
+       "types/t.json#: type T contains itself"},
+      {"RefCycle",
+       [](SchemaFiles& s) {
+         x(s) = J::parse(R"({"$ref": "#/definitions/A"})");
+         s["types/t.json"]["definitions"] =
+             J::parse(R"({"A": {"$ref": "#/definitions/B"}, "B": {"$ref": "#/definitions/A"}})");
+       },
+       "types/t.json#/definitions/B/$ref: $ref cycle through types/t.json#/definitions/A"},
+      {"RefToItself", [](SchemaFiles& s) { x(s) = J::parse(R"({"$ref": "#/properties/x"})"); },
+       "types/t.json#/properties/x/$ref: $ref cycle through types/t.json#/properties/x"},
+
+      // ---- lower: messages -------------------------------------------------------------------
+      {"MessageWithoutProperties", [](SchemaFiles& s) { msg(s).erase("properties"); },
+       "messages/m.json#: missing \"properties\""},
+      {"MessageWithoutParams", [](SchemaFiles& s) { msg(s)["properties"].erase("params"); },
+       "messages/m.json#/properties: missing \"params\""},
+      {"MethodNotString", [](SchemaFiles& s) { msg(s)["properties"]["method"]["const"] = 1; },
+       "messages/m.json#/properties/method/const: expected a string"},
+      {"DescriptorNameTwice",
+       [](SchemaFiles& s) {
+         J other = msg(s);
+         other["properties"]["method"]["const"] = "m_";
+         other["definitions"] = J::parse(R"({
+           "NParams": {"type": "object", "properties": {}},
+           "NResult": {"type": "object", "properties": {}}})");
+         other["properties"]["params"]["$ref"] = "#/definitions/NParams";
+         other["x-result"]["$ref"] = "#/definitions/NResult";
+         s.json["messages/n.json"] = other;
+         s["protocol.json"]["x-messages"].push_back("messages/n.json");
+       },
+       "messages/n.json#/properties/method: method \"m_\" maps to the same descriptor name as "
+       "\"m\""},
+      {"UnknownKind", [](SchemaFiles& s) { msg(s)["x-kind"] = "event"; },
+       "messages/m.json#/x-kind: expected \"request\" or \"notification\""},
+      {"ParamsNotObject",
+       [](SchemaFiles& s) { msg(s)["properties"]["params"] = J::parse(R"({"type": "string"})"); },
+       "messages/m.json#/properties/params: params must be an object type"},
+      {"RequestWithoutResult", [](SchemaFiles& s) { msg(s).erase("x-result"); },
+       "messages/m.json#: a request needs \"x-result\""},
+      {"NotificationWithResult", [](SchemaFiles& s) { msg(s)["x-kind"] = "notification"; },
+       "messages/m.json#: a notification has no \"x-result\""},
+      {"NotificationWithDeadline",
+       [](SchemaFiles& s) {
+         msg(s)["x-kind"] = "notification";
+         msg(s).erase("x-result");
+         msg(s)["x-deadline"] = "timeout_ms";
+       },
+       "messages/m.json#/x-deadline: only requests have a deadline"},
+      {"DeadlineNotDuration", [](SchemaFiles& s) { msg(s)["x-deadline"] = "count"; },
+       "messages/m.json#/x-deadline: \"count\" is not a duration constant of the protocol"},
+      {"DeadlineUnknown", [](SchemaFiles& s) { msg(s)["x-deadline"] = "nope_ms"; },
+       "messages/m.json#/x-deadline: \"nope_ms\" is not a duration constant of the protocol"},
+      {"DirectionUnknownRole", [](SchemaFiles& s) { msg(s)["x-direction"] = "a_to_c"; },
+       "messages/m.json#/x-direction: expected \"<role>_to_<role>\" with roles from x-roles"},
+      {"GateNotArray", [](SchemaFiles& s) { msg(s)["x-gate"] = J::object(); },
+       "messages/m.json#/x-gate: expected an array of gate clauses"},
+      {"GateClauseShape",
+       [](SchemaFiles& s) { msg(s)["x-gate"] = J::parse(R"([{"granted": "x"}])"); },
+       "messages/m.json#/x-gate/0: expected {granted, value}, {granted, param} or {declared, "
+       "param}"},
+      {"ErrorsWithoutErrorCodes",
+       [](SchemaFiles& s) {
+         s["protocol.json"].erase("x-error-codes");
+         msg(s)["x-errors"] = J::array({"oops"});
+       },
+       "messages/m.json#/x-errors: x-errors needs \"x-error-codes\" in the protocol file"},
+      {"UnknownErrorName", [](SchemaFiles& s) { msg(s)["x-errors"] = J::array({"nope"}); },
+       "messages/m.json#/x-errors: unknown error name \"nope\""},
+  };
+  return all;
+}
+
+// Loads and lowers `files`; returns the SchemaError's text, or "" when nothing was raised.
+std::string diagnostic_of(const SchemaFiles& files, const std::string& tag) {
+  TempDir dir(tag);
+  files.write(dir.path());
+  try {
+    lower(SchemaSet::load(dir.path() / "protocol.json"));
+  } catch (const SchemaError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(Diagnostics, BaseSchemaIsValid) {
+  EXPECT_EQ(diagnostic_of(base(), "base"), "");
+  ASSERT_GE(cases().size(), 60u);
+}
+
+class Diagnostic : public ::testing::TestWithParam<Case> {};
+
+TEST_P(Diagnostic, HasExactMessage) {
+  SchemaFiles files = base();
+  GetParam().change(files);
+  std::string got = diagnostic_of(files, "diag");
+  ASSERT_FALSE(got.empty()) << "no SchemaError raised; expected: " << GetParam().expected;
+  EXPECT_EQ(got, GetParam().expected);
+}
+
+INSTANTIATE_TEST_SUITE_P(Schema, Diagnostic, ::testing::ValuesIn(cases()),
+                         [](const ::testing::TestParamInfo<Case>& p) { return p.param.name; });
+
+// Diagnostics no schema can reach: API misuse of the load layer.
+TEST(Diagnostics, NodeItemOutOfRange) {
+  Json doc = Json::parse(R"({"a": [1]})");
+  Node node{&doc, "f.json", ""};
+  try {
+    node.child("a").item(3);
+    FAIL() << "no SchemaError";
+  } catch (const SchemaError& e) {
+    EXPECT_STREQ(e.what(), "f.json#/a: missing item 3");
+  }
+}
+
+TEST(Diagnostics, FileNotLoaded) {
+  TempDir dir("not-loaded");
+  SchemaFiles files = base();
+  files.write(dir.path());
+  SchemaSet set = SchemaSet::load(dir.path() / "protocol.json");
+  try {
+    set.file("nope.json");
+    FAIL() << "no SchemaError";
+  } catch (const SchemaError& e) {
+    EXPECT_STREQ(e.what(), "nope.json#: file not loaded");
+  }
+  // A listed path is found however it is spelled.
+  EXPECT_EQ(set.file("./types/../types/t.json").file, "types/t.json");
+}
+
+TEST(Diagnostics, MissingProtocolFile) {
+  TempDir dir("no-protocol");
+  try {
+    SchemaSet::load(dir.path() / "protocol.json");
+    FAIL() << "no SchemaError";
+  } catch (const SchemaError& e) {
+    EXPECT_STREQ(e.what(), "protocol.json#: cannot read file");
+  }
+}
+
+// Valid inputs near the diagnostics above, which must not raise.
+TEST(Diagnostics, AcceptedNeighbours) {
+  struct Ok {
+    const char* name;
+    std::function<void(SchemaFiles&)> change;
+  };
+  std::vector<Ok> oks = {
+      {"dot-slash list entries",
+       [](SchemaFiles& s) {
+         s["protocol.json"]["x-types"] = J::array({"./types/t.json", "errors.json"});
+       }},
+      {"signed and unsigned integers in one array constant",
+       [](SchemaFiles& s) {
+         prop(s, "count")["const"] = J::array({-1, 1});
+       }},
+      {"boolean schemas", [](SchemaFiles& s) { x(s) = true; }},
+      {"not with only a pattern",
+       [](SchemaFiles& s) { x(s) = J::parse(R"({"type": "string", "not": {"pattern": "^a"}})"); }},
+      {"$ref chain to a primitive",
+       [](SchemaFiles& s) {
+         x(s) = J::parse(R"({"$ref": "#/definitions/A"})");
+         s["types/t.json"]["definitions"] =
+             J::parse(R"({"A": {"$ref": "#/definitions/B"}, "B": {"type": "string"}})");
+       }},
+      {"the same non-declared $ref used twice",
+       [](SchemaFiles& s) {
+         x(s) = J::parse(R"({"$ref": "#/definitions/A"})");
+         s["types/t.json"]["properties"]["y"] = J::parse(R"({"$ref": "#/definitions/A"})");
+         s["types/t.json"]["definitions"] = J::parse(R"({"A": {"type": "string"}})");
+       }},
+  };
+  for (const Ok& ok : oks) {
+    SchemaFiles files = base();
+    ok.change(files);
+    EXPECT_EQ(diagnostic_of(files, "ok"), "") << ok.name;
+  }
+}
+
+// ---- coverage: every message in the sources is exercised above ---------------------------
+
+// The string literals inside the argument list of each `fail(` / `SchemaError(` call in `code`.
+std::vector<std::string> diagnostic_literals(const std::string& code) {
+  std::vector<std::string> out;
+  static const std::regex call(R"((^|[^A-Za-z0-9_])(fail|SchemaError)\()");
+  for (auto it = std::sregex_iterator(code.begin(), code.end(), call); it != std::sregex_iterator();
+       ++it) {
+    std::size_t i = static_cast<std::size_t>(it->position(0) + it->length(0));
+    // Skip calls in // comments.
+    std::size_t line_start = code.rfind('\n', i);
+    line_start = line_start == std::string::npos ? 0 : line_start + 1;
+    std::size_t comment = code.find("//", line_start);
+    if (comment != std::string::npos && comment < i) continue;
+    int depth = 1;
+    while (i < code.size() && depth > 0) {
+      char c = code[i];
+      if (c == '"') {
+        std::string literal;
+        for (++i; i < code.size() && code[i] != '"'; ++i) {
+          if (code[i] == '\\' && i + 1 < code.size()) ++i;
+          literal += code[i];
+        }
+        out.push_back(literal);
+      } else if (c == '\'') {
+        i += code[i + 1] == '\\' ? 3 : 2;
+      } else if (c == '(') {
+        ++depth;
+      } else if (c == ')') {
+        --depth;
+      }
+      ++i;
+    }
+  }
+  return out;
+}
+
+TEST(DiagnosticCoverage, EveryMessageInTheSourcesHasACase) {
+  std::vector<std::string> messages;
+  for (const Case& c : cases()) messages.push_back(c.expected);
+  // The API-only diagnostics tested above.
+  messages.push_back("f.json#/a: missing item 3");
+  messages.push_back("nope.json#: file not loaded");
+
+  std::size_t checked = 0;
+  std::vector<std::string> uncovered;
+  for (const char* dir : {"generator/src/load", "generator/src/lower"}) {
+    for (const std::string& file : list_files(source_dir() / dir)) {
+      std::string code = read_file(source_dir() / dir / file);
+      for (const std::string& literal : diagnostic_literals(code)) {
+        std::size_t letters = 0;
+        for (char c : literal) letters += std::isalnum(static_cast<unsigned char>(c)) ? 1 : 0;
+        if (letters < 3) continue;  // "\"", "", ", ": glue, not wording
+        ++checked;
+        bool found = std::any_of(messages.begin(), messages.end(), [&](const std::string& m) {
+          return m.find(literal) != std::string::npos;
+        });
+        if (!found) uncovered.push_back(std::string(dir) + "/" + file + ": \"" + literal + "\"");
+      }
+    }
+  }
+  EXPECT_GE(checked, 70u) << "the scan of generator/src found too few diagnostics";
+  std::string list;
+  for (const std::string& u : uncovered) list += "  " + u + "\n";
+  EXPECT_TRUE(uncovered.empty()) << "diagnostics without a test in diagnostics_test.cpp:\n" << list;
+}
+
+}  // namespace
+}  // namespace rpckit::gen::test

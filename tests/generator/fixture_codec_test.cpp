@@ -1,0 +1,170 @@
+// The golden output of the fixtures, compiled as libraries by this folder's CMakeLists.txt
+// (demo_calc, demo_relay): the generated code for protocols other than StreamNook builds
+// warning-free and does what the schema says.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <type_traits>
+
+#include "demo_calc/dispatch.hpp"
+#include "demo_relay/dispatch.hpp"
+
+namespace {
+
+using nlohmann::json;
+
+// ---- calculator: the field shapes -------------------------------------------------------
+
+namespace calc = demo::calc;
+
+static_assert(std::is_same_v<decltype(calc::Expression::comment), std::optional<std::string>>);
+static_assert(std::is_same_v<decltype(calc::Expression::label), rpckit::Nullable<std::string>>);
+static_assert(
+    std::is_same_v<decltype(calc::Expression::note), std::optional<rpckit::Nullable<std::string>>>);
+static_assert(std::is_same_v<decltype(calc::Expression::weight), std::uint32_t>);
+static_assert(std::is_same_v<decltype(calc::Expression::class_), calc::Feature>);
+static_assert(std::is_same_v<decltype(calc::Expression::default_), std::optional<double>>);
+static_assert(std::is_same_v<calc::Variables, std::map<std::string, double>>);
+static_assert(std::is_same_v<calc::messages::Evaluate::Params, calc::EvaluateParams>);
+static_assert(std::is_same_v<calc::messages::Ping::Result, std::nullptr_t>);
+static_assert(calc::messages::Evaluate::kDeadline == calc::kEvaluateTimeoutMs);
+static_assert(calc::messages::Cancel::kParamsPresence == rpckit::ParamsPresence::kOptionalOmit);
+static_assert(calc::messages::Ping::kParamsPresence == rpckit::ParamsPresence::kOptionalSendEmpty);
+static_assert(calc::ClientToServer::find("cancel") == 2);
+static_assert(!calc::ServerToClient::find("evaluate").has_value());
+static_assert(calc::kRegisterOffsets[0] == -1);
+static_assert(calc::kServerName == "calc \"pro\" \\ edition");
+
+json expression_json() {
+  return json::parse(R"({
+    "id": "e1", "text": "1 + x", "label": null, "note": null, "class": "arithmetic",
+    "default": 0.5, "weight": 4294967295, "tags": ["a", "b"], "data-key": "k", "2fa": true,
+    "hint": 3, "shape": {"kind": "rect", "width": 2, "height": 3}, "extra": {"any": [1, "x"]}
+  })");
+}
+
+TEST(FixtureCalculator, ExpressionRoundTripsAbsentNullAndValue) {
+  calc::Expression e = expression_json().get<calc::Expression>();
+  EXPECT_EQ(e.id, "e1");
+  EXPECT_TRUE(e.label.is_null());
+  ASSERT_TRUE(e.note.has_value());  // present...
+  EXPECT_TRUE(e.note->is_null());   // ...and null
+  EXPECT_FALSE(e.comment.has_value());
+  EXPECT_EQ(e.class_, calc::Feature::kArithmetic);
+  EXPECT_EQ(e.default_, 0.5);
+  EXPECT_EQ(e.weight, 4294967295u);
+  EXPECT_EQ(e.data_key, "k");
+  EXPECT_EQ(e._2fa, true);
+  ASSERT_TRUE(e.hint.has_value() && e.hint->has_value());
+  EXPECT_EQ(std::get<std::int64_t>((**e.hint).value), 3);
+  ASSERT_TRUE(e.shape.has_value());
+  EXPECT_EQ(std::get<calc::Rect>(e.shape->value).height, 3.0);
+  EXPECT_EQ(e.limit_or_default(), 10);
+  EXPECT_EQ(e.mode_or_default(), calc::ExpressionMode::kExact);
+  EXPECT_EQ(e.name_or_default(), "anon");
+
+  json back = e;
+  EXPECT_EQ(back, expression_json());
+  EXPECT_FALSE(back.contains("comment"));
+  EXPECT_TRUE(back.at("note").is_null());
+}
+
+TEST(FixtureCalculator, ConstraintsAreChecked) {
+  auto error_of = [](json j) -> std::string {
+    try {
+      j.get<calc::Expression>();
+    } catch (const rpckit::codec::DecodeError& e) {
+      return e.path();
+    }
+    return "(no error)";
+  };
+  json j = expression_json();
+  j["weight"] = -1;
+  EXPECT_EQ(error_of(j), "weight");
+  j = expression_json();
+  j["tags"] = json::array({"a", "b", "a"});
+  EXPECT_EQ(error_of(j), "tags[2]");
+  j = expression_json();
+  j["text"] = "   ";
+  EXPECT_EQ(error_of(j), "text");
+  j = expression_json();
+  j["id"] = "Bad";
+  EXPECT_EQ(error_of(j), "id");
+  j = expression_json();
+  j["created_at"] = "yesterday";
+  EXPECT_EQ(error_of(j), "created_at");
+  j = expression_json();
+  j["score"] = 11;
+  EXPECT_EQ(error_of(j), "score");
+  j = expression_json();
+  j["bindings"] = json::parse(R"({"k": ["ok", "toolong"]})");
+  EXPECT_EQ(error_of(j), "bindings.k[1]");
+  j = expression_json();
+  j.erase("label");
+  EXPECT_EQ(error_of(j), "label");
+  j = expression_json();
+  j["shape"] = json::parse(R"({"kind": "circle", "radius": -1})");
+  EXPECT_EQ(error_of(j), "shape.radius");
+}
+
+TEST(FixtureCalculator, OpenEnumsAndUnionsKeepUnknownValues) {
+  json j = expression_json();
+  j["class"] = "quantum";
+  j["shape"] = json::parse(R"({"kind": "hexagon", "side": 1})");
+  calc::Expression e = j.get<calc::Expression>();
+  EXPECT_FALSE(e.class_.is_known());
+  EXPECT_EQ(e.class_.wire(), "quantum");
+  EXPECT_TRUE(std::holds_alternative<rpckit::JsonValue>(e.shape->value));
+  EXPECT_EQ(json(e), j);
+
+  EXPECT_EQ(calc::to_string(calc::CalcError::kDivisionByZero), "division_by_zero");
+  EXPECT_EQ(calc::calc_error_from_string("overflow"), calc::CalcError::kOverflow);
+  auto unknown = json(99).get<calc::CalcError>();
+  EXPECT_FALSE(calc::is_known(unknown));
+  EXPECT_EQ(json(unknown), json(99));
+}
+
+TEST(FixtureCalculator, DispatchVisitsTheTypedDescriptor) {
+  std::string_view seen;
+  bool found = calc::ClientToServer::visit("define", [&]<class M>() { seen = M::kMethod; });
+  EXPECT_TRUE(found);
+  EXPECT_EQ(seen, "define");
+  EXPECT_FALSE(calc::ClientToServer::visit("progress", [&]<class M>() { seen = M::kMethod; }));
+  EXPECT_EQ(calc::messages::Define::kGate.size(), 2u);
+  EXPECT_EQ(calc::messages::Define::kGate[0].list, "limits.functions");
+  EXPECT_EQ(calc::messages::Evaluate::kErrors[1], calc::CalcError::kOverflow);
+}
+
+// ---- relay: three roles, no error codes ----------------------------------------------------
+
+namespace relay = demo::relay::v2;
+
+static_assert(relay::messages::RoomJoin::kMethod == "room/join");
+// Descriptors named like a type (messages::Member, messages::Role) do not hide the type.
+static_assert(std::is_same_v<relay::messages::Member::Result, relay::Member>);
+static_assert(
+    std::is_same_v<std::remove_const_t<decltype(relay::messages::Say::kFrom)>, relay::Role>);
+static_assert(relay::messages::Role::kTo == relay::Role::kBot);
+static_assert(relay::BotToHub::kFrom == relay::Role::kBot);
+static_assert(std::is_same_v<relay::messages::Shutdown::Result, rpckit::JsonValue>);
+static_assert(
+    std::is_same_v<relay::Scores, std::map<std::string, std::map<std::string, std::int64_t>>>);
+
+TEST(FixtureRelay, ConstOnlyStructAndUntaggedUnion) {
+  EXPECT_EQ(json(relay::Marker{}), json::parse(R"({"version": 2, "ok": true})"));
+  EXPECT_NO_THROW(json::parse(R"({"version": 2})").get<relay::Marker>());
+  EXPECT_THROW(json::parse(R"({"version": 3})").get<relay::Marker>(), rpckit::codec::DecodeError);
+
+  auto payload = [](const char* text) { return json::parse(text).get<relay::Payload>(); };
+  EXPECT_TRUE(std::holds_alternative<std::nullptr_t>(payload("null").value));
+  EXPECT_TRUE(std::holds_alternative<bool>(payload("true").value));
+  EXPECT_TRUE(std::holds_alternative<std::vector<std::int64_t>>(payload("[1, 2]").value));
+  EXPECT_TRUE(std::holds_alternative<relay::MemberKind>(payload("\"bot\"").value));
+  auto members = payload(R"([{"id": "a", "kind": "human"}])");
+  ASSERT_TRUE(std::holds_alternative<std::vector<relay::Member>>(members.value));
+  EXPECT_EQ(std::get<std::vector<relay::Member>>(members.value)[0].resolution_or_default(),
+            relay::MemberResolution::kV1080p);
+  EXPECT_TRUE(std::holds_alternative<rpckit::JsonValue>(payload("1.5").value));
+}
+
+}  // namespace
