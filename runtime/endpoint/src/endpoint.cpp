@@ -44,6 +44,9 @@ void Endpoint::on_frame(std::function<void(bool, std::string_view)> observer) {
 
 void Endpoint::start() {
   if (started_.exchange(true)) return;
+  // The new threads read reader_thread_/dispatcher_thread_ (on_dispatcher_thread()) only after
+  // taking mutex_, so assigning them under it orders the assignment before those reads.
+  std::lock_guard lock(mutex_);
   reader_thread_ = std::thread([this] { read_loop(); });
   dispatcher_thread_ = std::thread([this] { dispatch_loop(); });
 }
@@ -153,15 +156,18 @@ void Endpoint::handle_response(const nlohmann::json& message) {
                  " matches no call");
     return;
   }
-  std::lock_guard lock(mutex_);
-  auto it = pending_.find(id->get<std::int64_t>());
-  if (it == pending_.end() || it->second.response) {
-    diagnose(Diagnostic::Kind::kUnknownResponseId,
-             "response with id " + id->dump() + " matches no pending call");
-    return;
+  {
+    std::lock_guard lock(mutex_);
+    auto it = pending_.find(id->get<std::int64_t>());
+    if (it != pending_.end() && !it->second.response) {
+      it->second.response = message;
+      changed_.notify_all();
+      return;
+    }
   }
-  it->second.response = message;
-  changed_.notify_all();
+  // Reported without the lock: the observer may call close(), call() or notify().
+  diagnose(Diagnostic::Kind::kUnknownResponseId,
+           "response with id " + id->dump() + " matches no pending call");
 }
 
 void Endpoint::finish(const CloseReason& reason) {
@@ -227,14 +233,22 @@ void Endpoint::handle_incoming(Queued& message) {
   } catch (...) {
     error = RpcError(jsonrpc_code::kInternalError, "Internal error in " + message.method);
   }
+  bool sent = false;
   if (error) {
-    send_error(*message.id, *error);
-    return;
+    sent = send_error(*message.id, *error);
+  } else {
+    nlohmann::json response = envelope();
+    response["id"] = *message.id;
+    response["result"] = std::move(*result);
+    sent = send(response);
   }
-  nlohmann::json response = envelope();
-  response["id"] = *message.id;
-  response["result"] = std::move(*result);
-  send(response);
+  // Exactly one response, even when that one could not be written (e.g. a result over the
+  // frame limit): a short internal error takes its place.
+  if (!sent) {
+    send_error(*message.id, RpcError(jsonrpc_code::kInternalError,
+                                     "Internal error in " + message.method +
+                                         ": the response could not be sent"));
+  }
 }
 
 // ---- sending --------------------------------------------------------------------------
@@ -278,8 +292,9 @@ CallResult Endpoint::call(std::string_view method, std::optional<nlohmann::json>
                                 "connection closed while waiting for \"" + std::string(method) +
                                     "\"")};
     }
-    // The dispatcher keeps serving the peer while it waits (nested requests).
-    if (pump && dispatch_one(lock)) continue;
+    // The dispatcher keeps serving the peer while it waits (nested requests), but only until
+    // the deadline: past it, wait_until() below reports the timeout at once.
+    if (pump && std::chrono::steady_clock::now() < until && dispatch_one(lock)) continue;
     if (changed_.wait_until(lock, until) == std::cv_status::timeout && !pending_[id].response) {
       pending_.erase(id);
       return CallError{CallError::Kind::kTimeout,
@@ -317,11 +332,11 @@ bool Endpoint::send(const nlohmann::json& message) {
   return true;
 }
 
-void Endpoint::send_error(const nlohmann::json& id, const RpcError& error) {
+bool Endpoint::send_error(const nlohmann::json& id, const RpcError& error) {
   nlohmann::json response = envelope();
   response["id"] = id;
   response["error"] = error.to_json();
-  send(response);
+  return send(response);
 }
 
 // ---- closing --------------------------------------------------------------------------

@@ -155,7 +155,7 @@ class Endpoint {
   bool dispatch_one(std::unique_lock<std::mutex>& lock);
   void finish(const CloseReason& reason);
   bool send(const nlohmann::json& envelope);
-  void send_error(const nlohmann::json& id, const RpcError& error);
+  bool send_error(const nlohmann::json& id, const RpcError& error);
   void diagnose(Diagnostic::Kind kind, std::string detail);
   bool on_dispatcher_thread() const;
   void record_frame(bool outgoing, std::string_view body);
