@@ -77,7 +77,7 @@ TEST(DecodeErrors, LengthLimitsCountCharactersNotBytes) {
   p["schema"]["title"] = "";
   // Reads badly ("1 characters"): reported.
   EXPECT_EQ(params_error<msg::RegisterPanel>(p),
-            "params.schema.title: expected at least 1 characters, got 0");
+            "params.schema.title: expected at least 1 character, got 0");
 }
 
 TEST(DecodeErrors, ItemCountLimits) {
@@ -100,7 +100,7 @@ TEST(DecodeErrors, ItemCountLimits) {
       json::parse(R"({"key":"q","type":"select","label":"Q","options":[]})");
   // Reads badly ("1 items"): reported.
   EXPECT_EQ(params_error<msg::RegisterPanel>(p),
-            "params.schema.sections[0].fields[0].options: expected at least 1 items, got 0");
+            "params.schema.sections[0].fields[0].options: expected at least 1 item, got 0");
 }
 
 TEST(DecodeErrors, UnsignedThirtyTwoBitRange) {
@@ -110,7 +110,7 @@ TEST(DecodeErrors, UnsignedThirtyTwoBitRange) {
     SCOPED_TRACE(bad.dump());
     p["message"]["bits"] = bad;
     EXPECT_EQ(params_error<msg::OnChatMessage>(p),
-              "params.message.bits: expected integer in [0, 4294967295]");
+              "params.message.bits: expected integer in [0, 4294967295], got " + bad.dump());
   }
   p["message"]["bits"] = 1.5;
   EXPECT_EQ(params_error<msg::OnChatMessage>(p), "params.message.bits: expected integer, got number");

@@ -212,8 +212,10 @@ TEST(Descriptors, EveryMessageMatchesTheSpec) {
     std::vector<ErrorCode> errors(M::kErrors.begin(), M::kErrors.end());
     EXPECT_TRUE(errors == row.errors);
 
-    EXPECT_EQ(deadline_of<M>(), row.deadline);
-    if constexpr (M::kKind == kNote) {
+    if constexpr (M::kKind == kReq) {
+      // Every request has one: x-deadline, else the protocol's default_request_timeout_ms.
+      EXPECT_EQ(deadline_of<M>(), row.deadline.value_or(sn::kDefaultRequestTimeoutMs));
+    } else {
       EXPECT_FALSE(deadline_of<M>().has_value()) << "a notification has no deadline";
     }
     ++checked;
@@ -227,7 +229,8 @@ TEST(Descriptors, DeadlinesMatchTheConstants) {
   EXPECT_EQ(msg::Ping::kDeadline, sn::kPingIntervalMs);
   EXPECT_EQ(msg::InvokeAction::kDeadline, sn::kInvokeActionTimeoutMs);
   EXPECT_EQ(msg::GetCredential::kDeadline, sn::kCredentialConsentTimeoutMs);
-  // Requests without x-deadline carry no kDeadline; callers fall back to the default.
+  // Requests without x-deadline carry the protocol's default (x-default-deadline).
+  EXPECT_EQ(msg::Shutdown::kDeadline, sn::kDefaultRequestTimeoutMs);
   EXPECT_EQ(effective_deadline<msg::Shutdown>(), 30s);
   EXPECT_EQ(effective_deadline<msg::GetFollowedLive>(), 30s);
   EXPECT_EQ(effective_deadline<msg::Notify>(), 30s);

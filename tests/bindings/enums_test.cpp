@@ -274,7 +274,7 @@ TEST(ErrorCodes, UnknownCodeDecodesAndReencodes) {
   // Any 32-bit value is representable, but not beyond.
   EXPECT_EQ(static_cast<std::int32_t>(decode_as<sn::ErrorCode>(json(2147483647))), 2147483647);
   EXPECT_EQ(decode_error<sn::ErrorCode>(json(2147483648LL)),
-            "value: expected integer in [-2147483648, 2147483647]");
+            "value: expected integer in [-2147483648, 2147483647], got 2147483648");
   EXPECT_EQ(decode_error<sn::ErrorCode>(json("-32700")), "value: expected integer, got string");
   EXPECT_EQ(decode_error<sn::ErrorCode>(json(-32700.5)), "value: expected integer, got number");
   EXPECT_FALSE(sn::error_code_from_string("nope").has_value());

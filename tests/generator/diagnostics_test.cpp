@@ -393,6 +393,19 @@ const std::vector<Case>& cases() {
        "messages/m.json#/x-deadline: \"count\" is not a duration constant of the protocol"},
       {"DeadlineUnknown", [](SchemaFiles& s) { msg(s)["x-deadline"] = "nope_ms"; },
        "messages/m.json#/x-deadline: \"nope_ms\" is not a duration constant of the protocol"},
+      {"DefaultDeadlineNotAName",
+       [](SchemaFiles& s) {
+         msg(s).erase("x-deadline");
+         s["protocol.json"]["x-default-deadline"] = 5;
+       },
+       "protocol.json#/x-default-deadline: expected the name of a duration constant"},
+      {"DefaultDeadlineUnknown",
+       [](SchemaFiles& s) {
+         msg(s).erase("x-deadline");
+         s["protocol.json"]["x-default-deadline"] = "nope_ms";
+       },
+       "protocol.json#/x-default-deadline: \"nope_ms\" is not a duration constant of the "
+       "protocol"},
       {"DirectionUnknownRole", [](SchemaFiles& s) { msg(s)["x-direction"] = "a_to_c"; },
        "messages/m.json#/x-direction: expected \"<role>_to_<role>\" with roles from x-roles"},
       {"GateNotArray", [](SchemaFiles& s) { msg(s)["x-gate"] = J::object(); },

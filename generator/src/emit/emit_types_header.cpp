@@ -21,13 +21,21 @@ void emit_struct(Printer& p, const ir::TypeDecl& d) {
       p.print("$type$ $name${};\n", {{"type", field_type(f)}, {"name", f.cpp_name}});
     }
     for (const ir::Field& f : d.struct_.fields) {
-      if (!f.default_cpp) continue;
+      if (!f.default_json) continue;
+      std::string type = cpp_type(f.type);
+      p.print("\n/// `$name$`, or the schema's default ($json$) when absent.\n",
+              {{"name", f.cpp_name}, {"json", *f.default_json}});
+      if (!f.default_cpp) {  // no plain C++ expression: decoded once, in types.cpp
+        p.print("$type$ $accessor$() const;\n", {{"type", type}, {"accessor", f.default_accessor}});
+        continue;
+      }
       // "{}" is an empty container: spelled with its type so value_or can take it.
-      std::string fallback = *f.default_cpp == "{}" ? cpp_type(f.type) + "{}" : *f.default_cpp;
-      p.print(
-          "\n/// `$name$`, or the schema's default when absent.\n"
-          "$type$ $name$_or_default() const { return $name$.value_or($default$); }\n",
-          {{"name", f.cpp_name}, {"type", cpp_type(f.type)}, {"default", fallback}});
+      std::string fallback = *f.default_cpp == "{}" ? type + "{}" : *f.default_cpp;
+      p.print("$type$ $accessor$() const { return $name$.value_or($default$); }\n",
+              {{"name", f.cpp_name},
+               {"type", type},
+               {"accessor", f.default_accessor},
+               {"default", fallback}});
     }
     if (!d.struct_.fields.empty()) p.print("\n");
     p.print("friend bool operator==(const $name$&, const $name$&) = default;\n",

@@ -87,7 +87,10 @@ void emit_checks(Printer& p, Patterns& patterns, const ir::TypeRef& t, const std
              {"text", raw_literal(*c.not_pattern)}});
   }
   if (c.date_time) p.print("rpckit::codec::check_date_time($expr$, path);\n", {{"expr", expr}});
-  if (c.minimum || c.maximum) {
+  bool type_enforces_range = t.kind == ir::TypeRef::Kind::kPrimitive &&
+                             t.primitive == ir::Primitive::kUInt32 && c.minimum == 0.0 &&
+                             c.maximum == 4294967295.0;
+  if ((c.minimum || c.maximum) && !type_enforces_range) {
     p.print("rpckit::codec::check_range(static_cast<double>($expr$), $min$, $max$, path);\n",
             {{"expr", expr}, {"min", optional_number(c.minimum)}, {"max", optional_number(c.maximum)}});
   }
@@ -174,6 +177,32 @@ void emit_struct(Printer& p, Patterns& patterns, const ir::TypeDecl& d) {
     }
   }
   p.print("}\n");
+}
+
+// Accessors of defaults without a plain C++ expression ({} for an object, any JSON): the
+// schema's default is decoded once, by the same decoder as the wire.
+void emit_default_accessors(Printer& p, const ir::TypeDecl& d) {
+  for (const ir::Field& f : d.struct_.fields) {
+    if (!f.default_json || f.default_cpp) continue;
+    p.print(
+        "\n"
+        "$type$ $owner$::$accessor$() const {\n"
+        "  if ($name$.has_value()) return *$name$;\n"
+        "  static const $type$ fallback = [] {\n"
+        "    using rpckit::codec::decode;\n"
+        "    $type$ v{};\n"
+        "    rpckit::codec::DecodePath path(\"default\");\n"
+        "    decode(nlohmann::json::parse($json$), v, path);\n"
+        "    return v;\n"
+        "  }();\n"
+        "  return fallback;\n"
+        "}\n",
+        {{"type", cpp_type(f.type)},
+         {"owner", d.name},
+         {"accessor", f.default_accessor},
+         {"name", f.cpp_name},
+         {"json", raw_literal(*f.default_json)}});
+  }
 }
 
 void emit_string_enum(Printer& p, const ir::TypeDecl& d) {
@@ -312,7 +341,10 @@ std::string emit_types_source(const ir::Module& m) {
     if (d.kind == ir::TypeDecl::Kind::kAlias) continue;
     body.print("// ---- $name$\n\n", {{"name", d.name}});
     switch (d.kind) {
-      case ir::TypeDecl::Kind::kStruct: emit_struct(body, patterns, d); break;
+      case ir::TypeDecl::Kind::kStruct:
+        emit_struct(body, patterns, d);
+        emit_default_accessors(body, d);
+        break;
       case ir::TypeDecl::Kind::kEnum:
         if (d.enum_.integer) {
           emit_integer_enum(body, d);

@@ -2,6 +2,7 @@
 // A small Printer in the manner of protobuf's: `$var$` substitution and RAII indentation.
 #include <initializer_list>
 #include <string>
+#include <string>
 #include <string_view>
 #include <utility>
 
@@ -9,7 +10,8 @@ namespace rpckit::gen {
 
 class Printer {
  public:
-  using Vars = std::initializer_list<std::pair<std::string_view, std::string_view>>;
+  // Values are owned copies: a view of a temporary (`{"x", a + b}`) would dangle.
+  using Vars = std::initializer_list<std::pair<std::string_view, std::string>>;
 
   // Appends `text` with every `$name$` replaced from `vars` ("$$" is a literal '$'). Each
   // line started here is indented by the current level; blank lines stay empty.

@@ -84,7 +84,11 @@ std::string dump_ir(const ir::Module& m) {
             out << ": " << describe(f.type);
           }
           out << (f.required ? " required" : " optional");
-          if (f.default_cpp) out << " default " << *f.default_cpp;
+          if (f.default_cpp) {
+            out << " default " << *f.default_cpp;
+          } else if (f.default_json) {
+            out << " default json " << *f.default_json;  // decoded by the accessor
+          }
           out << "\n";
         }
         break;

@@ -53,8 +53,12 @@ struct Field {
   bool required = false;
   // JSON text of the schema's "const": the member is not stored, always written, checked.
   std::optional<std::string> const_json;
-  // A C++ expression for the schema's "default" (optional fields only): `<name>_or_default()`.
+  // The schema's "default" (optional fields only), as JSON text: `<wire>_or_default()`
+  // returns it when the field is absent. `default_cpp` is set when the default has a plain C++
+  // expression (inline accessor); otherwise the accessor decodes default_json once.
+  std::optional<std::string> default_json;
   std::optional<std::string> default_cpp;
+  std::string default_accessor;  // "level_or_default" ("default" -> "default_or_default")
   Location loc;
 };
 
@@ -132,7 +136,8 @@ struct Message {
   std::optional<TypeRef> result;          // requests only
   std::vector<GateClause> gate;
   std::vector<std::string> errors;        // enumerator names of the error code enum
-  std::optional<std::string> deadline;    // constant cpp name (requests only)
+  // Constant cpp name (requests only): x-deadline, else the protocol's x-default-deadline.
+  std::optional<std::string> deadline;
   Location loc;
 };
 

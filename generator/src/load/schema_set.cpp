@@ -20,7 +20,8 @@ const std::set<std::string, std::less<>> kDataKeywords = {
     "required", "enum", "const", "format", "pattern", "minLength", "maxLength", "minimum",
     "maximum", "minItems", "maxItems", "uniqueItems",
     // annotations read by the generator (schema/README.md)
-    "x-namespace", "x-module", "x-roles", "x-messages", "x-types", "x-error-codes", "x-unit",
+    "x-namespace", "x-module", "x-roles", "x-messages", "x-types", "x-error-codes",
+    "x-default-deadline", "x-unit",
     "x-kind", "x-direction", "x-gate", "x-errors", "x-deadline", "x-discriminator",
     "x-enum-names", "x-enum-descriptions"};
 

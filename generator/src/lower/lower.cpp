@@ -266,10 +266,12 @@ class Lowerer {
           f.type = lower_use(p, owner + pascal_case(key));
         }
         if (p.has("default") && !f.required && !f.const_json) {
+          f.default_json = (*p.json)["default"].dump();
           f.default_cpp = default_expression(p.child("default"), f.type);
+          f.default_accessor = member_name(key + "_or_default");
         }
         if (!members.insert(f.cpp_name).second ||
-            (f.default_cpp && !members.insert(f.cpp_name + "_or_default").second)) {
+            (f.default_json && !members.insert(f.default_accessor).second)) {
           p.fail("C++ member name \"" + f.cpp_name + "\" is used twice in " + owner);
         }
         s.fields.push_back(std::move(f));
@@ -620,15 +622,23 @@ class Lowerer {
     lower_errors(file, m);
     if (file.has("x-deadline")) {
       if (!m.request) file.child("x-deadline").fail("only requests have a deadline");
-      std::string name = text(file, "x-deadline");
-      auto it = constants_.find(name);
-      if (it == constants_.end() || it->second.kind != ir::Constant::Kind::kDurationMs ||
-          it->second.array) {
-        file.child("x-deadline").fail("\"" + name + "\" is not a duration constant of the protocol");
-      }
-      m.deadline = it->second.cpp_name;
+      m.deadline = duration_constant(file.child("x-deadline"));
+    } else if (m.request && schema_.root().has("x-default-deadline")) {
+      m.deadline = duration_constant(schema_.root().child("x-default-deadline"));
     }
     module_.messages.push_back(std::move(m));
+  }
+
+  // The C++ name of the duration constant a string node names.
+  std::string duration_constant(const Node& n) {
+    if (!n.json->is_string()) n.fail("expected the name of a duration constant");
+    std::string name = n.json->get<std::string>();
+    auto it = constants_.find(name);
+    if (it == constants_.end() || it->second.kind != ir::Constant::Kind::kDurationMs ||
+        it->second.array) {
+      n.fail("\"" + name + "\" is not a duration constant of the protocol");
+    }
+    return it->second.cpp_name;
   }
 
   void lower_direction(const Node& file, ir::Message& m) {

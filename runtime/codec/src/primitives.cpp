@@ -69,7 +69,8 @@ bool matches(const nlohmann::json& j, std::string_view kind) {
 std::int64_t decode_int64(const nlohmann::json& j, std::int64_t min, std::int64_t max,
                           DecodePath& path) {
   auto out_of_range = [&] {
-    fail(path, "expected integer in [" + std::to_string(min) + ", " + std::to_string(max) + "]");
+    fail(path, "expected integer in [" + std::to_string(min) + ", " + std::to_string(max) +
+                   "], got " + j.dump());
   };
   if (j.is_number_unsigned()) {
     auto v = j.get<std::uint64_t>();
@@ -105,6 +106,13 @@ void decode_const(const nlohmann::json& object, std::string_view key,
   if (*it != expected) fail(path, "expected " + expected.dump() + ", got " + it->dump());
 }
 
+namespace {
+// "1 item", "8 items".
+std::string count(std::size_t n, const char* noun) {
+  return std::to_string(n) + " " + noun + (n == 1 ? "" : "s");
+}
+}  // namespace
+
 std::size_t code_points(std::string_view utf8) {
   std::size_t n = 0;
   for (char c : utf8) {
@@ -117,12 +125,10 @@ void check_length(std::string_view s, std::optional<std::size_t> min,
                   std::optional<std::size_t> max, const DecodePath& path) {
   std::size_t n = code_points(s);
   if (min && n < *min) {
-    fail(path, "expected at least " + std::to_string(*min) + " characters, got " +
-                   std::to_string(n));
+    fail(path, "expected at least " + count(*min, "character") + ", got " + std::to_string(n));
   }
   if (max && n > *max) {
-    fail(path, "expected at most " + std::to_string(*max) + " characters, got " +
-                   std::to_string(n));
+    fail(path, "expected at most " + count(*max, "character") + ", got " + std::to_string(n));
   }
 }
 
@@ -153,12 +159,10 @@ void check_range(double v, std::optional<double> min, std::optional<double> max,
 void check_items(std::size_t size, std::optional<std::size_t> min,
                  std::optional<std::size_t> max, const DecodePath& path) {
   if (min && size < *min) {
-    fail(path, "expected at least " + std::to_string(*min) + " items, got " +
-                   std::to_string(size));
+    fail(path, "expected at least " + count(*min, "item") + ", got " + std::to_string(size));
   }
   if (max && size > *max) {
-    fail(path, "expected at most " + std::to_string(*max) + " items, got " +
-                   std::to_string(size));
+    fail(path, "expected at most " + count(*max, "item") + ", got " + std::to_string(size));
   }
 }
 

@@ -74,8 +74,14 @@ std::string HostApi::log_dir() const {
 }
 
 void HostApi::attach(Endpoint* endpoint) {
-  std::lock_guard lock(mutex_);
+  std::unique_lock lock(mutex_);
   endpoint_ = endpoint;
+  if (endpoint == nullptr) idle_.wait(lock, [this] { return in_use_ == 0; });
+}
+
+void HostApi::release() const {
+  std::lock_guard lock(mutex_);
+  if (--in_use_ == 0) idle_.notify_all();
 }
 
 void HostApi::set_init(const sn::InitializeParams& params) {

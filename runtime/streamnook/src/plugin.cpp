@@ -64,8 +64,8 @@ void Plugin::register_lifecycle() {
       throw make_error(sn::ErrorCode::kMethodNotFound,
                        "this plugin has no action \"" + p.action + "\"");
     }
-    // `args` may be absent (spec 9.8): treat it as {}.
-    nlohmann::json result = it->second(p.args.value_or(JsonValue(nlohmann::json::object())));
+    // `args` may be absent (spec 9.8): the schema's default, {}.
+    nlohmann::json result = it->second(p.args_or_default());
     return JsonValue(std::move(result));
   });
 }

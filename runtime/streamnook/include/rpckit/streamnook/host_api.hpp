@@ -6,6 +6,7 @@
 // Thread safety: every method may be called from any thread once the handshake is done
 // (before it, everything is refused locally).
 #include <chrono>
+#include <condition_variable>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -41,12 +42,14 @@ class HostApi {
     if (auto verdict = check<M>(params, &endpoint); !verdict.allowed) {
       return capability_denied(std::string(M::kMethod) + ": " + verdict.reason);
     }
+    InUse in_use{this};
     return rpckit::call<M>(*endpoint, params, deadline);
   }
   template <class M>
   bool send(const typename M::Params& params) {
     Endpoint* endpoint = nullptr;
     if (!check<M>(params, &endpoint).allowed) return false;
+    InUse in_use{this};
     return rpckit::notify<M>(*endpoint, params);
   }
   // Whether the grant allows message M with these params (and why not).
@@ -68,19 +71,36 @@ class HostApi {
 
  private:
   friend class Plugin;
+  // Attaching nullptr (the endpoint is about to be destroyed) waits until no thread is still
+  // inside a call or send on it: a plugin's own threads (e.g. a notifier) may be mid-call when
+  // the connection ends. Those calls return promptly, the endpoint being closed by then.
   void attach(Endpoint* endpoint);
   void set_init(const sn::InitializeParams& params);
 
+  // Marks a call or send in progress on the endpoint a successful check() handed out.
+  struct InUse {
+    explicit InUse(const HostApi* owner) : api(owner) {}
+    ~InUse() { api->release(); }
+    const HostApi* api;
+    InUse(const InUse&) = delete;
+    InUse& operator=(const InUse&) = delete;
+  };
+  void release() const;
+
+  // On success also counts one use of *endpoint (ended by an InUse).
   template <class M>
   GateVerdict check(const typename M::Params& params, Endpoint** endpoint) const {
     GateVerdict verdict = allowed<M>(params);
     std::lock_guard lock(mutex_);
     if (endpoint_ == nullptr) return {false, "not connected"};
     *endpoint = endpoint_;
+    if (verdict.allowed) ++in_use_;
     return verdict;
   }
 
   mutable std::mutex mutex_;
+  mutable std::condition_variable idle_;  // in_use_ dropped to 0
+  mutable int in_use_ = 0;
   Endpoint* endpoint_ = nullptr;
   std::optional<sn::InitializeParams> init_;
   std::optional<nlohmann::json> granted_json_;

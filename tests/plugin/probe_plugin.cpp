@@ -1,0 +1,67 @@
+// probe-plugin: a tiny test plugin that exposes the plugin role's typed errors and HostApi
+// gates to an end-to-end test, one action each.
+//   probe.rate_limited  throws make_error(kRateLimited, ..., 1500)
+//   probe.call {method} calls that host method through HostApi and describes the outcome:
+//                       {ok, kind, code, name, message} ({sent} for the notifications)
+#include <string>
+
+#include "rpckit/streamnook/errors.hpp"
+#include "rpckit/streamnook/plugin.hpp"
+
+namespace sn = ::streamnook::v1;
+using nlohmann::json;
+
+namespace {
+
+std::string kind_name(rpckit::CallError::Kind kind) {
+  switch (kind) {
+    case rpckit::CallError::Kind::kRemote: return "remote";
+    case rpckit::CallError::Kind::kTimeout: return "timeout";
+    case rpckit::CallError::Kind::kDisconnected: return "disconnected";
+    case rpckit::CallError::Kind::kSendFailed: return "send_failed";
+    case rpckit::CallError::Kind::kLocal: return "local";
+  }
+  return "?";
+}
+
+template <class T>
+json describe(const rpckit::Result<T>& r) {
+  if (r.ok()) return {{"ok", true}};
+  const rpckit::CallError& e = r.error();
+  auto data = rpckit::streamnook::error_data(e.error);
+  return {{"ok", false},
+          {"kind", kind_name(e.kind)},
+          {"code", e.error.code()},
+          {"name", data ? json(data->name) : json(nullptr)},
+          {"message", e.error.message()}};
+}
+
+}  // namespace
+
+int main() {
+  rpckit::streamnook::Plugin plugin("0.0.1");
+  rpckit::streamnook::HostApi& host = plugin.host();
+  plugin.on_action("probe.rate_limited", [](const rpckit::JsonValue&) -> json {
+    throw rpckit::streamnook::make_error(sn::ErrorCode::kRateLimited, "slow down", 1500);
+  });
+  plugin.on_action("probe.call", [&host](const rpckit::JsonValue& args) -> json {
+    std::string method = args.get().value("method", "");
+    if (method == "get_followed_live") return describe(host.get_followed_live());
+    if (method == "notify") return describe(host.notify("probe"));
+    if (method == "register_panel") {
+      sn::PanelSchema schema;
+      schema.title = "Probe";
+      return describe(host.register_panel(schema));
+    }
+    if (method == "get_panel_values") return describe(host.get_panel_values());
+    if (method == "get_credential") {
+      return describe(host.get_credential(sn::CredentialKind::kTwitchAndroid));
+    }
+    if (method == "set_upstream") {
+      return describe(host.set_upstream("s1", "https://example.com/media.m3u8"));
+    }
+    if (method == "log") return {{"sent", host.log(sn::LogLevel::kInfo, "probe log")}};
+    throw rpckit::streamnook::make_error(sn::ErrorCode::kInvalidParams, "unknown method " + method);
+  });
+  return plugin.run();
+}
