@@ -1,0 +1,37 @@
+// rpckit_bench: one executable for every benchmark. With kPeerFlag it is instead the child
+// process the pipe benchmarks talk to (spawned from /proc/self/exe), so no second binary has
+// to be found at run time.
+#include <benchmark/benchmark.h>
+
+#include <cstring>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "bench.hpp"
+
+int main(int argc, char** argv) {
+  if (argc == 2 && std::strcmp(argv[1], rpckit::bench::kPeerFlag) == 0) {
+    return rpckit::bench::run_peer();
+  }
+  // The default min time is ours unless the command line sets one. (Setting it per benchmark
+  // with MinTime() would append "/min_time:0.050" to every name.)
+  std::string min_time = "--benchmark_min_time=" + std::to_string(rpckit::bench::kMinTime);
+  std::vector<char*> args(argv, argv + argc);
+  bool has_min_time = false;
+  for (int i = 1; i < argc; ++i) {
+    has_min_time = has_min_time || std::string_view(argv[i]).starts_with("--benchmark_min_time");
+  }
+  if (!has_min_time) args.insert(args.begin() + 1, min_time.data());
+  int count = static_cast<int>(args.size());
+  args.push_back(nullptr);
+
+  rpckit::bench::register_codec_benchmarks();
+  rpckit::bench::register_dispatch_benchmarks();
+  rpckit::bench::register_pipe_benchmarks();
+  benchmark::Initialize(&count, args.data());
+  if (benchmark::ReportUnrecognizedArguments(count, args.data())) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

@@ -1,0 +1,17 @@
+#pragma once
+// Realistic message payloads, modelled on tests/fixtures/examples/*.json but built here so
+// that fixture edits do not silently move the numbers. Each is the params (or result) object
+// as a host or plugin would put it on the wire, unknown fields included where the real peers
+// send them (Channel.favorite, ChannelRef.avatar, a section's "collapsed").
+#include <cstddef>
+#include <nlohmann/json.hpp>
+
+namespace rpckit::bench {
+
+nlohmann::json chat_message_params();                    // on_chat_message, 2 badges
+nlohmann::json followed_live_params(std::size_t count);  // on_followed_live, `count` channels
+nlohmann::json initialize_params();                      // initialize, full grant
+nlohmann::json register_panel_params();                  // register_panel, all 8 field types
+nlohmann::json get_followed_live_result();               // get_followed_live result, 3 channels
+
+}  // namespace rpckit::bench
