@@ -52,8 +52,12 @@ Host::Host(HostApplication& app, HostOptions options) : app_(app), options_(std:
 
 Host::~Host() {
   stop_all();
-  std::lock_guard lock(mutex_);
-  plugins_.clear();
+  std::map<std::string, std::unique_ptr<PluginRunner>> plugins;
+  {
+    std::lock_guard lock(mutex_);
+    plugins.swap(plugins_);
+  }
+  plugins.clear();  // off the lock: a runner's last reports may call back into the Host
 }
 
 bool Host::add_plugin(LoadedManifest manifest, const sn::Granted& offered) {
@@ -64,14 +68,17 @@ bool Host::add_plugin(LoadedManifest manifest, const sn::Granted& offered) {
   granted.host_methods = intersect(offered.host_methods, requested.host_methods);
   granted.credentials = intersect(offered.credentials, requested.credentials);
   granted.ui = intersect(offered.ui, requested.ui);
-  std::lock_guard lock(mutex_);
-  if (plugins_.count(id) != 0) {
-    app_.on_report(id, "a plugin with this id is already loaded");
-    return false;
+  {
+    std::lock_guard lock(mutex_);
+    if (plugins_.count(id) == 0) {
+      plugins_[id] =
+          std::make_unique<PluginRunner>(app_, options_, std::move(manifest), std::move(granted));
+      return true;
+    }
   }
-  plugins_[id] =
-      std::make_unique<PluginRunner>(app_, options_, std::move(manifest), std::move(granted));
-  return true;
+  // Reported without the lock: the application may call the Host from on_report.
+  app_.on_report(id, "a plugin with this id is already loaded");
+  return false;
 }
 
 PluginRunner* Host::find(const std::string& plugin_id) const {
@@ -109,9 +116,15 @@ void Host::stop_all() {
 
 std::size_t Host::emit_raw(std::string_view method, std::span<const GateClause> gate,
                            const nlohmann::json& params) {
-  std::lock_guard lock(mutex_);
+  // Runners live until ~Host, so the pointers stay valid once the lock is released (the
+  // application may call the Host from the on_report an enqueue can make).
+  std::vector<PluginRunner*> runners;
+  {
+    std::lock_guard lock(mutex_);
+    for (auto& [id, plugin] : plugins_) runners.push_back(plugin.get());
+  }
   std::size_t delivered = 0;
-  for (auto& [id, plugin] : plugins_) delivered += plugin->enqueue_event(method, gate, params);
+  for (PluginRunner* plugin : runners) delivered += plugin->enqueue_event(method, gate, params);
   return delivered;
 }
 

@@ -58,7 +58,11 @@ PluginRunner::~PluginRunner() {
     std::lock_guard lock(mutex_);
     last = std::move(connection_);
   }
-  last.reset();  // kills a process still running: unblocks the sender's write
+  // Kill a process still running before waiting for anyone: the sender or a call may hold
+  // another reference to the Connection while blocked writing to it, so dropping ours alone
+  // would not end it.
+  if (last && last->child) last->child->kill();
+  last.reset();
   sender_thread_.join();
   for (auto& f : async_) f.wait();
   retired_.clear();
@@ -76,10 +80,22 @@ void PluginRunner::post(std::function<void()> task) {
 void PluginRunner::control_loop() {
   std::unique_lock lock(mutex_);
   while (!quit_) {
-    // Reap finished short-lived calls.
-    async_.remove_if([](std::future<void>& f) {
-      return f.wait_for(std::chrono::seconds(0)) == std::future_status::ready;
-    });
+    // Reap finished short-lived calls, off the lock: a future's task may hold the last
+    // reference to a Connection, whose teardown joins threads that post() (take mutex_).
+    std::list<std::future<void>> finished;
+    for (auto it = async_.begin(); it != async_.end();) {
+      auto next = std::next(it);
+      if (it->wait_for(std::chrono::seconds(0)) == std::future_status::ready) {
+        finished.splice(finished.end(), async_, it);
+      }
+      it = next;
+    }
+    if (!finished.empty()) {
+      lock.unlock();
+      finished.clear();
+      lock.lock();
+      continue;
+    }
     if (!tasks_.empty()) {
       auto task = std::move(tasks_.front());
       tasks_.pop_front();
@@ -115,7 +131,12 @@ void PluginRunner::execute(std::vector<Action> actions) {
       case Action::Kind::kSendPing: send_ping(); break;
       case Action::Kind::kSendShutdown: send_shutdown(); break;
       case Action::Kind::kSendExit:
-        if (auto conn = connection()) rpckit::notify<msg::Exit>(*conn->endpoint, {});
+        // Off the control thread: a plugin that stopped reading keeps its stdin pipe full, so
+        // this write may block until the kill that only the control thread can order (after
+        // exit_grace). Blocking here would hang stop() forever.
+        if (auto conn = connection()) {
+          run_async([conn] { rpckit::notify<msg::Exit>(*conn->endpoint, {}); });
+        }
         break;
       case Action::Kind::kKill:
         if (auto conn = connection()) conn->child->kill();
@@ -235,7 +256,12 @@ void PluginRunner::retire_connection() {
     old = std::move(connection_);
     accepting_events_ = false;
   }
-  old.reset();  // off the lock: joins the waiter and the endpoint's threads
+  if (!old) return;
+  // Torn down off the control thread (and off the lock): the teardown joins the endpoint's
+  // dispatcher, which may still be inside a host method the application is slow to answer
+  // (a consent prompt may take 120 s); joining it here would hold up the restart and stop().
+  old->child->kill();
+  run_async([old = std::move(old)]() mutable { old.reset(); });
 }
 
 void PluginRunner::on_exited(std::uint64_t generation, supervision::ExitStatus status) {
@@ -339,11 +365,23 @@ void PluginRunner::start() {
 }
 
 void PluginRunner::stop() {
-  post([this] { execute(supervisor_.stop(Clock::now())); });
+  // Wait for this stop's own task: a kStopped/kDisabled left from before (a start() posted
+  // just ahead of us has not run yet) must not end the wait early.
+  std::uint64_t ticket = 0;
+  {
+    std::lock_guard lock(mutex_);
+    ticket = ++stops_requested_;
+  }
+  post([this, ticket] {
+    execute(supervisor_.stop(Clock::now()));
+    std::lock_guard lock(mutex_);
+    stops_done_ = std::max(stops_done_, ticket);
+    wake_.notify_all();
+  });
   std::unique_lock lock(mutex_);
   wake_.wait(lock, [&] {
-    return quit_ || state_ == supervision::State::kStopped ||
-           state_ == supervision::State::kDisabled;
+    return quit_ || (stops_done_ >= ticket && (state_ == supervision::State::kStopped ||
+                                              state_ == supervision::State::kDisabled));
   });
 }
 
@@ -359,17 +397,20 @@ std::vector<std::string> PluginRunner::hooks() const {
 
 bool PluginRunner::enqueue_event(std::string_view method, std::span<const GateClause> gate,
                                  const nlohmann::json& params) {
-  std::lock_guard lock(mutex_);
-  if (!accepting_events_) return false;
-  if (std::find(hooks_.begin(), hooks_.end(), method) == hooks_.end()) return false;
-  if (!evaluate_gate(gate, granted_json_, &manifest_.json, &params).allowed) return false;
-  if (events_.size() >= options_.max_queued_events) {
-    app_.on_report(id_, "event " + std::string(method) + " dropped: the plugin is not reading");
-    return false;
+  {
+    std::lock_guard lock(mutex_);
+    if (!accepting_events_) return false;
+    if (std::find(hooks_.begin(), hooks_.end(), method) == hooks_.end()) return false;
+    if (!evaluate_gate(gate, granted_json_, &manifest_.json, &params).allowed) return false;
+    if (events_.size() < options_.max_queued_events) {
+      events_.emplace_back(std::string(method), params);
+      wake_.notify_all();
+      return true;
+    }
   }
-  events_.emplace_back(std::string(method), params);
-  wake_.notify_all();
-  return true;
+  // Reported without the lock: the application may call the Host from on_report.
+  app_.on_report(id_, "event " + std::string(method) + " dropped: the plugin is not reading");
+  return false;
 }
 
 void PluginRunner::send_loop() {

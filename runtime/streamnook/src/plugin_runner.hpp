@@ -96,6 +96,8 @@ class PluginRunner {
   std::condition_variable wake_;
   std::deque<std::function<void()>> tasks_;
   bool quit_ = false;
+  std::uint64_t stops_requested_ = 0;  // stop() tickets handed out
+  std::uint64_t stops_done_ = 0;       // the highest ticket whose stop has been executed
   std::shared_ptr<Connection> connection_;
   std::vector<std::shared_ptr<Connection>> retired_;  // awaiting teardown off the lock
   std::uint64_t generation_ = 0;

@@ -1,0 +1,219 @@
+// streamnook-demo-host end to end with the live-alerts sample plugin: a full scripted session,
+// SIGTERM and stdin EOF mid-run, and a run with no host methods granted.
+#include <signal.h>
+
+#include <future>
+#include <sstream>
+
+#include "host_test_support.hpp"
+#include "rpckit/process/child_process.hpp"
+
+namespace host_test {
+namespace {
+
+using namespace std::chrono_literals;
+using rpckit::process::ChildProcess;
+using rpckit::process::ExitStatus;
+
+const char* const kPluginId = "dev.rpckit.live-alerts";
+
+class HostDemo : public ::testing::Test {
+ protected:
+  void TearDown() override {
+    if (child_) {
+      child_->kill();
+      child_->wait();
+    }
+    if (reader_.joinable()) reader_.join();
+    child_.reset();
+    EXPECT_EQ(child_pids(), std::vector<int>{});
+  }
+
+  fs::path transcript_path() const { return dir_.path() / "transcript.jsonl"; }
+  fs::path state_dir() const { return dir_.path() / "state"; }
+  fs::path plugin_log() const { return state_dir() / "logs" / kPluginId / "plugin.log"; }
+
+  void start(std::vector<std::string> extra = {}) {
+    rpckit::process::SpawnOptions options;
+    options.executable = kDemoHostExe;
+    options.args = {kLiveAlertsPluginDir,
+                    "--time-scale",
+                    "0.05",
+                    "--transcript",
+                    transcript_path().string(),
+                    "--state-dir",
+                    state_dir().string()};
+    options.args.insert(options.args.end(), extra.begin(), extra.end());
+    options.working_dir = dir_.path();
+    options.stderr_log = dir_.path() / "demo.stderr";
+    std::string error;
+    child_ = ChildProcess::spawn(options, &error);
+    ASSERT_TRUE(child_) << error;
+    // Drain stdout (the readable transcript) so the demo never blocks on it.
+    reader_ = std::thread([this, fd = child_->stdout_fd()] {
+      char buffer[4096];
+      for (;;) {
+        ssize_t n = ::read(fd, buffer, sizeof buffer);
+        if (n <= 0) break;
+        std::lock_guard lock(mutex_);
+        stdout_.append(buffer, static_cast<std::size_t>(n));
+      }
+    });
+  }
+
+  // The exit status, or nullopt (and the process killed) after `timeout`.
+  std::optional<ExitStatus> wait_exit(milliseconds timeout) {
+    ChildProcess* child = child_.get();
+    auto waited = std::async(std::launch::async, [child] { return child->wait(); });
+    if (waited.wait_for(timeout) != std::future_status::ready) {
+      child_->kill();
+      waited.wait();
+      return std::nullopt;
+    }
+    return waited.get();
+  }
+
+  std::string stdout_text() {
+    std::lock_guard lock(mutex_);
+    return stdout_;
+  }
+
+  // The transcript's lines, each parsed (a line that does not parse fails the test).
+  std::vector<Json> transcript() const {
+    std::vector<Json> out;
+    std::istringstream in(read_file(transcript_path()));
+    std::string line;
+    while (std::getline(in, line)) {
+      Json entry = Json::parse(line, nullptr, false);
+      EXPECT_FALSE(entry.is_discarded()) << "not JSON: " << line;
+      if (!entry.is_discarded()) out.push_back(std::move(entry));
+    }
+    return out;
+  }
+
+  static int frames(const std::vector<Json>& lines, const std::string& direction,
+                    const std::string& method) {
+    int n = 0;
+    for (const auto& l : lines) {
+      if (l.value("type", "") == "frame" && l.value("direction", "") == direction &&
+          l["message"].is_object() && l["message"].value("method", "") == method) {
+        ++n;
+      }
+    }
+    return n;
+  }
+
+  static bool has_lifecycle(const std::vector<Json>& lines, const std::string& event,
+                            const std::string& cause) {
+    return std::any_of(lines.begin(), lines.end(), [&](const Json& l) {
+      return l.value("type", "") == "lifecycle" && l.value("event", "") == event &&
+             l.value("cause", "") == cause && l.value("plugin", "") == kPluginId;
+    });
+  }
+
+  static std::string stopped_detail(const std::vector<Json>& lines) {
+    for (const auto& l : lines) {
+      if (l.value("type", "") == "lifecycle" && l.value("event", "") == "stopped") {
+        return l.value("detail", "");
+      }
+    }
+    return "(no stopped line)";
+  }
+
+  static bool has_host_line(const std::vector<Json>& lines, const std::string& text) {
+    return std::any_of(lines.begin(), lines.end(), [&](const Json& l) {
+      return l.value("type", "") == "host" && l.value("text", "").find(text) != std::string::npos;
+    });
+  }
+
+  bool await_running(milliseconds timeout) {
+    return eventually(
+        [&] {
+          auto t = read_file(transcript_path());
+          return t.find("\"event\":\"running\"") != std::string::npos;
+        },
+        timeout);
+  }
+
+  TempDir dir_;
+  std::unique_ptr<ChildProcess> child_;
+  std::thread reader_;
+  std::mutex mutex_;
+  std::string stdout_;
+};
+
+TEST_F(HostDemo, FullSessionExitsZeroWithACompleteTranscript) {
+  start();
+  auto status = wait_exit(60s);
+  ASSERT_TRUE(status.has_value()) << "the demo did not finish\n" << stdout_text();
+  EXPECT_EQ(status->describe(), "exit code 0") << stdout_text();
+  auto lines = transcript();
+  ASSERT_FALSE(lines.empty());
+  EXPECT_EQ(frames(lines, "host_to_plugin", "initialize"), 1);
+  EXPECT_EQ(frames(lines, "host_to_plugin", "initialized"), 1);
+  EXPECT_GE(frames(lines, "plugin_to_host", "notify"), 1);
+  EXPECT_EQ(frames(lines, "host_to_plugin", "shutdown"), 1);
+  EXPECT_EQ(frames(lines, "host_to_plugin", "exit"), 1);
+  EXPECT_GE(frames(lines, "host_to_plugin", "on_followed_live"), 1);
+  EXPECT_GE(frames(lines, "host_to_plugin", "invoke_action"), 1);
+  EXPECT_TRUE(has_lifecycle(lines, "running", ""));
+  EXPECT_TRUE(has_lifecycle(lines, "stopped", "requested"));
+  EXPECT_FALSE(has_lifecycle(lines, "stopped", "crashed"));
+  // The plugin left with code 0 after `exit` (a sanitizer report would make it 66).
+  EXPECT_EQ(stopped_detail(lines), "exit code 0");
+  EXPECT_TRUE(has_host_line(lines, "the evening is over"));
+  // Every frame's message is a JSON-RPC envelope.
+  for (const auto& l : lines) {
+    if (l.value("type", "") == "frame") {
+      EXPECT_EQ(l["message"].value("jsonrpc", ""), "2.0");
+    }
+  }
+}
+
+TEST_F(HostDemo, SigtermMidRunStopsGracefully) {
+  start();
+  ASSERT_TRUE(await_running(30s)) << stdout_text();
+  ASSERT_EQ(::kill(child_->pid(), SIGTERM), 0);
+  auto status = wait_exit(30s);
+  ASSERT_TRUE(status.has_value()) << "no exit after SIGTERM\n" << stdout_text();
+  EXPECT_EQ(status->describe(), "exit code 0");
+  auto lines = transcript();
+  EXPECT_TRUE(has_host_line(lines, "SIGTERM: stopping"));
+  EXPECT_FALSE(has_host_line(lines, "the evening is over"));  // cut short
+  EXPECT_EQ(frames(lines, "host_to_plugin", "shutdown"), 1);
+  EXPECT_EQ(frames(lines, "host_to_plugin", "exit"), 1);
+  EXPECT_TRUE(has_lifecycle(lines, "stopped", "requested"));
+}
+
+TEST_F(HostDemo, ClosingStdinStopsGracefully) {
+  start();
+  ASSERT_TRUE(await_running(30s)) << stdout_text();
+  child_->close_stdin();
+  auto status = wait_exit(30s);
+  ASSERT_TRUE(status.has_value()) << "no exit after stdin EOF\n" << stdout_text();
+  EXPECT_EQ(status->describe(), "exit code 0");
+  auto lines = transcript();
+  EXPECT_TRUE(has_host_line(lines, "stdin closed: stopping"));
+  EXPECT_FALSE(has_host_line(lines, "the evening is over"));
+  EXPECT_TRUE(has_lifecycle(lines, "stopped", "requested"));
+}
+
+TEST_F(HostDemo, NoHostMethodsMeansOnlyStderrLogsAndNoNotify) {
+  start({"--host-methods", "none"});
+  auto status = wait_exit(60s);
+  ASSERT_TRUE(status.has_value()) << stdout_text();
+  EXPECT_EQ(status->describe(), "exit code 0");
+  auto lines = transcript();
+  EXPECT_EQ(frames(lines, "plugin_to_host", "notify"), 0);
+  EXPECT_EQ(frames(lines, "plugin_to_host", "log"), 0);
+  EXPECT_EQ(frames(lines, "plugin_to_host", "get_followed_live"), 0);
+  EXPECT_TRUE(has_lifecycle(lines, "stopped", "requested"));
+  // The plugin still ran the whole session, and said so on stderr (its log file).
+  EXPECT_GE(frames(lines, "host_to_plugin", "on_followed_live"), 1);
+  std::string log = read_file(plugin_log());
+  EXPECT_NE(log.find("[info]"), std::string::npos) << log;
+  EXPECT_NE(log.find("started"), std::string::npos) << log;
+}
+
+}  // namespace
+}  // namespace host_test
