@@ -39,7 +39,9 @@ TempDir::TempDir() {
 }
 
 TempDir::~TempDir() {
-  if (!::testing::Test::HasFailure()) {
+  // RPCKIT_KEEP_TEST_DIRS=1 keeps them all (plugin.log files hold the plugins' stderr, e.g.
+  // sanitizer reports of a plugin process).
+  if (!::testing::Test::HasFailure() && std::getenv("RPCKIT_KEEP_TEST_DIRS") == nullptr) {
     std::error_code ec;
     fs::remove_all(path_, ec);
   }

@@ -41,7 +41,8 @@ inline const char* const kLiveAlertsPluginDir = LIVE_ALERTS_PLUGIN_DIR;
 // Polls `condition` until it holds or `timeout` passes; the result of the last evaluation.
 bool eventually(const std::function<bool()>& condition, milliseconds timeout);
 
-// A fresh directory per test, removed afterwards unless the test failed.
+// A fresh directory per test, removed afterwards unless the test failed (or
+// RPCKIT_KEEP_TEST_DIRS is set).
 class TempDir {
  public:
   TempDir();
