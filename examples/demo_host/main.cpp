@@ -79,6 +79,9 @@ int main(int argc, char** argv) {
   cli.add_option("--credentials", credentials, "Grant only these credential kinds");
   cli.add_option("--ui", ui, "Grant only these ui capabilities");
   cli.add_flag("!--no-frames", frames, "Do not print every frame, only the lifecycle");
+  bool stdin_stops = true;
+  cli.add_flag("!--ignore-stdin", stdin_stops,
+               "Do not stop when stdin closes (for runs with stdin at /dev/null)");
   CLI11_PARSE(cli, argc, argv);
 
   // Signals are handled by one thread (sigwait), so block them before any thread starts.
@@ -145,7 +148,7 @@ int main(int argc, char** argv) {
     stop.request();
   });
   // stdin EOF also stops the demo (a parent closing our stdin means "we are done").
-  std::thread([&stop, &transcript] {
+  if (stdin_stops) std::thread([&stop, &transcript] {
     char buffer[256];
     while (::read(STDIN_FILENO, buffer, sizeof buffer) > 0) {
     }
