@@ -65,7 +65,6 @@ PluginRunner::~PluginRunner() {
   last.reset();
   sender_thread_.join();
   for (auto& f : async_) f.wait();
-  retired_.clear();
 }
 
 // ---- control thread -----------------------------------------------------------------------

@@ -99,7 +99,6 @@ class PluginRunner {
   std::uint64_t stops_requested_ = 0;  // stop() tickets handed out
   std::uint64_t stops_done_ = 0;       // the highest ticket whose stop has been executed
   std::shared_ptr<Connection> connection_;
-  std::vector<std::shared_ptr<Connection>> retired_;  // awaiting teardown off the lock
   std::uint64_t generation_ = 0;
   bool accepting_events_ = false;
   std::vector<std::string> hooks_;
