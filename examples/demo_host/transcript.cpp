@@ -1,24 +1,71 @@
 #include "transcript.hpp"
 
 #include <cstdio>
+#include <optional>
+
+#include "rpckit/codec/json_reader.hpp"
 
 namespace demo {
 namespace {
 
+constexpr std::size_t kLineChars = 160;  // a frame's summary on the terminal
+constexpr std::size_t kTextChars = 2000;  // a plugin's report or log line on the terminal
+
+// Text a plugin controls, made safe to print: control characters (terminal escapes
+// included) become '?', and it is cut at `max` bytes on a character boundary.
+std::string printable(std::string_view text, std::size_t max) {
+  std::string out;
+  std::size_t n = text.size();
+  if (n > max) {
+    n = max - 3;
+    while (n > 0 && (static_cast<unsigned char>(text[n]) & 0xC0U) == 0x80U) --n;
+  }
+  out.reserve(n + 3);
+  for (std::size_t i = 0; i < n; ++i) {
+    auto b = static_cast<unsigned char>(text[i]);
+    out += (b < 0x20 || b == 0x7F) ? '?' : text[i];
+  }
+  if (n < text.size()) out += "...";
+  return out;
+}
+
+// A frame as JSON, when it is JSON the runtime would take: validated first (depth, UTF-8,
+// numbers), so nothing below recurses without bound or throws on a plugin's bytes.
+std::optional<nlohmann::json> parse_frame(std::string_view body) {
+  try {
+    rpckit::codec::validate_json(body);
+  } catch (const rpckit::codec::JsonError&) {
+    return std::nullopt;
+  }
+  nlohmann::json message = nlohmann::json::parse(body, nullptr, /*allow_exceptions=*/false);
+  if (message.is_discarded()) return std::nullopt;
+  return message;
+}
+
+std::string dump(const nlohmann::json& j) {
+  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
 // One line per frame: method or result/error, with params shortened for reading.
 std::string summarize(const nlohmann::json& message) {
+  if (!message.is_object()) return dump(message);
+  auto member = [&](const char* key) -> const nlohmann::json* {
+    auto it = message.find(key);
+    return it == message.end() ? nullptr : &*it;
+  };
   std::string out;
-  if (message.contains("method")) {
-    out = message["method"].get<std::string>();
-    if (message.contains("id")) out += " #" + message["id"].dump();
-    if (message.contains("params")) out += " " + message["params"].dump();
-  } else if (message.contains("error")) {
-    out = "error #" + message.value("id", nlohmann::json()).dump() + " " + message["error"].dump();
+  const nlohmann::json* id = member("id");
+  std::string id_text = id != nullptr ? " #" + dump(*id) : "";
+  if (const nlohmann::json* method = member("method")) {
+    out = (method->is_string() ? method->get<std::string>() : dump(*method)) + id_text;
+    if (const nlohmann::json* params = member("params")) out += " " + dump(*params);
+  } else if (const nlohmann::json* error = member("error")) {
+    out = "error" + id_text + " " + dump(*error);
+  } else if (const nlohmann::json* result = member("result")) {
+    out = "result" + id_text + " " + dump(*result);
   } else {
-    out = "result #" + message.value("id", nlohmann::json()).dump() + " " +
-          message.value("result", nlohmann::json()).dump();
+    out = dump(message);
   }
-  if (out.size() > 160) out = out.substr(0, 157) + "...";
   return out;
 }
 
@@ -48,16 +95,16 @@ void Transcript::write_line(const nlohmann::json& entry) {
 }
 
 void Transcript::frame(std::string_view plugin_id, bool outgoing, std::string_view body) {
-  nlohmann::json message = nlohmann::json::parse(body, nullptr, false);
+  std::optional<nlohmann::json> message = parse_frame(body);
   std::lock_guard lock(mutex_);
   double t = elapsed_s();
   write_line({{"t", t},
               {"type", "frame"},
               {"plugin", plugin_id},
               {"direction", outgoing ? "host_to_plugin" : "plugin_to_host"},
-              {"message", message.is_discarded() ? nlohmann::json(body) : message}});
+              {"message", message ? *message : nlohmann::json(body)}});
   if (!verbose_frames_) return;
-  std::string text = message.is_discarded() ? std::string(body) : summarize(message);
+  std::string text = printable(message ? summarize(*message) : std::string(body), kLineChars);
   std::printf("%7.2fs  %s %-24.*s %s\n", t, outgoing ? "host  ->" : "host <- ",
               static_cast<int>(plugin_id.size()), plugin_id.data(), text.c_str());
   std::fflush(stdout);
@@ -73,11 +120,12 @@ void Transcript::lifecycle(std::string_view plugin_id, std::string_view kind,
               {"event", kind},
               {"cause", cause},
               {"detail", detail}});
-  std::printf("%7.2fs  == %.*s %.*s%s%.*s%s%.*s\n", t, static_cast<int>(plugin_id.size()),
+  std::string shown = printable(detail, kTextChars);
+  std::printf("%7.2fs  == %.*s %.*s%s%.*s%s%s\n", t, static_cast<int>(plugin_id.size()),
               plugin_id.data(), static_cast<int>(kind.size()), kind.data(),
               cause.empty() ? "" : " (", static_cast<int>(cause.size()), cause.data(),
               detail.empty() ? (cause.empty() ? "" : ")") : (cause.empty() ? ": " : "): "),
-              static_cast<int>(detail.size()), detail.data());
+              shown.c_str());
   std::fflush(stdout);
 }
 
@@ -85,7 +133,8 @@ void Transcript::host(std::string_view what) {
   std::lock_guard lock(mutex_);
   double t = elapsed_s();
   write_line({{"t", t}, {"type", "host"}, {"text", what}});
-  std::printf("%7.2fs  ** %.*s\n", t, static_cast<int>(what.size()), what.data());
+  std::string text = printable(what, kTextChars);
+  std::printf("%7.2fs  ** %s\n", t, text.c_str());
   std::fflush(stdout);
 }
 
@@ -93,8 +142,9 @@ void Transcript::plugin_says(std::string_view plugin_id, std::string_view what) 
   std::lock_guard lock(mutex_);
   double t = elapsed_s();
   write_line({{"t", t}, {"type", "report"}, {"plugin", plugin_id}, {"text", what}});
-  std::printf("%7.2fs  .. %.*s: %.*s\n", t, static_cast<int>(plugin_id.size()), plugin_id.data(),
-              static_cast<int>(what.size()), what.data());
+  std::string text = printable(what, kTextChars);
+  std::printf("%7.2fs  .. %.*s: %s\n", t, static_cast<int>(plugin_id.size()), plugin_id.data(),
+              text.c_str());
   std::fflush(stdout);
 }
 

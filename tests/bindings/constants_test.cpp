@@ -12,6 +12,7 @@
 #include <type_traits>
 
 #include "support.hpp"
+#include "rpckit/codec/json_reader.hpp"
 #include "streamnook_v1/constants.hpp"
 
 namespace bindings_test {
@@ -51,6 +52,8 @@ TEST(Constants, MatchTheSpec) {
   EXPECT_EQ(sn::kProtocolVersion, 1);                   // spec 2, 8
   EXPECT_EQ(sn::kFraming, "content-length");            // spec 1
   EXPECT_EQ(sn::kMaxFrameBytes, 4194304);               // spec 1: 4 MiB
+  EXPECT_EQ(sn::kMaxJsonDepth, 256);  // this project's limit, the runtime's default too
+  EXPECT_EQ(static_cast<std::size_t>(sn::kMaxJsonDepth), rpckit::codec::kMaxJsonDepth);
   EXPECT_EQ(sn::kHandshakeTimeoutMs.count(), 10000);    // initialize within 10 s
   EXPECT_EQ(sn::kPingIntervalMs.count(), 30000);        // ping every 30 s
   EXPECT_EQ(sn::kPingMaxMisses, 3);                     // 3 misses = unhealthy
@@ -80,7 +83,8 @@ TEST(Constants, EveryGeneratedConstantIsChecked) {
     names.insert((*it)[1].str());
   }
   EXPECT_EQ(names, (std::set<std::string>{
-                       "kProtocolVersion", "kFraming", "kMaxFrameBytes", "kHandshakeTimeoutMs",
+                       "kProtocolVersion", "kFraming", "kMaxFrameBytes", "kMaxJsonDepth",
+                       "kHandshakeTimeoutMs",
                        "kPingIntervalMs", "kPingMaxMisses", "kRestartBackoffMs",
                        "kRestartWindowMs", "kRestartMaxInWindow", "kExitGraceMs",
                        "kInvokeActionTimeoutMs", "kCredentialConsentTimeoutMs",

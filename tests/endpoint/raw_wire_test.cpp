@@ -1,5 +1,6 @@
 // One endpoint driven with hand-written frames; its replies are checked byte for byte.
 #include <gtest/gtest.h>
+#include <gmock/gmock.h>
 
 #include <atomic>
 #include <future>
@@ -13,6 +14,8 @@
 
 namespace rpckit::endpoint_test {
 namespace {
+
+using ::testing::HasSubstr;
 
 // An endpoint serving basic_handler and counting handler calls.
 class RawWire : public ::testing::Test {
@@ -103,11 +106,20 @@ TEST_F(RawWire, InvalidJsonIsAParseErrorWithNullId) {
       "nul",
       R"({"jsonrpc":"2.0","id":1,"method":"add"} trailing)",
   };
-  for (const std::string& body : bodies) {
-    peer.send(std::string_view(body));
-    EXPECT_EQ(peer.next_body(),
-              R"({"error":{"code":-32700,"message":"Parse error: invalid JSON"},"id":null,"jsonrpc":"2.0"})")
-        << "body: " << body;
+  const std::vector<std::string> reasons = {
+      "at byte 38: expected ',' or '}', found the end of the text",
+      "at byte 0: expected a value, found the end of the text",
+      "at byte 34: invalid UTF-8 (byte 0xFF)",
+      "at byte 0: expected null, found 'n'",
+      "at byte 40: unexpected 't' after the value",
+  };
+  for (std::size_t i = 0; i < bodies.size(); ++i) {
+    peer.send(std::string_view(bodies[i]));
+    json response = peer.next_json();
+    EXPECT_EQ(response["id"], nullptr) << "body: " << bodies[i];
+    EXPECT_EQ(response["error"],
+              json({{"code", -32700}, {"message", "Parse error: " + reasons[i]}}))
+        << "body: " << bodies[i];
   }
   EXPECT_EQ(peer.diags.count(Kind::kParseError), bodies.size());
   EXPECT_EQ(handled.load(), 0);
@@ -292,7 +304,9 @@ TEST_F(RawWire, ResponsesWithStringOrUnknownIdsAreReportedAndDropped) {
   peer.send(R"({"jsonrpc":"2.0","result":"no id"})");
   peer.send(R"({"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"x"}})");
   peer.send(R"({"jsonrpc":"2.0","id":1.0,"result":"float id"})");
-  ASSERT_TRUE(peer.diags.wait_for(Kind::kUnknownResponseId, 5)) << peer.diags.dump();
+  ASSERT_TRUE(peer.diags.wait_for(Kind::kUnknownResponseId, 3)) << peer.diags.dump();
+  // No id and a fractional id are malformed responses, not answers to some other call.
+  ASSERT_TRUE(peer.diags.wait_for(Kind::kInvalidResponse, 2)) << peer.diags.dump();
   EXPECT_EQ(pending.wait_for(0s), std::future_status::timeout) << "none of them completed it";
 
   peer.send(result_response(id, "right"));
@@ -302,17 +316,33 @@ TEST_F(RawWire, ResponsesWithStringOrUnknownIdsAreReportedAndDropped) {
 
   // A duplicate is unknown too: the call is gone.
   peer.send(result_response(id, "again"));
-  ASSERT_TRUE(peer.diags.wait_for(Kind::kUnknownResponseId, 6));
+  ASSERT_TRUE(peer.diags.wait_for(Kind::kUnknownResponseId, 4));
   EXPECT_TRUE(peer.sync()) << "responses are never answered";
   EXPECT_EQ(peer.diags.count(Kind::kInvalidRequest), 0u);
 }
 
-TEST_F(RawWire, ResponseWithBothOrNeitherResultAndErrorIsInvalid) {
+// A response that names a pending call but cannot be used fails that call at once (rather
+// than at its deadline), saying why; it is never answered.
+TEST_F(RawWire, ResponseWithBothResultAndErrorFailsItsCall) {
   auto pending = std::async(std::launch::async, [&] { return peer->call("m", std::nullopt); });
   const json id = peer.next_json()["id"];
   peer.send(json{{"jsonrpc", "2.0"}, {"id", id}, {"result", 1}, {"error", {{"code", 1}, {"message", "x"}}}});
-  ASSERT_TRUE(peer.diags.wait_for(Kind::kInvalidResponse));
+  CallResult result = pending.get();
+  ASSERT_FALSE(result.ok());
+  EXPECT_EQ(result.error().kind, CallError::Kind::kRemote);
+  EXPECT_THAT(result.error().error.message(),
+              HasSubstr("exactly one of result and error"));
+  EXPECT_TRUE(peer.diags.wait_for(Kind::kInvalidResponse)) << "reported after the call failed";
+  peer.send(result_response(id, 2));  // too late: the call is gone
+  ASSERT_TRUE(peer.diags.wait_for(Kind::kUnknownResponseId));
   EXPECT_TRUE(peer.sync());
+}
+
+TEST_F(RawWire, ResponseWithNeitherResultNorErrorIsAnInvalidRequest) {
+  auto pending = std::async(std::launch::async, [&] { return peer->call("m", std::nullopt); });
+  const json id = peer.next_json()["id"];
+  peer.send(json{{"jsonrpc", "2.0"}, {"id", id}});
+  EXPECT_EQ(peer.next_json()["error"]["code"], jsonrpc_code::kInvalidRequest);
   peer.send(result_response(id, 2));
   CallResult result = pending.get();
   ASSERT_TRUE(result.ok());

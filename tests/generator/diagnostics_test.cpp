@@ -133,6 +133,19 @@ const std::vector<Case>& cases() {
       {"NotOtherThanPattern",
        [](SchemaFiles& s) { x(s) = J::parse(R"({"type": "string", "not": {"minLength": 3}})"); },
        "types/t.json#/properties/x/not: only {\"pattern\": ...} is supported under \"not\""},
+      {"PatternNotLinear",
+       [](SchemaFiles& s) { x(s) = J::parse(R"j({"type": "string", "pattern": "^(a)\\1$"})j"); },
+       "types/t.json#/properties/x/pattern: pattern not supported at offset 4: backreferences "
+       "cannot run in linear time"},
+      {"NotPatternNotLinear",
+       [](SchemaFiles& s) {
+         x(s) = J::parse(R"j({"type": "string", "not": {"pattern": "a(?=b)"}})j");
+       },
+       "types/t.json#/properties/x/not/pattern: pattern not supported at offset 1: lookahead "
+       "cannot run in linear time"},
+      {"PatternDoesNotCompile",
+       [](SchemaFiles& s) { x(s) = J::parse(R"({"type": "string", "pattern": "(a"})"); },
+       "types/t.json#/properties/x/pattern: pattern does not compile: missing ): (a"},
       {"RefNotString", [](SchemaFiles& s) { x(s) = J::parse(R"({"$ref": 5})"); },
        "types/t.json#/properties/x/$ref: expected a string"},
       {"RefFileMissing", [](SchemaFiles& s) { x(s) = J::parse(R"({"$ref": "missing.json"})"); },

@@ -81,7 +81,8 @@ TEST_F(CalculatorIr, ModuleHeader) {
 TEST_F(CalculatorIr, PresenceShapesAreDistinct) {
   auto e = expression();
   ASSERT_GT(e.size(), 20u);
-  EXPECT_THAT(e, Contains("  field id: string{pattern=^[a-z][a-z0-9_]*$} required"));
+  EXPECT_THAT(e, Contains("  field id: string{pattern=^[a-z][a-z0-9_]*$ re2=^[a-z][a-z0-9_]*$} "
+                          "required"));
   EXPECT_THAT(e, Contains("  field comment: string optional"));
   EXPECT_THAT(e, Contains("  field label: nullable<string> required"));
   EXPECT_THAT(e, Contains("  field note: nullable<string> optional"));
@@ -125,8 +126,10 @@ TEST_F(CalculatorIr, NamedStringMapIsAnAlias) {
 
 TEST_F(CalculatorIr, ConstraintsAreListed) {
   auto e = expression();
-  EXPECT_THAT(e, Contains("  field text: string{minLength=1,maxLength=200,notPattern=^\\s*$} "
-                          "required"));
+  // \s keeps ECMAScript's meaning (Unicode white space) in its RE2 spelling.
+  EXPECT_THAT(e, Contains("  field text: string{minLength=1,maxLength=200,notPattern=^\\s*$ "
+                          "re2=^[\\t\\n\\x{0B}\\f\\r \\x{A0}\\x{1680}\\x{2000}-\\x{200A}"
+                          "\\x{2028}\\x{2029}\\x{202F}\\x{205F}\\x{3000}\\x{FEFF}]*$} required"));
   EXPECT_THAT(e, Contains("  field tags: array<string{maxLength=16}>{minItems=1,maxItems=8,"
                           "uniqueItems} optional"));
   EXPECT_THAT(e, Contains("  field created_at: string{date-time} optional"));

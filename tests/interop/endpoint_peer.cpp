@@ -63,6 +63,7 @@ const char* kind_name(Diagnostic::Kind kind) {
     case Diagnostic::Kind::kInvalidRequest: return "invalid_request";
     case Diagnostic::Kind::kNotificationFailed: return "notification_failed";
     case Diagnostic::Kind::kWriteFailed: return "write_failed";
+    case Diagnostic::Kind::kObserverFailed: return "observer_failed";
   }
   return "?";
 }

@@ -29,28 +29,36 @@ std::string optional_number(const std::optional<double>& v) {
   return v ? number_literal(*v) : "std::nullopt";
 }
 
-// Collects the regexes of one source file so each is compiled once.
+// Collects the patterns of one source file so each is compiled once.
 class Patterns {
  public:
-  std::string use(const std::string& pattern) {
-    auto [it, inserted] = index_.emplace(pattern, index_.size());
-    return "pattern_" + std::to_string(it->second) + "()";
+  std::string use(const ir::Pattern& pattern) {
+    auto [it, inserted] = index_.emplace(pattern.re2, Entry{index_.size(), pattern.source});
+    return "pattern_" + std::to_string(it->second.index) + "()";
   }
   void emit(Printer& p) const {
-    std::vector<const std::string*> ordered(index_.size());
-    for (const auto& [pattern, i] : index_) ordered[i] = &pattern;
+    std::vector<std::pair<const std::string*, const Entry*>> ordered(index_.size());
+    for (const auto& [re2, entry] : index_) ordered[entry.index] = {&re2, &entry};
     for (std::size_t i = 0; i < ordered.size(); ++i) {
       p.print(
-          "const std::regex& pattern_$i$() {\n"
-          "  static const std::regex re($literal$, std::regex::ECMAScript);\n"
+          "const rpckit::codec::Pattern& pattern_$i$() {\n"
+          "  static const rpckit::codec::Pattern re(\n"
+          "      $re2$,\n"
+          "      $source$);\n"
           "  return re;\n"
           "}\n",
-          {{"i", std::to_string(i)}, {"literal", raw_literal(*ordered[i])}});
+          {{"i", std::to_string(i)},
+           {"re2", raw_literal(*ordered[i].first)},
+           {"source", raw_literal(ordered[i].second->source)}});
     }
   }
 
  private:
-  std::map<std::string, std::size_t> index_;
+  struct Entry {
+    std::size_t index;
+    std::string source;
+  };
+  std::map<std::string, Entry> index_;  // by RE2 text
 };
 
 bool has_checks(const ir::TypeRef& t) {
@@ -77,14 +85,12 @@ void emit_checks(Printer& p, Patterns& patterns, const ir::TypeRef& t, const std
             {{"expr", expr}, {"min", optional_size(c.min_length)}, {"max", optional_size(c.max_length)}});
   }
   if (c.pattern) {
-    p.print("rpckit::codec::check_pattern($expr$, $re$, $text$, path);\n",
-            {{"expr", expr}, {"re", patterns.use(*c.pattern)}, {"text", raw_literal(*c.pattern)}});
+    p.print("rpckit::codec::check_pattern($expr$, $re$, path);\n",
+            {{"expr", expr}, {"re", patterns.use(*c.pattern)}});
   }
   if (c.not_pattern) {
-    p.print("rpckit::codec::check_not_pattern($expr$, $re$, $text$, path);\n",
-            {{"expr", expr},
-             {"re", patterns.use(*c.not_pattern)},
-             {"text", raw_literal(*c.not_pattern)}});
+    p.print("rpckit::codec::check_not_pattern($expr$, $re$, path);\n",
+            {{"expr", expr}, {"re", patterns.use(*c.not_pattern)}});
   }
   if (c.date_time) p.print("rpckit::codec::check_date_time($expr$, path);\n", {{"expr", expr}});
   bool type_enforces_range = t.kind == ir::TypeRef::Kind::kPrimitive &&
@@ -371,7 +377,6 @@ std::string emit_types_source(const ir::Module& m) {
       "#include \"$module$/types.hpp\"\n"
       "\n"
       "#include <array>\n"
-      "#include <regex>\n"
       "#include <utility>\n"
       "\n"
       "#include <nlohmann/json.hpp>\n"
@@ -380,11 +385,11 @@ std::string emit_types_source(const ir::Module& m) {
       "\n",
       {{"module", m.name}});
   open_namespace(p, m);
-  Printer regexes;
-  patterns.emit(regexes);
-  if (!regexes.str().empty()) {
+  Printer compiled;
+  patterns.emit(compiled);
+  if (!compiled.str().empty()) {
     p.print("namespace {\n\n");
-    p.raw(regexes.str());
+    p.raw(compiled.str());
     p.print("\n}  // namespace\n\n");
   }
   p.raw(body.str());

@@ -18,10 +18,17 @@ struct Location {
 
 enum class Primitive : std::uint8_t { kString, kBool, kInt64, kUInt32, kDouble, kNull, kAny };
 
+// A `pattern`: the schema's ECMAScript source (for messages) and its RE2 spelling (for
+// matching in linear time; see lower/pattern.hpp).
+struct Pattern {
+  std::string source;
+  std::string re2;
+};
+
 // Validation the decoder performs on one use of a type (JSON Schema keywords of that use).
 struct Constraints {
   std::optional<std::uint64_t> min_length, max_length;
-  std::optional<std::string> pattern, not_pattern;
+  std::optional<Pattern> pattern, not_pattern;
   std::optional<double> minimum, maximum;
   std::optional<std::uint64_t> min_items, max_items;
   bool unique_items = false;

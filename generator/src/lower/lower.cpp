@@ -6,6 +6,7 @@
 #include <set>
 
 #include "lower/names.hpp"
+#include "lower/pattern.hpp"
 
 namespace rpckit::gen {
 namespace {
@@ -535,6 +536,22 @@ class Lowerer {
     return c.json->get<double>();
   }
 
+  // The `pattern` of n, translated for RE2 and compiled once to prove it.
+  static ir::Pattern pattern(const Node& n) {
+    ir::Pattern p;
+    p.source = text(n, "pattern");
+    auto translated = ecmascript_to_re2(p.source);
+    if (const PatternError* e = std::get_if<PatternError>(&translated)) {
+      n.child("pattern").fail("pattern not supported at offset " + std::to_string(e->offset) +
+                              ": " + e->reason);
+    }
+    p.re2 = std::get<std::string>(translated);
+    if (std::string error = re2_error(p.re2); !error.empty()) {
+      n.child("pattern").fail("pattern does not compile: " + error);
+    }
+    return p;
+  }
+
   TypeRef lower_primitive(const Node& n) {
     TypeRef t;
     std::string type = single_type(n, &t.nullable);
@@ -542,8 +559,8 @@ class Lowerer {
       t.primitive = Primitive::kString;
       t.constraints.min_length = count(n, "minLength");
       t.constraints.max_length = count(n, "maxLength");
-      if (n.has("pattern")) t.constraints.pattern = text(n, "pattern");
-      if (n.has("not")) t.constraints.not_pattern = text(n.child("not"), "pattern");
+      if (n.has("pattern")) t.constraints.pattern = pattern(n);
+      if (n.has("not")) t.constraints.not_pattern = pattern(n.child("not"));
       if (n.has("format")) {
         std::string format = text(n, "format");
         if (format == "date-time") {

@@ -1,4 +1,6 @@
+#include <algorithm>
 #include <cmath>
+#include <numeric>
 
 #include "rpckit/codec/codec.hpp"
 
@@ -16,6 +18,14 @@ std::string_view kind_name(const nlohmann::json& j) {
     case nlohmann::json::value_t::number_float: return "number";
     default: return "binary";
   }
+}
+
+std::string snippet(const nlohmann::json& j, std::size_t max_chars) {
+  std::string text = j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  if (text.size() <= max_chars) return text;
+  std::size_t cut = max_chars;
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0U) == 0x80U) --cut;
+  return text.substr(0, cut) + "...";
 }
 
 void fail_kind(const nlohmann::json& j, std::string_view expected, const DecodePath& path) {
@@ -70,7 +80,7 @@ std::int64_t decode_int64(const nlohmann::json& j, std::int64_t min, std::int64_
                           DecodePath& path) {
   auto out_of_range = [&] {
     fail(path, "expected integer in [" + std::to_string(min) + ", " + std::to_string(max) +
-                   "], got " + j.dump());
+                   "], got " + snippet(j));
   };
   if (j.is_number_unsigned()) {
     auto v = j.get<std::uint64_t>();
@@ -103,7 +113,7 @@ void decode_const(const nlohmann::json& object, std::string_view key,
     if (required) fail(path, "missing required field");
     return;
   }
-  if (*it != expected) fail(path, "expected " + expected.dump() + ", got " + it->dump());
+  if (*it != expected) fail(path, "expected " + expected.dump() + ", got " + snippet(*it));
 }
 
 namespace {
@@ -132,18 +142,12 @@ void check_length(std::string_view s, std::optional<std::size_t> min,
   }
 }
 
-void check_pattern(std::string_view s, const std::regex& re, std::string_view pattern,
-                   const DecodePath& path) {
-  if (!std::regex_search(s.begin(), s.end(), re)) {
-    fail(path, "expected a string matching " + std::string(pattern));
-  }
+void check_pattern(std::string_view s, const Pattern& pattern, const DecodePath& path) {
+  if (!pattern.search(s)) fail(path, "expected a string matching " + pattern.source());
 }
 
-void check_not_pattern(std::string_view s, const std::regex& re, std::string_view pattern,
-                       const DecodePath& path) {
-  if (std::regex_search(s.begin(), s.end(), re)) {
-    fail(path, "expected a string not matching " + std::string(pattern));
-  }
+void check_not_pattern(std::string_view s, const Pattern& pattern, const DecodePath& path) {
+  if (pattern.search(s)) fail(path, "expected a string not matching " + pattern.source());
 }
 
 namespace {
@@ -164,6 +168,23 @@ void check_items(std::size_t size, std::optional<std::size_t> min,
   if (max && size > *max) {
     fail(path, "expected at most " + count(*max, "item") + ", got " + std::to_string(size));
   }
+}
+
+std::optional<Duplicate> first_duplicate(const std::vector<nlohmann::json>& items) {
+  std::vector<std::size_t> order(items.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  // Stable: equal items stay in index order, so each run starts with its earliest item.
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return items[a] < items[b]; });
+  std::optional<Duplicate> found;
+  for (std::size_t i = 1; i < order.size(); ++i) {
+    if (items[order[i]] != items[order[i - 1]]) continue;
+    std::size_t run_start = i - 1;
+    while (run_start > 0 && items[order[run_start - 1]] == items[order[i]]) --run_start;
+    Duplicate d{order[run_start], order[i]};
+    if (!found || d.later < found->later) found = d;
+  }
+  return found;
 }
 
 void check_date_time(std::string_view s, const DecodePath& path) {

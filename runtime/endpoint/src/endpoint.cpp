@@ -1,13 +1,23 @@
 #include "rpckit/endpoint/endpoint.hpp"
 
+#include <cstdint>
 #include <utility>
+
+#include "rpckit/codec/codec.hpp"
 
 namespace rpckit {
 namespace {
 
-bool valid_id(const nlohmann::json& id) { return id.is_string() || id.is_number_integer(); }
+nlohmann::json make_envelope() { return nlohmann::json{{"jsonrpc", "2.0"}}; }
 
-nlohmann::json envelope() { return nlohmann::json{{"jsonrpc", "2.0"}}; }
+// Text scan_envelope() has validated (depth and numbers within limits), so nothing that walks
+// the result recurses deeper than max_depth. Never throws: should nlohmann ever disagree with
+// the scan, the value is treated as unparseable rather than ending the thread.
+std::optional<nlohmann::json> parse_validated(std::string_view text) {
+  nlohmann::json value = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (value.is_discarded()) return std::nullopt;
+  return value;
+}
 
 }  // namespace
 
@@ -87,87 +97,83 @@ void Endpoint::read_loop() {
 }
 
 void Endpoint::handle_frame(std::string body) {
-  nlohmann::json message = nlohmann::json::parse(body, nullptr, /*allow_exceptions=*/false);
-  if (message.is_discarded()) {
-    diagnose(Diagnostic::Kind::kParseError, "frame is not JSON: " + body.substr(0, 200));
-    send_error(nullptr, RpcError(jsonrpc_code::kParseError, "Parse error: invalid JSON"));
+  auto scanned = scan_envelope(body, options_.max_depth);
+  if (auto* problem = std::get_if<EnvelopeProblem>(&scanned)) {
+    switch (problem->kind) {
+      case EnvelopeProblem::Kind::kParseError:
+        diagnose(Diagnostic::Kind::kParseError, "frame is not JSON: " + problem->reason);
+        send_error(nullptr,
+                   RpcError(jsonrpc_code::kParseError, "Parse error: " + problem->reason));
+        return;
+      case EnvelopeProblem::Kind::kInvalidRequest:
+        diagnose(Diagnostic::Kind::kInvalidRequest, problem->reason);
+        send_error(problem->id,
+                   RpcError(jsonrpc_code::kInvalidRequest, "Invalid Request: " + problem->reason));
+        return;
+      case EnvelopeProblem::Kind::kInvalidResponse:
+        // Never answered; the call it was meant for fails now rather than at its deadline.
+        fail_pending(problem->id, problem->reason);
+        return;
+    }
+  }
+  Received received{std::move(body), std::move(std::get<Envelope>(scanned))};
+  if (received.envelope.kind == Envelope::Kind::kResponse) {
+    handle_response(std::move(received));
     return;
   }
-  if (message.is_array()) {
-    diagnose(Diagnostic::Kind::kInvalidRequest, "batch arrays are not supported");
-    send_error(nullptr,
-               RpcError(jsonrpc_code::kInvalidRequest, "Invalid Request: batches not supported"));
-    return;
-  }
-  // The id to answer with, if the envelope has a usable one.
-  nlohmann::json id = nullptr;
-  if (message.is_object()) {
-    if (auto it = message.find("id"); it != message.end() && valid_id(*it)) id = *it;
-  }
-  auto invalid = [&](const std::string& why) {
-    diagnose(Diagnostic::Kind::kInvalidRequest, why);
-    send_error(id, RpcError(jsonrpc_code::kInvalidRequest, "Invalid Request: " + why));
-  };
-  if (!message.is_object()) return invalid("envelope is not an object");
-  auto version = message.find("jsonrpc");
-  if (version == message.end() || *version != "2.0") return invalid("jsonrpc must be \"2.0\"");
-
-  auto method = message.find("method");
-  if (method == message.end()) {
-    if (message.contains("result") || message.contains("error")) return handle_response(message);
-    return invalid("no method, result or error");
-  }
-  if (!method->is_string()) return invalid("method must be a string");
-  auto id_it = message.find("id");
-  if (id_it != message.end() && !valid_id(*id_it)) {
-    return invalid("id must be a string or an integer");
-  }
-  auto params = message.find("params");
-  if (params != message.end() && !params->is_object() && !params->is_array() &&
-      !params->is_null()) {
-    return invalid("params must be an object or an array");
-  }
-
-  Queued queued;
-  queued.method = method->get<std::string>();
-  if (params != message.end()) queued.params = std::move(*params);
-  if (id_it != message.end()) queued.id = *id_it;
-
   std::unique_lock lock(mutex_);
-  changed_.wait(lock, [&] { return queue_.size() < options_.max_queued || closed_.load(); });
+  const std::size_t bytes = received.frame.size();
+  changed_.wait(lock, [&] {
+    return closed_.load() || queue_.empty() ||
+           (queue_.size() < options_.max_queued &&
+            queued_bytes_ + bytes <= options_.max_queued_bytes);
+  });
   if (closed_.load()) return;
-  queue_.push_back(std::move(queued));
+  queued_bytes_ += bytes;
+  queue_.push_back(std::move(received));
   changed_.notify_all();
 }
 
-void Endpoint::handle_response(const nlohmann::json& message) {
-  auto id = message.find("id");
-  bool has_result = message.contains("result");
-  bool has_error = message.contains("error");
-  if (has_result == has_error) {
-    diagnose(Diagnostic::Kind::kInvalidResponse,
-             "response needs exactly one of result and error: " + message.dump().substr(0, 200));
-    return;
+namespace {
+// Our ids are integers; the pending call an id names, if it can name one.
+std::optional<std::int64_t> own_id(const nlohmann::json& id) {
+  if (!id.is_number_integer()) return std::nullopt;
+  if (id.is_number_unsigned() &&
+      id.get<std::uint64_t>() > static_cast<std::uint64_t>(INT64_MAX)) {
+    return std::nullopt;
   }
-  // We only ever send integer ids; a string id cannot be ours.
-  if (id == message.end() || !id->is_number_integer()) {
-    diagnose(Diagnostic::Kind::kUnknownResponseId,
-             "response with id " + (id == message.end() ? std::string("(none)") : id->dump()) +
-                 " matches no call");
-    return;
-  }
-  {
+  return id.get<std::int64_t>();
+}
+}  // namespace
+
+void Endpoint::fail_pending(const nlohmann::json& id, const std::string& reason) {
+  if (auto own = own_id(id)) {
     std::lock_guard lock(mutex_);
-    auto it = pending_.find(id->get<std::int64_t>());
-    if (it != pending_.end() && !it->second.response) {
-      it->second.response = message;
+    auto it = pending_.find(*own);
+    if (it != pending_.end() && !it->second.response && !it->second.unreadable) {
+      it->second.unreadable = reason;
+      changed_.notify_all();
+    }
+  }
+  diagnose(Diagnostic::Kind::kInvalidResponse,
+           "response with id " + codec::snippet(id) + " cannot be used: " + reason);
+}
+
+void Endpoint::handle_response(Received response) {
+  const nlohmann::json& id = response.envelope.id;
+  std::string id_text = codec::snippet(id);
+  if (auto own = own_id(id)) {
+    std::lock_guard lock(mutex_);
+    auto it = pending_.find(*own);
+    if (it != pending_.end() && !it->second.response && !it->second.unreadable) {
+      it->second.response = std::move(response);
       changed_.notify_all();
       return;
     }
   }
   // Reported without the lock: the observer may call close(), call() or notify().
   diagnose(Diagnostic::Kind::kUnknownResponseId,
-           "response with id " + id->dump() + " matches no pending call");
+           "response with id " + id_text + " matches no pending call");
 }
 
 void Endpoint::finish(const CloseReason& reason) {
@@ -178,7 +184,14 @@ void Endpoint::finish(const CloseReason& reason) {
     for (auto& [id, pending] : pending_) pending.disconnected = true;
     changed_.notify_all();
   }
-  if (close_observer_) close_observer_(*close_reason_);
+  if (!close_observer_) return;
+  try {
+    close_observer_(*close_reason_);
+  } catch (const std::exception& e) {
+    diagnose(Diagnostic::Kind::kObserverFailed, std::string("close observer: ") + e.what());
+  } catch (...) {
+    diagnose(Diagnostic::Kind::kObserverFailed, "close observer threw");
+  }
 }
 
 // ---- dispatching ----------------------------------------------------------------------
@@ -197,6 +210,7 @@ bool Endpoint::dispatch_one(std::unique_lock<std::mutex>& lock) {
   if (queue_.empty()) return false;
   Queued message = std::move(queue_.front());
   queue_.pop_front();
+  queued_bytes_ -= message.frame.size();
   changed_.notify_all();  // room in the queue for the reader
   lock.unlock();
   handle_incoming(message);
@@ -205,17 +219,30 @@ bool Endpoint::dispatch_one(std::unique_lock<std::mutex>& lock) {
 }
 
 void Endpoint::handle_incoming(Queued& message) {
+  const Envelope& envelope = message.envelope;
   Incoming incoming;
-  incoming.method = message.method;
-  incoming.params = message.params ? &*message.params : nullptr;
-  incoming.id = message.id;
+  incoming.method = envelope.method;
+  if (envelope.kind == Envelope::Kind::kRequest) incoming.id = envelope.id;
+  std::optional<nlohmann::json> params;
+  if (envelope.params) {
+    incoming.params_text = envelope.params->in(message.frame);
+    params = parse_validated(incoming.params_text);
+    if (!params) {
+      diagnose(Diagnostic::Kind::kParseError, incoming.method + ": params could not be parsed");
+      if (incoming.is_request()) {
+        send_error(*incoming.id, RpcError(jsonrpc_code::kParseError, "Parse error: params"));
+      }
+      return;
+    }
+    incoming.params = &*params;
+  }
   if (!incoming.is_request()) {
     try {
       if (handler_) handler_(incoming);
     } catch (const std::exception& e) {
-      diagnose(Diagnostic::Kind::kNotificationFailed, message.method + ": " + e.what());
+      diagnose(Diagnostic::Kind::kNotificationFailed, incoming.method + ": " + e.what());
     } catch (...) {
-      diagnose(Diagnostic::Kind::kNotificationFailed, message.method + ": unknown exception");
+      diagnose(Diagnostic::Kind::kNotificationFailed, incoming.method + ": unknown exception");
     }
     return;
   }
@@ -223,31 +250,33 @@ void Endpoint::handle_incoming(Queued& message) {
   std::optional<nlohmann::json> result;
   std::optional<RpcError> error;
   try {
-    if (!handler_) throw RpcError(jsonrpc_code::kMethodNotFound, "Method not found: " + message.method);
+    if (!handler_) {
+      throw RpcError(jsonrpc_code::kMethodNotFound, "Method not found: " + incoming.method);
+    }
     result = handler_(incoming);
   } catch (const RpcError& e) {
     error = e;
   } catch (const std::exception& e) {
     error = RpcError(jsonrpc_code::kInternalError,
-                     "Internal error in " + message.method + ": " + e.what());
+                     "Internal error in " + incoming.method + ": " + e.what());
   } catch (...) {
-    error = RpcError(jsonrpc_code::kInternalError, "Internal error in " + message.method);
+    error = RpcError(jsonrpc_code::kInternalError, "Internal error in " + incoming.method);
   }
   bool sent = false;
   if (error) {
-    sent = send_error(*message.id, *error);
+    sent = send_error(*incoming.id, *error);
   } else {
-    nlohmann::json response = envelope();
-    response["id"] = *message.id;
+    nlohmann::json response = make_envelope();
+    response["id"] = *incoming.id;
     response["result"] = std::move(*result);
     sent = send(response);
   }
   // Exactly one response, even when that one could not be written (e.g. a result over the
   // frame limit): a short internal error takes its place.
   if (!sent) {
-    send_error(*message.id, RpcError(jsonrpc_code::kInternalError,
-                                     "Internal error in " + message.method +
-                                         ": the response could not be sent"));
+    send_error(*incoming.id, RpcError(jsonrpc_code::kInternalError,
+                                      "Internal error in " + incoming.method +
+                                          ": the response could not be sent"));
   }
 }
 
@@ -268,7 +297,7 @@ CallResult Endpoint::call(std::string_view method, std::optional<nlohmann::json>
     id = next_id_++;
     pending_[id];
   }
-  nlohmann::json request = envelope();
+  nlohmann::json request = make_envelope();
   request["id"] = id;
   request["method"] = method;
   if (params) request["params"] = std::move(*params);
@@ -284,7 +313,7 @@ CallResult Endpoint::call(std::string_view method, std::optional<nlohmann::json>
   bool pump = on_dispatcher_thread();
   for (;;) {
     Pending& pending = pending_[id];
-    if (pending.response) break;
+    if (pending.response || pending.unreadable) break;
     if (pending.disconnected || closed_.load()) {
       pending_.erase(id);
       return CallError{CallError::Kind::kDisconnected,
@@ -295,7 +324,8 @@ CallResult Endpoint::call(std::string_view method, std::optional<nlohmann::json>
     // The dispatcher keeps serving the peer while it waits (nested requests), but only until
     // the deadline: past it, wait_until() below reports the timeout at once.
     if (pump && std::chrono::steady_clock::now() < until && dispatch_one(lock)) continue;
-    if (changed_.wait_until(lock, until) == std::cv_status::timeout && !pending_[id].response) {
+    if (changed_.wait_until(lock, until) == std::cv_status::timeout && !pending_[id].response &&
+        !pending_[id].unreadable) {
       pending_.erase(id);
       return CallError{CallError::Kind::kTimeout,
                        RpcError(jsonrpc_code::kInternalError,
@@ -303,18 +333,33 @@ CallResult Endpoint::call(std::string_view method, std::optional<nlohmann::json>
                                     std::to_string(timeout.count()) + " ms")};
     }
   }
-  nlohmann::json response = std::move(*pending_[id].response);
+  Pending done = std::move(pending_[id]);
   pending_.erase(id);
   lock.unlock();
-  if (auto it = response.find("error"); it != response.end()) {
-    return CallError{CallError::Kind::kRemote, RpcError::from_json(*it)};
+  if (done.unreadable) {
+    return CallError{CallError::Kind::kRemote,
+                     RpcError(jsonrpc_code::kInternalError,
+                              "unusable response to \"" + std::string(method) + "\": " +
+                                  *done.unreadable)};
   }
-  return CallResult(std::move(response["result"]));
+  // Parsed here, on the caller's thread, from text the reader validated.
+  const Received& response = *done.response;
+  const Span& member = response.envelope.error ? *response.envelope.error : *response.envelope.result;
+  std::optional<nlohmann::json> value = parse_validated(member.in(response.frame));
+  if (!value) {
+    return CallError{CallError::Kind::kRemote,
+                     RpcError(jsonrpc_code::kInternalError,
+                              "unusable response to \"" + std::string(method) + "\"")};
+  }
+  if (response.envelope.error) {
+    return CallError{CallError::Kind::kRemote, RpcError::from_json(*value)};
+  }
+  return CallResult(std::move(*value));
 }
 
 bool Endpoint::notify(std::string_view method, std::optional<nlohmann::json> params) {
   if (closed_.load()) return false;
-  nlohmann::json message = envelope();
+  nlohmann::json message = make_envelope();
   message["method"] = method;
   if (params) message["params"] = std::move(*params);
   return send(message);
@@ -333,7 +378,7 @@ bool Endpoint::send(const nlohmann::json& message) {
 }
 
 bool Endpoint::send_error(const nlohmann::json& id, const RpcError& error) {
-  nlohmann::json response = envelope();
+  nlohmann::json response = make_envelope();
   response["id"] = id;
   response["error"] = error.to_json();
   return send(response);
@@ -361,12 +406,25 @@ CloseReason Endpoint::wait() {
   return close_reason_.value_or(CloseReason{});
 }
 
+// Observers are the application's code, run on the endpoint's threads: one that throws
+// must not take the connection (or the process) down with it.
 void Endpoint::diagnose(Diagnostic::Kind kind, std::string detail) {
-  if (diagnostic_observer_) diagnostic_observer_(Diagnostic{kind, std::move(detail)});
+  if (!diagnostic_observer_) return;
+  try {
+    diagnostic_observer_(Diagnostic{kind, std::move(detail)});
+  } catch (...) {  // nowhere left to report it
+  }
 }
 
 void Endpoint::record_frame(bool outgoing, std::string_view body) {
-  if (frame_observer_) frame_observer_(outgoing, body);
+  if (!frame_observer_) return;
+  try {
+    frame_observer_(outgoing, body);
+  } catch (const std::exception& e) {
+    diagnose(Diagnostic::Kind::kObserverFailed, std::string("frame observer: ") + e.what());
+  } catch (...) {
+    diagnose(Diagnostic::Kind::kObserverFailed, "frame observer threw");
+  }
 }
 
 }  // namespace rpckit

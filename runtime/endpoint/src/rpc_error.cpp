@@ -1,5 +1,7 @@
 #include "rpckit/endpoint/rpc_error.hpp"
 
+#include "rpckit/codec/codec.hpp"
+
 namespace rpckit {
 
 nlohmann::json RpcError::to_json() const {
@@ -10,7 +12,7 @@ nlohmann::json RpcError::to_json() const {
 
 RpcError RpcError::from_json(const nlohmann::json& error) {
   if (!error.is_object() || !error.contains("code") || !error["code"].is_number_integer()) {
-    return RpcError(jsonrpc_code::kInternalError, "malformed error object: " + error.dump());
+    return RpcError(jsonrpc_code::kInternalError, "malformed error object: " + codec::snippet(error));
   }
   std::string message;
   if (auto it = error.find("message"); it != error.end() && it->is_string()) {
@@ -20,7 +22,7 @@ RpcError RpcError::from_json(const nlohmann::json& error) {
   if (auto it = error.find("data"); it != error.end()) data = *it;
   auto code = error["code"].get<std::int64_t>();
   if (code < INT32_MIN || code > INT32_MAX) {
-    return RpcError(jsonrpc_code::kInternalError, "error code out of range: " + error.dump());
+    return RpcError(jsonrpc_code::kInternalError, "error code out of range: " + codec::snippet(error));
   }
   return RpcError(static_cast<int>(code), std::move(message), std::move(data));
 }

@@ -103,11 +103,20 @@ sn::InitializeResult Plugin::initialize(const sn::InitializeParams& params) {
 nlohmann::json Plugin::route(const Incoming& incoming) {
   bool event = !incoming.is_request() && incoming.method != msg::Exit::kMethod;
   if (handler_depth_ > 0 && event) {
-    // Arrived while a handler waits on the host: run it once that handler has returned.
+    // Arrived while a handler waits on the host: run it once that handler has returned. Held
+    // as text, and only so much of it: a host that floods events while it leaves a call
+    // unanswered loses the excess (reported), not the plugin its memory.
+    if (held_events_.size() >= kMaxHeldEvents ||
+        held_bytes_ + incoming.params_text.size() > kMaxHeldBytes) {
+      std::fprintf(stderr, "[rpckit] %s dropped: %zu events already wait for a handler\n",
+                   incoming.method.c_str(), held_events_.size());
+      return nullptr;
+    }
+    held_bytes_ += incoming.params_text.size();
     held_events_.push_back(HeldEvent{
-        incoming.method,
-        incoming.params != nullptr ? std::optional<nlohmann::json>(*incoming.params)
-                                   : std::nullopt});
+        incoming.method, incoming.params != nullptr
+                             ? std::optional<std::string>(incoming.params_text)
+                             : std::nullopt});
     return nullptr;
   }
   ++handler_depth_;
@@ -129,14 +138,19 @@ void Plugin::run_held_events() {
   while (!held_events_.empty() && !exit_requested_) {
     HeldEvent held = std::move(held_events_.front());
     held_events_.pop_front();
+    held_bytes_ -= held.params ? held.params->size() : 0;
     try {
-      route_now(held.method, held.params ? &*held.params : nullptr);
+      // The endpoint validated this text (depth and numbers within limits).
+      std::optional<nlohmann::json> params;
+      if (held.params) params = nlohmann::json::parse(*held.params);
+      route_now(held.method, params ? &*params : nullptr);
     } catch (const std::exception& e) {
       // A notification never gets a response: report it as the endpoint does.
       std::fprintf(stderr, "[rpckit] %s: %s\n", held.method.c_str(), e.what());
     }
   }
   held_events_.clear();  // after exit: dropped
+  held_bytes_ = 0;
 }
 
 nlohmann::json Plugin::route_now(const std::string& method, const nlohmann::json* params) {
@@ -160,6 +174,7 @@ int Plugin::run() {
   auto max = static_cast<std::size_t>(sn::kMaxFrameBytes);
   Endpoint::Options options;
   options.interrupt_reader = [&source] { source.interrupt(); };
+  options.max_depth = static_cast<std::size_t>(sn::kMaxJsonDepth);
   return serve(framing::make_reader(framing::Framing::kContentLength, source, max),
                framing::make_writer(framing::Framing::kContentLength, sink, max),
                std::move(options));

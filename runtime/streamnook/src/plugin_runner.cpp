@@ -216,6 +216,7 @@ void PluginRunner::spawn() {
   Endpoint::Options endpoint_options;
   endpoint_options.default_deadline = scaled(sn::kDefaultRequestTimeoutMs, options_.time_scale);
   endpoint_options.interrupt_reader = [source = conn->source.get()] { source->interrupt(); };
+  endpoint_options.max_depth = static_cast<std::size_t>(sn::kMaxJsonDepth);
   conn->endpoint = std::make_unique<Endpoint>(
       framing::make_reader(framing::Framing::kContentLength, *conn->source, max),
       framing::make_writer(framing::Framing::kContentLength, *conn->sink, max),

@@ -7,7 +7,6 @@
 #include <limits>
 #include <map>
 #include <optional>
-#include <regex>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -18,6 +17,7 @@
 #include "rpckit/codec/decode_error.hpp"
 #include "rpckit/codec/json_value.hpp"
 #include "rpckit/codec/nullable.hpp"
+#include "rpckit/codec/pattern.hpp"
 
 namespace rpckit {
 
@@ -39,6 +39,9 @@ namespace rpckit::codec {
 
 // "string", "object", ... as JSON Schema names them, for error messages.
 std::string_view kind_name(const nlohmann::json& j);
+// A value's JSON text for an error message, cut at `max_chars` ("...": a peer's value may be
+// megabytes long).
+std::string snippet(const nlohmann::json& j, std::size_t max_chars = 64);
 [[noreturn]] void fail_kind(const nlohmann::json& j, std::string_view expected,
                             const DecodePath& path);
 
@@ -161,26 +164,32 @@ void encode_optional(nlohmann::json& object, const char* key, const std::optiona
 std::size_t code_points(std::string_view utf8);
 void check_length(std::string_view s, std::optional<std::size_t> min,
                   std::optional<std::size_t> max, const DecodePath& path);
-void check_pattern(std::string_view s, const std::regex& re, std::string_view pattern,
-                   const DecodePath& path);
-void check_not_pattern(std::string_view s, const std::regex& re, std::string_view pattern,
-                       const DecodePath& path);
+void check_pattern(std::string_view s, const Pattern& pattern, const DecodePath& path);
+void check_not_pattern(std::string_view s, const Pattern& pattern, const DecodePath& path);
 void check_range(double v, std::optional<double> min, std::optional<double> max,
                  const DecodePath& path);
 void check_items(std::size_t size, std::optional<std::size_t> min,
                  std::optional<std::size_t> max, const DecodePath& path);
 void check_date_time(std::string_view s, const DecodePath& path);
 
-// uniqueItems: reports the later duplicate at its own index.
+struct Duplicate {
+  std::size_t earlier, later;
+};
+// The smallest index that equals an earlier item, and the earliest item it equals.
+std::optional<Duplicate> first_duplicate(const std::vector<nlohmann::json>& items);
+
+// uniqueItems: reports the first item that repeats an earlier one, at its own index, naming
+// the earliest item it repeats. O(n log n): the items are compared as JSON values (1 and 1.0
+// are the same item, as JSON Schema says), sorted, and neighbours checked.
 template <class T>
 void check_unique(const std::vector<T>& items, DecodePath& path) {
-  for (std::size_t i = 1; i < items.size(); ++i) {
-    for (std::size_t k = 0; k < i; ++k) {
-      if (items[i] == items[k]) {
-        DecodePath::Index scope(path, i);
-        fail(path, "expected unique items (same as [" + std::to_string(k) + "])");
-      }
-    }
+  if (items.size() < 2) return;
+  std::vector<nlohmann::json> encoded;
+  encoded.reserve(items.size());
+  for (const T& item : items) encoded.emplace_back(item);
+  if (auto duplicate = first_duplicate(encoded)) {
+    DecodePath::Index scope(path, duplicate->later);
+    fail(path, "expected unique items (same as [" + std::to_string(duplicate->earlier) + "])");
   }
 }
 

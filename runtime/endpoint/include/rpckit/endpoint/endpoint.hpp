@@ -6,9 +6,16 @@
 // - Incoming: every request and notification goes to one Handler, in arrival order. A
 //   request gets exactly one response: the handler's result, the RpcError it threw, or
 //   -32603 for any other exception. A notification never gets a response, even on error.
-//   Invalid JSON -> -32700 (id null); a batch array or an invalid envelope -> -32600.
+//   Invalid JSON -> -32700 (id null); a batch array or an invalid envelope -> -32600. A
+//   frame nested deeper than max_depth, or holding a number no double can hold, is valid
+//   JSON this endpoint will not take: -32600 with the frame's id when it can be found. Both
+//   messages say where and why ("Parse error: at byte 57: invalid UTF-8 (byte 0xFF)").
 //   Responses are matched to calls by id (numbers and strings); one with an unknown id is
-//   reported and dropped.
+//   reported and dropped; one for a pending call that cannot be read fails that call.
+//
+// The peer is a stranger: frames are validated without recursion (rpckit::codec::JsonReader)
+// and wait in the queue as text; a frame's params are parsed only when it is dispatched, so
+// memory is the queued text (bounded by max_queued_bytes) plus one parsed message.
 //
 // Threads: a reader thread reads and parses frames and completes calls; a dispatcher thread
 // runs the handler for incoming messages one at a time. A handler may call the peer and wait:
@@ -32,6 +39,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "rpckit/endpoint/envelope.hpp"
 #include "rpckit/endpoint/rpc_error.hpp"
 #include "rpckit/framing/frame_reader.hpp"
 #include "rpckit/framing/frame_writer.hpp"
@@ -42,6 +50,7 @@ namespace rpckit {
 struct Incoming {
   std::string method;
   const nlohmann::json* params = nullptr;  // null when the envelope has no params
+  std::string_view params_text;            // the same params as they crossed the wire
   std::optional<nlohmann::json> id;        // set for requests (number or string, echoed as is)
   bool is_request() const { return id.has_value(); }
 };
@@ -65,11 +74,12 @@ class CallResult {
 struct Diagnostic {
   enum class Kind {
     kUnknownResponseId,  // response to no pending call (late, duplicate, or invented)
-    kInvalidResponse,    // response envelope that is neither result nor error
+    kInvalidResponse,    // response that cannot be used (neither result nor error, too deep)
     kParseError,         // frame body is not JSON (answered with -32700)
     kInvalidRequest,     // envelope is not a valid request (answered with -32600)
     kNotificationFailed, // a notification's handler threw (no response is sent)
     kWriteFailed,        // a frame could not be written
+    kObserverFailed,     // an observer (frame, close) threw; the endpoint carries on
   };
   Kind kind;
   std::string detail;
@@ -95,9 +105,13 @@ class Endpoint {
 
   struct Options {
     std::chrono::milliseconds default_deadline{30000};
-    // Incoming messages waiting for the dispatcher; when full the reader stops reading,
-    // which pushes back on the peer through the pipe instead of growing memory.
+    // Incoming messages waiting for the dispatcher, by count and by frame bytes; when full the
+    // reader stops reading, which pushes back on the peer through the pipe instead of growing
+    // memory. A frame larger than max_queued_bytes is still taken when the queue is empty.
     std::size_t max_queued = 4096;
+    std::size_t max_queued_bytes = std::size_t{8} << 20U;
+    // Deepest nesting taken from the peer (the envelope object is depth 1).
+    std::size_t max_depth = 256;
     // Unblocks the reader thread's read() (e.g. framing::InterruptibleFdSource::interrupt or
     // MemoryPipeSource::close). Without it, close() still fails pending calls at once, but the
     // destructor waits for the peer to close its end.
@@ -136,20 +150,23 @@ class Endpoint {
   bool closed() const { return closed_.load(); }
 
  private:
+  // A frame and what scan_envelope() found in it (spans index into `frame`).
+  struct Received {
+    std::string frame;
+    Envelope envelope;
+  };
   struct Pending {
-    std::optional<nlohmann::json> response;  // the whole envelope
+    std::optional<Received> response;
+    std::optional<std::string> unreadable;  // why the response for this call could not be used
     bool disconnected = false;
   };
 
   void read_loop();
   void dispatch_loop();
   void handle_frame(std::string body);
-  void handle_response(const nlohmann::json& envelope);
-  struct Queued {
-    std::string method;
-    std::optional<nlohmann::json> params;
-    std::optional<nlohmann::json> id;
-  };
+  void handle_response(Received response);
+  void fail_pending(const nlohmann::json& id, const std::string& reason);
+  using Queued = Received;
   void handle_incoming(Queued& message);
   // Runs one queued message if there is one; the lock is released while the handler runs.
   bool dispatch_one(std::unique_lock<std::mutex>& lock);
@@ -173,6 +190,7 @@ class Endpoint {
   std::map<std::int64_t, Pending> pending_;
   std::int64_t next_id_ = 1;
   std::deque<Queued> queue_;
+  std::size_t queued_bytes_ = 0;
   bool reading_done_ = false;
   std::optional<CloseReason> close_reason_;
 

@@ -75,8 +75,10 @@ class Plugin {
   // An event that arrived while a handler was waiting on the host (see route()).
   struct HeldEvent {
     std::string method;
-    std::optional<nlohmann::json> params;
+    std::optional<std::string> params;  // JSON text
   };
+  static constexpr std::size_t kMaxHeldEvents = 4096;
+  static constexpr std::size_t kMaxHeldBytes = std::size_t{16} << 20U;
 
   void register_lifecycle();
   sn::InitializeResult initialize(const sn::InitializeParams& params);
@@ -99,6 +101,7 @@ class Plugin {
   // message while a handler waits in a host call), and the events held meanwhile.
   int handler_depth_ = 0;
   std::deque<HeldEvent> held_events_;
+  std::size_t held_bytes_ = 0;
 };
 
 }  // namespace rpckit::streamnook

@@ -1,0 +1,17 @@
+# Findre2: RE2 as the imported target re2::re2. Newer RE2 releases ship a CMake package
+# (tried first); Debian 12's libre2-dev has only a pkg-config file.
+find_package(re2 CONFIG QUIET)
+if(NOT TARGET re2::re2)
+  find_package(PkgConfig QUIET)
+  if(PkgConfig_FOUND)
+    pkg_check_modules(RE2_PC QUIET IMPORTED_TARGET GLOBAL re2)
+  endif()
+  if(TARGET PkgConfig::RE2_PC)
+    add_library(re2::re2 ALIAS PkgConfig::RE2_PC)
+  endif()
+endif()
+if(TARGET re2::re2)
+  set(RE2_TARGET re2::re2)
+endif()
+include(FindPackageHandleStandardArgs)
+find_package_handle_standard_args(re2 REQUIRED_VARS RE2_TARGET)

@@ -1,0 +1,50 @@
+#pragma once
+// scan_envelope(): what one incoming JSON-RPC 2.0 frame is, found without building a DOM.
+// The whole frame is validated (rpckit::codec::JsonReader: strict UTF-8, nesting and number
+// limits); the members that matter are located as byte spans into the frame, so a request
+// can wait in a queue as its text, and only params that are dispatched are ever parsed.
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+
+#include <nlohmann/json.hpp>
+
+namespace rpckit {
+
+// Where a member's value lies in the frame text.
+struct Span {
+  std::size_t offset = 0;
+  std::size_t size = 0;
+  std::string_view in(std::string_view frame) const { return frame.substr(offset, size); }
+};
+
+struct Envelope {
+  enum class Kind { kRequest, kNotification, kResponse };
+  Kind kind = Kind::kNotification;
+  std::string method;            // requests and notifications
+  nlohmann::json id;             // requests and responses: a string or an integer
+  std::optional<Span> params;    // absent when the envelope has none
+  std::optional<Span> result;    // responses: exactly one of result and error
+  std::optional<Span> error;
+};
+
+// A frame that is not a usable envelope, and how to answer it.
+struct EnvelopeProblem {
+  enum class Kind {
+    kParseError,       // not JSON: answered -32700 with a null id
+    kInvalidRequest,   // answered -32600 (with the id when one could be recovered)
+    kInvalidResponse,  // a response that cannot be used: never answered; `id` may name the
+                       // call it was meant for
+  };
+  Kind kind = Kind::kParseError;
+  nlohmann::json id;   // null when none could be recovered
+  std::string reason;  // says where and why: "at byte 4100: nesting deeper than 256 levels"
+};
+
+// `max_depth` counts the envelope object itself as depth 1.
+std::variant<Envelope, EnvelopeProblem> scan_envelope(std::string_view frame,
+                                                      std::size_t max_depth);
+
+}  // namespace rpckit
