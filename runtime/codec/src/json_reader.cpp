@@ -79,10 +79,12 @@ void JsonReader::expect(char c, const char* what) {
   ++pos_;
 }
 
+// Just after the opening bracket; errors point at the bracket.
 void JsonReader::enter(char container) {
   if (open_.size() >= options_.max_depth) {
-    throw JsonError(JsonError::Kind::kTooDeep, pos_,
-                    "at byte " + std::to_string(pos_) + ": nesting deeper than " +
+    const std::size_t at = pos_ - 1;
+    throw JsonError(JsonError::Kind::kTooDeep, at,
+                    "at byte " + std::to_string(at) + ": nesting deeper than " +
                         std::to_string(options_.max_depth) + " levels");
   }
   open_.push_back(container);
