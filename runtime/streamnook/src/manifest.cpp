@@ -9,6 +9,7 @@
 #include <set>
 #include <sstream>
 #include <system_error>
+#include <unordered_map>
 #include <utility>
 
 #include "manifest_toml.hpp"
@@ -292,6 +293,7 @@ class Checker {
       add(field, list, "must be an array of strings, got " + kind_of(*list));
       return;
     }
+    std::unordered_map<std::string_view, std::size_t> first_seen;  // linear, not pairwise
     for (std::size_t i = 0; i < list->size(); ++i) {
       const json& item = (*list)[i];
       std::string item_field = index_path(field, i);
@@ -309,11 +311,8 @@ class Checker {
         add(item_field, &item, "must not have leading or trailing whitespace");
       }
       if (!trimmed.empty() && !valid(trimmed)) add(item_field, &item, invalid_rule(trimmed));
-      for (std::size_t k = 0; k < i; ++k) {
-        if ((*list)[k] == item) {
-          add(item_field, &item, "is a duplicate of " + index_path(field, k));
-          break;
-        }
+      if (auto [it, first] = first_seen.emplace(text, i); !first) {
+        add(item_field, &item, "is a duplicate of " + index_path(field, it->second));
       }
     }
   }
@@ -593,7 +592,15 @@ ManifestResult load_manifest(const std::filesystem::path& plugin_dir) {
                                                         : std::string())});
     return result;
   }
-  std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  // A manifest is a few hundred bytes; reading an endless or enormous file is not loading one.
+  std::string text(kMaxManifestBytes + 1, '\0');
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  text.resize(static_cast<std::size_t>(in.gcount()));
+  if (text.size() > kMaxManifestBytes) {
+    result.issues.push_back({field, "", "is larger than " + std::to_string(kMaxManifestBytes) +
+                                            " bytes (" + file.string() + ")"});
+    return result;
+  }
 
   manifest_detail::TomlConversion toml = manifest_detail::toml_to_json(text, field);
   if (!toml.json) {

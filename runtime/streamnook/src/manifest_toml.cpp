@@ -1,6 +1,9 @@
 #include "manifest_toml.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <cmath>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <utility>
@@ -8,6 +11,7 @@
 #include <toml++/toml.h>
 
 #include "manifest_util.hpp"
+#include "rpckit/codec/json_reader.hpp"
 
 namespace rpckit::streamnook::manifest_detail {
 
@@ -15,16 +19,77 @@ namespace {
 
 using nlohmann::json;
 
+// toml++ recurses once per part of a dotted key (`a.b.c...`) and per nested table, so text
+// from a stranger is measured before toml++ sees it. A small lexer (strings, comments) finds
+// the dotted keys; a manifest needs three parts at most.
+constexpr std::size_t kMaxKeyParts = 32;         // in one dotted key or table header
+constexpr std::size_t kMaxDottedParts = 1024;    // in the whole file
+
+std::optional<std::string> nesting_problem(std::string_view text) {
+  std::size_t line = 1, run = 0, total = 0;
+  bool after_key = false;  // the last token was a bare key or a string
+  auto end_run = [&] {
+    run = 0;
+    after_key = false;
+  };
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (c == '\n') {
+      ++line;
+      end_run();
+    } else if (c == '#') {
+      while (i + 1 < text.size() && text[i + 1] != '\n') ++i;
+    } else if (c == '"' || c == '\'') {
+      bool multiline = text.substr(i, 3) == std::string(3, c);
+      std::size_t j = i + (multiline ? 3 : 1);
+      for (; j < text.size(); ++j) {
+        if (text[j] == '\n') {
+          if (!multiline) break;  // a syntax error; toml++ will say so
+          ++line;
+        } else if (c == '"' && text[j] == '\\') {
+          ++j;
+        } else if (text[j] == c && (!multiline || text.substr(j, 3) == std::string(3, c))) {
+          j += multiline ? 2 : 0;
+          break;
+        }
+      }
+      i = std::min(j, text.size() - 1);
+      after_key = true;
+    } else if (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-') {
+      after_key = true;
+    } else if (c == '.') {
+      if (!after_key) continue;
+      after_key = false;
+      if (++run > kMaxKeyParts - 1) {
+        return "line " + std::to_string(line) + " has a dotted key of more than " +
+               std::to_string(kMaxKeyParts) + " parts";
+      }
+      if (++total > kMaxDottedParts) {
+        return "more than " + std::to_string(kMaxDottedParts) + " dotted key parts";
+      }
+    } else if (c != ' ' && c != '\t') {
+      end_run();
+    }
+  }
+  return std::nullopt;
+}
+
 class Converter {
  public:
   explicit Converter(TomlConversion& out) : out_(out) {}
 
-  json convert(const toml::node& node, const std::string& path) {
+  json convert(const toml::node& node, const std::string& path, std::size_t depth = 1) {
+    const bool container =
+        node.type() == toml::node_type::table || node.type() == toml::node_type::array;
+    if (container && depth > codec::kMaxJsonDepth) {
+      return unconvertible("", path, "is nested deeper than " +
+                                         std::to_string(codec::kMaxJsonDepth) + " levels");
+    }
     switch (node.type()) {
       case toml::node_type::table: {
         json object = json::object();
         for (auto&& [key, value] : *node.as_table()) {
-          object[std::string(key.str())] = convert(value, child_path(path, key.str()));
+          object[std::string(key.str())] = convert(value, child_path(path, key.str()), depth + 1);
         }
         return object;
       }
@@ -32,7 +97,7 @@ class Converter {
         json array = json::array();
         const toml::array& items = *node.as_array();
         for (std::size_t i = 0; i < items.size(); ++i) {
-          array.push_back(convert(items[i], index_path(path, i)));
+          array.push_back(convert(items[i], index_path(path, i), depth + 1));
         }
         return array;
       }
@@ -84,6 +149,10 @@ class Converter {
 
 TomlConversion toml_to_json(std::string_view text, std::string_view source_name) {
   TomlConversion out;
+  if (auto problem = nesting_problem(text)) {
+    out.issues.push_back({std::string(source_name), "", "is nested too deeply: " + *problem});
+    return out;
+  }
   toml::table document;
   try {
     document = toml::parse(text, source_name);

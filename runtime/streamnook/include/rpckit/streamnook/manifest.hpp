@@ -65,9 +65,13 @@ struct ManifestResult {
   bool ok() const { return issues.empty(); }
 };
 
+// Largest plugin.toml load_manifest() reads.
+inline constexpr std::size_t kMaxManifestBytes = 1 << 20;
+
 // Reads <plugin_dir>/plugin.toml, converts it to JSON and runs check_manifest(). Never throws
-// for a bad plugin: a missing or unreadable file and TOML syntax errors are issues with field
-// "plugin.toml" (syntax errors say "line:column").
+// for a bad plugin: a missing, unreadable or oversized file, TOML syntax errors and nesting
+// beyond the limits (dotted keys of more than 32 parts, JSON deeper than 256 levels) are
+// issues with field "plugin.toml" (syntax errors say "line:column").
 ManifestResult load_manifest(const std::filesystem::path& plugin_dir);
 
 // Checks every rule of spec section 7 on the JSON form of a manifest, collecting all
