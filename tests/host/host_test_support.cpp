@@ -1,5 +1,7 @@
 #include "host_test_support.hpp"
 
+#include "rpckit/codec/json_reader.hpp"
+
 #include <dirent.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -275,8 +277,15 @@ void RecordingApp::on_report(std::string_view plugin_id, std::string_view what) 
 }
 
 void RecordingApp::on_frame(std::string_view plugin_id, bool outgoing, std::string_view body) {
-  Json message = Json::parse(body, nullptr, false);
-  if (message.is_discarded()) message = std::string(body);
+  // Parsed only when within the runtime's limits: a plugin's 30,000-deep frame must not
+  // overflow this recorder's stack when a test copies or compares it.
+  Json message = std::string(body);
+  try {
+    rpckit::codec::validate_json(body);
+    message = Json::parse(body, nullptr, false);
+    if (message.is_discarded()) message = std::string(body);
+  } catch (const rpckit::codec::JsonError&) {
+  }
   std::lock_guard lock(mutex_);
   frames_.push_back({std::string(plugin_id), outgoing, std::move(message), Clock::now()});
   changed();
@@ -320,10 +329,10 @@ fs::path make_plugin_dir(const fs::path& root, const PluginSpec& spec) {
   fs::path entry = dir / "bin" / "plugin";
   switch (spec.entry) {
     case PluginSpec::Entry::kSymlink:
-      fs::create_symlink(kMisbehavingPluginExe, entry);
+      fs::create_symlink(spec.executable, entry);
       break;
     case PluginSpec::Entry::kCopy:
-      fs::copy_file(kMisbehavingPluginExe, entry);
+      fs::copy_file(spec.executable, entry);
       break;
     case PluginSpec::Entry::kMissing:
       break;

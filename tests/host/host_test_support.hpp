@@ -182,6 +182,10 @@ struct PluginSpec {
     entry = e;
     return *this;
   }
+  PluginSpec& with_executable(std::string path) {
+    executable = std::move(path);
+    return *this;
+  }
 
   std::string id;
   List args;  // runtime.args: the misbehaving_plugin mode and options
@@ -192,6 +196,7 @@ struct PluginSpec {
   List actions = {"t.call", "t.send", "t.state", "t.echo", "t.never"};
   List status;
   Entry entry = Entry::kSymlink;
+  std::string executable = kMisbehavingPluginExe;  // what bin/plugin is
 };
 
 // Writes <root>/<id>/{plugin.toml, bin/plugin} and returns the directory.

@@ -8,6 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "rpckit/codec/codec.hpp"
+
 #include "rpckit/codec/descriptor.hpp"
 
 namespace rpckit {
@@ -65,12 +67,12 @@ inline GateVerdict evaluate_gate(std::span<const GateClause> gate, const nlohman
     if (clause.kind == GateClause::Kind::kDeclaredParam) {
       if (declared == nullptr) continue;
       if (!detail::list_contains(detail::find_dotted(*declared, clause.list), value)) {
-        return {false, std::string(clause.list) + " does not declare " + value.dump()};
+        return {false, std::string(clause.list) + " does not declare " + codec::snippet(value)};
       }
       continue;
     }
     if (!detail::list_contains(detail::find_dotted(granted, clause.list), value)) {
-      return {false, std::string(clause.list) + " does not grant " + value.dump()};
+      return {false, std::string(clause.list) + " does not grant " + codec::snippet(value)};
     }
   }
   return {};
