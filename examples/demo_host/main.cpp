@@ -1,9 +1,10 @@
-// streamnook-demo-host: a command-line StreamNook host. Give it a plugin directory; it checks
-// the manifest, shows what the plugin requests and what it is granted, runs it through a
-// scripted session with demo data, and prints the conversation and the lifecycle.
+// streamnook-demo-host: a command-line StreamNook host. Give it one or more plugin
+// directories; it checks each manifest, shows what each plugin requests and what it is
+// granted, runs them together through a scripted session with demo data, and prints the
+// conversation and the lifecycle.
 //
 //   streamnook-demo-host build/dev/examples/live_alerts/plugin --time-scale 0.1
-//   streamnook-demo-host <dir> --host-methods log,notify --transcript out.jsonl
+//   streamnook-demo-host <dir> [<dir>...] --host-methods log,notify --transcript out.jsonl
 #include <pthread.h>
 #include <signal.h>
 #include <unistd.h>
@@ -56,13 +57,14 @@ std::string join(const std::vector<E>& values) {
 
 int main(int argc, char** argv) {
   CLI::App cli{"streamnook-demo-host: run a StreamNook plugin through a scripted session"};
-  std::string plugin_dir;
+  std::vector<std::string> plugin_dirs;
   double time_scale = 1.0;
   std::string transcript_path;
   std::string state_dir;
   bool frames = true;
   std::optional<std::string> events, host_methods, credentials, ui;
-  cli.add_option("plugin_dir", plugin_dir, "The plugin directory (holds plugin.toml)")
+  cli.add_option("plugin_dirs", plugin_dirs,
+                 "Plugin directories (each holds a plugin.toml); they run side by side")
       ->required()
       ->check(CLI::ExistingDirectory);
   cli.add_option("--time-scale", time_scale,
@@ -92,30 +94,27 @@ int main(int argc, char** argv) {
   sigaddset(&signals, SIGUSR1);
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
 
-  rpckit::streamnook::ManifestResult manifest = rpckit::streamnook::load_manifest(plugin_dir);
-  if (!manifest.ok()) {
-    std::fprintf(stderr, "%s/plugin.toml is not a valid manifest:\n", plugin_dir.c_str());
-    for (const auto& issue : manifest.issues) std::fprintf(stderr, "  %s\n", issue.str().c_str());
-    return 2;
-  }
-  const sn::Manifest& m = manifest.loaded->manifest;
   rpckit::streamnook::HostOptions options;
-  if (auto issue = rpckit::streamnook::check_host_version(m, options.host_version)) {
-    std::fprintf(stderr, "cannot run %s: %s\n", m.id.c_str(), issue->str().c_str());
-    return 2;
+  std::vector<rpckit::streamnook::LoadedManifest> manifests;
+  for (const std::string& plugin_dir : plugin_dirs) {
+    rpckit::streamnook::ManifestResult manifest = rpckit::streamnook::load_manifest(plugin_dir);
+    if (!manifest.ok()) {
+      std::fprintf(stderr, "%s/plugin.toml is not a valid manifest:\n", plugin_dir.c_str());
+      for (const auto& issue : manifest.issues) std::fprintf(stderr, "  %s\n", issue.str().c_str());
+      return 2;
+    }
+    const sn::Manifest& m = manifest.loaded->manifest;
+    if (auto issue = rpckit::streamnook::check_host_version(m, options.host_version)) {
+      std::fprintf(stderr, "cannot run %s: %s\n", m.id.c_str(), issue->str().c_str());
+      return 2;
+    }
+    if (m.runtime.kind != sn::RuntimeKind::kProcess) {
+      std::fprintf(stderr, "%s is a \"%s\" plugin; this host runs process plugins only\n",
+                   m.id.c_str(), std::string(m.runtime.kind.wire()).c_str());
+      return 2;
+    }
+    manifests.push_back(std::move(*manifest.loaded));
   }
-  if (m.runtime.kind != sn::RuntimeKind::kProcess) {
-    std::fprintf(stderr, "%s is a \"%s\" plugin; this host runs process plugins only\n",
-                 m.id.c_str(), std::string(m.runtime.kind.wire()).c_str());
-    return 2;
-  }
-
-  sn::Granted requested = rpckit::streamnook::requested_capabilities(m);
-  sn::Granted offered;
-  offered.events = parse_list(events, requested.events);
-  offered.host_methods = parse_list(host_methods, requested.host_methods);
-  offered.credentials = parse_list(credentials, requested.credentials);
-  offered.ui = parse_list(ui, requested.ui);
 
   if (state_dir.empty()) {
     char pattern[] = "/tmp/streamnook-demo-XXXXXX";
@@ -133,11 +132,15 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
-  std::printf("plugin   %s %s (%s) by %s\n", m.id.c_str(), m.version.c_str(), m.name.c_str(),
-              m.author.c_str());
-  std::printf("requests events: %s | host methods: %s | credentials: %s | ui: %s\n",
-              join(requested.events).c_str(), join(requested.host_methods).c_str(),
-              join(requested.credentials).c_str(), join(requested.ui).c_str());
+  for (const auto& loaded : manifests) {
+    const sn::Manifest& m = loaded.manifest;
+    sn::Granted requested = rpckit::streamnook::requested_capabilities(m);
+    std::printf("plugin   %s %s (%s) by %s\n", m.id.c_str(), m.version.c_str(), m.name.c_str(),
+                m.author.c_str());
+    std::printf("requests events: %s | host methods: %s | credentials: %s | ui: %s\n",
+                join(requested.events).c_str(), join(requested.host_methods).c_str(),
+                join(requested.credentials).c_str(), join(requested.ui).c_str());
+  }
 
   demo::DemoApplication app(transcript, time_scale);
   demo::StopFlag stop;
@@ -159,27 +162,42 @@ int main(int argc, char** argv) {
   int exit_code = 0;
   {
     rpckit::streamnook::Host host(app, options);
-    host.add_plugin(*manifest.loaded, offered);
-    sn::Granted granted = *host.granted(m.id);
-    std::printf("granted  events: %s | host methods: %s | credentials: %s | ui: %s\n",
-                join(granted.events).c_str(), join(granted.host_methods).c_str(),
-                join(granted.credentials).c_str(), join(granted.ui).c_str());
+    demo::ScriptOptions script;
+    for (const auto& loaded : manifests) {
+      const sn::Manifest& m = loaded.manifest;
+      // The flags narrow the grant; the host intersects it with each plugin's request.
+      sn::Granted requested = rpckit::streamnook::requested_capabilities(m);
+      sn::Granted offered;
+      offered.events = parse_list(events, requested.events);
+      offered.host_methods = parse_list(host_methods, requested.host_methods);
+      offered.credentials = parse_list(credentials, requested.credentials);
+      offered.ui = parse_list(ui, requested.ui);
+      if (!host.add_plugin(loaded, offered)) continue;
+      sn::Granted granted = *host.granted(m.id);
+      std::printf("granted  %s events: %s | host methods: %s | credentials: %s | ui: %s\n",
+                  m.id.c_str(), join(granted.events).c_str(), join(granted.host_methods).c_str(),
+                  join(granted.credentials).c_str(), join(granted.ui).c_str());
+      script.plugin_ids.push_back(m.id);
+      if (m.contributes) script.actions[m.id] = m.contributes->actions_or_default();
+    }
     std::printf("state    %s (data_dir and log_dir of each plugin)\n\n", state_dir.c_str());
     std::fflush(stdout);
 
-    demo::ScriptOptions script;
-    script.plugin_id = m.id;
     script.step = std::chrono::milliseconds(static_cast<std::int64_t>(5000 * time_scale));
     script.start_timeout =
         std::chrono::milliseconds(static_cast<std::int64_t>(20000 * time_scale) + 2000);
     demo::run_script(host, app, transcript, script, stop);
 
-    transcript.host("stopping the plugin");
+    transcript.host(script.plugin_ids.size() == 1 ? "stopping the plugin" : "stopping the plugins");
     host.stop_all();
-    auto state = host.state(m.id);
-    if (state == rpckit::supervision::State::kDisabled) exit_code = 1;
-    transcript.host(std::to_string(app.notifications()) + " notifications shown; plugin " +
-                    std::string(rpckit::supervision::to_string(*state)));
+    std::string states;
+    for (const std::string& id : script.plugin_ids) {
+      auto state = host.state(id);
+      if (state == rpckit::supervision::State::kDisabled) exit_code = 1;
+      states += (states.empty() ? "" : ", ") + id + " " +
+                std::string(rpckit::supervision::to_string(*state));
+    }
+    transcript.host(std::to_string(app.notifications()) + " notifications shown; " + states);
   }
   pthread_kill(signal_thread.native_handle(), SIGUSR1);
   signal_thread.join();

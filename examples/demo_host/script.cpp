@@ -1,5 +1,6 @@
 #include "script.hpp"
 
+#include <algorithm>
 #include <ctime>
 
 #include "streamnook_v1/messages.hpp"
@@ -55,7 +56,6 @@ sn::ChatMessage chat(const std::string& id, const std::string& login, const std:
 
 void run_script(rpckit::streamnook::Host& host, DemoApplication& app, Transcript& transcript,
                 const ScriptOptions& options, StopFlag& stop) {
-  const std::string& id = options.plugin_id;
   auto step = [&](const std::string& narration) {
     if (stop.requested()) return false;
     transcript.host(narration);
@@ -69,15 +69,19 @@ void run_script(rpckit::streamnook::Host& host, DemoApplication& app, Transcript
   sn::Channel dan = demo_channel("104", "dan_speedruns", "DanSpeedruns", "Celeste", 95);
   app.set_live({ana});
 
-  host.start(id);
-  if (!app.wait_for(id, LifecycleEvent::Kind::kRunning, options.start_timeout)) {
-    transcript.host("the plugin did not come up; see the lifecycle lines above");
-    return;
+  host.start_all();
+  std::vector<std::string> running;
+  for (const std::string& id : options.plugin_ids) {
+    if (!app.wait_for(id, LifecycleEvent::Kind::kRunning, options.start_timeout)) {
+      transcript.host(id + " did not come up; see the lifecycle lines above");
+      continue;
+    }
+    running.push_back(id);
+    std::string hook_list;
+    for (const auto& h : host.hooks(id)) hook_list += (hook_list.empty() ? "" : ", ") + h;
+    transcript.host(id + " hooked: " + (hook_list.empty() ? std::string("(nothing)") : hook_list));
   }
-  auto hooks = host.hooks(id);
-  std::string hook_list;
-  for (const auto& h : hooks) hook_list += (hook_list.empty() ? "" : ", ") + h;
-  transcript.host("plugin hooked: " + (hook_list.empty() ? std::string("(nothing)") : hook_list));
+  if (running.empty()) return;
   if (!pause()) return;
 
   if (step("BobCodes goes live")) {
@@ -105,7 +109,7 @@ void run_script(rpckit::streamnook::Host& host, DemoApplication& app, Transcript
   if (step("you turn on quiet mode in the plugin's settings panel")) {
     sn::PanelValues values;
     values["quiet"] = sn::PanelValue{true};
-    app.save_panel(id, values);
+    for (const std::string& id : running) app.save_panel(id, values);
     host.emit<msg::OnPanelChange>({values});
   }
   if (!pause()) return;
@@ -117,12 +121,18 @@ void run_script(rpckit::streamnook::Host& host, DemoApplication& app, Transcript
   if (step("you turn quiet mode off and press the plugin's test button")) {
     sn::PanelValues values;
     values["quiet"] = sn::PanelValue{false};
-    app.save_panel(id, values);
+    for (const std::string& id : running) app.save_panel(id, values);
     host.emit<msg::OnPanelChange>({values});
-    auto result = host.invoke_action(id, "live_alerts.test",
-                                     rpckit::JsonValue(nlohmann::json{{"text", "Test alert"}}));
-    transcript.host("invoke_action live_alerts.test -> " +
-                    (result.ok() ? result->dump() : result.error().describe()));
+    for (const std::string& id : running) {
+      auto declared = options.actions.find(id);
+      if (declared == options.actions.end()) continue;
+      const std::vector<std::string>& actions = declared->second;
+      if (std::find(actions.begin(), actions.end(), "live_alerts.test") == actions.end()) continue;
+      auto result = host.invoke_action(id, "live_alerts.test",
+                                       rpckit::JsonValue(nlohmann::json{{"text", "Test alert"}}));
+      transcript.host("invoke_action " + id + " live_alerts.test -> " +
+                      (result.ok() ? result->dump() : result.error().describe()));
+    }
   }
   if (!pause()) return;
   if (step("a raid: four channels go live at once (notify allows a burst of 3)")) {

@@ -3,8 +3,10 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <map>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include "demo_app.hpp"
 #include "rpckit/streamnook/host.hpp"
@@ -26,12 +28,15 @@ class StopFlag {
 };
 
 struct ScriptOptions {
-  std::string plugin_id;
+  std::vector<std::string> plugin_ids;
+  // The [contributes].actions each plugin declares: the script invokes only those.
+  std::map<std::string, std::vector<std::string>> actions;
   std::chrono::milliseconds step{2000};  // pause between scripted events (scaled)
   std::chrono::milliseconds start_timeout{15000};
 };
 
-// Runs the session against a started plugin; returns when done or stopped.
+// Starts the plugins and runs the session against those that come up; returns when done or
+// stopped.
 void run_script(rpckit::streamnook::Host& host, DemoApplication& app, Transcript& transcript,
                 const ScriptOptions& options, StopFlag& stop);
 

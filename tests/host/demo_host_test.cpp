@@ -2,6 +2,7 @@
 // SIGTERM and stdin EOF mid-run, and a run with no host methods granted.
 #include <signal.h>
 
+#include <fstream>
 #include <future>
 #include <sstream>
 
@@ -91,16 +92,26 @@ class HostDemo : public ::testing::Test {
     return out;
   }
 
+  // Frames with `method` in `direction`, of one plugin (all plugins when `plugin` is empty).
   static int frames(const std::vector<Json>& lines, const std::string& direction,
-                    const std::string& method) {
+                    const std::string& method, const std::string& plugin = "") {
     int n = 0;
     for (const auto& l : lines) {
       if (l.value("type", "") == "frame" && l.value("direction", "") == direction &&
-          l["message"].is_object() && l["message"].value("method", "") == method) {
+          (plugin.empty() || l.value("plugin", "") == plugin) && l["message"].is_object() &&
+          l["message"].value("method", "") == method) {
         ++n;
       }
     }
     return n;
+  }
+
+  static int lifecycle_count(const std::vector<Json>& lines, const std::string& plugin,
+                             const std::string& event) {
+    return static_cast<int>(std::count_if(lines.begin(), lines.end(), [&](const Json& l) {
+      return l.value("type", "") == "lifecycle" && l.value("event", "") == event &&
+             l.value("plugin", "") == plugin;
+    }));
   }
 
   static bool has_lifecycle(const std::vector<Json>& lines, const std::string& event,
@@ -214,6 +225,64 @@ TEST_F(HostDemo, NoHostMethodsMeansOnlyStderrLogsAndNoNotify) {
   EXPECT_NE(log.find("[info]"), std::string::npos) << log;
   EXPECT_NE(log.find("started"), std::string::npos) << log;
 }
+
+// The demo host (the command a plugin author runs) with a hostile plugin beside the sample
+// plugin: the demo never crashes (both crashes that opened the hostile-input issue were here:
+// a 30 KB playlist_url and a 30,000-deep frame), the hostile plugin gets its documented
+// answers, and live-alerts runs its whole session undisturbed.
+class HostileDemo : public HostDemo, public ::testing::WithParamInterface<const char*> {};
+
+TEST_P(HostileDemo, DemoSurvivesAndLiveAlertsIsUndisturbed) {
+  const std::string hostile_id = "test.hostile";
+  const fs::path verdict_file = dir_.path() / "verdict.json";
+  fs::path hostile = make_plugin_dir(
+      dir_.path(), PluginSpec(hostile_id, {GetParam(), verdict_file.string()})
+                       .with_executable(HOSTILE_PLUGIN_PY)
+                       .with_events({"on_followed_live", "on_chat_message"})
+                       .with_host_methods({"get_followed_live", "set_upstream", "notify", "log"})
+                       .with_credentials({"twitch.android"})
+                       .with_ui({"panel"})
+                       .with_status({"h.status"})
+                       .with_actions({"h.deep"}));
+  // A quarter of real time: the handshake deadline (2.5 s) suits a Python start-up.
+  start({hostile.string(), "--time-scale", "0.25"});
+  auto status = wait_exit(240s);
+  ASSERT_TRUE(status.has_value()) << "the demo did not finish\n" << stdout_text().substr(0, 4000);
+  const bool offender_disabled = std::string(GetParam()) == "endless-header";
+  EXPECT_EQ(status->describe(), offender_disabled ? "exit code 1" : "exit code 0")
+      << stdout_text().substr(0, 4000);
+
+  std::ifstream in(verdict_file);
+  Json verdict = Json::parse(in, nullptr, false);
+  ASSERT_TRUE(verdict.is_object()) << "the hostile plugin wrote no verdict";
+  EXPECT_TRUE(verdict.value("ok", false)) << verdict.dump(2);
+
+  auto lines = transcript();
+  // live-alerts: up once, every event of the script, stopped on request with exit code 0.
+  EXPECT_EQ(lifecycle_count(lines, kPluginId, "running"), 1);
+  EXPECT_EQ(lifecycle_count(lines, kPluginId, "stopped"), 1);
+  EXPECT_TRUE(has_lifecycle(lines, "stopped", "requested"));
+  EXPECT_EQ(frames(lines, "host_to_plugin", "on_followed_live", kPluginId), 4);
+  EXPECT_EQ(frames(lines, "host_to_plugin", "on_panel_change", kPluginId), 2);
+  EXPECT_EQ(frames(lines, "host_to_plugin", "invoke_action", kPluginId), 1);
+  EXPECT_GE(frames(lines, "plugin_to_host", "notify", kPluginId), 1);
+  if (offender_disabled) {
+    EXPECT_GE(lifecycle_count(lines, hostile_id, "disabled"), 1);
+  } else {
+    EXPECT_EQ(lifecycle_count(lines, hostile_id, "running"), 1) << "the offender was restarted";
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Cases, HostileDemo,
+                         ::testing::Values("long-strings", "deep-nesting", "numbers",
+                                           "duplicate-keys", "encoding", "wide", "garbage",
+                                           "response-abuse", "notification-flood",
+                                           "endless-header"),
+                         [](const ::testing::TestParamInfo<const char*>& param) {
+                           std::string name = param.param;
+                           std::replace(name.begin(), name.end(), '-', '_');
+                           return name;
+                         });
 
 }  // namespace
 }  // namespace host_test

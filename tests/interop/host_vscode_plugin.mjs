@@ -204,8 +204,8 @@ check("initialized: a notification with params {} (spec 9.1), after the initiali
       isNotification(initialized) && same(initialized.params, {})
       && frameIndex(initialized) > frameIndex(initAnswer[0]), show(initialized));
 check("host hooked every granted event",
-      narration.some((t) => t === `plugin hooked: ${GRANTED.events.join(", ")}`),
-      show(narration.find((t) => t.startsWith("plugin hooked"))));
+      narration.some((t) => t === `${PLUGIN_ID} hooked: ${GRANTED.events.join(", ")}`),
+      show(narration.find((t) => t.startsWith(`${PLUGIN_ID} hooked`))));
 
 // ----------------------------------------------------------------------------- ping
 {
@@ -388,7 +388,7 @@ const EXPECTED_EVENTS = [
   const answer = invoke ? responseTo(fromPlugin, invoke.id) : [];
   check("invoke_action: answered {ok: true}, and the host got it",
         answer.length === 1 && same(answer[0].result, { ok: true })
-        && narration.includes('invoke_action live_alerts.test -> {"ok":true}'),
+        && narration.includes(`invoke_action ${PLUGIN_ID} live_alerts.test -> {"ok":true}`),
         show([answer, narration.find((t) => t.startsWith("invoke_action"))]));
   check("invoke_action: the plugin handled it once",
         (summary.invoke_action ?? []).length === 1 && same(summary.invoke_action[0].answer, { ok: true }),
