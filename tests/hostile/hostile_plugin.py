@@ -18,18 +18,12 @@ import sys
 import threading
 import time
 
-MIB = 1 << 20
-DEEP = 30000          # far past the 256-level limit
-LONG = 3 * MIB        # a string that fits a 4 MiB frame
-WAIT_S = 60           # bound on any single awaited answer (sanitizer builds are slow)
+from wire import (DEEP, INVALID_PARAMS, INVALID_REQUEST, LONG, METHOD_NOT_FOUND, MIB,
+                  PARSE_ERROR, WAIT_S, Answers, Expectations, Wire, deep, envelope, frames)
 
-PARSE_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, INVALID_PARAMS = -32700, -32600, -32601, -32602
 CAPABILITY_DENIED, UNKNOWN_STREAM = -32000, -32002
 
-stdin = sys.stdin.buffer
-stdout = sys.stdout.buffer
-write_lock = threading.Lock()
-muted = False  # once set, nothing more is written (a peer that has gone silent)
+wire = Wire(sys.stdin.buffer, sys.stdout.buffer)
 
 
 def log(text):
@@ -37,147 +31,67 @@ def log(text):
     sys.stderr.flush()
 
 
-def write_frame(body):
-    if isinstance(body, str):
-        body = body.encode("utf-8")
-    with write_lock:
-        if muted:
-            return
-        stdout.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
-        stdout.flush()
-
-
-def write_raw(data):
-    with write_lock:
-        stdout.write(data)
-        stdout.flush()
-
-
-def read_frame():
-    """One Content-Length frame's body, or None at EOF."""
-    length = None
-    while True:
-        line = stdin.readline()
-        if not line:
-            return None
-        line = line.rstrip(b"\r\n")
-        if not line:
-            break
-        name, _, value = line.partition(b":")
-        if name.strip().lower() == b"content-length":
-            length = int(value.strip())
-    body = stdin.read(length)
-    return body if len(body) == length else None
-
-
 class Host:
-    """The host as seen from here: responses by id, the rest counted."""
+    """The host as seen from here: it answers the handshake, pings and actions; the host's
+    responses go to `answers`, events are counted."""
 
     def __init__(self):
-        self.cv = threading.Condition()
-        self.responses = {}        # id (as JSON text) -> response
-        self.null_id = []          # responses with id null, in order
+        self.answers = Answers()
         self.events = {}           # method -> count
         self.reading = threading.Event()
         self.reading.set()
         self.initialized = threading.Event()
-        self.granted = {}
 
     def serve(self):
         while True:
             self.reading.wait()
-            body = read_frame()
+            body = wire.read_frame()
             if body is None:
                 os._exit(0)
             message = json.loads(body)
             method = message.get("method")
             if method is None:
-                with self.cv:
-                    if message.get("id") is None:
-                        self.null_id.append(message)
-                    else:
-                        self.responses[json.dumps(message["id"])] = message
-                    self.cv.notify_all()
+                self.answers.add(message)
             elif method == "initialize":
-                self.granted = message["params"]["granted"]
-                hooks = self.granted["events"]
-                write_frame(json.dumps({"jsonrpc": "2.0", "id": message["id"],
-                                        "result": {"plugin_version": "1.0.0", "hooks": hooks}}))
+                hooks = message["params"]["granted"]["events"]
+                self.reply(message, {"plugin_version": "1.0.0", "hooks": hooks})
             elif method == "initialized":
                 self.initialized.set()
             elif method == "ping":
-                write_frame(json.dumps({"jsonrpc": "2.0", "id": message["id"], "result": {}}))
+                self.reply(message, {})
             elif method == "shutdown":
-                write_frame(json.dumps({"jsonrpc": "2.0", "id": message["id"], "result": None}))
+                self.reply(message, None)
             elif method == "exit":
                 os._exit(0)
             elif method == "invoke_action":
                 self.invoke_action(message)
             else:
-                with self.cv:
-                    self.events[method] = self.events.get(method, 0) + 1
+                self.events[method] = self.events.get(method, 0) + 1
 
-    def invoke_action(self, message):
+    @staticmethod
+    def reply(message, result):
+        wire.write_frame(json.dumps({"jsonrpc": "2.0", "id": message["id"], "result": result}))
+
+    @staticmethod
+    def invoke_action(message):
         action = message["params"]["action"]
         if action == "h.deep":  # a result too deep for the host to read
-            body = '{"jsonrpc":"2.0","id":%s,"result":%s}' % (
-                json.dumps(message["id"]), "[" * DEEP + "]" * DEEP)
-            write_frame(body)
+            wire.write_frame('{"jsonrpc":"2.0","id":%s,"result":%s}' % (
+                json.dumps(message["id"]), deep(DEEP)))
         else:
-            write_frame(json.dumps({"jsonrpc": "2.0", "id": message["id"],
-                                    "error": {"code": METHOD_NOT_FOUND, "message": action}}))
-
-    def response(self, id_json):
-        with self.cv:
-            self.cv.wait_for(lambda: id_json in self.responses, WAIT_S)
-            return self.responses.pop(id_json, None)
-
-    def null_id_response(self):
-        with self.cv:
-            self.cv.wait_for(lambda: self.null_id, WAIT_S)
-            return self.null_id.pop(0) if self.null_id else None
+            wire.write_frame(json.dumps({"jsonrpc": "2.0", "id": message["id"], "error": {
+                "code": METHOD_NOT_FOUND, "message": action}}))
 
 
-class Checks:
+class Checks(Expectations):
     def __init__(self, host):
+        super().__init__(wire, host.answers, log)
         self.host = host
-        self.checked = 0
-        self.failures = []
         self.next_id = 1000
-
-    def fail(self, what, got):
-        text = json.dumps(got)[:300] if got is not None else "no answer within %d s" % WAIT_S
-        self.failures.append("%s: %s" % (what, text))
-        log("FAIL %s: %s" % (what, text))
 
     def fresh_id(self):
         self.next_id += 1
         return self.next_id
-
-    def expect(self, what, body, id_json, code=None):
-        """Sends `body` (a request whose id is `id_json`); the answer must carry that id and be
-        a result (code None), an error with `code`, or any of a tuple of those (an
-        application may answer a valid request with one of the method's documented errors)."""
-        write_frame(body)
-        self.checked += 1
-        got = self.host.response(id_json)
-        if got is None:
-            return self.fail(what, None)
-        allowed = code if isinstance(code, tuple) else (code,)
-        answer = None if "result" in got else got.get("error", {}).get("code")
-        if answer not in allowed:
-            return self.fail(what + " (expected %s)" % " or ".join(
-                "a result" if a is None else "error %d" % a for a in allowed), got)
-        return got
-
-    def expect_null_id(self, what, body, code):
-        """Sends `body`; the answer must be an error `code` with a null id."""
-        write_frame(body)
-        self.checked += 1
-        got = self.host.null_id_response()
-        if got is None or got.get("error", {}).get("code") != code:
-            return self.fail(what + " (expected error %d, id null)" % code, got)
-        return got
 
     def request(self, what, method, params, code=None):
         rid = self.fresh_id()
@@ -185,31 +99,15 @@ class Checks:
         return self.expect(what, body, str(rid), code)
 
     def notify(self, method, params):
-        write_frame(json.dumps({"jsonrpc": "2.0", "method": method, "params": params}))
+        wire.write_frame(json.dumps({"jsonrpc": "2.0", "method": method, "params": params}))
 
     def sync(self, what):
         """Everything sent before has been handled and nothing was answered that should not
         have been: the host answers in order, so its answer to a fresh request comes next."""
-        rid = self.fresh_id()
-        write_frame(json.dumps({"jsonrpc": "2.0", "id": rid, "method": "get_followed_live",
-                                "params": {}}))
-        self.checked += 1
-        got = self.host.response(str(rid))
-        if got is None or "result" not in got:
-            return self.fail(what + ": sync", got)
-        with self.host.cv:
-            stray = list(self.host.null_id)
-            self.host.null_id.clear()
+        self.request(what + ": sync", "get_followed_live", {})
+        stray = self.answers.take_stray()
         if stray:
             self.fail(what + ": answered a notification or a response", stray)
-
-
-def deep(levels, open_="[", close="]"):
-    return open_ * levels + close * levels
-
-
-def envelope(rid, method, params_text):
-    return '{"jsonrpc":"2.0","id":%s,"method":"%s","params":%s}' % (rid, method, params_text)
 
 
 # ---- cases ------------------------------------------------------------------------------
@@ -324,7 +222,7 @@ def encoding(c):
 
 def wide(c):
     members = ",".join('"k%d":0' % i for i in range(300000))
-    write_frame('{"jsonrpc":"2.0","method":"set_status","params":{"slot":"h.status",'
+    wire.write_frame('{"jsonrpc":"2.0","method":"set_status","params":{"slot":"h.status",'
                 '"value":{%s}}}' % members)
     c.sync("set_status.value with 300,000 members")
     items = ",".join(["0"] * 500000)
@@ -360,16 +258,15 @@ def response_abuse(c):
                  '{"jsonrpc":"2.0","id":987656,"result":%s}' % deep(DEEP),
                  '{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"x"}}',
                  '{"jsonrpc":"2.0","result":"no id"}'):
-        write_frame(body)
+        wire.write_frame(body)
     c.sync("responses nobody asked for are never answered")
 
 
 def notification_flood(c):
-    frames = b"".join(b"Content-Length: %d\r\n\r\n%s" % (len(b), b) for b in (
+    wire.write_raw(frames(
         json.dumps({"jsonrpc": "2.0", "method": "log",
                     "params": {"level": "debug", "message": "flood %d" % i}}).encode()
         for i in range(100000)))
-    write_raw(frames)
     c.sync("100,000 log notifications")
 
 
@@ -383,26 +280,22 @@ def request_flood(c):
     one = b"Content-Length: %d\r\n\r\n%s" % (len(frame), frame)
     burst = one * 1000
     while True:
-        write_raw(burst)  # blocks for good once the host stops reading
+        wire.write_raw(burst)  # blocks for good once the host stops reading
 
 
 def endless_header(c):
     """A header section past the host's cap: a framing violation."""
     c.checked += 1
     write_verdict(c)
-    write_raw(b"Content-Length: 10\r\nX-Pad: " + b"a" * MIB)
+    wire.write_raw(b"Content-Length: 10\r\nX-Pad: " + b"a" * MIB)
     time.sleep(3600)
 
 
 def stalled_header(c):
     """Half a header, then silence (pings unanswered): the host reads no frame any more."""
-    global muted
     c.checked += 1
     write_verdict(c)
-    with write_lock:
-        stdout.write(b"Content-Length: 10\r\n")
-        stdout.flush()
-        muted = True
+    wire.write_raw(b"Content-Length: 10\r\n", then_mute=True)
     time.sleep(3600)
 
 
@@ -455,7 +348,7 @@ def main():
     try:
         CASES[case_name](checks)
     except Exception as e:  # a bug here, or the host went away: a failure either way
-        checks.failures.append("exception: %r" % e)
+        checks.fail("exception", repr(e))
     write_verdict(checks)
     log("%s: %d checked, %d failed" % (case_name, checks.checked, len(checks.failures)))
     while True:

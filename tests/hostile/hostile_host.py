@@ -1,0 +1,388 @@
+#!/usr/bin/env python3
+"""A hostile StreamNook host, written from the spec with Python's standard library only.
+
+    hostile_host.py <case> -- <plugin command> [args...]
+
+It spawns the plugin, runs the handshake, then runs <case>: frames a stranger of a host
+could send, each answer checked against the spec and rpckit's documented limits. Then it
+checks that the plugin still answers ping, that its peak memory stayed bounded, and that it
+leaves on shutdown/exit with code 0 (or, for cases that break the framing, that it leaves at
+once with code 1). Exit status 0 when every check passed; the failures on stderr otherwise.
+`--list` prints the cases.
+"""
+import json
+import os
+import queue
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+from wire import (DEEP, INVALID_REQUEST, LONG, METHOD_NOT_FOUND, MIB, PARSE_ERROR, WAIT_S,
+                  Answers, Expectations, Wire, deep, envelope, frames)
+
+PEAK_MEMORY_LIMIT = 1 << 30   # VmHWM after any case; an unbounded queue would blow far past
+GRANT = {"events": ["on_stream_start", "on_stream_stop", "on_channel_change", "on_watch_tick",
+                    "on_followed_live", "on_chat_message", "on_settings_change",
+                    "on_panel_change"],
+         "host_methods": ["get_followed_live", "set_upstream", "notify", "log"],
+         "credentials": ["twitch.android"], "ui": ["panel"]}
+
+
+def log(text):
+    sys.stderr.write("[hostile_host] %s\n" % text)
+    sys.stderr.flush()
+
+
+def channel(n, filler=""):
+    return {"channel_id": "c%d" % n, "login": "login%d" % n,
+            "display_name": "Name%d%s" % (n, filler), "game_id": "g", "game_name": "Game",
+            "viewer_count": n, "started_at": "2026-11-23T10:00:00Z"}
+
+
+def chat(seq, text="hi", **extra):
+    message = {"id": "m%d" % seq, "user_id": "u", "login": "l", "display_name": "D",
+               "color": None, "badges": [], "text": text, "is_action": False,
+               "msg_type": None, "system_message": None, "bits": None,
+               "ts": "2026-11-23T10:00:00Z"}
+    message.update(extra)
+    return {"channel": "c", "message": message}
+
+
+class Plugin:
+    """The plugin process as seen from the host side."""
+
+    def __init__(self, command, state_dir):
+        self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                        stderr=open(os.path.join(state_dir, "stderr.log"), "wb"))
+        self.wire = Wire(self.process.stdout, self.process.stdin)
+        self.answers = Answers()
+        self.hold_followed_live = threading.Event()  # set: answer get_followed_live later
+        self.held = []
+        self.reading = threading.Event()
+        self.reading.set()
+        self.next_id = 0
+        # Answers to the plugin's host calls are written by their own thread: the reader must
+        # never wait on a write (a flood may hold the pipe), or both sides could wait forever.
+        self.replies = queue.Queue()
+        threading.Thread(target=self.serve, daemon=True).start()
+        threading.Thread(target=self.send_replies, daemon=True).start()
+
+    def serve(self):
+        while True:
+            self.reading.wait()
+            body = self.wire.read_frame()
+            if body is None:
+                return
+            message = json.loads(body)
+            method = message.get("method")
+            if method is None:
+                self.answers.add(message)
+            elif "id" in message:
+                self.answer_host_method(message)
+
+    def answer_host_method(self, message):
+        method = message["method"]
+        if method == "get_followed_live" and self.hold_followed_live.is_set():
+            self.held.append(message)
+            return
+        result = {"get_followed_live": {"channels": [channel(1)]},
+                  "get_panel_values": {"values": {}},
+                  "get_credential": {"kind": "twitch.android", "token": "t", "client_id": None,
+                                     "user_id": "u", "device_id": None, "expires_at": None}
+                  }.get(method, {})
+        self.reply(message["id"], result)
+
+    def reply(self, rid, result):
+        self.replies.put(json.dumps({"jsonrpc": "2.0", "id": rid, "result": result}))
+
+    def send_replies(self):
+        while True:
+            body = self.replies.get()
+            try:
+                self.wire.write_frame(body)
+            except (BrokenPipeError, ValueError):
+                return
+
+    def fresh_id(self):
+        self.next_id += 1
+        return self.next_id
+
+    def peak_memory(self):
+        """VmHWM in bytes, or None when the process is gone."""
+        try:
+            with open("/proc/%d/status" % self.process.pid) as f:
+                for line in f:
+                    if line.startswith("VmHWM:"):
+                        return int(line.split()[1]) * 1024
+        except OSError:
+            return None
+        return None
+
+
+class Checks(Expectations):
+    def __init__(self, plugin):
+        super().__init__(plugin.wire, plugin.answers, log)
+        self.plugin = plugin
+
+    def request(self, what, method, params, code=None):
+        rid = self.plugin.fresh_id()
+        body = json.dumps({"jsonrpc": "2.0", "id": rid, "method": method, "params": params})
+        return self.expect(what, body, str(rid), code)
+
+    def event(self, method, params):
+        self.wire.write_frame(json.dumps({"jsonrpc": "2.0", "method": method, "params": params}))
+
+    def ping(self, what):
+        """The plugin handles messages in order, so the answer to a ping means everything before
+        it was handled; nothing may have been answered that should not have been."""
+        self.request(what + ": ping", "ping", {})
+        stray = self.answers.take_stray()
+        if stray:
+            self.fail(what + ": answered a notification or a response", stray)
+
+    def action(self, what, args_text, code):
+        rid = self.plugin.fresh_id()
+        return self.expect(what, envelope(rid, "invoke_action",
+                                          '{"action":"probe.nothing","args":%s}' % args_text),
+                           str(rid), code)
+
+    def handshake(self, state_dir):
+        params = {"protocol_version": 1, "host_version": "7.8.6", "plugin_id": "dev.test.plugin",
+                  "granted": GRANT, "data_dir": os.path.join(state_dir, "data"),
+                  "log_dir": os.path.join(state_dir, "log")}
+        os.makedirs(params["data_dir"], exist_ok=True)
+        os.makedirs(params["log_dir"], exist_ok=True)
+        got = self.request("initialize", "initialize", params)
+        self.event("initialized", {})
+        return got
+
+
+# ---- cases: each runs after a good handshake, unless it says otherwise ---------------------
+
+def long_strings(c):
+    s = "x" * LONG
+    c.event("on_chat_message", chat(1, text=s))
+    c.event("on_stream_start", {"channel": channel(1, filler=s)})
+    c.event("on_channel_change", {"channel_id": s, "login": "l"})
+    c.event("on_watch_tick", {"active_channel_id": s, "ts": "2026-11-23T10:00:00Z"})
+    c.event("on_watch_tick", {"active_channel_id": None, "ts": s})  # not a date-time: dropped
+    c.event("on_stream_stop", {"channel_id": s})
+    c.ping("events with 3 MiB strings")
+    c.action("invoke_action with 3 MiB args", json.dumps({"text": s}), METHOD_NOT_FOUND)
+    rid = c.plugin.fresh_id()
+    c.expect("invoke_action with a 3 MiB action name", envelope(
+        rid, "invoke_action", json.dumps({"action": s})), str(rid), METHOD_NOT_FOUND)
+    c.request("a 3 MiB method name", "m" * LONG, {}, METHOD_NOT_FOUND)
+
+
+def deep_nesting(c):
+    d = deep(DEEP)
+    c.action("invoke_action args 30,000 deep", d, INVALID_REQUEST)
+    c.action("invoke_action args 250 deep (within the limit)", deep(250), METHOD_NOT_FOUND)
+    c.expect_null_id("an event with a deep unknown member", envelope(
+        None, "on_stream_stop", '{"channel_id":"c","x":%s}' % d), INVALID_REQUEST)
+    c.expect_null_id("on_settings_change 30,000 objects deep", envelope(
+        None, "on_settings_change", '{"keys":[],"x":%s}' % ('{"a":' * DEEP + "1" + "}" * DEEP)),
+        INVALID_REQUEST)
+    c.expect("the id after the deep member",
+             '{"jsonrpc":"2.0","method":"ping","params":{"j":%s},"id":"after"}' % d,
+             '"after"', INVALID_REQUEST)
+    c.ping("after deep frames")
+
+
+def numbers(c):
+    c.expect_null_id("bits 1e400", envelope(None, "on_chat_message",
+                     json.dumps(chat(1)).replace('"bits": null', '"bits": 1e400')),
+                     INVALID_REQUEST)
+    for bits in ("4294967296", "-1", "1.5", "123456789012345678901234567890"):
+        c.event("on_chat_message", json.loads(json.dumps(chat(2)).replace(
+            '"bits": null', '"bits": %s' % bits)))
+    c.ping("bits out of uint32 range are invalid params of an event: dropped, not answered")
+    for wire_id in ("18446744073709551616", "1.5", "1e400", "true", "[1]"):
+        c.expect_null_id("id " + wire_id, envelope(wire_id, "ping", "{}"), INVALID_REQUEST)
+    c.expect("id -0", envelope("-0", "ping", "{}"), "0")
+    c.action("args with -0, a huge integer and a tiny float",
+             '[-0, 123456789012345678901234567890, 1e-400]', METHOD_NOT_FOUND)
+
+
+def duplicate_keys(c):
+    c.expect_null_id("two ids", '{"jsonrpc":"2.0","id":1,"id":2,"method":"ping"}',
+                     INVALID_REQUEST)
+    c.expect("two methods", '{"jsonrpc":"2.0","id":3,"method":"ping","method":"shutdown"}', "3",
+             INVALID_REQUEST)
+    c.expect("duplicate keys inside params: the last wins", envelope(
+        4, "invoke_action", '{"action":"x","action":"probe.nothing"}'), "4", METHOD_NOT_FOUND)
+    c.ping("after duplicates")
+
+
+def encoding(c):
+    head = b'{"jsonrpc":"2.0","id":5,"method":"invoke_action","params":{"action":"'
+    for what, raw in (("invalid UTF-8", b"\xff"), ("an overlong '/'", b"\xc0\xaf"),
+                      ("a UTF-8 surrogate", b"\xed\xa0\x80"), ("a raw NUL", b"\x00"),
+                      ("a lone high surrogate escape", b"\\ud800"),
+                      ("a lone low surrogate escape", b"\\udc00")):
+        c.expect_null_id(what, head + raw + b'"}}', PARSE_ERROR)
+    c.expect_null_id("a byte order mark", b"\xef\xbb\xbf" + head + b'x"}}', PARSE_ERROR)
+    c.expect("an escaped NUL and astral code points", envelope(
+        6, "invoke_action", '{"action":"a\\u0000b\\ud83d\\ude00"}'), "6", METHOD_NOT_FOUND)
+    c.ping("after encoding errors")
+
+
+def wide(c):
+    c.event("on_followed_live", {"channels": [channel(i) for i in range(15000)]})
+    c.ping("on_followed_live with 15,000 channels")
+    c.action("args with 300,000 members",
+             "{%s}" % ",".join('"k%d":0' % i for i in range(300000)), METHOD_NOT_FOUND)
+    c.action("args with 500,000 items", "[%s]" % ",".join(["0"] * 500000), METHOD_NOT_FOUND)
+
+
+def garbage(c):
+    for body in ("42", '"x"', "null", "[]", "{}", '[{"jsonrpc":"2.0","id":7,"method":"ping"}]'):
+        c.expect_null_id("frame " + body, body, INVALID_REQUEST)
+    c.expect_null_id("an empty frame", b"", PARSE_ERROR)
+    c.expect("jsonrpc 1.0", '{"jsonrpc":"1.0","id":8,"method":"ping"}', "8", INVALID_REQUEST)
+    c.expect("a method no plugin has", envelope(9, "no_such_method", "{}"), "9",
+             METHOD_NOT_FOUND)
+    c.expect("a plugin-to-host method sent the wrong way", envelope(10, "notify",
+             '{"message":"m"}'), "10", METHOD_NOT_FOUND)
+    c.expect("initialize again", envelope(11, "initialize", json.dumps({
+        "protocol_version": 1, "host_version": "7.8.6", "plugin_id": "p", "granted": GRANT,
+        "data_dir": "/tmp", "log_dir": "/tmp"})), "11", INVALID_REQUEST)
+    c.ping("after garbage")
+
+
+def response_abuse(c):
+    for body in ('{"jsonrpc":"2.0","id":987654,"result":{}}',
+                 '{"jsonrpc":"2.0","id":"nobody","error":{"code":1,"message":"m"}}',
+                 '{"jsonrpc":"2.0","id":987655,"result":1,"error":{"code":1,"message":"m"}}',
+                 '{"jsonrpc":"2.0","id":987656,"result":%s}' % deep(DEEP),
+                 '{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"x"}}'):
+        c.wire.write_frame(body)
+    c.ping("responses nobody asked for are never answered")
+
+
+def request_flood(c):
+    """100,000 pings while not reading: the plugin's answers fill the pipe, it stops reading,
+    this side's writes block. Then reading again: every ping is answered, none twice."""
+    count = 100000
+    c.plugin.reading.clear()
+    first = c.plugin.next_id + 1
+    c.plugin.next_id += count
+    def flood():  # a thousand frames per write, so answers to host calls fit in between
+        for start in range(0, count, 1000):
+            c.wire.write_raw(frames(envelope(first + i, "ping", "{}").encode()
+                                    for i in range(start, min(start + 1000, count))))
+    writer = threading.Thread(target=flood, daemon=True)
+    writer.start()
+    writer.join(2)  # long enough to fill every buffer on the way; correctness does not hang on it
+    c.plugin.reading.set()
+    writer.join(WAIT_S)
+    c.checked += 1
+    missing = [i for i in range(first, first + count)
+               if c.answers.response(str(i)) is None]
+    if missing:
+        c.fail("every one of %d pings answered" % count, {"missing": len(missing)})
+    c.ping("after the flood")
+
+
+def event_flood(c):
+    """Events flood in while the plugin waits on a host call this side does not answer; then
+    the answer comes, and the plugin serves on (events beyond its bound are dropped)."""
+    c.plugin.hold_followed_live.set()
+    c.wire.write_raw(frames(json.dumps({"jsonrpc": "2.0", "method": "on_followed_live",
+                                        "params": {"channels": [channel(i % 50)]}}).encode()
+                            for i in range(20000)))
+    c.plugin.hold_followed_live.clear()
+    for message in c.plugin.held:
+        c.plugin.reply(message["id"], {"channels": []})
+    c.ping("after 20,000 events")
+
+
+def endless_header(c):
+    """A header section past the cap: the plugin's input is broken; it leaves with code 1."""
+    try:
+        c.wire.write_raw(b"Content-Length: 10\r\nX-Pad: " + b"a" * MIB)
+    except BrokenPipeError:
+        pass  # the plugin stopped reading at its 8 KiB header cap and left: as it should
+    c.checked += 1
+    try:
+        code = c.plugin.process.wait(WAIT_S)
+    except subprocess.TimeoutExpired:
+        return c.fail("the plugin left after a broken header", None)
+    if code != 1:
+        c.fail("exit code after a broken header (expected 1)", code)
+
+
+def hostile_initialize(c):
+    """Before any good handshake: a deep initialize, a wrong version, then the real one."""
+    c.expect("initialize with deep params", envelope(
+        901, "initialize", '{"junk":%s}' % deep(DEEP)), "901", INVALID_REQUEST)
+    got = c.request("initialize with protocol_version 2", "initialize", {
+        "protocol_version": 2, "host_version": "7.8.6", "plugin_id": "p", "granted": GRANT,
+        "data_dir": "/tmp", "log_dir": "/tmp"}, INVALID_REQUEST)
+    if got is not None and got["error"].get("data", {}).get("name") != "protocol_version_mismatch":
+        c.fail("version mismatch named in error.data.name", got)
+
+
+CASES = {
+    "long-strings": long_strings,
+    "deep-nesting": deep_nesting,
+    "numbers": numbers,
+    "duplicate-keys": duplicate_keys,
+    "encoding": encoding,
+    "wide": wide,
+    "garbage": garbage,
+    "response-abuse": response_abuse,
+    "request-flood": request_flood,
+    "event-flood": event_flood,
+    "endless-header": endless_header,
+    "hostile-initialize": hostile_initialize,
+}
+BREAKS_FRAMING = {"endless-header"}
+BEFORE_HANDSHAKE = {"hostile-initialize"}
+
+
+def main():
+    if sys.argv[1:] == ["--list"]:
+        print("\n".join(CASES))
+        return 0
+    case, command = sys.argv[1], sys.argv[sys.argv.index("--") + 1:]
+    with tempfile.TemporaryDirectory(prefix="hostile-host-") as state_dir:
+        plugin = Plugin(command, state_dir)
+        c = Checks(plugin)
+        try:
+            if case in BEFORE_HANDSHAKE:
+                CASES[case](c)
+            if c.handshake(state_dir) is not None and case not in BEFORE_HANDSHAKE:
+                CASES[case](c)
+        except Exception as e:  # a bug here, or the plugin went away: a failure either way
+            c.fail("exception", repr(e))
+        if case not in BREAKS_FRAMING:
+            c.ping("still serving after " + case)
+            peak = plugin.peak_memory()
+            if peak is not None and peak > PEAK_MEMORY_LIMIT:
+                c.fail("peak memory (VmHWM) within %d MiB" % (PEAK_MEMORY_LIMIT >> 20),
+                       "%d MiB" % (peak >> 20))
+            c.request("shutdown", "shutdown", {})
+            c.event("exit", {})
+            try:
+                code = plugin.process.wait(WAIT_S)
+                if code != 0:
+                    c.fail("exit code after exit (expected 0)", code)
+            except subprocess.TimeoutExpired:
+                c.fail("the plugin left after exit", None)
+        if plugin.process.poll() is None:
+            plugin.process.kill()
+        with open(os.path.join(state_dir, "stderr.log"), "rb") as f:
+            stderr_tail = f.read()[-2000:].decode("utf-8", "replace")
+    log("%s: %d checked, %d failed" % (case, c.checked, len(c.failures)))
+    if c.failures:
+        log("plugin stderr (tail):\n" + stderr_tail)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
