@@ -602,7 +602,19 @@ ManifestResult load_manifest(const std::filesystem::path& plugin_dir) {
     return result;
   }
 
-  manifest_detail::TomlConversion toml = manifest_detail::toml_to_json(text, field);
+  std::filesystem::path dir = std::filesystem::absolute(plugin_dir, ec);
+  if (ec) dir = plugin_dir;
+  return parse_manifest(text, std::move(dir));
+}
+
+ManifestResult parse_manifest(std::string_view toml_text, const std::filesystem::path& dir) {
+  ManifestResult result;
+  if (toml_text.size() > kMaxManifestBytes) {
+    result.issues.push_back(
+        {"plugin.toml", "", "is larger than " + std::to_string(kMaxManifestBytes) + " bytes"});
+    return result;
+  }
+  manifest_detail::TomlConversion toml = manifest_detail::toml_to_json(toml_text, "plugin.toml");
   if (!toml.json) {
     result.issues = std::move(toml.issues);
     return result;
@@ -612,9 +624,7 @@ ManifestResult load_manifest(const std::filesystem::path& plugin_dir) {
     // A value with no JSON form is already reported; its null stand-in is not a second issue.
     if (toml.unconvertible.count(issue.field) == 0) issues.push_back(std::move(issue));
   }
-  std::filesystem::path dir = std::filesystem::absolute(plugin_dir, ec);
-  if (ec) dir = plugin_dir;
-  return finish(*toml.json, std::move(dir), std::move(issues));
+  return finish(*toml.json, dir, std::move(issues));
 }
 
 // ---- host_min gate, grant-all ----------------------------------------------------------------

@@ -74,6 +74,9 @@ inline constexpr std::size_t kMaxManifestBytes = 1 << 20;
 // issues with field "plugin.toml" (syntax errors say "line:column").
 ManifestResult load_manifest(const std::filesystem::path& plugin_dir);
 
+// The same for plugin.toml text already in memory (`dir` becomes LoadedManifest::dir).
+ManifestResult parse_manifest(std::string_view toml_text, const std::filesystem::path& dir = {});
+
 // Checks every rule of spec section 7 on the JSON form of a manifest, collecting all
 // violations; when there are none, decodes it with the generated decoder (a decode error
 // becomes an issue as well, so nothing slips through) and sets `loaded`.

@@ -1,0 +1,82 @@
+// Fuzz target: every generated decoder, reached through the dispatch tables. The first byte
+// picks a message of either direction; the rest is JSON text, decoded as that message's
+// params (and, for a request, as its result) the way the endpoint hands them over: validated
+// by JsonReader first, then parsed. Whatever decodes must encode and decode back to an equal
+// value (absent/null/value, open enums and unions included).
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include "rpckit/codec/json_reader.hpp"
+#include "rpckit/dispatch/router.hpp"
+#include "streamnook_v1/dispatch.hpp"
+#include "streamnook_v1/messages.hpp"
+
+namespace {
+
+namespace sn = ::streamnook::v1;
+
+void check(bool condition) {
+  if (!condition) std::abort();
+}
+
+template <class M>
+void exercise(const nlohmann::json& j) {
+  try {
+    typename M::Params params = rpckit::decode_params<M>(&j);
+    std::optional<nlohmann::json> encoded = rpckit::encode_params<M>(params);
+    typename M::Params again = rpckit::decode_params<M>(encoded ? &*encoded : nullptr);
+    check(again == params);
+  } catch (const rpckit::codec::DecodeError&) {
+  }
+  if constexpr (M::kKind == rpckit::MessageKind::kRequest) {
+    using rpckit::codec::decode;  // generated types by ADL
+    try {
+      typename M::Result result{};
+      rpckit::codec::DecodePath path("result");
+      decode(j, result, path);
+      nlohmann::json encoded = result;
+      typename M::Result again{};
+      rpckit::codec::DecodePath path_again("result");
+      decode(encoded, again, path_again);
+      check(again == result);
+    } catch (const rpckit::codec::DecodeError&) {
+    }
+  }
+}
+
+using Exercise = void (*)(const nlohmann::json&);
+
+template <class... Ms>
+constexpr auto table(rpckit::MessageList<Ms...>) {
+  return std::array<Exercise, sizeof...(Ms)>{&exercise<Ms>...};
+}
+
+constexpr auto kHostToPlugin = table(sn::HostToPlugin::Messages{});
+constexpr auto kPluginToHost = table(sn::PluginToHost::Messages{});
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  if (size == 0) return 0;
+  std::string_view text(reinterpret_cast<const char*>(data) + 1, size - 1);
+  try {
+    rpckit::codec::validate_json(text);
+  } catch (const rpckit::codec::JsonError&) {
+    return 0;
+  }
+  nlohmann::json j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  check(!j.is_discarded());
+  constexpr std::size_t kAll = kHostToPlugin.size() + kPluginToHost.size();
+  std::size_t pick = data[0] % kAll;
+  if (pick < kHostToPlugin.size()) {
+    kHostToPlugin[pick](j);
+  } else {
+    kPluginToHost[pick - kHostToPlugin.size()](j);
+  }
+  return 0;
+}
