@@ -173,8 +173,15 @@ TEST_P(HostIsolation, AMisbehavingPluginDoesNotStallTheOthers) {
     auto state = host().state(id);
     EXPECT_TRUE(state == State::kStopped || state == State::kDisabled) << id;
   }
+  // Stopped once, on request. At this time scale the exit grace is 150 ms, which a sanitizer
+  // build's exit (leak check included) can outlast on a loaded machine: then the host kills
+  // it, as it must. The graceful path at realistic timings is host lifecycle_test's.
   for (const auto& id : good) {
-    EXPECT_EQ(app_.count(id, Kind::kStopped, StopCause::kRequested), 1) << id;
+    EXPECT_EQ(app_.count(id, Kind::kStopped, StopCause::kRequested) +
+                  app_.count(id, Kind::kStopped, StopCause::kExitTimeout),
+              1)
+        << id << "\n" << describe_pings(id);
+    EXPECT_EQ(app_.count(id, Kind::kStopped), 1) << id;
   }
 }
 
