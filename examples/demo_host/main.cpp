@@ -22,6 +22,7 @@
 #include "rpckit/streamnook/host.hpp"
 #include "rpckit/streamnook/manifest.hpp"
 #include "script.hpp"
+#include "streamnook_v1/constants.hpp"
 #include "transcript.hpp"
 
 namespace {
@@ -81,6 +82,13 @@ int main(int argc, char** argv) {
   cli.add_option("--credentials", credentials, "Grant only these credential kinds");
   cli.add_option("--ui", ui, "Grant only these ui capabilities");
   cli.add_flag("!--no-frames", frames, "Do not print every frame, only the lifecycle");
+  bool serve = false;
+  bool script_session = true;
+  cli.add_flag("--serve", serve,
+               "After the session, keep running (periodic on_watch_tick and on_followed_live) "
+               "until SIGINT, SIGTERM or stdin EOF");
+  cli.add_flag("!--no-script", script_session,
+               "Skip the scripted session (with --serve: start the plugins and serve)");
   bool stdin_stops = true;
   cli.add_flag("!--ignore-stdin", stdin_stops,
                "Do not stop when stdin closes (for runs with stdin at /dev/null)");
@@ -186,7 +194,16 @@ int main(int argc, char** argv) {
     script.step = std::chrono::milliseconds(static_cast<std::int64_t>(5000 * time_scale));
     script.start_timeout =
         std::chrono::milliseconds(static_cast<std::int64_t>(20000 * time_scale) + 2000);
-    demo::run_script(host, app, transcript, script, stop);
+    if (script_session) {
+      demo::run_script(host, app, transcript, script, stop);
+    } else {
+      host.start_all();
+    }
+    if (serve && !stop.requested()) {
+      auto tick = std::chrono::milliseconds(static_cast<std::int64_t>(
+          static_cast<double>(sn::kWatchTickIntervalMs.count()) * time_scale));
+      demo::serve(host, app, transcript, std::max(tick, std::chrono::milliseconds(1)), stop);
+    }
 
     transcript.host(script.plugin_ids.size() == 1 ? "stopping the plugin" : "stopping the plugins");
     host.stop_all();

@@ -151,4 +151,16 @@ void run_script(rpckit::streamnook::Host& host, DemoApplication& app, Transcript
   stop.sleep_for(options.step / 2);
 }
 
+void serve(rpckit::streamnook::Host& host, DemoApplication& app, Transcript& transcript,
+           std::chrono::milliseconds watch_tick, StopFlag& stop) {
+  transcript.host("serving until SIGINT, SIGTERM or stdin EOF");
+  for (long tick = 1; stop.sleep_for(watch_tick); ++tick) {
+    std::vector<sn::Channel> live = app.live();
+    rpckit::Nullable<std::string> watching = nullptr;
+    if (!live.empty()) watching = live.front().channel_id;
+    host.emit<msg::OnWatchTick>({watching, now_rfc3339()});
+    if (tick % 2 == 0) host.emit<msg::OnFollowedLive>({live});
+  }
+}
+
 }  // namespace demo

@@ -40,4 +40,10 @@ struct ScriptOptions {
 void run_script(rpckit::streamnook::Host& host, DemoApplication& app, Transcript& transcript,
                 const ScriptOptions& options, StopFlag& stop);
 
+// Keeps the plugins running until stopped, sending what the real host sends on its own:
+// on_watch_tick every `watch_tick` and on_followed_live (the whole live set) every second
+// tick, so a plugin author can develop against the demo.
+void serve(rpckit::streamnook::Host& host, DemoApplication& app, Transcript& transcript,
+           std::chrono::milliseconds watch_tick, StopFlag& stop);
+
 }  // namespace demo

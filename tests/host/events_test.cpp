@@ -79,11 +79,10 @@ TEST_F(HostEvents, OnlyHooksWithinTheGrantAreAcceptedAndSent) {
   ASSERT_TRUE(await_running("test.greedy"));
   EXPECT_EQ(host().hooks("test.greedy"),
             (std::vector<std::string>{"on_stream_start", "on_chat_message"}));
-  for (const std::string ignored :
-       {"on_stream_stop", "on_channel_change", "on_watch_tick", "on_followed_live",
-        "on_settings_change", "on_panel_change", "on_bogus_event"}) {
-    EXPECT_TRUE(app_.has_report("test.greedy", "hook \"" + ignored + "\" ignored")) << ignored;
-  }
+  // One report for all seven ignored hooks (a plugin may name thousands), the first three named.
+  EXPECT_TRUE(app_.has_report("test.greedy",
+                              "hooks \"on_stream_stop\", \"on_channel_change\", \"on_watch_tick\" "
+                              "and 4 more ignored: not in granted.events"));
   auto delivered = emit_every_event();
   for (const auto& [event, count] : delivered) {
     bool expected = event == "on_stream_start" || event == "on_chat_message";

@@ -310,14 +310,24 @@ void PluginRunner::handshake_result(std::uint64_t generation,
     return;
   }
   std::vector<std::string> accepted;
+  std::vector<std::string> ignored;  // reported once: a plugin may name half a million
   for (const std::string& hook : result->hooks) {
     bool granted = std::any_of(granted_.events.begin(), granted_.events.end(),
                                [&](const sn::EventName& e) { return e.wire() == hook; });
     if (!granted) {
-      app_.on_report(id_, "hook \"" + hook + "\" ignored: not in granted.events");
+      ignored.push_back(hook);
     } else if (std::find(accepted.begin(), accepted.end(), hook) == accepted.end()) {
       accepted.push_back(hook);
     }
+  }
+  if (!ignored.empty()) {
+    std::string named;
+    for (std::size_t i = 0; i < ignored.size() && i < 3; ++i) {
+      named += (i == 0 ? "\"" : ", \"") + ignored[i].substr(0, 64) + "\"";
+    }
+    if (ignored.size() > 3) named += " and " + std::to_string(ignored.size() - 3) + " more";
+    app_.on_report(id_, (ignored.size() == 1 ? "hook " : "hooks ") + named +
+                            " ignored: not in granted.events");
   }
   {
     std::lock_guard lock(mutex_);
