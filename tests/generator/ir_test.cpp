@@ -199,11 +199,11 @@ TEST_F(CalculatorIr, Constants) {
 }
 
 TEST_F(CalculatorIr, MessageParamsPresence) {
-  EXPECT_THAT(dump(), Contains(HasSubstr("request evaluate as Evaluate client->server params "
+  EXPECT_THAT(dump(), Contains(HasSubstr("request evaluate as Evaluate/evaluate client->server params "
                                          "EvaluateParams(required)")));
-  EXPECT_THAT(dump(), Contains(HasSubstr("request ping as Ping server->client params "
+  EXPECT_THAT(dump(), Contains(HasSubstr("request ping as Ping/ping server->client params "
                                          "PingParams(optional, send {}) result null")));
-  EXPECT_THAT(dump(), Contains(HasSubstr("notification cancel as Cancel client->server params "
+  EXPECT_THAT(dump(), Contains(HasSubstr("notification cancel as Cancel/cancel client->server params "
                                          "CancelParams(optional, omit)")));
   EXPECT_EQ(message("cancel").params_presence, ir::Message::ParamsPresence::kOptionalOmit);
   EXPECT_EQ(message("ping").params_presence, ir::Message::ParamsPresence::kOptionalSendEmpty);
@@ -222,14 +222,14 @@ TEST_F(CalculatorIr, DeadlineIsResolvedFromTheConstant) {
 TEST_F(CalculatorIr, GateClausesAndErrors) {
   EXPECT_THAT(
       dump(),
-      Contains("request evaluate as Evaluate client->server params EvaluateParams(required) "
+      Contains("request evaluate as Evaluate/evaluate client->server params EvaluateParams(required) "
                "result EvaluateResult deadline kEvaluateTimeoutMs error kDivisionByZero "
                "error kOverflow gate features has arithmetic"));
-  EXPECT_THAT(dump(), Contains("request define as Define client->server params "
+  EXPECT_THAT(dump(), Contains("request define as Define/define client->server params "
                                "DefineParams(required) result DefineResult error kInvalidName gate "
                                "limits.functions(declared) has params.name gate features has "
                                "big-numbers"));
-  EXPECT_THAT(dump(), Contains("notification progress as Progress server->client params "
+  EXPECT_THAT(dump(), Contains("notification progress as Progress/progress server->client params "
                                "ProgressParams(required) gate features has params.feature"));
   const ir::Message& define = message("define");
   ASSERT_EQ(define.gate.size(), 2u);
@@ -248,11 +248,11 @@ TEST(RelayIr, ThreeRolesNoErrorCodesNoConstants) {
   EXPECT_EQ(lines[0], "module demo_relay namespace demo::relay::v2 roles hub peer bot");
   EXPECT_THAT(dump, Not(HasSubstr("error-codes")));
   EXPECT_THAT(dump, Not(HasSubstr("constant ")));
-  EXPECT_THAT(lines, Contains("notification bot.hello as BotHello bot->hub params "
+  EXPECT_THAT(lines, Contains("notification bot.hello as BotHello/bot_hello bot->hub params "
                               "BotHelloParams(optional, send {})"));
-  EXPECT_THAT(lines, Contains("request shutdown as Shutdown hub->bot params "
+  EXPECT_THAT(lines, Contains("request shutdown as Shutdown/shutdown hub->bot params "
                               "ShutdownParams(optional, omit) result any"));
-  EXPECT_THAT(lines, Contains("request room/join as RoomJoin peer->hub params "
+  EXPECT_THAT(lines, Contains("request room/join as RoomJoin/room_join peer->hub params "
                               "RoomJoinParams(required) result RoomJoinResult"));
   EXPECT_THAT(lines, Contains("alias Scores @types/common.json#/definitions/Scores = "
                               "map<map<int64{minimum=0}>>"));

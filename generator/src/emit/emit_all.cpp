@@ -8,6 +8,7 @@ std::vector<OutputFile> emit_all(const ir::Module& m) {
       {m.name + "/constants.hpp", emit_constants_header(m)},
       {m.name + "/dispatch.hpp", emit_dispatch_header(m)},
       {m.name + "/messages.hpp", emit_messages_header(m)},
+      {m.name + "/roles.hpp", emit_roles_header(m)},
       {m.name + "/types.cpp", emit_types_source(m)},
       {m.name + "/types.hpp", emit_types_header(m)},
   };

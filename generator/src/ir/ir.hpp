@@ -134,18 +134,36 @@ struct GateClause {
 struct Message {
   std::string method;
   std::string cpp_name;  // descriptor struct name (PascalCase of the method)
+  // Its function in the generated handler and client ("get_followed_live"; "system.shutdown"
+  // and "textDocument/didOpen" become "system_shutdown" and "textDocument_didOpen").
+  std::string function_name;
   std::string doc;
   bool request = true;
   std::string from, to;  // roles
   std::string params_type;
   enum class ParamsPresence : std::uint8_t { kRequired, kOptionalSendEmpty, kOptionalOmit };
   ParamsPresence params_presence = ParamsPresence::kRequired;
+  bool params_all_optional = false;  // `{}` is valid params: clients default them
   std::optional<TypeRef> result;          // requests only
   std::vector<GateClause> gate;
   std::vector<std::string> errors;        // enumerator names of the error code enum
   // Constant cpp name (requests only): x-deadline, else the protocol's x-default-deadline.
   std::optional<std::string> deadline;
   Location loc;
+};
+
+// Messages from one role to another: a dispatch table ("PluginToHost").
+struct Direction {
+  std::string from, to;
+  std::string cpp_name;
+};
+
+// The generated surface of a role that receives messages: the interface that handles them
+// and the client a peer sends them through.
+struct RoleSurface {
+  std::string role;
+  std::string handler;  // "HostHandler"
+  std::string client;   // "HostClient"
 };
 
 struct Module {
@@ -157,6 +175,8 @@ struct Module {
   std::vector<Constant> constants;
   std::vector<TypeDecl> types;  // dependency order
   std::vector<Message> messages;
+  std::vector<Direction> directions;   // role order, only those with messages
+  std::vector<RoleSurface> surfaces;   // role order, only roles that receive messages
   std::optional<std::string> error_code_type;  // integer enum used by Message::errors
   std::string schema_hash;                    // fnv1a64 over every schema file, hex
 };

@@ -122,6 +122,7 @@ class Lowerer {
       lower_message(schema_.file(file));
     }
     module_.types = sorted_types();
+    lower_surfaces();
     return std::move(module_);
   }
 
@@ -605,6 +606,9 @@ class Lowerer {
                     other.method + "\"");
       }
     }
+    // Unique whenever cpp_name is: both keep the method's letters and digits, word breaks
+    // and all (the check above covers both).
+    m.function_name = member_name(m.method);
     std::string kind = text(file, "x-kind");
     if (kind != "request" && kind != "notification") {
       file.child("x-kind").fail("expected \"request\" or \"notification\"");
@@ -623,6 +627,9 @@ class Lowerer {
       params.fail("params must be an object type");
     }
     m.params_type = p.name;
+    const std::vector<ir::Field>& fields = find_decl(p.name)->struct_.fields;
+    m.params_all_optional = std::none_of(fields.begin(), fields.end(),
+                                         [](const ir::Field& f) { return f.required; });
     std::vector<std::string> required = string_list(file, "required");
     if (std::find(required.begin(), required.end(), "params") != required.end()) {
       m.params_presence = ir::Message::ParamsPresence::kRequired;
@@ -644,6 +651,28 @@ class Lowerer {
       m.deadline = duration_constant(schema_.root().child("x-default-deadline"));
     }
     module_.messages.push_back(std::move(m));
+  }
+
+  // Dispatch tables per direction and role surfaces per receiving role, in role order.
+  void lower_surfaces() {
+    auto receives = [this](const std::string& from, const std::string& to) {
+      return std::any_of(module_.messages.begin(), module_.messages.end(),
+                         [&](const ir::Message& m) {
+                           return m.to == to && (from.empty() || m.from == from);
+                         });
+    };
+    for (const std::string& from : module_.roles) {
+      for (const std::string& to : module_.roles) {
+        if (from != to && receives(from, to)) {
+          module_.directions.push_back({from, to, pascal_case(from) + "To" + pascal_case(to)});
+        }
+      }
+    }
+    for (const std::string& role : module_.roles) {
+      if (receives("", role)) {
+        module_.surfaces.push_back({role, pascal_case(role) + "Handler", pascal_case(role) + "Client"});
+      }
+    }
   }
 
   // The C++ name of the duration constant a string node names.

@@ -22,9 +22,12 @@ std::optional<sn::ErrorData> error_data(const RpcError& error) {
   }
 }
 
+RpcError capability_denied_error(std::string reason) {
+  return make_error(sn::ErrorCode::kCapabilityDenied, "capability_denied: " + reason);
+}
+
 CallError capability_denied(std::string reason) {
-  return CallError{CallError::Kind::kLocal,
-                   make_error(sn::ErrorCode::kCapabilityDenied, "capability_denied: " + reason)};
+  return CallError{CallError::Kind::kLocal, capability_denied_error(std::move(reason))};
 }
 
 }  // namespace rpckit::streamnook

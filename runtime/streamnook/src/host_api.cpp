@@ -2,55 +2,45 @@
 
 namespace rpckit::streamnook {
 
-namespace msg = sn::messages;
-
-Result<sn::GetFollowedLiveResult> HostApi::get_followed_live() {
-  return call<msg::GetFollowedLive>({});
-}
-
 Result<sn::SetUpstreamResult> HostApi::set_upstream(std::string stream_id,
                                                     std::string playlist_url) {
   sn::SetUpstreamParams params;
   params.stream_id = std::move(stream_id);
   params.playlist_url = std::move(playlist_url);
-  return call<msg::SetUpstream>(params);
+  return client_.set_upstream(params);
 }
 
 Result<sn::Credential> HostApi::get_credential(sn::CredentialKind kind) {
   sn::GetCredentialParams params;
   params.kind = std::move(kind);
-  return call<msg::GetCredential>(params);
+  return client_.get_credential(params);
 }
 
 Result<sn::NotifyResult> HostApi::notify(std::string message, sn::NotifyLevel level) {
   sn::NotifyParams params;
   params.message = std::move(message);
   params.level = std::move(level);
-  return call<msg::Notify>(params);
+  return client_.notify(params);
 }
 
 bool HostApi::log(sn::LogLevel level, std::string message) {
   sn::LogParams params;
   params.message = std::move(message);
   params.level = std::move(level);
-  return send<msg::Log>(params);
+  return client_.log(params);
 }
 
 Result<sn::RegisterPanelResult> HostApi::register_panel(sn::PanelSchema schema) {
   sn::RegisterPanelParams params;
   params.schema = std::move(schema);
-  return call<msg::RegisterPanel>(params);
-}
-
-Result<sn::GetPanelValuesResult> HostApi::get_panel_values() {
-  return call<msg::GetPanelValues>({});
+  return client_.register_panel(params);
 }
 
 bool HostApi::set_status(std::string slot, JsonValue value) {
   sn::SetStatusParams params;
   params.slot = std::move(slot);
   params.value = std::move(value);
-  return send<msg::SetStatus>(params);
+  return client_.set_status(params);
 }
 
 bool HostApi::initialized() const {
@@ -73,21 +63,13 @@ std::string HostApi::log_dir() const {
   return init_ ? init_->log_dir : std::string();
 }
 
-void HostApi::attach(Endpoint* endpoint) {
-  std::unique_lock lock(mutex_);
-  endpoint_ = endpoint;
-  if (endpoint == nullptr) idle_.wait(lock, [this] { return in_use_ == 0; });
-}
-
-void HostApi::release() const {
-  std::lock_guard lock(mutex_);
-  if (--in_use_ == 0) idle_.notify_all();
-}
-
 void HostApi::set_init(const sn::InitializeParams& params) {
-  std::lock_guard lock(mutex_);
-  init_ = params;
-  granted_json_ = nlohmann::json(params.granted);
+  {
+    std::lock_guard lock(mutex_);
+    init_ = params;
+  }
+  // A plugin does not read its manifest: declared-list clauses are the host's to enforce.
+  caller_.set_grant(nlohmann::json(params.granted));
 }
 
 }  // namespace rpckit::streamnook

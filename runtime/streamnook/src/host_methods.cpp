@@ -1,29 +1,11 @@
 // The host side of plugin-to-host messages: the capability gate first, then the typed call
-// into the HostApplication.
+// into the HostApplication (bound by the generated sn::bind).
 #include "plugin_runner.hpp"
 #include "rpckit/dispatch/gate.hpp"
 
 namespace rpckit::streamnook {
 
-namespace msg = sn::messages;
-
-void PluginRunner::register_host_methods() {
-  HostApplication& app = app_;
-  const PluginContext& ctx = context_;
-  router_.on<msg::GetFollowedLive>(
-      [&app, &ctx](const sn::GetFollowedLiveParams& p) { return app.get_followed_live(ctx, p); });
-  router_.on<msg::SetUpstream>(
-      [&app, &ctx](const sn::SetUpstreamParams& p) { return app.set_upstream(ctx, p); });
-  router_.on<msg::GetCredential>(
-      [&app, &ctx](const sn::GetCredentialParams& p) { return app.get_credential(ctx, p); });
-  router_.on<msg::Notify>([&app, &ctx](const sn::NotifyParams& p) { return app.notify(ctx, p); });
-  router_.on<msg::Log>([&app, &ctx](const sn::LogParams& p) { app.log(ctx, p); });
-  router_.on<msg::RegisterPanel>(
-      [&app, &ctx](const sn::RegisterPanelParams& p) { return app.register_panel(ctx, p); });
-  router_.on<msg::GetPanelValues>(
-      [&app, &ctx](const sn::GetPanelValuesParams& p) { return app.get_panel_values(ctx, p); });
-  router_.on<msg::SetStatus>([&app, &ctx](const sn::SetStatusParams& p) { app.set_status(ctx, p); });
-}
+void PluginRunner::register_host_methods() { sn::bind(router_, app_, context_); }
 
 nlohmann::json PluginRunner::handle(const Incoming& incoming) {
   GateVerdict verdict;

@@ -25,5 +25,6 @@ std::optional<sn::ErrorData> error_data(const RpcError& error);
 
 // The capability_denied error a gate produces, before anything is sent.
 CallError capability_denied(std::string reason);
+RpcError capability_denied_error(std::string reason);
 
 }  // namespace rpckit::streamnook

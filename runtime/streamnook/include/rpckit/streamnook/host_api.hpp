@@ -1,28 +1,33 @@
 #pragma once
-// HostApi: what a plugin can ask of the host, one typed call per host method. Every call is
-// checked against the grant first: a request outside it returns capability_denied and sends
-// nothing; a notification outside it is not sent (returns false).
+// HostApi: what a plugin can ask of the host. client() is the generated typed client (one
+// function per host method, so a method added to the schema is there after regenerating);
+// the named calls below are shorthands for the common ones. Every call is checked against
+// the grant first: a request outside it returns capability_denied and sends nothing; a
+// notification outside it is not sent (returns false).
 //
 // Thread safety: every method may be called from any thread once the handshake is done
-// (before it, everything is refused locally).
+// (before it, everything gated is refused locally).
 #include <chrono>
-#include <condition_variable>
 #include <mutex>
 #include <optional>
 #include <string>
 
-#include <nlohmann/json.hpp>
-
-#include "rpckit/dispatch/gate.hpp"
-#include "rpckit/endpoint/typed.hpp"
+#include "rpckit/roles/caller.hpp"
 #include "rpckit/streamnook/errors.hpp"
-#include "streamnook_v1/messages.hpp"
+#include "streamnook_v1/roles.hpp"
 
 namespace rpckit::streamnook {
 
 class HostApi {
  public:
-  Result<sn::GetFollowedLiveResult> get_followed_live();
+  HostApi() = default;
+  HostApi(const HostApi&) = delete;
+  HostApi& operator=(const HostApi&) = delete;
+
+  // Every host method, typed, as the schema lists them.
+  const sn::HostClient& client() const { return client_; }
+
+  Result<sn::GetFollowedLiveResult> get_followed_live() { return client_.get_followed_live(); }
   Result<sn::SetUpstreamResult> set_upstream(std::string stream_id, std::string playlist_url);
   // May block up to 120 s on the first call per kind while the user answers a consent prompt.
   Result<sn::Credential> get_credential(sn::CredentialKind kind);
@@ -30,37 +35,25 @@ class HostApi {
                                   sn::NotifyLevel level = sn::NotifyLevel::kInfo);
   bool log(sn::LogLevel level, std::string message);
   Result<sn::RegisterPanelResult> register_panel(sn::PanelSchema schema);
-  Result<sn::GetPanelValuesResult> get_panel_values();
+  Result<sn::GetPanelValuesResult> get_panel_values() { return client_.get_panel_values(); }
   // The host ignores slots the manifest does not declare in [contributes].status.
   bool set_status(std::string slot, JsonValue value);
 
-  // Any plugin-to-host message by descriptor (what the named calls above use).
+  // Any plugin-to-host message by descriptor.
   template <class M>
   Result<typename M::Result> call(const typename M::Params& params,
                                   std::optional<std::chrono::milliseconds> deadline = {}) {
-    Endpoint* endpoint = nullptr;
-    if (auto verdict = check<M>(params, &endpoint); !verdict.allowed) {
-      return capability_denied(std::string(M::kMethod) + ": " + verdict.reason);
-    }
-    InUse in_use{this};
-    return rpckit::call<M>(*endpoint, params, deadline);
+    return caller_.call<M>(params, deadline);
   }
   template <class M>
   bool send(const typename M::Params& params) {
-    Endpoint* endpoint = nullptr;
-    if (!check<M>(params, &endpoint).allowed) return false;
-    InUse in_use{this};
-    return rpckit::notify<M>(*endpoint, params);
+    return caller_.notify<M>(params);
   }
   // Whether the grant allows message M with these params (and why not).
   template <class M>
   GateVerdict allowed(const typename M::Params& params) const {
     static_assert(M::kFrom == sn::Role::kPlugin, "M must be a plugin-to-host message");
-    std::lock_guard lock(mutex_);
-    if (!granted_json_) return {false, "the handshake has not happened yet"};
-    nlohmann::json encoded = params;
-    // A plugin does not read its manifest: declared-list clauses are the host's to enforce.
-    return evaluate_gate(M::kGate, *granted_json_, nullptr, &encoded);
+    return caller_.allowed<M>(params);
   }
 
   bool initialized() const;
@@ -74,36 +67,13 @@ class HostApi {
   // Attaching nullptr (the endpoint is about to be destroyed) waits until no thread is still
   // inside a call or send on it: a plugin's own threads (e.g. a notifier) may be mid-call when
   // the connection ends. Those calls return promptly, the endpoint being closed by then.
-  void attach(Endpoint* endpoint);
+  void attach(Endpoint* endpoint) { caller_.attach(endpoint); }
   void set_init(const sn::InitializeParams& params);
 
-  // Marks a call or send in progress on the endpoint a successful check() handed out.
-  struct InUse {
-    explicit InUse(const HostApi* owner) : api(owner) {}
-    ~InUse() { api->release(); }
-    const HostApi* api;
-    InUse(const InUse&) = delete;
-    InUse& operator=(const InUse&) = delete;
-  };
-  void release() const;
-
-  // On success also counts one use of *endpoint (ended by an InUse).
-  template <class M>
-  GateVerdict check(const typename M::Params& params, Endpoint** endpoint) const {
-    GateVerdict verdict = allowed<M>(params);
-    std::lock_guard lock(mutex_);
-    if (endpoint_ == nullptr) return {false, "not connected"};
-    *endpoint = endpoint_;
-    if (verdict.allowed) ++in_use_;
-    return verdict;
-  }
-
+  roles::Caller caller_{&capability_denied_error};
+  sn::HostClient client_{caller_};
   mutable std::mutex mutex_;
-  mutable std::condition_variable idle_;  // in_use_ dropped to 0
-  mutable int in_use_ = 0;
-  Endpoint* endpoint_ = nullptr;
   std::optional<sn::InitializeParams> init_;
-  std::optional<nlohmann::json> granted_json_;
 };
 
 }  // namespace rpckit::streamnook

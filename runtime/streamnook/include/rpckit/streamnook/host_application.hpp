@@ -1,7 +1,8 @@
 #pragma once
 // HostApplication: what a host application implements to run StreamNook plugins: one typed
-// function per host method, and the reports the host role sends it. The role checks every
-// capability gate before calling these, so they only see calls the plugin was granted.
+// function per host method it serves (sn::HostHandler), and the reports the host role sends
+// it. The role checks every capability gate before calling these, so they only see calls the
+// plugin was granted.
 // Throw an RpcError (see make_error) to answer with a typed error, e.g.
 //   throw make_error(sn::ErrorCode::kRateLimited, "slow down", 2500.0);
 // Calls come from the plugins' connection threads: several plugins may call at once.
@@ -10,7 +11,7 @@
 
 #include "rpckit/streamnook/errors.hpp"
 #include "rpckit/supervision/supervisor.hpp"
-#include "streamnook_v1/types.hpp"
+#include "streamnook_v1/roles.hpp"
 
 namespace rpckit::streamnook {
 
@@ -38,24 +39,11 @@ struct LifecycleEvent {
 
 std::string_view to_string(LifecycleEvent::Kind kind);
 
-class HostApplication {
+// The host methods are the generated sn::HostHandler's: override the ones the application
+// serves; the others answer method_not_found (requests) or are ignored (notifications), so a
+// host method added to the schema compiles every application unchanged.
+class HostApplication : public sn::HostHandler<const PluginContext> {
  public:
-  virtual ~HostApplication() = default;
-
-  virtual sn::GetFollowedLiveResult get_followed_live(const PluginContext& plugin,
-                                                      const sn::GetFollowedLiveParams& params) = 0;
-  virtual sn::SetUpstreamResult set_upstream(const PluginContext& plugin,
-                                             const sn::SetUpstreamParams& params) = 0;
-  virtual sn::Credential get_credential(const PluginContext& plugin,
-                                        const sn::GetCredentialParams& params) = 0;
-  virtual sn::NotifyResult notify(const PluginContext& plugin, const sn::NotifyParams& params) = 0;
-  virtual void log(const PluginContext& plugin, const sn::LogParams& params) = 0;
-  virtual sn::RegisterPanelResult register_panel(const PluginContext& plugin,
-                                                 const sn::RegisterPanelParams& params) = 0;
-  virtual sn::GetPanelValuesResult get_panel_values(const PluginContext& plugin,
-                                                    const sn::GetPanelValuesParams& params) = 0;
-  virtual void set_status(const PluginContext& plugin, const sn::SetStatusParams& params) = 0;
-
   virtual void on_lifecycle(const LifecycleEvent& event) { (void)event; }
   // Things worth a line in a log: an ungranted notification dropped, hooks outside the
   // grant ignored, an event dropped because the plugin is not reading, ...

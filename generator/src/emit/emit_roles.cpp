@@ -1,0 +1,158 @@
+// roles.hpp: per role that receives messages, the handler interface it implements (every
+// function with a default, so a schema that gains a message compiles every application
+// unchanged), the typed client a peer sends them through, and bind() per direction.
+#include "emit/common.hpp"
+#include "emit/emit.hpp"
+
+namespace rpckit::gen {
+namespace {
+
+std::vector<const ir::Message*> received_by(const ir::Module& m, const std::string& role,
+                                            const std::string& from = {}) {
+  std::vector<const ir::Message*> out;
+  for (const ir::Message& msg : m.messages) {
+    if (msg.to == role && (from.empty() || msg.from == from)) out.push_back(&msg);
+  }
+  return out;
+}
+
+std::string result_type(const ir::Message& msg) { return cpp_type(*msg.result); }
+
+void emit_handler_functions(Printer& p, const ir::Module& m, const ir::RoleSurface& s) {
+  for (const ir::Message* msg : received_by(m, s.role)) {
+    p.print("\n");
+    doc_comment(p, msg->doc);
+    Printer::Vars vars = {{"fn", msg->function_name},
+                          {"params", msg->params_type},
+                          {"result", msg->request ? result_type(*msg) : "void"},
+                          {"descriptor", msg->cpp_name}};
+    p.print("virtual $result$ $fn$(Context& context, const $params$& params) {\n", vars);
+    p.print("  (void)context;\n  (void)params;\n");
+    if (msg->request) {
+      p.print("  rpckit::roles::method_not_found(messages::$descriptor$::kMethod);\n", vars);
+    }
+    p.print("}\n");
+  }
+}
+
+void emit_handler(Printer& p, const ir::Module& m, const ir::RoleSurface& s) {
+  p.print(
+      "/// What a $role$ receives, one function per message. Override the ones the application\n"
+      "/// handles; the others answer -32601 (requests) or ignore the message (notifications),\n"
+      "/// so a message added to the schema leaves every existing $role$ compiling unchanged.\n"
+      "/// `Context` is what the role passes with each message (the peer it comes from, a client\n"
+      "/// to answer through, ...). Throw rpckit::RpcError to answer a request with an error.\n"
+      "template <class Context>\n"
+      "class $handler$ {\n"
+      " public:\n"
+      "  virtual ~$handler$() = default;\n",
+      {{"role", s.role}, {"handler", s.handler}});
+  {
+    Printer::Indent in(p);
+    emit_handler_functions(p, m, s);
+  }
+  p.print("};\n\n");
+}
+
+void emit_client(Printer& p, const ir::Module& m, const ir::RoleSurface& s) {
+  p.print(
+      "/// Typed messages to a $role$, one function per message it receives. Each is checked\n"
+      "/// against the grant held by the rpckit::roles::Caller before it is sent (a request\n"
+      "/// outside it fails locally, a notification outside it is not sent) and waits at most\n"
+      "/// its descriptor's deadline unless given another. Thread-safe as the Caller is.\n"
+      "class $client$ {\n"
+      " public:\n"
+      "  explicit $client$(rpckit::roles::Caller& caller) noexcept : caller_(&caller) {}\n",
+      {{"role", s.role}, {"client", s.client}});
+  {
+    Printer::Indent in(p);
+    for (const ir::Message* msg : received_by(m, s.role)) {
+      p.print("\n");
+      doc_comment(p, msg->doc);
+      Printer::Vars vars = {{"fn", msg->function_name},
+                            {"params", msg->params_type},
+                            {"default", msg->params_all_optional ? " = {}" : ""},
+                            {"descriptor", msg->cpp_name},
+                            {"result", msg->request ? result_type(*msg) : ""}};
+      if (msg->request) {
+        p.print(
+            "rpckit::Result<$result$> $fn$(\n"
+            "    const $params$& params$default$,\n"
+            "    std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {\n"
+            "  return caller_->call<messages::$descriptor$>(params, deadline);\n"
+            "}\n",
+            vars);
+      } else {
+        p.print(
+            "/// Returns whether it was sent.\n"
+            "bool $fn$(const $params$& params$default$) const {\n"
+            "  return caller_->notify<messages::$descriptor$>(params);\n"
+            "}\n",
+            vars);
+      }
+    }
+  }
+  p.print(
+      "\n"
+      " private:\n"
+      "  rpckit::roles::Caller* caller_;\n"
+      "};\n"
+      "\n");
+}
+
+void emit_bind(Printer& p, const ir::Module& m, const ir::Direction& d,
+               const ir::RoleSurface& s) {
+  p.print(
+      "/// Routes every message of $direction$ to its function of `handler`, with `context`.\n"
+      "/// Both must outlive the router.\n"
+      "template <class Context>\n"
+      "void bind(rpckit::Router<$direction$>& router, $handler$<Context>& handler,\n"
+      "          std::type_identity_t<Context>& context) {\n",
+      {{"direction", d.cpp_name}, {"handler", s.handler}});
+  {
+    Printer::Indent in(p);
+    for (const ir::Message* msg : received_by(m, d.to, d.from)) {
+      p.print(
+          "router.on<messages::$descriptor$>([&handler, &context](const $params$& params) {\n"
+          "  $return$handler.$fn$(context, params);\n"
+          "});\n",
+          {{"descriptor", msg->cpp_name},
+           {"params", msg->params_type},
+           {"return", msg->request ? "return " : ""},
+           {"fn", msg->function_name}});
+    }
+  }
+  p.print("}\n\n");
+}
+
+}  // namespace
+
+std::string emit_roles_header(const ir::Module& m) {
+  Printer p;
+  p.raw(banner(m, "//"));
+  p.print(
+      "#pragma once\n"
+      "\n"
+      "#include <chrono>\n"
+      "#include <optional>\n"
+      "#include <type_traits>\n"
+      "\n"
+      "#include \"$module$/dispatch.hpp\"\n"
+      "#include \"rpckit/dispatch/router.hpp\"\n"
+      "#include \"rpckit/roles/caller.hpp\"\n"
+      "#include \"rpckit/roles/handler.hpp\"\n"
+      "\n",
+      {{"module", m.name}});
+  open_namespace(p, m);
+  for (const ir::RoleSurface& s : m.surfaces) {
+    emit_handler(p, m, s);
+    emit_client(p, m, s);
+    for (const ir::Direction& d : m.directions) {
+      if (d.to == s.role) emit_bind(p, m, d, s);
+    }
+  }
+  close_namespace(p, m);
+  return p.str();
+}
+
+}  // namespace rpckit::gen

@@ -1,0 +1,100 @@
+#pragma once
+// Caller: how a role sends typed messages to its peer. It holds the connection the role is
+// attached to and the grant the handshake settled, and checks every message against the
+// message's capability gate before anything is written: a request outside the grant returns
+// a local capability error and sends nothing; a notification outside it is not sent.
+// Generated clients (`<Role>Client` in <module>/roles.hpp) are thin typed fronts over it.
+//
+// Thread safety: every member may be called from any thread. Detaching (attach(nullptr))
+// waits until no thread is still inside a call on the old endpoint.
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "rpckit/dispatch/gate.hpp"
+#include "rpckit/endpoint/typed.hpp"
+
+namespace rpckit::roles {
+
+class Caller {
+ public:
+  // Makes the error a refused request reports (a protocol's capability_denied, with its
+  // data); by default JSON-RPC's invalid request.
+  using Denial = RpcError (*)(std::string reason);
+  explicit Caller(Denial denial = &default_denial) : denial_(denial) {}
+
+  template <class M>
+  Result<typename M::Result> call(const typename M::Params& params,
+                                  std::optional<std::chrono::milliseconds> deadline = {}) {
+    Endpoint* endpoint = nullptr;
+    if (GateVerdict verdict = check<M>(params, &endpoint); !verdict.allowed) {
+      return denied(std::string(M::kMethod) + ": " + verdict.reason);
+    }
+    InUse in_use{this};
+    return rpckit::call<M>(*endpoint, params, deadline);
+  }
+
+  template <class M>
+  bool notify(const typename M::Params& params) {
+    Endpoint* endpoint = nullptr;
+    if (!check<M>(params, &endpoint).allowed) return false;
+    InUse in_use{this};
+    return rpckit::notify<M>(*endpoint, params);
+  }
+
+  // Whether the grant allows message M with these params, and why not.
+  template <class M>
+  GateVerdict allowed(const typename M::Params& params) const {
+    std::lock_guard lock(mutex_);
+    if (M::kGate.empty()) return {};
+    if (!granted_) return {false, "the handshake has not happened yet"};
+    nlohmann::json encoded = params;
+    return evaluate_gate(M::kGate, *granted_, declared_ ? &*declared_ : nullptr, &encoded);
+  }
+
+  // The connection to send on; nullptr detaches (see the thread-safety note above).
+  void attach(Endpoint* endpoint);
+  // The grant gated messages are checked against (nullopt: nothing gated is allowed), and
+  // the sender's declarations when it knows them (a plugin does not read its manifest:
+  // declared-list clauses are then the receiver's to enforce).
+  void set_grant(std::optional<nlohmann::json> granted,
+                 std::optional<nlohmann::json> declared = std::nullopt);
+  bool attached() const;
+
+ private:
+  struct InUse {
+    explicit InUse(const Caller* owner) : caller(owner) {}
+    ~InUse() { caller->release(); }
+    const Caller* caller;
+    InUse(const InUse&) = delete;
+    InUse& operator=(const InUse&) = delete;
+  };
+  void release() const;
+  CallError denied(std::string reason) const;
+  static RpcError default_denial(std::string reason);
+
+  // On success also counts one use of *endpoint, ended by an InUse.
+  template <class M>
+  GateVerdict check(const typename M::Params& params, Endpoint** endpoint) const {
+    GateVerdict verdict = allowed<M>(params);
+    std::lock_guard lock(mutex_);
+    if (endpoint_ == nullptr) return {false, "not connected"};
+    *endpoint = endpoint_;
+    if (verdict.allowed) ++in_use_;
+    return verdict;
+  }
+
+  Denial denial_;
+  mutable std::mutex mutex_;
+  mutable std::condition_variable idle_;  // in_use_ dropped to 0
+  mutable int in_use_ = 0;
+  Endpoint* endpoint_ = nullptr;
+  std::optional<nlohmann::json> granted_;
+  std::optional<nlohmann::json> declared_;
+};
+
+}  // namespace rpckit::roles
