@@ -15,6 +15,7 @@
 #include "streamnook_v1/constants.hpp"
 #include "streamnook_v1/dispatch.hpp"
 #include "streamnook_v1/messages.hpp"
+#include "streamnook_v1/profile.hpp"
 
 namespace bindings_test {
 namespace {
@@ -32,6 +33,24 @@ using sn::Role;
 
 template <class M>
 constexpr bool kHasResult = requires { typename M::Result; };
+
+// The profile: spec sections 1 (framing, cap), 2 (lifecycle), 9.1 (ids).
+static_assert(sn::Profile::kFraming == rpckit::framing::Framing::kContentLength);
+static_assert(sn::Profile::kMaxFrameBytes == 4u * 1024u * 1024u);
+static_assert(sn::Profile::kMaxJsonDepth == 256u);
+static_assert(sn::Profile::kSentIds == rpckit::IdKind::kInteger);
+static_assert(rpckit::contains(sn::Profile::kAcceptedIds, rpckit::IdKind::kString));
+static_assert(!rpckit::contains(sn::Profile::kAcceptedIds, rpckit::IdKind::kNull));
+static_assert(sn::Profile::kSpawned == sn::Role::kPlugin);
+static_assert(std::is_same_v<sn::Profile::Handshake, msg::Initialize>);
+static_assert(std::is_same_v<sn::Profile::HandshakeDone, msg::Initialized>);
+static_assert(std::is_same_v<sn::Profile::HealthCheck, msg::Ping>);
+static_assert(std::is_same_v<sn::Profile::Shutdown, msg::Shutdown>);
+static_assert(std::is_same_v<sn::Profile::Exit, msg::Exit>);
+static_assert(sn::Profile::kGrantMember == "granted");
+static_assert(sn::Profile::kStopsOnStdinEof && sn::Profile::kStopsOnExit &&
+              !sn::Profile::kStopsOnSigterm);
+static_assert(!sn::Profile::kLenientErrorObjects);
 
 static_assert(std::is_same_v<msg::Initialize::Params, sn::InitializeParams>);
 static_assert(std::is_same_v<msg::Initialize::Result, sn::InitializeResult>);

@@ -79,6 +79,14 @@ void PrintTo(const Case& c, std::ostream* os) { *os << c.name; }
 
 J& x(SchemaFiles& s) { return s["types/t.json"]["properties"]["x"]; }
 J& msg(SchemaFiles& s) { return s["messages/m.json"]; }
+// Gives the base schema a valid profile and returns it, to be broken by a case.
+J& profile(SchemaFiles& s) {
+  J& p = s["protocol.json"]["x-profile"];
+  p = J::parse(R"({"framing": "ndjson", "max_frame_bytes": "count",
+                   "ids": {"send": "string", "accept": ["string"]}, "spawned": "b",
+                   "lifecycle": {"handshake": "m"}, "stops_on": ["stdin_eof"]})");
+  return p;
+}
 J& prop(SchemaFiles& s, const char* name) { return s["protocol.json"]["properties"][name]; }
 
 const std::vector<Case>& cases() {
@@ -419,6 +427,40 @@ const std::vector<Case>& cases() {
        },
        "protocol.json#/x-default-deadline: \"nope_ms\" is not a duration constant of the "
        "protocol"},
+      // ---- lower: profile -------------------------------------------------------------------
+      {"ProfileNotObject", [](SchemaFiles& s) { s["protocol.json"]["x-profile"] = 1; },
+       "protocol.json#/x-profile: expected an object"},
+      {"ProfileUnknownKey", [](SchemaFiles& s) { profile(s)["nope"] = 1; },
+       "protocol.json#/x-profile/nope: unknown profile key"},
+      {"ProfileFramingUnknown", [](SchemaFiles& s) { profile(s)["framing"] = "xml"; },
+       "protocol.json#/x-profile/framing: expected one of \"content-length\", \"ndjson\""},
+      {"ProfileFramingNotString", [](SchemaFiles& s) { profile(s)["framing"] = 1; },
+       "protocol.json#/x-profile/framing: expected a string"},
+      {"ProfileMaxFrameNotInteger", [](SchemaFiles& s) { profile(s)["max_frame_bytes"] = "timeout_ms"; },
+       "protocol.json#/x-profile/max_frame_bytes: \"timeout_ms\" is not an integer constant of "
+       "the protocol"},
+      {"ProfileAcceptEmpty", [](SchemaFiles& s) { profile(s)["ids"]["accept"] = J::array(); },
+       "protocol.json#/x-profile/ids/accept: expected a non-empty array"},
+      {"ProfileSpawnedUnknown", [](SchemaFiles& s) { profile(s)["spawned"] = "c"; },
+       "protocol.json#/x-profile/spawned: \"c\" is not a role of x-roles"},
+      {"ProfileLifecycleNotObject", [](SchemaFiles& s) { profile(s)["lifecycle"] = J::array(); },
+       "protocol.json#/x-profile/lifecycle: expected an object"},
+      {"ProfileLifecycleUnknownKey", [](SchemaFiles& s) { profile(s)["lifecycle"]["boot"] = "m"; },
+       "protocol.json#/x-profile/lifecycle/boot: unknown lifecycle message"},
+      {"ProfileLifecycleUnknownMessage",
+       [](SchemaFiles& s) { profile(s)["lifecycle"]["handshake"] = "nope"; },
+       "protocol.json#/x-profile/lifecycle/handshake: \"nope\" is not a message of the protocol"},
+      {"ProfileExitIsARequest", [](SchemaFiles& s) { profile(s)["lifecycle"]["exit"] = "m"; },
+       "protocol.json#/x-profile/lifecycle/exit: expected a notification to the spawned role"},
+      {"ProfileHandshakeFromTheSpawnedRole", [](SchemaFiles& s) { profile(s)["spawned"] = "a"; },
+       "protocol.json#/x-profile/lifecycle/handshake: expected a request to the spawned role"},
+      {"ProfileWithoutHandshake", [](SchemaFiles& s) { profile(s)["lifecycle"] = J::object(); },
+       "protocol.json#/x-profile/lifecycle: missing \"handshake\""},
+      {"ProfileStopsOnNotArray", [](SchemaFiles& s) { profile(s)["stops_on"] = "exit"; },
+       "protocol.json#/x-profile/stops_on: expected an array"},
+      {"ProfileStopsOnExitWithoutExit",
+       [](SchemaFiles& s) { profile(s)["stops_on"] = J::array({"exit"}); },
+       "protocol.json#/x-profile/stops_on: \"exit\" needs lifecycle.exit"},
       {"DirectionUnknownRole", [](SchemaFiles& s) { msg(s)["x-direction"] = "a_to_c"; },
        "messages/m.json#/x-direction: expected \"<role>_to_<role>\" with roles from x-roles"},
       {"GateNotArray", [](SchemaFiles& s) { msg(s)["x-gate"] = J::object(); },

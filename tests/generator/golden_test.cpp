@@ -59,7 +59,7 @@ class GoldenTest : public ::testing::TestWithParam<std::string> {
 
 TEST_P(GoldenTest, EmittedFilesMatchExpected) {
   Generated g = generate(fixture() / "schema" / "protocol.json");
-  ASSERT_EQ(g.files.size(), 7u);
+  ASSERT_GE(g.files.size(), 7u);  // profile.hpp only with an x-profile
   std::set<std::string> emitted;
   for (const OutputFile& f : g.files) {
     emitted.insert(f.path);

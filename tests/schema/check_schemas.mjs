@@ -120,7 +120,7 @@ for (const abs of walkJson(SCHEMA_DIR)) {
 // ----------------------------------------------------------------------------- ajv
 const X_KEYWORDS = [
   "x-namespace", "x-module", "x-roles", "x-messages", "x-types", "x-error-codes", "x-default-deadline",
-  "x-kind", "x-direction", "x-gate", "x-errors", "x-deadline", "x-result",
+  "x-kind", "x-direction", "x-gate", "x-errors", "x-deadline", "x-result", "x-profile",
   "x-unit", "x-discriminator", "x-enum-names", "x-enum-descriptions",
 ];
 const ajv = new Ajv({ strict: true, allowUnionTypes: true, allErrors: true });
@@ -240,7 +240,7 @@ function lintFile(rel, doc) {
     }
     for (const k of Object.keys(s)) if (!WHITELIST.has(k)) bad(ptr, `keyword "${k}" is not supported`);
     if (ptr !== "" && "$schema" in s) bad(ptr, "$schema belongs at the root only");
-    for (const k of ["x-namespace", "x-module", "x-roles", "x-messages", "x-types", "x-error-codes", "x-default-deadline", "x-kind", "x-direction",
+    for (const k of ["x-namespace", "x-module", "x-roles", "x-messages", "x-types", "x-error-codes", "x-default-deadline", "x-profile", "x-kind", "x-direction",
       "x-gate", "x-errors", "x-deadline", "x-result"]) {
       if (k in s && ptr !== "") bad(ptr, `${k} belongs at the root of a file only`);
     }

@@ -12,6 +12,9 @@ std::vector<OutputFile> emit_all(const ir::Module& m) {
       {m.name + "/types.cpp", emit_types_source(m)},
       {m.name + "/types.hpp", emit_types_header(m)},
   };
+  if (m.profile) {
+    files.insert(files.begin() + 4, {m.name + "/profile.hpp", emit_profile_header(m)});
+  }
   return files;
 }
 

@@ -166,6 +166,21 @@ struct RoleSurface {
   std::string client;   // "HostClient"
 };
 
+// How the protocol travels and lives (protocol.json "x-profile"): what generic roles read
+// instead of code. Message names are descriptor names; absent lifecycle messages are empty.
+struct Profile {
+  std::string framing;          // enumerator of rpckit::framing::Framing
+  std::string max_frame_bytes;  // C++ name of an integer constant
+  std::string max_json_depth;   // C++ name of an integer constant, or empty (runtime default)
+  std::string id_sent;          // enumerator of rpckit::IdKind
+  std::vector<std::string> ids_accepted;
+  std::string spawned_role;     // the role run as a child process ("plugin")
+  std::string handshake, handshake_done, health_check, shutdown, exit;
+  std::string grant_member;     // C++ field of the handshake params holding the grant
+  bool lenient_error_objects = false;
+  bool stops_on_stdin_eof = false, stops_on_sigterm = false, stops_on_exit = false;
+};
+
 struct Module {
   std::string title;
   std::string doc;
@@ -177,6 +192,7 @@ struct Module {
   std::vector<Message> messages;
   std::vector<Direction> directions;   // role order, only those with messages
   std::vector<RoleSurface> surfaces;   // role order, only roles that receive messages
+  std::optional<Profile> profile;
   std::optional<std::string> error_code_type;  // integer enum used by Message::errors
   std::string schema_hash;                    // fnv1a64 over every schema file, hex
 };

@@ -7,6 +7,7 @@
 
 #include "lower/names.hpp"
 #include "lower/pattern.hpp"
+#include "lower/profile.hpp"
 
 namespace rpckit::gen {
 namespace {
@@ -123,6 +124,7 @@ class Lowerer {
     }
     module_.types = sorted_types();
     lower_surfaces();
+    if (root.has("x-profile")) module_.profile = lower_profile(root.child("x-profile"), module_);
     return std::move(module_);
   }
 

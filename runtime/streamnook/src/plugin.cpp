@@ -10,7 +10,7 @@
 #include "rpckit/framing/framing.hpp"
 #include "rpckit/framing/interruptible_fd_source.hpp"
 #include "rpckit/streamnook/stdout_guard.hpp"
-#include "streamnook_v1/constants.hpp"
+#include "streamnook_v1/profile.hpp"
 
 namespace rpckit::streamnook {
 
@@ -44,17 +44,18 @@ Plugin& Plugin::on_shutdown(std::function<void()> hook) {
 }
 
 void Plugin::register_lifecycle() {
-  router_.on<msg::Initialize>([this](const sn::InitializeParams& p) { return initialize(p); });
-  router_.on<msg::Initialized>([this](const sn::InitializedParams&) {
+  router_.on<sn::Profile::Handshake>(
+      [this](const sn::InitializeParams& p) { return initialize(p); });
+  router_.on<sn::Profile::HandshakeDone>([this](const sn::InitializedParams&) {
     if (start_hook_) start_hook_(host_);
   });
-  router_.on<msg::Ping>([](const sn::PingParams&) { return sn::PingResult{}; });
-  router_.on<msg::Shutdown>([this](const sn::ShutdownParams&) {
+  router_.on<sn::Profile::HealthCheck>([](const sn::PingParams&) { return sn::PingResult{}; });
+  router_.on<sn::Profile::Shutdown>([this](const sn::ShutdownParams&) {
     // Handlers run one at a time, so every earlier message has been handled by now.
     if (shutdown_hook_) shutdown_hook_();
     return nullptr;
   });
-  router_.on<msg::Exit>([this](const sn::ExitParams&) {
+  router_.on<sn::Profile::Exit>([this](const sn::ExitParams&) {
     exit_requested_ = true;
     if (endpoint_ != nullptr) endpoint_->close();
   });
@@ -101,7 +102,7 @@ sn::InitializeResult Plugin::initialize(const sn::InitializeParams& params) {
 // and nested requests cannot deadlock); this is where the plugin keeps its handlers from
 // interleaving. Runs on the dispatcher thread only.
 nlohmann::json Plugin::route(const Incoming& incoming) {
-  bool event = !incoming.is_request() && incoming.method != msg::Exit::kMethod;
+  bool event = !incoming.is_request() && incoming.method != sn::Profile::Exit::kMethod;
   if (handler_depth_ > 0 && event) {
     // Arrived while a handler waits on the host: run it once that handler has returned. Held
     // as text, and only so much of it: a host that floods events while it leaves a call
@@ -171,12 +172,12 @@ int Plugin::run() {
   StdoutGuard guard;
   framing::InterruptibleFdSource source(STDIN_FILENO);
   framing::FdSink sink(guard.protocol_fd());
-  auto max = static_cast<std::size_t>(sn::kMaxFrameBytes);
+  auto max = sn::Profile::kMaxFrameBytes;
   Endpoint::Options options;
   options.interrupt_reader = [&source] { source.interrupt(); };
-  options.max_depth = static_cast<std::size_t>(sn::kMaxJsonDepth);
-  return serve(framing::make_reader(framing::Framing::kContentLength, source, max),
-               framing::make_writer(framing::Framing::kContentLength, sink, max),
+  options.max_depth = sn::Profile::kMaxJsonDepth;
+  return serve(framing::make_reader(sn::Profile::kFraming, source, max),
+               framing::make_writer(sn::Profile::kFraming, sink, max),
                std::move(options));
 }
 

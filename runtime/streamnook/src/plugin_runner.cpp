@@ -122,7 +122,9 @@ void PluginRunner::execute(std::vector<Action> actions) {
       case Action::Kind::kSpawn: spawn(); break;
       case Action::Kind::kSendInitialize: send_initialize(); break;
       case Action::Kind::kSendInitialized: {
-        if (auto conn = connection()) rpckit::notify<msg::Initialized>(*conn->endpoint, {});
+        if (auto conn = connection()) {
+          rpckit::notify<sn::Profile::HandshakeDone>(*conn->endpoint, {});
+        }
         std::lock_guard lock(mutex_);
         accepting_events_ = true;
         break;
@@ -134,7 +136,7 @@ void PluginRunner::execute(std::vector<Action> actions) {
         // this write may block until the kill that only the control thread can order (after
         // exit_grace). Blocking here would hang stop() forever.
         if (auto conn = connection()) {
-          run_async([conn] { rpckit::notify<msg::Exit>(*conn->endpoint, {}); });
+          run_async([conn] { rpckit::notify<sn::Profile::Exit>(*conn->endpoint, {}); });
         }
         break;
       case Action::Kind::kKill:
@@ -212,14 +214,14 @@ void PluginRunner::spawn() {
   conn->child = std::move(child);
   conn->source = std::make_unique<framing::InterruptibleFdSource>(conn->child->stdout_fd());
   conn->sink = std::make_unique<framing::FdSink>(conn->child->stdin_fd());
-  auto max = static_cast<std::size_t>(sn::kMaxFrameBytes);
+  auto max = sn::Profile::kMaxFrameBytes;
   Endpoint::Options endpoint_options;
   endpoint_options.default_deadline = scaled(sn::kDefaultRequestTimeoutMs, options_.time_scale);
   endpoint_options.interrupt_reader = [source = conn->source.get()] { source->interrupt(); };
-  endpoint_options.max_depth = static_cast<std::size_t>(sn::kMaxJsonDepth);
+  endpoint_options.max_depth = sn::Profile::kMaxJsonDepth;
   conn->endpoint = std::make_unique<Endpoint>(
-      framing::make_reader(framing::Framing::kContentLength, *conn->source, max),
-      framing::make_writer(framing::Framing::kContentLength, *conn->sink, max),
+      framing::make_reader(sn::Profile::kFraming, *conn->source, max),
+      framing::make_writer(sn::Profile::kFraming, *conn->sink, max),
       std::move(endpoint_options));
   conn->endpoint->set_handler([this](const Incoming& incoming) { return handle(incoming); });
   conn->endpoint->on_frame(
@@ -291,7 +293,7 @@ void PluginRunner::send_initialize() {
   auto deadline = policy_.handshake_timeout;
   std::uint64_t generation = conn->generation;
   run_async([this, conn, params, deadline, generation] {
-    auto result = rpckit::call<msg::Initialize>(*conn->endpoint, params, deadline);
+    auto result = rpckit::call<sn::Profile::Handshake>(*conn->endpoint, params, deadline);
     post([this, generation, result] { handshake_result(generation, result); });
   });
 }
@@ -342,7 +344,7 @@ void PluginRunner::send_ping() {
   auto deadline = policy_.ping_interval;
   std::uint64_t generation = conn->generation;
   run_async([this, conn, deadline, generation] {
-    auto result = rpckit::call<msg::Ping>(*conn->endpoint, {}, deadline);
+    auto result = rpckit::call<sn::Profile::HealthCheck>(*conn->endpoint, {}, deadline);
     if (!result.ok()) return;  // a miss: the supervisor counts it at the next ping
     post([this, generation] {
       if (generation == generation_) execute(supervisor_.pong(Clock::now()));
@@ -361,7 +363,8 @@ void PluginRunner::send_shutdown() {
   auto deadline = policy_.shutdown_timeout;
   std::uint64_t generation = conn->generation;
   run_async([this, conn, deadline, generation] {
-    rpckit::call<msg::Shutdown>(*conn->endpoint, {}, deadline);  // answered or not: exit next
+    // Answered or not, exit comes next.
+    rpckit::call<sn::Profile::Shutdown>(*conn->endpoint, {}, deadline);
     post([this, generation] {
       if (generation == generation_) execute(supervisor_.shutdown_done(Clock::now()));
     });

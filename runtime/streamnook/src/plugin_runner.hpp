@@ -23,6 +23,7 @@
 #include "rpckit/process/child_process.hpp"
 #include "rpckit/streamnook/host.hpp"
 #include "streamnook_v1/dispatch.hpp"
+#include "streamnook_v1/profile.hpp"
 
 namespace rpckit::streamnook {
 

@@ -1,0 +1,89 @@
+// profile.hpp: the protocol's profile (protocol.json "x-profile") as constexpr traits, which
+// is all a generic role knows of a protocol besides its descriptors and role surfaces.
+#include "emit/common.hpp"
+#include "emit/emit.hpp"
+#include "lower/names.hpp"
+
+namespace rpckit::gen {
+namespace {
+
+std::string message_or_none(const std::string& cpp_name) {
+  return cpp_name.empty() ? "rpckit::NoMessage" : "messages::" + cpp_name;
+}
+
+}  // namespace
+
+std::string emit_profile_header(const ir::Module& m) {
+  const ir::Profile& profile = *m.profile;
+  Printer out;
+  out.raw(banner(m, "//"));
+  out.print(
+      "#pragma once\n"
+      "\n"
+      "#include <cstddef>\n"
+      "#include <string_view>\n"
+      "\n"
+      "#include \"$module$/messages.hpp\"\n"
+      "#include \"rpckit/codec/profile.hpp\"\n"
+      "#include \"rpckit/framing/framing.hpp\"\n"
+      "\n",
+      {{"module", m.name}});
+  open_namespace(out, m);
+  std::string accepted;
+  for (const std::string& kind : profile.ids_accepted) {
+    accepted += (accepted.empty() ? "" : " | ") + std::string("rpckit::IdKind::") + kind;
+  }
+  std::string qualified = "::" + m.cpp_namespace + "::";
+  std::string depth = profile.max_json_depth.empty()
+                          ? "rpckit::kDefaultMaxJsonDepth"
+                          : "static_cast<std::size_t>(" + qualified + profile.max_json_depth + ")";
+  auto flag = [](bool b) { return std::string(b ? "true" : "false"); };
+  out.print(
+      "/// How the protocol travels and lives (protocol.json \"x-profile\"): what the generic\n"
+      "/// roles read. Lifecycle messages the protocol does not have are rpckit::NoMessage.\n"
+      "struct Profile {\n"
+      "  static constexpr rpckit::framing::Framing kFraming = rpckit::framing::Framing::$framing$;\n"
+      "  static constexpr std::size_t kMaxFrameBytes =\n"
+      "      static_cast<std::size_t>($q$$max_frame$);\n"
+      "  static constexpr std::size_t kMaxJsonDepth = $depth$;\n"
+      "  /// The id kind this protocol's requests carry, and the kinds a peer's may carry.\n"
+      "  static constexpr rpckit::IdKind kSentIds = rpckit::IdKind::$sent$;\n"
+      "  static constexpr rpckit::IdKinds kAcceptedIds = $accepted$;\n"
+      "  /// The role run as a child process, and what makes it stop by itself.\n"
+      "  static constexpr Role kSpawned = Role::$spawned$;\n"
+      "  static constexpr bool kStopsOnStdinEof = $eof$;\n"
+      "  static constexpr bool kStopsOnSigterm = $sigterm$;\n"
+      "  static constexpr bool kStopsOnExit = $exit_flag$;\n"
+      "  using Handshake = $handshake$;\n"
+      "  using HandshakeDone = $handshake_done$;\n"
+      "  using HealthCheck = $health_check$;\n"
+      "  using Shutdown = $shutdown$;\n"
+      "  using Exit = $exit$;\n"
+      "  /// The member of the handshake's params that holds the grant (empty: none).\n"
+      "  static constexpr std::string_view kGrantMember = \"$grant$\";\n"
+      "  /// Whether a peer's error objects may lack members JSON-RPC requires (e.g. `code`).\n"
+      "  static constexpr bool kLenientErrorObjects = $lenient$;\n"
+      "};\n"
+      "\n",
+      {{"framing", profile.framing},
+       {"q", qualified},
+       {"max_frame", profile.max_frame_bytes},
+       {"depth", depth},
+       {"sent", profile.id_sent},
+       {"accepted", accepted},
+       {"spawned", constant_name(profile.spawned_role)},
+       {"eof", flag(profile.stops_on_stdin_eof)},
+       {"sigterm", flag(profile.stops_on_sigterm)},
+       {"exit_flag", flag(profile.stops_on_exit)},
+       {"handshake", message_or_none(profile.handshake)},
+       {"handshake_done", message_or_none(profile.handshake_done)},
+       {"health_check", message_or_none(profile.health_check)},
+       {"shutdown", message_or_none(profile.shutdown)},
+       {"exit", message_or_none(profile.exit)},
+       {"grant", profile.grant_member},
+       {"lenient", flag(profile.lenient_error_objects)}});
+  close_namespace(out, m);
+  return out.str();
+}
+
+}  // namespace rpckit::gen

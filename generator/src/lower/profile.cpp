@@ -1,0 +1,123 @@
+#include "lower/profile.hpp"
+
+#include <algorithm>
+#include <array>
+#include <string_view>
+#include <utility>
+
+#include "lower/names.hpp"
+
+namespace rpckit::gen {
+namespace {
+
+constexpr std::array<std::string_view, 9> kKeys = {
+    "framing", "max_frame_bytes", "max_json_depth", "ids",       "spawned",
+    "lifecycle", "grant",         "error_objects", "stops_on"};
+constexpr std::array<std::string_view, 5> kLifecycle = {"handshake", "handshake_done",
+                                                        "health_check", "shutdown", "exit"};
+
+std::string string_of(const Node& n) {
+  if (!n.json->is_string()) n.fail("expected a string");
+  return n.json->get<std::string>();
+}
+
+// `value` must be one of `allowed`; returns its index.
+std::size_t one_of(const Node& n, std::initializer_list<std::string_view> allowed) {
+  std::string value = string_of(n);
+  std::size_t i = 0;
+  std::string list;
+  for (std::string_view a : allowed) {
+    if (a == value) return i;
+    list += (list.empty() ? "\"" : ", \"") + std::string(a) + "\"";
+    ++i;
+  }
+  n.fail("expected one of " + list);
+}
+
+std::string integer_constant(const Node& n, const ir::Module& m) {
+  std::string name = string_of(n);
+  for (const ir::Constant& c : m.constants) {
+    if (c.wire_name == name && c.kind == ir::Constant::Kind::kInteger && !c.array) return c.cpp_name;
+  }
+  n.fail("\"" + name + "\" is not an integer constant of the protocol");
+}
+
+const ir::Message& message(const Node& n, const ir::Module& m) {
+  std::string method = string_of(n);
+  for (const ir::Message& msg : m.messages) {
+    if (msg.method == method) return msg;
+  }
+  n.fail("\"" + method + "\" is not a message of the protocol");
+}
+
+const char* id_kind(const Node& n) {
+  static constexpr std::array<const char*, 3> kNames = {"kInteger", "kString", "kNull"};
+  return kNames[one_of(n, {"integer", "string", "null"})];
+}
+
+}  // namespace
+
+ir::Profile lower_profile(const Node& profile, const ir::Module& m) {
+  if (!profile.json->is_object()) profile.fail("expected an object");
+  for (const auto& item : profile.json->items()) {
+    if (std::find(kKeys.begin(), kKeys.end(), item.key()) == kKeys.end()) {
+      profile.child(item.key()).fail("unknown profile key");
+    }
+  }
+  ir::Profile p;
+  p.framing = one_of(profile.child("framing"), {"content-length", "ndjson"}) == 0
+                  ? "kContentLength"
+                  : "kNewlineDelimited";
+  p.max_frame_bytes = integer_constant(profile.child("max_frame_bytes"), m);
+  if (profile.has("max_json_depth")) {
+    p.max_json_depth = integer_constant(profile.child("max_json_depth"), m);
+  }
+
+  Node ids = profile.child("ids");
+  p.id_sent = id_kind(ids.child("send"));
+  Node accept = ids.child("accept");
+  if (!accept.json->is_array() || accept.json->empty()) accept.fail("expected a non-empty array");
+  for (std::size_t i = 0; i < accept.json->size(); ++i) p.ids_accepted.push_back(id_kind(accept.item(i)));
+
+  Node spawned = profile.child("spawned");
+  p.spawned_role = string_of(spawned);
+  if (std::find(m.roles.begin(), m.roles.end(), p.spawned_role) == m.roles.end()) {
+    spawned.fail("\"" + p.spawned_role + "\" is not a role of x-roles");
+  }
+
+  Node lifecycle = profile.child("lifecycle");
+  if (!lifecycle.json->is_object()) lifecycle.fail("expected an object");
+  std::array<std::string*, 5> slots = {&p.handshake, &p.handshake_done, &p.health_check,
+                                       &p.shutdown, &p.exit};
+  for (const auto& item : lifecycle.json->items()) {
+    auto it = std::find(kLifecycle.begin(), kLifecycle.end(), item.key());
+    if (it == kLifecycle.end()) lifecycle.child(item.key()).fail("unknown lifecycle message");
+    const ir::Message& msg = message(lifecycle.child(item.key()), m);
+    bool must_be_request = *it == "handshake" || *it == "health_check" || *it == "shutdown";
+    if (msg.request != must_be_request || msg.from == p.spawned_role) {
+      lifecycle.child(item.key())
+          .fail(std::string("expected a ") + (must_be_request ? "request" : "notification") +
+                " to the spawned role");
+    }
+    *slots[static_cast<std::size_t>(it - kLifecycle.begin())] = msg.cpp_name;
+  }
+  if (p.handshake.empty()) lifecycle.fail("missing \"handshake\"");
+
+  if (profile.has("grant")) p.grant_member = member_name(string_of(profile.child("grant")));
+  if (profile.has("error_objects")) {
+    p.lenient_error_objects = one_of(profile.child("error_objects"), {"strict", "lenient"}) == 1;
+  }
+  Node stops = profile.child("stops_on");
+  if (!stops.json->is_array()) stops.fail("expected an array");
+  for (std::size_t i = 0; i < stops.json->size(); ++i) {
+    switch (one_of(stops.item(i), {"stdin_eof", "sigterm", "exit"})) {
+      case 0: p.stops_on_stdin_eof = true; break;
+      case 1: p.stops_on_sigterm = true; break;
+      default: p.stops_on_exit = true; break;
+    }
+  }
+  if (p.stops_on_exit && p.exit.empty()) stops.fail("\"exit\" needs lifecycle.exit");
+  return p;
+}
+
+}  // namespace rpckit::gen
