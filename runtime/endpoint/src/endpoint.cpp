@@ -19,6 +19,34 @@ std::optional<nlohmann::json> parse_validated(std::string_view text) {
   return value;
 }
 
+CallError disconnected(std::string_view method, bool waiting) {
+  return CallError{CallError::Kind::kDisconnected,
+                   RpcError(jsonrpc_code::kInternalError,
+                            (waiting ? "connection closed while waiting for \""
+                                     : "connection closed before \"") +
+                                std::string(method) + "\"")};
+}
+
+CallError timed_out(std::string_view method, std::chrono::milliseconds timeout) {
+  return CallError{CallError::Kind::kTimeout,
+                   RpcError(jsonrpc_code::kInternalError,
+                            "no response to \"" + std::string(method) + "\" within " +
+                                std::to_string(timeout.count()) + " ms")};
+}
+
+CallError send_failed(std::string_view method) {
+  return CallError{CallError::Kind::kSendFailed,
+                   RpcError(jsonrpc_code::kInternalError,
+                            "could not send \"" + std::string(method) + "\"")};
+}
+
+CallError unusable(std::string_view method, const std::string& why) {
+  return CallError{CallError::Kind::kRemote,
+                   RpcError(jsonrpc_code::kInternalError,
+                            "unusable response to \"" + std::string(method) + "\"" +
+                                (why.empty() ? "" : ": " + why))};
+}
+
 }  // namespace
 
 Endpoint::Endpoint(std::unique_ptr<framing::FrameReader> reader,
@@ -147,14 +175,21 @@ std::optional<std::int64_t> own_id(const nlohmann::json& id) {
 }  // namespace
 
 void Endpoint::fail_pending(const nlohmann::json& id, const std::string& reason) {
+  Completions completions;
   if (auto own = own_id(id)) {
     std::lock_guard lock(mutex_);
     auto it = pending_.find(*own);
     if (it != pending_.end() && !it->second.response && !it->second.unreadable) {
-      it->second.unreadable = reason;
-      changed_.notify_all();
+      if (it->second.done) {
+        completions.emplace_back(std::move(it->second.done), unusable(it->second.method, reason));
+        pending_.erase(it);
+      } else {
+        it->second.unreadable = reason;
+        changed_.notify_all();
+      }
     }
   }
+  complete(std::move(completions));
   diagnose(Diagnostic::Kind::kInvalidResponse,
            "response with id " + codec::snippet(id) + " cannot be used: " + reason);
 }
@@ -163,11 +198,20 @@ void Endpoint::handle_response(Received response) {
   const nlohmann::json& id = response.envelope.id;
   std::string id_text = codec::snippet(id);
   if (auto own = own_id(id)) {
-    std::lock_guard lock(mutex_);
+    std::unique_lock lock(mutex_);
     auto it = pending_.find(*own);
     if (it != pending_.end() && !it->second.response && !it->second.unreadable) {
       it->second.response = std::move(response);
-      changed_.notify_all();
+      if (!it->second.done) {
+        changed_.notify_all();
+        return;
+      }
+      Pending async = std::move(it->second);
+      pending_.erase(it);
+      lock.unlock();
+      Completions completions;
+      completions.emplace_back(std::move(async.done), resolve(async.method, async));
+      complete(std::move(completions));
       return;
     }
   }
@@ -177,13 +221,16 @@ void Endpoint::handle_response(Received response) {
 }
 
 void Endpoint::finish(const CloseReason& reason) {
+  Completions completions;
   {
     std::lock_guard lock(mutex_);
     reading_done_ = true;
     if (!close_reason_) close_reason_ = reason;
+    completions = take_async(Take::kAll);
     for (auto& [id, pending] : pending_) pending.disconnected = true;
     changed_.notify_all();
   }
+  complete(std::move(completions));
   if (!close_observer_) return;
   try {
     close_observer_(*close_reason_);
@@ -198,8 +245,17 @@ void Endpoint::finish(const CloseReason& reason) {
 
 void Endpoint::dispatch_loop() {
   std::unique_lock lock(mutex_);
+  auto ready = [&] { return !queue_.empty() || reading_done_ || closed_.load(); };
   for (;;) {
-    changed_.wait(lock, [&] { return !queue_.empty() || reading_done_ || closed_.load(); });
+    // No predicate: any change wakes it, a new call_async() deadline included.
+    if (!ready()) {
+      if (auto next = next_async_deadline()) {
+        changed_.wait_until(lock, *next);
+      } else {
+        changed_.wait(lock);
+      }
+    }
+    expire_async(lock);
     if (closed_.load()) return;  // close(): drop what is queued
     if (dispatch_one(lock)) continue;
     if (reading_done_) return;  // peer EOF: what was queued has been handled
@@ -289,24 +345,14 @@ CallResult Endpoint::call(std::string_view method, std::optional<nlohmann::json>
   std::int64_t id = 0;
   {
     std::lock_guard lock(mutex_);
-    if (reading_done_ || closed_.load()) {
-      return CallError{CallError::Kind::kDisconnected,
-                       RpcError(jsonrpc_code::kInternalError,
-                                "connection closed before \"" + std::string(method) + "\"")};
-    }
+    if (reading_done_ || closed_.load()) return disconnected(method, false);
     id = next_id_++;
     pending_[id];
   }
-  nlohmann::json request = make_envelope();
-  request["id"] = id;
-  request["method"] = method;
-  if (params) request["params"] = std::move(*params);
-  if (!send(request)) {
+  if (!send(request_envelope(id, method, std::move(params)))) {
     std::lock_guard lock(mutex_);
     pending_.erase(id);
-    return CallError{CallError::Kind::kSendFailed,
-                     RpcError(jsonrpc_code::kInternalError,
-                              "could not send \"" + std::string(method) + "\"")};
+    return send_failed(method);
   }
 
   std::unique_lock lock(mutex_);
@@ -316,41 +362,126 @@ CallResult Endpoint::call(std::string_view method, std::optional<nlohmann::json>
     if (pending.response || pending.unreadable) break;
     if (pending.disconnected || closed_.load()) {
       pending_.erase(id);
-      return CallError{CallError::Kind::kDisconnected,
-                       RpcError(jsonrpc_code::kInternalError,
-                                "connection closed while waiting for \"" + std::string(method) +
-                                    "\"")};
+      return disconnected(method, true);
     }
     // The dispatcher keeps serving the peer while it waits (nested requests), but only until
-    // the deadline: past it, wait_until() below reports the timeout at once.
-    if (pump && std::chrono::steady_clock::now() < until && dispatch_one(lock)) continue;
-    if (changed_.wait_until(lock, until) == std::cv_status::timeout && !pending_[id].response &&
-        !pending_[id].unreadable) {
+    // the deadline: past it, wait_until() below reports the timeout at once. It also keeps
+    // the deadlines of call_async() requests.
+    if (pump) {
+      expire_async(lock);
+      if (std::chrono::steady_clock::now() < until && dispatch_one(lock)) continue;
+    }
+    auto wake = until;
+    if (auto next = next_async_deadline(); pump && next && *next < wake) wake = *next;
+    if (changed_.wait_until(lock, wake) == std::cv_status::timeout && wake == until &&
+        !pending_[id].response && !pending_[id].unreadable) {
       pending_.erase(id);
-      return CallError{CallError::Kind::kTimeout,
-                       RpcError(jsonrpc_code::kInternalError,
-                                "no response to \"" + std::string(method) + "\" within " +
-                                    std::to_string(timeout.count()) + " ms")};
+      return timed_out(method, timeout);
     }
   }
   Pending done = std::move(pending_[id]);
   pending_.erase(id);
   lock.unlock();
-  if (done.unreadable) {
-    return CallError{CallError::Kind::kRemote,
-                     RpcError(jsonrpc_code::kInternalError,
-                              "unusable response to \"" + std::string(method) + "\": " +
-                                  *done.unreadable)};
+  return resolve(method, done);
+}
+
+void Endpoint::call_async(std::string_view method, std::optional<nlohmann::json> params,
+                          Completion done, std::optional<std::chrono::milliseconds> deadline) {
+  auto timeout = deadline.value_or(options_.default_deadline);
+  std::int64_t id = 0;
+  Completions completions;
+  {
+    std::lock_guard lock(mutex_);
+    if (reading_done_ || closed_.load()) {
+      completions.emplace_back(std::move(done), disconnected(method, false));
+    } else {
+      id = next_id_++;
+      Pending& pending = pending_[id];
+      pending.done = std::move(done);
+      pending.method = std::string(method);
+      pending.timeout = timeout;
+      pending.until = std::chrono::steady_clock::now() + timeout;
+      changed_.notify_all();  // the dispatcher keeps the new deadline
+    }
   }
-  // Parsed here, on the caller's thread, from text the reader validated.
+  if (!completions.empty()) {
+    complete(std::move(completions));
+    return;
+  }
+  if (send(request_envelope(id, method, std::move(params)))) return;
+  {
+    // Unless the response, the deadline or the end of the connection has taken it already.
+    std::lock_guard lock(mutex_);
+    auto it = pending_.find(id);
+    if (it == pending_.end()) return;
+    completions.emplace_back(std::move(it->second.done), send_failed(method));
+    pending_.erase(it);
+  }
+  complete(std::move(completions));
+}
+
+nlohmann::json Endpoint::request_envelope(std::int64_t id, std::string_view method,
+                                          std::optional<nlohmann::json> params) {
+  nlohmann::json request = make_envelope();
+  request["id"] = id;
+  request["method"] = method;
+  if (params) request["params"] = std::move(*params);
+  return request;
+}
+
+Endpoint::Completions Endpoint::take_async(Take which) {
+  Completions out;
+  auto now = std::chrono::steady_clock::now();
+  for (auto it = pending_.begin(); it != pending_.end();) {
+    Pending& p = it->second;
+    if (!p.done || (which == Take::kOverdue && p.until > now)) {
+      ++it;
+      continue;
+    }
+    out.emplace_back(std::move(p.done), which == Take::kAll ? disconnected(p.method, true)
+                                                            : timed_out(p.method, p.timeout));
+    it = pending_.erase(it);
+  }
+  return out;
+}
+
+std::optional<std::chrono::steady_clock::time_point> Endpoint::next_async_deadline() const {
+  std::optional<std::chrono::steady_clock::time_point> next;
+  for (const auto& [id, p] : pending_) {
+    if (p.done && (!next || p.until < *next)) next = p.until;
+  }
+  return next;
+}
+
+void Endpoint::expire_async(std::unique_lock<std::mutex>& lock) {
+  Completions overdue = take_async(Take::kOverdue);
+  if (overdue.empty()) return;
+  lock.unlock();
+  complete(std::move(overdue));
+  lock.lock();
+}
+
+// Completions are the application's code: one that throws must not end the thread it runs on.
+void Endpoint::complete(Completions completions) {
+  for (auto& [done, result] : completions) {
+    try {
+      done(std::move(result));
+    } catch (const std::exception& e) {
+      diagnose(Diagnostic::Kind::kObserverFailed, std::string("call completion: ") + e.what());
+    } catch (...) {
+      diagnose(Diagnostic::Kind::kObserverFailed, "call completion threw");
+    }
+  }
+}
+
+// Parsed here, on the thread that takes the result, from text the reader validated.
+CallResult Endpoint::resolve(std::string_view method, const Pending& done) {
+  if (done.unreadable) return unusable(method, *done.unreadable);
   const Received& response = *done.response;
-  const Span& member = response.envelope.error ? *response.envelope.error : *response.envelope.result;
+  const Span& member =
+      response.envelope.error ? *response.envelope.error : *response.envelope.result;
   std::optional<nlohmann::json> value = parse_validated(member.in(response.frame));
-  if (!value) {
-    return CallError{CallError::Kind::kRemote,
-                     RpcError(jsonrpc_code::kInternalError,
-                              "unusable response to \"" + std::string(method) + "\"")};
-  }
+  if (!value) return unusable(method, "");
   if (response.envelope.error) {
     return CallError{CallError::Kind::kRemote, RpcError::from_json(*value)};
   }
@@ -388,13 +519,16 @@ bool Endpoint::send_error(const nlohmann::json& id, const RpcError& error) {
 
 void Endpoint::close() {
   if (closed_.exchange(true)) return;
+  Completions completions;
   {
     std::lock_guard lock(mutex_);
     if (!close_reason_) close_reason_ = CloseReason{};
+    completions = take_async(Take::kAll);
     for (auto& [id, pending] : pending_) pending.disconnected = true;
     changed_.notify_all();
   }
   if (options_.interrupt_reader) options_.interrupt_reader();
+  complete(std::move(completions));
 }
 
 CloseReason Endpoint::wait() {

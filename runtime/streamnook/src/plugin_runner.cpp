@@ -183,6 +183,13 @@ std::shared_ptr<PluginRunner::Connection> PluginRunner::connection() const {
   return connection_;
 }
 
+void PluginRunner::write_in_order(std::function<void()> job) {
+  std::lock_guard lock(mutex_);
+  if (quit_) return;
+  writes_.push_back(std::move(job));
+  wake_.notify_all();
+}
+
 void PluginRunner::run_async(std::function<void()> fn) {
   std::lock_guard lock(mutex_);
   async_.push_back(std::async(std::launch::async, std::move(fn)));
@@ -292,9 +299,19 @@ void PluginRunner::send_initialize() {
   params.log_dir = std::filesystem::absolute(log_dir).string();
   auto deadline = policy_.handshake_timeout;
   std::uint64_t generation = conn->generation;
-  run_async([this, conn, params, deadline, generation] {
-    auto result = rpckit::call<sn::Profile::Handshake>(*conn->endpoint, params, deadline);
-    post([this, generation, result] { handshake_result(generation, result); });
+  // No thread waits for the answer: it (or the deadline) hands the result to the control
+  // thread. The completion holds no Connection: it may run on that connection's own reader
+  // thread. The write itself goes through the sender, as a plugin that does not read blocks
+  // it and the control thread must not block.
+  write_in_order([this, conn, params, deadline, generation] {
+    rpckit::call_async<sn::Profile::Handshake>(
+        *conn->endpoint, params,
+        [this, generation](Result<sn::InitializeResult> result) {
+          post([this, generation, result = std::move(result)] {
+            handshake_result(generation, result);
+          });
+        },
+        deadline);
   });
 }
 
@@ -343,12 +360,16 @@ void PluginRunner::send_ping() {
   if (!conn) return;
   auto deadline = policy_.ping_interval;
   std::uint64_t generation = conn->generation;
-  run_async([this, conn, deadline, generation] {
-    auto result = rpckit::call<sn::Profile::HealthCheck>(*conn->endpoint, {}, deadline);
-    if (!result.ok()) return;  // a miss: the supervisor counts it at the next ping
-    post([this, generation] {
-      if (generation == generation_) execute(supervisor_.pong(Clock::now()));
-    });
+  write_in_order([this, conn, deadline, generation] {
+    rpckit::call_async<sn::Profile::HealthCheck>(
+        *conn->endpoint, {},
+        [this, generation](const Result<sn::PingResult>& result) {
+          if (!result.ok()) return;  // a miss: the supervisor counts it at the next ping
+          post([this, generation] {
+            if (generation == generation_) execute(supervisor_.pong(Clock::now()));
+          });
+        },
+        deadline);
   });
 }
 
@@ -362,12 +383,16 @@ void PluginRunner::send_shutdown() {
   if (!conn) return;
   auto deadline = policy_.shutdown_timeout;
   std::uint64_t generation = conn->generation;
-  run_async([this, conn, deadline, generation] {
-    // Answered or not, exit comes next.
-    rpckit::call<sn::Profile::Shutdown>(*conn->endpoint, {}, deadline);
-    post([this, generation] {
-      if (generation == generation_) execute(supervisor_.shutdown_done(Clock::now()));
-    });
+  write_in_order([this, conn, deadline, generation] {
+    rpckit::call_async<sn::Profile::Shutdown>(
+        *conn->endpoint, {},
+        [this, generation](const Result<sn::Profile::Shutdown::Result>&) {
+          // Answered or not, exit comes next.
+          post([this, generation] {
+            if (generation == generation_) execute(supervisor_.shutdown_done(Clock::now()));
+          });
+        },
+        deadline);
   });
 }
 
@@ -429,8 +454,18 @@ bool PluginRunner::enqueue_event(std::string_view method, std::span<const GateCl
 void PluginRunner::send_loop() {
   std::unique_lock lock(mutex_);
   for (;;) {
-    wake_.wait(lock, [&] { return quit_ || (!events_.empty() && connection_); });
+    wake_.wait(lock, [&] {
+      return quit_ || !writes_.empty() || (!events_.empty() && connection_);
+    });
     if (quit_) return;
+    if (!writes_.empty()) {
+      auto job = std::move(writes_.front());
+      writes_.pop_front();
+      lock.unlock();
+      job();
+      lock.lock();
+      continue;
+    }
     auto [method, params] = std::move(events_.front());
     events_.pop_front();
     auto conn = connection_;

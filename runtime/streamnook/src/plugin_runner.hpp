@@ -72,6 +72,8 @@ class PluginRunner {
   // Runs `fn` on a short-lived thread (a call that waits for the plugin must not block the
   // control thread).
   void run_async(std::function<void()> fn);
+  // Runs `job` (which writes to the connection) on the sender thread, ahead of queued events.
+  void write_in_order(std::function<void()> job);
   std::shared_ptr<Connection> connection() const;
 
   // Incoming plugin-to-host messages: gate first, then the application.
@@ -105,6 +107,7 @@ class PluginRunner {
   std::vector<std::string> hooks_;
   supervision::State state_ = supervision::State::kIdle;  // mirror for other threads
   std::deque<std::pair<std::string, nlohmann::json>> events_;
+  std::deque<std::function<void()>> writes_;  // lifecycle requests for the sender thread
   std::list<std::future<void>> async_;
 
   std::thread control_thread_;

@@ -21,14 +21,16 @@
 // runs the handler for incoming messages one at a time. A handler may call the peer and wait:
 // while the dispatcher waits in call(), it keeps handling the messages that arrive meanwhile
 // (the peer's nested requests), so the connection never deadlocks and arrival order holds.
-// call(), notify() and close() may be used from any thread. Handlers and observers are set
-// before start().
+// call(), call_async(), notify() and close() may be used from any thread. call_async() parks
+// no thread: its completion runs on whichever thread settles the call. Handlers and observers
+// are set before start().
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <vector>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -138,6 +140,14 @@ class Endpoint {
   // Sends a request and waits for the response or the deadline (default_deadline if none).
   CallResult call(std::string_view method, std::optional<nlohmann::json> params,
                   std::optional<std::chrono::milliseconds> deadline = std::nullopt);
+  // Sends a request and returns at once: no thread waits for the answer. `done` runs exactly
+  // once: on the reader thread with the response, on the dispatcher thread at the deadline
+  // (late while a handler runs that does not wait on the peer), on the thread that closes
+  // the connection, or here at once when the request cannot be sent. It must not block: it
+  // may call call_async(), notify() and close(), not call().
+  using Completion = std::function<void(CallResult)>;
+  void call_async(std::string_view method, std::optional<nlohmann::json> params,
+                  Completion done, std::optional<std::chrono::milliseconds> deadline = std::nullopt);
   // Sends a notification; false when it could not be written.
   bool notify(std::string_view method, std::optional<nlohmann::json> params);
 
@@ -159,12 +169,27 @@ class Endpoint {
     std::optional<Received> response;
     std::optional<std::string> unreadable;  // why the response for this call could not be used
     bool disconnected = false;
+    // call_async() only: whom to tell, and when to give up.
+    Completion done;
+    std::string method;
+    std::chrono::milliseconds timeout{0};
+    std::chrono::steady_clock::time_point until;
   };
+  using Completions = std::vector<std::pair<Completion, CallResult>>;
 
   void read_loop();
   void dispatch_loop();
   void handle_frame(std::string body);
   void handle_response(Received response);
+  // call_async() bookkeeping; the `take_*` ones run under mutex_, complete() without it.
+  enum class Take { kAll, kOverdue };  // kAll: the connection ended; kOverdue: deadlines
+  Completions take_async(Take which);
+  std::optional<std::chrono::steady_clock::time_point> next_async_deadline() const;
+  void expire_async(std::unique_lock<std::mutex>& lock);  // completes overdue calls
+  void complete(Completions completions);
+  static CallResult resolve(std::string_view method, const Pending& done);
+  static nlohmann::json request_envelope(std::int64_t id, std::string_view method,
+                                         std::optional<nlohmann::json> params);
   void fail_pending(const nlohmann::json& id, const std::string& reason);
   using Queued = Received;
   void handle_incoming(Queued& message);

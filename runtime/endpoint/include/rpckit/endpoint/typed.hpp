@@ -1,10 +1,12 @@
 #pragma once
 // Typed calls over an Endpoint, driven by a generated message descriptor M:
 //   Result<GetFollowedLiveResult> r = rpckit::call<messages::GetFollowedLive>(endpoint, {});
+//   rpckit::call_async<messages::Ping>(endpoint, {}, [](Result<PingResult> r) { ... });
 // Params are encoded as M says (omitted, {} or the object), the deadline defaults to M's,
 // and the result is decoded into M::Result (a result that does not decode is an error too).
 #include <chrono>
 #include <optional>
+#include <type_traits>
 #include <utility>
 #include <variant>
 
@@ -43,12 +45,10 @@ constexpr std::optional<std::chrono::milliseconds> descriptor_deadline() {
   }
 }
 
+// M's result from a raw call result: decoded into M::Result (one that does not decode is
+// an error too).
 template <class M>
-Result<typename M::Result> call(Endpoint& endpoint, const typename M::Params& params,
-                                std::optional<std::chrono::milliseconds> deadline = std::nullopt) {
-  static_assert(M::kKind == MessageKind::kRequest, "call<M> needs a request; use notify<M>");
-  if (!deadline) deadline = descriptor_deadline<M>();
-  CallResult raw = endpoint.call(M::kMethod, encode_params<M>(params), deadline);
+Result<typename M::Result> decode_result(const CallResult& raw) {
   if (!raw.ok()) return raw.error();
   typename M::Result out{};
   try {
@@ -61,6 +61,31 @@ Result<typename M::Result> call(Endpoint& endpoint, const typename M::Params& pa
                               std::string(M::kMethod) + ": invalid result: " + e.what())};
   }
   return out;
+}
+
+template <class M>
+Result<typename M::Result> call(Endpoint& endpoint, const typename M::Params& params,
+                                std::optional<std::chrono::milliseconds> deadline = std::nullopt) {
+  static_assert(M::kKind == MessageKind::kRequest, "call<M> needs a request; use notify<M>");
+  if (!deadline) deadline = descriptor_deadline<M>();
+  return decode_result<M>(endpoint.call(M::kMethod, encode_params<M>(params), deadline));
+}
+
+// The non-blocking call<M>: `done(Result<M::Result>)` runs once, as Endpoint::call_async says
+// (it must not block).
+template <class M, class Done>
+void call_async(Endpoint& endpoint, const typename M::Params& params, Done&& done,
+                std::optional<std::chrono::milliseconds> deadline = std::nullopt) {
+  static_assert(M::kKind == MessageKind::kRequest, "call_async<M> needs a request");
+  static_assert(std::is_invocable_v<Done&, Result<typename M::Result>>,
+                "done takes Result<M::Result>");
+  if (!deadline) deadline = descriptor_deadline<M>();
+  endpoint.call_async(
+      M::kMethod, encode_params<M>(params),
+      [done = std::forward<Done>(done)](CallResult raw) mutable {
+        done(decode_result<M>(raw));
+      },
+      deadline);
 }
 
 template <class M>
