@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <utility>
 
+#include "reply_outbox.hpp"
 #include "rpckit/codec/codec.hpp"
 
 namespace rpckit {
@@ -51,14 +52,22 @@ CallError unusable(std::string_view method, const std::string& why) {
 
 Endpoint::Endpoint(std::unique_ptr<framing::FrameReader> reader,
                    std::unique_ptr<framing::FrameWriter> writer, Options options)
-    : reader_(std::move(reader)), writer_(std::move(writer)), options_(std::move(options)) {}
+    : reader_(std::move(reader)),
+      writer_(std::move(writer)),
+      options_(std::move(options)),
+      outbox_(std::make_shared<detail::ReplyOutbox>()) {
+  outbox_->send = [this](const nlohmann::json& id, const std::string& method,
+                         const nlohmann::json* result, const RpcError* error) {
+    return respond(id, method, result, error);
+  };
+}
 
 Endpoint::Endpoint(std::unique_ptr<framing::FrameReader> reader,
                    std::unique_ptr<framing::FrameWriter> writer)
     : Endpoint(std::move(reader), std::move(writer), Options{}) {}
 
 Endpoint::~Endpoint() {
-  close();
+  close();  // also ends deferred replies: none writes once close() returns
   if (reader_thread_.joinable()) reader_thread_.join();
   if (dispatcher_thread_.joinable()) {
     if (on_dispatcher_thread()) {
@@ -302,7 +311,13 @@ void Endpoint::handle_incoming(Queued& message) {
     }
     return;
   }
-  // Exactly one response, whatever the handler does.
+  // Exactly one response, whatever the handler does, unless it deferred it to a Reply.
+  bool deferred = false;
+  incoming.deferrer = [this, &incoming, &deferred]() -> Reply {
+    if (deferred) return Reply();
+    deferred = true;
+    return Reply(outbox_, *incoming.id, incoming.method);
+  };
   std::optional<nlohmann::json> result;
   std::optional<RpcError> error;
   try {
@@ -318,22 +333,35 @@ void Endpoint::handle_incoming(Queued& message) {
   } catch (...) {
     error = RpcError(jsonrpc_code::kInternalError, "Internal error in " + incoming.method);
   }
+  if (deferred) {
+    if (error) {
+      diagnose(Diagnostic::Kind::kObserverFailed,
+               incoming.method + ": threw after deferring its reply: " + error->message());
+    }
+    return;
+  }
+  respond(*incoming.id, incoming.method, result ? &*result : nullptr, error ? &*error : nullptr);
+}
+
+bool Endpoint::respond(const nlohmann::json& id, const std::string& method,
+                       const nlohmann::json* result, const RpcError* error) {
   bool sent = false;
-  if (error) {
-    sent = send_error(*incoming.id, *error);
+  if (error != nullptr) {
+    sent = send_error(id, *error);
   } else {
     nlohmann::json response = make_envelope();
-    response["id"] = *incoming.id;
-    response["result"] = std::move(*result);
+    response["id"] = id;
+    response["result"] = result != nullptr ? *result : nlohmann::json();
     sent = send(response);
   }
   // Exactly one response, even when that one could not be written (e.g. a result over the
   // frame limit): a short internal error takes its place.
   if (!sent) {
-    send_error(*incoming.id, RpcError(jsonrpc_code::kInternalError,
-                                      "Internal error in " + incoming.method +
-                                          ": the response could not be sent"));
+    sent = send_error(id, RpcError(jsonrpc_code::kInternalError,
+                                   "Internal error in " + method +
+                                       ": the response could not be sent"));
   }
+  return sent;
 }
 
 // ---- sending --------------------------------------------------------------------------
@@ -526,6 +554,10 @@ void Endpoint::close() {
     completions = take_async(Take::kAll);
     for (auto& [id, pending] : pending_) pending.disconnected = true;
     changed_.notify_all();
+  }
+  {
+    std::lock_guard lock(outbox_->mutex);  // waits out a reply being sent
+    outbox_->send = nullptr;
   }
   if (options_.interrupt_reader) options_.interrupt_reader();
   complete(std::move(completions));

@@ -42,6 +42,7 @@
 #include <nlohmann/json.hpp>
 
 #include "rpckit/endpoint/envelope.hpp"
+#include "rpckit/endpoint/reply.hpp"
 #include "rpckit/endpoint/rpc_error.hpp"
 #include "rpckit/framing/frame_reader.hpp"
 #include "rpckit/framing/frame_writer.hpp"
@@ -55,6 +56,11 @@ struct Incoming {
   std::string_view params_text;            // the same params as they crossed the wire
   std::optional<nlohmann::json> id;        // set for requests (number or string, echoed as is)
   bool is_request() const { return id.has_value(); }
+  // Requests only: takes over the answer, which the returned Reply sends, now or later, from
+  // any thread; what the handler then returns (or throws) is not sent. Once per request: a
+  // second call, or a call for a notification, returns a Reply that answers nothing.
+  Reply defer() const { return deferrer ? deferrer() : Reply(); }
+  std::function<Reply()> deferrer;  // set by the endpoint
 };
 
 // The result of call(): the peer's result, or why there is none.
@@ -81,7 +87,8 @@ struct Diagnostic {
     kInvalidRequest,     // envelope is not a valid request (answered with -32600)
     kNotificationFailed, // a notification's handler threw (no response is sent)
     kWriteFailed,        // a frame could not be written
-    kObserverFailed,     // an observer (frame, close) threw; the endpoint carries on
+    kObserverFailed,     // an observer, a call_async() completion, or a handler after
+                         // deferring its reply threw; the endpoint carries on
   };
   Kind kind;
   std::string detail;
@@ -198,6 +205,10 @@ class Endpoint {
   void finish(const CloseReason& reason);
   bool send(const nlohmann::json& envelope);
   bool send_error(const nlohmann::json& id, const RpcError& error);
+  // The one response to a request: its result or its error (a short -32603 in its place
+  // when it cannot be written, e.g. a result over the frame cap).
+  bool respond(const nlohmann::json& id, const std::string& method,
+               const nlohmann::json* result, const RpcError* error);
   void diagnose(Diagnostic::Kind kind, std::string detail);
   bool on_dispatcher_thread() const;
   void record_frame(bool outgoing, std::string_view body);
@@ -219,6 +230,7 @@ class Endpoint {
   bool reading_done_ = false;
   std::optional<CloseReason> close_reason_;
 
+  std::shared_ptr<detail::ReplyOutbox> outbox_;  // deferred replies send through it
   std::atomic<bool> closed_{false};
   std::atomic<bool> started_{false};
   std::thread reader_thread_;

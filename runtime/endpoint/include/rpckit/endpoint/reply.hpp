@@ -1,0 +1,48 @@
+#pragma once
+// Reply: a request answered later, from any thread. A handler that cannot answer at once
+// (it waits on a user, on another process, on a slow disk) calls Incoming::defer(), returns,
+// and the dispatcher goes on serving the peer (pings included) meanwhile.
+//
+// Exactly one answer: the first result() or error() goes out, later ones return false; a
+// Reply destroyed unanswered answers -32603 ("... was abandoned"); once the connection has
+// ended (or the endpoint is gone), answering does nothing and returns false.
+#include <memory>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "rpckit/endpoint/rpc_error.hpp"
+
+namespace rpckit {
+
+namespace detail {
+struct ReplyOutbox;  // shared between an endpoint and its replies
+}  // namespace detail
+
+class Reply {
+ public:
+  Reply() = default;
+  Reply(Reply&& other) noexcept = default;
+  Reply& operator=(Reply&& other) noexcept;
+  ~Reply();
+  Reply(const Reply&) = delete;
+  Reply& operator=(const Reply&) = delete;
+
+  bool result(nlohmann::json value);
+  bool error(const RpcError& error);
+  // Still to be answered.
+  bool pending() const { return outbox_ != nullptr; }
+  const std::string& method() const { return method_; }
+
+ private:
+  friend class Endpoint;
+  Reply(std::shared_ptr<detail::ReplyOutbox> outbox, nlohmann::json id, std::string method)
+      : outbox_(std::move(outbox)), id_(std::move(id)), method_(std::move(method)) {}
+  bool answer(const nlohmann::json* result, const RpcError* error);
+
+  std::shared_ptr<detail::ReplyOutbox> outbox_;
+  nlohmann::json id_;
+  std::string method_;
+};
+
+}  // namespace rpckit

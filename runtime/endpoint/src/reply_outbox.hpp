@@ -1,0 +1,23 @@
+#pragma once
+// What an endpoint shares with its deferred replies: how to send a response, until the
+// endpoint ends (then `send` is cleared, under the mutex, so no reply outlives it).
+#include <functional>
+#include <mutex>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "rpckit/endpoint/rpc_error.hpp"
+
+namespace rpckit::detail {
+
+struct ReplyOutbox {
+  std::mutex mutex;
+  // Sends the one response to request `id` of `method`: a result or an error. Returns
+  // whether it was written.
+  std::function<bool(const nlohmann::json& id, const std::string& method,
+                     const nlohmann::json* result, const RpcError* error)>
+      send;
+};
+
+}  // namespace rpckit::detail
