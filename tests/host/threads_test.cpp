@@ -25,7 +25,9 @@ class HostThreads : public HostTest {};
 
 TEST_F(HostThreads, EachPluginHoldsFiveThreadsAndPingsAddNone) {
   constexpr int kPlugins = 4;
-  make_host(0.01);  // pings every 300 ms
+  // Pings every 6 s; a 2 s handshake deadline holds for four sanitizer-built plugins
+  // starting at once on a loaded machine.
+  make_host(0.2);
   const int idle = thread_count();
   for (int i = 0; i < kPlugins; ++i) {
     std::string id = "test.threads-" + std::to_string(i);
@@ -34,17 +36,17 @@ TEST_F(HostThreads, EachPluginHoldsFiveThreadsAndPingsAddNone) {
   }
   for (int i = 0; i < kPlugins; ++i) {
     std::string id = "test.threads-" + std::to_string(i);
-    ASSERT_TRUE(app_.await_lifecycle(id, Kind::kRunning, 1, 20s));
+    ASSERT_TRUE(app_.await_lifecycle(id, Kind::kRunning, 1, 60s));
   }
-  // Sample while pings come and go (several per plugin).
+  // Sample while pings come and go (at least one per plugin).
   int most = 0;
-  auto until = Clock::now() + 1500ms;
+  auto until = Clock::now() + 7s;
   while (Clock::now() < until) {
     most = std::max(most, thread_count());
     std::this_thread::sleep_for(5ms);
   }
   for (int i = 0; i < kPlugins; ++i) {
-    EXPECT_GE(app_.count_frames("test.threads-" + std::to_string(i), true, "ping"), 3);
+    EXPECT_GE(app_.count_frames("test.threads-" + std::to_string(i), true, "ping"), 1);
   }
   int per_plugin = (most - idle) / kPlugins;
   std::cout << "threads: host idle " << idle << ", most with " << kPlugins << " plugins " << most
