@@ -424,4 +424,18 @@ void bind(rpckit::Router<HostToPlugin>& router, PluginHandler<Context>& handler,
   });
 }
 
+/// What the generic roles take: the profile, the two directions and the role
+/// surfaces, seen from the plugin (spawned) and the host (spawner).
+struct Protocol {
+  using Profile = ::streamnook::v1::Profile;
+  using ToSpawned = HostToPlugin;
+  using ToSpawner = PluginToHost;
+  template <class Context>
+  using SpawnedHandler = PluginHandler<Context>;
+  using SpawnedClient = PluginClient;
+  template <class Context>
+  using SpawnerHandler = HostHandler<Context>;
+  using SpawnerClient = HostClient;
+};
+
 }  // namespace streamnook::v1

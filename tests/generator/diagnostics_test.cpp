@@ -443,6 +443,12 @@ const std::vector<Case>& cases() {
        "protocol.json#/x-profile/ids/accept: expected a non-empty array"},
       {"ProfileSpawnedUnknown", [](SchemaFiles& s) { profile(s)["spawned"] = "c"; },
        "protocol.json#/x-profile/spawned: \"c\" is not a role of x-roles"},
+      {"ProfileWithThreeRoles",
+       [](SchemaFiles& s) {
+         profile(s);
+         s["protocol.json"]["x-roles"] = J::array({"a", "b", "c"});
+       },
+       "protocol.json#/x-profile/spawned: a profile needs exactly two roles in x-roles"},
       {"ProfileLifecycleNotObject", [](SchemaFiles& s) { profile(s)["lifecycle"] = J::array(); },
        "protocol.json#/x-profile/lifecycle: expected an object"},
       {"ProfileLifecycleUnknownKey", [](SchemaFiles& s) { profile(s)["lifecycle"]["boot"] = "m"; },

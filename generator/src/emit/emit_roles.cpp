@@ -125,6 +125,32 @@ void emit_bind(Printer& p, const ir::Module& m, const ir::Direction& d,
   p.print("}\n\n");
 }
 
+// The traits a generic role template takes (rpckit::roles::PluginRole<Protocol>, ...).
+void emit_protocol_traits(Printer& p, const ir::Module& m, const ir::Profile& profile) {
+  p.print(
+      "/// What the generic roles take: the profile, the two directions and the role\n"
+      "/// surfaces, seen from the $spawned$ (spawned) and the $spawner$ (spawner).\n"
+      "struct Protocol {\n"
+      "  using Profile = $ns$Profile;\n",
+      {{"spawned", profile.spawned_role}, {"spawner", profile.spawner_role}, {"ns", "::" + m.cpp_namespace + "::"}});
+  Printer::Indent in(p);
+  auto alias = [&p](const char* name, const std::string& type) {
+    if (!type.empty()) p.print("using $name$ = $type$;\n", {{"name", name}, {"type", type}});
+  };
+  auto handler = [&p](const char* name, const std::string& type) {
+    if (!type.empty()) {
+      p.print("template <class Context>\nusing $name$ = $type$<Context>;\n",
+              {{"name", name}, {"type", type}});
+    }
+  };
+  alias("ToSpawned", profile.to_spawned);
+  alias("ToSpawner", profile.to_spawner);
+  handler("SpawnedHandler", profile.spawned_handler);
+  alias("SpawnedClient", profile.spawned_client);
+  handler("SpawnerHandler", profile.spawner_handler);
+  alias("SpawnerClient", profile.spawner_client);
+}
+
 }  // namespace
 
 std::string emit_roles_header(const ir::Module& m) {
@@ -152,6 +178,10 @@ std::string emit_roles_header(const ir::Module& m) {
     for (const ir::Direction& d : m.directions) {
       if (d.to == s.role) emit_bind(p, m, d, s);
     }
+  }
+  if (m.profile) {
+    emit_protocol_traits(p, m, *m.profile);
+    p.print("};\n\n");
   }
   close_namespace(p, m);
   return p.str();

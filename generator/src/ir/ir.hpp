@@ -175,6 +175,12 @@ struct Profile {
   std::string id_sent;          // enumerator of rpckit::IdKind
   std::vector<std::string> ids_accepted;
   std::string spawned_role;     // the role run as a child process ("plugin")
+  std::string spawner_role;     // the other one, which spawns it ("host")
+  // What the generic roles are given (roles.hpp `Protocol`): the directions between the two
+  // and each side's surfaces; empty where a side receives nothing.
+  std::string to_spawned, to_spawner;            // direction C++ names
+  std::string spawned_handler, spawned_client;   // surfaces of the spawned role
+  std::string spawner_handler, spawner_client;
   std::string handshake, handshake_done, health_check, shutdown, exit;
   std::string grant_member;     // C++ field of the handshake params holding the grant
   bool lenient_error_objects = false;

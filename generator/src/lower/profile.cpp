@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <string_view>
+#include <tuple>
 #include <utility>
 
 #include "lower/names.hpp"
@@ -83,6 +84,16 @@ ir::Profile lower_profile(const Node& profile, const ir::Module& m) {
   p.spawned_role = string_of(spawned);
   if (std::find(m.roles.begin(), m.roles.end(), p.spawned_role) == m.roles.end()) {
     spawned.fail("\"" + p.spawned_role + "\" is not a role of x-roles");
+  }
+  if (m.roles.size() != 2) spawned.fail("a profile needs exactly two roles in x-roles");
+  p.spawner_role = m.roles[0] == p.spawned_role ? m.roles[1] : m.roles[0];
+  for (const ir::Direction& d : m.directions) {
+    if (d.to == p.spawned_role) p.to_spawned = d.cpp_name;
+    if (d.to == p.spawner_role) p.to_spawner = d.cpp_name;
+  }
+  for (const ir::RoleSurface& s : m.surfaces) {
+    if (s.role == p.spawned_role) std::tie(p.spawned_handler, p.spawned_client) = std::tie(s.handler, s.client);
+    if (s.role == p.spawner_role) std::tie(p.spawner_handler, p.spawner_client) = std::tie(s.handler, s.client);
   }
 
   Node lifecycle = profile.child("lifecycle");

@@ -64,12 +64,9 @@ std::string HostApi::log_dir() const {
 }
 
 void HostApi::set_init(const sn::InitializeParams& params) {
-  {
-    std::lock_guard lock(mutex_);
-    init_ = params;
-  }
-  // A plugin does not read its manifest: declared-list clauses are the host's to enforce.
-  caller_.set_grant(nlohmann::json(params.granted));
+  // The grant itself reaches the Caller from the plugin role (sn::Profile's grant member).
+  std::lock_guard lock(mutex_);
+  init_ = params;
 }
 
 }  // namespace rpckit::streamnook

@@ -23,9 +23,10 @@ namespace rpckit::roles {
 class Caller {
  public:
   // Makes the error a refused request reports (a protocol's capability_denied, with its
-  // data); by default JSON-RPC's invalid request.
+  // data); by default (nullptr) JSON-RPC's invalid request.
   using Denial = RpcError (*)(std::string reason);
-  explicit Caller(Denial denial = &default_denial) : denial_(denial) {}
+  explicit Caller(Denial denial = nullptr)
+      : denial_(denial != nullptr ? denial : &default_denial) {}
 
   template <class M>
   Result<typename M::Result> call(const typename M::Params& params,

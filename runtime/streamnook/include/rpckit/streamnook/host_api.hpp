@@ -20,7 +20,8 @@ namespace rpckit::streamnook {
 
 class HostApi {
  public:
-  HostApi() = default;
+  // Sends through `caller` (the plugin role's, which the handshake's grant gates).
+  explicit HostApi(roles::Caller& caller) : caller_(caller), client_(caller) {}
   HostApi(const HostApi&) = delete;
   HostApi& operator=(const HostApi&) = delete;
 
@@ -64,14 +65,10 @@ class HostApi {
 
  private:
   friend class Plugin;
-  // Attaching nullptr (the endpoint is about to be destroyed) waits until no thread is still
-  // inside a call or send on it: a plugin's own threads (e.g. a notifier) may be mid-call when
-  // the connection ends. Those calls return promptly, the endpoint being closed by then.
-  void attach(Endpoint* endpoint) { caller_.attach(endpoint); }
   void set_init(const sn::InitializeParams& params);
 
-  roles::Caller caller_{&capability_denied_error};
-  sn::HostClient client_{caller_};
+  roles::Caller& caller_;
+  sn::HostClient client_;
   mutable std::mutex mutex_;
   std::optional<sn::InitializeParams> init_;
 };

@@ -7,29 +7,28 @@
 //   plugin.on_start([&](HostApi& host) { auto live = host.get_followed_live(); ... });
 //   return plugin.run();
 //
-// The runtime owns the lifecycle: it answers initialize (hooks = the events with a handler,
-// or what choose_hooks() picks, always kept within granted.events; an unsupported
-// protocol_version gets -32600 protocol_version_mismatch), calls on_start after initialized,
-// answers ping, on shutdown runs on_shutdown then answers null, returns exit code 0 on exit
-// and on stdin EOF. Handlers run one at a time in arrival order on the runtime's dispatcher
-// thread; they may call the host and wait. While a handler waits, the runtime answers ping and
-// honours exit at once, and holds the events (notifications) that arrive until the handler
-// has returned, so an event never runs in the middle of another handler or of on_start.
-// A request that arrives meanwhile (invoke_action, shutdown) is still handled at once, nested
-// inside the waiting handler: the endpoint cannot defer a response.
-#include <deque>
+// The runtime owns the lifecycle (through the generic roles::PluginRole, which reads it from
+// sn::Profile): it answers initialize (hooks = the events with a handler, or what
+// choose_hooks() picks, always kept within granted.events; an unsupported protocol_version
+// gets -32600 protocol_version_mismatch), calls on_start after initialized, answers ping, on
+// shutdown runs on_shutdown then answers null, returns exit code 0 on exit and on stdin EOF.
+// Handlers run one at a time in arrival order on the runtime's dispatcher thread; they may
+// call the host and wait. While a handler waits, the runtime answers ping and honours exit at
+// once, and holds the events (notifications) that arrive until the handler has returned, so
+// an event never runs in the middle of another handler or of on_start. A request that
+// arrives meanwhile (invoke_action, shutdown) is handled at once, nested inside the waiting
+// handler.
 #include <functional>
 #include <map>
 #include <memory>
-#include <optional>
 #include <string>
 #include <vector>
 
-#include "rpckit/dispatch/router.hpp"
 #include "rpckit/endpoint/endpoint.hpp"
+#include "rpckit/roles/plugin_role.hpp"
 #include "rpckit/streamnook/host_api.hpp"
 #include "rpckit/streamnook/logger.hpp"
-#include "streamnook_v1/dispatch.hpp"
+#include "streamnook_v1/roles.hpp"
 
 namespace rpckit::streamnook {
 
@@ -46,7 +45,7 @@ class Plugin {
     static_assert(M::kFrom == sn::Role::kHost && M::kKind == MessageKind::kNotification,
                   "on<M>: M must be an event (a host-to-plugin notification)");
     handled_events_.emplace_back(M::kMethod);
-    router_.on<M>(std::forward<F>(handler));
+    role_.router().template on<M>(std::forward<F>(handler));
     return *this;
   }
   // The handler of an invoke_action action id (e.g. "playback.resolve"). Unknown actions get
@@ -72,36 +71,18 @@ class Plugin {
             std::unique_ptr<framing::FrameWriter> writer, Endpoint::Options options = {});
 
  private:
-  // An event that arrived while a handler was waiting on the host (see route()).
-  struct HeldEvent {
-    std::string method;
-    std::optional<std::string> params;  // JSON text
-  };
-  static constexpr std::size_t kMaxHeldEvents = 4096;
-  static constexpr std::size_t kMaxHeldBytes = std::size_t{16} << 20U;
-
   void register_lifecycle();
   sn::InitializeResult initialize(const sn::InitializeParams& params);
-  nlohmann::json route(const Incoming& incoming);
-  nlohmann::json route_now(const std::string& method, const nlohmann::json* params);
-  void run_held_events();
 
   std::string version_;
-  Router<sn::HostToPlugin> router_;
-  HostApi host_;
+  roles::PluginRole<sn::Protocol> role_{&capability_denied_error};
+  HostApi host_{role_.caller()};
   Logger logger_{host_};
   std::vector<std::string> handled_events_;
   std::map<std::string, ActionHandler, std::less<>> actions_;
   std::function<std::vector<std::string>(const sn::Granted&)> chooser_;
   std::function<void(HostApi&)> start_hook_;
   std::function<void()> shutdown_hook_;
-  Endpoint* endpoint_ = nullptr;
-  bool exit_requested_ = false;
-  // Dispatcher thread only: handlers running (more than 1 when the endpoint dispatches a
-  // message while a handler waits in a host call), and the events held meanwhile.
-  int handler_depth_ = 0;
-  std::deque<HeldEvent> held_events_;
-  std::size_t held_bytes_ = 0;
 };
 
 }  // namespace rpckit::streamnook

@@ -1,4 +1,4 @@
-#include "rpckit/streamnook/stdout_guard.hpp"
+#include "rpckit/roles/stdout_guard.hpp"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -8,7 +8,7 @@
 #include <iostream>
 #include <system_error>
 
-namespace rpckit::streamnook {
+namespace rpckit::roles {
 
 StdoutGuard::StdoutGuard() {
   std::fflush(stdout);
@@ -32,4 +32,4 @@ StdoutGuard::~StdoutGuard() {
   ::close(protocol_fd_);
 }
 
-}  // namespace rpckit::streamnook
+}  // namespace rpckit::roles

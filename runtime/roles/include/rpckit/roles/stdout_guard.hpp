@@ -2,7 +2,7 @@
 // Keeps stdout for protocol frames only. On construction it takes a private duplicate of fd 1
 // for the protocol and points fd 1 at stderr, so a stray printf or a library's logging lands
 // in the plugin's log instead of corrupting the frame stream. Restores fd 1 on destruction.
-namespace rpckit::streamnook {
+namespace rpckit::roles {
 
 class StdoutGuard {
  public:
@@ -18,4 +18,4 @@ class StdoutGuard {
   int saved_stdout_ = -1;
 };
 
-}  // namespace rpckit::streamnook
+}  // namespace rpckit::roles

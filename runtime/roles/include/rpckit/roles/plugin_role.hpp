@@ -1,0 +1,117 @@
+#pragma once
+// PluginRole<Protocol>: the plugin role of any generated protocol (`Protocol` is the
+// module's `Protocol` traits in <module>/roles.hpp: its Profile, its two directions and its
+// role surfaces). Everything it knows of the protocol comes from those traits:
+//
+//   struct Worker : demo::tasks::WorkerHandler<Session> { ... only the application's ... };
+//   rpckit::roles::PluginRole<demo::tasks::Protocol> role;
+//   role.bind(worker, session);     // the generated handler, one call
+//   return role.run();              // stdin/stdout, the profile's framing and limits
+//
+// The role answers the health check, shutdown and exit itself (see PluginSession), holds
+// events while a handler waits on the host, and gates what the plugin sends (client()) by
+// the grant the handshake carried. Handlers registered after bind() replace bound ones.
+#include <type_traits>
+#include <utility>
+
+#include "rpckit/codec/profile.hpp"
+#include "rpckit/dispatch/router.hpp"
+#include "rpckit/roles/caller.hpp"
+#include "rpckit/roles/plugin_session.hpp"
+#include "rpckit/roles/route.hpp"
+
+namespace rpckit::roles {
+
+namespace detail {
+
+template <class M>
+std::string method_of() {
+  if constexpr (std::is_same_v<M, NoMessage>) {
+    return {};
+  } else {
+    return std::string(M::kMethod);
+  }
+}
+
+// The default answer of request M (the health check's and shutdown's results carry nothing).
+template <class M>
+nlohmann::json default_result() {
+  if constexpr (std::is_same_v<M, NoMessage> || M::kKind != MessageKind::kRequest) {
+    return nullptr;
+  } else {
+    return nlohmann::json(typename M::Result{});
+  }
+}
+
+template <class Profile>
+PluginSettings plugin_settings() {
+  PluginSettings s;
+  s.framing = Profile::kFraming;
+  s.max_frame_bytes = Profile::kMaxFrameBytes;
+  s.max_json_depth = Profile::kMaxJsonDepth;
+  s.lifecycle.handshake = method_of<typename Profile::Handshake>();
+  s.lifecycle.handshake_done = method_of<typename Profile::HandshakeDone>();
+  s.lifecycle.health_check = method_of<typename Profile::HealthCheck>();
+  s.lifecycle.shutdown = method_of<typename Profile::Shutdown>();
+  s.lifecycle.exit = method_of<typename Profile::Exit>();
+  s.lifecycle.health_check_result = default_result<typename Profile::HealthCheck>();
+  s.lifecycle.shutdown_result = default_result<typename Profile::Shutdown>();
+  s.lifecycle.grant_member = std::string(Profile::kGrantMember);
+  return s;
+}
+
+// The generated bind (found by ADL in the module's namespace), from a scope where no member
+// named bind hides it.
+template <class Direction, class Handler, class Context>
+void bind_generated(Router<Direction>& router, Handler& handler, Context& context) {
+  bind(router, handler, context);
+}
+
+}  // namespace detail
+
+template <class Protocol>
+class PluginRole {
+ public:
+  using Profile = typename Protocol::Profile;
+  using Inbound = typename Protocol::ToSpawned;
+  using HostClient = typename Protocol::SpawnerClient;
+
+  // `denial` makes the error a request outside the grant fails with locally.
+  explicit PluginRole(Caller::Denial denial = nullptr)
+      : caller_(denial),
+        client_(caller_),
+        session_(detail::plugin_settings<Profile>(),
+                 [this](const std::string& method, const nlohmann::json* params) {
+                   return route_or_throw(router_, method, params);
+                 },
+                 caller_) {}
+  PluginRole(const PluginRole&) = delete;
+  PluginRole& operator=(const PluginRole&) = delete;
+
+  // Routes every message the plugin receives to `handler` (a generated <Role>Handler).
+  template <class Handler, class Context>
+  PluginRole& bind(Handler& handler, Context& context) {
+    detail::bind_generated(router_, handler, context);
+    return *this;
+  }
+
+  Router<Inbound>& router() { return router_; }
+  // The host's messages, typed and gated; usable from any thread once the handshake is done.
+  const HostClient& client() const { return client_; }
+  Caller& caller() { return caller_; }
+  PluginSession& session() { return session_; }
+
+  int run() { return session_.run(); }
+  int serve(std::unique_ptr<framing::FrameReader> reader,
+            std::unique_ptr<framing::FrameWriter> writer, Endpoint::Options options = {}) {
+    return session_.serve(std::move(reader), std::move(writer), std::move(options));
+  }
+
+ private:
+  Router<Inbound> router_;
+  Caller caller_;
+  HostClient client_;
+  PluginSession session_;
+};
+
+}  // namespace rpckit::roles

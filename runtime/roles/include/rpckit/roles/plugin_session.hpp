@@ -1,0 +1,106 @@
+#pragma once
+// PluginSession: the protocol-agnostic half of the plugin role (the process a host spawns),
+// driven by what a generated Profile says. PluginRole<Protocol> (plugin_role.hpp) fills it
+// in from the traits; a protocol layer or an application adds only its own handlers.
+//
+// What it does for every protocol:
+// - serves the host on stdin/stdout with the profile's framing and limits, with stdout
+//   guarded (StdoutGuard), until the exit message, stdin EOF or a broken stream;
+// - answers the health check itself, runs the shutdown hook before answering shutdown, and
+//   closes on exit; the handshake goes to the route, and its grant (the profile's grant
+//   member) is handed to the Caller the plugin sends through;
+// - runs handlers one at a time in arrival order. The endpoint keeps dispatching while a
+//   handler waits on the host (pings are answered, nested requests cannot deadlock), so the
+//   notifications that arrive meanwhile are held, bounded, and run once that handler has
+//   returned: an event never runs in the middle of another handler;
+// - reports what it cannot answer (a notification's failure, a dropped event) on stderr.
+#include <cstddef>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include "rpckit/endpoint/endpoint.hpp"
+#include "rpckit/framing/framing.hpp"
+#include "rpckit/roles/caller.hpp"
+
+namespace rpckit::roles {
+
+// The lifecycle messages by method name (empty: the protocol has none), and the answers the
+// session gives itself.
+struct PluginLifecycle {
+  std::string handshake;
+  std::string handshake_done;
+  std::string health_check;
+  std::string shutdown;
+  std::string exit;
+  nlohmann::json health_check_result;  // encoded default result
+  nlohmann::json shutdown_result;
+  std::string grant_member;  // the handshake params member that holds the grant
+};
+
+struct PluginSettings {
+  framing::Framing framing = framing::Framing::kContentLength;
+  std::size_t max_frame_bytes = 0;
+  std::size_t max_json_depth = 0;
+  PluginLifecycle lifecycle;
+};
+
+class PluginSession {
+ public:
+  // Answers one message (a request's result; null for a notification) or throws an RpcError.
+  using Route =
+      std::function<nlohmann::json(const std::string& method, const nlohmann::json* params)>;
+
+  PluginSession(PluginSettings settings, Route route, Caller& host);
+  PluginSession(const PluginSession&) = delete;
+  PluginSession& operator=(const PluginSession&) = delete;
+
+  // Runs after the handshake-done message was handled, on the dispatcher (events wait).
+  void on_ready(std::function<void()> hook) { ready_hook_ = std::move(hook); }
+  // Runs when shutdown arrives, before it is answered (every earlier message is handled).
+  void on_shutdown(std::function<void()> hook) { shutdown_hook_ = std::move(hook); }
+
+  // Serves on stdin/stdout. Returns the process exit code: 0 after exit or a clean EOF, 1 on
+  // a broken stream.
+  int run();
+  // The same over any framed connection (tests use in-memory pipes).
+  int serve(std::unique_ptr<framing::FrameReader> reader,
+            std::unique_ptr<framing::FrameWriter> writer, Endpoint::Options options = {});
+
+  // Dispatcher thread only: whether the handshake has been answered successfully.
+  bool handshaken() const { return handshaken_; }
+
+ private:
+  struct HeldEvent {
+    std::string method;
+    std::optional<std::string> params;  // JSON text, validated by the endpoint
+  };
+  static constexpr std::size_t kMaxHeldEvents = 4096;
+  static constexpr std::size_t kMaxHeldBytes = std::size_t{16} << 20U;
+
+  nlohmann::json dispatch(const Incoming& incoming);
+  nlohmann::json run_one(const std::string& method, const nlohmann::json* params);
+  void run_held_events();
+  bool hold(const Incoming& incoming);
+
+  PluginSettings settings_;
+  Route route_;
+  Caller& host_;
+  std::function<void()> ready_hook_;
+  std::function<void()> shutdown_hook_;
+  Endpoint* endpoint_ = nullptr;
+  bool exit_requested_ = false;
+  bool handshaken_ = false;
+  // Dispatcher thread only: handlers running (more than 1 when the endpoint dispatches a
+  // message while a handler waits in a host call), and the events held meanwhile.
+  int handler_depth_ = 0;
+  std::deque<HeldEvent> held_events_;
+  std::size_t held_bytes_ = 0;
+};
+
+}  // namespace rpckit::roles

@@ -1,0 +1,142 @@
+#include "rpckit/roles/plugin_session.hpp"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <exception>
+
+#include "rpckit/framing/fd_io.hpp"
+#include "rpckit/framing/interruptible_fd_source.hpp"
+#include "rpckit/roles/stdout_guard.hpp"
+
+namespace rpckit::roles {
+
+PluginSession::PluginSession(PluginSettings settings, Route route, Caller& host)
+    : settings_(std::move(settings)), route_(std::move(route)), host_(host) {}
+
+bool PluginSession::hold(const Incoming& incoming) {
+  // Held as text, and only so much of it: a host that floods events while it leaves a call
+  // unanswered loses the excess (reported), not the plugin its memory.
+  if (held_events_.size() >= kMaxHeldEvents ||
+      held_bytes_ + incoming.params_text.size() > kMaxHeldBytes) {
+    std::fprintf(stderr, "[rpckit] %s dropped: %zu events already wait for a handler\n",
+                 incoming.method.c_str(), held_events_.size());
+    return false;
+  }
+  held_bytes_ += incoming.params_text.size();
+  held_events_.push_back(HeldEvent{
+      incoming.method, incoming.params != nullptr
+                           ? std::optional<std::string>(incoming.params_text)
+                           : std::nullopt});
+  return true;
+}
+
+nlohmann::json PluginSession::dispatch(const Incoming& incoming) {
+  const PluginLifecycle& life = settings_.lifecycle;
+  if (!life.exit.empty() && incoming.method == life.exit) {
+    // Honoured at once, even while a handler waits: nothing held runs after it.
+    exit_requested_ = true;
+    if (endpoint_ != nullptr) endpoint_->close();
+    return nullptr;
+  }
+  if (!life.health_check.empty() && incoming.method == life.health_check) {
+    return life.health_check_result;  // answered even while a handler waits
+  }
+  if (handler_depth_ > 0 && !incoming.is_request()) {
+    hold(incoming);
+    return nullptr;
+  }
+  ++handler_depth_;
+  nlohmann::json result;
+  std::exception_ptr error;
+  try {
+    result = run_one(incoming.method, incoming.params);
+  } catch (...) {
+    error = std::current_exception();
+  }
+  // Still counted as running, so events arriving during the held ones queue behind them.
+  if (handler_depth_ == 1) run_held_events();
+  --handler_depth_;
+  if (error) std::rethrow_exception(error);
+  return result;
+}
+
+nlohmann::json PluginSession::run_one(const std::string& method, const nlohmann::json* params) {
+  const PluginLifecycle& life = settings_.lifecycle;
+  if (!life.shutdown.empty() && method == life.shutdown) {
+    // Handlers run one at a time, so every earlier message has been handled by now.
+    if (shutdown_hook_) shutdown_hook_();
+    return life.shutdown_result;
+  }
+  nlohmann::json result = route_(method, params);
+  if (!life.handshake.empty() && method == life.handshake) {
+    handshaken_ = true;
+    if (!life.grant_member.empty() && params != nullptr && params->is_object()) {
+      auto grant = params->find(life.grant_member);
+      // A plugin does not read its manifest: declared-list clauses are the host's to enforce.
+      if (grant != params->end()) host_.set_grant(*grant);
+    }
+  } else if (!life.handshake_done.empty() && method == life.handshake_done && ready_hook_) {
+    ready_hook_();
+  }
+  return result;
+}
+
+void PluginSession::run_held_events() {
+  while (!held_events_.empty() && !exit_requested_) {
+    HeldEvent held = std::move(held_events_.front());
+    held_events_.pop_front();
+    held_bytes_ -= held.params ? held.params->size() : 0;
+    try {
+      std::optional<nlohmann::json> params;
+      if (held.params) params = nlohmann::json::parse(*held.params);
+      run_one(held.method, params ? &*params : nullptr);
+    } catch (const std::exception& e) {
+      // A notification never gets a response: report it as the endpoint does.
+      std::fprintf(stderr, "[rpckit] %s: %s\n", held.method.c_str(), e.what());
+    }
+  }
+  held_events_.clear();  // after exit: dropped
+  held_bytes_ = 0;
+}
+
+int PluginSession::run() {
+  StdoutGuard guard;
+  framing::InterruptibleFdSource source(STDIN_FILENO);
+  framing::FdSink sink(guard.protocol_fd());
+  Endpoint::Options options;
+  options.interrupt_reader = [&source] { source.interrupt(); };
+  options.max_depth = settings_.max_json_depth;
+  std::size_t max = settings_.max_frame_bytes;
+  return serve(framing::make_reader(settings_.framing, source, max),
+               framing::make_writer(settings_.framing, sink, max), std::move(options));
+}
+
+int PluginSession::serve(std::unique_ptr<framing::FrameReader> reader,
+                         std::unique_ptr<framing::FrameWriter> writer,
+                         Endpoint::Options options) {
+  Endpoint endpoint(std::move(reader), std::move(writer), std::move(options));
+  endpoint_ = &endpoint;
+  host_.attach(&endpoint);
+  endpoint.set_handler([this](const Incoming& incoming) { return dispatch(incoming); });
+  endpoint.on_diagnostic([](const Diagnostic& d) {
+    std::fprintf(stderr, "[rpckit] %s\n", d.detail.c_str());
+  });
+  endpoint.start();
+  CloseReason reason = endpoint.wait();
+  // Waits for the plugin's own threads still inside a call: they return promptly, the
+  // endpoint being closed by now.
+  host_.attach(nullptr);
+  endpoint_ = nullptr;
+  switch (reason.kind) {
+    case CloseReason::Kind::kLocal:
+    case CloseReason::Kind::kEof:
+      if (!exit_requested_) std::fprintf(stderr, "[rpckit] host closed the connection\n");
+      return 0;
+    default:
+      std::fprintf(stderr, "[rpckit] broken connection: %s\n", reason.detail.c_str());
+      return 1;
+  }
+}
+
+}  // namespace rpckit::roles
