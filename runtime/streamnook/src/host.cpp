@@ -7,17 +7,6 @@
 
 namespace rpckit::streamnook {
 
-std::string_view to_string(LifecycleEvent::Kind kind) {
-  switch (kind) {
-    case LifecycleEvent::Kind::kStarting: return "starting";
-    case LifecycleEvent::Kind::kRunning: return "running";
-    case LifecycleEvent::Kind::kStopped: return "stopped";
-    case LifecycleEvent::Kind::kRestartScheduled: return "restart_scheduled";
-    case LifecycleEvent::Kind::kDisabled: return "disabled";
-  }
-  return "";
-}
-
 supervision::Policy protocol_policy(double time_scale) {
   supervision::Policy p;
   p.handshake_timeout = sn::kHandshakeTimeoutMs;

@@ -1,29 +1,20 @@
 #pragma once
-// PluginRunner: one plugin inside the host. A control thread owns the Supervisor and executes
-// its actions; a sender thread delivers queued events; each process generation has its own
-// Connection (child process, endpoint, waiter thread). Results that arrive from an older
-// generation are ignored, so a restart can never be confused by the process before it.
-#include <atomic>
-#include <condition_variable>
-#include <deque>
-#include <functional>
-#include <future>
-#include <list>
+// PluginRunner: one StreamNook plugin inside the host: the generic roles::PluginProcess
+// (spawn, supervision, ordered writes, lifecycle messages from sn::Profile) plus what is
+// StreamNook's: the spawn from the manifest, the initialize params and the verdict on its
+// answer (hooks within the grant, protocol_version_mismatch disables), the capability gates
+// on both directions, and invoke_action.
 #include <memory>
 #include <mutex>
-#include <optional>
+#include <span>
 #include <string>
-#include <thread>
+#include <string_view>
 #include <vector>
 
 #include "rpckit/dispatch/router.hpp"
-#include "rpckit/endpoint/endpoint.hpp"
-#include "rpckit/framing/fd_io.hpp"
-#include "rpckit/framing/interruptible_fd_source.hpp"
-#include "rpckit/process/child_process.hpp"
+#include "rpckit/roles/plugin_process.hpp"
 #include "rpckit/streamnook/host.hpp"
 #include "streamnook_v1/dispatch.hpp"
-#include "streamnook_v1/profile.hpp"
 
 namespace rpckit::streamnook {
 
@@ -35,9 +26,9 @@ class PluginRunner {
 
   const std::string& id() const { return id_; }
   const sn::Granted& granted() const { return granted_; }
-  void start();
-  void stop();  // blocks until stopped or disabled
-  supervision::State state() const;
+  void start() { process_->start(); }
+  void stop() { process_->stop(); }  // blocks until stopped or disabled
+  supervision::State state() const { return process_->state(); }
   std::vector<std::string> hooks() const;
 
   // Queues an event if the plugin is running and hooked it; false if dropped.
@@ -46,46 +37,16 @@ class PluginRunner {
   Result<JsonValue> invoke_action(const std::string& action, const JsonValue& args);
 
  private:
-  struct Connection {
-    ~Connection();  // kills the process if alive, closes the endpoint, joins the waiter
-    std::uint64_t generation = 0;
-    std::unique_ptr<process::ChildProcess> child;
-    std::unique_ptr<framing::InterruptibleFdSource> source;
-    std::unique_ptr<framing::FdSink> sink;
-    std::unique_ptr<Endpoint> endpoint;
-    std::thread waiter;
-  };
+  sn::InitializeParams handshake_params() const;
+  roles::HandshakeOutcome judge_handshake(const Result<sn::InitializeResult>& result);
+  roles::PluginProcess::Observer observer();
 
-  // Control thread.
-  void control_loop();
-  void post(std::function<void()> task);
-  void execute(std::vector<supervision::Action> actions);
-  void spawn();
-  void send_initialize();
-  void handshake_result(std::uint64_t generation, Result<sn::InitializeResult> result);
-  void send_ping();
-  void send_shutdown();
-  void on_exited(std::uint64_t generation, supervision::ExitStatus status);
-  void retire_connection();
-  void report(LifecycleEvent::Kind kind, supervision::StopCause cause, std::string detail,
-              supervision::Duration delay = supervision::Duration{0});
-  // Runs `fn` on a short-lived thread (a call that waits for the plugin must not block the
-  // control thread).
-  void run_async(std::function<void()> fn);
-  // Runs `job` (which writes to the connection) on the sender thread, ahead of queued events.
-  void write_in_order(std::function<void()> job);
-  std::shared_ptr<Connection> connection() const;
-
-  // Incoming plugin-to-host messages: gate first, then the application.
+  // Incoming plugin-to-host messages: gate first, then the application (host_methods.cpp).
   nlohmann::json handle(const Incoming& incoming);
   void register_host_methods();
 
-  // Sender thread.
-  void send_loop();
-
   HostApplication& app_;
   HostOptions options_;
-  supervision::Policy policy_;
   LoadedManifest manifest_;
   std::string id_;
   sn::Granted granted_;
@@ -93,25 +54,10 @@ class PluginRunner {
   PluginContext context_;
   Router<sn::PluginToHost> router_;
 
-  supervision::Supervisor supervisor_;  // control thread only
-
   mutable std::mutex mutex_;
-  std::condition_variable wake_;
-  std::deque<std::function<void()>> tasks_;
-  bool quit_ = false;
-  std::uint64_t stops_requested_ = 0;  // stop() tickets handed out
-  std::uint64_t stops_done_ = 0;       // the highest ticket whose stop has been executed
-  std::shared_ptr<Connection> connection_;
-  std::uint64_t generation_ = 0;
-  bool accepting_events_ = false;
-  std::vector<std::string> hooks_;
-  supervision::State state_ = supervision::State::kIdle;  // mirror for other threads
-  std::deque<std::pair<std::string, nlohmann::json>> events_;
-  std::deque<std::function<void()>> writes_;  // lifecycle requests for the sender thread
-  std::list<std::future<void>> async_;
+  std::vector<std::string> hooks_;  // accepted at the last handshake
 
-  std::thread control_thread_;
-  std::thread sender_thread_;
+  std::unique_ptr<roles::PluginProcess> process_;  // last: its threads use everything above
 };
 
 }  // namespace rpckit::streamnook

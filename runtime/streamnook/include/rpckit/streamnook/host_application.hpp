@@ -10,7 +10,7 @@
 #include <string_view>
 
 #include "rpckit/streamnook/errors.hpp"
-#include "rpckit/supervision/supervisor.hpp"
+#include "rpckit/roles/lifecycle_event.hpp"
 #include "streamnook_v1/roles.hpp"
 
 namespace rpckit::streamnook {
@@ -21,23 +21,9 @@ struct PluginContext {
   sn::Granted granted;
 };
 
-// Something that happened in a plugin's life.
-struct LifecycleEvent {
-  enum class Kind {
-    kStarting,          // launching a process (first start or restart)
-    kRunning,           // handshake complete; events flow
-    kStopped,           // `cause` says why, `detail` says more (exit status, ...)
-    kRestartScheduled,  // after `delay`
-    kDisabled,          // no more restarts (crash loop, protocol_version_mismatch)
-  };
-  std::string plugin_id;
-  Kind kind = Kind::kStarting;
-  supervision::StopCause cause = supervision::StopCause::kRequested;
-  std::string detail;
-  supervision::Duration delay{0};
-};
-
-std::string_view to_string(LifecycleEvent::Kind kind);
+// Something that happened in a plugin's life (the generic host role's report).
+using LifecycleEvent = roles::LifecycleEvent;
+using roles::to_string;
 
 // The host methods are the generated sn::HostHandler's: override the ones the application
 // serves; the others answer method_not_found (requests) or are ignored (notifications), so a

@@ -1,0 +1,100 @@
+#pragma once
+// The host role's protocol half, built from a generated Profile: the lifecycle messages a
+// PluginProcess sends (health check, shutdown, exit, handshake done) and the handshake,
+// whose params and verdict are the protocol layer's or the application's:
+//
+//   auto lifecycle = rpckit::roles::host_lifecycle<demo::tasks::Protocol>(
+//       [] { return demo::tasks::OpenParams{...}; },
+//       [](const rpckit::Result<demo::tasks::OpenResult>& r) { return accept_if_ok(r); });
+//   rpckit::roles::PluginProcess plugin(
+//       rpckit::roles::process_settings<demo::tasks::Protocol>(id, spawn, policy),
+//       std::move(lifecycle), handler, observer);
+#include <functional>
+#include <string>
+#include <type_traits>
+#include <utility>
+
+#include "rpckit/codec/profile.hpp"
+#include "rpckit/endpoint/typed.hpp"
+#include "rpckit/roles/plugin_process.hpp"
+
+namespace rpckit::roles {
+
+// The handshake verdict most protocols need: accepted when answered, refused with the error
+// otherwise (permanent when `permanent(error)` says so), unsettled on a timeout or an exit.
+template <class Result>
+HandshakeOutcome judge_handshake(const rpckit::Result<Result>& result,
+                                 const std::function<bool(const RpcError&)>& permanent = {}) {
+  if (result.ok()) return {HandshakeOutcome::Kind::kAccepted, {}, false};
+  const CallError& e = result.error();
+  if (e.kind != CallError::Kind::kRemote) return {HandshakeOutcome::Kind::kUnsettled, {}, false};
+  return {HandshakeOutcome::Kind::kRefused, e.describe(), permanent && permanent(e.error)};
+}
+
+// The lifecycle of Protocol's spawned role as its profile names it. `params` makes the
+// handshake's params for each process generation; `judge` turns its answer into an outcome.
+template <class Protocol>
+PluginProcess::Lifecycle host_lifecycle(
+    std::function<typename Protocol::Profile::Handshake::Params()> params,
+    std::function<HandshakeOutcome(const Result<typename Protocol::Profile::Handshake::Result>&)>
+        judge) {
+  using Profile = typename Protocol::Profile;
+  using Handshake = typename Profile::Handshake;
+  PluginProcess::Lifecycle life;
+  life.handshake = [params = std::move(params), judge = std::move(judge)](
+                       Endpoint& endpoint, supervision::Duration deadline,
+                       std::function<void(HandshakeOutcome)> done) {
+    rpckit::call_async<Handshake>(
+        endpoint, params(),
+        [judge, done = std::move(done)](const Result<typename Handshake::Result>& result) {
+          done(judge(result));
+        },
+        deadline);
+  };
+  if constexpr (!std::is_same_v<typename Profile::HandshakeDone, NoMessage>) {
+    life.handshake_done = [](Endpoint& endpoint) {
+      rpckit::notify<typename Profile::HandshakeDone>(endpoint, {});
+    };
+  }
+  if constexpr (!std::is_same_v<typename Profile::HealthCheck, NoMessage>) {
+    using Check = typename Profile::HealthCheck;
+    life.health_check = [](Endpoint& endpoint, supervision::Duration deadline,
+                           std::function<void(bool)> done) {
+      rpckit::call_async<Check>(
+          endpoint, {},
+          [done = std::move(done)](const Result<typename Check::Result>& r) { done(r.ok()); },
+          deadline);
+    };
+  }
+  if constexpr (!std::is_same_v<typename Profile::Shutdown, NoMessage>) {
+    using Shutdown = typename Profile::Shutdown;
+    life.shutdown = [](Endpoint& endpoint, supervision::Duration deadline,
+                       PluginProcess::Done done) {
+      rpckit::call_async<Shutdown>(
+          endpoint, {},
+          [done = std::move(done)](const Result<typename Shutdown::Result>&) { done(); },
+          deadline);
+    };
+  }
+  if constexpr (!std::is_same_v<typename Profile::Exit, NoMessage>) {
+    life.exit = [](Endpoint& endpoint) { rpckit::notify<typename Profile::Exit>(endpoint, {}); };
+  }
+  return life;
+}
+
+// What a PluginProcess takes from Protocol's profile: framing and limits.
+template <class Protocol>
+PluginProcess::Settings process_settings(std::string id, process::SpawnOptions spawn,
+                                         supervision::Policy policy) {
+  using Profile = typename Protocol::Profile;
+  PluginProcess::Settings s;
+  s.id = std::move(id);
+  s.spawn = std::move(spawn);
+  s.framing = Profile::kFraming;
+  s.max_frame_bytes = Profile::kMaxFrameBytes;
+  s.max_json_depth = Profile::kMaxJsonDepth;
+  s.policy = std::move(policy);
+  return s;
+}
+
+}  // namespace rpckit::roles

@@ -1,0 +1,148 @@
+#pragma once
+// PluginProcess: one plugin inside a host, for any protocol: the protocol-agnostic half of
+// the host role. A control thread owns the Supervisor and executes its actions; a sender
+// thread writes queued events and lifecycle requests in order (a plugin that stops reading
+// blocks only its own sender, never the control thread or another plugin); each process
+// generation has its own Connection (child process, endpoint, waiter thread), and what
+// arrives from an older generation is ignored, so a restart is never confused by the process
+// before it. No thread waits for an answer: lifecycle calls complete asynchronously.
+//
+// What is protocol-specific comes in as a Lifecycle (host_role.hpp builds one from a
+// generated Profile) and an incoming-message handler; what the host application wants to
+// know goes out through an Observer.
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <future>
+#include <list>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "rpckit/endpoint/endpoint.hpp"
+#include "rpckit/framing/framing.hpp"
+#include "rpckit/process/child_process.hpp"
+#include "rpckit/roles/lifecycle_event.hpp"
+#include "rpckit/supervision/supervisor.hpp"
+
+namespace rpckit::roles {
+
+// How a handshake ended, as the protocol layer judges its answer.
+struct HandshakeOutcome {
+  enum class Kind {
+    kAccepted,  // running from now on
+    kRefused,   // a failure (restart with backoff), or `permanent` (disabled)
+    kUnsettled, // no answer (timeout, exit): the supervisor's own timers decide
+  };
+  Kind kind = Kind::kAccepted;
+  std::string detail;
+  bool permanent = false;
+};
+
+class PluginProcess {
+ public:
+  using Done = std::function<void()>;
+  // The protocol's lifecycle messages. Each sender writes on the endpoint it is given and
+  // calls its completion once (from any thread); an empty function: the protocol has none.
+  struct Lifecycle {
+    std::function<void(Endpoint&, supervision::Duration, std::function<void(HandshakeOutcome)>)>
+        handshake;
+    std::function<void(Endpoint&)> handshake_done;
+    std::function<void(Endpoint&, supervision::Duration, std::function<void(bool answered)>)>
+        health_check;  // none: the plugin counts as healthy
+    std::function<void(Endpoint&, supervision::Duration, Done)> shutdown;  // none: exit next
+    std::function<void(Endpoint&)> exit;  // none: killed after the exit grace
+  };
+  struct Settings {
+    std::string id;
+    process::SpawnOptions spawn;
+    framing::Framing framing = framing::Framing::kContentLength;
+    std::size_t max_frame_bytes = 0;
+    std::size_t max_json_depth = 0;
+    supervision::Policy policy;
+    supervision::Duration default_deadline{30000};
+    // Events waiting for a plugin that is slow to read; beyond this they are dropped (and
+    // reported) rather than letting one plugin hold memory or delay the others.
+    std::size_t max_queued_events = 1024;
+  };
+  struct Observer {
+    std::function<void(const LifecycleEvent&)> lifecycle;
+    std::function<void(std::string_view what)> report;
+    std::function<void(bool outgoing, std::string_view body)> frame;
+  };
+
+  PluginProcess(Settings settings, Lifecycle lifecycle, Endpoint::Handler incoming,
+                Observer observer);
+  ~PluginProcess();
+  PluginProcess(const PluginProcess&) = delete;
+  PluginProcess& operator=(const PluginProcess&) = delete;
+
+  const std::string& id() const { return settings_.id; }
+  void start();
+  void stop();  // blocks until stopped or disabled
+  supervision::State state() const;
+
+  // Queues a notification if the plugin is running (handshake done); false if dropped (a
+  // full queue is reported).
+  bool enqueue(std::string_view method, nlohmann::json params);
+  // The endpoint of the running process (handshake done), or nullptr.
+  std::shared_ptr<Endpoint> running_endpoint() const;
+
+ private:
+  struct Connection;
+
+  // Control thread.
+  void control_loop();
+  void post(std::function<void()> task);
+  void execute(std::vector<supervision::Action> actions);
+  void spawn();
+  void send_handshake();
+  void handshake_done(std::uint64_t generation, const HandshakeOutcome& outcome);
+  void send_health_check();
+  void send_shutdown();
+  void on_exited(std::uint64_t generation, supervision::ExitStatus status);
+  void retire_connection();
+  void report(LifecycleEvent::Kind kind, supervision::StopCause cause, std::string detail,
+              supervision::Duration delay = supervision::Duration{0});
+  // Runs `job` (which writes to the connection) on the sender thread, ahead of queued events.
+  void write_in_order(std::function<void()> job);
+  // Runs `fn` on a short-lived thread, for what must not block the control thread.
+  void run_async(std::function<void()> fn);
+  std::shared_ptr<Connection> connection() const;
+
+  // Sender thread.
+  void send_loop();
+
+  Settings settings_;
+  Lifecycle lifecycle_;
+  Endpoint::Handler incoming_;
+  Observer observer_;
+
+  supervision::Supervisor supervisor_;  // control thread only
+
+  mutable std::mutex mutex_;
+  std::condition_variable wake_;
+  std::deque<std::function<void()>> tasks_;
+  bool quit_ = false;
+  std::uint64_t stops_requested_ = 0;  // stop() tickets handed out
+  std::uint64_t stops_done_ = 0;       // the highest ticket whose stop has been executed
+  std::shared_ptr<Connection> connection_;
+  std::uint64_t generation_ = 0;
+  bool accepting_events_ = false;
+  supervision::State state_ = supervision::State::kIdle;  // mirror for other threads
+  std::deque<std::pair<std::string, nlohmann::json>> events_;
+  std::deque<std::function<void()>> writes_;  // lifecycle requests for the sender thread
+  std::list<std::future<void>> async_;
+
+  std::thread control_thread_;
+  std::thread sender_thread_;
+};
+
+}  // namespace rpckit::roles

@@ -1,0 +1,444 @@
+#include "rpckit/roles/plugin_process.hpp"
+
+#include <algorithm>
+
+#include "rpckit/framing/fd_io.hpp"
+#include "rpckit/framing/interruptible_fd_source.hpp"
+
+namespace rpckit::roles {
+
+using supervision::Action;
+using supervision::Clock;
+
+std::string_view to_string(LifecycleEvent::Kind kind) {
+  switch (kind) {
+    case LifecycleEvent::Kind::kStarting: return "starting";
+    case LifecycleEvent::Kind::kRunning: return "running";
+    case LifecycleEvent::Kind::kStopped: return "stopped";
+    case LifecycleEvent::Kind::kRestartScheduled: return "restart_scheduled";
+    case LifecycleEvent::Kind::kDisabled: return "disabled";
+  }
+  return "unknown";
+}
+
+struct PluginProcess::Connection {
+  ~Connection() {  // kills the process if alive, closes the endpoint, joins the waiter
+    if (child) child->kill();
+    if (endpoint) endpoint->close();
+    if (waiter.joinable()) waiter.join();
+    endpoint.reset();
+    child.reset();
+  }
+  std::uint64_t generation = 0;
+  std::unique_ptr<process::ChildProcess> child;
+  std::unique_ptr<framing::InterruptibleFdSource> source;
+  std::unique_ptr<framing::FdSink> sink;
+  std::shared_ptr<Endpoint> endpoint;
+  std::thread waiter;
+};
+
+PluginProcess::PluginProcess(Settings settings, Lifecycle lifecycle, Endpoint::Handler incoming,
+                             Observer observer)
+    : settings_(std::move(settings)),
+      lifecycle_(std::move(lifecycle)),
+      incoming_(std::move(incoming)),
+      observer_(std::move(observer)),
+      supervisor_(settings_.policy) {
+  control_thread_ = std::thread([this] { control_loop(); });
+  sender_thread_ = std::thread([this] { send_loop(); });
+}
+
+PluginProcess::~PluginProcess() {
+  {
+    std::lock_guard lock(mutex_);
+    quit_ = true;
+    accepting_events_ = false;
+    wake_.notify_all();
+  }
+  control_thread_.join();
+  std::shared_ptr<Connection> last;
+  {
+    std::lock_guard lock(mutex_);
+    last = std::move(connection_);
+  }
+  // Kill a process still running before waiting for anyone: the sender or a call may hold
+  // another reference to the Connection while blocked writing to it, so dropping ours alone
+  // would not end it.
+  if (last && last->child) last->child->kill();
+  last.reset();
+  sender_thread_.join();
+  for (auto& f : async_) f.wait();
+}
+
+// ---- control thread -----------------------------------------------------------------------
+
+void PluginProcess::post(std::function<void()> task) {
+  std::lock_guard lock(mutex_);
+  if (quit_) return;
+  tasks_.push_back(std::move(task));
+  wake_.notify_all();
+}
+
+void PluginProcess::control_loop() {
+  std::unique_lock lock(mutex_);
+  while (!quit_) {
+    // Reap finished short-lived jobs, off the lock: a future's task may hold the last
+    // reference to a Connection, whose teardown joins threads that post() (take mutex_).
+    std::list<std::future<void>> finished;
+    for (auto it = async_.begin(); it != async_.end();) {
+      auto next = std::next(it);
+      if (it->wait_for(std::chrono::seconds(0)) == std::future_status::ready) {
+        finished.splice(finished.end(), async_, it);
+      }
+      it = next;
+    }
+    if (!finished.empty()) {
+      lock.unlock();
+      finished.clear();
+      lock.lock();
+      continue;
+    }
+    if (!tasks_.empty()) {
+      auto task = std::move(tasks_.front());
+      tasks_.pop_front();
+      lock.unlock();
+      task();
+      lock.lock();
+      continue;
+    }
+    auto deadline = supervisor_.next_deadline();
+    auto ready = [&] { return quit_ || !tasks_.empty(); };
+    if (!deadline) {
+      wake_.wait(lock, ready);
+      continue;
+    }
+    if (wake_.wait_until(lock, *deadline, ready)) continue;
+    lock.unlock();
+    execute(supervisor_.tick(Clock::now()));
+    lock.lock();
+  }
+}
+
+void PluginProcess::execute(std::vector<Action> actions) {
+  for (const Action& a : actions) {
+    switch (a.kind) {
+      case Action::Kind::kSpawn: spawn(); break;
+      case Action::Kind::kSendInitialize: send_handshake(); break;
+      case Action::Kind::kSendInitialized: {
+        if (auto conn = connection(); conn && lifecycle_.handshake_done) {
+          lifecycle_.handshake_done(*conn->endpoint);
+        }
+        std::lock_guard lock(mutex_);
+        accepting_events_ = true;
+        break;
+      }
+      case Action::Kind::kSendPing: send_health_check(); break;
+      case Action::Kind::kSendShutdown: send_shutdown(); break;
+      case Action::Kind::kSendExit:
+        // Off the control thread: a plugin that stopped reading keeps its stdin pipe full, so
+        // this write may block until the kill that only the control thread can order (after
+        // exit_grace). Blocking here would hang stop() forever.
+        if (auto conn = connection(); conn && lifecycle_.exit) {
+          run_async([this, conn] { lifecycle_.exit(*conn->endpoint); });
+        }
+        break;
+      case Action::Kind::kKill:
+        if (auto conn = connection()) conn->child->kill();
+        break;
+      case Action::Kind::kRunning:
+        report(LifecycleEvent::Kind::kRunning, a.cause, a.detail);
+        break;
+      case Action::Kind::kStopped: {
+        {
+          std::lock_guard lock(mutex_);
+          accepting_events_ = false;
+          events_.clear();  // events for a plugin that is down are dropped, never replayed
+        }
+        report(LifecycleEvent::Kind::kStopped, a.cause, a.detail);
+        break;
+      }
+      case Action::Kind::kRestartScheduled:
+        report(LifecycleEvent::Kind::kRestartScheduled, a.cause, a.detail, a.delay);
+        break;
+      case Action::Kind::kDisabled:
+        report(LifecycleEvent::Kind::kDisabled, a.cause, a.detail);
+        break;
+    }
+  }
+  std::lock_guard lock(mutex_);
+  state_ = supervisor_.state();
+  wake_.notify_all();
+}
+
+void PluginProcess::report(LifecycleEvent::Kind kind, supervision::StopCause cause,
+                           std::string detail, supervision::Duration delay) {
+  if (!observer_.lifecycle) return;
+  LifecycleEvent event;
+  event.plugin_id = settings_.id;
+  event.kind = kind;
+  event.cause = cause;
+  event.detail = std::move(detail);
+  event.delay = delay;
+  observer_.lifecycle(event);
+}
+
+std::shared_ptr<PluginProcess::Connection> PluginProcess::connection() const {
+  std::lock_guard lock(mutex_);
+  return connection_;
+}
+
+void PluginProcess::write_in_order(std::function<void()> job) {
+  std::lock_guard lock(mutex_);
+  if (quit_) return;
+  writes_.push_back(std::move(job));
+  wake_.notify_all();
+}
+
+void PluginProcess::run_async(std::function<void()> fn) {
+  std::lock_guard lock(mutex_);
+  async_.push_back(std::async(std::launch::async, std::move(fn)));
+}
+
+void PluginProcess::spawn() {
+  retire_connection();
+  std::uint64_t generation = 0;
+  {
+    std::lock_guard lock(mutex_);
+    generation = ++generation_;
+  }
+  report(LifecycleEvent::Kind::kStarting, supervision::StopCause::kRequested, {});
+  std::string error;
+  auto child = process::ChildProcess::spawn(settings_.spawn, &error);
+  if (!child) {
+    execute(supervisor_.launch_failed(Clock::now(), error));
+    return;
+  }
+  auto conn = std::make_shared<Connection>();
+  conn->generation = generation;
+  conn->child = std::move(child);
+  conn->source = std::make_unique<framing::InterruptibleFdSource>(conn->child->stdout_fd());
+  conn->sink = std::make_unique<framing::FdSink>(conn->child->stdin_fd());
+  std::size_t max = settings_.max_frame_bytes;
+  Endpoint::Options endpoint_options;
+  endpoint_options.default_deadline = settings_.default_deadline;
+  endpoint_options.interrupt_reader = [source = conn->source.get()] { source->interrupt(); };
+  endpoint_options.max_depth = settings_.max_json_depth;
+  conn->endpoint = std::make_shared<Endpoint>(
+      framing::make_reader(settings_.framing, *conn->source, max),
+      framing::make_writer(settings_.framing, *conn->sink, max), std::move(endpoint_options));
+  conn->endpoint->set_handler(incoming_);
+  if (observer_.frame) {
+    conn->endpoint->on_frame(
+        [this](bool outgoing, std::string_view body) { observer_.frame(outgoing, body); });
+  }
+  conn->endpoint->on_diagnostic([this](const Diagnostic& d) {
+    if (observer_.report) observer_.report(d.detail);
+  });
+  conn->endpoint->on_close([this, generation](const CloseReason& reason) {
+    if (reason.kind != CloseReason::Kind::kMalformed &&
+        reason.kind != CloseReason::Kind::kOversize) {
+      return;
+    }
+    bool oversize = reason.kind == CloseReason::Kind::kOversize;
+    std::string detail = reason.detail;
+    post([this, generation, oversize, detail] {
+      if (generation != generation_) return;
+      execute(supervisor_.frame_error(Clock::now(), oversize, detail));
+    });
+  });
+  conn->waiter = std::thread([this, generation, child_process = conn->child.get()] {
+    supervision::ExitStatus status = child_process->wait();
+    post([this, generation, status] { on_exited(generation, status); });
+  });
+  {
+    std::lock_guard lock(mutex_);
+    connection_ = conn;
+  }
+  conn->endpoint->start();
+  execute(supervisor_.spawned(Clock::now()));
+}
+
+void PluginProcess::retire_connection() {
+  std::shared_ptr<Connection> old;
+  {
+    std::lock_guard lock(mutex_);
+    old = std::move(connection_);
+    accepting_events_ = false;
+  }
+  if (!old) return;
+  // Torn down off the control thread (and off the lock): the teardown joins the endpoint's
+  // dispatcher, which may still be inside a handler the application is slow to answer (a
+  // consent prompt may take minutes); joining it here would hold up the restart and stop().
+  old->child->kill();
+  run_async([old = std::move(old)]() mutable { old.reset(); });
+}
+
+void PluginProcess::on_exited(std::uint64_t generation, supervision::ExitStatus status) {
+  if (generation != generation_) return;
+  {
+    std::lock_guard lock(mutex_);
+    accepting_events_ = false;
+  }
+  execute(supervisor_.exited(Clock::now(), status));
+}
+
+void PluginProcess::send_handshake() {
+  auto conn = connection();
+  if (!conn) return;
+  auto deadline = settings_.policy.handshake_timeout;
+  std::uint64_t generation = conn->generation;
+  // No thread waits for the answer: it (or the deadline) hands the outcome to the control
+  // thread. The completion holds no Connection: it may run on that connection's own reader
+  // thread. The write itself goes through the sender, as a plugin that does not read blocks
+  // it and the control thread must not block.
+  write_in_order([this, conn, deadline, generation] {
+    lifecycle_.handshake(*conn->endpoint, deadline,
+                         [this, generation](const HandshakeOutcome& outcome) {
+                           post([this, generation, outcome] {
+                             handshake_done(generation, outcome);
+                           });
+                         });
+  });
+}
+
+void PluginProcess::handshake_done(std::uint64_t generation, const HandshakeOutcome& outcome) {
+  if (generation != generation_ || supervisor_.state() != supervision::State::kHandshaking) return;
+  switch (outcome.kind) {
+    case HandshakeOutcome::Kind::kAccepted:
+      execute(supervisor_.handshake_ok(Clock::now()));
+      break;
+    case HandshakeOutcome::Kind::kRefused:
+      execute(supervisor_.handshake_failed(Clock::now(), outcome.detail, outcome.permanent));
+      break;
+    case HandshakeOutcome::Kind::kUnsettled:
+      break;  // timeouts and exits are the supervisor's
+  }
+}
+
+void PluginProcess::send_health_check() {
+  auto conn = connection();
+  if (!conn) return;
+  std::uint64_t generation = conn->generation;
+  auto healthy = [this, generation] {
+    post([this, generation] {
+      if (generation == generation_) execute(supervisor_.pong(Clock::now()));
+    });
+  };
+  if (!lifecycle_.health_check) {
+    healthy();
+    return;
+  }
+  auto deadline = settings_.policy.ping_interval;
+  write_in_order([this, conn, deadline, healthy] {
+    lifecycle_.health_check(*conn->endpoint, deadline, [healthy](bool answered) {
+      if (answered) healthy();  // a miss: the supervisor counts it at the next ping
+    });
+  });
+}
+
+void PluginProcess::send_shutdown() {
+  {
+    std::lock_guard lock(mutex_);
+    accepting_events_ = false;
+    events_.clear();
+  }
+  auto conn = connection();
+  if (!conn) return;
+  std::uint64_t generation = conn->generation;
+  // Answered or not, exit comes next.
+  auto done = [this, generation] {
+    post([this, generation] {
+      if (generation == generation_) execute(supervisor_.shutdown_done(Clock::now()));
+    });
+  };
+  if (!lifecycle_.shutdown) {
+    done();
+    return;
+  }
+  auto deadline = settings_.policy.shutdown_timeout;
+  write_in_order([this, conn, deadline, done] { lifecycle_.shutdown(*conn->endpoint, deadline, done); });
+}
+
+// ---- public, any thread -------------------------------------------------------------------
+
+void PluginProcess::start() {
+  post([this] { execute(supervisor_.start(Clock::now())); });
+}
+
+void PluginProcess::stop() {
+  // Wait for this stop's own task: a kStopped/kDisabled left from before (a start() posted
+  // just ahead of us has not run yet) must not end the wait early.
+  std::uint64_t ticket = 0;
+  {
+    std::lock_guard lock(mutex_);
+    ticket = ++stops_requested_;
+  }
+  post([this, ticket] {
+    execute(supervisor_.stop(Clock::now()));
+    std::lock_guard lock(mutex_);
+    stops_done_ = std::max(stops_done_, ticket);
+    wake_.notify_all();
+  });
+  std::unique_lock lock(mutex_);
+  wake_.wait(lock, [&] {
+    return quit_ || (stops_done_ >= ticket && (state_ == supervision::State::kStopped ||
+                                              state_ == supervision::State::kDisabled));
+  });
+}
+
+supervision::State PluginProcess::state() const {
+  std::lock_guard lock(mutex_);
+  return state_;
+}
+
+std::shared_ptr<Endpoint> PluginProcess::running_endpoint() const {
+  std::lock_guard lock(mutex_);
+  if (!accepting_events_ || !connection_) return nullptr;
+  // Keeps the whole connection (process, pipes) alive as long as the caller holds it.
+  return std::shared_ptr<Endpoint>(connection_, connection_->endpoint.get());
+}
+
+bool PluginProcess::enqueue(std::string_view method, nlohmann::json params) {
+  {
+    std::lock_guard lock(mutex_);
+    if (!accepting_events_) return false;
+    if (events_.size() < settings_.max_queued_events) {
+      events_.emplace_back(std::string(method), std::move(params));
+      wake_.notify_all();
+      return true;
+    }
+  }
+  // Reported without the lock: the application may call back into the host from it.
+  if (observer_.report) {
+    observer_.report("event " + std::string(method) + " dropped: the plugin is not reading");
+  }
+  return false;
+}
+
+void PluginProcess::send_loop() {
+  std::unique_lock lock(mutex_);
+  for (;;) {
+    wake_.wait(lock, [&] {
+      return quit_ || !writes_.empty() || (!events_.empty() && connection_);
+    });
+    if (quit_) return;
+    if (!writes_.empty()) {
+      auto job = std::move(writes_.front());
+      writes_.pop_front();
+      lock.unlock();
+      job();
+      lock.lock();
+      continue;
+    }
+    auto [method, params] = std::move(events_.front());
+    events_.pop_front();
+    auto conn = connection_;
+    lock.unlock();
+    // Only this plugin's sender waits if its pipe is full.
+    conn->endpoint->notify(method, std::move(params));
+    conn.reset();
+    lock.lock();
+  }
+}
+
+}  // namespace rpckit::roles
