@@ -133,6 +133,25 @@ void Endpoint::read_loop() {
   }
 }
 
+namespace {
+std::optional<std::int64_t> decimal_id(const std::string& text) {
+  // Only the exact text we send: no sign, no leading zero, at most 18 digits.
+  if (text.empty() || text.size() > 18 || (text.size() > 1 && text[0] == '0')) return std::nullopt;
+  std::int64_t value = 0;
+  for (char c : text) {
+    if (c < '0' || c > '9') return std::nullopt;
+    value = value * 10 + (c - '0');
+  }
+  return value;
+}
+
+IdKind kind_of(const nlohmann::json& id) {
+  if (id.is_string()) return IdKind::kString;
+  if (id.is_null()) return IdKind::kNull;
+  return IdKind::kInteger;
+}
+}  // namespace
+
 void Endpoint::handle_frame(std::string body) {
   auto scanned = scan_envelope(body, options_.max_depth);
   if (auto* problem = std::get_if<EnvelopeProblem>(&scanned)) {
@@ -154,6 +173,16 @@ void Endpoint::handle_frame(std::string body) {
     }
   }
   Received received{std::move(body), std::move(std::get<Envelope>(scanned))};
+  if (received.envelope.kind == Envelope::Kind::kRequest &&
+      !contains(options_.accepted_ids, kind_of(received.envelope.id))) {
+    std::string reason = "id: this protocol does not accept " +
+                         std::string(received.envelope.id.is_string() ? "string" : "integer") +
+                         " ids";
+    diagnose(Diagnostic::Kind::kInvalidRequest, reason);
+    send_error(received.envelope.id,
+               RpcError(jsonrpc_code::kInvalidRequest, "Invalid Request: " + reason));
+    return;
+  }
   if (received.envelope.kind == Envelope::Kind::kResponse) {
     handle_response(std::move(received));
     return;
@@ -171,9 +200,11 @@ void Endpoint::handle_frame(std::string body) {
   changed_.notify_all();
 }
 
-namespace {
-// Our ids are integers; the pending call an id names, if it can name one.
-std::optional<std::int64_t> own_id(const nlohmann::json& id) {
+
+std::optional<std::int64_t> Endpoint::own_id(const nlohmann::json& id) const {
+  if (options_.sent_ids == IdKind::kString) {
+    return id.is_string() ? decimal_id(id.get_ref<const std::string&>()) : std::nullopt;
+  }
   if (!id.is_number_integer()) return std::nullopt;
   if (id.is_number_unsigned() &&
       id.get<std::uint64_t>() > static_cast<std::uint64_t>(INT64_MAX)) {
@@ -181,7 +212,6 @@ std::optional<std::int64_t> own_id(const nlohmann::json& id) {
   }
   return id.get<std::int64_t>();
 }
-}  // namespace
 
 void Endpoint::fail_pending(const nlohmann::json& id, const std::string& reason) {
   Completions completions;
@@ -451,7 +481,11 @@ void Endpoint::call_async(std::string_view method, std::optional<nlohmann::json>
 nlohmann::json Endpoint::request_envelope(std::int64_t id, std::string_view method,
                                           std::optional<nlohmann::json> params) {
   nlohmann::json request = make_envelope();
-  request["id"] = id;
+  if (options_.sent_ids == IdKind::kString) {
+    request["id"] = std::to_string(id);
+  } else {
+    request["id"] = id;
+  }
   request["method"] = method;
   if (params) request["params"] = std::move(*params);
   return request;

@@ -223,6 +223,8 @@ void PluginProcess::spawn() {
   endpoint_options.default_deadline = settings_.default_deadline;
   endpoint_options.interrupt_reader = [source = conn->source.get()] { source->interrupt(); };
   endpoint_options.max_depth = settings_.max_json_depth;
+  endpoint_options.sent_ids = settings_.sent_ids;
+  endpoint_options.accepted_ids = settings_.accepted_ids;
   conn->endpoint = std::make_shared<Endpoint>(
       framing::make_reader(settings_.framing, *conn->source, max),
       framing::make_writer(settings_.framing, *conn->sink, max), std::move(endpoint_options));

@@ -115,6 +115,8 @@ int PluginSession::run() {
 int PluginSession::serve(std::unique_ptr<framing::FrameReader> reader,
                          std::unique_ptr<framing::FrameWriter> writer,
                          Endpoint::Options options) {
+  options.sent_ids = settings_.sent_ids;
+  options.accepted_ids = settings_.accepted_ids;
   Endpoint endpoint(std::move(reader), std::move(writer), std::move(options));
   endpoint_ = &endpoint;
   host_.attach(&endpoint);

@@ -41,6 +41,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "rpckit/codec/profile.hpp"
 #include "rpckit/endpoint/envelope.hpp"
 #include "rpckit/endpoint/reply.hpp"
 #include "rpckit/endpoint/rpc_error.hpp"
@@ -125,6 +126,11 @@ class Endpoint {
     // MemoryPipeSource::close). Without it, close() still fails pending calls at once, but the
     // destructor waits for the peer to close its end.
     std::function<void()> interrupt_reader;
+    // The ids this side's requests carry (integers, or the same numbers as decimal strings),
+    // and the kinds a peer's requests may carry; another kind is answered -32600. Generated
+    // profiles name both (Profile::kSentIds, kAcceptedIds).
+    IdKind sent_ids = IdKind::kInteger;
+    IdKinds accepted_ids = IdKind::kInteger | IdKind::kString;
   };
 
   Endpoint(std::unique_ptr<framing::FrameReader> reader,
@@ -195,7 +201,9 @@ class Endpoint {
   void expire_async(std::unique_lock<std::mutex>& lock);  // completes overdue calls
   void complete(Completions completions);
   static CallResult resolve(std::string_view method, const Pending& done);
-  static nlohmann::json request_envelope(std::int64_t id, std::string_view method,
+  // The pending call a response's id names, if it can name one of ours.
+  std::optional<std::int64_t> own_id(const nlohmann::json& id) const;
+  nlohmann::json request_envelope(std::int64_t id, std::string_view method,
                                          std::optional<nlohmann::json> params);
   void fail_pending(const nlohmann::json& id, const std::string& reason);
   using Queued = Received;

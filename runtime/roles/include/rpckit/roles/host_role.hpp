@@ -93,6 +93,8 @@ PluginProcess::Settings process_settings(std::string id, process::SpawnOptions s
   s.framing = Profile::kFraming;
   s.max_frame_bytes = Profile::kMaxFrameBytes;
   s.max_json_depth = Profile::kMaxJsonDepth;
+  s.sent_ids = Profile::kSentIds;
+  s.accepted_ids = Profile::kAcceptedIds;
   s.policy = std::move(policy);
   return s;
 }

@@ -66,6 +66,8 @@ class PluginProcess {
     framing::Framing framing = framing::Framing::kContentLength;
     std::size_t max_frame_bytes = 0;
     std::size_t max_json_depth = 0;
+    IdKind sent_ids = IdKind::kInteger;
+    IdKinds accepted_ids = IdKind::kInteger | IdKind::kString;
     supervision::Policy policy;
     supervision::Duration default_deadline{30000};
     // Events waiting for a plugin that is slow to read; beyond this they are dropped (and

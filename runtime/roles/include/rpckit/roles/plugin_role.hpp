@@ -49,6 +49,8 @@ PluginSettings plugin_settings() {
   s.framing = Profile::kFraming;
   s.max_frame_bytes = Profile::kMaxFrameBytes;
   s.max_json_depth = Profile::kMaxJsonDepth;
+  s.sent_ids = Profile::kSentIds;
+  s.accepted_ids = Profile::kAcceptedIds;
   s.lifecycle.handshake = method_of<typename Profile::Handshake>();
   s.lifecycle.handshake_done = method_of<typename Profile::HandshakeDone>();
   s.lifecycle.health_check = method_of<typename Profile::HealthCheck>();

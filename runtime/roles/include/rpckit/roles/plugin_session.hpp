@@ -47,6 +47,8 @@ struct PluginSettings {
   framing::Framing framing = framing::Framing::kContentLength;
   std::size_t max_frame_bytes = 0;
   std::size_t max_json_depth = 0;
+  IdKind sent_ids = IdKind::kInteger;
+  IdKinds accepted_ids = IdKind::kInteger | IdKind::kString;
   PluginLifecycle lifecycle;
 };
 
