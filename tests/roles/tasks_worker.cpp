@@ -66,8 +66,8 @@ class Worker : public tasks::WorkerHandler<Session> {
     } else if (p.operation == tasks::Operation::kWords) {
       int words = 0;
       bool in_word = false;
-      for (unsigned char c : p.text) {
-        bool space = std::isspace(c) != 0;
+      for (char c : p.text) {
+        bool space = std::isspace(static_cast<unsigned char>(c)) != 0;
         if (!space && !in_word) ++words;
         in_word = !space;
       }
