@@ -4,6 +4,7 @@
 // events and text/transform requests (one makes the worker ask editor/confirm while the
 // editor waits on it), then stops it gracefully. It prints a transcript (one "<" or ">" line
 // per frame) and exits 0 when every step went as the protocol says, 1 otherwise.
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
@@ -56,8 +57,7 @@ struct Lifecycle {
   bool wait_for(LifecycleEvent::Kind kind) {
     std::unique_lock lock(mutex);
     return changed.wait_for(lock, std::chrono::seconds(20), [&] {
-      for (auto k : seen) if (k == kind) return true;
-      return false;
+      return std::find(seen.begin(), seen.end(), kind) != seen.end();
     });
   }
 };

@@ -150,6 +150,15 @@ IdKind kind_of(const nlohmann::json& id) {
   if (id.is_null()) return IdKind::kNull;
   return IdKind::kInteger;
 }
+
+const char* name_of(IdKind kind) {
+  switch (kind) {
+    case IdKind::kString: return "string";
+    case IdKind::kNull: return "null";
+    case IdKind::kInteger: break;
+  }
+  return "integer";
+}
 }  // namespace
 
 void Endpoint::handle_frame(std::string body) {
@@ -173,11 +182,11 @@ void Endpoint::handle_frame(std::string body) {
     }
   }
   Received received{std::move(body), std::move(std::get<Envelope>(scanned))};
-  if (received.envelope.kind == Envelope::Kind::kRequest &&
-      !contains(options_.accepted_ids, kind_of(received.envelope.id))) {
-    std::string reason = "id: this protocol does not accept " +
-                         std::string(received.envelope.id.is_string() ? "string" : "integer") +
-                         " ids";
+  if (IdKind kind = kind_of(received.envelope.id);
+      received.envelope.kind == Envelope::Kind::kRequest &&
+      !contains(options_.accepted_ids, kind)) {
+    std::string reason =
+        std::string("id: this protocol does not accept ") + name_of(kind) + " ids";
     diagnose(Diagnostic::Kind::kInvalidRequest, reason);
     send_error(received.envelope.id,
                RpcError(jsonrpc_code::kInvalidRequest, "Invalid Request: " + reason));
@@ -199,7 +208,6 @@ void Endpoint::handle_frame(std::string body) {
   queue_.push_back(std::move(received));
   changed_.notify_all();
 }
-
 
 std::optional<std::int64_t> Endpoint::own_id(const nlohmann::json& id) const {
   if (options_.sent_ids == IdKind::kString) {

@@ -14,21 +14,20 @@ namespace rpckit::roles {
 PluginSession::PluginSession(PluginSettings settings, Route route, Caller& host)
     : settings_(std::move(settings)), route_(std::move(route)), host_(host) {}
 
-bool PluginSession::hold(const Incoming& incoming) {
+void PluginSession::hold(const Incoming& incoming) {
   // Held as text, and only so much of it: a host that floods events while it leaves a call
   // unanswered loses the excess (reported), not the plugin its memory.
   if (held_events_.size() >= kMaxHeldEvents ||
       held_bytes_ + incoming.params_text.size() > kMaxHeldBytes) {
     std::fprintf(stderr, "[rpckit] %s dropped: %zu events already wait for a handler\n",
                  incoming.method.c_str(), held_events_.size());
-    return false;
+    return;
   }
   held_bytes_ += incoming.params_text.size();
   held_events_.push_back(HeldEvent{
       incoming.method, incoming.params != nullptr
                            ? std::optional<std::string>(incoming.params_text)
                            : std::nullopt});
-  return true;
 }
 
 nlohmann::json PluginSession::dispatch(const Incoming& incoming) {

@@ -88,7 +88,7 @@ class PluginSession {
   nlohmann::json dispatch(const Incoming& incoming);
   nlohmann::json run_one(const std::string& method, const nlohmann::json* params);
   void run_held_events();
-  bool hold(const Incoming& incoming);
+  void hold(const Incoming& incoming);  // or drop it, reported, past the bounds
 
   PluginSettings settings_;
   Route route_;
