@@ -25,10 +25,7 @@ sn::Channel demo_channel(const std::string& id, const std::string& login,
   return c;
 }
 
-DemoApplication::DemoApplication(Transcript& transcript, double time_scale)
-    : transcript_(transcript),
-      notify_refill_(std::chrono::milliseconds(static_cast<std::int64_t>(
-          static_cast<double>(sn::kNotifyRefillMs.count()) * time_scale))) {}
+DemoApplication::DemoApplication(Transcript& transcript) : transcript_(transcript) {}
 
 void DemoApplication::set_live(std::vector<sn::Channel> channels) {
   std::lock_guard lock(mutex_);
@@ -81,29 +78,12 @@ sn::Credential DemoApplication::get_credential(const PluginContext&,
   return c;
 }
 
-sn::NotifyResult DemoApplication::notify(const PluginContext& plugin,
-                                         const sn::NotifyParams& params) {
-  // Token bucket: burst kNotifyBurst, one more every kNotifyRefillMs (scaled).
-  auto now = std::chrono::steady_clock::now();
-  std::unique_lock lock(mutex_);
-  auto [it, fresh] = buckets_.try_emplace(
-      plugin.plugin_id, static_cast<double>(sn::kNotifyBurst), now);
-  auto& [tokens, last] = it->second;
-  double refill = notify_refill_.count() > 0
-                      ? std::chrono::duration<double, std::milli>(now - last).count() /
-                            static_cast<double>(notify_refill_.count())
-                      : 1.0;
-  tokens = std::min(static_cast<double>(sn::kNotifyBurst), tokens + refill);
-  last = now;
-  if (tokens < 1.0) {
-    double retry_ms = std::ceil((1.0 - tokens) * static_cast<double>(notify_refill_.count()));
-    lock.unlock();
-    transcript_.plugin_says(plugin.plugin_id, "notify rate limited");
-    throw make_error(sn::ErrorCode::kRateLimited, "too many notifications", retry_ms);
+// The host role has already applied the spec's rate limit (burst 3, then 1 per 10 s).
+sn::NotifyResult DemoApplication::notify(const PluginContext&, const sn::NotifyParams& params) {
+  {
+    std::lock_guard lock(mutex_);
+    ++notifications_;
   }
-  tokens -= 1.0;
-  ++notifications_;
-  lock.unlock();
   transcript_.host("NOTIFICATION [" + std::string(params.level_or_default().wire()) + "] " +
                    params.message);
   return {};
@@ -154,6 +134,17 @@ void DemoApplication::on_lifecycle(const LifecycleEvent& event) {
   std::lock_guard lock(mutex_);
   seen_[event.plugin_id].push_back(event.kind);
   changed_.notify_all();
+}
+
+void DemoApplication::ask_consent(const PluginContext& plugin, const sn::CredentialKind& kind,
+                                  ConsentAnswer answer) {
+  transcript_.host("CONSENT " + plugin.plugin_id + " asks for the " + std::string(kind.wire()) +
+                   " credential: the demo user says yes");
+  answer(true);
+}
+
+void DemoApplication::tell_user(std::string_view plugin_id, std::string_view message) {
+  transcript_.host("NOTICE plugin " + std::string(plugin_id) + " " + std::string(message));
 }
 
 void DemoApplication::on_report(std::string_view plugin_id, std::string_view what) {

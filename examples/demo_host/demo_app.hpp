@@ -18,7 +18,7 @@ namespace sn = ::streamnook::v1;
 
 class DemoApplication : public rpckit::streamnook::HostApplication {
  public:
-  DemoApplication(Transcript& transcript, double time_scale);
+  explicit DemoApplication(Transcript& transcript);
 
   // The demo's world, changed by the script.
   void set_live(std::vector<sn::Channel> channels);
@@ -44,6 +44,9 @@ class DemoApplication : public rpckit::streamnook::HostApplication {
   void set_status(const rpckit::streamnook::PluginContext& plugin,
                   const sn::SetStatusParams& params) override;
 
+  void ask_consent(const rpckit::streamnook::PluginContext& plugin, const sn::CredentialKind& kind,
+                   ConsentAnswer answer) override;
+  void tell_user(std::string_view plugin_id, std::string_view message) override;
   void on_lifecycle(const rpckit::streamnook::LifecycleEvent& event) override;
   void on_report(std::string_view plugin_id, std::string_view what) override;
   void on_frame(std::string_view plugin_id, bool outgoing, std::string_view body) override;
@@ -52,14 +55,11 @@ class DemoApplication : public rpckit::streamnook::HostApplication {
 
  private:
   Transcript& transcript_;
-  std::chrono::milliseconds notify_refill_;
   mutable std::mutex mutex_;
   std::condition_variable changed_;
   std::vector<sn::Channel> live_;
   std::map<std::string, sn::PanelValues> panels_;
   std::map<std::string, std::vector<rpckit::streamnook::LifecycleEvent::Kind>> seen_;
-  // notify token bucket per plugin
-  std::map<std::string, std::pair<double, std::chrono::steady_clock::time_point>> buckets_;
   int notifications_ = 0;
 };
 

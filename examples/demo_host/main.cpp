@@ -111,16 +111,6 @@ int main(int argc, char** argv) {
       for (const auto& issue : manifest.issues) std::fprintf(stderr, "  %s\n", issue.str().c_str());
       return 2;
     }
-    const sn::Manifest& m = manifest.loaded->manifest;
-    if (auto issue = rpckit::streamnook::check_host_version(m, options.host_version)) {
-      std::fprintf(stderr, "cannot run %s: %s\n", m.id.c_str(), issue->str().c_str());
-      return 2;
-    }
-    if (m.runtime.kind != sn::RuntimeKind::kProcess) {
-      std::fprintf(stderr, "%s is a \"%s\" plugin; this host runs process plugins only\n",
-                   m.id.c_str(), std::string(m.runtime.kind.wire()).c_str());
-      return 2;
-    }
     manifests.push_back(std::move(*manifest.loaded));
   }
 
@@ -150,7 +140,7 @@ int main(int argc, char** argv) {
                 join(requested.credentials).c_str(), join(requested.ui).c_str());
   }
 
-  demo::DemoApplication app(transcript, time_scale);
+  demo::DemoApplication app(transcript);
   demo::StopFlag stop;
   std::thread signal_thread([&] {
     int sig = 0;
@@ -180,7 +170,12 @@ int main(int argc, char** argv) {
       offered.host_methods = parse_list(host_methods, requested.host_methods);
       offered.credentials = parse_list(credentials, requested.credentials);
       offered.ui = parse_list(ui, requested.ui);
-      if (!host.add_plugin(loaded, offered)) continue;
+      // The host refuses (and says why in the transcript) a plugin for a newer host or of a
+      // kind with no process; the demo cannot run what it was asked to.
+      if (!host.add_plugin(loaded, offered)) {
+        exit_code = 2;
+        continue;
+      }
       sn::Granted granted = *host.granted(m.id);
       std::printf("granted  %s events: %s | host methods: %s | credentials: %s | ui: %s\n",
                   m.id.c_str(), join(granted.events).c_str(), join(granted.host_methods).c_str(),
@@ -191,12 +186,17 @@ int main(int argc, char** argv) {
     std::printf("state    %s (data_dir and log_dir of each plugin)\n\n", state_dir.c_str());
     std::fflush(stdout);
 
+    if (exit_code != 0) {
+      std::fprintf(stderr, "a plugin cannot be run by this host (see above)\n");
+      script_session = false;
+      serve = false;
+    }
     script.step = std::chrono::milliseconds(static_cast<std::int64_t>(5000 * time_scale));
     script.start_timeout =
         std::chrono::milliseconds(static_cast<std::int64_t>(20000 * time_scale) + 2000);
     if (script_session) {
       demo::run_script(host, app, transcript, script, stop);
-    } else {
+    } else if (exit_code == 0) {
       host.start_all();
     }
     if (serve && !stop.requested()) {

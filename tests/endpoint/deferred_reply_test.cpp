@@ -97,8 +97,8 @@ TEST(DeferredReply, AfterCloseAnsweringSendsNothing) {
   Reply reply = parking.take();
   pair.b->ep().close();
   EXPECT_FALSE(reply.result("too late"));
+  pair.b.reset();             // closing the endpoint leaves its pipe to a open; drop it
   CallResult r = slow.get();  // a's call ends as disconnected once b's side is gone
-  pair.b.reset();
   EXPECT_FALSE(r.ok());
 }
 

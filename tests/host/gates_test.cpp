@@ -148,7 +148,7 @@ TEST_F(HostGates, SetStatusOnlyForDeclaredSlots) {
 TEST_F(HostGates, TypedErrorsFromTheApplicationReachThePluginIntact) {
   app_.set_call_hook([](const std::string&, const std::string& method, const Json&) {
     if (method == "notify") {
-      throw rs::make_error(sn::ErrorCode::kRateLimited, "slow down", 2500.0);
+      throw rs::make_error(sn::ErrorCode::kRateLimited, "slow down", 2500);
     }
     if (method == "get_credential") {
       throw rs::make_error(sn::ErrorCode::kConsentDenied, "the user said no");
@@ -161,7 +161,7 @@ TEST_F(HostGates, TypedErrorsFromTheApplicationReachThePluginIntact) {
   Json limited = call_host(kId, "notify", Json{{"message", "x"}});
   expect_error(limited, -32003, "rate_limited");
   EXPECT_EQ(limited["error"]["message"], "slow down");
-  EXPECT_EQ(limited["error"]["data"]["retry_after_ms"], 2500.0);
+  EXPECT_EQ(limited["error"]["data"]["retry_after_ms"], 2500);
 
   Json consent = call_host(kId, "get_credential", Json{{"kind", "twitch.android"}});
   expect_error(consent, -32001, "consent_denied");

@@ -245,6 +245,54 @@ void RecordingApp::set_status(const rs::PluginContext& plugin, const sn::SetStat
   record_call(plugin, "set_status", Json(p));
 }
 
+void RecordingApp::set_consent(Consent consent) {
+  std::lock_guard lock(mutex_);
+  consent_ = consent;
+}
+
+int RecordingApp::answer_consent(bool granted) {
+  std::vector<ConsentAnswer> held;
+  {
+    std::lock_guard lock(mutex_);
+    held.swap(held_answers_);
+  }
+  for (auto& answer : held) answer(granted);
+  return static_cast<int>(held.size());
+}
+
+int RecordingApp::consent_prompts() const {
+  std::lock_guard lock(mutex_);
+  return consent_prompts_;
+}
+
+std::vector<std::string> RecordingApp::told(const std::string& plugin) const {
+  std::lock_guard lock(mutex_);
+  std::vector<std::string> out;
+  for (const auto& [id, message] : told_) {
+    if (id == plugin) out.push_back(message);
+  }
+  return out;
+}
+
+void RecordingApp::ask_consent(const rs::PluginContext&, const sn::CredentialKind&,
+                               ConsentAnswer answer) {
+  Consent consent;
+  {
+    std::lock_guard lock(mutex_);
+    ++consent_prompts_;
+    consent = consent_;
+    if (consent == Consent::kHold) held_answers_.push_back(answer);
+    changed();
+  }
+  if (consent != Consent::kHold) answer(consent == Consent::kGrant);
+}
+
+void RecordingApp::tell_user(std::string_view plugin_id, std::string_view message) {
+  std::lock_guard lock(mutex_);
+  told_.emplace_back(std::string(plugin_id), std::string(message));
+  changed();
+}
+
 void RecordingApp::on_lifecycle(const rs::LifecycleEvent& event) {
   rs::Host* host = nullptr;
   {
@@ -312,9 +360,9 @@ fs::path make_plugin_dir(const fs::path& root, const PluginSpec& spec) {
        << "author = \"host_e2e_test\"\n"
        << "tier = \"C\"\n"
        << "description = \"A misbehaving_plugin under test\"\n"
-       << "host_min = \"7.0.0\"\n\n"
+       << "host_min = \"" << spec.host_min << "\"\n\n"
        << "[runtime]\n"
-       << "kind = \"process\"\n"
+       << "kind = \"" << spec.runtime_kind << "\"\n"
        << "entry = \"bin/plugin\"\n"
        << "args = " << toml_list(spec.args) << "\n\n"
        << "[capabilities]\n"

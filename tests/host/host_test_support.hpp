@@ -95,6 +95,15 @@ class RecordingApp : public rs::HostApplication {
   void release();
   // Calls on_report and on_lifecycle make into the Host (as an app may): set to a host.
   void set_reentrant_host(rs::Host* host);
+  // How ask_consent answers: at once (granted or not), or never (the answer is kept, see
+  // answer_consent). Default: granted at once.
+  enum class Consent { kGrant, kDeny, kHold };
+  void set_consent(Consent consent);
+  // Answers the prompts held so far; returns how many there were.
+  int answer_consent(bool granted);
+  int consent_prompts() const;
+  // What tell_user said, per plugin.
+  std::vector<std::string> told(const std::string& plugin) const;
 
   std::vector<LifecycleRecord> lifecycle(const std::string& plugin) const;
   std::vector<FrameRecord> frames(const std::string& plugin) const;
@@ -126,6 +135,9 @@ class RecordingApp : public rs::HostApplication {
   sn::GetPanelValuesResult get_panel_values(const rs::PluginContext& plugin,
                                             const sn::GetPanelValuesParams& params) override;
   void set_status(const rs::PluginContext& plugin, const sn::SetStatusParams& params) override;
+  void ask_consent(const rs::PluginContext& plugin, const sn::CredentialKind& kind,
+                   ConsentAnswer answer) override;
+  void tell_user(std::string_view plugin_id, std::string_view message) override;
   void on_lifecycle(const rs::LifecycleEvent& event) override;
   void on_report(std::string_view plugin_id, std::string_view what) override;
   void on_frame(std::string_view plugin_id, bool outgoing, std::string_view body) override;
@@ -145,6 +157,10 @@ class RecordingApp : public rs::HostApplication {
   std::set<std::pair<std::string, std::string>> blocked_;
   bool released_ = false;
   rs::Host* reentrant_host_ = nullptr;
+  Consent consent_ = Consent::kGrant;
+  int consent_prompts_ = 0;
+  std::vector<ConsentAnswer> held_answers_;
+  std::vector<std::pair<std::string, std::string>> told_;
 };
 
 // A plugin directory to create: plugin.toml plus bin/plugin (the misbehaving_plugin).
@@ -187,13 +203,24 @@ struct PluginSpec {
     return *this;
   }
 
+  PluginSpec& with_host_min(std::string v) {
+    host_min = std::move(v);
+    return *this;
+  }
+  PluginSpec& with_runtime_kind(std::string v) {
+    runtime_kind = std::move(v);
+    return *this;
+  }
+
   std::string id;
+  std::string host_min = "7.0.0";
+  std::string runtime_kind = "process";
   List args;  // runtime.args: the misbehaving_plugin mode and options
   List events;
   List host_methods;
   List credentials;
   List ui;
-  List actions = {"t.call", "t.send", "t.state", "t.echo", "t.never"};
+  List actions = {"t.call", "t.fire", "t.send", "t.state", "t.echo", "t.never"};
   List status;
   Entry entry = Entry::kSymlink;
   std::string executable = kMisbehavingPluginExe;  // what bin/plugin is

@@ -75,6 +75,10 @@ TEST_F(HostLifecycle, CrashAtStartRestartsWithBackoffThenDisables) {
   ASSERT_NE(disabled, nullptr);
   EXPECT_NE(disabled->detail.find("more than 3 restarts"), std::string::npos) << disabled->detail;
   EXPECT_EQ(host().state("test.crash-at-start"), State::kDisabled);
+  // The user is told, once, in words.
+  auto told = app_.told("test.crash-at-start");
+  ASSERT_EQ(told.size(), 1u);
+  EXPECT_NE(told[0].find("disabled: it kept failing (crashed)"), std::string::npos) << told[0];
   // The stderr of all four processes reached the log file.
   std::string log = read_file(log_dir("test.crash-at-start") / "plugin.log");
   std::size_t starts = 0;
@@ -244,6 +248,37 @@ TEST_F(HostLifecycle, ProtocolVersionMismatchDisablesWithoutRestart) {
                                       "disabled(protocol_version_mismatch)"}));
   EXPECT_EQ(host().state("test.mismatch"), State::kDisabled);
   EXPECT_EQ(app_.count_frames("test.mismatch", true, "initialized"), 0);
+  auto told = app_.told("test.mismatch");
+  ASSERT_EQ(told.size(), 1u);
+  EXPECT_NE(told[0].find("disabled: it does not speak StreamNook protocol version 1"),
+            std::string::npos)
+      << told[0];
+}
+
+// Spec 9.2 names the error; its code is not what recognises it.
+TEST_F(HostLifecycle, ProtocolVersionMismatchIsRecognisedByItsNameWhateverTheCode) {
+  make_host(0.02);
+  add(PluginSpec("test.mismatch-code", {"protocol-mismatch", "code=-32099"}));
+  host().start("test.mismatch-code");
+  ASSERT_TRUE(app_.await_lifecycle("test.mismatch-code", Kind::kDisabled, 1, 10s));
+  EXPECT_EQ(sequence(app_.lifecycle("test.mismatch-code")),
+            (std::vector<std::string>{"starting", "stopped(protocol_version_mismatch)",
+                                      "disabled(protocol_version_mismatch)"}));
+}
+
+// Spec 2: on process exit the host restarts the plugin with backoff, a clean exit included.
+TEST_F(HostLifecycle, APluginThatExitsByItselfWithStatusZeroIsRestartedWithBackoff) {
+  make_host(0.05);
+  add(PluginSpec("test.self-exit", {"crash-after-initialize", "code=0"}));
+  host().start("test.self-exit");
+  ASSERT_TRUE(app_.await_lifecycle("test.self-exit", Kind::kRunning, 2, 10s));
+  auto records = app_.lifecycle("test.self-exit");
+  ASSERT_GE(records.size(), 5u);
+  EXPECT_EQ(sequence({records.begin(), records.begin() + 5}),
+            (std::vector<std::string>{"starting", "running", "stopped(crashed)",
+                                      "restart_scheduled(crashed)", "starting"}));
+  EXPECT_EQ(records[2].detail, "exit code 0");
+  EXPECT_EQ(records[3].delay, 50ms);
 }
 
 TEST_F(HostLifecycle, NoExitAfterExitIsKilledAfterTheGracePeriod) {

@@ -23,7 +23,10 @@
 //   flood                   after `initialized`: sends `count` (default 5000) log notifications
 //   slow-host-call          after `initialized`: calls get_followed_live (the test's app
 //                           blocks in it) and keeps serving the host meanwhile
-//   protocol-mismatch       answers initialize with -32600 protocol_version_mismatch
+//   protocol-mismatch       answers initialize with error `code` (default -32600) named
+//                           protocol_version_mismatch
+//   call-during-shutdown    on `shutdown`: calls get_followed_live first, and answers the
+//                           shutdown once the host has answered that call
 //
 // Options: hooks=a,b (default: granted.events; "none" for none), init_delay_ms=N (sleep
 // before answering initialize), report_fds=1 (after `initialized`, send log "fds=0,1,2" with
@@ -31,6 +34,8 @@
 //
 // Actions (invoke_action), for the test to drive the plugin:
 //   t.call  {method, params?}  sends that request to the host; answers {response: envelope}
+//   t.fire  {method, params?}  sends that request to the host; answers {} at once (the
+//                              host's response is only seen in the host's transcript)
 //   t.send  {method, params?}  sends that notification; answers {}
 //   t.state {}                 answers {methods, events, chat_seqs, chat_in_order, init, pid}
 //   t.echo  args               answers args
@@ -216,7 +221,14 @@ class Plugin {
       }
       return respond(*id, json::object());
     }
-    if (method == "shutdown") return respond(*id, nullptr);
+    if (method == "shutdown") {
+      if (mode_ != "call-during-shutdown") return respond(*id, nullptr);
+      shutdown_id_ = *id;
+      return send({{"jsonrpc", "2.0"},
+                   {"id", kShutdownCallId},
+                   {"method", "get_followed_live"},
+                   {"params", json::object()}});
+    }
     if (method == "exit") {
       if (mode_ == "no-exit-after-exit") {
         std::fprintf(stderr, "misbehaving_plugin[%d] ignoring exit\n",
@@ -237,7 +249,7 @@ class Plugin {
       return;
     }
     if (mode_ == "protocol-mismatch") {
-      return respond_error(id, -32600, "protocol version not supported",
+      return respond_error(id, option_int("code", -32600), "protocol version not supported",
                            {{"name", "protocol_version_mismatch"}, {"retry_after_ms", nullptr}});
     }
     if (int delay = option_int("init_delay_ms", 0); delay > 0) {
@@ -311,6 +323,12 @@ class Plugin {
       calls_[next_id_++] = id;
       return send(request);
     }
+    if (name == "t.fire") {
+      json request = {{"jsonrpc", "2.0"}, {"id", next_id_++}, {"method", args.value("method", "")}};
+      if (args.contains("params")) request["params"] = args["params"];
+      send(request);
+      return respond(id, json::object());
+    }
     if (name == "t.send") {
       json notification = {{"jsonrpc", "2.0"}, {"method", args.value("method", "")}};
       if (args.contains("params")) notification["params"] = args["params"];
@@ -332,6 +350,9 @@ class Plugin {
 
   void handle_response(const json& message) {
     if (!message.contains("id") || !message["id"].is_number_integer()) return;
+    if (message["id"] == kShutdownCallId && !shutdown_id_.is_null()) {
+      return respond(shutdown_id_, nullptr);
+    }
     auto it = calls_.find(message["id"].get<long>());
     if (it == calls_.end()) return;  // e.g. slow-host-call's own call
     json action_id = it->second;
@@ -351,6 +372,8 @@ class Plugin {
   bool chat_in_order_ = true;
   long next_id_ = 1;
   std::map<long, json> calls_;  // our request id -> the invoke_action to answer
+  static constexpr long kShutdownCallId = 900001;  // call-during-shutdown's own call
+  json shutdown_id_ = nullptr;
 };
 
 }  // namespace

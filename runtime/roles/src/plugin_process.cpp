@@ -106,13 +106,28 @@ void PluginProcess::control_loop() {
       lock.lock();
       continue;
     }
+    // Timers that are due go to the sender thread; the next wake-up is the earlier of the
+    // next timer and the supervisor's next deadline.
+    auto now = Clock::now();
+    while (!timers_.empty() && timers_.begin()->first <= now) {
+      writes_.push_back(std::move(timers_.begin()->second));
+      timers_.erase(timers_.begin());
+      wake_.notify_all();
+    }
     auto deadline = supervisor_.next_deadline();
+    bool supervisor_due = deadline && *deadline <= now;
+    if (!timers_.empty() && (!deadline || timers_.begin()->first < *deadline)) {
+      deadline = timers_.begin()->first;
+    }
     auto ready = [&] { return quit_ || !tasks_.empty(); };
-    if (!deadline) {
-      wake_.wait(lock, ready);
+    if (!supervisor_due) {
+      if (!deadline) {
+        wake_.wait(lock, ready);
+      } else {
+        wake_.wait_until(lock, *deadline, ready);
+      }
       continue;
     }
-    if (wake_.wait_until(lock, *deadline, ready)) continue;
     lock.unlock();
     execute(supervisor_.tick(Clock::now()));
     lock.lock();
@@ -191,6 +206,13 @@ void PluginProcess::write_in_order(std::function<void()> job) {
   std::lock_guard lock(mutex_);
   if (quit_) return;
   writes_.push_back(std::move(job));
+  wake_.notify_all();
+}
+
+void PluginProcess::after(supervision::Duration delay, std::function<void()> job) {
+  std::lock_guard lock(mutex_);
+  if (quit_) return;
+  timers_.emplace(Clock::now() + delay, std::move(job));
   wake_.notify_all();
 }
 

@@ -5,12 +5,14 @@
 namespace rpckit::streamnook {
 
 RpcError make_error(sn::ErrorCode code, std::string message,
-                    std::optional<double> retry_after_ms) {
+                    std::optional<std::int64_t> retry_after_ms) {
   sn::ErrorData data;
   std::string_view name = sn::to_string(code);
   data.name = name.empty() ? "unknown" : std::string(name);
-  if (retry_after_ms) data.retry_after_ms = *retry_after_ms;
-  return RpcError(static_cast<int>(code), std::move(message), nlohmann::json(data));
+  nlohmann::json encoded = data;
+  // The schema's type is number; whole milliseconds go on the wire as an integer.
+  if (retry_after_ms) encoded["retry_after_ms"] = *retry_after_ms;
+  return RpcError(static_cast<int>(code), std::move(message), std::move(encoded));
 }
 
 std::optional<sn::ErrorData> error_data(const RpcError& error) {

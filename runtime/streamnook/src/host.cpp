@@ -51,6 +51,16 @@ Host::~Host() {
 
 bool Host::add_plugin(LoadedManifest manifest, const sn::Granted& offered) {
   std::string id = manifest.manifest.id;
+  if (auto issue = check_host_version(manifest.manifest, options_.host_version)) {
+    app_.on_report(id, "not added: " + issue->str());
+    return false;
+  }
+  if (manifest.manifest.runtime.kind != sn::RuntimeKind::kProcess) {
+    app_.on_report(id, "not added: runtime.kind = \"" +
+                           std::string(manifest.manifest.runtime.kind.wire()) +
+                           "\": only \"process\" plugins run over stdio");
+    return false;
+  }
   sn::Granted requested = requested_capabilities(manifest.manifest);
   sn::Granted granted;
   granted.events = intersect(offered.events, requested.events);
@@ -125,6 +135,10 @@ Result<JsonValue> Host::invoke_action(const std::string& plugin_id, const std::s
                      RpcError(jsonrpc_code::kInternalError, "no plugin " + plugin_id)};
   }
   return p->invoke_action(action, args);
+}
+
+void Host::revoke_consent(const std::string& plugin_id, const sn::CredentialKind& kind) {
+  if (PluginRunner* p = find(plugin_id)) p->revoke_consent(kind);
 }
 
 std::optional<supervision::State> Host::state(const std::string& plugin_id) const {

@@ -19,6 +19,24 @@ supervision::Duration scaled(std::chrono::milliseconds d, double factor) {
       static_cast<supervision::Duration::rep>(static_cast<double>(d.count()) * factor)};
 }
 
+// What the user reads when a plugin is disabled.
+std::string disabled_notice(const LifecycleEvent& event) {
+  std::string why;
+  switch (event.cause) {
+    case supervision::StopCause::kProtocolVersionMismatch:
+      why = "it does not speak StreamNook protocol version " + std::to_string(sn::kProtocolVersion);
+      break;
+    default:
+      why = "it kept failing (" + std::string(supervision::to_string(event.cause)) +
+            "), more than " + std::to_string(sn::kRestartMaxInWindow) + " restarts in " +
+            std::to_string(sn::kRestartWindowMs.count() / 60000) + " minutes";
+      break;
+  }
+  std::string notice = "disabled: " + why;
+  if (!event.detail.empty()) notice += " (" + event.detail + ")";
+  return notice + "; it stays off until it is started again";
+}
+
 }  // namespace
 
 PluginRunner::PluginRunner(HostApplication& app, const HostOptions& options,
@@ -29,14 +47,18 @@ PluginRunner::PluginRunner(HostApplication& app, const HostOptions& options,
       id_(manifest_.manifest.id),
       granted_(std::move(granted)),
       granted_json_(granted_),
-      context_{id_, granted_} {
+      context_{id_, granted_},
+      notify_limit_(sn::kNotifyBurst, scaled(sn::kNotifyRefillMs, options_.time_scale)),
+      log_file_(options_.log_root / id_ / "plugin.log"),
+      consent_(std::make_shared<ConsentBook>(
+          [this](ConsentBook::Waiting& waiting) { serve_credential(waiting); })) {
   register_host_methods();
   const sn::ManifestRuntime& runtime = manifest_.manifest.runtime;
   process::SpawnOptions spawn;
   spawn.executable = manifest_.dir / runtime.entry;
   spawn.args = runtime.args_or_default();
   spawn.working_dir = manifest_.dir;
-  spawn.stderr_log = options_.log_root / id_ / "plugin.log";
+  spawn.stderr_log = log_file_.path();
   auto settings = roles::process_settings<sn::Protocol>(id_, std::move(spawn),
                                                         protocol_policy(options_.time_scale));
   settings.default_deadline = scaled(sn::kDefaultRequestTimeoutMs, options_.time_scale);
@@ -49,7 +71,23 @@ PluginRunner::PluginRunner(HostApplication& app, const HostOptions& options,
       [this](const Incoming& incoming) { return handle(incoming); }, observer());
 }
 
-PluginRunner::~PluginRunner() = default;
+PluginRunner::~PluginRunner() {
+  consent_->close();  // an answer the application gives later finds nobody to serve
+}
+
+void PluginRunner::start() {
+  shutting_down_ = false;
+  process_->start();
+}
+
+void PluginRunner::stop() {
+  shutting_down_ = true;
+  process_->stop();
+}
+
+void PluginRunner::revoke_consent(const sn::CredentialKind& kind) {
+  consent_->revoke(std::string(kind.wire()));
+}
 
 roles::PluginProcess::Observer PluginRunner::observer() {
   roles::PluginProcess::Observer o;
@@ -59,6 +97,9 @@ roles::PluginProcess::Observer PluginRunner::observer() {
       hooks_.clear();  // a new process asks again
     }
     app_.on_lifecycle(event);
+    if (event.kind == LifecycleEvent::Kind::kDisabled) {
+      app_.tell_user(id_, disabled_notice(event));
+    }
   };
   o.report = [this](std::string_view what) { app_.on_report(id_, what); };
   o.frame = [this](bool outgoing, std::string_view body) { app_.on_frame(id_, outgoing, body); };
@@ -85,8 +126,8 @@ roles::HandshakeOutcome PluginRunner::judge_handshake(const Result<sn::Initializ
   // Spec 9.2: a plugin that does not speak this protocol_version is disabled, not restarted.
   auto outcome = roles::judge_handshake(result, [](const RpcError& error) {
     auto data = error_data(error);
-    return error_code(error) == sn::ErrorCode::kInvalidRequest && data &&
-           data->name == "protocol_version_mismatch";
+    // Recognised by its name alone: a plugin may send it with another code.
+    return data && data->name == "protocol_version_mismatch";
   });
   if (outcome.kind != roles::HandshakeOutcome::Kind::kAccepted) return outcome;
   std::vector<std::string> accepted;

@@ -17,6 +17,7 @@
 #include <functional>
 #include <future>
 #include <list>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -96,6 +97,9 @@ class PluginProcess {
   bool enqueue(std::string_view method, nlohmann::json params);
   // The endpoint of the running process (handshake done), or nullptr.
   std::shared_ptr<Endpoint> running_endpoint() const;
+  // Runs `job` on the sender thread (in order with the writes) once `delay` has passed; a job
+  // still waiting when the PluginProcess ends is dropped. For deadlines on deferred replies.
+  void after(supervision::Duration delay, std::function<void()> job);
 
  private:
   struct Connection;
@@ -141,6 +145,7 @@ class PluginProcess {
   supervision::State state_ = supervision::State::kIdle;  // mirror for other threads
   std::deque<std::pair<std::string, nlohmann::json>> events_;
   std::deque<std::function<void()>> writes_;  // lifecycle requests for the sender thread
+  std::multimap<supervision::TimePoint, std::function<void()>> timers_;  // after()
   std::list<std::future<void>> async_;
 
   std::thread control_thread_;

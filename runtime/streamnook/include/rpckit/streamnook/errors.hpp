@@ -1,6 +1,7 @@
 #pragma once
 // StreamNook's typed errors on top of rpckit::RpcError: a code from the generated ErrorCode
 // enum and error.data = ErrorData {name, retry_after_ms}.
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -12,9 +13,10 @@ namespace rpckit::streamnook {
 namespace sn = ::streamnook::v1;
 
 // An error with data {name: "<code name>", retry_after_ms}; the name of a code this version
-// does not know is "unknown".
+// does not know is "unknown". retry_after_ms (whole milliseconds, for rate_limited) is sent
+// as an integer.
 RpcError make_error(sn::ErrorCode code, std::string message,
-                    std::optional<double> retry_after_ms = std::nullopt);
+                    std::optional<std::int64_t> retry_after_ms = std::nullopt);
 
 // The code of an error (any int: codes a newer peer sends stay representable).
 inline sn::ErrorCode error_code(const RpcError& error) {

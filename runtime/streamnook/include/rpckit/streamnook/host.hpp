@@ -46,7 +46,9 @@ class Host {
   Host& operator=(const Host&) = delete;
 
   // Registers a plugin. `granted` is intersected with what the manifest requests: a plugin
-  // never gains a power it did not ask for. Returns false (and reports) for a duplicate id.
+  // never gains a power it did not ask for. Returns false (and reports why) for a duplicate
+  // id, a host older than the manifest's host_min, or a runtime.kind that is not "process"
+  // (a "ui" plugin has no process to run).
   bool add_plugin(LoadedManifest manifest, const sn::Granted& granted);
   // The grant actually given (after the intersection).
   std::optional<sn::Granted> granted(const std::string& plugin_id) const;
@@ -69,6 +71,10 @@ class Host {
   // invoke_action to the plugin that declared `action` in [contributes].actions.
   Result<JsonValue> invoke_action(const std::string& plugin_id, const std::string& action,
                                   const JsonValue& args);
+
+  // Takes back the user's consent to hand `kind` to the plugin: its get_credential calls get
+  // consent_denied until it is given again (HostApplication::ask_consent asks once per kind).
+  void revoke_consent(const std::string& plugin_id, const sn::CredentialKind& kind);
 
   std::optional<supervision::State> state(const std::string& plugin_id) const;
   std::vector<std::string> plugin_ids() const;

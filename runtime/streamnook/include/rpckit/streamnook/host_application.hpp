@@ -4,8 +4,11 @@
 // it. The role checks every capability gate before calling these, so they only see calls the
 // plugin was granted.
 // Throw an RpcError (see make_error) to answer with a typed error, e.g.
-//   throw make_error(sn::ErrorCode::kRateLimited, "slow down", 2500.0);
+//   throw make_error(sn::ErrorCode::kUnknownStream, "no relay session \"" + id + "\"");
+// The rules the spec puts on the host itself (notify's rate limit, shutting_down, consent
+// for get_credential, `log` into plugin.log) are the host role's: they never reach here.
 // Calls come from the plugins' connection threads: several plugins may call at once.
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -30,6 +33,19 @@ using roles::to_string;
 // host method added to the schema compiles every application unchanged.
 class HostApplication : public sn::HostHandler<const PluginContext> {
  public:
+  using ConsentAnswer = std::function<void(bool granted)>;
+
+  // get_credential's consent prompt (spec 5), asked on a plugin's first call for a credential
+  // kind. Call `answer` once, from any thread, within the consent timeout (120 s, scaled by
+  // HostOptions::time_scale): no answer in time refuses the calls with consent_denied. The
+  // answer is remembered for the plugin (Host::revoke_consent takes it back); calls that
+  // arrive meanwhile wait on the same prompt. The default asks nobody and grants.
+  virtual void ask_consent(const PluginContext& plugin, const sn::CredentialKind& kind,
+                           ConsentAnswer answer);
+  // What the user must be told (a plugin disabled, and why), in the host's own output. The
+  // default writes one line to stderr.
+  virtual void tell_user(std::string_view plugin_id, std::string_view message);
+
   virtual void on_lifecycle(const LifecycleEvent& event) { (void)event; }
   // Things worth a line in a log: an ungranted notification dropped, hooks outside the
   // grant ignored, an event dropped because the plugin is not reading, ...
