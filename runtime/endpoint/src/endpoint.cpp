@@ -569,12 +569,19 @@ bool Endpoint::notify(std::string_view method, std::optional<nlohmann::json> par
 bool Endpoint::send(const nlohmann::json& message) {
   // Invalid UTF-8 from a handler must not throw out of the endpoint: replace it.
   std::string body = message.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-  framing::WriteResult written = writer_->write(body);
+  framing::WriteResult written;
+  if (frame_observer_) {
+    // Observed before the write: the peer cannot answer a frame it has not been sent yet.
+    std::lock_guard lock(observed_write_mutex_);
+    record_frame(true, body);
+    written = writer_->write(body);
+  } else {
+    written = writer_->write(body);
+  }
   if (!written.ok()) {
     diagnose(Diagnostic::Kind::kWriteFailed, written.reason);
     return false;
   }
-  record_frame(true, body);
   return true;
 }
 

@@ -145,7 +145,10 @@ class Endpoint {
   void on_diagnostic(std::function<void(const Diagnostic&)> observer);
   // Called once, from the reader thread, when the connection ends.
   void on_close(std::function<void(const CloseReason&)> observer);
-  // Every frame read or written (body text), for transcripts and debugging.
+  // Every frame read or written (body text), for transcripts and debugging, in the order the
+  // frames crossed the pipe: an outgoing frame is observed just before it is written (writes
+  // in observation order), so a peer's answer is never observed ahead of what it answers. The
+  // observer must not send on this endpoint.
   void on_frame(std::function<void(bool outgoing, std::string_view body)> observer);
 
   void start();
@@ -228,6 +231,7 @@ class Endpoint {
   std::function<void(const Diagnostic&)> diagnostic_observer_;
   std::function<void(const CloseReason&)> close_observer_;
   std::function<void(bool, std::string_view)> frame_observer_;
+  std::mutex observed_write_mutex_;  // an observed frame and its write, as one step
 
   std::mutex mutex_;  // guards everything below
   std::condition_variable changed_;  // pending responses, queue, closing
