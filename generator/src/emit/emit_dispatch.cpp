@@ -2,7 +2,6 @@
 // typed descriptor to a visitor, so a role routes an envelope to its typed handler in one step.
 #include "emit/common.hpp"
 #include "emit/emit.hpp"
-#include "lower/names.hpp"
 
 namespace rpckit::gen {
 
@@ -36,8 +35,8 @@ std::string emit_dispatch_header(const ir::Module& m) {
     }
     // Vars holds string_views: every value must outlive `vars`, so none is a temporary.
     const std::string& name = direction.cpp_name;
-    std::string from_enumerator = constant_name(from);
-    std::string to_enumerator = constant_name(to);
+    const std::string& from_enumerator = m.role_enumerator(from);
+    const std::string& to_enumerator = m.role_enumerator(to);
     std::string count = std::to_string(list.size());
     Printer::Vars vars = {{"name", name},
                           {"from", from},

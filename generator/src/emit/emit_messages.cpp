@@ -2,7 +2,6 @@
 // params policy, capability gate, deadline, errors), and the Role enum.
 #include "emit/common.hpp"
 #include "emit/emit.hpp"
-#include "lower/names.hpp"
 
 namespace rpckit::gen {
 namespace {
@@ -54,8 +53,8 @@ void emit_descriptor(Printer& p, const ir::Module& m, const ir::Message& msg) {
       {{"method", msg.method},
        {"kind", msg.request ? "kRequest" : "kNotification"},
        {"role", role},
-       {"from", constant_name(msg.from)},
-       {"to", constant_name(msg.to)},
+       {"from", m.role_enumerator(msg.from)},
+       {"to", m.role_enumerator(msg.to)},
        {"params", spell(m, msg.params_type)},
        {"presence", presence(msg.params_presence)}});
   if (msg.request) {
@@ -108,11 +107,11 @@ std::string emit_messages_header(const ir::Module& m) {
   open_namespace(p, m);
   p.print("enum class Role : std::uint8_t {");
   for (std::size_t i = 0; i < m.roles.size(); ++i) {
-    p.print(i == 0 ? " $r$" : ", $r$", {{"r", constant_name(m.roles[i])}});
+    p.print(i == 0 ? " $r$" : ", $r$", {{"r", m.role_enumerators[i]}});
   }
   p.print(" };\n\nconstexpr std::string_view to_string(Role role) noexcept {\n  switch (role) {\n");
   for (const std::string& r : m.roles) {
-    p.print("    case Role::$c$: return \"$r$\";\n", {{"c", constant_name(r)}, {"r", r}});
+    p.print("    case Role::$c$: return \"$r$\";\n", {{"c", m.role_enumerator(r)}, {"r", r}});
   }
   p.print("  }\n  return {};\n}\n\nnamespace messages {\n\n");
   for (const ir::Message& msg : m.messages) {

@@ -2,7 +2,6 @@
 // is all a generic role knows of a protocol besides its descriptors and role surfaces.
 #include "emit/common.hpp"
 #include "emit/emit.hpp"
-#include "lower/names.hpp"
 
 namespace rpckit::gen {
 namespace {
@@ -71,7 +70,7 @@ std::string emit_profile_header(const ir::Module& m) {
        {"depth", depth},
        {"sent", profile.id_sent},
        {"accepted", accepted},
-       {"spawned", constant_name(profile.spawned_role)},
+       {"spawned", m.role_enumerator(profile.spawned_role)},
        {"eof", flag(profile.stops_on_stdin_eof)},
        {"sigterm", flag(profile.stops_on_sigterm)},
        {"exit_flag", flag(profile.stops_on_exit)},

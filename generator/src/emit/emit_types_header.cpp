@@ -2,7 +2,6 @@
 // union, and the codec declarations. Light on purpose: only nlohmann/json_fwd.hpp.
 #include "emit/common.hpp"
 #include "emit/emit.hpp"
-#include "lower/names.hpp"
 
 namespace rpckit::gen {
 namespace {
@@ -108,8 +107,8 @@ void emit_integer_enum(Printer& p, const ir::TypeDecl& d) {
       "list.\n"
       "std::string_view to_string($name$ value) noexcept;\n"
       "bool is_known($name$ value) noexcept;\n"
-      "std::optional<$name$> $snake$_from_string(std::string_view name) noexcept;\n",
-      {{"name", d.name}, {"snake", snake_case(d.name)}});
+      "std::optional<$name$> $from_name$(std::string_view name) noexcept;\n",
+      {{"name", d.name}, {"from_name", d.enum_.from_name_function}});
 }
 
 void emit_union(Printer& p, const ir::TypeDecl& d) {

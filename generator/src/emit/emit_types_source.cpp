@@ -6,7 +6,6 @@
 
 #include "emit/common.hpp"
 #include "emit/emit.hpp"
-#include "lower/names.hpp"
 
 namespace rpckit::gen {
 namespace {
@@ -270,7 +269,7 @@ void emit_integer_enum(Printer& p, const ir::TypeDecl& d) {
       "\n"
       "bool is_known($name$ value) noexcept { return !to_string(value).empty(); }\n"
       "\n"
-      "std::optional<$name$> $snake$_from_string(std::string_view name) noexcept {\n"
+      "std::optional<$name$> $from_name$(std::string_view name) noexcept {\n"
       "  for (const auto& entry : k$name$Names) {\n"
       "    if (entry.name == name) return entry.value;\n"
       "  }\n"
@@ -285,7 +284,7 @@ void emit_integer_enum(Printer& p, const ir::TypeDecl& d) {
       "  rpckit::codec::decode(j, raw, path);\n"
       "  value = static_cast<$name$>(raw);\n"
       "}\n",
-      {{"name", d.name}, {"snake", snake_case(d.name)}});
+      {{"name", d.name}, {"from_name", d.enum_.from_name_function}});
 }
 
 void emit_union(Printer& p, const ir::TypeDecl& d) {

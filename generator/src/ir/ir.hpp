@@ -84,6 +84,7 @@ struct EnumValue {
 struct Enum {
   bool integer = false;  // integer enums are `enum class X : std::int32_t`
   std::vector<EnumValue> values;
+  std::string from_name_function;  // integer enums: "error_code_from_string" (by label)
 };
 
 struct UnionMember {
@@ -192,7 +193,8 @@ struct Module {
   std::string doc;
   std::string cpp_namespace;  // "streamnook::v1"
   std::string name;           // output folder and target: "streamnook_v1"
-  std::vector<std::string> roles;
+  std::vector<std::string> roles;            // x-roles, wire names
+  std::vector<std::string> role_enumerators;  // the same, as `enum class Role` ("kHost")
   std::vector<Constant> constants;
   std::vector<TypeDecl> types;  // dependency order
   std::vector<Message> messages;
@@ -201,6 +203,9 @@ struct Module {
   std::optional<Profile> profile;
   std::optional<std::string> error_code_type;  // integer enum used by Message::errors
   std::string schema_hash;                    // fnv1a64 over every schema file, hex
+
+  // The Role enumerator of a role of `roles`.
+  const std::string& role_enumerator(const std::string& role) const;
 };
 
 }  // namespace rpckit::gen::ir

@@ -1,0 +1,163 @@
+// Lowering of the message files (descriptor, direction, gate, errors, deadline) and of the
+// dispatch tables and role surfaces they make.
+#include "lower/lowerer.hpp"
+
+#include <algorithm>
+
+#include "lower/names.hpp"
+#include "lower/schema_node.hpp"
+
+namespace rpckit::gen {
+
+void Lowerer::lower_message(const Node& file) {
+  ir::Message m;
+  m.loc = file.loc();
+  m.doc = optional_text(file, "description");
+  Node props = file.child("properties");
+  Node method = props.child("method");
+  m.method = text(method, "const");
+  m.cpp_name = pascal_case(m.method);
+  for (const ir::Message& other : module_.messages) {
+    if (other.cpp_name == m.cpp_name) {
+      method.fail("method \"" + m.method + "\" maps to the same descriptor name as \"" +
+                  other.method + "\"");
+    }
+  }
+  // Unique whenever cpp_name is: both keep the method's letters and digits, word breaks
+  // and all (the check above covers both).
+  m.function_name = member_name(m.method);
+  std::string kind = text(file, "x-kind");
+  if (kind != "request" && kind != "notification") {
+    file.child("x-kind").fail("expected \"request\" or \"notification\"");
+  }
+  m.request = kind == "request";
+  lower_direction(file, m);
+  declare_file(file, false);  // params, result and helpers live in the message's definitions
+
+  Node params = props.child("params");
+  Node params_type = params;
+  if (int member = nullable_member(params); member >= 0) {
+    params_type = params.child(union_keyword(params)).item(static_cast<std::size_t>(member));
+  }
+  TypeRef p = lower_use(params_type, m.cpp_name + "Params");
+  if (p.kind != TypeRef::Kind::kNamed || find_decl(p.name)->kind != TypeDecl::Kind::kStruct) {
+    params.fail("params must be an object type");
+  }
+  m.params_type = p.name;
+  const std::vector<ir::Field>& fields = find_decl(p.name)->struct_.fields;
+  m.params_all_optional = std::none_of(fields.begin(), fields.end(),
+                                       [](const ir::Field& f) { return f.required; });
+  std::vector<std::string> required = string_list(file, "required");
+  if (std::find(required.begin(), required.end(), "params") != required.end()) {
+    m.params_presence = ir::Message::ParamsPresence::kRequired;
+  } else {
+    m.params_presence = params.has("default") ? ir::Message::ParamsPresence::kOptionalSendEmpty
+                                              : ir::Message::ParamsPresence::kOptionalOmit;
+  }
+
+  if (m.request != file.has("x-result")) {
+    file.fail(m.request ? "a request needs \"x-result\"" : "a notification has no \"x-result\"");
+  }
+  if (m.request) m.result = lower_use(file.child("x-result"), m.cpp_name + "Result");
+  lower_gate(file, m);
+  lower_errors(file, m);
+  if (file.has("x-deadline")) {
+    if (!m.request) file.child("x-deadline").fail("only requests have a deadline");
+    m.deadline = duration_constant(file.child("x-deadline"));
+  } else if (m.request && schema_.root().has("x-default-deadline")) {
+    m.deadline = duration_constant(schema_.root().child("x-default-deadline"));
+  }
+  module_.messages.push_back(std::move(m));
+}
+
+// Dispatch tables per direction and role surfaces per receiving role, in role order.
+void Lowerer::lower_surfaces() {
+  auto receives = [this](const std::string& from, const std::string& to) {
+    return std::any_of(module_.messages.begin(), module_.messages.end(),
+                       [&](const ir::Message& m) {
+                         return m.to == to && (from.empty() || m.from == from);
+                       });
+  };
+  for (const std::string& from : module_.roles) {
+    for (const std::string& to : module_.roles) {
+      if (from != to && receives(from, to)) {
+        module_.directions.push_back({from, to, pascal_case(from) + "To" + pascal_case(to)});
+      }
+    }
+  }
+  for (const std::string& role : module_.roles) {
+    if (receives("", role)) {
+      module_.surfaces.push_back({role, pascal_case(role) + "Handler", pascal_case(role) + "Client"});
+    }
+  }
+}
+
+// The C++ name of the duration constant a string node names.
+std::string Lowerer::duration_constant(const Node& n) {
+  if (!n.json->is_string()) n.fail("expected the name of a duration constant");
+  std::string name = n.json->get<std::string>();
+  auto it = constants_.find(name);
+  if (it == constants_.end() || it->second.kind != ir::Constant::Kind::kDurationMs ||
+      it->second.array) {
+    n.fail("\"" + name + "\" is not a duration constant of the protocol");
+  }
+  return it->second.cpp_name;
+}
+
+void Lowerer::lower_direction(const Node& file, ir::Message& m) {
+  std::string direction = text(file, "x-direction");
+  for (const std::string& from : module_.roles) {
+    for (const std::string& to : module_.roles) {
+      if (from != to && direction == from + "_to_" + to) {
+        m.from = from;
+        m.to = to;
+        return;
+      }
+    }
+  }
+  file.child("x-direction").fail("expected \"<role>_to_<role>\" with roles from x-roles");
+}
+
+void Lowerer::lower_gate(const Node& file, ir::Message& m) {
+  if (!file.has("x-gate")) return;
+  Node gate = file.child("x-gate");
+  if (!gate.json->is_array()) gate.fail("expected an array of gate clauses");
+  for (std::size_t i = 0; i < gate.json->size(); ++i) {
+    Node c = gate.item(i);
+    ir::GateClause clause;
+    if (c.has("granted") && c.has("value") && !c.has("param")) {
+      clause.kind = ir::GateClause::Kind::kGrantedValue;
+      clause.list = text(c, "granted");
+      clause.value = text(c, "value");
+    } else if (c.has("granted") && c.has("param") && !c.has("value")) {
+      clause.kind = ir::GateClause::Kind::kGrantedParam;
+      clause.list = text(c, "granted");
+      clause.param = text(c, "param");
+    } else if (c.has("declared") && c.has("param")) {
+      clause.kind = ir::GateClause::Kind::kDeclaredParam;
+      clause.list = text(c, "declared");
+      clause.param = text(c, "param");
+    } else {
+      c.fail("expected {granted, value}, {granted, param} or {declared, param}");
+    }
+    m.gate.push_back(std::move(clause));
+  }
+}
+
+void Lowerer::lower_errors(const Node& file, ir::Message& m) {
+  std::vector<std::string> names = string_list(file, "x-errors");
+  if (names.empty()) return;
+  if (!module_.error_code_type) {
+    file.child("x-errors").fail("x-errors needs \"x-error-codes\" in the protocol file");
+  }
+  const TypeDecl* codes = find_decl(*module_.error_code_type);
+  for (const std::string& name : names) {
+    std::string cpp = constant_name(name);
+    bool known = std::any_of(codes->enum_.values.begin(), codes->enum_.values.end(),
+                             [&](const ir::EnumValue& v) { return v.cpp_name == cpp; });
+    if (!known) file.child("x-errors").fail("unknown error name \"" + name + "\"");
+    m.errors.push_back(cpp);
+  }
+}
+
+}  // namespace rpckit::gen
