@@ -123,33 +123,6 @@ void from_json(const nlohmann::json& j, ErrorCode& value) {
 
 // ---- EventName
 
-namespace {
-constexpr std::array<std::string_view, 8> kEventNameWire = {
-    "on_stream_start",
-    "on_stream_stop",
-    "on_channel_change",
-    "on_watch_tick",
-    "on_followed_live",
-    "on_chat_message",
-    "on_settings_change",
-    "on_panel_change",
-};
-}  // namespace
-
-EventName EventName::from_wire(std::string_view text) {
-  for (std::size_t i = 0; i < kEventNameWire.size(); ++i) {
-    if (kEventNameWire[i] == text) return EventName(static_cast<Value>(i + 1));
-  }
-  EventName unknown(kUnknown);
-  unknown.unknown_ = std::string(text);
-  return unknown;
-}
-
-std::string_view EventName::wire() const noexcept {
-  if (value_ == kUnknown) return unknown_;
-  return kEventNameWire[static_cast<std::size_t>(value_) - 1];
-}
-
 void to_json(nlohmann::json& j, const EventName& value) { j = value.wire(); }
 
 void decode(const nlohmann::json& j, EventName& value, rpckit::codec::DecodePath& path) {
@@ -163,31 +136,6 @@ void from_json(const nlohmann::json& j, EventName& value) {
 }
 
 // ---- HostMethodName
-
-namespace {
-constexpr std::array<std::string_view, 6> kHostMethodNameWire = {
-    "get_followed_live",
-    "set_upstream",
-    "notify",
-    "log",
-    "register_panel",
-    "get_panel_values",
-};
-}  // namespace
-
-HostMethodName HostMethodName::from_wire(std::string_view text) {
-  for (std::size_t i = 0; i < kHostMethodNameWire.size(); ++i) {
-    if (kHostMethodNameWire[i] == text) return HostMethodName(static_cast<Value>(i + 1));
-  }
-  HostMethodName unknown(kUnknown);
-  unknown.unknown_ = std::string(text);
-  return unknown;
-}
-
-std::string_view HostMethodName::wire() const noexcept {
-  if (value_ == kUnknown) return unknown_;
-  return kHostMethodNameWire[static_cast<std::size_t>(value_) - 1];
-}
 
 void to_json(nlohmann::json& j, const HostMethodName& value) { j = value.wire(); }
 
@@ -203,26 +151,6 @@ void from_json(const nlohmann::json& j, HostMethodName& value) {
 
 // ---- CredentialKind
 
-namespace {
-constexpr std::array<std::string_view, 1> kCredentialKindWire = {
-    "twitch.android",
-};
-}  // namespace
-
-CredentialKind CredentialKind::from_wire(std::string_view text) {
-  for (std::size_t i = 0; i < kCredentialKindWire.size(); ++i) {
-    if (kCredentialKindWire[i] == text) return CredentialKind(static_cast<Value>(i + 1));
-  }
-  CredentialKind unknown(kUnknown);
-  unknown.unknown_ = std::string(text);
-  return unknown;
-}
-
-std::string_view CredentialKind::wire() const noexcept {
-  if (value_ == kUnknown) return unknown_;
-  return kCredentialKindWire[static_cast<std::size_t>(value_) - 1];
-}
-
 void to_json(nlohmann::json& j, const CredentialKind& value) { j = value.wire(); }
 
 void decode(const nlohmann::json& j, CredentialKind& value, rpckit::codec::DecodePath& path) {
@@ -236,26 +164,6 @@ void from_json(const nlohmann::json& j, CredentialKind& value) {
 }
 
 // ---- UiCapability
-
-namespace {
-constexpr std::array<std::string_view, 1> kUiCapabilityWire = {
-    "panel",
-};
-}  // namespace
-
-UiCapability UiCapability::from_wire(std::string_view text) {
-  for (std::size_t i = 0; i < kUiCapabilityWire.size(); ++i) {
-    if (kUiCapabilityWire[i] == text) return UiCapability(static_cast<Value>(i + 1));
-  }
-  UiCapability unknown(kUnknown);
-  unknown.unknown_ = std::string(text);
-  return unknown;
-}
-
-std::string_view UiCapability::wire() const noexcept {
-  if (value_ == kUnknown) return unknown_;
-  return kUiCapabilityWire[static_cast<std::size_t>(value_) - 1];
-}
 
 void to_json(nlohmann::json& j, const UiCapability& value) { j = value.wire(); }
 
@@ -1006,27 +914,6 @@ void from_json(const nlohmann::json& j, ErrorData& value) {
 
 // ---- NetworkAccess
 
-namespace {
-constexpr std::array<std::string_view, 2> kNetworkAccessWire = {
-    "none",
-    "external",
-};
-}  // namespace
-
-NetworkAccess NetworkAccess::from_wire(std::string_view text) {
-  for (std::size_t i = 0; i < kNetworkAccessWire.size(); ++i) {
-    if (kNetworkAccessWire[i] == text) return NetworkAccess(static_cast<Value>(i + 1));
-  }
-  NetworkAccess unknown(kUnknown);
-  unknown.unknown_ = std::string(text);
-  return unknown;
-}
-
-std::string_view NetworkAccess::wire() const noexcept {
-  if (value_ == kUnknown) return unknown_;
-  return kNetworkAccessWire[static_cast<std::size_t>(value_) - 1];
-}
-
 void to_json(nlohmann::json& j, const NetworkAccess& value) { j = value.wire(); }
 
 void decode(const nlohmann::json& j, NetworkAccess& value, rpckit::codec::DecodePath& path) {
@@ -1040,28 +927,6 @@ void from_json(const nlohmann::json& j, NetworkAccess& value) {
 }
 
 // ---- ManifestTier
-
-namespace {
-constexpr std::array<std::string_view, 3> kManifestTierWire = {
-    "A",
-    "B",
-    "C",
-};
-}  // namespace
-
-ManifestTier ManifestTier::from_wire(std::string_view text) {
-  for (std::size_t i = 0; i < kManifestTierWire.size(); ++i) {
-    if (kManifestTierWire[i] == text) return ManifestTier(static_cast<Value>(i + 1));
-  }
-  ManifestTier unknown(kUnknown);
-  unknown.unknown_ = std::string(text);
-  return unknown;
-}
-
-std::string_view ManifestTier::wire() const noexcept {
-  if (value_ == kUnknown) return unknown_;
-  return kManifestTierWire[static_cast<std::size_t>(value_) - 1];
-}
 
 void to_json(nlohmann::json& j, const ManifestTier& value) { j = value.wire(); }
 
@@ -1077,27 +942,6 @@ void from_json(const nlohmann::json& j, ManifestTier& value) {
 
 // ---- RuntimeKind
 
-namespace {
-constexpr std::array<std::string_view, 2> kRuntimeKindWire = {
-    "process",
-    "ui",
-};
-}  // namespace
-
-RuntimeKind RuntimeKind::from_wire(std::string_view text) {
-  for (std::size_t i = 0; i < kRuntimeKindWire.size(); ++i) {
-    if (kRuntimeKindWire[i] == text) return RuntimeKind(static_cast<Value>(i + 1));
-  }
-  RuntimeKind unknown(kUnknown);
-  unknown.unknown_ = std::string(text);
-  return unknown;
-}
-
-std::string_view RuntimeKind::wire() const noexcept {
-  if (value_ == kUnknown) return unknown_;
-  return kRuntimeKindWire[static_cast<std::size_t>(value_) - 1];
-}
-
 void to_json(nlohmann::json& j, const RuntimeKind& value) { j = value.wire(); }
 
 void decode(const nlohmann::json& j, RuntimeKind& value, rpckit::codec::DecodePath& path) {
@@ -1111,26 +955,6 @@ void from_json(const nlohmann::json& j, RuntimeKind& value) {
 }
 
 // ---- RuntimeTransport
-
-namespace {
-constexpr std::array<std::string_view, 1> kRuntimeTransportWire = {
-    "stdio",
-};
-}  // namespace
-
-RuntimeTransport RuntimeTransport::from_wire(std::string_view text) {
-  for (std::size_t i = 0; i < kRuntimeTransportWire.size(); ++i) {
-    if (kRuntimeTransportWire[i] == text) return RuntimeTransport(static_cast<Value>(i + 1));
-  }
-  RuntimeTransport unknown(kUnknown);
-  unknown.unknown_ = std::string(text);
-  return unknown;
-}
-
-std::string_view RuntimeTransport::wire() const noexcept {
-  if (value_ == kUnknown) return unknown_;
-  return kRuntimeTransportWire[static_cast<std::size_t>(value_) - 1];
-}
 
 void to_json(nlohmann::json& j, const RuntimeTransport& value) { j = value.wire(); }
 
@@ -1751,28 +1575,6 @@ void from_json(const nlohmann::json& j, GetCredentialParams& value) {
 
 // ---- NotifyLevel
 
-namespace {
-constexpr std::array<std::string_view, 3> kNotifyLevelWire = {
-    "info",
-    "warning",
-    "error",
-};
-}  // namespace
-
-NotifyLevel NotifyLevel::from_wire(std::string_view text) {
-  for (std::size_t i = 0; i < kNotifyLevelWire.size(); ++i) {
-    if (kNotifyLevelWire[i] == text) return NotifyLevel(static_cast<Value>(i + 1));
-  }
-  NotifyLevel unknown(kUnknown);
-  unknown.unknown_ = std::string(text);
-  return unknown;
-}
-
-std::string_view NotifyLevel::wire() const noexcept {
-  if (value_ == kUnknown) return unknown_;
-  return kNotifyLevelWire[static_cast<std::size_t>(value_) - 1];
-}
-
 void to_json(nlohmann::json& j, const NotifyLevel& value) { j = value.wire(); }
 
 void decode(const nlohmann::json& j, NotifyLevel& value, rpckit::codec::DecodePath& path) {
@@ -1822,29 +1624,6 @@ void from_json(const nlohmann::json& j, NotifyResult& value) {
 }
 
 // ---- LogLevel
-
-namespace {
-constexpr std::array<std::string_view, 4> kLogLevelWire = {
-    "debug",
-    "info",
-    "warning",
-    "error",
-};
-}  // namespace
-
-LogLevel LogLevel::from_wire(std::string_view text) {
-  for (std::size_t i = 0; i < kLogLevelWire.size(); ++i) {
-    if (kLogLevelWire[i] == text) return LogLevel(static_cast<Value>(i + 1));
-  }
-  LogLevel unknown(kUnknown);
-  unknown.unknown_ = std::string(text);
-  return unknown;
-}
-
-std::string_view LogLevel::wire() const noexcept {
-  if (value_ == kUnknown) return unknown_;
-  return kLogLevelWire[static_cast<std::size_t>(value_) - 1];
-}
 
 void to_json(nlohmann::json& j, const LogLevel& value) { j = value.wire(); }
 

@@ -16,6 +16,7 @@
 #include "rpckit/codec/decode_error.hpp"
 #include "rpckit/codec/json_value.hpp"
 #include "rpckit/codec/nullable.hpp"
+#include "rpckit/codec/open_enum.hpp"
 
 namespace streamnook::v1 {
 
@@ -53,11 +54,8 @@ void to_json(nlohmann::json& j, const ErrorCode& value);
 void from_json(const nlohmann::json& j, ErrorCode& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, ErrorCode& value, rpckit::codec::DecodePath& path);
 
-/// An event (host-to-plugin notification) of spec section 4, as named in [capabilities].events, Granted.events and InitializeResult.hooks.
-// Open enum: from_wire() accepts any text; a value this version does not list is
-// kUnknown and wire() still returns its text, so it re-encodes unchanged.
-class EventName {
- public:
+// The values of EventName (rpckit::OpenEnum).
+struct EventNameValues {
   enum Value : std::uint8_t {
     kUnknown = 0,
     /// The user started playback of a channel.
@@ -77,33 +75,31 @@ class EventName {
     /// The user saved the plugin's settings panel (also needs ui: panel).
     kOnPanelChange = 8,  // "on_panel_change"
   };
+  static constexpr std::string_view kWire[] = {
+      "on_stream_start",
+      "on_stream_stop",
+      "on_channel_change",
+      "on_watch_tick",
+      "on_followed_live",
+      "on_chat_message",
+      "on_settings_change",
+      "on_panel_change",
+  };
+};
 
-  EventName() = default;
-  EventName(Value value) : value_(value) {}  // NOLINT(google-explicit-constructor)
-
-  static EventName from_wire(std::string_view text);
-  std::string_view wire() const noexcept;
-  Value value() const noexcept { return value_; }
-  bool is_known() const noexcept { return value_ != kUnknown; }
-
-  friend bool operator==(const EventName&, const EventName&) = default;
-  friend bool operator<(const EventName& a, const EventName& b) noexcept {
-    return a.wire() < b.wire();
-  }
-
- private:
-  Value value_ = kOnStreamStart;
-  std::string unknown_;  // the wire text when value_ == kUnknown
+/// An event (host-to-plugin notification) of spec section 4, as named in [capabilities].events, Granted.events and InitializeResult.hooks.
+// Open enum: from_wire() accepts any text; a value this version does not list is
+// kUnknown and wire() still returns its text, so it re-encodes unchanged.
+class EventName : public rpckit::OpenEnum<EventName, EventNameValues> {
+ public:
+  using OpenEnum::OpenEnum;
 };
 void to_json(nlohmann::json& j, const EventName& value);
 void from_json(const nlohmann::json& j, EventName& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, EventName& value, rpckit::codec::DecodePath& path);
 
-/// A host method that is gated by [capabilities].host_methods (spec section 7). get_credential is gated by credentials and set_status by [contributes].status instead.
-// Open enum: from_wire() accepts any text; a value this version does not list is
-// kUnknown and wire() still returns its text, so it re-encodes unchanged.
-class HostMethodName {
- public:
+// The values of HostMethodName (rpckit::OpenEnum).
+struct HostMethodNameValues {
   enum Value : std::uint8_t {
     kUnknown = 0,
     /// Read the live followed channels.
@@ -119,87 +115,68 @@ class HostMethodName {
     /// Read the saved panel values (gated by ui: panel; naming it here is allowed, not required, §9.3).
     kGetPanelValues = 6,  // "get_panel_values"
   };
+  static constexpr std::string_view kWire[] = {
+      "get_followed_live",
+      "set_upstream",
+      "notify",
+      "log",
+      "register_panel",
+      "get_panel_values",
+  };
+};
 
-  HostMethodName() = default;
-  HostMethodName(Value value) : value_(value) {}  // NOLINT(google-explicit-constructor)
-
-  static HostMethodName from_wire(std::string_view text);
-  std::string_view wire() const noexcept;
-  Value value() const noexcept { return value_; }
-  bool is_known() const noexcept { return value_ != kUnknown; }
-
-  friend bool operator==(const HostMethodName&, const HostMethodName&) = default;
-  friend bool operator<(const HostMethodName& a, const HostMethodName& b) noexcept {
-    return a.wire() < b.wire();
-  }
-
- private:
-  Value value_ = kGetFollowedLive;
-  std::string unknown_;  // the wire text when value_ == kUnknown
+/// A host method that is gated by [capabilities].host_methods (spec section 7). get_credential is gated by credentials and set_status by [contributes].status instead.
+// Open enum: from_wire() accepts any text; a value this version does not list is
+// kUnknown and wire() still returns its text, so it re-encodes unchanged.
+class HostMethodName : public rpckit::OpenEnum<HostMethodName, HostMethodNameValues> {
+ public:
+  using OpenEnum::OpenEnum;
 };
 void to_json(nlohmann::json& j, const HostMethodName& value);
 void from_json(const nlohmann::json& j, HostMethodName& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, HostMethodName& value, rpckit::codec::DecodePath& path);
 
-/// A credential kind a plugin may request through get_credential.
-// Open enum: from_wire() accepts any text; a value this version does not list is
-// kUnknown and wire() still returns its text, so it re-encodes unchanged.
-class CredentialKind {
- public:
+// The values of CredentialKind (rpckit::OpenEnum).
+struct CredentialKindValues {
   enum Value : std::uint8_t {
     kUnknown = 0,
     /// Twitch credentials of the Android client (token, client id, user id, device id).
     kTwitchAndroid = 1,  // "twitch.android"
   };
+  static constexpr std::string_view kWire[] = {
+      "twitch.android",
+  };
+};
 
-  CredentialKind() = default;
-  CredentialKind(Value value) : value_(value) {}  // NOLINT(google-explicit-constructor)
-
-  static CredentialKind from_wire(std::string_view text);
-  std::string_view wire() const noexcept;
-  Value value() const noexcept { return value_; }
-  bool is_known() const noexcept { return value_ != kUnknown; }
-
-  friend bool operator==(const CredentialKind&, const CredentialKind&) = default;
-  friend bool operator<(const CredentialKind& a, const CredentialKind& b) noexcept {
-    return a.wire() < b.wire();
-  }
-
- private:
-  Value value_ = kTwitchAndroid;
-  std::string unknown_;  // the wire text when value_ == kUnknown
+/// A credential kind a plugin may request through get_credential.
+// Open enum: from_wire() accepts any text; a value this version does not list is
+// kUnknown and wire() still returns its text, so it re-encodes unchanged.
+class CredentialKind : public rpckit::OpenEnum<CredentialKind, CredentialKindValues> {
+ public:
+  using OpenEnum::OpenEnum;
 };
 void to_json(nlohmann::json& j, const CredentialKind& value);
 void from_json(const nlohmann::json& j, CredentialKind& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, CredentialKind& value, rpckit::codec::DecodePath& path);
 
-/// A UI capability.
-// Open enum: from_wire() accepts any text; a value this version does not list is
-// kUnknown and wire() still returns its text, so it re-encodes unchanged.
-class UiCapability {
- public:
+// The values of UiCapability (rpckit::OpenEnum).
+struct UiCapabilityValues {
   enum Value : std::uint8_t {
     kUnknown = 0,
     /// A settings panel: register_panel, get_panel_values, on_panel_change (§9.3).
     kPanel = 1,  // "panel"
   };
+  static constexpr std::string_view kWire[] = {
+      "panel",
+  };
+};
 
-  UiCapability() = default;
-  UiCapability(Value value) : value_(value) {}  // NOLINT(google-explicit-constructor)
-
-  static UiCapability from_wire(std::string_view text);
-  std::string_view wire() const noexcept;
-  Value value() const noexcept { return value_; }
-  bool is_known() const noexcept { return value_ != kUnknown; }
-
-  friend bool operator==(const UiCapability&, const UiCapability&) = default;
-  friend bool operator<(const UiCapability& a, const UiCapability& b) noexcept {
-    return a.wire() < b.wire();
-  }
-
- private:
-  Value value_ = kPanel;
-  std::string unknown_;  // the wire text when value_ == kUnknown
+/// A UI capability.
+// Open enum: from_wire() accepts any text; a value this version does not list is
+// kUnknown and wire() still returns its text, so it re-encodes unchanged.
+class UiCapability : public rpckit::OpenEnum<UiCapability, UiCapabilityValues> {
+ public:
+  using OpenEnum::OpenEnum;
 };
 void to_json(nlohmann::json& j, const UiCapability& value);
 void from_json(const nlohmann::json& j, UiCapability& value);  // throws rpckit::codec::DecodeError
@@ -623,11 +600,8 @@ void to_json(nlohmann::json& j, const ErrorData& value);
 void from_json(const nlohmann::json& j, ErrorData& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, ErrorData& value, rpckit::codec::DecodePath& path);
 
-/// The network access a plugin declares; informational only.
-// Open enum: from_wire() accepts any text; a value this version does not list is
-// kUnknown and wire() still returns its text, so it re-encodes unchanged.
-class NetworkAccess {
- public:
+// The values of NetworkAccess (rpckit::OpenEnum).
+struct NetworkAccessValues {
   enum Value : std::uint8_t {
     kUnknown = 0,
     /// The plugin does not use the network (default).
@@ -635,66 +609,51 @@ class NetworkAccess {
     /// The plugin talks to external hosts.
     kExternal = 2,  // "external"
   };
+  static constexpr std::string_view kWire[] = {
+      "none",
+      "external",
+  };
+};
 
-  NetworkAccess() = default;
-  NetworkAccess(Value value) : value_(value) {}  // NOLINT(google-explicit-constructor)
-
-  static NetworkAccess from_wire(std::string_view text);
-  std::string_view wire() const noexcept;
-  Value value() const noexcept { return value_; }
-  bool is_known() const noexcept { return value_ != kUnknown; }
-
-  friend bool operator==(const NetworkAccess&, const NetworkAccess&) = default;
-  friend bool operator<(const NetworkAccess& a, const NetworkAccess& b) noexcept {
-    return a.wire() < b.wire();
-  }
-
- private:
-  Value value_ = kNone;
-  std::string unknown_;  // the wire text when value_ == kUnknown
+/// The network access a plugin declares; informational only.
+// Open enum: from_wire() accepts any text; a value this version does not list is
+// kUnknown and wire() still returns its text, so it re-encodes unchanged.
+class NetworkAccess : public rpckit::OpenEnum<NetworkAccess, NetworkAccessValues> {
+ public:
+  using OpenEnum::OpenEnum;
 };
 void to_json(nlohmann::json& j, const NetworkAccess& value);
 void from_json(const nlohmann::json& j, NetworkAccess& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, NetworkAccess& value, rpckit::codec::DecodePath& path);
 
-/// Review tier.
-// Open enum: from_wire() accepts any text; a value this version does not list is
-// kUnknown and wire() still returns its text, so it re-encodes unchanged.
-class ManifestTier {
- public:
+// The values of ManifestTier (rpckit::OpenEnum).
+struct ManifestTierValues {
   enum Value : std::uint8_t {
     kUnknown = 0,
     kA = 1,  // "A"
     kB = 2,  // "B"
     kC = 3,  // "C"
   };
+  static constexpr std::string_view kWire[] = {
+      "A",
+      "B",
+      "C",
+  };
+};
 
-  ManifestTier() = default;
-  ManifestTier(Value value) : value_(value) {}  // NOLINT(google-explicit-constructor)
-
-  static ManifestTier from_wire(std::string_view text);
-  std::string_view wire() const noexcept;
-  Value value() const noexcept { return value_; }
-  bool is_known() const noexcept { return value_ != kUnknown; }
-
-  friend bool operator==(const ManifestTier&, const ManifestTier&) = default;
-  friend bool operator<(const ManifestTier& a, const ManifestTier& b) noexcept {
-    return a.wire() < b.wire();
-  }
-
- private:
-  Value value_ = kA;
-  std::string unknown_;  // the wire text when value_ == kUnknown
+/// Review tier.
+// Open enum: from_wire() accepts any text; a value this version does not list is
+// kUnknown and wire() still returns its text, so it re-encodes unchanged.
+class ManifestTier : public rpckit::OpenEnum<ManifestTier, ManifestTierValues> {
+ public:
+  using OpenEnum::OpenEnum;
 };
 void to_json(nlohmann::json& j, const ManifestTier& value);
 void from_json(const nlohmann::json& j, ManifestTier& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, ManifestTier& value, rpckit::codec::DecodePath& path);
 
-/// process: a stdio JSON-RPC plugin; ui: not a stdio plugin. "wasm" is reserved and rejected.
-// Open enum: from_wire() accepts any text; a value this version does not list is
-// kUnknown and wire() still returns its text, so it re-encodes unchanged.
-class RuntimeKind {
- public:
+// The values of RuntimeKind (rpckit::OpenEnum).
+struct RuntimeKindValues {
   enum Value : std::uint8_t {
     kUnknown = 0,
     /// A separate executable speaking this protocol over stdin/stdout.
@@ -702,54 +661,40 @@ class RuntimeKind {
     /// A UI plugin; not a stdio plugin.
     kUi = 2,  // "ui"
   };
+  static constexpr std::string_view kWire[] = {
+      "process",
+      "ui",
+  };
+};
 
-  RuntimeKind() = default;
-  RuntimeKind(Value value) : value_(value) {}  // NOLINT(google-explicit-constructor)
-
-  static RuntimeKind from_wire(std::string_view text);
-  std::string_view wire() const noexcept;
-  Value value() const noexcept { return value_; }
-  bool is_known() const noexcept { return value_ != kUnknown; }
-
-  friend bool operator==(const RuntimeKind&, const RuntimeKind&) = default;
-  friend bool operator<(const RuntimeKind& a, const RuntimeKind& b) noexcept {
-    return a.wire() < b.wire();
-  }
-
- private:
-  Value value_ = kProcess;
-  std::string unknown_;  // the wire text when value_ == kUnknown
+/// process: a stdio JSON-RPC plugin; ui: not a stdio plugin. "wasm" is reserved and rejected.
+// Open enum: from_wire() accepts any text; a value this version does not list is
+// kUnknown and wire() still returns its text, so it re-encodes unchanged.
+class RuntimeKind : public rpckit::OpenEnum<RuntimeKind, RuntimeKindValues> {
+ public:
+  using OpenEnum::OpenEnum;
 };
 void to_json(nlohmann::json& j, const RuntimeKind& value);
 void from_json(const nlohmann::json& j, RuntimeKind& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, RuntimeKind& value, rpckit::codec::DecodePath& path);
 
-/// Transport; "socket" is reserved and rejected.
-// Open enum: from_wire() accepts any text; a value this version does not list is
-// kUnknown and wire() still returns its text, so it re-encodes unchanged.
-class RuntimeTransport {
- public:
+// The values of RuntimeTransport (rpckit::OpenEnum).
+struct RuntimeTransportValues {
   enum Value : std::uint8_t {
     kUnknown = 0,
     kStdio = 1,  // "stdio"
   };
+  static constexpr std::string_view kWire[] = {
+      "stdio",
+  };
+};
 
-  RuntimeTransport() = default;
-  RuntimeTransport(Value value) : value_(value) {}  // NOLINT(google-explicit-constructor)
-
-  static RuntimeTransport from_wire(std::string_view text);
-  std::string_view wire() const noexcept;
-  Value value() const noexcept { return value_; }
-  bool is_known() const noexcept { return value_ != kUnknown; }
-
-  friend bool operator==(const RuntimeTransport&, const RuntimeTransport&) = default;
-  friend bool operator<(const RuntimeTransport& a, const RuntimeTransport& b) noexcept {
-    return a.wire() < b.wire();
-  }
-
- private:
-  Value value_ = kStdio;
-  std::string unknown_;  // the wire text when value_ == kUnknown
+/// Transport; "socket" is reserved and rejected.
+// Open enum: from_wire() accepts any text; a value this version does not list is
+// kUnknown and wire() still returns its text, so it re-encodes unchanged.
+class RuntimeTransport : public rpckit::OpenEnum<RuntimeTransport, RuntimeTransportValues> {
+ public:
+  using OpenEnum::OpenEnum;
 };
 void to_json(nlohmann::json& j, const RuntimeTransport& value);
 void from_json(const nlohmann::json& j, RuntimeTransport& value);  // throws rpckit::codec::DecodeError
@@ -1102,34 +1047,27 @@ void to_json(nlohmann::json& j, const GetCredentialParams& value);
 void from_json(const nlohmann::json& j, GetCredentialParams& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, GetCredentialParams& value, rpckit::codec::DecodePath& path);
 
-/// Severity; default info.
-// Open enum: from_wire() accepts any text; a value this version does not list is
-// kUnknown and wire() still returns its text, so it re-encodes unchanged.
-class NotifyLevel {
- public:
+// The values of NotifyLevel (rpckit::OpenEnum).
+struct NotifyLevelValues {
   enum Value : std::uint8_t {
     kUnknown = 0,
     kInfo = 1,  // "info"
     kWarning = 2,  // "warning"
     kError = 3,  // "error"
   };
+  static constexpr std::string_view kWire[] = {
+      "info",
+      "warning",
+      "error",
+  };
+};
 
-  NotifyLevel() = default;
-  NotifyLevel(Value value) : value_(value) {}  // NOLINT(google-explicit-constructor)
-
-  static NotifyLevel from_wire(std::string_view text);
-  std::string_view wire() const noexcept;
-  Value value() const noexcept { return value_; }
-  bool is_known() const noexcept { return value_ != kUnknown; }
-
-  friend bool operator==(const NotifyLevel&, const NotifyLevel&) = default;
-  friend bool operator<(const NotifyLevel& a, const NotifyLevel& b) noexcept {
-    return a.wire() < b.wire();
-  }
-
- private:
-  Value value_ = kInfo;
-  std::string unknown_;  // the wire text when value_ == kUnknown
+/// Severity; default info.
+// Open enum: from_wire() accepts any text; a value this version does not list is
+// kUnknown and wire() still returns its text, so it re-encodes unchanged.
+class NotifyLevel : public rpckit::OpenEnum<NotifyLevel, NotifyLevelValues> {
+ public:
+  using OpenEnum::OpenEnum;
 };
 void to_json(nlohmann::json& j, const NotifyLevel& value);
 void from_json(const nlohmann::json& j, NotifyLevel& value);  // throws rpckit::codec::DecodeError
@@ -1159,11 +1097,8 @@ void to_json(nlohmann::json& j, const NotifyResult& value);
 void from_json(const nlohmann::json& j, NotifyResult& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, NotifyResult& value, rpckit::codec::DecodePath& path);
 
-/// Severity; default info.
-// Open enum: from_wire() accepts any text; a value this version does not list is
-// kUnknown and wire() still returns its text, so it re-encodes unchanged.
-class LogLevel {
- public:
+// The values of LogLevel (rpckit::OpenEnum).
+struct LogLevelValues {
   enum Value : std::uint8_t {
     kUnknown = 0,
     kDebug = 1,  // "debug"
@@ -1171,23 +1106,20 @@ class LogLevel {
     kWarning = 3,  // "warning"
     kError = 4,  // "error"
   };
+  static constexpr std::string_view kWire[] = {
+      "debug",
+      "info",
+      "warning",
+      "error",
+  };
+};
 
-  LogLevel() = default;
-  LogLevel(Value value) : value_(value) {}  // NOLINT(google-explicit-constructor)
-
-  static LogLevel from_wire(std::string_view text);
-  std::string_view wire() const noexcept;
-  Value value() const noexcept { return value_; }
-  bool is_known() const noexcept { return value_ != kUnknown; }
-
-  friend bool operator==(const LogLevel&, const LogLevel&) = default;
-  friend bool operator<(const LogLevel& a, const LogLevel& b) noexcept {
-    return a.wire() < b.wire();
-  }
-
- private:
-  Value value_ = kDebug;
-  std::string unknown_;  // the wire text when value_ == kUnknown
+/// Severity; default info.
+// Open enum: from_wire() accepts any text; a value this version does not list is
+// kUnknown and wire() still returns its text, so it re-encodes unchanged.
+class LogLevel : public rpckit::OpenEnum<LogLevel, LogLevelValues> {
+ public:
+  using OpenEnum::OpenEnum;
 };
 void to_json(nlohmann::json& j, const LogLevel& value);
 void from_json(const nlohmann::json& j, LogLevel& value);  // throws rpckit::codec::DecodeError

@@ -196,11 +196,12 @@ TEST(OpenEnums, OrderedByWireText) {
   EXPECT_EQ(wires, (std::vector<std::string_view>{"a_new", "on_chat_message", "on_watch_tick"}));
 }
 
-// Every open enum class of types.hpp is tested above with every value it lists.
+// Every open enum of types.hpp (its values are the struct <Name>Values rpckit::OpenEnum
+// takes) is tested above with every value it lists.
 TEST(OpenEnums, EveryGeneratedEnumIsCovered) {
   const std::string header = read_text(source_dir() / "generated" / "streamnook_v1" / "types.hpp");
   std::map<std::string, std::vector<std::string>> in_header;
-  const std::regex class_decl(R"(\nclass (\w+) \{)");
+  const std::regex class_decl(R"(\nstruct (\w+)Values \{\n  enum Value)");
   const std::regex value_decl(R"re(\n    k\w+ = \d+,  // "([^"]*)")re");
   for (auto it = std::sregex_iterator(header.begin(), header.end(), class_decl);
        it != std::sregex_iterator(); ++it) {

@@ -80,7 +80,7 @@ TEST(AdditiveChange, TheTextCheckSeesEnoughDeclarations) {
   EXPECT_TRUE(has(types, "streamnook::v1/Channel",
                   "friend bool operator==(const Channel&, const Channel&) = default;"));
   EXPECT_TRUE(
-      has(types, "streamnook::v1/EventName/Value", "kOnStreamStart = 1,  // \"on_stream_start\""));
+      has(types, "streamnook::v1/EventNameValues/Value", "kOnStreamStart = 1,  // \"on_stream_start\""));
   EXPECT_TRUE(has(types, "streamnook::v1/ErrorCode", "kParseError = -32700,"));
   EXPECT_TRUE(
       has(types, "streamnook::v1", "using PanelValues = std::map<std::string, PanelValue>;"));
@@ -143,7 +143,7 @@ TEST(AdditiveChange, InsertingAnEnumValueFirstIsCaught) {
   EXPECT_THAT(ir, Contains("enum EventName value \"on_stream_start\" position changed: 0 -> 1"))
       << lines(ir);
   std::vector<std::string> text = text_additive_problems(before.files, after.files);
-  EXPECT_THAT(text, Contains("streamnook_v1/types.hpp: in streamnook::v1/EventName/Value: "
+  EXPECT_THAT(text, Contains("streamnook_v1/types.hpp: in streamnook::v1/EventNameValues/Value: "
                              "`kOnStreamStart = 1,  // \"on_stream_start\"` is gone"))
       << lines(text);
 }

@@ -45,12 +45,9 @@ void emit_struct(Printer& p, const ir::TypeDecl& d) {
 
 void emit_string_enum(Printer& p, const ir::TypeDecl& d) {
   const char* width = d.enum_.values.size() < 255 ? "std::uint8_t" : "std::uint16_t";
-  p.print(
-      "// Open enum: from_wire() accepts any text; a value this version does not list is\n"
-      "// kUnknown and wire() still returns its text, so it re-encodes unchanged.\n"
-      "class $name$ {\n"
-      " public:\n",
-      {{"name", d.name}});
+  const std::string& values = d.enum_.values_struct;
+  p.print("// The values of $name$ (rpckit::OpenEnum).\nstruct $values$ {\n",
+          {{"name", d.name}, {"values", values}});
   {
     Printer::Indent in(p);
     p.print("enum Value : $width$ {\n", {{"width", width}});
@@ -64,29 +61,24 @@ void emit_string_enum(Printer& p, const ir::TypeDecl& d) {
                 {{"name", v.cpp_name}, {"n", std::to_string(n++)}, {"wire", v.wire}});
       }
     }
-    p.print("};\n\n");
-    p.print(
-        "$name$() = default;\n"
-        "$name$(Value value) : value_(value) {}  // NOLINT(google-explicit-constructor)\n"
-        "\n"
-        "static $name$ from_wire(std::string_view text);\n"
-        "std::string_view wire() const noexcept;\n"
-        "Value value() const noexcept { return value_; }\n"
-        "bool is_known() const noexcept { return value_ != kUnknown; }\n"
-        "\n"
-        "friend bool operator==(const $name$&, const $name$&) = default;\n"
-        "friend bool operator<(const $name$& a, const $name$& b) noexcept {\n"
-        "  return a.wire() < b.wire();\n"
-        "}\n",
-        {{"name", d.name}});
+    p.print("};\n");
+    // Unsized, so that a value added to the schema leaves this declaration as it was.
+    p.print("static constexpr std::string_view kWire[] = {\n");
+    for (const ir::EnumValue& v : d.enum_.values) {
+      p.print("    \"$wire$\",\n", {{"wire", v.wire}});
+    }
+    p.print("};\n");
   }
+  p.print("};\n\n");
+  doc_comment(p, d.doc);
   p.print(
-      "\n"
-      " private:\n"
-      "  Value value_ = $first$;\n"
-      "  std::string unknown_;  // the wire text when value_ == kUnknown\n"
+      "// Open enum: from_wire() accepts any text; a value this version does not list is\n"
+      "// kUnknown and wire() still returns its text, so it re-encodes unchanged.\n"
+      "class $name$ : public rpckit::OpenEnum<$name$, $values$> {\n"
+      " public:\n"
+      "  using OpenEnum::OpenEnum;\n"
       "};\n",
-      {{"first", d.enum_.values.front().cpp_name}});
+      {{"name", d.name}, {"values", values}});
 }
 
 void emit_integer_enum(Printer& p, const ir::TypeDecl& d) {
@@ -154,10 +146,12 @@ std::string emit_types_header(const ir::Module& m) {
       "#include \"rpckit/codec/decode_error.hpp\"\n"
       "#include \"rpckit/codec/json_value.hpp\"\n"
       "#include \"rpckit/codec/nullable.hpp\"\n"
+      "#include \"rpckit/codec/open_enum.hpp\"\n"
       "\n");
   open_namespace(p, m);
   for (const ir::TypeDecl& d : m.types) {
-    doc_comment(p, d.doc);
+    bool open_enum = d.kind == ir::TypeDecl::Kind::kEnum && !d.enum_.integer;
+    if (!open_enum) doc_comment(p, d.doc);  // an open enum's goes on its class, not its values
     switch (d.kind) {
       case ir::TypeDecl::Kind::kStruct: emit_struct(p, d); break;
       case ir::TypeDecl::Kind::kEnum:

@@ -211,36 +211,14 @@ void emit_default_accessors(Printer& p, const ir::TypeDecl& d) {
 }
 
 void emit_string_enum(Printer& p, const ir::TypeDecl& d) {
-  std::string names;
-  for (const ir::EnumValue& v : d.enum_.values) names += "    \"" + v.wire + "\",\n";
   p.print(
-      "namespace {\n"
-      "constexpr std::array<std::string_view, $count$> k$name$Wire = {\n"
-      "$names$"
-      "};\n"
-      "}  // namespace\n"
-      "\n"
-      "$name$ $name$::from_wire(std::string_view text) {\n"
-      "  for (std::size_t i = 0; i < k$name$Wire.size(); ++i) {\n"
-      "    if (k$name$Wire[i] == text) return $name$(static_cast<Value>(i + 1));\n"
-      "  }\n"
-      "  $name$ unknown(kUnknown);\n"
-      "  unknown.unknown_ = std::string(text);\n"
-      "  return unknown;\n"
-      "}\n"
-      "\n"
-      "std::string_view $name$::wire() const noexcept {\n"
-      "  if (value_ == kUnknown) return unknown_;\n"
-      "  return k$name$Wire[static_cast<std::size_t>(value_) - 1];\n"
-      "}\n"
-      "\n"
       "void to_json(nlohmann::json& j, const $name$& value) { j = value.wire(); }\n"
       "\n"
       "void decode(const nlohmann::json& j, $name$& value, rpckit::codec::DecodePath& path) {\n"
       "  if (!j.is_string()) rpckit::codec::fail_kind(j, \"string\", path);\n"
       "  value = $name$::from_wire(j.get_ref<const std::string&>());\n"
       "}\n",
-      {{"name", d.name}, {"count", std::to_string(d.enum_.values.size())}, {"names", names}});
+      {{"name", d.name}});
 }
 
 void emit_integer_enum(Printer& p, const ir::TypeDecl& d) {

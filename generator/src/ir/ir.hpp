@@ -85,6 +85,7 @@ struct Enum {
   bool integer = false;  // integer enums are `enum class X : std::int32_t`
   std::vector<EnumValue> values;
   std::string from_name_function;  // integer enums: "error_code_from_string" (by label)
+  std::string values_struct;       // string enums: "UiCapabilityValues" (rpckit::OpenEnum)
 };
 
 struct UnionMember {

@@ -41,15 +41,20 @@ void Lowerer::declare_file(const Node& file, bool root_is_type) {
   }
 }
 
+// Claims a C++ type name for the declaration at `n`; two declarations never share one.
+void Lowerer::reserve_name(const Node& n, const std::string& name) {
+  if (auto it = names_.find(name); it != names_.end()) {
+    n.fail("type name \"" + name + "\" is already used by " + it->second);
+  }
+  names_[name] = n.loc().str();
+}
+
 // Declares the type at `n` (once) and returns its name.
 std::string Lowerer::declare(const Node& n, const std::string& name) {
   std::string key = n.loc().str();
   if (auto it = declared_.find(key); it != declared_.end()) return it->second;
-  if (auto it = names_.find(name); it != names_.end()) {
-    n.fail("type name \"" + name + "\" is already used by " + it->second);
-  }
+  reserve_name(n, name);
   declared_[key] = name;
-  names_[name] = key;
   std::size_t index = decls_.size();
   decls_.emplace_back();
   TypeDecl decl;
@@ -65,6 +70,7 @@ std::string Lowerer::declare(const Node& n, const std::string& name) {
     case Shape::kEnum:
       decl.kind = TypeDecl::Kind::kEnum;
       decl.enum_ = lower_enum(n, name);
+      if (!decl.enum_.values_struct.empty()) reserve_name(n, decl.enum_.values_struct);
       break;
     case Shape::kUnion:
       decl.kind = TypeDecl::Kind::kUnion;
@@ -160,7 +166,11 @@ std::optional<std::string> Lowerer::default_expression(const Node& d, const Type
 ir::Enum Lowerer::lower_enum(const Node& n, const std::string& name) {
   ir::Enum e;
   e.integer = integer_enum(n);
-  if (e.integer) e.from_name_function = snake_case(name) + "_from_string";
+  if (e.integer) {
+    e.from_name_function = snake_case(name) + "_from_string";
+  } else {
+    e.values_struct = name + "Values";
+  }
   if (!e.integer && single_type(n, nullptr) != "string" && n.has("type")) {
     n.child("type").fail("enums must be of type string or integer");
   }

@@ -39,6 +39,7 @@ class Lowerer {
   static std::string name_for(const Node& n);
   static bool declarable(const Node& n);
   void declare_file(const Node& file, bool root_is_type = true);
+  void reserve_name(const Node& n, const std::string& name);
   std::string declare(const Node& n, const std::string& name);
   const TypeDecl* find_decl(const std::string& name) const;
   ir::Struct lower_struct(const Node& n, const std::string& owner);
