@@ -45,7 +45,7 @@ class HostEvents : public HostTest {
 };
 
 TEST_F(HostEvents, DeliveredOnlyAfterInitialized) {
-  make_host(0.05);  // handshake 500 ms; the plugin answers initialize after 250 ms
+  make_host(0.05);  // the plugin answers initialize after 250 ms
   add(PluginSpec("test.slow-init", {"well-behaved", "init_delay_ms=250"})
           .with_events({"on_chat_message"}));
   host().start("test.slow-init");

@@ -486,8 +486,10 @@ Watchdog::~Watchdog() {
 
 // ---- HostTest -----------------------------------------------------------------------------
 
-rs::Host& HostTest::make_host(double time_scale, std::size_t max_queued_events) {
+rs::Host& HostTest::make_host(double time_scale, std::size_t max_queued_events,
+                              std::optional<milliseconds> handshake_timeout) {
   rs::HostOptions options;
+  options.handshake_timeout = handshake_timeout;
   options.data_root = dir_.path() / "data";
   options.log_root = dir_.path() / "logs";
   options.time_scale = time_scale;

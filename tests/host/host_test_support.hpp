@@ -265,8 +265,14 @@ class HostTest : public ::testing::Test {
  protected:
   void TearDown() override;
 
-  // Creates the host (once per test) at this time scale.
-  rs::Host& make_host(double time_scale, std::size_t max_queued_events = 1024);
+  // Creates the host (once per test) at this time scale. Every timer is scaled but the
+  // handshake deadline, which stays at kStartAllowance: a sanitizer-built plugin on a loaded
+  // machine can take longer than a scaled 10 s to start, and a crash or an answer would then
+  // race the deadline. The tests of the deadline itself pass kProtocolHandshake.
+  static constexpr std::optional<milliseconds> kStartAllowance = milliseconds(10000);
+  static constexpr std::optional<milliseconds> kProtocolHandshake = std::nullopt;
+  rs::Host& make_host(double time_scale, std::size_t max_queued_events = 1024,
+                      std::optional<milliseconds> handshake_timeout = kStartAllowance);
   rs::Host& host() { return *host_; }
   // make_plugin_dir + load + add_plugin with `granted` (nullopt: everything requested).
   void add(const PluginSpec& spec, std::optional<sn::Granted> granted = std::nullopt);

@@ -174,7 +174,7 @@ TEST_F(HostLifecycle, KilledBySignalReportsSignal9) {
 }
 
 TEST_F(HostLifecycle, HangInInitializeIsHandshakeTimeoutThenRestart) {
-  make_host(0.02);  // handshake 200 ms
+  make_host(0.02, 1024, kProtocolHandshake);  // handshake 200 ms
   add(PluginSpec("test.hang-init", {"hang-in-initialize"}));
   host().start("test.hang-init");
   ASSERT_TRUE(app_.await_lifecycle("test.hang-init", Kind::kStarting, 2, 10s));

@@ -59,8 +59,9 @@ PluginRunner::PluginRunner(HostApplication& app, const HostOptions& options,
   spawn.args = runtime.args_or_default();
   spawn.working_dir = manifest_.dir;
   spawn.stderr_log = log_file_.path();
-  auto settings = roles::process_settings<sn::Protocol>(id_, std::move(spawn),
-                                                        protocol_policy(options_.time_scale));
+  supervision::Policy policy = protocol_policy(options_.time_scale);
+  if (options_.handshake_timeout) policy.handshake_timeout = *options_.handshake_timeout;
+  auto settings = roles::process_settings<sn::Protocol>(id_, std::move(spawn), policy);
   settings.default_deadline = scaled(sn::kDefaultRequestTimeoutMs, options_.time_scale);
   settings.max_queued_events = options_.max_queued_events;
   auto lifecycle = roles::host_lifecycle<sn::Protocol>(

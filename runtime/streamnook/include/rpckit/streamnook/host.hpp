@@ -4,6 +4,7 @@
 // manifest's entry and args in the plugin directory, handshake with the grant, events to the
 // plugins that hooked them, host methods through the capability gates to the
 // HostApplication, pings, restarts with backoff, graceful shutdown.
+#include <chrono>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -30,6 +31,10 @@ struct HostOptions {
   std::filesystem::path log_root;   // each plugin's log_dir is <log_root>/<plugin id>
   // Multiplies every protocol timer (handshake, pings, backoff, window, grace, deadlines).
   double time_scale = 1.0;
+  // How long a plugin has to answer initialize, when not the protocol's (scaled) deadline: a
+  // host that starts plugins under a debugger, an emulator or sanitizers can give them longer
+  // without slowing every other timer.
+  std::optional<std::chrono::milliseconds> handshake_timeout;
   // Events waiting for a plugin that is slow to read; beyond this they are dropped (and
   // reported) rather than letting one plugin hold memory or delay the others.
   std::size_t max_queued_events = 1024;
