@@ -9,7 +9,7 @@
 
 #include "streamnook_v1/constants.hpp"
 #include "streamnook_v1/types.hpp"
-#include "rpckit/codec/descriptor.hpp"
+#include "rpckit/descriptors/message.hpp"
 
 namespace streamnook::v1 {
 

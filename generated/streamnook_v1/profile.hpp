@@ -6,7 +6,7 @@
 #include <string_view>
 
 #include "streamnook_v1/messages.hpp"
-#include "rpckit/codec/profile.hpp"
+#include "rpckit/descriptors/profile.hpp"
 #include "rpckit/framing/framing.hpp"
 
 namespace streamnook::v1 {

@@ -101,7 +101,7 @@ std::string emit_messages_header(const ir::Module& m) {
       "\n"
       "#include \"$module$/constants.hpp\"\n"
       "#include \"$module$/types.hpp\"\n"
-      "#include \"rpckit/codec/descriptor.hpp\"\n"
+      "#include \"rpckit/descriptors/message.hpp\"\n"
       "\n",
       {{"module", m.name}});
   open_namespace(p, m);

@@ -23,7 +23,7 @@ std::string emit_profile_header(const ir::Module& m) {
       "#include <string_view>\n"
       "\n"
       "#include \"$module$/messages.hpp\"\n"
-      "#include \"rpckit/codec/profile.hpp\"\n"
+      "#include \"rpckit/descriptors/profile.hpp\"\n"
       "#include \"rpckit/framing/framing.hpp\"\n"
       "\n",
       {{"module", m.name}});

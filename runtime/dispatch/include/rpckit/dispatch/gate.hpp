@@ -10,7 +10,7 @@
 
 #include "rpckit/codec/codec.hpp"
 
-#include "rpckit/codec/descriptor.hpp"
+#include "rpckit/descriptors/message.hpp"
 
 namespace rpckit {
 

@@ -25,7 +25,7 @@
 
 #include "rpckit/codec/codec.hpp"
 #include "rpckit/codec/decode_error.hpp"
-#include "rpckit/codec/descriptor.hpp"
+#include "rpckit/descriptors/message.hpp"
 
 namespace rpckit {
 

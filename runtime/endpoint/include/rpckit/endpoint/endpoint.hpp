@@ -41,7 +41,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "rpckit/codec/profile.hpp"
+#include "rpckit/descriptors/profile.hpp"
 #include "rpckit/endpoint/envelope.hpp"
 #include "rpckit/endpoint/reply.hpp"
 #include "rpckit/endpoint/rpc_error.hpp"

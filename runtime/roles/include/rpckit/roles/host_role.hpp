@@ -14,7 +14,7 @@
 #include <type_traits>
 #include <utility>
 
-#include "rpckit/codec/profile.hpp"
+#include "rpckit/descriptors/profile.hpp"
 #include "rpckit/endpoint/typed.hpp"
 #include "rpckit/roles/plugin_process.hpp"
 
