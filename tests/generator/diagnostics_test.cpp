@@ -467,6 +467,23 @@ const std::vector<Case>& cases() {
       {"ProfileStopsOnExitWithoutExit",
        [](SchemaFiles& s) { profile(s)["stops_on"] = J::array({"exit"}); },
        "protocol.json#/x-profile/stops_on: \"exit\" needs lifecycle.exit"},
+      {"ProfileTimingsNotObject", [](SchemaFiles& s) { profile(s)["timings"] = 1; },
+       "protocol.json#/x-profile/timings: expected an object"},
+      {"ProfileTimingUnknown",
+       [](SchemaFiles& s) { profile(s)["timings"]["boot_timeout"] = "timeout_ms"; },
+       "protocol.json#/x-profile/timings/boot_timeout: unknown timing"},
+      {"ProfileTimingNotADuration",
+       [](SchemaFiles& s) { profile(s)["timings"]["exit_grace"] = "count"; },
+       "protocol.json#/x-profile/timings/exit_grace: \"count\" is not a duration constant "
+       "(x-unit \"ms\") of the protocol"},
+      {"ProfileTimingNotACount",
+       [](SchemaFiles& s) { profile(s)["timings"]["health_check_misses"] = "timeout_ms"; },
+       "protocol.json#/x-profile/timings/health_check_misses: \"timeout_ms\" is not an integer "
+       "constant of the protocol"},
+      {"ProfileTimingNotDurations",
+       [](SchemaFiles& s) { profile(s)["timings"]["restart_backoff"] = "timeout_ms"; },
+       "protocol.json#/x-profile/timings/restart_backoff: \"timeout_ms\" is not an array of "
+       "durations (x-unit \"ms\") of the protocol"},
       {"DirectionUnknownRole", [](SchemaFiles& s) { msg(s)["x-direction"] = "a_to_c"; },
        "messages/m.json#/x-direction: expected \"<role>_to_<role>\" with roles from x-roles"},
       {"GateNotArray", [](SchemaFiles& s) { msg(s)["x-gate"] = J::object(); },
@@ -570,6 +587,13 @@ TEST(Diagnostics, AcceptedNeighbours) {
          prop(s, "count")["const"] = J::array({-1, 1});
        }},
       {"boolean schemas", [](SchemaFiles& s) { x(s) = true; }},
+      {"profile timings of each kind",
+       [](SchemaFiles& s) {
+         prop(s, "backoff_ms") = J::parse(R"({"type": "integer", "const": [1, 2], "x-unit": "ms"})");
+         profile(s)["timings"] = J::parse(
+             R"({"exit_grace": "timeout_ms", "health_check_misses": "count",
+                 "restart_backoff": "backoff_ms"})");
+       }},
       {"not with only a pattern",
        [](SchemaFiles& s) { x(s) = J::parse(R"({"type": "string", "not": {"pattern": "^a"}})"); }},
       {"$ref chain to a primitive",

@@ -84,9 +84,8 @@ int main(int argc, char** argv) {
   rpckit::process::SpawnOptions spawn;
   spawn.executable = argv[1];
   for (int i = 2; i < argc; ++i) spawn.args.emplace_back(argv[i]);
-  rpckit::supervision::Policy policy;
-  policy.ping_interval = std::chrono::milliseconds(200);  // several health checks in a run
-  policy.exit_grace = std::chrono::milliseconds(2000);
+  // The profile's timers: a health check every 200 ms, 2 s to exit; the rest the defaults.
+  rpckit::supervision::Policy policy = rpckit::roles::lifecycle_policy<tasks::Protocol>();
 
   tasks::Grant grant;
   grant.powers = {tasks::Power::kConfirm, tasks::Power::kLog};

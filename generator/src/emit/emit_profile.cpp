@@ -10,6 +10,29 @@ std::string message_or_none(const std::string& cpp_name) {
   return cpp_name.empty() ? "rpckit::NoMessage" : "messages::" + cpp_name;
 }
 
+// The lifecycle timers the protocol sets, as traits of the constants that hold them.
+std::string timings(const ir::Profile& profile, const std::string& qualified) {
+  if (profile.timings.empty()) return "";
+  Printer out;
+  out.print("  /// Lifecycle timers (\"timings\"); those not here keep the supervisor's defaults.\n");
+  for (const ir::Profile::Timing& t : profile.timings) {
+    const char* form = "";
+    switch (t.kind) {
+      case ir::Profile::Timing::Kind::kDuration:
+        form = "  static constexpr std::chrono::milliseconds $trait$ = $q$$constant$;\n";
+        break;
+      case ir::Profile::Timing::Kind::kDurations:
+        form = "  static constexpr auto $trait$ = $q$$constant$;\n";
+        break;
+      case ir::Profile::Timing::Kind::kCount:
+        form = "  static constexpr int $trait$ = static_cast<int>($q$$constant$);\n";
+        break;
+    }
+    out.print(form, {{"trait", t.trait}, {"q", qualified}, {"constant", t.constant}});
+  }
+  return out.str();
+}
+
 }  // namespace
 
 std::string emit_profile_header(const ir::Module& m) {
@@ -19,6 +42,7 @@ std::string emit_profile_header(const ir::Module& m) {
   out.print(
       "#pragma once\n"
       "\n"
+      "$chrono$"
       "#include <cstddef>\n"
       "#include <string_view>\n"
       "\n"
@@ -26,7 +50,7 @@ std::string emit_profile_header(const ir::Module& m) {
       "#include \"rpckit/descriptors/profile.hpp\"\n"
       "#include \"rpckit/framing/framing.hpp\"\n"
       "\n",
-      {{"module", m.name}});
+      {{"module", m.name}, {"chrono", profile.timings.empty() ? "" : "#include <chrono>\n"}});
   open_namespace(out, m);
   std::string accepted;
   for (const std::string& kind : profile.ids_accepted) {
@@ -62,6 +86,7 @@ std::string emit_profile_header(const ir::Module& m) {
       "  static constexpr std::string_view kGrantMember = \"$grant$\";\n"
       "  /// Whether a peer's error objects may lack members JSON-RPC requires (e.g. `code`).\n"
       "  static constexpr bool kLenientErrorObjects = $lenient$;\n"
+      "$timings$"
       "};\n"
       "\n",
       {{"framing", profile.framing},
@@ -80,7 +105,8 @@ std::string emit_profile_header(const ir::Module& m) {
        {"shutdown", message_or_none(profile.shutdown)},
        {"exit", message_or_none(profile.exit)},
        {"grant", profile.grant_member},
-       {"lenient", flag(profile.lenient_error_objects)}});
+       {"lenient", flag(profile.lenient_error_objects)},
+       {"timings", timings(profile, qualified)}});
   close_namespace(out, m);
   return out.str();
 }

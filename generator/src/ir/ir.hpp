@@ -187,6 +187,15 @@ struct Profile {
   std::string grant_member;     // C++ field of the handshake params holding the grant
   bool lenient_error_objects = false;
   bool stops_on_stdin_eof = false, stops_on_sigterm = false, stops_on_exit = false;
+  // The lifecycle timers the protocol sets ("timings"): trait name ("kHandshakeTimeout") and
+  // the C++ name of its constant, in the order of the profile's key list; the others keep the
+  // supervisor's defaults.
+  struct Timing {
+    std::string trait;
+    std::string constant;
+    enum class Kind : std::uint8_t { kDuration, kDurations, kCount } kind = Kind::kDuration;
+  };
+  std::vector<Timing> timings;
 };
 
 struct Module {

@@ -11,9 +11,27 @@
 namespace rpckit::gen {
 namespace {
 
-constexpr std::array<std::string_view, 9> kKeys = {
-    "framing", "max_frame_bytes", "max_json_depth", "ids",       "spawned",
-    "lifecycle", "grant",         "error_objects", "stops_on"};
+constexpr std::array<std::string_view, 10> kKeys = {
+    "framing", "max_frame_bytes", "max_json_depth", "ids",      "spawned",
+    "lifecycle", "grant",         "error_objects", "stops_on", "timings"};
+
+// "timings" keys: the supervisor's timers, the trait each becomes and the constant it needs.
+struct TimingKey {
+  std::string_view key;
+  std::string_view trait;
+  ir::Profile::Timing::Kind kind;
+};
+using TimingKind = ir::Profile::Timing::Kind;
+constexpr std::array<TimingKey, 8> kTimings = {{
+    {"handshake_timeout", "kHandshakeTimeout", TimingKind::kDuration},
+    {"health_check_interval", "kHealthCheckInterval", TimingKind::kDuration},
+    {"health_check_misses", "kHealthCheckMisses", TimingKind::kCount},
+    {"restart_backoff", "kRestartBackoff", TimingKind::kDurations},
+    {"restart_window", "kRestartWindow", TimingKind::kDuration},
+    {"restarts_in_window", "kRestartsInWindow", TimingKind::kCount},
+    {"shutdown_timeout", "kShutdownTimeout", TimingKind::kDuration},
+    {"exit_grace", "kExitGrace", TimingKind::kDuration},
+}};
 constexpr std::array<std::string_view, 5> kLifecycle = {"handshake", "handshake_done",
                                                         "health_check", "shutdown", "exit"};
 
@@ -41,6 +59,24 @@ std::string integer_constant(const Node& n, const ir::Module& m) {
     if (c.wire_name == name && c.kind == ir::Constant::Kind::kInteger && !c.array) return c.cpp_name;
   }
   n.fail("\"" + name + "\" is not an integer constant of the protocol");
+}
+
+// A constant of the kind a timing needs: a duration (x-unit "ms"), a list of them, or a
+// plain integer count.
+std::string timing_constant(const Node& n, TimingKind kind, const ir::Module& m) {
+  std::string name = string_of(n);
+  for (const ir::Constant& c : m.constants) {
+    if (c.wire_name != name) continue;
+    bool duration = c.kind == ir::Constant::Kind::kDurationMs;
+    bool fits = kind == TimingKind::kCount ? c.kind == ir::Constant::Kind::kInteger && !c.array
+                : kind == TimingKind::kDuration ? duration && !c.array
+                                                : duration && c.array;
+    if (fits) return c.cpp_name;
+  }
+  const char* expected = kind == TimingKind::kCount      ? "an integer constant"
+                         : kind == TimingKind::kDuration ? "a duration constant (x-unit \"ms\")"
+                                                         : "an array of durations (x-unit \"ms\")";
+  n.fail("\"" + name + "\" is not " + expected + " of the protocol");
 }
 
 const ir::Message& message(const Node& n, const ir::Module& m) {
@@ -128,6 +164,22 @@ ir::Profile lower_profile(const Node& profile, const ir::Module& m) {
     }
   }
   if (p.stops_on_exit && p.exit.empty()) stops.fail("\"exit\" needs lifecycle.exit");
+
+  if (profile.has("timings")) {
+    Node timings = profile.child("timings");
+    if (!timings.json->is_object()) timings.fail("expected an object");
+    for (const auto& item : timings.json->items()) {
+      auto known = [&](const TimingKey& k) { return k.key == item.key(); };
+      if (std::none_of(kTimings.begin(), kTimings.end(), known)) {
+        timings.child(item.key()).fail("unknown timing");
+      }
+    }
+    for (const TimingKey& k : kTimings) {
+      if (!timings.has(k.key)) continue;
+      p.timings.push_back({std::string(k.trait),
+                           timing_constant(timings.child(k.key), k.kind, m), k.kind});
+    }
+  }
   return p;
 }
 

@@ -3,21 +3,13 @@
 #include <algorithm>
 
 #include "plugin_runner.hpp"
-#include "streamnook_v1/constants.hpp"
+#include "rpckit/roles/host_role.hpp"
+#include "streamnook_v1/roles.hpp"
 
 namespace rpckit::streamnook {
 
 supervision::Policy protocol_policy(double time_scale) {
-  supervision::Policy p;
-  p.handshake_timeout = sn::kHandshakeTimeoutMs;
-  p.ping_interval = sn::kPingIntervalMs;
-  p.ping_max_misses = static_cast<int>(sn::kPingMaxMisses);
-  p.restart_backoff.assign(sn::kRestartBackoffMs.begin(), sn::kRestartBackoffMs.end());
-  p.restart_window = sn::kRestartWindowMs;
-  p.max_restarts_in_window = static_cast<int>(sn::kRestartMaxInWindow);
-  p.shutdown_timeout = sn::kDefaultRequestTimeoutMs;
-  p.exit_grace = sn::kExitGraceMs;
-  return p.scaled(time_scale);
+  return roles::lifecycle_policy<sn::Protocol>(time_scale);
 }
 
 namespace {

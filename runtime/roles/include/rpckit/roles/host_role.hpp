@@ -82,6 +82,25 @@ PluginProcess::Lifecycle host_lifecycle(
   return life;
 }
 
+// The supervisor's policy with the timers Protocol's profile sets ("timings"), the others at
+// their defaults, every duration multiplied by `time_scale`.
+template <class Protocol>
+supervision::Policy lifecycle_policy(double time_scale = 1.0) {
+  using Profile = typename Protocol::Profile;
+  supervision::Policy p;
+  if constexpr (requires { Profile::kHandshakeTimeout; }) p.handshake_timeout = Profile::kHandshakeTimeout;
+  if constexpr (requires { Profile::kHealthCheckInterval; }) p.ping_interval = Profile::kHealthCheckInterval;
+  if constexpr (requires { Profile::kHealthCheckMisses; }) p.ping_max_misses = Profile::kHealthCheckMisses;
+  if constexpr (requires { Profile::kRestartBackoff; }) {
+    p.restart_backoff.assign(Profile::kRestartBackoff.begin(), Profile::kRestartBackoff.end());
+  }
+  if constexpr (requires { Profile::kRestartWindow; }) p.restart_window = Profile::kRestartWindow;
+  if constexpr (requires { Profile::kRestartsInWindow; }) p.max_restarts_in_window = Profile::kRestartsInWindow;
+  if constexpr (requires { Profile::kShutdownTimeout; }) p.shutdown_timeout = Profile::kShutdownTimeout;
+  if constexpr (requires { Profile::kExitGrace; }) p.exit_grace = Profile::kExitGrace;
+  return p.scaled(time_scale);
+}
+
 // What a PluginProcess takes from Protocol's profile: framing and limits.
 template <class Protocol>
 PluginProcess::Settings process_settings(std::string id, process::SpawnOptions spawn,
