@@ -34,8 +34,8 @@ struct Profile {
   using Exit = messages::Exit;
   /// The member of the handshake's params that holds the grant (empty: none).
   static constexpr std::string_view kGrantMember = "granted";
-  /// Whether a peer's error objects may lack members JSON-RPC requires (e.g. `code`).
-  static constexpr bool kLenientErrorObjects = false;
+  /// How a peer's error object without `code` is read (strict: as malformed).
+  static constexpr rpckit::ErrorObjects kErrorObjects = rpckit::ErrorObjects::strict();
   /// Lifecycle timers ("timings"); those not here keep the supervisor's defaults.
   static constexpr std::chrono::milliseconds kHandshakeTimeout = ::streamnook::v1::kHandshakeTimeoutMs;
   static constexpr std::chrono::milliseconds kHealthCheckInterval = ::streamnook::v1::kPingIntervalMs;

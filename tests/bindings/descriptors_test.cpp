@@ -50,7 +50,7 @@ static_assert(std::is_same_v<sn::Profile::Exit, msg::Exit>);
 static_assert(sn::Profile::kGrantMember == "granted");
 static_assert(sn::Profile::kStopsOnStdinEof && sn::Profile::kStopsOnExit &&
               !sn::Profile::kStopsOnSigterm);
-static_assert(!sn::Profile::kLenientErrorObjects);
+static_assert(!sn::Profile::kErrorObjects.code_optional);
 
 static_assert(std::is_same_v<msg::Initialize::Params, sn::InitializeParams>);
 static_assert(std::is_same_v<msg::Initialize::Result, sn::InitializeResult>);

@@ -338,6 +338,54 @@ TEST_F(RawWire, ResponseWithBothResultAndErrorFailsItsCall) {
   EXPECT_TRUE(peer.sync());
 }
 
+// Error objects as a peer may send them, read strictly (JSON-RPC 2.0) and by a protocol whose
+// peers may omit `code` (Profile::kErrorObjects): what the failed call reports.
+TEST(RawWireErrorObjects, ACodeIsRequiredUnlessTheProtocolSaysWhatAMissingOneIs) {
+  struct Case {
+    json error;
+    int strict_code;
+    std::string strict_message;  // a substring
+    int lenient_code;
+    std::string lenient_message;  // exact
+  };
+  const std::vector<Case> cases = {
+      {{{"code", 7}, {"message", "m"}}, 7, "m", 7, "m"},
+      {{{"code", 7}}, 7, "", 7, "unknown error"},
+      {{{"message", "no code"}, {"data", 1}}, -32603, "malformed error object", -32000, "no code"},
+      {json::object(), -32603, "malformed error object", -32000, "unknown error"},
+      {{{"code", "7"}, {"message", "m"}}, -32603, "malformed error object", -32603, ""},
+      {"boom", -32603, "malformed error object", -32603, ""},
+  };
+  for (bool lenient : {false, true}) {
+    Endpoint::Options options;
+    if (lenient) options.error_objects = ErrorObjects::lenient(-32000, "unknown error");
+    RawPeer peer(options);
+    peer.start();
+    for (const Case& c : cases) {
+      auto pending = std::async(std::launch::async, [&] { return peer->call("m", std::nullopt); });
+      const json id = peer.next_json()["id"];
+      peer.send(json{{"jsonrpc", "2.0"}, {"id", id}, {"error", c.error}});
+      CallResult result = pending.get();
+      ASSERT_FALSE(result.ok()) << c.error;
+      const RpcError& e = result.error().error;
+      EXPECT_EQ(e.code(), lenient ? c.lenient_code : c.strict_code) << c.error << " " << lenient;
+      if (!lenient || c.lenient_code == -32603) {
+        EXPECT_THAT(e.message(), HasSubstr(c.strict_message)) << c.error;
+      } else {
+        EXPECT_EQ(e.message(), c.lenient_message) << c.error;
+      }
+    }
+    // data is kept when the code is assigned.
+    auto pending = std::async(std::launch::async, [&] { return peer->call("m", std::nullopt); });
+    const json id = peer.next_json()["id"];
+    peer.send(json{{"jsonrpc", "2.0"}, {"id", id}, {"error", {{"message", "x"}, {"data", {1, 2}}}}});
+    CallResult result = pending.get();
+    ASSERT_FALSE(result.ok());
+    EXPECT_EQ(result.error().error.data().has_value(), lenient);
+    EXPECT_TRUE(peer.sync());
+  }
+}
+
 TEST_F(RawWire, ResponseWithNeitherResultNorErrorIsAnInvalidRequest) {
   auto pending = std::async(std::launch::async, [&] { return peer->call("m", std::nullopt); });
   const json id = peer.next_json()["id"];

@@ -467,6 +467,29 @@ const std::vector<Case>& cases() {
       {"ProfileStopsOnExitWithoutExit",
        [](SchemaFiles& s) { profile(s)["stops_on"] = J::array({"exit"}); },
        "protocol.json#/x-profile/stops_on: \"exit\" needs lifecycle.exit"},
+      {"ErrorObjectsUnknownWord", [](SchemaFiles& s) { profile(s)["error_objects"] = "lenient"; },
+       "protocol.json#/x-profile/error_objects: expected one of \"strict\""},
+      {"ErrorObjectsNotObject", [](SchemaFiles& s) { profile(s)["error_objects"] = 1; },
+       "protocol.json#/x-profile/error_objects: expected \"strict\" or {missing_code, "
+       "missing_message}"},
+      {"ErrorObjectsUnknownKey",
+       [](SchemaFiles& s) {
+         profile(s)["error_objects"] =
+             J::parse(R"({"missing_code": "oops", "missing_message": "m", "x": 1})");
+       },
+       "protocol.json#/x-profile/error_objects/x: unknown error_objects key"},
+      {"ErrorObjectsUnknownCode",
+       [](SchemaFiles& s) {
+         profile(s)["error_objects"] = J::parse(R"({"missing_code": "nope", "missing_message": "m"})");
+       },
+       "protocol.json#/x-profile/error_objects/missing_code: unknown error name \"nope\""},
+      {"ErrorObjectsWithoutErrorCodes",
+       [](SchemaFiles& s) {
+         profile(s)["error_objects"] = J::parse(R"({"missing_code": "oops", "missing_message": "m"})");
+         s["protocol.json"].erase("x-error-codes");
+       },
+       "protocol.json#/x-profile/error_objects/missing_code: missing_code needs \"x-error-codes\" "
+       "in the protocol file"},
       {"ProfileTimingsNotObject", [](SchemaFiles& s) { profile(s)["timings"] = 1; },
        "protocol.json#/x-profile/timings: expected an object"},
       {"ProfileTimingUnknown",
@@ -587,6 +610,11 @@ TEST(Diagnostics, AcceptedNeighbours) {
          prop(s, "count")["const"] = J::array({-1, 1});
        }},
       {"boolean schemas", [](SchemaFiles& s) { x(s) = true; }},
+      {"lenient error objects",
+       [](SchemaFiles& s) {
+         profile(s)["error_objects"] =
+             J::parse(R"({"missing_code": "oops", "missing_message": "unknown error"})");
+       }},
       {"profile timings of each kind",
        [](SchemaFiles& s) {
          prop(s, "backoff_ms") = J::parse(R"({"type": "integer", "const": [1, 2], "x-unit": "ms"})");

@@ -7,6 +7,7 @@
 #include <type_traits>
 
 #include "demo_calc/dispatch.hpp"
+#include "demo_calc/profile.hpp"
 #include "demo_relay/dispatch.hpp"
 
 namespace {
@@ -28,6 +29,10 @@ static_assert(std::is_same_v<calc::Variables, std::map<std::string, double>>);
 static_assert(std::is_same_v<calc::messages::Evaluate::Params, calc::EvaluateParams>);
 static_assert(std::is_same_v<calc::messages::Ping::Result, std::nullptr_t>);
 static_assert(calc::messages::Evaluate::kDeadline == calc::kEvaluateTimeoutMs);
+// Its peers may omit an error's code: read as internal (-32603), the message "unknown error".
+static_assert(calc::Profile::kErrorObjects.code_optional);
+static_assert(calc::Profile::kErrorObjects.missing_code == -32603);
+static_assert(calc::Profile::kErrorObjects.missing_message == "unknown error");
 static_assert(calc::messages::Cancel::kParamsPresence == rpckit::ParamsPresence::kOptionalOmit);
 static_assert(calc::messages::Ping::kParamsPresence == rpckit::ParamsPresence::kOptionalSendEmpty);
 static_assert(calc::ClientToServer::find("cancel") == 2);

@@ -10,6 +10,12 @@ std::string message_or_none(const std::string& cpp_name) {
   return cpp_name.empty() ? "rpckit::NoMessage" : "messages::" + cpp_name;
 }
 
+std::string error_objects(const ir::Profile& profile) {
+  if (profile.missing_error_code.empty()) return "rpckit::ErrorObjects::strict()";
+  return "rpckit::ErrorObjects::lenient(static_cast<int>(" + profile.missing_error_code + "), " +
+         profile.missing_error_message + ")";
+}
+
 // The lifecycle timers the protocol sets, as traits of the constants that hold them.
 std::string timings(const ir::Profile& profile, const std::string& qualified) {
   if (profile.timings.empty()) return "";
@@ -84,8 +90,8 @@ std::string emit_profile_header(const ir::Module& m) {
       "  using Exit = $exit$;\n"
       "  /// The member of the handshake's params that holds the grant (empty: none).\n"
       "  static constexpr std::string_view kGrantMember = \"$grant$\";\n"
-      "  /// Whether a peer's error objects may lack members JSON-RPC requires (e.g. `code`).\n"
-      "  static constexpr bool kLenientErrorObjects = $lenient$;\n"
+      "  /// How a peer's error object without `code` is read (strict: as malformed).\n"
+      "  static constexpr rpckit::ErrorObjects kErrorObjects = $error_objects$;\n"
       "$timings$"
       "};\n"
       "\n",
@@ -105,7 +111,7 @@ std::string emit_profile_header(const ir::Module& m) {
        {"shutdown", message_or_none(profile.shutdown)},
        {"exit", message_or_none(profile.exit)},
        {"grant", profile.grant_member},
-       {"lenient", flag(profile.lenient_error_objects)},
+       {"error_objects", error_objects(profile)},
        {"timings", timings(profile, qualified)}});
   close_namespace(out, m);
   return out.str();

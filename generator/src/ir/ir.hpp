@@ -185,7 +185,11 @@ struct Profile {
   std::string spawner_handler, spawner_client;
   std::string handshake, handshake_done, health_check, shutdown, exit;
   std::string grant_member;     // C++ field of the handshake params holding the grant
-  bool lenient_error_objects = false;
+  // A peer's error object without `code`: malformed when `missing_error_code` is empty
+  // (strict), else read as that error-code enumerator ("ErrorCode::kPluginError"), and a
+  // missing `message` as `missing_error_message` (a C++ string literal).
+  std::string missing_error_code;
+  std::string missing_error_message;
   bool stops_on_stdin_eof = false, stops_on_sigterm = false, stops_on_exit = false;
   // The lifecycle timers the protocol sets ("timings"): trait name ("kHandshakeTimeout") and
   // the C++ name of its constant, in the order of the profile's key list; the others keep the

@@ -92,6 +92,33 @@ const char* id_kind(const Node& n) {
   return kNames[one_of(n, {"integer", "string", "null"})];
 }
 
+// "strict", or {"missing_code": <error name>, "missing_message": <text>} for a protocol
+// whose peers may send error objects without `code`.
+void lower_error_objects(const Node& n, const ir::Module& m, ir::Profile& p) {
+  if (n.json->is_string()) {
+    one_of(n, {"strict"});
+    return;
+  }
+  if (!n.json->is_object()) n.fail("expected \"strict\" or {missing_code, missing_message}");
+  for (const auto& item : n.json->items()) {
+    if (item.key() != "missing_code" && item.key() != "missing_message") {
+      n.child(item.key()).fail("unknown error_objects key");
+    }
+  }
+  Node code = n.child("missing_code");
+  std::string name = string_of(code);
+  if (!m.error_code_type) code.fail("missing_code needs \"x-error-codes\" in the protocol file");
+  for (const ir::TypeDecl& d : m.types) {
+    if (d.name != *m.error_code_type) continue;
+    std::string cpp = constant_name(name);
+    for (const ir::EnumValue& v : d.enum_.values) {
+      if (v.cpp_name == cpp) p.missing_error_code = d.name + "::" + cpp;
+    }
+  }
+  if (p.missing_error_code.empty()) code.fail("unknown error name \"" + name + "\"");
+  p.missing_error_message = Json(string_of(n.child("missing_message"))).dump();  // C++ literal
+}
+
 }  // namespace
 
 ir::Profile lower_profile(const Node& profile, const ir::Module& m) {
@@ -151,9 +178,7 @@ ir::Profile lower_profile(const Node& profile, const ir::Module& m) {
   if (p.handshake.empty()) lifecycle.fail("missing \"handshake\"");
 
   if (profile.has("grant")) p.grant_member = member_name(string_of(profile.child("grant")));
-  if (profile.has("error_objects")) {
-    p.lenient_error_objects = one_of(profile.child("error_objects"), {"strict", "lenient"}) == 1;
-  }
+  if (profile.has("error_objects")) lower_error_objects(profile.child("error_objects"), m, p);
   Node stops = profile.child("stops_on");
   if (!stops.json->is_array()) stops.fail("expected an array");
   for (std::size_t i = 0; i < stops.json->size(); ++i) {

@@ -545,7 +545,7 @@ void Endpoint::complete(Completions completions) {
 }
 
 // Parsed here, on the thread that takes the result, from text the reader validated.
-CallResult Endpoint::resolve(std::string_view method, const Pending& done) {
+CallResult Endpoint::resolve(std::string_view method, const Pending& done) const {
   if (done.unreadable) return unusable(method, *done.unreadable);
   const Received& response = *done.response;
   const Span& member =
@@ -553,7 +553,7 @@ CallResult Endpoint::resolve(std::string_view method, const Pending& done) {
   std::optional<nlohmann::json> value = parse_validated(member.in(response.frame));
   if (!value) return unusable(method, "");
   if (response.envelope.error) {
-    return CallError{CallError::Kind::kRemote, RpcError::from_json(*value)};
+    return CallError{CallError::Kind::kRemote, RpcError::from_json(*value, options_.error_objects)};
   }
   return CallResult(std::move(*value));
 }

@@ -10,17 +10,22 @@ nlohmann::json RpcError::to_json() const {
   return j;
 }
 
-RpcError RpcError::from_json(const nlohmann::json& error) {
-  if (!error.is_object() || !error.contains("code") || !error["code"].is_number_integer()) {
+RpcError RpcError::from_json(const nlohmann::json& error, const ErrorObjects& policy) {
+  auto malformed = [&] {
     return RpcError(jsonrpc_code::kInternalError, "malformed error object: " + codec::snippet(error));
-  }
-  std::string message;
+  };
+  if (!error.is_object()) return malformed();
+  auto code_member = error.find("code");
+  bool code_missing = code_member == error.end();
+  if (code_missing ? !policy.code_optional : !code_member->is_number_integer()) return malformed();
+  std::string message = policy.code_optional ? std::string(policy.missing_message) : "";
   if (auto it = error.find("message"); it != error.end() && it->is_string()) {
     message = it->get<std::string>();
   }
   std::optional<nlohmann::json> data;
   if (auto it = error.find("data"); it != error.end()) data = *it;
-  auto code = error["code"].get<std::int64_t>();
+  if (code_missing) return RpcError(policy.missing_code, std::move(message), std::move(data));
+  auto code = code_member->get<std::int64_t>();
   if (code < INT32_MIN || code > INT32_MAX) {
     return RpcError(jsonrpc_code::kInternalError, "error code out of range: " + codec::snippet(error));
   }

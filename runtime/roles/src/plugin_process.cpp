@@ -247,6 +247,7 @@ void PluginProcess::spawn() {
   endpoint_options.max_depth = settings_.max_json_depth;
   endpoint_options.sent_ids = settings_.sent_ids;
   endpoint_options.accepted_ids = settings_.accepted_ids;
+  endpoint_options.error_objects = settings_.error_objects;
   conn->endpoint = std::make_shared<Endpoint>(
       framing::make_reader(settings_.framing, *conn->source, max),
       framing::make_writer(settings_.framing, *conn->sink, max), std::move(endpoint_options));

@@ -116,6 +116,7 @@ int PluginSession::serve(std::unique_ptr<framing::FrameReader> reader,
                          Endpoint::Options options) {
   options.sent_ids = settings_.sent_ids;
   options.accepted_ids = settings_.accepted_ids;
+  options.error_objects = settings_.error_objects;
   Endpoint endpoint(std::move(reader), std::move(writer), std::move(options));
   endpoint_ = &endpoint;
   host_.attach(&endpoint);

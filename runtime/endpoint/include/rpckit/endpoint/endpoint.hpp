@@ -131,6 +131,8 @@ class Endpoint {
     // profiles name both (Profile::kSentIds, kAcceptedIds).
     IdKind sent_ids = IdKind::kInteger;
     IdKinds accepted_ids = IdKind::kInteger | IdKind::kString;
+    // Whether a peer's error object may lack `code` (Profile::kErrorObjects).
+    ErrorObjects error_objects = ErrorObjects::strict();
   };
 
   Endpoint(std::unique_ptr<framing::FrameReader> reader,
@@ -203,7 +205,7 @@ class Endpoint {
   std::optional<std::chrono::steady_clock::time_point> next_async_deadline() const;
   void expire_async(std::unique_lock<std::mutex>& lock);  // completes overdue calls
   void complete(Completions completions);
-  static CallResult resolve(std::string_view method, const Pending& done);
+  CallResult resolve(std::string_view method, const Pending& done) const;
   // The pending call a response's id names, if it can name one of ours.
   std::optional<std::int64_t> own_id(const nlohmann::json& id) const;
   nlohmann::json request_envelope(std::int64_t id, std::string_view method,

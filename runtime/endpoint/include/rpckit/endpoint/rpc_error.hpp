@@ -6,6 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "rpckit/descriptors/profile.hpp"
+
 namespace rpckit {
 
 // JSON-RPC 2.0's reserved codes; protocols add their own (generated ErrorCode enums).
@@ -30,8 +32,10 @@ class RpcError : public std::runtime_error {
   const std::optional<nlohmann::json>& data() const noexcept { return data_; }
 
   nlohmann::json to_json() const;
-  // Reads an `error` member; a malformed one becomes an internal error that says so.
-  static RpcError from_json(const nlohmann::json& error);
+  // Reads an `error` member; a malformed one becomes an internal error that says so. Under
+  // ErrorObjects::lenient, a missing `code` and `message` are the policy's.
+  static RpcError from_json(const nlohmann::json& error,
+                            const ErrorObjects& policy = ErrorObjects::strict());
 
  private:
   int code_;

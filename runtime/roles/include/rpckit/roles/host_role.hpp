@@ -114,6 +114,7 @@ PluginProcess::Settings process_settings(std::string id, process::SpawnOptions s
   s.max_json_depth = Profile::kMaxJsonDepth;
   s.sent_ids = Profile::kSentIds;
   s.accepted_ids = Profile::kAcceptedIds;
+  s.error_objects = Profile::kErrorObjects;
   s.policy = std::move(policy);
   return s;
 }

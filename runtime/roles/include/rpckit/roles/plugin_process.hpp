@@ -69,6 +69,7 @@ class PluginProcess {
     std::size_t max_json_depth = 0;
     IdKind sent_ids = IdKind::kInteger;
     IdKinds accepted_ids = IdKind::kInteger | IdKind::kString;
+    ErrorObjects error_objects = ErrorObjects::strict();
     supervision::Policy policy;
     supervision::Duration default_deadline{30000};
     // Events waiting for a plugin that is slow to read; beyond this they are dropped (and

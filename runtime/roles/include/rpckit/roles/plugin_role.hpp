@@ -51,6 +51,7 @@ PluginSettings plugin_settings() {
   s.max_json_depth = Profile::kMaxJsonDepth;
   s.sent_ids = Profile::kSentIds;
   s.accepted_ids = Profile::kAcceptedIds;
+  s.error_objects = Profile::kErrorObjects;
   s.lifecycle.handshake = method_of<typename Profile::Handshake>();
   s.lifecycle.handshake_done = method_of<typename Profile::HandshakeDone>();
   s.lifecycle.health_check = method_of<typename Profile::HealthCheck>();

@@ -49,6 +49,7 @@ struct PluginSettings {
   std::size_t max_json_depth = 0;
   IdKind sent_ids = IdKind::kInteger;
   IdKinds accepted_ids = IdKind::kInteger | IdKind::kString;
+  ErrorObjects error_objects = ErrorObjects::strict();
   PluginLifecycle lifecycle;
 };
 
