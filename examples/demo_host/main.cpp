@@ -108,7 +108,9 @@ int main(int argc, char** argv) {
     rpckit::streamnook::ManifestResult manifest = rpckit::streamnook::load_manifest(plugin_dir);
     if (!manifest.ok()) {
       std::fprintf(stderr, "%s/plugin.toml is not a valid manifest:\n", plugin_dir.c_str());
-      for (const auto& issue : manifest.issues) std::fprintf(stderr, "  %s\n", issue.str().c_str());
+      for (const auto& issue : manifest.issues) {
+        std::fprintf(stderr, "  %s\n", issue.located(plugin_dir + "/plugin.toml").c_str());
+      }
       return 2;
     }
     manifests.push_back(std::move(*manifest.loaded));

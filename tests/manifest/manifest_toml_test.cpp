@@ -149,6 +149,49 @@ actions = ["resolve"]
                           R"(contributes.actions[0] = "resolve": must be a namespaced id feature.name (lowercase letters, digits, "_" and "-", dot-separated: ^[a-z0-9_-]+(\.[a-z0-9_-]+)+$))"));
 }
 
+// Each issue says where in plugin.toml: the offending value, the table of a missing member
+// (the top level is 1:1), the line and column of a syntax error.
+TEST(ManifestToml, EveryIssueIsLocatedInTheFile) {
+  TempDir tmp;
+  tmp.write("plugin.toml", R"(id = "app.streamnook.evil"
+name = "x"
+version = "1.0.0"
+tier = "C"
+description = "fine"
+host_min = "7.0.0"
+
+[runtime]
+kind = "wasm"
+
+[capabilities]
+events = ["on_stream_start", "on_raid"]
+when = 1979-05-27
+)");
+  rs::ManifestResult result = rs::load_manifest(tmp.path());
+  std::vector<std::string> located;
+  for (const rs::ManifestIssue& issue : result.issues) located.push_back(issue.located());
+  EXPECT_THAT(located,
+              ElementsAre(R"(plugin.toml:13:8: capabilities.when = 1979-05-27: is a TOML date/time, which a manifest never holds (quote it if a string is meant))",
+                          R"(plugin.toml:1:6: id = "app.streamnook.evil": uses the reserved prefix "app.streamnook.")",
+                          "plugin.toml:1:1: author: is required",
+                          R"(plugin.toml:9:8: runtime.kind = "wasm": is reserved and not supported (use "process"))",
+                          "plugin.toml:8:1: runtime.entry: is required",
+                          R"(plugin.toml:12:30: capabilities.events[1] = "on_raid": is not a known event (unknown capabilities are rejected))"));
+
+  tmp.write("plugin.toml", "id = \"dev.example.x\"\nname = \"X\"\nversion = = \"1.0.0\"\n");
+  rs::ManifestResult syntax = rs::load_manifest(tmp.path());
+  ASSERT_EQ(syntax.issues.size(), 1U);
+  EXPECT_EQ(syntax.issues[0].line, 3U);
+  EXPECT_EQ(syntax.issues[0].column, 11U);
+  EXPECT_THAT(syntax.issues[0].located(), StartsWith("plugin.toml:3:11: plugin.toml: TOML syntax error"));
+
+  // Checked as JSON, there is no file to point into.
+  rs::ManifestResult from_json = rs::check_manifest(json::object());
+  ASSERT_FALSE(from_json.issues.empty());
+  EXPECT_EQ(from_json.issues[0].line, 0U);
+  EXPECT_EQ(from_json.issues[0].located("manifest.json"), "manifest.json: id: is required");
+}
+
 TEST(ManifestToml, SyntaxErrorReportsLineAndColumn) {
   TempDir tmp;
   tmp.write("plugin.toml", "id = \"dev.example.x\"\nname = \"X\"\nversion = = \"1.0.0\"\n");

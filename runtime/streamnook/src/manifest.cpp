@@ -9,6 +9,7 @@
 #include <set>
 #include <sstream>
 #include <system_error>
+#include <tuple>
 #include <unordered_map>
 #include <utility>
 
@@ -27,6 +28,12 @@ using manifest_detail::json_text;
 std::string ManifestIssue::str() const {
   if (value.empty()) return field + ": " + rule;
   return field + " = " + value + ": " + rule;
+}
+
+std::string ManifestIssue::located(std::string_view file) const {
+  std::string out(file);
+  if (line != 0) out += ":" + std::to_string(line) + ":" + std::to_string(column);
+  return out + ": " + str();
 }
 
 // ---- SemVer ---------------------------------------------------------------------------------
@@ -624,7 +631,11 @@ ManifestResult parse_manifest(std::string_view toml_text, const std::filesystem:
     // A value with no JSON form is already reported; its null stand-in is not a second issue.
     if (toml.unconvertible.count(issue.field) == 0) issues.push_back(std::move(issue));
   }
-  return finish(*toml.json, dir, std::move(issues));
+  result = finish(*toml.json, dir, std::move(issues));
+  for (ManifestIssue& issue : result.issues) {
+    if (issue.line == 0) std::tie(issue.line, issue.column) = toml.position_of(issue.field);
+  }
+  return result;
 }
 
 // ---- host_min gate, grant-all ----------------------------------------------------------------

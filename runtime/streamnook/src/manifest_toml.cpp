@@ -79,6 +79,9 @@ class Converter {
   explicit Converter(TomlConversion& out) : out_(out) {}
 
   json convert(const toml::node& node, const std::string& path, std::size_t depth = 1) {
+    if (const toml::source_position& at = node.source().begin; at.line != 0) {
+      out_.positions.emplace(path, std::pair<std::size_t, std::size_t>(at.line, at.column));
+    }
     const bool container =
         node.type() == toml::node_type::table || node.type() == toml::node_type::array;
     if (container && depth > codec::kMaxJsonDepth) {
@@ -137,7 +140,8 @@ class Converter {
 
   // Reported with the value's TOML text (it has no JSON text); null stands in for it.
   json unconvertible(std::string toml_text, const std::string& path, std::string rule) {
-    out_.issues.push_back({path, std::move(toml_text), std::move(rule)});
+    auto [line, column] = out_.position_of(path);
+    out_.issues.push_back({path, std::move(toml_text), std::move(rule), line, column});
     out_.unconvertible.insert(path);
     return nullptr;
   }
@@ -145,7 +149,32 @@ class Converter {
   TomlConversion& out_;
 };
 
+// The parent of a DecodePath-style path: "a.b" -> "a", "a[2]" -> "a", "a[\"k\"]" -> "a",
+// "a" -> "" (escaped quotes inside a quoted key are skipped).
+std::string_view parent_of(std::string_view path) {
+  if (!path.empty() && path.back() == ']') {
+    std::size_t open = path.rfind('[');
+    if (path.size() >= 4 && path[path.size() - 2] == '"') {  // a["k"]: find the opening ["
+      std::size_t i = path.size() - 3;
+      // An escaped key never holds [" (its quote is \"), so the last [" opens it.
+      while (i > 0 && !(path[i] == '"' && path[i - 1] == '[')) --i;
+      open = i > 0 ? i - 1 : 0;
+    }
+    return path.substr(0, open == std::string_view::npos ? 0 : open);
+  }
+  std::size_t dot = path.rfind('.');
+  return dot == std::string_view::npos ? std::string_view() : path.substr(0, dot);
+}
+
 }  // namespace
+
+std::pair<std::size_t, std::size_t> TomlConversion::position_of(std::string_view path) const {
+  while (!path.empty()) {
+    if (auto it = positions.find(std::string(path)); it != positions.end()) return it->second;
+    path = parent_of(path);
+  }
+  return {1, 1};
+}
 
 TomlConversion toml_to_json(std::string_view text, std::string_view source_name) {
   TomlConversion out;
@@ -160,7 +189,8 @@ TomlConversion toml_to_json(std::string_view text, std::string_view source_name)
     const toml::source_position& at = e.source().begin;
     out.issues.push_back({std::string(source_name), "",
                           "TOML syntax error at " + std::to_string(at.line) + ":" +
-                              std::to_string(at.column) + ": " + std::string(e.description())});
+                              std::to_string(at.column) + ": " + std::string(e.description()),
+                          at.line, at.column});
     return out;
   }
   Converter converter(out);

@@ -44,10 +44,18 @@ struct ManifestIssue {
   std::string value;
   // What is wrong: "is reserved and not supported (use \"process\")".
   std::string rule;
+  // Where in plugin.toml, 1-based: the offending value, or for a missing one the table that
+  // should hold it (1:1 for the top level). 0 when there is no position: the manifest was
+  // checked as JSON (check_manifest), or the file itself is the problem (not found).
+  std::size_t line = 0;
+  std::size_t column = 0;
 
   // "runtime.kind = \"wasm\": is reserved and not supported (use \"process\")", or
   // "<field>: <rule>" when value is empty.
   std::string str() const;
+  // "<file>:4:8: " + str(), or "<file>: " + str() without a position: the form compilers and
+  // editors read.
+  std::string located(std::string_view file = "plugin.toml") const;
 
   friend bool operator==(const ManifestIssue&, const ManifestIssue&) = default;
 };
@@ -68,7 +76,8 @@ struct ManifestResult {
 // Largest plugin.toml load_manifest() reads.
 inline constexpr std::size_t kMaxManifestBytes = 1 << 20;
 
-// Reads <plugin_dir>/plugin.toml, converts it to JSON and runs check_manifest(). Never throws
+// Reads <plugin_dir>/plugin.toml, converts it to JSON and runs check_manifest(), locating each
+// issue in the file (ManifestIssue::line, column). Never throws
 // for a bad plugin: a missing, unreadable or oversized file, TOML syntax errors and nesting
 // beyond the limits (dotted keys of more than 32 parts, JSON deeper than 256 levels) are
 // issues with field "plugin.toml" (syntax errors say "line:column").
