@@ -220,8 +220,7 @@ void decode(const nlohmann::json& j, Channel& value, rpckit::codec::DecodePath& 
   rpckit::codec::decode_required(j, "display_name", value.display_name, path);
   rpckit::codec::decode_required(j, "game_id", value.game_id, path);
   rpckit::codec::decode_required(j, "game_name", value.game_name, path);
-  rpckit::codec::decode_required(j, "started_at", value.started_at, path);
-  {
+  if (rpckit::codec::decode_required(j, "started_at", value.started_at, path)) {
     rpckit::codec::DecodePath::Key scope(path, "started_at");
     if (value.started_at.has_value()) {
       rpckit::codec::check_date_time((*value.started_at), path);
@@ -284,14 +283,12 @@ void decode(const nlohmann::json& j, ChatMessage& value, rpckit::codec::DecodePa
   rpckit::codec::decode_required(j, "is_action", value.is_action, path);
   rpckit::codec::decode_required(j, "msg_type", value.msg_type, path);
   rpckit::codec::decode_required(j, "system_message", value.system_message, path);
-  rpckit::codec::decode_required(j, "bits", value.bits, path);
-  {
+  if (rpckit::codec::decode_required(j, "bits", value.bits, path)) {
     rpckit::codec::DecodePath::Key scope(path, "bits");
     if (value.bits.has_value()) {
       }
   }
-  rpckit::codec::decode_required(j, "ts", value.ts, path);
-  {
+  if (rpckit::codec::decode_required(j, "ts", value.ts, path)) {
     rpckit::codec::DecodePath::Key scope(path, "ts");
     rpckit::codec::check_date_time(value.ts, path);
   }
@@ -321,8 +318,7 @@ void decode(const nlohmann::json& j, Credential& value, rpckit::codec::DecodePat
   rpckit::codec::decode_required(j, "client_id", value.client_id, path);
   rpckit::codec::decode_required(j, "user_id", value.user_id, path);
   rpckit::codec::decode_required(j, "device_id", value.device_id, path);
-  rpckit::codec::decode_required(j, "expires_at", value.expires_at, path);
-  {
+  if (rpckit::codec::decode_required(j, "expires_at", value.expires_at, path)) {
     rpckit::codec::DecodePath::Key scope(path, "expires_at");
     if (value.expires_at.has_value()) {
       rpckit::codec::check_date_time((*value.expires_at), path);
@@ -348,8 +344,7 @@ void to_json(nlohmann::json& j, const ToggleField& value) {
 
 void decode(const nlohmann::json& j, ToggleField& value, rpckit::codec::DecodePath& path) {
   rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_required(j, "key", value.key, path);
-  {
+  if (rpckit::codec::decode_required(j, "key", value.key, path)) {
     rpckit::codec::DecodePath::Key scope(path, "key");
     rpckit::codec::check_pattern(value.key, pattern_0(), path);
   }
@@ -382,8 +377,7 @@ void to_json(nlohmann::json& j, const NumberField& value) {
 
 void decode(const nlohmann::json& j, NumberField& value, rpckit::codec::DecodePath& path) {
   rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_required(j, "key", value.key, path);
-  {
+  if (rpckit::codec::decode_required(j, "key", value.key, path)) {
     rpckit::codec::DecodePath::Key scope(path, "key");
     rpckit::codec::check_pattern(value.key, pattern_0(), path);
   }
@@ -436,8 +430,7 @@ void to_json(nlohmann::json& j, const SelectField& value) {
 
 void decode(const nlohmann::json& j, SelectField& value, rpckit::codec::DecodePath& path) {
   rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_required(j, "key", value.key, path);
-  {
+  if (rpckit::codec::decode_required(j, "key", value.key, path)) {
     rpckit::codec::DecodePath::Key scope(path, "key");
     rpckit::codec::check_pattern(value.key, pattern_0(), path);
   }
@@ -447,8 +440,7 @@ void decode(const nlohmann::json& j, SelectField& value, rpckit::codec::DecodePa
   }
   rpckit::codec::decode_required(j, "label", value.label, path);
   rpckit::codec::decode_optional(j, "description", value.description, path);
-  rpckit::codec::decode_required(j, "options", value.options, path);
-  {
+  if (rpckit::codec::decode_required(j, "options", value.options, path)) {
     rpckit::codec::DecodePath::Key scope(path, "options");
     rpckit::codec::check_items(value.options.size(), std::size_t{1}, std::nullopt, path);
   }
@@ -474,8 +466,7 @@ void to_json(nlohmann::json& j, const TextField& value) {
 
 void decode(const nlohmann::json& j, TextField& value, rpckit::codec::DecodePath& path) {
   rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_required(j, "key", value.key, path);
-  {
+  if (rpckit::codec::decode_required(j, "key", value.key, path)) {
     rpckit::codec::DecodePath::Key scope(path, "key");
     rpckit::codec::check_pattern(value.key, pattern_0(), path);
   }
@@ -508,8 +499,7 @@ void to_json(nlohmann::json& j, const StringListField& value) {
 
 void decode(const nlohmann::json& j, StringListField& value, rpckit::codec::DecodePath& path) {
   rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_required(j, "key", value.key, path);
-  {
+  if (rpckit::codec::decode_required(j, "key", value.key, path)) {
     rpckit::codec::DecodePath::Key scope(path, "key");
     rpckit::codec::check_pattern(value.key, pattern_0(), path);
   }
@@ -562,8 +552,7 @@ void to_json(nlohmann::json& j, const ChannelListField& value) {
 
 void decode(const nlohmann::json& j, ChannelListField& value, rpckit::codec::DecodePath& path) {
   rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_required(j, "key", value.key, path);
-  {
+  if (rpckit::codec::decode_required(j, "key", value.key, path)) {
     rpckit::codec::DecodePath::Key scope(path, "key");
     rpckit::codec::check_pattern(value.key, pattern_0(), path);
   }
@@ -599,8 +588,7 @@ void to_json(nlohmann::json& j, const SliderField& value) {
 
 void decode(const nlohmann::json& j, SliderField& value, rpckit::codec::DecodePath& path) {
   rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_required(j, "key", value.key, path);
-  {
+  if (rpckit::codec::decode_required(j, "key", value.key, path)) {
     rpckit::codec::DecodePath::Key scope(path, "key");
     rpckit::codec::check_pattern(value.key, pattern_0(), path);
   }
@@ -637,8 +625,7 @@ void to_json(nlohmann::json& j, const FolderField& value) {
 
 void decode(const nlohmann::json& j, FolderField& value, rpckit::codec::DecodePath& path) {
   rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_required(j, "key", value.key, path);
-  {
+  if (rpckit::codec::decode_required(j, "key", value.key, path)) {
     rpckit::codec::DecodePath::Key scope(path, "key");
     rpckit::codec::check_pattern(value.key, pattern_0(), path);
   }
@@ -735,8 +722,7 @@ void decode(const nlohmann::json& j, PanelSection& value, rpckit::codec::DecodeP
   rpckit::codec::expect_object(j, path);
   rpckit::codec::decode_required(j, "label", value.label, path);
   rpckit::codec::decode_optional(j, "description", value.description, path);
-  rpckit::codec::decode_required(j, "fields", value.fields, path);
-  {
+  if (rpckit::codec::decode_required(j, "fields", value.fields, path)) {
     rpckit::codec::DecodePath::Key scope(path, "fields");
     rpckit::codec::check_items(value.fields.size(), std::nullopt, std::size_t{24}, path);
   }
@@ -757,13 +743,11 @@ void to_json(nlohmann::json& j, const PanelSchema& value) {
 
 void decode(const nlohmann::json& j, PanelSchema& value, rpckit::codec::DecodePath& path) {
   rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_required(j, "title", value.title, path);
-  {
+  if (rpckit::codec::decode_required(j, "title", value.title, path)) {
     rpckit::codec::DecodePath::Key scope(path, "title");
     rpckit::codec::check_length(value.title, std::size_t{1}, std::size_t{60}, path);
   }
-  rpckit::codec::decode_required(j, "sections", value.sections, path);
-  {
+  if (rpckit::codec::decode_required(j, "sections", value.sections, path)) {
     rpckit::codec::DecodePath::Key scope(path, "sections");
     rpckit::codec::check_items(value.sections.size(), std::nullopt, std::size_t{8}, path);
   }
@@ -981,8 +965,7 @@ void to_json(nlohmann::json& j, const ManifestRuntime& value) {
 void decode(const nlohmann::json& j, ManifestRuntime& value, rpckit::codec::DecodePath& path) {
   rpckit::codec::expect_object(j, path);
   rpckit::codec::decode_required(j, "kind", value.kind, path);
-  rpckit::codec::decode_required(j, "entry", value.entry, path);
-  {
+  if (rpckit::codec::decode_required(j, "entry", value.entry, path)) {
     rpckit::codec::DecodePath::Key scope(path, "entry");
     rpckit::codec::check_length(value.entry, std::size_t{1}, std::nullopt, path);
     rpckit::codec::check_pattern(value.entry, pattern_1(), path);
@@ -1102,27 +1085,23 @@ void to_json(nlohmann::json& j, const Manifest& value) {
 
 void decode(const nlohmann::json& j, Manifest& value, rpckit::codec::DecodePath& path) {
   rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_required(j, "id", value.id, path);
-  {
+  if (rpckit::codec::decode_required(j, "id", value.id, path)) {
     rpckit::codec::DecodePath::Key scope(path, "id");
     rpckit::codec::check_length(value.id, std::nullopt, std::size_t{64}, path);
     rpckit::codec::check_pattern(value.id, pattern_4(), path);
     rpckit::codec::check_not_pattern(value.id, pattern_5(), path);
   }
-  rpckit::codec::decode_required(j, "name", value.name, path);
-  {
+  if (rpckit::codec::decode_required(j, "name", value.name, path)) {
     rpckit::codec::DecodePath::Key scope(path, "name");
     rpckit::codec::check_length(value.name, std::size_t{1}, std::size_t{40}, path);
   }
-  rpckit::codec::decode_required(j, "version", value.version, path);
-  {
+  if (rpckit::codec::decode_required(j, "version", value.version, path)) {
     rpckit::codec::DecodePath::Key scope(path, "version");
     rpckit::codec::check_pattern(value.version, pattern_6(), path);
   }
   rpckit::codec::decode_required(j, "author", value.author, path);
   rpckit::codec::decode_required(j, "tier", value.tier, path);
-  rpckit::codec::decode_required(j, "description", value.description, path);
-  {
+  if (rpckit::codec::decode_required(j, "description", value.description, path)) {
     rpckit::codec::DecodePath::Key scope(path, "description");
     rpckit::codec::check_length(value.description, std::nullopt, std::size_t{200}, path);
   }
@@ -1131,8 +1110,7 @@ void decode(const nlohmann::json& j, Manifest& value, rpckit::codec::DecodePath&
     rpckit::codec::DecodePath::Key scope(path, "homepage");
     rpckit::codec::check_pattern((*value.homepage), pattern_7(), path);
   }
-  rpckit::codec::decode_required(j, "host_min", value.host_min, path);
-  {
+  if (rpckit::codec::decode_required(j, "host_min", value.host_min, path)) {
     rpckit::codec::DecodePath::Key scope(path, "host_min");
     rpckit::codec::check_pattern(value.host_min, pattern_6(), path);
   }
@@ -1185,8 +1163,7 @@ void to_json(nlohmann::json& j, const InitializeParams& value) {
 void decode(const nlohmann::json& j, InitializeParams& value, rpckit::codec::DecodePath& path) {
   rpckit::codec::expect_object(j, path);
   rpckit::codec::decode_required(j, "protocol_version", value.protocol_version, path);
-  rpckit::codec::decode_required(j, "host_version", value.host_version, path);
-  {
+  if (rpckit::codec::decode_required(j, "host_version", value.host_version, path)) {
     rpckit::codec::DecodePath::Key scope(path, "host_version");
     rpckit::codec::check_pattern(value.host_version, pattern_6(), path);
   }
@@ -1400,8 +1377,7 @@ void to_json(nlohmann::json& j, const OnWatchTickParams& value) {
 void decode(const nlohmann::json& j, OnWatchTickParams& value, rpckit::codec::DecodePath& path) {
   rpckit::codec::expect_object(j, path);
   rpckit::codec::decode_required(j, "active_channel_id", value.active_channel_id, path);
-  rpckit::codec::decode_required(j, "ts", value.ts, path);
-  {
+  if (rpckit::codec::decode_required(j, "ts", value.ts, path)) {
     rpckit::codec::DecodePath::Key scope(path, "ts");
     rpckit::codec::check_date_time(value.ts, path);
   }
@@ -1527,8 +1503,7 @@ void to_json(nlohmann::json& j, const SetUpstreamParams& value) {
 void decode(const nlohmann::json& j, SetUpstreamParams& value, rpckit::codec::DecodePath& path) {
   rpckit::codec::expect_object(j, path);
   rpckit::codec::decode_required(j, "stream_id", value.stream_id, path);
-  rpckit::codec::decode_required(j, "playlist_url", value.playlist_url, path);
-  {
+  if (rpckit::codec::decode_required(j, "playlist_url", value.playlist_url, path)) {
     rpckit::codec::DecodePath::Key scope(path, "playlist_url");
     rpckit::codec::check_pattern(value.playlist_url, pattern_8(), path);
   }

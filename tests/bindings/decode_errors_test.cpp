@@ -1,7 +1,9 @@
 // Decode errors name the exact JSON path and what was expected; asserted as full what() text.
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "support.hpp"
 #include "streamnook_v1/messages.hpp"
@@ -246,6 +248,48 @@ TEST(DecodeErrors, PathAndExpectedAccessors) {
 TEST(DecodeErrors, FirstErrorWins) {
   EXPECT_EQ(params_error<msg::SetUpstream>(json::parse(R"({"stream_id":1,"playlist_url":2})")),
             "params.stream_id: expected string, got integer");
+}
+
+// Collect mode: every problem of a manifest at once, in document order, each at its own
+// path; a member that failed is left at its default and its constraints are not checked.
+TEST(DecodeErrors, ACollectingPathReportsEveryProblem) {
+  json manifest = json::parse(R"({
+      "id": "App.x", "name": "NNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNN", "version": 1,
+      "author": "a", "tier": "C", "description": "d", "host_min": "7.0.0",
+      "runtime": {"kind": "process", "args": ["--a", 2]},
+      "capabilities": {"events": [5, "on_stream_start", "on_stream_start"],
+                       "host_methods": ["notify", "notify"], "network": "none", "ui": "panel"},
+      "homepage": "http://example.com"})");
+  std::vector<rpckit::codec::DecodeError> problems;
+  rpckit::codec::DecodePath path;
+  path.collect_into(&problems);
+  sn::Manifest decoded;
+  sn::decode(manifest, decoded, path);
+  std::vector<std::string> texts;
+  for (const auto& p : problems) texts.push_back(p.what());
+  EXPECT_EQ(texts, (std::vector<std::string>{
+                       "id: expected a string matching ^[a-z0-9]+(\\.[a-z0-9-]+)+$",
+                       "name: expected at most 40 characters, got 41",
+                       "version: expected string, got integer",
+                       "homepage: expected a string matching ^https://[^\\s/?#]+([/?#]\\S*)?$",
+                       "runtime.entry: missing required field",
+                       "runtime.args[1]: expected string, got integer",
+                       "capabilities.events[0]: expected string, got integer",
+                       "capabilities.host_methods[1]: expected unique items (same as [0])",
+                       "capabilities.ui: expected array, got string",
+                   }));
+  // What decoded is kept; what failed is at its default.
+  EXPECT_EQ(decoded.id, "App.x");
+  EXPECT_EQ(decoded.version, "");
+  EXPECT_EQ(decoded.runtime.args, (std::optional<std::vector<std::string>>{}));
+  // A part whose own parts failed is not kept either, nor are its constraints checked (the
+  // duplicate in events is not reported: the array did not decode).
+  EXPECT_FALSE(decoded.capabilities.has_value());
+
+  // Not collecting, the first problem throws; collecting, a root of the wrong kind still does.
+  rpckit::codec::DecodePath strict;
+  EXPECT_THROW(sn::decode(manifest, decoded, strict), rpckit::codec::DecodeError);
+  EXPECT_THROW(sn::decode(json::array(), decoded, path), rpckit::codec::DecodeError);
 }
 
 }  // namespace

@@ -2,12 +2,16 @@
 // picks a message of either direction; the rest is JSON text, decoded as that message's
 // params (and, for a request, as its result) the way the endpoint hands them over: validated
 // by JsonReader first, then parsed. Whatever decodes must encode and decode back to an equal
-// value (absent/null/value, open enums and unions included).
+// value (absent/null/value, open enums and unions included), and a collecting decode agrees
+// with the strict one.
 #include <array>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <optional>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -24,6 +28,37 @@ void check(bool condition) {
   if (!condition) std::abort();
 }
 
+// A collecting decode finds the strict decode's error first (then maybe more), and nothing
+// when the strict decode succeeds, with the same value.
+template <class T>
+void compare_collecting(const nlohmann::json& j) {
+  using rpckit::codec::decode;
+  std::optional<std::string> first;
+  T strict{};
+  try {
+    rpckit::codec::DecodePath path("result");
+    decode(j, strict, path);
+  } catch (const rpckit::codec::DecodeError& e) {
+    first = e.what();
+  }
+  std::vector<rpckit::codec::DecodeError> problems;
+  T collected{};
+  rpckit::codec::DecodePath path("result");
+  path.collect_into(&problems);
+  try {
+    decode(j, collected, path);
+  } catch (const rpckit::codec::DecodeError& e) {
+    check(problems.empty());  // only the root's own kind still throws, before anything else
+    problems.push_back(e);
+  }
+  check(first.has_value() == !problems.empty());
+  if (first) {
+    check(*first == problems.front().what());
+  } else {
+    check(collected == strict);
+  }
+}
+
 template <class M>
 void exercise(const nlohmann::json& j) {
   try {
@@ -34,6 +69,7 @@ void exercise(const nlohmann::json& j) {
   } catch (const rpckit::codec::DecodeError&) {
   }
   if constexpr (M::kKind == rpckit::MessageKind::kRequest) {
+    compare_collecting<typename M::Result>(j);
     using rpckit::codec::decode;  // generated types by ADL
     try {
       typename M::Result result{};

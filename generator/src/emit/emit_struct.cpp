@@ -87,11 +87,19 @@ void define_struct(Printer& p, Patterns& patterns, const ir::TypeDecl& d) {
              {"required", f.required ? "true" : "false"}});
         continue;
       }
-      p.print(f.required ? "rpckit::codec::decode_required(j, \"$wire$\", value.$name$, path);\n"
-                         : "rpckit::codec::decode_optional(j, \"$wire$\", value.$name$, path);\n",
+      if (!has_checks(f.type)) {
+        p.print(f.required ? "rpckit::codec::decode_required(j, \"$wire$\", value.$name$, path);\n"
+                           : "rpckit::codec::decode_optional(j, \"$wire$\", value.$name$, path);\n",
+                vars);
+        continue;
+      }
+      // Constraints are checked on a decoded value only (a collecting path goes on after a
+      // member that failed).
+      p.print(f.required
+                  ? "if (rpckit::codec::decode_required(j, \"$wire$\", value.$name$, path)) {\n"
+                  : "rpckit::codec::decode_optional(j, \"$wire$\", value.$name$, path);\n"
+                    "if (value.$name$.has_value()) {\n",
               vars);
-      if (!has_checks(f.type)) continue;
-      p.print(f.required ? "{\n" : "if (value.$name$.has_value()) {\n", vars);
       {
         Printer::Indent in2(p);
         p.print("rpckit::codec::DecodePath::Key scope(path, \"$wire$\");\n", vars);

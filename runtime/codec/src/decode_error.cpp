@@ -48,4 +48,13 @@ void fail(const DecodePath& path, std::string expected) {
   throw DecodeError(path.str(), std::move(expected));
 }
 
+void DecodePath::reject(DecodeError error) const {
+  if (sink_ == nullptr) throw error;
+  sink_->push_back(std::move(error));
+}
+
+void reject(const DecodePath& path, std::string expected) {
+  path.reject(DecodeError(path.str(), std::move(expected)));
+}
+
 }  // namespace rpckit::codec

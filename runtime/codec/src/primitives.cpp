@@ -110,10 +110,10 @@ void decode_const(const nlohmann::json& object, std::string_view key,
   DecodePath::Key scope(path, key);
   auto it = object.find(key);
   if (it == object.end()) {
-    if (required) fail(path, "missing required field");
+    if (required) reject(path, "missing required field");
     return;
   }
-  if (*it != expected) fail(path, "expected " + expected.dump() + ", got " + snippet(*it));
+  if (*it != expected) reject(path, "expected " + expected.dump() + ", got " + snippet(*it));
 }
 
 namespace {
@@ -135,19 +135,18 @@ void check_length(std::string_view s, std::optional<std::size_t> min,
                   std::optional<std::size_t> max, const DecodePath& path) {
   std::size_t n = code_points(s);
   if (min && n < *min) {
-    fail(path, "expected at least " + count(*min, "character") + ", got " + std::to_string(n));
-  }
-  if (max && n > *max) {
-    fail(path, "expected at most " + count(*max, "character") + ", got " + std::to_string(n));
+    reject(path, "expected at least " + count(*min, "character") + ", got " + std::to_string(n));
+  } else if (max && n > *max) {
+    reject(path, "expected at most " + count(*max, "character") + ", got " + std::to_string(n));
   }
 }
 
 void check_pattern(std::string_view s, const Pattern& pattern, const DecodePath& path) {
-  if (!pattern.search(s)) fail(path, "expected a string matching " + pattern.source());
+  if (!pattern.search(s)) reject(path, "expected a string matching " + pattern.source());
 }
 
 void check_not_pattern(std::string_view s, const Pattern& pattern, const DecodePath& path) {
-  if (pattern.search(s)) fail(path, "expected a string not matching " + pattern.source());
+  if (pattern.search(s)) reject(path, "expected a string not matching " + pattern.source());
 }
 
 namespace {
@@ -156,17 +155,19 @@ std::string format_number(double v) { return nlohmann::json(v).dump(); }
 
 void check_range(double v, std::optional<double> min, std::optional<double> max,
                  const DecodePath& path) {
-  if (min && v < *min) fail(path, "expected a number >= " + format_number(*min));
-  if (max && v > *max) fail(path, "expected a number <= " + format_number(*max));
+  if (min && v < *min) {
+    reject(path, "expected a number >= " + format_number(*min));
+  } else if (max && v > *max) {
+    reject(path, "expected a number <= " + format_number(*max));
+  }
 }
 
 void check_items(std::size_t size, std::optional<std::size_t> min,
                  std::optional<std::size_t> max, const DecodePath& path) {
   if (min && size < *min) {
-    fail(path, "expected at least " + count(*min, "item") + ", got " + std::to_string(size));
-  }
-  if (max && size > *max) {
-    fail(path, "expected at most " + count(*max, "item") + ", got " + std::to_string(size));
+    reject(path, "expected at least " + count(*min, "item") + ", got " + std::to_string(size));
+  } else if (max && size > *max) {
+    reject(path, "expected at most " + count(*max, "item") + ", got " + std::to_string(size));
   }
 }
 
@@ -188,7 +189,7 @@ std::optional<Duplicate> first_duplicate(const std::vector<nlohmann::json>& item
 }
 
 void check_date_time(std::string_view s, const DecodePath& path) {
-  if (!is_rfc3339_date_time(s)) fail(path, "expected an RFC 3339 date-time");
+  if (!is_rfc3339_date_time(s)) reject(path, "expected an RFC 3339 date-time");
 }
 
 }  // namespace rpckit::codec

@@ -88,7 +88,7 @@ void decode(const nlohmann::json& j, std::vector<T>& out, DecodePath& path) {
   out.resize(j.size());
   for (std::size_t i = 0; i < out.size(); ++i) {
     DecodePath::Index scope(path, i);
-    decode(j[i], out[i], path);
+    contained(path, [&] { decode(j[i], out[i], path); });
   }
 }
 
@@ -98,7 +98,7 @@ void decode(const nlohmann::json& j, std::map<std::string, T>& out, DecodePath& 
   out.clear();
   for (const auto& [key, value] : j.items()) {
     DecodePath::Key scope(path, key);
-    decode(value, out[key], path);
+    contained(path, [&] { decode(value, out[key], path); });
   }
 }
 
@@ -116,28 +116,29 @@ void decode(const nlohmann::json& j, Nullable<T>& out, DecodePath& path) {
 // ---- object members ---------------------------------------------------------------------
 
 // Missing members are reported at the member's own path: "params.channel.login: missing
-// required field".
+// required field". Returns whether the member decoded (always, unless the path collects:
+// then its constraints are checked only when it did).
 template <class T>
-void decode_required(const nlohmann::json& object, std::string_view key, T& out,
+bool decode_required(const nlohmann::json& object, std::string_view key, T& out,
                      DecodePath& path) {
   DecodePath::Key scope(path, key);
-  auto it = object.find(key);
-  if (it == object.end()) fail(path, "missing required field");
-  decode(*it, out, path);
+  return contained(path, [&] {
+    auto it = object.find(key);
+    if (it == object.end()) fail(path, "missing required field");
+    decode(*it, out, path);
+  });
 }
 
+// Absent, or a member that failed while collecting, leaves `out` empty.
 template <class T>
 void decode_optional(const nlohmann::json& object, std::string_view key, std::optional<T>& out,
                      DecodePath& path) {
+  out.reset();
   auto it = object.find(key);
-  if (it == object.end()) {
-    out.reset();
-    return;
-  }
+  if (it == object.end()) return;
   DecodePath::Key scope(path, key);
   T value{};
-  decode(*it, value, path);
-  out = std::move(value);
+  if (contained(path, [&] { decode(*it, value, path); })) out = std::move(value);
 }
 
 // A member whose value is fixed by the schema ("const"); absent is an error unless optional.
@@ -189,7 +190,7 @@ void check_unique(const std::vector<T>& items, DecodePath& path) {
   for (const T& item : items) encoded.emplace_back(item);
   if (auto duplicate = first_duplicate(encoded)) {
     DecodePath::Index scope(path, duplicate->later);
-    fail(path, "expected unique items (same as [" + std::to_string(duplicate->earlier) + "])");
+    reject(path, "expected unique items (same as [" + std::to_string(duplicate->earlier) + "])");
   }
 }
 

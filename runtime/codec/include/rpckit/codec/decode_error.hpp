@@ -8,6 +8,8 @@
 
 namespace rpckit::codec {
 
+class DecodeError;
+
 // The JSON path of the value being decoded. Segments borrow their key text (wire keys are
 // string literals of the generated code; map keys live in the JSON being decoded), so the
 // path costs nothing until an error formats it.
@@ -21,6 +23,16 @@ class DecodePath {
 
   // "params.granted.events[2]"; "(root)" for the empty path.
   std::string str() const;
+
+  // Collect mode: a decode that meets a problem records it in `sink` and goes on with the
+  // next member, array item or constraint instead of stopping at the first (what a validator
+  // or a manifest loader reports). A member that failed is left at its default. Not
+  // collecting (nullptr, the default), the first problem throws.
+  void collect_into(std::vector<DecodeError>* sink) { sink_ = sink; }
+  bool collecting() const { return sink_ != nullptr; }
+  std::size_t problems() const { return sink_ != nullptr ? sink_->size() : 0; }
+  // Records `error` (collecting) or throws it.
+  void reject(DecodeError error) const;
 
   // RAII scopes for one path segment.
   class Key {
@@ -52,6 +64,7 @@ class DecodePath {
   };
   std::string_view root_;
   std::vector<Segment> segments_;
+  std::vector<DecodeError>* sink_ = nullptr;
 };
 
 class DecodeError : public std::runtime_error {
@@ -67,6 +80,28 @@ class DecodeError : public std::runtime_error {
   std::string expected_;
 };
 
+// Throws DecodeError at `path`, collecting or not: what follows cannot be decoded.
 [[noreturn]] void fail(const DecodePath& path, std::string expected);
+// A problem what follows does not depend on (a constraint): recorded when collecting, else
+// thrown.
+void reject(const DecodePath& path, std::string expected);
+
+// Runs `decode_part` (one member or item); when collecting, a DecodeError it throws is
+// recorded, so the caller goes on. True when it decoded without a problem (a part whose own
+// parts failed did not: its constraints are not checked, an optional one stays empty).
+template <class F>
+bool contained(DecodePath& path, F&& decode_part) {
+  if (!path.collecting()) {
+    decode_part();
+    return true;
+  }
+  const std::size_t before = path.problems();
+  try {
+    decode_part();
+  } catch (const DecodeError& e) {
+    path.reject(e);
+  }
+  return path.problems() == before;
+}
 
 }  // namespace rpckit::codec
