@@ -101,7 +101,16 @@ sn::RegisterPanelResult DemoApplication::register_panel(const PluginContext& plu
   for (const auto& s : params.schema.sections) fields += s.fields.size();
   transcript_.plugin_says(plugin.plugin_id, "registered panel \"" + params.schema.title +
                                                 "\" with " + std::to_string(fields) + " fields");
+  std::lock_guard lock(mutex_);
+  panel_schemas_[plugin.plugin_id] = params.schema;
   return {};
+}
+
+std::optional<sn::PanelSchema> DemoApplication::registered_panel(const std::string& plugin_id) const {
+  std::lock_guard lock(mutex_);
+  auto it = panel_schemas_.find(plugin_id);
+  if (it == panel_schemas_.end()) return std::nullopt;
+  return it->second;
 }
 
 sn::GetPanelValuesResult DemoApplication::get_panel_values(const PluginContext& plugin,

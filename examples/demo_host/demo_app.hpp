@@ -6,6 +6,7 @@
 #include <condition_variable>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -52,6 +53,8 @@ class DemoApplication : public rpckit::streamnook::HostApplication {
   void on_frame(std::string_view plugin_id, bool outgoing, std::string_view body) override;
 
   void save_panel(const std::string& plugin_id, sn::PanelValues values);
+  // The settings panel the plugin registered, if it did.
+  std::optional<sn::PanelSchema> registered_panel(const std::string& plugin_id) const;
 
  private:
   Transcript& transcript_;
@@ -59,6 +62,7 @@ class DemoApplication : public rpckit::streamnook::HostApplication {
   std::condition_variable changed_;
   std::vector<sn::Channel> live_;
   std::map<std::string, sn::PanelValues> panels_;
+  std::map<std::string, sn::PanelSchema> panel_schemas_;
   std::map<std::string, std::vector<rpckit::streamnook::LifecycleEvent::Kind>> seen_;
   int notifications_ = 0;
 };

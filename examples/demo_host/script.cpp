@@ -1,7 +1,9 @@
 #include "script.hpp"
 
-#include <algorithm>
 #include <ctime>
+#include <future>
+#include <type_traits>
+#include <variant>
 
 #include "streamnook_v1/messages.hpp"
 
@@ -50,6 +52,48 @@ sn::ChatMessage chat(const std::string& id, const std::string& login, const std:
   m.bits = nullptr;
   m.ts = now_rfc3339();
   return m;
+}
+
+// What a user might save in `panel`: every toggle set to `toggles`, every other field of a
+// known type a plausible value (its default, else one the field allows). Fields of a type this
+// version does not know are left out.
+sn::PanelValues saved_values(const sn::PanelSchema& panel, bool toggles, const sn::Channel& channel) {
+  sn::PanelValues values;
+  for (const sn::PanelSection& section : panel.sections) {
+    for (const sn::PanelField& field : section.fields) {
+      std::visit(
+          [&](const auto& f) {
+            using F = std::decay_t<decltype(f)>;
+            if constexpr (std::is_same_v<F, sn::ToggleField>) {
+              values[f.key] = sn::PanelValue{toggles};
+            } else if constexpr (std::is_same_v<F, sn::NumberField>) {
+              values[f.key] = sn::PanelValue{f.default_.value_or(f.min.value_or(1.0))};
+            } else if constexpr (std::is_same_v<F, sn::SliderField>) {
+              values[f.key] = sn::PanelValue{f.default_.value_or(f.min)};
+            } else if constexpr (std::is_same_v<F, sn::SelectField>) {
+              if (!f.options.empty()) values[f.key] = sn::PanelValue{f.options.back().value};
+            } else if constexpr (std::is_same_v<F, sn::TextField> ||
+                                 std::is_same_v<F, sn::FolderField>) {
+              values[f.key] = sn::PanelValue{f.default_.value_or(std::string("demo"))};
+            } else if constexpr (std::is_same_v<F, sn::StringListField>) {
+              values[f.key] = sn::PanelValue{f.default_.value_or(std::vector<std::string>{})};
+            } else if constexpr (std::is_same_v<F, sn::ChannelListField>) {
+              values[f.key] = sn::PanelValue{std::vector<sn::ChannelRef>{
+                  {channel.channel_id, channel.login, channel.display_name}}};
+            }
+          },
+          field.value);
+    }
+  }
+  return values;
+}
+
+std::string describe(const sn::PanelValues& values) {
+  std::string out;
+  for (const auto& [key, value] : values) {
+    out += (out.empty() ? "" : ", ") + key + " = " + nlohmann::json(value).dump();
+  }
+  return out.empty() ? std::string("(no fields)") : out;
 }
 
 }  // namespace
@@ -105,34 +149,42 @@ void run_script(rpckit::streamnook::Host& host, DemoApplication& app, Transcript
     app.set_live({ana, bob, cat});
     host.emit<msg::OnFollowedLive>({app.live()});
   }
+  // The settings panels the plugins registered: each saved with its toggles on, later off.
+  auto save_panels = [&](bool toggles) {
+    for (const std::string& id : running) {
+      std::optional<sn::PanelSchema> panel = app.registered_panel(id);
+      if (!panel) continue;
+      sn::PanelValues values = saved_values(*panel, toggles, ana);
+      transcript.host("you save " + id + "'s panel: " + describe(values));
+      app.save_panel(id, values);
+      host.emit_to<msg::OnPanelChange>(id, {values});
+    }
+  };
   if (!pause()) return;
-  if (step("you turn on quiet mode in the plugin's settings panel")) {
-    sn::PanelValues values;
-    values["quiet"] = sn::PanelValue{true};
-    for (const std::string& id : running) app.save_panel(id, values);
-    host.emit<msg::OnPanelChange>({values});
-  }
+  if (step("you switch the toggles of each plugin's settings panel on")) save_panels(true);
   if (!pause()) return;
-  if (step("DanSpeedruns goes live (quiet mode: logged, not shown)")) {
+  if (step("DanSpeedruns goes live")) {
     app.set_live({ana, bob, cat, dan});
     host.emit<msg::OnFollowedLive>({app.live()});
   }
   if (!pause()) return;
-  if (step("you turn quiet mode off and press the plugin's test button")) {
-    sn::PanelValues values;
-    values["quiet"] = sn::PanelValue{false};
-    for (const std::string& id : running) app.save_panel(id, values);
-    host.emit<msg::OnPanelChange>({values});
+  if (step("you switch the toggles off again and press each action the plugins declare")) {
+    save_panels(false);
+    // Concurrently: a plugin slow to answer holds up no other.
+    std::vector<std::future<std::string>> calls;
     for (const std::string& id : running) {
       auto declared = options.actions.find(id);
       if (declared == options.actions.end()) continue;
-      const std::vector<std::string>& actions = declared->second;
-      if (std::find(actions.begin(), actions.end(), "live_alerts.test") == actions.end()) continue;
-      auto result = host.invoke_action(id, "live_alerts.test",
-                                       rpckit::JsonValue(nlohmann::json{{"text", "Test alert"}}));
-      transcript.host("invoke_action " + id + " live_alerts.test -> " +
-                      (result.ok() ? result->dump() : result.error().describe()));
+      for (const std::string& action : declared->second) {
+        calls.push_back(std::async(std::launch::async, [&host, id, action] {
+          auto result = host.invoke_action(
+              id, action, rpckit::JsonValue(nlohmann::json{{"text", "Test alert"}}));
+          return "invoke_action " + id + " " + action + " -> " +
+                 (result.ok() ? result->dump() : result.error().describe());
+        }));
+      }
     }
+    for (auto& call : calls) transcript.host(call.get());
   }
   if (!pause()) return;
   if (step("a raid: four channels go live at once (notify allows a burst of 3)")) {

@@ -29,7 +29,8 @@ class StopFlag {
 
 struct ScriptOptions {
   std::vector<std::string> plugin_ids;
-  // The [contributes].actions each plugin declares: the script invokes only those.
+  // The [contributes].actions each plugin declares: the script invokes each of them (args
+  // {"text": "Test alert"}).
   std::map<std::string, std::vector<std::string>> actions;
   std::chrono::milliseconds step{2000};  // pause between scripted events (scaled)
   std::chrono::milliseconds start_timeout{15000};

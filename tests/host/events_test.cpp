@@ -130,6 +130,34 @@ TEST_F(HostEvents, PanelChangeAlsoNeedsUiPanel) {
   EXPECT_EQ(app_.count_frames("test.panel-no-ui", true, "on_panel_change"), 0);
 }
 
+// emit_to: one plugin's event (its panel was saved) reaches that plugin only, and only under
+// the gates emit() applies.
+TEST_F(HostEvents, EmitToReachesOnePluginUnderTheSameGates) {
+  make_host(0.05);
+  PluginSpec spec = PluginSpec("test.panel-a", {"well-behaved"})
+                        .with_events({"on_panel_change"})
+                        .with_ui({"panel"});
+  add(spec);
+  spec.id = "test.panel-b";
+  add(spec);
+  spec.id = "test.panel-no-ui";
+  add(spec, grant({"on_panel_change"}, {}, {}, {}));
+  host().start_all();
+  for (const char* id : {"test.panel-a", "test.panel-b", "test.panel-no-ui"}) {
+    ASSERT_TRUE(await_running(id)) << id;
+  }
+  sn::PanelValues values;
+  values["quiet"] = sn::PanelValue{true};
+  EXPECT_TRUE(host().emit_to<msg::OnPanelChange>("test.panel-b", {values}));
+  EXPECT_FALSE(host().emit_to<msg::OnPanelChange>("test.panel-no-ui", {values}));
+  EXPECT_FALSE(host().emit_to<msg::OnPanelChange>("test.nobody", {values}));
+  Json state = state_after_events("test.panel-b", 1);
+  EXPECT_EQ(state["events"], Json::array({"on_panel_change"}));
+  EXPECT_EQ(plugin_state("test.panel-a")["events"], Json::array());
+  EXPECT_EQ(app_.count_frames("test.panel-a", true, "on_panel_change"), 0);
+  EXPECT_EQ(app_.count_frames("test.panel-no-ui", true, "on_panel_change"), 0);
+}
+
 TEST_F(HostEvents, OrderIsKeptForAThousandEvents) {
   make_host(0.05);
   add(PluginSpec("test.order", {"well-behaved"}).with_events({"on_chat_message"}));

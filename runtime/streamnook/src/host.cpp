@@ -119,6 +119,12 @@ std::size_t Host::emit_raw(std::string_view method, std::span<const GateClause> 
   return delivered;
 }
 
+bool Host::emit_raw_to(const std::string& plugin_id, std::string_view method,
+                       std::span<const GateClause> gate, const nlohmann::json& params) {
+  PluginRunner* plugin = find(plugin_id);
+  return plugin != nullptr && plugin->enqueue_event(method, gate, params);
+}
+
 Result<JsonValue> Host::invoke_action(const std::string& plugin_id, const std::string& action,
                                       const JsonValue& args) {
   PluginRunner* p = find(plugin_id);

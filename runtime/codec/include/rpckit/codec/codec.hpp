@@ -96,9 +96,10 @@ template <class T>
 void decode(const nlohmann::json& j, std::map<std::string, T>& out, DecodePath& path) {
   if (!j.is_object()) fail_kind(j, "object", path);
   out.clear();
-  for (const auto& [key, value] : j.items()) {
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    const std::string& key = it.key();  // not a structured binding: lambdas capture it
     DecodePath::Key scope(path, key);
-    contained(path, [&] { decode(value, out[key], path); });
+    contained(path, [&] { decode(*it, out[key], path); });
   }
 }
 

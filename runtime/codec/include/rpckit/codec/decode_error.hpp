@@ -30,7 +30,7 @@ class DecodePath {
   // collecting (nullptr, the default), the first problem throws.
   void collect_into(std::vector<DecodeError>* sink) { sink_ = sink; }
   bool collecting() const { return sink_ != nullptr; }
-  std::size_t problems() const { return sink_ != nullptr ? sink_->size() : 0; }
+  std::size_t problems() const;  // recorded so far (0 when not collecting)
   // Records `error` (collecting) or throws it.
   void reject(DecodeError error) const;
 
@@ -79,6 +79,8 @@ class DecodeError : public std::runtime_error {
   std::string path_;
   std::string expected_;
 };
+
+inline std::size_t DecodePath::problems() const { return sink_ != nullptr ? sink_->size() : 0; }
 
 // Throws DecodeError at `path`, collecting or not: what follows cannot be decoded.
 [[noreturn]] void fail(const DecodePath& path, std::string expected);

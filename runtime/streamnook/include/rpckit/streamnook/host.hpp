@@ -73,6 +73,15 @@ class Host {
     return emit_raw(M::kMethod, M::kGate, nlohmann::json(params));
   }
 
+  // Sends event M to one plugin, under the same conditions as emit(): what concerns that
+  // plugin alone, such as its settings panel being saved (on_panel_change). Whether it was sent.
+  template <class M>
+  bool emit_to(const std::string& plugin_id, const typename M::Params& params) {
+    static_assert(M::kFrom == sn::Role::kHost && M::kKind == MessageKind::kNotification,
+                  "emit_to<M>: M must be a host-to-plugin notification");
+    return emit_raw_to(plugin_id, M::kMethod, M::kGate, nlohmann::json(params));
+  }
+
   // invoke_action to the plugin that declared `action` in [contributes].actions.
   Result<JsonValue> invoke_action(const std::string& plugin_id, const std::string& action,
                                   const JsonValue& args);
@@ -89,6 +98,8 @@ class Host {
  private:
   std::size_t emit_raw(std::string_view method, std::span<const GateClause> gate,
                 const nlohmann::json& params);
+  bool emit_raw_to(const std::string& plugin_id, std::string_view method,
+                   std::span<const GateClause> gate, const nlohmann::json& params);
   PluginRunner* find(const std::string& plugin_id) const;
 
   HostApplication& app_;
