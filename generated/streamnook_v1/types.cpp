@@ -114,6 +114,7 @@ void decode(const nlohmann::json& j, ErrorCode& value, rpckit::codec::DecodePath
   std::int32_t raw = 0;
   rpckit::codec::decode(j, raw, path);
   value = static_cast<ErrorCode>(raw);
+  rpckit::codec::check_listed_code(is_known(value), raw, kErrorCodeNames, path);
 }
 
 void from_json(const nlohmann::json& j, ErrorCode& value) {
@@ -128,6 +129,7 @@ void to_json(nlohmann::json& j, const EventName& value) { j = value.wire(); }
 void decode(const nlohmann::json& j, EventName& value, rpckit::codec::DecodePath& path) {
   if (!j.is_string()) rpckit::codec::fail_kind(j, "string", path);
   value = EventName::from_wire(j.get_ref<const std::string&>());
+  rpckit::codec::check_listed(value.is_known(), value.wire(), EventName::kWire, path);
 }
 
 void from_json(const nlohmann::json& j, EventName& value) {
@@ -142,6 +144,7 @@ void to_json(nlohmann::json& j, const HostMethodName& value) { j = value.wire();
 void decode(const nlohmann::json& j, HostMethodName& value, rpckit::codec::DecodePath& path) {
   if (!j.is_string()) rpckit::codec::fail_kind(j, "string", path);
   value = HostMethodName::from_wire(j.get_ref<const std::string&>());
+  rpckit::codec::check_listed(value.is_known(), value.wire(), HostMethodName::kWire, path);
 }
 
 void from_json(const nlohmann::json& j, HostMethodName& value) {
@@ -156,6 +159,7 @@ void to_json(nlohmann::json& j, const CredentialKind& value) { j = value.wire();
 void decode(const nlohmann::json& j, CredentialKind& value, rpckit::codec::DecodePath& path) {
   if (!j.is_string()) rpckit::codec::fail_kind(j, "string", path);
   value = CredentialKind::from_wire(j.get_ref<const std::string&>());
+  rpckit::codec::check_listed(value.is_known(), value.wire(), CredentialKind::kWire, path);
 }
 
 void from_json(const nlohmann::json& j, CredentialKind& value) {
@@ -170,6 +174,7 @@ void to_json(nlohmann::json& j, const UiCapability& value) { j = value.wire(); }
 void decode(const nlohmann::json& j, UiCapability& value, rpckit::codec::DecodePath& path) {
   if (!j.is_string()) rpckit::codec::fail_kind(j, "string", path);
   value = UiCapability::from_wire(j.get_ref<const std::string&>());
+  rpckit::codec::check_listed(value.is_known(), value.wire(), UiCapability::kWire, path);
 }
 
 void from_json(const nlohmann::json& j, UiCapability& value) {
@@ -903,6 +908,7 @@ void to_json(nlohmann::json& j, const NetworkAccess& value) { j = value.wire(); 
 void decode(const nlohmann::json& j, NetworkAccess& value, rpckit::codec::DecodePath& path) {
   if (!j.is_string()) rpckit::codec::fail_kind(j, "string", path);
   value = NetworkAccess::from_wire(j.get_ref<const std::string&>());
+  rpckit::codec::check_listed(value.is_known(), value.wire(), NetworkAccess::kWire, path);
 }
 
 void from_json(const nlohmann::json& j, NetworkAccess& value) {
@@ -917,6 +923,7 @@ void to_json(nlohmann::json& j, const ManifestTier& value) { j = value.wire(); }
 void decode(const nlohmann::json& j, ManifestTier& value, rpckit::codec::DecodePath& path) {
   if (!j.is_string()) rpckit::codec::fail_kind(j, "string", path);
   value = ManifestTier::from_wire(j.get_ref<const std::string&>());
+  rpckit::codec::check_listed(value.is_known(), value.wire(), ManifestTier::kWire, path);
 }
 
 void from_json(const nlohmann::json& j, ManifestTier& value) {
@@ -931,6 +938,7 @@ void to_json(nlohmann::json& j, const RuntimeKind& value) { j = value.wire(); }
 void decode(const nlohmann::json& j, RuntimeKind& value, rpckit::codec::DecodePath& path) {
   if (!j.is_string()) rpckit::codec::fail_kind(j, "string", path);
   value = RuntimeKind::from_wire(j.get_ref<const std::string&>());
+  rpckit::codec::check_listed(value.is_known(), value.wire(), RuntimeKind::kWire, path);
 }
 
 void from_json(const nlohmann::json& j, RuntimeKind& value) {
@@ -945,6 +953,7 @@ void to_json(nlohmann::json& j, const RuntimeTransport& value) { j = value.wire(
 void decode(const nlohmann::json& j, RuntimeTransport& value, rpckit::codec::DecodePath& path) {
   if (!j.is_string()) rpckit::codec::fail_kind(j, "string", path);
   value = RuntimeTransport::from_wire(j.get_ref<const std::string&>());
+  rpckit::codec::check_listed(value.is_known(), value.wire(), RuntimeTransport::kWire, path);
 }
 
 void from_json(const nlohmann::json& j, RuntimeTransport& value) {
@@ -1555,6 +1564,7 @@ void to_json(nlohmann::json& j, const NotifyLevel& value) { j = value.wire(); }
 void decode(const nlohmann::json& j, NotifyLevel& value, rpckit::codec::DecodePath& path) {
   if (!j.is_string()) rpckit::codec::fail_kind(j, "string", path);
   value = NotifyLevel::from_wire(j.get_ref<const std::string&>());
+  rpckit::codec::check_listed(value.is_known(), value.wire(), NotifyLevel::kWire, path);
 }
 
 void from_json(const nlohmann::json& j, NotifyLevel& value) {
@@ -1605,6 +1615,7 @@ void to_json(nlohmann::json& j, const LogLevel& value) { j = value.wire(); }
 void decode(const nlohmann::json& j, LogLevel& value, rpckit::codec::DecodePath& path) {
   if (!j.is_string()) rpckit::codec::fail_kind(j, "string", path);
   value = LogLevel::from_wire(j.get_ref<const std::string&>());
+  rpckit::codec::check_listed(value.is_known(), value.wire(), LogLevel::kWire, path);
 }
 
 void from_json(const nlohmann::json& j, LogLevel& value) {

@@ -292,5 +292,48 @@ TEST(DecodeErrors, ACollectingPathReportsEveryProblem) {
   EXPECT_THROW(sn::decode(json::array(), decoded, path), rpckit::codec::DecodeError);
 }
 
+// Strict enums: a value the schema does not list is a problem at its path (what a closed list
+// or a validator needs); by default it is kept as unknown and re-encodes unchanged.
+TEST(DecodeErrors, StrictEnumsRejectUnlistedValues) {
+  json manifest = json::parse(R"({
+      "id": "dev.example.x", "name": "X", "version": "1.0.0", "author": "a", "tier": "D",
+      "description": "d", "host_min": "7.0.0", "runtime": {"kind": "process", "entry": "x"},
+      "capabilities": {"events": ["on_stream_start", "on_raid"]}})");
+  sn::Manifest open;
+  rpckit::codec::DecodePath lenient;
+  sn::decode(manifest, open, lenient);
+  EXPECT_EQ(open.tier.wire(), "D");
+  EXPECT_FALSE(open.tier.is_known());
+
+  std::vector<rpckit::codec::DecodeError> problems;
+  rpckit::codec::DecodePath strict;
+  strict.collect_into(&problems);
+  strict.set_strict_enums(true);
+  sn::Manifest closed;
+  sn::decode(manifest, closed, strict);
+  ASSERT_EQ(problems.size(), 2U);
+  EXPECT_EQ(std::string(problems[0].what()), R"(tier: expected one of "A", "B", "C", got "D")");
+  EXPECT_EQ(problems[1].path(), "capabilities.events[1]");
+  EXPECT_EQ(problems[1].expected().rfind(R"(expected one of "on_stream_start", ")", 0), 0U)
+      << problems[1].expected();
+  EXPECT_NE(problems[1].expected().find(R"(, got "on_raid")"), std::string::npos)
+      << problems[1].expected();
+
+  // Integer enums name their codes.
+  sn::ErrorCode code{};
+  rpckit::codec::DecodePath code_path;
+  code_path.set_strict_enums(true);
+  try {
+    sn::decode(json(5), code, code_path);
+    ADD_FAILURE() << "5 is not a listed error code";
+  } catch (const rpckit::codec::DecodeError& e) {
+    EXPECT_EQ(e.expected().rfind("expected one of -32700, -32600, ", 0), 0U) << e.what();
+    EXPECT_NE(e.expected().find(", got 5"), std::string::npos) << e.what();
+  }
+  rpckit::codec::DecodePath code_lenient;
+  sn::decode(json(5), code, code_lenient);
+  EXPECT_EQ(static_cast<int>(code), 5);
+}
+
 }  // namespace
 }  // namespace bindings_test

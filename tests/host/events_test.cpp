@@ -45,12 +45,15 @@ class HostEvents : public HostTest {
 };
 
 TEST_F(HostEvents, DeliveredOnlyAfterInitialized) {
-  make_host(0.05);  // the plugin answers initialize after 250 ms
-  add(PluginSpec("test.slow-init", {"well-behaved", "init_delay_ms=250"})
+  make_host(0.05);  // the plugin answers initialize after a second
+  add(PluginSpec("test.slow-init", {"well-behaved", "init_delay_ms=1000"})
           .with_events({"on_chat_message"}));
   host().start("test.slow-init");
   ASSERT_TRUE(app_.await(
       [&] { return app_.count_frames("test.slow-init", true, "initialize") == 1; }, 10s));
+  // An outgoing frame is observed just before it is written, so the state may still be
+  // catching up with the initialize just seen.
+  ASSERT_TRUE(await_state("test.slow-init", State::kHandshaking, 10s));
   // Handshaking: nothing is sent, nothing is kept for later.
   EXPECT_EQ(host().emit<msg::OnChatMessage>(chat(1)), 0u);
   EXPECT_EQ(host().state("test.slow-init"), State::kHandshaking);

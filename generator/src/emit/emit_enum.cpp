@@ -74,6 +74,7 @@ void define_string_enum(Printer& p, const ir::TypeDecl& d) {
       "void decode(const nlohmann::json& j, $name$& value, rpckit::codec::DecodePath& path) {\n"
       "  if (!j.is_string()) rpckit::codec::fail_kind(j, \"string\", path);\n"
       "  value = $name$::from_wire(j.get_ref<const std::string&>());\n"
+      "  rpckit::codec::check_listed(value.is_known(), value.wire(), $name$::kWire, path);\n"
       "}\n",
       {{"name", d.name}});
 }
@@ -118,6 +119,7 @@ void define_integer_enum(Printer& p, const ir::TypeDecl& d) {
       "  std::int32_t raw = 0;\n"
       "  rpckit::codec::decode(j, raw, path);\n"
       "  value = static_cast<$name$>(raw);\n"
+      "  rpckit::codec::check_listed_code(is_known(value), raw, k$name$Names, path);\n"
       "}\n",
       {{"name", d.name}, {"from_name", d.enum_.from_name_function}});
 }

@@ -188,6 +188,16 @@ std::optional<Duplicate> first_duplicate(const std::vector<nlohmann::json>& item
   return found;
 }
 
+void reject_unlisted(std::string_view got, std::span<const std::string_view> listed,
+                     const DecodePath& path) {
+  std::string text = "expected one of ";
+  for (std::size_t i = 0; i < listed.size(); ++i) {
+    text += (i == 0 ? "" : ", ") + nlohmann::json(listed[i]).dump();
+  }
+  reject(path, text + ", got " +
+                   nlohmann::json(got).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+}
+
 void check_date_time(std::string_view s, const DecodePath& path) {
   if (!is_rfc3339_date_time(s)) reject(path, "expected an RFC 3339 date-time");
 }

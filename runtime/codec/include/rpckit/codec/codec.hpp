@@ -7,6 +7,7 @@
 #include <limits>
 #include <map>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -193,6 +194,26 @@ void check_unique(const std::vector<T>& items, DecodePath& path) {
     DecodePath::Index scope(path, duplicate->later);
     reject(path, "expected unique items (same as [" + std::to_string(duplicate->earlier) + "])");
   }
+}
+
+// Strict enums (DecodePath::strict_enums): a value that is not `known` is rejected, naming the
+// listed ones: "expected one of \"A\", \"B\", got \"D\"" (string enums), "expected one of
+// -32700, -32600, got 5" (integer enums, `entries` holding `.value`).
+void reject_unlisted(std::string_view got, std::span<const std::string_view> listed,
+                     const DecodePath& path);
+inline void check_listed(bool known, std::string_view got,
+                         std::span<const std::string_view> listed, const DecodePath& path) {
+  if (!known && path.strict_enums()) reject_unlisted(got, listed, path);
+}
+template <class Entries>
+void check_listed_code(bool known, std::int32_t got, const Entries& entries,
+                       const DecodePath& path) {
+  if (known || !path.strict_enums()) return;
+  std::string listed;
+  for (const auto& entry : entries) {
+    listed += (listed.empty() ? "" : ", ") + std::to_string(static_cast<std::int32_t>(entry.value));
+  }
+  reject(path, "expected one of " + listed + ", got " + std::to_string(got));
 }
 
 // RFC 3339 date-time ("2026-11-20T23:36:52Z", "...+01:00", fractional seconds allowed).

@@ -31,6 +31,12 @@ class DecodePath {
   void collect_into(std::vector<DecodeError>* sink) { sink_ = sink; }
   bool collecting() const { return sink_ != nullptr; }
   std::size_t problems() const;  // recorded so far (0 when not collecting)
+
+  // Strict enums: a value the schema does not list is a problem at its path instead of being
+  // kept as unknown. Off by default: a protocol's enums are open (a newer peer may send more);
+  // a validator or a closed list (the manifest's capabilities) turns it on.
+  void set_strict_enums(bool strict) { strict_enums_ = strict; }
+  bool strict_enums() const { return strict_enums_; }
   // Records `error` (collecting) or throws it.
   void reject(DecodeError error) const;
 
@@ -65,6 +71,7 @@ class DecodePath {
   std::string_view root_;
   std::vector<Segment> segments_;
   std::vector<DecodeError>* sink_ = nullptr;
+  bool strict_enums_ = false;
 };
 
 class DecodeError : public std::runtime_error {
