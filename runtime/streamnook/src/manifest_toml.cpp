@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <memory>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -79,13 +80,10 @@ class Converter {
   explicit Converter(TomlConversion& out) : out_(out) {}
 
   json convert(const toml::node& node, const std::string& path, std::size_t depth = 1) {
-    if (const toml::source_position& at = node.source().begin; at.line != 0) {
-      out_.positions.emplace(path, std::pair<std::size_t, std::size_t>(at.line, at.column));
-    }
     const bool container =
         node.type() == toml::node_type::table || node.type() == toml::node_type::array;
     if (container && depth > codec::kMaxJsonDepth) {
-      return unconvertible("", path, "is nested deeper than " +
+      return unconvertible(node, "", path, "is nested deeper than " +
                                          std::to_string(codec::kMaxJsonDepth) + " levels");
     }
     switch (node.type()) {
@@ -111,37 +109,38 @@ class Converter {
       case toml::node_type::floating_point: {
         double v = node.as_floating_point()->get();
         if (std::isfinite(v)) return v;
-        return unconvertible(std::isnan(v) ? "nan" : (v < 0 ? "-inf" : "inf"), path,
+        return unconvertible(node, std::isnan(v) ? "nan" : (v < 0 ? "-inf" : "inf"), path,
                              "is not a finite number, which JSON cannot hold");
       }
       case toml::node_type::boolean:
         return node.as_boolean()->get();
       case toml::node_type::date:
-        return date_time(node.as_date()->get(), path);
+        return date_time(node, node.as_date()->get(), path);
       case toml::node_type::time:
-        return date_time(node.as_time()->get(), path);
+        return date_time(node, node.as_time()->get(), path);
       case toml::node_type::date_time:
-        return date_time(node.as_date_time()->get(), path);
+        return date_time(node, node.as_date_time()->get(), path);
       case toml::node_type::none:
         break;
     }
-    return unconvertible("", path, "is a TOML value with no JSON form");
+    return unconvertible(node, "", path, "is a TOML value with no JSON form");
   }
 
  private:
   template <class DateOrTime>
-  json date_time(const DateOrTime& value, const std::string& path) {
+  json date_time(const toml::node& node, const DateOrTime& value, const std::string& path) {
     std::ostringstream text;
     text << value;
-    return unconvertible(text.str(), path,
+    return unconvertible(node, text.str(), path,
                          "is a TOML date/time, which a manifest never holds (quote it if a "
                          "string is meant)");
   }
 
   // Reported with the value's TOML text (it has no JSON text); null stands in for it.
-  json unconvertible(std::string toml_text, const std::string& path, std::string rule) {
-    auto [line, column] = out_.position_of(path);
-    out_.issues.push_back({path, std::move(toml_text), std::move(rule), line, column});
+  json unconvertible(const toml::node& node, std::string toml_text, const std::string& path,
+                     std::string rule) {
+    const toml::source_position& at = node.source().begin;
+    out_.issues.push_back({path, std::move(toml_text), std::move(rule), at.line, at.column});
     out_.unconvertible.insert(path);
     return nullptr;
   }
@@ -149,31 +148,57 @@ class Converter {
   TomlConversion& out_;
 };
 
-// The parent of a DecodePath-style path: "a.b" -> "a", "a[2]" -> "a", "a[\"k\"]" -> "a",
-// "a" -> "" (escaped quotes inside a quoted key are skipped).
-std::string_view parent_of(std::string_view path) {
-  if (!path.empty() && path.back() == ']') {
-    std::size_t open = path.rfind('[');
-    if (path.size() >= 4 && path[path.size() - 2] == '"') {  // a["k"]: find the opening ["
-      std::size_t i = path.size() - 3;
-      // An escaped key never holds [" (its quote is \"), so the last [" opens it.
-      while (i > 0 && !(path[i] == '"' && path[i - 1] == '[')) --i;
-      open = i > 0 ? i - 1 : 0;
+// Where the value at `path` (as DecodePath spells it: a.b, a[2], a["k"]) starts in the text;
+// for a value that is not there (a missing member), where its nearest ancestor starts; 1:1
+// for the top level. Found by walking the parsed document, only for the few paths that have
+// an issue (a position per value would cost more than the document itself).
+std::pair<std::size_t, std::size_t> locate(const toml::table& document, std::string_view path) {
+  const toml::node* node = &document;
+  std::pair<std::size_t, std::size_t> at{1, 1};
+  std::size_t i = 0;
+  while (i < path.size()) {
+    const toml::node* next = nullptr;
+    if (path[i] == '.') {
+      ++i;
+      continue;
     }
-    return path.substr(0, open == std::string_view::npos ? 0 : open);
+    if (path.substr(i, 2) == "[\"") {  // a quoted key, \" and \\ escaped
+      std::string key;
+      std::size_t k = i + 2;
+      for (; k < path.size() && path[k] != '"'; ++k) {
+        if (path[k] == '\\' && k + 1 < path.size()) ++k;
+        key += path[k];
+      }
+      i = k + 2;
+      if (const toml::table* table = node->as_table()) next = table->get(key);
+    } else if (path[i] == '[') {
+      std::size_t close = path.find(']', i);
+      if (close == std::string_view::npos || close == i + 1 || close - i > 10) break;
+      std::size_t index = 0;
+      for (char c : path.substr(i + 1, close - i - 1)) {
+        if (c < '0' || c > '9') return at;
+        index = index * 10 + static_cast<std::size_t>(c - '0');
+      }
+      i = close + 1;
+      if (const toml::array* array = node->as_array()) next = array->get(index);
+    } else {
+      std::size_t end = std::min(path.find_first_of(".[", i), path.size());
+      if (const toml::table* table = node->as_table()) next = table->get(path.substr(i, end - i));
+      i = end;
+    }
+    if (next == nullptr) break;
+    node = next;
+    if (const toml::source_position& begin = node->source().begin; begin.line != 0) {
+      at = {begin.line, begin.column};
+    }
   }
-  std::size_t dot = path.rfind('.');
-  return dot == std::string_view::npos ? std::string_view() : path.substr(0, dot);
+  return at;
 }
 
 }  // namespace
 
 std::pair<std::size_t, std::size_t> TomlConversion::position_of(std::string_view path) const {
-  while (!path.empty()) {
-    if (auto it = positions.find(std::string(path)); it != positions.end()) return it->second;
-    path = parent_of(path);
-  }
-  return {1, 1};
+  return locator ? locator(path) : std::pair<std::size_t, std::size_t>{1, 1};
 }
 
 TomlConversion toml_to_json(std::string_view text, std::string_view source_name) {
@@ -182,9 +207,9 @@ TomlConversion toml_to_json(std::string_view text, std::string_view source_name)
     out.issues.push_back({std::string(source_name), "", "is nested too deeply: " + *problem});
     return out;
   }
-  toml::table document;
+  auto document = std::make_shared<toml::table>();
   try {
-    document = toml::parse(text, source_name);
+    *document = toml::parse(text, source_name);
   } catch (const toml::parse_error& e) {
     const toml::source_position& at = e.source().begin;
     out.issues.push_back({std::string(source_name), "",
@@ -194,7 +219,8 @@ TomlConversion toml_to_json(std::string_view text, std::string_view source_name)
     return out;
   }
   Converter converter(out);
-  out.json = converter.convert(document, "");
+  out.json = converter.convert(*document, "");
+  out.locator = [document](std::string_view path) { return locate(*document, path); };
   return out;
 }
 

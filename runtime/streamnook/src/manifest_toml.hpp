@@ -1,11 +1,11 @@
 #pragma once
 // plugin.toml text to the manifest's JSON form (private to the manifest loader).
-#include <map>
+#include <functional>
 #include <optional>
 #include <set>
-#include <utility>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -24,12 +24,12 @@ struct TomlConversion {
   // Paths of the values with no JSON form; `json` holds null there, so the rule checks would
   // report them a second time ("must be a string, got null"): those reports are dropped.
   std::set<std::string> unconvertible;
-  // Where each value starts in the text (line, column; 1-based), by the same paths.
-  std::map<std::string, std::pair<std::size_t, std::size_t>> positions;
-
-  // The position of `path`, or of its nearest ancestor that has one (a missing member is
-  // reported where its table is); 1:1, the top level, when none has.
+  // Where the value at `path` starts in the text (line, column; 1-based), or its nearest
+  // ancestor (a missing member is reported where its table is); 1:1, the top level, when none.
   std::pair<std::size_t, std::size_t> position_of(std::string_view path) const;
+
+  // Looks paths up in the parsed document, which it keeps alive.
+  std::function<std::pair<std::size_t, std::size_t>(std::string_view)> locator;
 };
 
 TomlConversion toml_to_json(std::string_view text, std::string_view source_name);
