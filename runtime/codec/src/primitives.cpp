@@ -194,8 +194,7 @@ void reject_unlisted(std::string_view got, std::span<const std::string_view> lis
   for (std::size_t i = 0; i < listed.size(); ++i) {
     text += (i == 0 ? "" : ", ") + nlohmann::json(listed[i]).dump();
   }
-  reject(path, text + ", got " +
-                   nlohmann::json(got).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+  reject(path, text + ", got " + snippet(nlohmann::json(got)));  // the peer's text, bounded
 }
 
 void check_date_time(std::string_view s, const DecodePath& path) {
