@@ -154,6 +154,29 @@ const std::vector<Case>& cases() {
       {"PatternDoesNotCompile",
        [](SchemaFiles& s) { x(s) = J::parse(R"({"type": "string", "pattern": "(a"})"); },
        "types/t.json#/properties/x/pattern: pattern does not compile: missing ): (a"},
+      {"ErrorMessagesNotObject",
+       [](SchemaFiles& s) {
+         x(s) = J::parse(R"({"type": "string", "pattern": "^a", "x-error-messages": "no"})");
+       },
+       "types/t.json#/properties/x/x-error-messages: expected an object of keyword: message"},
+      {"ErrorMessageForOtherKeyword",
+       [](SchemaFiles& s) {
+         x(s) = J::parse(
+             R"({"type": "string", "maxLength": 3, "x-error-messages": {"maxLength": "short"}})");
+       },
+       "types/t.json#/properties/x/x-error-messages/maxLength: only \"pattern\" and \"not\" take "
+       "a message"},
+      {"ErrorMessageForAbsentKeyword",
+       [](SchemaFiles& s) {
+         x(s) = J::parse(R"({"type": "string", "pattern": "^a", "x-error-messages": {"not": "x"}})");
+       },
+       "types/t.json#/properties/x/x-error-messages/not: no \"not\" on this schema to explain"},
+      {"ErrorMessageEmpty",
+       [](SchemaFiles& s) {
+         x(s) = J::parse(
+             R"({"type": "string", "pattern": "^a", "x-error-messages": {"pattern": ""}})");
+       },
+       "types/t.json#/properties/x/x-error-messages/pattern: expected a non-empty string"},
       {"RefNotString", [](SchemaFiles& s) { x(s) = J::parse(R"({"$ref": 5})"); },
        "types/t.json#/properties/x/$ref: expected a string"},
       {"RefFileMissing", [](SchemaFiles& s) { x(s) = J::parse(R"({"$ref": "missing.json"})"); },

@@ -112,14 +112,21 @@ TEST(ManifestFixtures, EveryInvalidManifestIsReportedAtTheFieldItsWhyNames) {
     for (const rs::ManifestIssue& issue : result.issues) {
       EXPECT_EQ(issue.field, expected->second) << issue.str();
       EXPECT_FALSE(issue.rule.empty());
-      // The rules, not the decoder's safety net, caught it.
-      EXPECT_NE(issue.rule.rfind("expected ", 0), 0U) << issue.str();
+      // The schema explains every pattern it has (x-error-messages): no regex for the reader.
+      EXPECT_THAT(issue.rule, ::testing::Not(::testing::HasSubstr("matching"))) << issue.str();
     }
   }
   EXPECT_EQ(seen.size(), expected_fields().size()) << "a table entry matches no fixture";
 }
 
 // ---- exact reports --------------------------------------------------------------------------
+
+const std::string kEvents =
+    R"(expected one of "on_stream_start", "on_stream_stop", "on_channel_change", "on_watch_tick", )"
+    R"("on_followed_live", "on_chat_message", "on_settings_change", "on_panel_change", got )";
+const std::string kNamespacedId =
+    R"(expected a namespaced id feature.name (lowercase letters, digits, "_" and "-", )"
+    R"(dot-separated, e.g. "playback.resolve"))";
 
 // The issues of the full valid manifest with `path` (a JSON pointer) set to `value`.
 std::vector<std::string> report_with(const std::string& pointer, const json& value) {
@@ -139,12 +146,13 @@ std::vector<std::string> report_without(const std::string& pointer) {
 
 TEST(ManifestRules, WasmRuntimeIsReserved) {
   EXPECT_THAT(report_with("/runtime/kind", "wasm"),
-              ElementsAre(R"(runtime.kind = "wasm": is reserved and not supported (use "process"))"));
+              ElementsAre(R"(runtime.kind = "wasm": expected one of "process", "ui", got "wasm"; )"
+                          R"("wasm" is reserved and not supported (use "process"))"));
 }
 
 TEST(ManifestRules, UnknownRuntimeKind) {
   EXPECT_THAT(report_with("/runtime/kind", "Process"),
-              ElementsAre(R"(runtime.kind = "Process": is not a known runtime kind (expected "process" or "ui"))"));
+              ElementsAre(R"(runtime.kind = "Process": expected one of "process", "ui", got "Process")"));
 }
 
 // "ui" is allowed by the manifest: whether a host runs ui plugins is the host's decision.
@@ -158,14 +166,15 @@ TEST(ManifestRules, UiRuntimeIsAValidManifest) {
 
 TEST(ManifestRules, SocketTransportIsReserved) {
   EXPECT_THAT(report_with("/runtime/transport", "socket"),
-              ElementsAre(R"(runtime.transport = "socket": is reserved and not supported (use "stdio"))"));
+              ElementsAre(R"(runtime.transport = "socket": expected one of "stdio", got "socket"; )"
+                          R"("socket" is reserved and not supported (use "stdio"))"));
   EXPECT_THAT(report_with("/runtime/transport", "pipe"),
-              ElementsAre(R"(runtime.transport = "pipe": is not a known transport (expected "stdio"))"));
+              ElementsAre(R"(runtime.transport = "pipe": expected one of "stdio", got "pipe")"));
 }
 
 TEST(ManifestRules, ReservedIdPrefix) {
   EXPECT_THAT(report_with("/id", "app.streamnook.drops"),
-              ElementsAre(R"(id = "app.streamnook.drops": uses the reserved prefix "app.streamnook.")"));
+              ElementsAre(R"(id = "app.streamnook.drops": expected an id outside the reserved prefix "app.streamnook.")"));
   // Only the exact "app.streamnook." prefix is reserved.
   EXPECT_THAT(report_with("/id", "app.streamnookx.drops"), ElementsAre());
   EXPECT_THAT(report_with("/id", "dev.app.streamnook"), ElementsAre());
@@ -173,7 +182,8 @@ TEST(ManifestRules, ReservedIdPrefix) {
 
 TEST(ManifestRules, IdPatternAndLength) {
   const std::string pattern_rule =
-      R"(must match ^[a-z0-9]+(\.[a-z0-9-]+)+$ (lowercase, dot-separated, e.g. "dev.example.my-plugin"))";
+      R"(expected a plugin id: lowercase letters and digits in dot-separated parts, "-" allowed )"
+      R"(after the first dot (e.g. "dev.example.my-plugin"))";
   EXPECT_THAT(report_with("/id", "DropsMiner"), ElementsAre(R"(id = "DropsMiner": )" + pattern_rule));
   EXPECT_THAT(report_with("/id", "-dev.x"), ElementsAre(R"(id = "-dev.x": )" + pattern_rule));
   EXPECT_THAT(report_with("/id", "dev.x."), ElementsAre(R"(id = "dev.x.": )" + pattern_rule));
@@ -181,7 +191,7 @@ TEST(ManifestRules, IdPatternAndLength) {
   const std::string id65 = std::string(30, 'x') + "." + std::string(34, 'y');
   ASSERT_EQ(id65.size(), 65U);
   EXPECT_THAT(report_with("/id", id65),
-              ElementsAre("id = \"" + id65 + "\": must be at most 64 characters, got 65"));
+              ElementsAre("id = \"" + id65 + "\": expected at most 64 characters, got 65"));
   EXPECT_THAT(report_with("/id", id65.substr(1)), ElementsAre());
   // Several rules broken at once: each is reported.
   EXPECT_THAT(report_with("/id", "app.streamnook." + std::string(50, 'A')),
@@ -190,7 +200,7 @@ TEST(ManifestRules, IdPatternAndLength) {
 
 TEST(ManifestRules, BadSemver) {
   const std::string rule =
-      R"(must be a semantic version MAJOR.MINOR.PATCH (SemVer 2.0.0, e.g. "1.0.0"))";
+      R"(expected a semantic version MAJOR.MINOR.PATCH (SemVer 2.0.0, e.g. "1.0.0"))";
   EXPECT_THAT(report_with("/version", "1.0"), ElementsAre(R"(version = "1.0": )" + rule));
   EXPECT_THAT(report_with("/version", "v1.0.0"), ElementsAre(R"(version = "v1.0.0": )" + rule));
   EXPECT_THAT(report_with("/version", "1.0.0-"), ElementsAre(R"(version = "1.0.0-": )" + rule));
@@ -202,21 +212,22 @@ TEST(ManifestRules, BadSemver) {
 
 TEST(ManifestRules, AbsoluteEntry) {
   const std::string rule =
-      "must be a path relative to the plugin directory, not an absolute path";
+      R"(expected a path relative to the plugin directory, not an absolute path (no leading / )"
+      R"(or \, no drive letter "C:"))";
   EXPECT_THAT(report_with("/runtime/entry", "/usr/local/bin/drops-miner"),
               ElementsAre(R"(runtime.entry = "/usr/local/bin/drops-miner": )" + rule));
   EXPECT_THAT(report_with("/runtime/entry", R"(\\server\share\x.exe)"),
               ElementsAre(R"(runtime.entry = "\\\\server\\share\\x.exe": )" + rule));
   EXPECT_THAT(report_with("/runtime/entry", R"(\bin\x.exe)"), ::testing::SizeIs(1));
   EXPECT_THAT(report_with("/runtime/entry", R"(C:\plugins\drops-miner.exe)"),
-              ElementsAre(R"(runtime.entry = "C:\\plugins\\drops-miner.exe": must be a path )"
-                          R"(relative to the plugin directory, not a drive path ("C:"))"));
+              ElementsAre(R"(runtime.entry = "C:\\plugins\\drops-miner.exe": )" + rule));
   EXPECT_THAT(report_with("/runtime/entry", "c:x.exe"), ::testing::SizeIs(1));
 }
 
 TEST(ManifestRules, EntryWithDotDot) {
   const std::string rule =
-      R"(must not contain a ".." segment (it must stay inside the plugin directory))";
+      R"(expected no ".." segment and no NUL character (the entry must stay inside the plugin )"
+      R"(directory))";
   EXPECT_THAT(report_with("/runtime/entry", "bin/../../drops-miner"),
               ElementsAre(R"(runtime.entry = "bin/../../drops-miner": )" + rule));
   EXPECT_THAT(report_with("/runtime/entry", ".."), ElementsAre(R"(runtime.entry = "..": )" + rule));
@@ -232,51 +243,70 @@ TEST(ManifestRules, EntryWithDotDot) {
 
 TEST(ManifestRules, EmptyEntryAndNul) {
   EXPECT_THAT(report_with("/runtime/entry", ""),
-              ElementsAre(R"(runtime.entry = "": must not be empty)"));
+              ElementsAre(R"(runtime.entry = "": expected at least 1 character, got 0)"));
   EXPECT_THAT(report_with("/runtime/entry", std::string("bin/x\0y", 7)),
-              ElementsAre(R"(runtime.entry = "bin/x\u0000y": must not contain a NUL character)"));
+              ElementsAre(R"(runtime.entry = "bin/x\u0000y": expected no ".." segment and no NUL )"
+                          R"(character (the entry must stay inside the plugin directory))"));
 }
 
 TEST(ManifestRules, DuplicateCapability) {
   EXPECT_THAT(report_with("/capabilities/host_methods", {"notify", "log", "notify"}),
-              ElementsAre(R"(capabilities.host_methods[2] = "notify": is a duplicate of capabilities.host_methods[0])"));
+              ElementsAre(R"(capabilities.host_methods[2] = "notify": expected unique items (same as [0]))"));
+  // Every repeat is reported, each naming the first of its kind.
+  EXPECT_THAT(report_with("/capabilities/events", {"on_stream_stop", "on_stream_start",
+                                                   "on_stream_stop", "on_stream_start",
+                                                   "on_stream_stop"}),
+              ElementsAre(R"(capabilities.events[2] = "on_stream_stop": expected unique items (same as [0]))",
+                          R"(capabilities.events[3] = "on_stream_start": expected unique items (same as [1]))",
+                          R"(capabilities.events[4] = "on_stream_stop": expected unique items (same as [0]))"));
 }
 
 TEST(ManifestRules, WhitespacePaddedCapability) {
   EXPECT_THAT(report_with("/capabilities/events", {" on_stream_start"}),
-              ElementsAre(R"(capabilities.events[0] = " on_stream_start": must not have leading or trailing whitespace)"));
+              ElementsAre(R"(capabilities.events[0] = " on_stream_start": )" + kEvents +
+                          R"(" on_stream_start"; note the leading or trailing whitespace)"));
   EXPECT_THAT(report_with("/capabilities/ui", {"panel\t"}),
-              ElementsAre(R"(capabilities.ui[0] = "panel\t": must not have leading or trailing whitespace)"));
-  // Padded and unknown even once trimmed: both said.
-  EXPECT_THAT(report_with("/capabilities/events", {" on_raid "}), ::testing::SizeIs(2));
+              ElementsAre(R"(capabilities.ui[0] = "panel\t": expected one of "panel", got )"
+                          R"("panel\t"; note the leading or trailing whitespace)"));
+  EXPECT_THAT(report_with("/contributes/actions", {"drops.claim "}),
+              ElementsAre(R"(contributes.actions[0] = "drops.claim ": )" + kNamespacedId +
+                          "; note the leading or trailing whitespace"));
 }
 
 TEST(ManifestRules, UnknownCapability) {
   EXPECT_THAT(report_with("/capabilities/events", {"on_stream_start", "on_raid"}),
-              ElementsAre(R"(capabilities.events[1] = "on_raid": is not a known event (unknown capabilities are rejected))"));
-  EXPECT_THAT(report_with("/capabilities/host_methods", {"get_credential"}),
-              ElementsAre(R"(capabilities.host_methods[0] = "get_credential": is not a known host method )"
-                          R"((unknown capabilities are rejected); get_credential is gated by capabilities.credentials)"));
+              ElementsAre(R"(capabilities.events[1] = "on_raid": )" + kEvents + R"("on_raid")"));
+  EXPECT_THAT(report_with("/capabilities/host_methods", {"get_credential", "set_status"}),
+              ElementsAre(R"(capabilities.host_methods[0] = "get_credential": expected one of )"
+                          R"("get_followed_live", "set_upstream", "notify", "log", "register_panel", )"
+                          R"("get_panel_values", got "get_credential"; get_credential is gated by )"
+                          R"(capabilities.credentials, not listed here)",
+                          R"(capabilities.host_methods[1] = "set_status": expected one of )"
+                          R"("get_followed_live", "set_upstream", "notify", "log", "register_panel", )"
+                          R"("get_panel_values", got "set_status"; set_status is gated by )"
+                          R"(contributes.status, not listed here)"));
   EXPECT_THAT(report_with("/capabilities/credentials", {"Twitch.Android"}),
-              ElementsAre(R"(capabilities.credentials[0] = "Twitch.Android": is not a known credential kind (unknown capabilities are rejected))"));
+              ElementsAre(R"(capabilities.credentials[0] = "Twitch.Android": expected one of )"
+                          R"("twitch.android", got "Twitch.Android")"));
   EXPECT_THAT(report_with("/capabilities/ui", {"sidebar"}),
-              ElementsAre(R"(capabilities.ui[0] = "sidebar": is not a known ui capability (unknown capabilities are rejected))"));
+              ElementsAre(R"(capabilities.ui[0] = "sidebar": expected one of "panel", got "sidebar")"));
   EXPECT_THAT(report_with("/capabilities/network", "internal"),
-              ElementsAre(R"(capabilities.network = "internal": must be "none" or "external")"));
+              ElementsAre(R"(capabilities.network = "internal": expected one of "none", "external", )"
+                          R"(got "internal")"));
 }
 
 TEST(ManifestRules, EmptyCapability) {
   EXPECT_THAT(report_with("/capabilities/events", {""}),
-              ElementsAre(R"(capabilities.events[0] = "": must not be empty)"));
+              ElementsAre(R"(capabilities.events[0] = "": )" + kEvents + R"("")"));
   EXPECT_THAT(report_with("/contributes/status", {"drops.status", ""}),
-              ElementsAre(R"(contributes.status[1] = "": must not be empty)"));
+              ElementsAre(R"(contributes.status[1] = "": )" + kNamespacedId));
 }
 
 TEST(ManifestRules, NameLength) {
   const std::string n41(41, 'N');
   EXPECT_THAT(report_with("/name", n41),
-              ElementsAre("name = \"" + n41 + "\": must be 1 to 40 characters, got 41"));
-  EXPECT_THAT(report_with("/name", ""), ElementsAre(R"(name = "": must be 1 to 40 characters, got 0)"));
+              ElementsAre("name = \"" + n41 + "\": expected at most 40 characters, got 41"));
+  EXPECT_THAT(report_with("/name", ""), ElementsAre(R"(name = "": expected at least 1 character, got 0)"));
   EXPECT_THAT(report_with("/name", std::string(40, 'N')), ElementsAre());
   // Characters, not bytes: 40 two-byte, three-byte and four-byte characters are accepted.
   std::string e40, cjk40, emoji40;
@@ -295,13 +325,13 @@ TEST(ManifestRules, NameLength) {
     EXPECT_EQ(result.loaded->manifest.name, name);
   }
   EXPECT_THAT(report_with("/name", e40 + "\xC3\xA9"),
-              ElementsAre("name = \"" + e40 + "\xC3\xA9\": must be 1 to 40 characters, got 41"));
+              ElementsAre("name = \"" + e40 + "\xC3\xA9\": expected at most 40 characters, got 41"));
 }
 
 TEST(ManifestRules, DescriptionLength) {
   const std::string d201(201, 'd');
   EXPECT_THAT(report_with("/description", d201),
-              ElementsAre("description = \"" + d201 + "\": must be at most 200 characters, got 201"));
+              ElementsAre("description = \"" + d201 + "\": expected at most 200 characters, got 201"));
   EXPECT_THAT(report_with("/description", std::string(200, 'd')), ElementsAre());
   std::string u200;
   for (int i = 0; i < 200; ++i) u200 += "\xC3\xBC";  // ü
@@ -310,11 +340,11 @@ TEST(ManifestRules, DescriptionLength) {
 }
 
 TEST(ManifestRules, TierAuthorHomepage) {
-  EXPECT_THAT(report_with("/tier", "a"), ElementsAre(R"(tier = "a": must be "A", "B" or "C")"));
-  EXPECT_THAT(report_without("/author"), ElementsAre("author: is required"));
-  EXPECT_THAT(report_with("/author", nullptr), ElementsAre("author = null: must be a string, got null"));
+  EXPECT_THAT(report_with("/tier", "a"), ElementsAre(R"(tier = "a": expected one of "A", "B", "C", got "a")"));
+  EXPECT_THAT(report_without("/author"), ElementsAre("author: missing required field"));
+  EXPECT_THAT(report_with("/author", nullptr), ElementsAre("author = null: expected string, got null"));
   EXPECT_THAT(report_with("/homepage", "http://example.org"),
-              ElementsAre(R"(homepage = "http://example.org": must be an https:// URL)"));
+              ElementsAre(R"(homepage = "http://example.org": expected an https:// URL)"));
   EXPECT_THAT(report_with("/homepage", "https://"), ::testing::SizeIs(1));
   EXPECT_THAT(report_with("/homepage", "https://example.org/a b"), ::testing::SizeIs(1));
   EXPECT_THAT(report_with("/homepage", "https://example.org"), ElementsAre());
@@ -324,34 +354,33 @@ TEST(ManifestRules, TierAuthorHomepage) {
 
 TEST(ManifestRules, WrongKindsNameTheExpectedKind) {
   EXPECT_THAT(report_with("/runtime/args", "x"),
-              ElementsAre(R"(runtime.args = "x": must be an array of strings, got string)"));
+              ElementsAre(R"(runtime.args = "x": expected array, got string)"));
   EXPECT_THAT(report_with("/runtime/args", {"--a", 3, true}),
-              ElementsAre("runtime.args[1] = 3: must be a string, got integer",
-                          "runtime.args[2] = true: must be a string, got boolean"));
-  EXPECT_THAT(report_with("/id", 5), ElementsAre("id = 5: must be a string, got integer"));
-  EXPECT_THAT(report_with("/version", 1.5), ElementsAre("version = 1.5: must be a string, got float"));
+              ElementsAre("runtime.args[1] = 3: expected string, got integer",
+                          "runtime.args[2] = true: expected string, got boolean"));
+  EXPECT_THAT(report_with("/id", 5), ElementsAre("id = 5: expected string, got integer"));
+  EXPECT_THAT(report_with("/version", 1.5), ElementsAre("version = 1.5: expected string, got float"));
   EXPECT_THAT(report_with("/runtime", "bin/x"),
-              ElementsAre(R"(runtime = "bin/x": must be a table, got string)"));
+              ElementsAre(R"(runtime = "bin/x": expected table, got string)"));
   EXPECT_THAT(report_with("/capabilities", json::array()),
-              ElementsAre("capabilities = []: must be a table, got array"));
+              ElementsAre("capabilities = []: expected table, got array"));
   EXPECT_THAT(report_with("/capabilities/events", "on_stream_start"),
-              ElementsAre(R"(capabilities.events = "on_stream_start": must be an array of strings, got string)"));
+              ElementsAre(R"(capabilities.events = "on_stream_start": expected array, got string)"));
   EXPECT_THAT(report_with("/capabilities/events", json::array({json::array({"on_stream_start"})})),
-              ElementsAre(R"(capabilities.events[0] = ["on_stream_start"]: must be a string, got array)"));
+              ElementsAre(R"(capabilities.events[0] = ["on_stream_start"]: expected string, got array)"));
   EXPECT_THAT(report_with("/contributes/actions", json::object()),
-              ElementsAre("contributes.actions = {}: must be an array of strings, got table"));
+              ElementsAre("contributes.actions = {}: expected array, got table"));
   EXPECT_THAT(strs(rs::check_manifest(json::array()).issues),
-              ElementsAre("(root) = []: must be a table, got array"));
+              ElementsAre("(root) = []: expected table, got array"));
 }
 
 TEST(ManifestRules, MissingRequiredFields) {
-  EXPECT_THAT(report_without("/id"), ElementsAre("id: is required"));
-  EXPECT_THAT(report_without("/runtime"), ElementsAre("runtime: is required"));
-  EXPECT_THAT(report_without("/runtime/entry"), ElementsAre("runtime.entry: is required"));
-  EXPECT_THAT(strs(rs::check_manifest(json::object()).issues),
-              ElementsAre("id: is required", "name: is required", "version: is required",
-                          "author: is required", "tier: is required", "description: is required",
-                          "host_min: is required", "runtime: is required"));
+  EXPECT_THAT(report_without("/id"), ElementsAre("id: missing required field"));
+  EXPECT_THAT(report_without("/runtime"), ElementsAre("runtime: missing required field"));
+  EXPECT_THAT(report_without("/runtime/entry"), ElementsAre("runtime.entry: missing required field"));
+  EXPECT_THAT(fields(rs::check_manifest(json::object()).issues),
+              ElementsAre("id", "name", "version", "author", "tier", "description", "host_min",
+                          "runtime"));
   // Optional: args, transport, capabilities, contributes and every list in them.
   rs::ManifestResult minimal = rs::check_manifest(minimal_manifest());
   ASSERT_TRUE(minimal.ok()) << ::testing::PrintToString(strs(minimal.issues));
@@ -361,13 +390,10 @@ TEST(ManifestRules, MissingRequiredFields) {
 }
 
 TEST(ManifestRules, NamespacedContributionIds) {
-  const std::string rule =
-      R"(must be a namespaced id feature.name (lowercase letters, digits, "_" and "-", )"
-      R"(dot-separated: ^[a-z0-9_-]+(\.[a-z0-9_-]+)+$))";
   EXPECT_THAT(report_with("/contributes/actions", {"resolve"}),
-              ElementsAre(R"(contributes.actions[0] = "resolve": )" + rule));
+              ElementsAre(R"(contributes.actions[0] = "resolve": )" + kNamespacedId));
   EXPECT_THAT(report_with("/contributes/provides", {"drops."}),
-              ElementsAre(R"(contributes.provides[0] = "drops.": )" + rule));
+              ElementsAre(R"(contributes.provides[0] = "drops.": )" + kNamespacedId));
   EXPECT_THAT(report_with("/contributes/status", {"Drops.Status"}), ::testing::SizeIs(1));
   EXPECT_THAT(report_with("/contributes/actions", {"a.b.c", "x_y.z-w", "0.1"}), ElementsAre());
 }
@@ -459,6 +485,7 @@ json schema_property(const std::string& pointer) {
     } else {
       node = node.at("properties").at(key);
     }
+    if (node.contains("$ref")) node = schema.at(json::json_pointer(node.at("$ref").get<std::string>().substr(1)));
   }
   return node;
 }
@@ -538,7 +565,6 @@ TEST(ManifestRules, AgreeWithTheSchemaPatterns) {
       EXPECT_EQ(result.loaded.has_value(), result.ok());
       for (const rs::ManifestIssue& issue : result.issues) {
         EXPECT_EQ(issue.field, field) << issue.str();
-        EXPECT_NE(issue.rule.rfind("expected ", 0), 0U) << issue.str();
       }
     }
   }

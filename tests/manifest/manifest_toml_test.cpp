@@ -130,23 +130,28 @@ actions = ["resolve"]
 )");
   rs::ManifestResult result = rs::load_manifest(tmp.path());
   EXPECT_FALSE(result.loaded.has_value());
+  // In the order of the file; a missing member where its table starts (author: the top level).
+  const std::string events =
+      R"(expected one of "on_stream_start", "on_stream_stop", "on_channel_change", "on_watch_tick", )"
+      R"("on_followed_live", "on_chat_message", "on_settings_change", "on_panel_change", got )";
   EXPECT_THAT(strs(result.issues),
-              ElementsAre(R"(id = "app.streamnook.evil": uses the reserved prefix "app.streamnook.")",
-                          R"(name = "NNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNN": must be 1 to 40 characters, got 41)",
-                          R"(version = "1.0": must be a semantic version MAJOR.MINOR.PATCH (SemVer 2.0.0, e.g. "1.0.0"))",
-                          "author: is required",
-                          R"(tier = "D": must be "A", "B" or "C")",
-                          R"(runtime.kind = "wasm": is reserved and not supported (use "process"))",
-                          R"(runtime.entry = "/bin/sh": must be a path relative to the plugin directory, not an absolute path)",
-                          R"(runtime.args = "x": must be an array of strings, got string)",
-                          R"(runtime.transport = "socket": is reserved and not supported (use "stdio"))",
-                          R"(capabilities.events[1] = "on_stream_start": is a duplicate of capabilities.events[0])",
-                          R"(capabilities.events[2] = " on_chat_message": must not have leading or trailing whitespace)",
-                          R"(capabilities.events[3] = "on_raid": is not a known event (unknown capabilities are rejected))",
-                          R"(capabilities.events[4] = "": must not be empty)",
-                          R"(capabilities.credentials[0] = "twitch.web": is not a known credential kind (unknown capabilities are rejected))",
-                          R"(capabilities.network = "internal": must be "none" or "external")",
-                          R"(contributes.actions[0] = "resolve": must be a namespaced id feature.name (lowercase letters, digits, "_" and "-", dot-separated: ^[a-z0-9_-]+(\.[a-z0-9_-]+)+$))"));
+              ElementsAre("author: missing required field",
+                          R"(id = "app.streamnook.evil": expected an id outside the reserved prefix "app.streamnook.")",
+                          R"(name = "NNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNN": expected at most 40 characters, got 41)",
+                          R"(version = "1.0": expected a semantic version MAJOR.MINOR.PATCH (SemVer 2.0.0, e.g. "1.0.0"))",
+                          R"(tier = "D": expected one of "A", "B", "C", got "D")",
+                          R"(runtime.kind = "wasm": expected one of "process", "ui", got "wasm"; "wasm" is reserved and not supported (use "process"))",
+                          R"(runtime.entry = "/bin/sh": expected a path relative to the plugin directory, not an absolute path (no leading / or \, no drive letter "C:"))",
+                          R"(runtime.args = "x": expected array, got string)",
+                          R"(runtime.transport = "socket": expected one of "stdio", got "socket"; "socket" is reserved and not supported (use "stdio"))",
+                          R"(capabilities.events[1] = "on_stream_start": expected unique items (same as [0]))",
+                          R"(capabilities.events[2] = " on_chat_message": )" + events +
+                              R"(" on_chat_message"; note the leading or trailing whitespace)",
+                          R"(capabilities.events[3] = "on_raid": )" + events + R"("on_raid")",
+                          R"(capabilities.events[4] = "": )" + events + R"("")",
+                          R"(capabilities.credentials[0] = "twitch.web": expected one of "twitch.android", got "twitch.web")",
+                          R"(capabilities.network = "internal": expected one of "none", "external", got "internal")",
+                          R"(contributes.actions[0] = "resolve": expected a namespaced id feature.name (lowercase letters, digits, "_" and "-", dot-separated, e.g. "playback.resolve"))"));
 }
 
 // Each issue says where in plugin.toml: the offending value, the table of a missing member
@@ -171,12 +176,12 @@ when = 1979-05-27
   std::vector<std::string> located;
   for (const rs::ManifestIssue& issue : result.issues) located.push_back(issue.located());
   EXPECT_THAT(located,
-              ElementsAre(R"(plugin.toml:13:8: capabilities.when = 1979-05-27: is a TOML date/time, which a manifest never holds (quote it if a string is meant))",
-                          R"(plugin.toml:1:6: id = "app.streamnook.evil": uses the reserved prefix "app.streamnook.")",
-                          "plugin.toml:1:1: author: is required",
-                          R"(plugin.toml:9:8: runtime.kind = "wasm": is reserved and not supported (use "process"))",
-                          "plugin.toml:8:1: runtime.entry: is required",
-                          R"(plugin.toml:12:30: capabilities.events[1] = "on_raid": is not a known event (unknown capabilities are rejected))"));
+              ElementsAre("plugin.toml:1:1: author: missing required field",
+                          R"(plugin.toml:1:6: id = "app.streamnook.evil": expected an id outside the reserved prefix "app.streamnook.")",
+                          "plugin.toml:8:1: runtime.entry: missing required field",
+                          R"(plugin.toml:9:8: runtime.kind = "wasm": expected one of "process", "ui", got "wasm"; "wasm" is reserved and not supported (use "process"))",
+                          R"(plugin.toml:12:30: capabilities.events[1] = "on_raid": expected one of "on_stream_start", "on_stream_stop", "on_channel_change", "on_watch_tick", "on_followed_live", "on_chat_message", "on_settings_change", "on_panel_change", got "on_raid")",
+                          R"(plugin.toml:13:8: capabilities.when = 1979-05-27: is a TOML date/time, which a manifest never holds (quote it if a string is meant))"));
 
   tmp.write("plugin.toml", "id = \"dev.example.x\"\nname = \"X\"\nversion = = \"1.0.0\"\n");
   rs::ManifestResult syntax = rs::load_manifest(tmp.path());
@@ -189,7 +194,7 @@ when = 1979-05-27
   rs::ManifestResult from_json = rs::check_manifest(json::object());
   ASSERT_FALSE(from_json.issues.empty());
   EXPECT_EQ(from_json.issues[0].line, 0U);
-  EXPECT_EQ(from_json.issues[0].located("manifest.json"), "manifest.json: id: is required");
+  EXPECT_EQ(from_json.issues[0].located("manifest.json"), "manifest.json: id: missing required field");
 }
 
 TEST(ManifestToml, SyntaxErrorReportsLineAndColumn) {
@@ -272,9 +277,9 @@ args = [07:32:00]
       "is a TOML date/time, which a manifest never holds (quote it if a string is meant)";
   // One issue per value: the null standing in for a date is not reported a second time.
   EXPECT_THAT(strs(result.issues),
-              ElementsAre("not_a_number = nan: is not a finite number, which JSON cannot hold",
-                          "released = 1979-05-27T07:32:00Z: " + rule,
-                          "runtime.args[0] = 07:32:00: " + rule, "version = 1979-05-27: " + rule));
+              ElementsAre("version = 1979-05-27: " + rule, "released = 1979-05-27T07:32:00Z: " + rule,
+                          "not_a_number = nan: is not a finite number, which JSON cannot hold",
+                          "runtime.args[0] = 07:32:00: " + rule));
 }
 
 TEST(ManifestToml, UnknownKeysAndTablesAreIgnored) {

@@ -121,7 +121,7 @@ for (const abs of walkJson(SCHEMA_DIR)) {
 const X_KEYWORDS = [
   "x-namespace", "x-module", "x-roles", "x-messages", "x-types", "x-error-codes", "x-default-deadline",
   "x-kind", "x-direction", "x-gate", "x-errors", "x-deadline", "x-result", "x-profile",
-  "x-unit", "x-discriminator", "x-enum-names", "x-enum-descriptions",
+  "x-unit", "x-discriminator", "x-enum-names", "x-enum-descriptions", "x-error-messages",
 ];
 const ajv = new Ajv({ strict: true, allowUnionTypes: true, allErrors: true });
 addFormats(ajv);
@@ -290,6 +290,15 @@ function lintFile(rel, doc) {
     if ("const" in s && s.type !== undefined && !typeAccepts(s.type, s.const)) bad(ptr, "const does not match type");
     if ("default" in s && s.type !== undefined && !typeAccepts(s.type, s.default)) bad(ptr, "default does not match type");
     if ("x-unit" in s && s["x-unit"] !== "ms") bad(ptr, `unknown x-unit "${s["x-unit"]}"`);
+    if ("x-error-messages" in s) {
+      const m = s["x-error-messages"];
+      if (typeof m !== "object" || m === null || Array.isArray(m)) bad(ptr, "x-error-messages must be an object");
+      else for (const [k, v] of Object.entries(m)) {
+        if (k !== "pattern" && k !== "not") bad(ptr, `x-error-messages: only "pattern" and "not" take a message, got "${k}"`);
+        else if (!(k in s)) bad(ptr, `x-error-messages: no "${k}" on this schema to explain`);
+        if (typeof v !== "string" || !v) bad(ptr, `x-error-messages.${k} must be a non-empty string`);
+      }
+    }
 
     if (s.oneOf) {
       const nullable = s.oneOf.length === 2 && s.oneOf.some((m) => JSON.stringify(m) === '{"type":"null"}');

@@ -23,6 +23,11 @@ std::string optional_size(const std::optional<T>& v) {
   return v ? "std::size_t{" + std::to_string(*v) + "}" : "std::nullopt";
 }
 
+// The schema's x-error-messages text for a pattern check, as a last argument on its own line.
+std::string message_arg(const ir::Pattern& pattern) {
+  return pattern.message.empty() ? std::string() : ",\n    " + raw_literal(pattern.message);
+}
+
 std::string optional_number(const std::optional<double>& v) {
   return v ? number_literal(*v) : "std::nullopt";
 }
@@ -74,12 +79,14 @@ void emit_checks(Printer& p, Patterns& patterns, const ir::TypeRef& t, const std
             {{"expr", expr}, {"min", optional_size(c.min_length)}, {"max", optional_size(c.max_length)}});
   }
   if (c.pattern) {
-    p.print("rpckit::codec::check_pattern($expr$, $re$, path);\n",
-            {{"expr", expr}, {"re", patterns.use(*c.pattern)}});
+    p.print("rpckit::codec::check_pattern($expr$, $re$, path$message$);\n",
+            {{"expr", expr}, {"re", patterns.use(*c.pattern)}, {"message", message_arg(*c.pattern)}});
   }
   if (c.not_pattern) {
-    p.print("rpckit::codec::check_not_pattern($expr$, $re$, path);\n",
-            {{"expr", expr}, {"re", patterns.use(*c.not_pattern)}});
+    p.print("rpckit::codec::check_not_pattern($expr$, $re$, path$message$);\n",
+            {{"expr", expr},
+             {"re", patterns.use(*c.not_pattern)},
+             {"message", message_arg(*c.not_pattern)}});
   }
   if (c.date_time) p.print("rpckit::codec::check_date_time($expr$, path);\n", {{"expr", expr}});
   bool type_enforces_range = t.kind == ir::TypeRef::Kind::kPrimitive &&

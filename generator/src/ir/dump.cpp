@@ -33,8 +33,14 @@ std::string constraints(const ir::Constraints& c) {
   auto add = [&out](const std::string& item) { out << (out.tellp() == 0 ? "" : ",") << item; };
   if (c.min_length) add("minLength=" + std::to_string(*c.min_length));
   if (c.max_length) add("maxLength=" + std::to_string(*c.max_length));
-  if (c.pattern) add("pattern=" + c.pattern->source + " re2=" + c.pattern->re2);
-  if (c.not_pattern) add("notPattern=" + c.not_pattern->source + " re2=" + c.not_pattern->re2);
+  auto message = [](const ir::Pattern& p) {
+    return p.message.empty() ? std::string() : " message=\"" + p.message + "\"";
+  };
+  if (c.pattern) add("pattern=" + c.pattern->source + " re2=" + c.pattern->re2 + message(*c.pattern));
+  if (c.not_pattern) {
+    add("notPattern=" + c.not_pattern->source + " re2=" + c.not_pattern->re2 +
+        message(*c.not_pattern));
+  }
   if (c.minimum) add("minimum=" + number(*c.minimum));
   if (c.maximum) add("maximum=" + number(*c.maximum));
   if (c.min_items) add("minItems=" + std::to_string(*c.min_items));

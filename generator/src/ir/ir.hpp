@@ -23,6 +23,7 @@ enum class Primitive : std::uint8_t { kString, kBool, kInt64, kUInt32, kDouble, 
 struct Pattern {
   std::string source;
   std::string re2;
+  std::string message;  // x-error-messages: what a failure says instead of the regex ("" = default)
 };
 
 // Validation the decoder performs on one use of a type (JSON Schema keywords of that use).

@@ -23,7 +23,7 @@ const std::set<std::string, std::less<>> kDataKeywords = {
     "x-namespace", "x-module", "x-roles", "x-messages", "x-types", "x-error-codes",
     "x-default-deadline", "x-unit", "x-profile",
     "x-kind", "x-direction", "x-gate", "x-errors", "x-deadline", "x-discriminator",
-    "x-enum-names", "x-enum-descriptions"};
+    "x-enum-names", "x-enum-descriptions", "x-error-messages"};
 
 std::string escape_pointer_token(std::string_view key) {
   std::string out;

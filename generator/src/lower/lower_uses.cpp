@@ -121,6 +121,26 @@ ir::Pattern Lowerer::pattern(const Node& n) {
   return p;
 }
 
+void Lowerer::error_messages(const Node& n, ir::Constraints& constraints) {
+  if (!n.has("x-error-messages")) return;
+  Node messages = n.child("x-error-messages");
+  if (!messages.json->is_object()) messages.fail("expected an object of keyword: message");
+  for (const auto& [keyword, message] : messages.json->items()) {
+    Node entry = messages.child(keyword);
+    ir::Pattern* target = keyword == "pattern" ? (constraints.pattern ? &*constraints.pattern : nullptr)
+                          : keyword == "not"   ? (constraints.not_pattern ? &*constraints.not_pattern : nullptr)
+                                               : nullptr;
+    if (keyword != "pattern" && keyword != "not") {
+      entry.fail("only \"pattern\" and \"not\" take a message");
+    }
+    if (target == nullptr) entry.fail("no \"" + keyword + "\" on this schema to explain");
+    if (!message.is_string() || message.get<std::string>().empty()) {
+      entry.fail("expected a non-empty string");
+    }
+    target->message = message.get<std::string>();
+  }
+}
+
 TypeRef Lowerer::lower_primitive(const Node& n) {
   TypeRef t;
   std::string type = single_type(n, &t.nullable);
@@ -130,6 +150,7 @@ TypeRef Lowerer::lower_primitive(const Node& n) {
     t.constraints.max_length = count(n, "maxLength");
     if (n.has("pattern")) t.constraints.pattern = pattern(n);
     if (n.has("not")) t.constraints.not_pattern = pattern(n.child("not"));
+    error_messages(n, t.constraints);
     if (n.has("format")) {
       std::string format = text(n, "format");
       if (format == "date-time") {

@@ -56,6 +56,8 @@ class Lowerer {
   static std::optional<std::uint64_t> count(const Node& n, std::string_view key);
   static std::optional<double> number(const Node& n, std::string_view key);
   static ir::Pattern pattern(const Node& n);
+  // x-error-messages: the readable text for a failed `pattern` / `not` (schema/README.md).
+  static void error_messages(const Node& n, ir::Constraints& constraints);
   TypeRef lower_primitive(const Node& n);
 
   // lower_messages.cpp

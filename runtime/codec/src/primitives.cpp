@@ -141,12 +141,17 @@ void check_length(std::string_view s, std::optional<std::size_t> min,
   }
 }
 
-void check_pattern(std::string_view s, const Pattern& pattern, const DecodePath& path) {
-  if (!pattern.search(s)) reject(path, "expected a string matching " + pattern.source());
+void check_pattern(std::string_view s, const Pattern& pattern, const DecodePath& path,
+                   std::string_view message) {
+  if (pattern.search(s)) return;
+  reject(path, message.empty() ? "expected a string matching " + pattern.source() : std::string(message));
 }
 
-void check_not_pattern(std::string_view s, const Pattern& pattern, const DecodePath& path) {
-  if (pattern.search(s)) reject(path, "expected a string not matching " + pattern.source());
+void check_not_pattern(std::string_view s, const Pattern& pattern, const DecodePath& path,
+                       std::string_view message) {
+  if (!pattern.search(s)) return;
+  reject(path, message.empty() ? "expected a string not matching " + pattern.source()
+                               : std::string(message));
 }
 
 namespace {
@@ -171,20 +176,23 @@ void check_items(std::size_t size, std::optional<std::size_t> min,
   }
 }
 
-std::optional<Duplicate> first_duplicate(const std::vector<nlohmann::json>& items) {
+std::vector<Duplicate> duplicates(const std::vector<nlohmann::json>& items) {
   std::vector<std::size_t> order(items.size());
   std::iota(order.begin(), order.end(), std::size_t{0});
   // Stable: equal items stay in index order, so each run starts with its earliest item.
   std::stable_sort(order.begin(), order.end(),
                    [&](std::size_t a, std::size_t b) { return items[a] < items[b]; });
-  std::optional<Duplicate> found;
+  std::vector<Duplicate> found;
+  std::size_t run_start = 0;
   for (std::size_t i = 1; i < order.size(); ++i) {
-    if (items[order[i]] != items[order[i - 1]]) continue;
-    std::size_t run_start = i - 1;
-    while (run_start > 0 && items[order[run_start - 1]] == items[order[i]]) --run_start;
-    Duplicate d{order[run_start], order[i]};
-    if (!found || d.later < found->later) found = d;
+    if (items[order[i]] != items[order[run_start]]) {
+      run_start = i;
+      continue;
+    }
+    found.push_back({order[run_start], order[i]});
   }
+  std::sort(found.begin(), found.end(),
+            [](const Duplicate& a, const Duplicate& b) { return a.later < b.later; });
   return found;
 }
 

@@ -167,8 +167,12 @@ void encode_optional(nlohmann::json& object, const char* key, const std::optiona
 std::size_t code_points(std::string_view utf8);
 void check_length(std::string_view s, std::optional<std::size_t> min,
                   std::optional<std::size_t> max, const DecodePath& path);
-void check_pattern(std::string_view s, const Pattern& pattern, const DecodePath& path);
-void check_not_pattern(std::string_view s, const Pattern& pattern, const DecodePath& path);
+// `message`: the schema's x-error-messages text, said instead of "expected a string matching
+// <regex>" (a reader of a manifest error should not have to read a regex).
+void check_pattern(std::string_view s, const Pattern& pattern, const DecodePath& path,
+                   std::string_view message = {});
+void check_not_pattern(std::string_view s, const Pattern& pattern, const DecodePath& path,
+                       std::string_view message = {});
 void check_range(double v, std::optional<double> min, std::optional<double> max,
                  const DecodePath& path);
 void check_items(std::size_t size, std::optional<std::size_t> min,
@@ -178,21 +182,22 @@ void check_date_time(std::string_view s, const DecodePath& path);
 struct Duplicate {
   std::size_t earlier, later;
 };
-// The smallest index that equals an earlier item, and the earliest item it equals.
-std::optional<Duplicate> first_duplicate(const std::vector<nlohmann::json>& items);
+// Every item that equals an earlier one, by index, each with the earliest item it equals.
+std::vector<Duplicate> duplicates(const std::vector<nlohmann::json>& items);
 
-// uniqueItems: reports the first item that repeats an earlier one, at its own index, naming
-// the earliest item it repeats. O(n log n): the items are compared as JSON values (1 and 1.0
-// are the same item, as JSON Schema says), sorted, and neighbours checked.
+// uniqueItems: reports an item that repeats an earlier one at its own index, naming the
+// earliest item it repeats: the first such item, or every one when collecting. O(n log n):
+// the items are compared as JSON values (1 and 1.0 are the same item, as JSON Schema says),
+// sorted, and neighbours checked.
 template <class T>
 void check_unique(const std::vector<T>& items, DecodePath& path) {
   if (items.size() < 2) return;
   std::vector<nlohmann::json> encoded;
   encoded.reserve(items.size());
   for (const T& item : items) encoded.emplace_back(item);
-  if (auto duplicate = first_duplicate(encoded)) {
-    DecodePath::Index scope(path, duplicate->later);
-    reject(path, "expected unique items (same as [" + std::to_string(duplicate->earlier) + "])");
+  for (const Duplicate& duplicate : duplicates(encoded)) {
+    DecodePath::Index scope(path, duplicate.later);
+    reject(path, "expected unique items (same as [" + std::to_string(duplicate.earlier) + "])");
   }
 }
 

@@ -31,6 +31,9 @@ class DecodePath {
   void collect_into(std::vector<DecodeError>* sink) { sink_ = sink; }
   bool collecting() const { return sink_ != nullptr; }
   std::size_t problems() const;  // recorded so far (0 when not collecting)
+  // Parts that could not be decoded at all (a wrong kind, a missing member), so far; a
+  // broken rule (pattern, length, strict enum) leaves a decoded value and is not counted.
+  std::size_t failures() const { return failures_; }
 
   // Strict enums: a value the schema does not list is a problem at its path instead of being
   // kept as unknown. Off by default: a protocol's enums are open (a newer peer may send more);
@@ -71,7 +74,11 @@ class DecodePath {
   std::string_view root_;
   std::vector<Segment> segments_;
   std::vector<DecodeError>* sink_ = nullptr;
+  std::size_t failures_ = 0;
   bool strict_enums_ = false;
+
+  template <class F>
+  friend bool contained(DecodePath& path, F&& decode_part);
 };
 
 class DecodeError : public std::runtime_error {
@@ -96,21 +103,24 @@ inline std::size_t DecodePath::problems() const { return sink_ != nullptr ? sink
 void reject(const DecodePath& path, std::string expected);
 
 // Runs `decode_part` (one member or item); when collecting, a DecodeError it throws is
-// recorded, so the caller goes on. True when it decoded without a problem (a part whose own
-// parts failed did not: its constraints are not checked, an optional one stays empty).
+// recorded, so the caller goes on. True when it produced a value: a part that, or one of
+// whose own parts, could not be decoded did not (its constraints are not checked, an optional
+// one stays empty); a part that only broke rules did (its other rules are still checked, so
+// an unlisted item and a repeated one are both reported).
 template <class F>
 bool contained(DecodePath& path, F&& decode_part) {
   if (!path.collecting()) {
     decode_part();
     return true;
   }
-  const std::size_t before = path.problems();
+  const std::size_t before = path.failures_;
   try {
     decode_part();
   } catch (const DecodeError& e) {
     path.reject(e);
+    ++path.failures_;
   }
-  return path.problems() == before;
+  return path.failures_ == before;
 }
 
 }  // namespace rpckit::codec

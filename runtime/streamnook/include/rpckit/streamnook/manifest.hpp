@@ -1,7 +1,12 @@
 #pragma once
-// The plugin manifest (<plugin dir>/plugin.toml, spec section 7): loading, every rule of the
-// spec checked with all violations collected, then decoding into the generated
+// The plugin manifest (<plugin dir>/plugin.toml, spec section 7): loading, then every rule
+// checked with all violations collected while decoding into the generated
 // streamnook::v1::Manifest. Also the install-time host_min gate and SemVer precedence.
+//
+// The rules are schema/manifest.json's, run by the generated decoder (collect mode, strict
+// enums); the texts of its pattern rules are the schema's x-error-messages. This layer adds
+// only what a schema cannot say: TOML loading and positions, hints for reserved values
+// ("wasm", "socket"), for host methods gated elsewhere and for padded values, and SemVer order.
 //
 // Choices where the spec leaves room (each one deliberate):
 // - Unknown keys are ignored, at the top level and inside [runtime], [capabilities] and
@@ -15,8 +20,9 @@
 //   no ".." segment with / or \ as separators, no NUL character). The loader does not look
 //   at the file system for it: whether the entry exists is for the host to find out at spawn.
 // - Lengths (id, name, description) count Unicode code points, as JSON Schema does.
-// - A value that is none of the expected JSON kinds (args = "x", events = "on_x", a null) is
-//   one issue naming the expected kind; the members of a list are checked one by one.
+// - A value that is none of the expected kinds (args = "x", events = "on_x", a null) is one
+//   issue naming the expected kind, in TOML words (table, float); the members of a list are
+//   checked one by one, and every repeat in a list is reported.
 // - TOML values with no JSON form (dates, times, date-times, non-finite floats) are issues
 //   wherever they appear, even under keys that would otherwise be ignored: the manifest must
 //   have a faithful JSON form (LoadedManifest::json).
@@ -42,7 +48,8 @@ struct ManifestIssue {
   std::string field;
   // The offending value as JSON text ("\"wasm\"", "[\"x\"]", "3"); empty when it is missing.
   std::string value;
-  // What is wrong: "is reserved and not supported (use \"process\")".
+  // What is wrong, as the decoder says it: "expected one of \"process\", \"ui\", got \"wasm\";
+  // \"wasm\" is reserved and not supported (use \"process\")", "missing required field".
   std::string rule;
   // Where in plugin.toml, 1-based: the offending value, or for a missing one the table that
   // should hold it (1:1 for the top level). 0 when there is no position: the manifest was
@@ -50,8 +57,7 @@ struct ManifestIssue {
   std::size_t line = 0;
   std::size_t column = 0;
 
-  // "runtime.kind = \"wasm\": is reserved and not supported (use \"process\")", or
-  // "<field>: <rule>" when value is empty.
+  // "runtime.kind = \"wasm\": expected one of ...", or "<field>: <rule>" when value is empty.
   std::string str() const;
   // "<file>:4:8: " + str(), or "<file>: " + str() without a position: the form compilers and
   // editors read.
@@ -68,8 +74,8 @@ struct LoadedManifest {
 
 struct ManifestResult {
   std::optional<LoadedManifest> loaded;  // set only when issues is empty
-  std::vector<ManifestIssue> issues;     // every violation found (TOML ones first, then
-                                         // the fields in the order of spec section 7)
+  std::vector<ManifestIssue> issues;     // every violation found: in the order of the file
+                                         // (load/parse_manifest), else of the schema
   bool ok() const { return issues.empty(); }
 };
 
@@ -87,8 +93,7 @@ ManifestResult load_manifest(const std::filesystem::path& plugin_dir);
 ManifestResult parse_manifest(std::string_view toml_text, const std::filesystem::path& dir = {});
 
 // Checks every rule of spec section 7 on the JSON form of a manifest, collecting all
-// violations; when there are none, decodes it with the generated decoder (a decode error
-// becomes an issue as well, so nothing slips through) and sets `loaded`.
+// violations; when there are none, sets `loaded` to the decoded manifest.
 ManifestResult check_manifest(const nlohmann::json& manifest, const std::filesystem::path& dir = {});
 
 // The host_min gate (install is blocked on older hosts): an issue on "host_min" when
