@@ -2,6 +2,7 @@
 
 #include <array>
 #include <charconv>
+#include <ostream>
 #include <sstream>
 
 namespace rpckit::gen {
@@ -65,6 +66,38 @@ std::string describe(const ir::TypeRef& t) {
   std::string c = constraints(t.constraints);
   return c.empty() ? s : s + "{" + c + "}";
 }
+
+namespace {
+
+// The x-profile, one line per concern, so a golden shows what the roles will be told.
+void dump_profile(std::ostream& out, const ir::Profile& p) {
+  auto optional = [](const std::string& v) { return v.empty() ? std::string("-") : v; };
+  out << "profile framing " << p.framing << " max-frame " << p.max_frame_bytes << " max-depth "
+      << optional(p.max_json_depth) << "\n";
+  out << "profile ids sent " << p.id_sent << " accepted";
+  for (const auto& id : p.ids_accepted) out << " " << id;
+  out << "\n";
+  out << "profile roles " << p.spawner_role << " spawns " << p.spawned_role << " to-spawned "
+      << optional(p.to_spawned) << " to-spawner " << optional(p.to_spawner) << "\n";
+  out << "profile lifecycle handshake " << optional(p.handshake) << " done "
+      << optional(p.handshake_done) << " health " << optional(p.health_check) << " shutdown "
+      << optional(p.shutdown) << " exit " << optional(p.exit) << " grant "
+      << optional(p.grant_member) << "\n";
+  out << "profile error-objects "
+      << (p.missing_error_code.empty() ? std::string("strict")
+                                       : p.missing_error_code + " " + p.missing_error_message)
+      << "\n";
+  out << "profile stops" << (p.stops_on_stdin_eof ? " stdin-eof" : "")
+      << (p.stops_on_sigterm ? " sigterm" : "") << (p.stops_on_exit ? " exit" : "") << "\n";
+  for (const auto& t : p.timings) {
+    const char* kind = t.kind == ir::Profile::Timing::Kind::kDuration    ? "duration"
+                       : t.kind == ir::Profile::Timing::Kind::kDurations ? "durations"
+                                                                          : "count";
+    out << "profile timing " << t.trait << " = " << t.constant << " (" << kind << ")\n";
+  }
+}
+
+}  // namespace
 
 std::string dump_ir(const ir::Module& m) {
   std::ostringstream out;
@@ -133,6 +166,7 @@ std::string dump_ir(const ir::Module& m) {
     }
     out << "\n";
   }
+  if (m.profile) dump_profile(out, *m.profile);
   return out.str();
 }
 
