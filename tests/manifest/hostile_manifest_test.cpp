@@ -102,7 +102,7 @@ TEST(HostileManifest, WideListsAreCheckedInLinearTime) {
   bool duplicate = false;
   for (const rs::ManifestIssue& issue : result.issues) {
     duplicate = duplicate || issue.str() == "capabilities.events[80000] = \"x0\": expected unique "
-                                           "items (same as [0])";
+                                           "items (same as capabilities.events[0])";
   }
   EXPECT_TRUE(duplicate) << ::testing::PrintToString(strs(result.issues)).substr(0, 500);
 }

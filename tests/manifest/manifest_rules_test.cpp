@@ -251,14 +251,14 @@ TEST(ManifestRules, EmptyEntryAndNul) {
 
 TEST(ManifestRules, DuplicateCapability) {
   EXPECT_THAT(report_with("/capabilities/host_methods", {"notify", "log", "notify"}),
-              ElementsAre(R"(capabilities.host_methods[2] = "notify": expected unique items (same as [0]))"));
+              ElementsAre(R"(capabilities.host_methods[2] = "notify": expected unique items (same as capabilities.host_methods[0]))"));
   // Every repeat is reported, each naming the first of its kind.
   EXPECT_THAT(report_with("/capabilities/events", {"on_stream_stop", "on_stream_start",
                                                    "on_stream_stop", "on_stream_start",
                                                    "on_stream_stop"}),
-              ElementsAre(R"(capabilities.events[2] = "on_stream_stop": expected unique items (same as [0]))",
-                          R"(capabilities.events[3] = "on_stream_start": expected unique items (same as [1]))",
-                          R"(capabilities.events[4] = "on_stream_stop": expected unique items (same as [0]))"));
+              ElementsAre(R"(capabilities.events[2] = "on_stream_stop": expected unique items (same as capabilities.events[0]))",
+                          R"(capabilities.events[3] = "on_stream_start": expected unique items (same as capabilities.events[1]))",
+                          R"(capabilities.events[4] = "on_stream_stop": expected unique items (same as capabilities.events[0]))"));
 }
 
 TEST(ManifestRules, WhitespacePaddedCapability) {

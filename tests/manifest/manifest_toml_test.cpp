@@ -144,7 +144,7 @@ actions = ["resolve"]
                           R"(runtime.entry = "/bin/sh": expected a path relative to the plugin directory, not an absolute path (no leading / or \, no drive letter "C:"))",
                           R"(runtime.args = "x": expected array, got string)",
                           R"(runtime.transport = "socket": expected one of "stdio", got "socket"; "socket" is reserved and not supported (use "stdio"))",
-                          R"(capabilities.events[1] = "on_stream_start": expected unique items (same as [0]))",
+                          R"(capabilities.events[1] = "on_stream_start": expected unique items (same as capabilities.events[0]))",
                           R"(capabilities.events[2] = " on_chat_message": )" + events +
                               R"(" on_chat_message"; note the leading or trailing whitespace)",
                           R"(capabilities.events[3] = "on_raid": )" + events + R"("on_raid")",

@@ -121,6 +121,12 @@ constexpr Hint kHints[] = {
 };
 
 std::string with_hints(std::string rule, const std::string& field, const json* value) {
+  // "(same as [0])" names an item of the same list: say which list, as the field does.
+  if (std::size_t at = rule.find("(same as ["); at != std::string::npos) {
+    if (std::size_t open = field.rfind('['); open != std::string::npos) {
+      rule.insert(at + std::strlen("(same as "), field.substr(0, open));
+    }
+  }
   if (value == nullptr || !value->is_string()) return rule;
   const auto& text = value->get_ref<const std::string&>();
   if (!text.empty() && (is_space(text.front()) || is_space(text.back()))) {
