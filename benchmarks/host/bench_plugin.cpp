@@ -6,7 +6,9 @@
 #include <chrono>
 #include <vector>
 
-#include "rpckit/streamnook/plugin.hpp"
+#include <nlohmann/json.hpp>
+
+#include "rpckit//streamnook/plugin.hpp"
 
 namespace sn = ::streamnook::v1;
 

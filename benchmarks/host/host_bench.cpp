@@ -12,7 +12,9 @@
 #include <thread>
 #include <vector>
 
-#include "rpckit/streamnook/host.hpp"
+#include <nlohmann/json.hpp>
+
+#include "rpckit//streamnook/host.hpp"
 #include "rpckit/streamnook/manifest.hpp"
 
 namespace sn = ::streamnook::v1;

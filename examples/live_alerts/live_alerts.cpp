@@ -3,6 +3,8 @@
 #include <string>
 #include <utility>
 
+#include <nlohmann/json.hpp>
+
 namespace live_alerts {
 
 namespace msg = sn::messages;

@@ -50,7 +50,7 @@ TEST(DeferredReply, TheDispatcherServesOthersWhileARequestWaitsForItsAnswer) {
   CallResult ping = pair.a->ep().call("echo", json{{"ping", true}});
   ASSERT_TRUE(ping.ok()) << ping.error().describe();
   EXPECT_EQ(slow.wait_for(std::chrono::milliseconds(0)), std::future_status::timeout);
-  std::thread answerer([r = std::move(reply)]() mutable { EXPECT_TRUE(r.result("late")); });
+  std::thread answerer([r = std::move(reply)]() mutable { EXPECT_TRUE(r.result(json("late"))); });
   answerer.join();
   CallResult r = slow.get();
   ASSERT_TRUE(r.ok()) << r.error().describe();
@@ -66,7 +66,7 @@ TEST(DeferredReply, OnlyTheFirstAnswerGoesOut) {
   Reply reply = parking.take();
   EXPECT_TRUE(reply.error(RpcError(-32001, "no")));
   EXPECT_FALSE(reply.pending());
-  EXPECT_FALSE(reply.result(1));
+  EXPECT_FALSE(reply.result(json(1)));
   CallResult r = slow.get();
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().error.code(), -32001);
@@ -96,7 +96,7 @@ TEST(DeferredReply, AfterCloseAnsweringSendsNothing) {
   auto slow = std::async(std::launch::async, [&] { return pair.a->ep().call("slow", json{}); });
   Reply reply = parking.take();
   pair.b->ep().close();
-  EXPECT_FALSE(reply.result("too late"));
+  EXPECT_FALSE(reply.result(json("too late")));
   pair.b.reset();             // closing the endpoint leaves its pipe to a open; drop it
   CallResult r = slow.get();  // a's call ends as disconnected once b's side is gone
   EXPECT_FALSE(r.ok());
@@ -114,7 +114,7 @@ TEST(DeferredReply, AReplyMayOutliveItsEndpoint) {
     pair.b.reset();
     slow.get();
   }
-  EXPECT_FALSE(kept->result("nobody hears this"));
+  EXPECT_FALSE(kept->result(json("nobody hears this")));
 }
 
 TEST(DeferredReply, AThrowAfterDeferringIsReportedAndTheReplyStillAnswers) {
@@ -132,7 +132,7 @@ TEST(DeferredReply, AThrowAfterDeferringIsReportedAndTheReplyStillAnswers) {
   ASSERT_TRUE(got.wait());
   ASSERT_TRUE(pair.b->diags.wait_for(Kind::kObserverFailed));
   EXPECT_EQ(slow.wait_for(std::chrono::milliseconds(0)), std::future_status::timeout);
-  EXPECT_TRUE(kept->result(7));
+  EXPECT_TRUE(kept->result(json(7)));
   CallResult r = slow.get();
   ASSERT_TRUE(r.ok()) << r.error().describe();
   EXPECT_EQ(r.result(), 7);

@@ -203,7 +203,7 @@ TEST(RawWireHandler, IncomingSeesMethodParamsAndId) {
   peer.ep().set_handler([&](const Incoming& in) -> json {
     seen.push(json{{"method", in.method},
                    {"params", in.params ? *in.params : json("<absent>")},
-                   {"id", in.id ? *in.id : json("<none>")},
+                   {"id", in.id ? in.id->get() : json("<none>")},
                    {"request", in.is_request()}});
     return nullptr;
   });
@@ -441,7 +441,7 @@ TEST(RawWireLimits, ResultTooLargeToSendStillGetsAnErrorResponse) {
   RawPeer peer(options, /*max_body=*/256);
   peer.ep().set_handler([](const Incoming& in) -> json {
     if (in.method == "big") return std::string(1000, 'x');
-    if (in.method == "big.error") throw RpcError(-32000, "big", std::string(1000, 'y'));
+    if (in.method == "big.error") throw RpcError(-32000, "big", json(std::string(1000, 'y')));
     return "small";
   });
   peer.start();

@@ -428,7 +428,7 @@ TEST(ManifestRules, UnknownKeysAreIgnored) {
   m["contributes"]["menus"] = {"x"};
   rs::ManifestResult result = rs::check_manifest(m);
   ASSERT_TRUE(result.ok()) << ::testing::PrintToString(strs(result.issues));
-  EXPECT_EQ(result.loaded->json.at("future_field").at("anything"), 1);  // kept in json
+  EXPECT_EQ(result.loaded->json.get().at("future_field").at("anything"), 1);  // kept in json
 }
 
 TEST(ManifestRules, EveryCapabilityOfTheSpecIsKnown) {

@@ -50,8 +50,8 @@ TEST(ManifestToml, LiveAlertsExampleLoadsAndDecodesEveryField) {
   EXPECT_EQ(m.contributes->status, (std::vector<std::string>{"live_alerts.live_count"}));
   EXPECT_FALSE(m.contributes->provides.has_value());
   // The JSON form (for gate checks on declared lists) and the directory.
-  EXPECT_EQ(result.loaded->json.at("contributes").at("status"), json::array({"live_alerts.live_count"}));
-  EXPECT_EQ(result.loaded->json.at("runtime").at("args"), json::array());
+  EXPECT_EQ(result.loaded->json.get().at("contributes").at("status"), json::array({"live_alerts.live_count"}));
+  EXPECT_EQ(result.loaded->json.get().at("runtime").at("args"), json::array());
   EXPECT_TRUE(result.loaded->dir.is_absolute());
   EXPECT_TRUE(std::filesystem::equivalent(result.loaded->dir, dir));
 }
@@ -306,7 +306,7 @@ key = "abc"
 )");
   rs::ManifestResult result = rs::load_manifest(tmp.path());
   ASSERT_TRUE(result.ok()) << ::testing::PrintToString(strs(result.issues));
-  EXPECT_EQ(result.loaded->json.at("signing").at("key"), "abc");
+  EXPECT_EQ(result.loaded->json.get().at("signing").at("key"), "abc");
   EXPECT_EQ(result.loaded->manifest.id, "dev.example.future");
 }
 

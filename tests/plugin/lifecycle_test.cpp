@@ -344,8 +344,8 @@ TEST(PluginLifecycle, UnsupportedProtocolVersionIsRejected) {
   EXPECT_EQ(init.error().kind, rpckit::CallError::Kind::kRemote);
   EXPECT_EQ(init.error().error.code(), -32600);
   ASSERT_TRUE(init.error().error.data());
-  EXPECT_EQ(init.error().error.data()->at("name"), "protocol_version_mismatch");
-  EXPECT_TRUE(init.error().error.data()->at("retry_after_ms").is_null());
+  EXPECT_EQ(init.error().error.data()->get().at("name"), "protocol_version_mismatch");
+  EXPECT_TRUE(init.error().error.data()->get().at("retry_after_ms").is_null());
   EXPECT_NE(init.error().error.message().find('2'), std::string::npos);
 
   // Still a well-behaved process: no start-up calls, a clean end on EOF.

@@ -8,7 +8,9 @@
 #include <cstring>
 #include <iostream>
 
-#include "rpckit/streamnook/plugin.hpp"
+#include <nlohmann/json.hpp>
+
+#include "rpckit//streamnook/plugin.hpp"
 
 namespace sn = ::streamnook::v1;
 

@@ -5,7 +5,9 @@
 //                       {ok, kind, code, name, message} ({sent} for the notifications)
 #include <string>
 
-#include "rpckit/streamnook/errors.hpp"
+#include <nlohmann/json.hpp>
+
+#include "rpckit//streamnook/errors.hpp"
 #include "rpckit/streamnook/plugin.hpp"
 
 namespace sn = ::streamnook::v1;

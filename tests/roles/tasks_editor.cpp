@@ -16,6 +16,7 @@
 #include "demo_tasks/roles.hpp"
 #include "rpckit/roles/host_role.hpp"
 #include "rpckit/roles/route.hpp"
+#include "light_header_checks.hpp"  // the generic role headers stay light
 
 namespace tasks = demo::tasks;
 using rpckit::roles::LifecycleEvent;
@@ -129,7 +130,7 @@ int main(int argc, char** argv) {
     tasks::DocChangedParams doc;
     doc.uri = "file:///notes.txt";
     doc.version = version;
-    check(worker.enqueue(tasks::messages::DocChanged::kMethod, nlohmann::json(doc)),
+    check(worker.enqueue(tasks::messages::DocChanged::kMethod, rpckit::codec::encode(doc)),
           "doc.changed v" + std::to_string(version) + " queued");
   }
   check(editor.wait_for_lines(3), "three log.line notifications came back");

@@ -10,6 +10,7 @@
 
 #include "demo_tasks/roles.hpp"
 #include "rpckit/roles/plugin_role.hpp"
+#include "light_header_checks.hpp"  // the generic role headers stay light
 
 namespace tasks = demo::tasks;
 

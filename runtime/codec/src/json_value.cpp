@@ -33,6 +33,7 @@ std::string JsonValue::dump() const { return get().dump(); }
 JsonValue JsonValue::parse(std::string_view text) { return JsonValue(nlohmann::json::parse(text)); }
 
 bool operator==(const JsonValue& a, const JsonValue& b) noexcept { return a.get() == b.get(); }
+bool operator==(const JsonValue& a, const nlohmann::json& b) noexcept { return a.get() == b; }
 
 void to_json(nlohmann::json& j, const JsonValue& v) { j = v.get(); }
 

@@ -182,13 +182,13 @@ void Endpoint::handle_frame(std::string body) {
     }
   }
   Received received{std::move(body), std::move(std::get<Envelope>(scanned))};
-  if (IdKind kind = kind_of(received.envelope.id);
+  if (IdKind kind = kind_of(received.envelope.id.get());
       received.envelope.kind == Envelope::Kind::kRequest &&
       !contains(options_.accepted_ids, kind)) {
     std::string reason =
         std::string("id: this protocol does not accept ") + name_of(kind) + " ids";
     diagnose(Diagnostic::Kind::kInvalidRequest, reason);
-    send_error(received.envelope.id,
+    send_error(received.envelope.id.get(),
                RpcError(jsonrpc_code::kInvalidRequest, "Invalid Request: " + reason));
     return;
   }
@@ -242,7 +242,7 @@ void Endpoint::fail_pending(const nlohmann::json& id, const std::string& reason)
 }
 
 void Endpoint::handle_response(Received response) {
-  const nlohmann::json& id = response.envelope.id;
+  const nlohmann::json& id = response.envelope.id.get();
   std::string id_text = codec::snippet(id);
   if (auto own = own_id(id)) {
     std::unique_lock lock(mutex_);
@@ -333,7 +333,7 @@ void Endpoint::handle_incoming(Queued& message) {
     if (!params) {
       diagnose(Diagnostic::Kind::kParseError, incoming.method + ": params could not be parsed");
       if (incoming.is_request()) {
-        send_error(*incoming.id, RpcError(jsonrpc_code::kParseError, "Parse error: params"));
+        send_error(incoming.id->get(), RpcError(jsonrpc_code::kParseError, "Parse error: params"));
       }
       return;
     }
@@ -356,7 +356,7 @@ void Endpoint::handle_incoming(Queued& message) {
     deferred = true;
     return Reply(outbox_, *incoming.id, incoming.method);
   };
-  std::optional<nlohmann::json> result;
+  std::optional<JsonValue> result;
   std::optional<RpcError> error;
   try {
     if (!handler_) {
@@ -378,7 +378,8 @@ void Endpoint::handle_incoming(Queued& message) {
     }
     return;
   }
-  respond(*incoming.id, incoming.method, result ? &*result : nullptr, error ? &*error : nullptr);
+  respond(incoming.id->get(), incoming.method, result ? &result->get() : nullptr,
+          error ? &*error : nullptr);
 }
 
 bool Endpoint::respond(const nlohmann::json& id, const std::string& method,
@@ -404,7 +405,7 @@ bool Endpoint::respond(const nlohmann::json& id, const std::string& method,
 
 // ---- sending --------------------------------------------------------------------------
 
-CallResult Endpoint::call(std::string_view method, std::optional<nlohmann::json> params,
+CallResult Endpoint::call(std::string_view method, std::optional<JsonValue> params,
                           std::optional<std::chrono::milliseconds> deadline) {
   auto timeout = deadline.value_or(options_.default_deadline);
   auto until = std::chrono::steady_clock::now() + timeout;
@@ -451,7 +452,7 @@ CallResult Endpoint::call(std::string_view method, std::optional<nlohmann::json>
   return resolve(method, done);
 }
 
-void Endpoint::call_async(std::string_view method, std::optional<nlohmann::json> params,
+void Endpoint::call_async(std::string_view method, std::optional<JsonValue> params,
                           Completion done, std::optional<std::chrono::milliseconds> deadline) {
   auto timeout = deadline.value_or(options_.default_deadline);
   std::int64_t id = 0;
@@ -487,7 +488,7 @@ void Endpoint::call_async(std::string_view method, std::optional<nlohmann::json>
 }
 
 nlohmann::json Endpoint::request_envelope(std::int64_t id, std::string_view method,
-                                          std::optional<nlohmann::json> params) {
+                                          std::optional<JsonValue> params) {
   nlohmann::json request = make_envelope();
   if (options_.sent_ids == IdKind::kString) {
     request["id"] = std::to_string(id);
@@ -495,7 +496,7 @@ nlohmann::json Endpoint::request_envelope(std::int64_t id, std::string_view meth
     request["id"] = id;
   }
   request["method"] = method;
-  if (params) request["params"] = std::move(*params);
+  if (params) request["params"] = std::move(params->get());
   return request;
 }
 
@@ -558,11 +559,11 @@ CallResult Endpoint::resolve(std::string_view method, const Pending& done) const
   return CallResult(std::move(*value));
 }
 
-bool Endpoint::notify(std::string_view method, std::optional<nlohmann::json> params) {
+bool Endpoint::notify(std::string_view method, std::optional<JsonValue> params) {
   if (closed_.load()) return false;
   nlohmann::json message = make_envelope();
   message["method"] = method;
-  if (params) message["params"] = std::move(*params);
+  if (params) message["params"] = std::move(params->get());
   return send(message);
 }
 

@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <limits>
 
+#include <nlohmann/json.hpp>
+
 #include "rpckit/codec/json_reader.hpp"
 
 namespace rpckit {
@@ -140,7 +142,7 @@ std::variant<Envelope, EnvelopeProblem> scan_envelope(std::string_view frame,
     m = scan_members(frame, JsonReader::Options{max_depth, true});
   } catch (const JsonError& e) {
     if (e.kind() == JsonError::Kind::kSyntax) {
-      return EnvelopeProblem{EnvelopeProblem::Kind::kParseError, nullptr, e.what()};
+      return EnvelopeProblem{EnvelopeProblem::Kind::kParseError, JsonValue(), e.what()};
     }
     // Valid JSON beyond this runtime's limits: find out whose it was without the limits
     // (the reader is iterative, so depth costs only a byte per level).
@@ -149,11 +151,11 @@ std::variant<Envelope, EnvelopeProblem> scan_envelope(std::string_view frame,
           frame, JsonReader::Options{std::numeric_limits<std::size_t>::max(), false});
       return problem(lenient, e.what());
     } catch (const JsonError& syntax) {
-      return EnvelopeProblem{EnvelopeProblem::Kind::kParseError, nullptr, syntax.what()};
+      return EnvelopeProblem{EnvelopeProblem::Kind::kParseError, JsonValue(), syntax.what()};
     }
   }
   if (m.top == JsonReader::Kind::kArray) {
-    return EnvelopeProblem{EnvelopeProblem::Kind::kInvalidRequest, nullptr,
+    return EnvelopeProblem{EnvelopeProblem::Kind::kInvalidRequest, JsonValue(),
                            "batches not supported"};
   }
   if (m.top != JsonReader::Kind::kObject) return problem(m, "envelope is not an object");

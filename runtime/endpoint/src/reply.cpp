@@ -1,5 +1,7 @@
 #include "rpckit/endpoint/reply.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include "reply_outbox.hpp"
 
 namespace rpckit {
@@ -20,7 +22,7 @@ Reply::~Reply() {
   if (pending()) answer(nullptr, nullptr);
 }
 
-bool Reply::result(nlohmann::json value) { return answer(&value, nullptr); }
+bool Reply::result(JsonValue value) { return answer(&value.get(), nullptr); }
 
 bool Reply::error(const RpcError& error) { return answer(nullptr, &error); }
 
@@ -32,9 +34,9 @@ bool Reply::answer(const nlohmann::json* result, const RpcError* error) {
   if (result == nullptr && error == nullptr) {
     RpcError abandoned(jsonrpc_code::kInternalError,
                        "Internal error in " + method_ + ": the request was abandoned");
-    return outbox->send(id_, method_, nullptr, &abandoned);
+    return outbox->send(id_.get(), method_, nullptr, &abandoned);
   }
-  return outbox->send(id_, method_, result, error);
+  return outbox->send(id_.get(), method_, result, error);
 }
 
 }  // namespace rpckit

@@ -6,7 +6,7 @@ namespace rpckit {
 
 nlohmann::json RpcError::to_json() const {
   nlohmann::json j = {{"code", code_}, {"message", message_}};
-  if (data_) j["data"] = *data_;
+  if (data_) j["data"] = data_->get();
   return j;
 }
 
@@ -22,8 +22,8 @@ RpcError RpcError::from_json(const nlohmann::json& error, const ErrorObjects& po
   if (auto it = error.find("message"); it != error.end() && it->is_string()) {
     message = it->get<std::string>();
   }
-  std::optional<nlohmann::json> data;
-  if (auto it = error.find("data"); it != error.end()) data = *it;
+  std::optional<JsonValue> data;
+  if (auto it = error.find("data"); it != error.end()) data = JsonValue(*it);
   if (code_missing) return RpcError(policy.missing_code, std::move(message), std::move(data));
   auto code = code_member->get<std::int64_t>();
   if (code < INT32_MIN || code > INT32_MAX) {

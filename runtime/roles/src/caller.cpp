@@ -8,8 +8,7 @@ void Caller::attach(Endpoint* endpoint) {
   if (endpoint == nullptr) idle_.wait(lock, [this] { return in_use_ == 0; });
 }
 
-void Caller::set_grant(std::optional<nlohmann::json> granted,
-                       std::optional<nlohmann::json> declared) {
+void Caller::set_grant(std::optional<JsonValue> granted, std::optional<JsonValue> declared) {
   std::lock_guard lock(mutex_);
   granted_ = std::move(granted);
   declared_ = std::move(declared);

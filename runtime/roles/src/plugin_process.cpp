@@ -423,7 +423,7 @@ std::shared_ptr<Endpoint> PluginProcess::running_endpoint() const {
   return std::shared_ptr<Endpoint>(connection_, connection_->endpoint.get());
 }
 
-bool PluginProcess::enqueue(std::string_view method, nlohmann::json params) {
+bool PluginProcess::enqueue(std::string_view method, JsonValue params) {
   {
     std::lock_guard lock(mutex_);
     if (!accepting_events_) return false;

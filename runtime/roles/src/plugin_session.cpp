@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <exception>
 
+#include <nlohmann/json.hpp>
+
 #include "rpckit/framing/fd_io.hpp"
 #include "rpckit/framing/interruptible_fd_source.hpp"
 #include "rpckit/roles/stdout_guard.hpp"
@@ -30,23 +32,23 @@ void PluginSession::hold(const Incoming& incoming) {
                            : std::nullopt});
 }
 
-nlohmann::json PluginSession::dispatch(const Incoming& incoming) {
+JsonValue PluginSession::dispatch(const Incoming& incoming) {
   const PluginLifecycle& life = settings_.lifecycle;
   if (!life.exit.empty() && incoming.method == life.exit) {
     // Honoured at once, even while a handler waits: nothing held runs after it.
     exit_requested_ = true;
     if (endpoint_ != nullptr) endpoint_->close();
-    return nullptr;
+    return JsonValue();
   }
   if (!life.health_check.empty() && incoming.method == life.health_check) {
     return life.health_check_result;  // answered even while a handler waits
   }
   if (handler_depth_ > 0 && !incoming.is_request()) {
     hold(incoming);
-    return nullptr;
+    return JsonValue();
   }
   ++handler_depth_;
-  nlohmann::json result;
+  JsonValue result;
   std::exception_ptr error;
   try {
     result = run_one(incoming.method, incoming.params);
@@ -60,20 +62,20 @@ nlohmann::json PluginSession::dispatch(const Incoming& incoming) {
   return result;
 }
 
-nlohmann::json PluginSession::run_one(const std::string& method, const nlohmann::json* params) {
+JsonValue PluginSession::run_one(const std::string& method, const nlohmann::json* params) {
   const PluginLifecycle& life = settings_.lifecycle;
   if (!life.shutdown.empty() && method == life.shutdown) {
     // Handlers run one at a time, so every earlier message has been handled by now.
     if (shutdown_hook_) shutdown_hook_();
     return life.shutdown_result;
   }
-  nlohmann::json result = route_(method, params);
+  JsonValue result = route_(method, params);
   if (!life.handshake.empty() && method == life.handshake) {
     handshaken_ = true;
     if (!life.grant_member.empty() && params != nullptr && params->is_object()) {
       auto grant = params->find(life.grant_member);
       // A plugin does not read its manifest: declared-list clauses are the host's to enforce.
-      if (grant != params->end()) host_.set_grant(*grant);
+      if (grant != params->end()) host_.set_grant(JsonValue(*grant));
     }
   } else if (!life.handshake_done.empty() && method == life.handshake_done && ready_hook_) {
     ready_hook_();

@@ -18,7 +18,7 @@ RpcError make_error(sn::ErrorCode code, std::string message,
 std::optional<sn::ErrorData> error_data(const RpcError& error) {
   if (!error.data()) return std::nullopt;
   try {
-    return error.data()->get<sn::ErrorData>();
+    return error.data()->get().get<sn::ErrorData>();
   } catch (const std::exception&) {
     return std::nullopt;
   }

@@ -106,7 +106,7 @@ void Host::stop_all() {
 }
 
 std::size_t Host::emit_raw(std::string_view method, std::span<const GateClause> gate,
-                           const nlohmann::json& params) {
+                           const JsonValue& params) {
   // Runners live until ~Host, so the pointers stay valid once the lock is released (the
   // application may call the Host from the on_report an enqueue can make).
   std::vector<PluginRunner*> runners;
@@ -120,7 +120,7 @@ std::size_t Host::emit_raw(std::string_view method, std::span<const GateClause> 
 }
 
 bool Host::emit_raw_to(const std::string& plugin_id, std::string_view method,
-                       std::span<const GateClause> gate, const nlohmann::json& params) {
+                       std::span<const GateClause> gate, const JsonValue& params) {
   PluginRunner* plugin = find(plugin_id);
   return plugin != nullptr && plugin->enqueue_event(method, gate, params);
 }

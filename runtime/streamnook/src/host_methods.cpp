@@ -39,7 +39,7 @@ void PluginRunner::register_host_methods() {
 nlohmann::json PluginRunner::handle(const Incoming& incoming) {
   GateVerdict verdict;
   bool known = sn::PluginToHost::visit(incoming.method, [&]<class M>() {
-    verdict = evaluate_gate(M::kGate, granted_json_, &manifest_.json, incoming.params);
+    verdict = evaluate_gate(M::kGate, granted_json_, &manifest_.json.get(), incoming.params);
   });
   if (!known) throw RpcError(jsonrpc_code::kMethodNotFound, "Method not found: " + incoming.method);
   // A missing gate parameter is invalid params: the router reports it with its path below.
@@ -64,7 +64,7 @@ nlohmann::json PluginRunner::route(const Incoming& incoming) {
   RouteResult routed = router_.route(incoming.method, incoming.params);
   switch (routed.status) {
     case RouteResult::Status::kOk:
-      return std::move(routed.result);
+      return std::move(routed.result.get());
     case RouteResult::Status::kUnknownMethod:
     case RouteResult::Status::kNoHandler:
       throw RpcError(jsonrpc_code::kMethodNotFound, "Method not found: " + incoming.method);

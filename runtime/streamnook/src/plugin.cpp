@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include <nlohmann/json.hpp>
+
 #include "streamnook_v1/profile.hpp"
 
 namespace rpckit::streamnook {
@@ -54,8 +56,7 @@ void Plugin::register_lifecycle() {
                        "this plugin has no action \"" + p.action + "\"");
     }
     // `args` may be absent (spec 9.8): the schema's default, {}.
-    nlohmann::json result = it->second(p.args_or_default());
-    return JsonValue(std::move(result));
+    return it->second(p.args_or_default());
   });
 }
 

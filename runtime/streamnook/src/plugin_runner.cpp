@@ -162,12 +162,12 @@ std::vector<std::string> PluginRunner::hooks() const {
 }
 
 bool PluginRunner::enqueue_event(std::string_view method, std::span<const GateClause> gate,
-                                 const nlohmann::json& params) {
+                                 const JsonValue& params) {
   {
     std::lock_guard lock(mutex_);
     if (std::find(hooks_.begin(), hooks_.end(), method) == hooks_.end()) return false;
   }
-  if (!evaluate_gate(gate, granted_json_, &manifest_.json, &params).allowed) return false;
+  if (!evaluate_gate(gate, granted_json_, &manifest_.json.get(), &params.get()).allowed) return false;
   return process_->enqueue(method, params);
 }
 
@@ -176,7 +176,7 @@ Result<JsonValue> PluginRunner::invoke_action(const std::string& action, const J
   params.action = action;
   params.args = args;
   nlohmann::json encoded = params;
-  auto verdict = evaluate_gate(msg::InvokeAction::kGate, granted_json_, &manifest_.json, &encoded);
+  auto verdict = evaluate_gate(msg::InvokeAction::kGate, granted_json_, &manifest_.json.get(), &encoded);
   if (!verdict.allowed) return capability_denied("invoke_action: " + verdict.reason);
   std::shared_ptr<Endpoint> endpoint = process_->running_endpoint();
   if (!endpoint) {

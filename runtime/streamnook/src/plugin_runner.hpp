@@ -13,6 +13,8 @@
 #include <string_view>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "rpckit/dispatch/router.hpp"
 #include "rpckit/roles/plugin_process.hpp"
 #include "rpckit/roles/rate_limit.hpp"
@@ -39,7 +41,7 @@ class PluginRunner {
 
   // Queues an event if the plugin is running and hooked it; false if dropped.
   bool enqueue_event(std::string_view method, std::span<const GateClause> gate,
-                     const nlohmann::json& params);
+                     const JsonValue& params);
   Result<JsonValue> invoke_action(const std::string& action, const JsonValue& args);
 
  private:

@@ -19,6 +19,7 @@
 #include "rpckit/codec/json_value.hpp"
 #include "rpckit/codec/nullable.hpp"
 #include "rpckit/codec/pattern.hpp"
+#include "rpckit/codec/value_codec.hpp"
 
 namespace rpckit {
 
@@ -53,11 +54,7 @@ inline const nlohmann::json& expect_object(const nlohmann::json& j, const Decode
 
 // ---- primitives -------------------------------------------------------------------------
 
-void decode(const nlohmann::json& j, std::string& out, DecodePath& path);
-void decode(const nlohmann::json& j, bool& out, DecodePath& path);
-void decode(const nlohmann::json& j, double& out, DecodePath& path);
-void decode(const nlohmann::json& j, JsonValue& out, DecodePath& path);
-void decode(const nlohmann::json& j, std::nullptr_t& out, DecodePath& path);
+// std::string, bool, double, JsonValue and null: rpckit/codec/value_codec.hpp.
 
 // Any JSON integer (or a float with an integral value, as JSON Schema's "integer" allows)
 // that fits the C++ type.

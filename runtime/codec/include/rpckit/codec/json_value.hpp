@@ -29,6 +29,8 @@ class JsonValue {
   static JsonValue parse(std::string_view text);  // throws nlohmann::json::parse_error
 
   friend bool operator==(const JsonValue& a, const JsonValue& b) noexcept;
+  // Exact, so that comparing with a json is not ambiguous (each converts to the other).
+  friend bool operator==(const JsonValue& a, const nlohmann::json& b) noexcept;
 
  private:
   std::unique_ptr<nlohmann::json> value_;  // nullptr means JSON null (cheap moves)

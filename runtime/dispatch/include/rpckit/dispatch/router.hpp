@@ -21,10 +21,11 @@
 #include <type_traits>
 #include <utility>
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
-#include "rpckit/codec/codec.hpp"
 #include "rpckit/codec/decode_error.hpp"
+#include "rpckit/codec/json_value.hpp"
+#include "rpckit/codec/value_codec.hpp"
 #include "rpckit/descriptors/message.hpp"
 
 namespace rpckit {
@@ -38,7 +39,7 @@ struct RouteResult {
   };
   Status status = Status::kOk;
   bool request = false;  // the message is a request (it expects a response)
-  nlohmann::json result;
+  JsonValue result;
   std::string error;
 };
 
@@ -67,21 +68,19 @@ struct IndexOf<M, MessageList<Ms...>> {
 template <class M>
 typename M::Params decode_params(const nlohmann::json* params) {
   typename M::Params out{};
-  if (params == nullptr || params->is_null()) {
+  if (params == nullptr || codec::is_null(*params)) {
     if (M::kParamsPresence != ParamsPresence::kRequired) return out;
     if (params == nullptr) throw codec::DecodeError("params", "missing required field");
   }
-  using codec::decode;  // generated types are found by ADL
-  codec::DecodePath path("params");
-  decode(*params, out, path);
+  codec::decode_from(*params, out, "params");
   return out;
 }
 
 // Params JSON to send for message M: nullptr when the descriptor says to omit them.
 template <class M>
-std::optional<nlohmann::json> encode_params(const typename M::Params& params) {
+std::optional<JsonValue> encode_params(const typename M::Params& params) {
   if (M::kParamsPresence == ParamsPresence::kOptionalOmit) return std::nullopt;
-  return nlohmann::json(params);
+  return codec::encode(params);
 }
 
 template <class Direction>
@@ -89,7 +88,7 @@ class Router {
   using Messages = typename Direction::Messages;
   // Decodes params and calls the typed handler; on a decode failure it sets *decode_error
   // and does not call the handler (a handler's own exceptions pass through untouched).
-  using Erased = std::function<nlohmann::json(const nlohmann::json*, std::string* decode_error)>;
+  using Erased = std::function<JsonValue(const nlohmann::json*, std::string* decode_error)>;
 
  public:
   // Registers the handler of message M: `Result(const Params&)` for a request,
@@ -106,8 +105,8 @@ class Router {
       handlers_[index] = [h = std::forward<F>(handler)](const nlohmann::json* params,
                                                          std::string* decode_error) mutable {
         std::optional<Params> decoded = try_decode<M>(params, decode_error);
-        if (!decoded) return nlohmann::json();
-        return nlohmann::json(static_cast<Result>(h(*decoded)));
+        if (!decoded) return JsonValue();
+        return codec::encode(static_cast<Result>(h(*decoded)));
       };
     } else {
       static_assert(std::is_invocable_v<F&, const Params&>,
@@ -116,7 +115,7 @@ class Router {
                                                          std::string* decode_error) mutable {
         std::optional<Params> decoded = try_decode<M>(params, decode_error);
         if (decoded) h(*decoded);
-        return nlohmann::json();
+        return JsonValue();
       };
     }
   }

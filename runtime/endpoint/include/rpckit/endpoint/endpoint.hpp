@@ -39,8 +39,9 @@
 #include <thread>
 #include <variant>
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
+#include "rpckit/codec/json_value.hpp"
 #include "rpckit/descriptors/profile.hpp"
 #include "rpckit/endpoint/envelope.hpp"
 #include "rpckit/endpoint/reply.hpp"
@@ -55,7 +56,7 @@ struct Incoming {
   std::string method;
   const nlohmann::json* params = nullptr;  // null when the envelope has no params
   std::string_view params_text;            // the same params as they crossed the wire
-  std::optional<nlohmann::json> id;        // set for requests (number or string, echoed as is)
+  std::optional<JsonValue> id;             // set for requests (number or string, echoed as is)
   bool is_request() const { return id.has_value(); }
   // Requests only: takes over the answer, which the returned Reply sends, now or later, from
   // any thread; what the handler then returns (or throws) is not sent. Once per request: a
@@ -67,15 +68,15 @@ struct Incoming {
 // The result of call(): the peer's result, or why there is none.
 class CallResult {
  public:
-  CallResult(nlohmann::json result) : value_(std::move(result)) {}  // NOLINT
-  CallResult(CallError error) : value_(std::move(error)) {}          // NOLINT
+  CallResult(JsonValue result) : value_(std::move(result)) {}  // NOLINT
+  CallResult(CallError error) : value_(std::move(error)) {}     // NOLINT
 
   bool ok() const { return value_.index() == 0; }
-  const nlohmann::json& result() const { return std::get<0>(value_); }
+  const nlohmann::json& result() const { return std::get<0>(value_).get(); }
   const CallError& error() const { return std::get<1>(value_); }
 
  private:
-  std::variant<nlohmann::json, CallError> value_;
+  std::variant<JsonValue, CallError> value_;
 };
 
 // Something the endpoint noticed about the peer that has no caller to return to: a response
@@ -111,7 +112,8 @@ struct CloseReason {
 
 class Endpoint {
  public:
-  using Handler = std::function<nlohmann::json(const Incoming&)>;
+  // A request's result (ignored for a notification), or throws an RpcError.
+  using Handler = std::function<JsonValue(const Incoming&)>;
 
   struct Options {
     std::chrono::milliseconds default_deadline{30000};
@@ -156,7 +158,7 @@ class Endpoint {
   void start();
 
   // Sends a request and waits for the response or the deadline (default_deadline if none).
-  CallResult call(std::string_view method, std::optional<nlohmann::json> params,
+  CallResult call(std::string_view method, std::optional<JsonValue> params,
                   std::optional<std::chrono::milliseconds> deadline = std::nullopt);
   // Sends a request and returns at once: no thread waits for the answer. `done` runs exactly
   // once: on the reader thread with the response, on the dispatcher thread at the deadline
@@ -164,10 +166,10 @@ class Endpoint {
   // the connection, or here at once when the request cannot be sent. It must not block: it
   // may call call_async(), notify() and close(), not call().
   using Completion = std::function<void(CallResult)>;
-  void call_async(std::string_view method, std::optional<nlohmann::json> params,
+  void call_async(std::string_view method, std::optional<JsonValue> params,
                   Completion done, std::optional<std::chrono::milliseconds> deadline = std::nullopt);
   // Sends a notification; false when it could not be written.
-  bool notify(std::string_view method, std::optional<nlohmann::json> params);
+  bool notify(std::string_view method, std::optional<JsonValue> params);
 
   // Stops reading, fails pending calls with kDisconnected, lets the running handler finish.
   // Safe from any thread, including a handler; idempotent.
@@ -209,7 +211,7 @@ class Endpoint {
   // The pending call a response's id names, if it can name one of ours.
   std::optional<std::int64_t> own_id(const nlohmann::json& id) const;
   nlohmann::json request_envelope(std::int64_t id, std::string_view method,
-                                         std::optional<nlohmann::json> params);
+                                         std::optional<JsonValue> params);
   void fail_pending(const nlohmann::json& id, const std::string& reason);
   using Queued = Received;
   void handle_incoming(Queued& message);

@@ -9,7 +9,7 @@
 #include <string_view>
 #include <variant>
 
-#include <nlohmann/json.hpp>
+#include "rpckit/codec/json_value.hpp"
 
 namespace rpckit {
 
@@ -24,7 +24,7 @@ struct Envelope {
   enum class Kind { kRequest, kNotification, kResponse };
   Kind kind = Kind::kNotification;
   std::string method;            // requests and notifications
-  nlohmann::json id;             // requests and responses: a string or an integer
+  JsonValue id;                  // requests and responses: a string or an integer
   std::optional<Span> params;    // absent when the envelope has none
   std::optional<Span> result;    // responses: exactly one of result and error
   std::optional<Span> error;
@@ -39,7 +39,7 @@ struct EnvelopeProblem {
                        // call it was meant for
   };
   Kind kind = Kind::kParseError;
-  nlohmann::json id;   // null when none could be recovered
+  JsonValue id;        // null when none could be recovered
   std::string reason;  // says where and why: "at byte 4100: nesting deeper than 256 levels"
 };
 

@@ -9,8 +9,9 @@
 #include <memory>
 #include <string>
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
+#include "rpckit/codec/json_value.hpp"
 #include "rpckit/endpoint/rpc_error.hpp"
 
 namespace rpckit {
@@ -28,7 +29,7 @@ class Reply {
   Reply(const Reply&) = delete;
   Reply& operator=(const Reply&) = delete;
 
-  bool result(nlohmann::json value);
+  bool result(JsonValue value);
   bool error(const RpcError& error);
   // Still to be answered.
   bool pending() const { return outbox_ != nullptr; }
@@ -36,12 +37,12 @@ class Reply {
 
  private:
   friend class Endpoint;
-  Reply(std::shared_ptr<detail::ReplyOutbox> outbox, nlohmann::json id, std::string method)
+  Reply(std::shared_ptr<detail::ReplyOutbox> outbox, JsonValue id, std::string method)
       : outbox_(std::move(outbox)), id_(std::move(id)), method_(std::move(method)) {}
   bool answer(const nlohmann::json* result, const RpcError* error);
 
   std::shared_ptr<detail::ReplyOutbox> outbox_;
-  nlohmann::json id_;
+  JsonValue id_;
   std::string method_;
 };
 

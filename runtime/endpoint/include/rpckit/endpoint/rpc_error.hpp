@@ -4,8 +4,9 @@
 #include <stdexcept>
 #include <string>
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
+#include "rpckit/codec/json_value.hpp"
 #include "rpckit/descriptors/profile.hpp"
 
 namespace rpckit {
@@ -23,13 +24,13 @@ inline constexpr int kInternalError = -32603;
 // (code, message and data reach the wire intact), and returned by calls the peer rejected.
 class RpcError : public std::runtime_error {
  public:
-  RpcError(int code, std::string message, std::optional<nlohmann::json> data = std::nullopt)
+  RpcError(int code, std::string message, std::optional<JsonValue> data = std::nullopt)
       : std::runtime_error(message), code_(code), message_(std::move(message)),
         data_(std::move(data)) {}
 
   int code() const noexcept { return code_; }
   const std::string& message() const noexcept { return message_; }
-  const std::optional<nlohmann::json>& data() const noexcept { return data_; }
+  const std::optional<JsonValue>& data() const noexcept { return data_; }
 
   nlohmann::json to_json() const;
   // Reads an `error` member; a malformed one becomes an internal error that says so. Under
@@ -40,7 +41,7 @@ class RpcError : public std::runtime_error {
  private:
   int code_;
   std::string message_;
-  std::optional<nlohmann::json> data_;
+  std::optional<JsonValue> data_;
 };
 
 // Why an outgoing request produced no result.

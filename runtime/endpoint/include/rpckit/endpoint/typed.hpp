@@ -10,8 +10,8 @@
 #include <utility>
 #include <variant>
 
-#include "rpckit/codec/codec.hpp"
 #include "rpckit/codec/decode_error.hpp"
+#include "rpckit/codec/value_codec.hpp"
 #include "rpckit/dispatch/router.hpp"
 #include "rpckit/endpoint/endpoint.hpp"
 
@@ -52,9 +52,7 @@ Result<typename M::Result> decode_result(const CallResult& raw) {
   if (!raw.ok()) return raw.error();
   typename M::Result out{};
   try {
-    using codec::decode;  // primitives (null, any) by name, generated types by ADL
-    codec::DecodePath path("result");
-    decode(raw.result(), out, path);
+    codec::decode_from(raw.result(), out, "result");
   } catch (const codec::DecodeError& e) {
     return CallError{CallError::Kind::kRemote,
                      RpcError(jsonrpc_code::kInternalError,

@@ -13,8 +13,10 @@
 #include <optional>
 #include <string>
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
+#include "rpckit/codec/json_value.hpp"
+#include "rpckit/codec/value_codec.hpp"
 #include "rpckit/dispatch/gate.hpp"
 #include "rpckit/endpoint/typed.hpp"
 
@@ -53,8 +55,9 @@ class Caller {
     std::lock_guard lock(mutex_);
     if (M::kGate.empty()) return {};
     if (!granted_) return {false, "the handshake has not happened yet"};
-    nlohmann::json encoded = params;
-    return evaluate_gate(M::kGate, *granted_, declared_ ? &*declared_ : nullptr, &encoded);
+    JsonValue encoded = codec::encode(params);
+    return evaluate_gate(M::kGate, granted_->get(), declared_ ? &declared_->get() : nullptr,
+                         &encoded.get());
   }
 
   // The connection to send on; nullptr detaches (see the thread-safety note above).
@@ -62,8 +65,8 @@ class Caller {
   // The grant gated messages are checked against (nullopt: nothing gated is allowed), and
   // the sender's declarations when it knows them (a plugin does not read its manifest:
   // declared-list clauses are then the receiver's to enforce).
-  void set_grant(std::optional<nlohmann::json> granted,
-                 std::optional<nlohmann::json> declared = std::nullopt);
+  void set_grant(std::optional<JsonValue> granted,
+                 std::optional<JsonValue> declared = std::nullopt);
   bool attached() const;
 
  private:
@@ -94,8 +97,8 @@ class Caller {
   mutable std::condition_variable idle_;  // in_use_ dropped to 0
   mutable int in_use_ = 0;
   Endpoint* endpoint_ = nullptr;
-  std::optional<nlohmann::json> granted_;
-  std::optional<nlohmann::json> declared_;
+  std::optional<JsonValue> granted_;
+  std::optional<JsonValue> declared_;
 };
 
 }  // namespace rpckit::roles

@@ -25,8 +25,7 @@
 #include <thread>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
+#include "rpckit/codec/json_value.hpp"
 #include "rpckit/endpoint/endpoint.hpp"
 #include "rpckit/framing/framing.hpp"
 #include "rpckit/process/child_process.hpp"
@@ -95,7 +94,7 @@ class PluginProcess {
 
   // Queues a notification if the plugin is running (handshake done); false if dropped (a
   // full queue is reported).
-  bool enqueue(std::string_view method, nlohmann::json params);
+  bool enqueue(std::string_view method, JsonValue params);
   // The endpoint of the running process (handshake done), or nullptr.
   std::shared_ptr<Endpoint> running_endpoint() const;
   // Runs `job` on the sender thread (in order with the writes) once `delay` has passed; a job
@@ -144,7 +143,7 @@ class PluginProcess {
   std::uint64_t generation_ = 0;
   bool accepting_events_ = false;
   supervision::State state_ = supervision::State::kIdle;  // mirror for other threads
-  std::deque<std::pair<std::string, nlohmann::json>> events_;
+  std::deque<std::pair<std::string, JsonValue>> events_;
   std::deque<std::function<void()>> writes_;  // lifecycle requests for the sender thread
   std::multimap<supervision::TimePoint, std::function<void()>> timers_;  // after()
   std::list<std::future<void>> async_;

@@ -35,11 +35,11 @@ std::string method_of() {
 
 // The default answer of request M (the health check's and shutdown's results carry nothing).
 template <class M>
-nlohmann::json default_result() {
+JsonValue default_result() {
   if constexpr (std::is_same_v<M, NoMessage> || M::kKind != MessageKind::kRequest) {
-    return nullptr;
+    return JsonValue();
   } else {
-    return nlohmann::json(typename M::Result{});
+    return codec::encode(typename M::Result{});
   }
 }
 

@@ -22,8 +22,9 @@
 #include <string>
 #include <string_view>
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
+#include "rpckit/codec/json_value.hpp"
 #include "rpckit/endpoint/endpoint.hpp"
 #include "rpckit/framing/framing.hpp"
 #include "rpckit/roles/caller.hpp"
@@ -38,8 +39,8 @@ struct PluginLifecycle {
   std::string health_check;
   std::string shutdown;
   std::string exit;
-  nlohmann::json health_check_result;  // encoded default result
-  nlohmann::json shutdown_result;
+  JsonValue health_check_result;  // encoded default result
+  JsonValue shutdown_result;
   std::string grant_member;  // the handshake params member that holds the grant
 };
 
@@ -57,7 +58,7 @@ class PluginSession {
  public:
   // Answers one message (a request's result; null for a notification) or throws an RpcError.
   using Route =
-      std::function<nlohmann::json(const std::string& method, const nlohmann::json* params)>;
+      std::function<JsonValue(const std::string& method, const nlohmann::json* params)>;
 
   PluginSession(PluginSettings settings, Route route, Caller& host);
   PluginSession(const PluginSession&) = delete;
@@ -86,8 +87,8 @@ class PluginSession {
   static constexpr std::size_t kMaxHeldEvents = 4096;
   static constexpr std::size_t kMaxHeldBytes = std::size_t{16} << 20U;
 
-  nlohmann::json dispatch(const Incoming& incoming);
-  nlohmann::json run_one(const std::string& method, const nlohmann::json* params);
+  JsonValue dispatch(const Incoming& incoming);
+  JsonValue run_one(const std::string& method, const nlohmann::json* params);
   void run_held_events();
   void hold(const Incoming& incoming);  // or drop it, reported, past the bounds
 

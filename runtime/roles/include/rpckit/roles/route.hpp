@@ -13,7 +13,7 @@ namespace rpckit::roles {
 
 // The router's answer to one message, or the RpcError to answer with instead.
 template <class Direction>
-nlohmann::json route_or_throw(const Router<Direction>& router, std::string_view method,
+JsonValue route_or_throw(const Router<Direction>& router, std::string_view method,
                               const nlohmann::json* params) {
   RouteResult routed = router.route(method, params);
   switch (routed.status) {
@@ -25,14 +25,14 @@ nlohmann::json route_or_throw(const Router<Direction>& router, std::string_view 
     case RouteResult::Status::kInvalidParams:
       throw RpcError(jsonrpc_code::kInvalidParams, "Invalid params: " + routed.error);
   }
-  return nullptr;
+  return JsonValue();
 }
 
 // The endpoint handler that routes every message through `router`, which must outlive the
 // endpoint the handler is given to.
 template <class Direction>
 Endpoint::Handler route_through(const Router<Direction>& router) {
-  return [&router](const Incoming& incoming) -> nlohmann::json {
+  return [&router](const Incoming& incoming) -> JsonValue {
     return route_or_throw(router, incoming.method, incoming.params);
   };
 }

@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
+#include "rpckit/codec/json_value.hpp"
+#include "rpckit/codec/value_codec.hpp"
 #include "rpckit/endpoint/typed.hpp"
 #include "rpckit/streamnook/host_application.hpp"
 #include "rpckit/streamnook/manifest.hpp"
@@ -70,7 +70,7 @@ class Host {
   std::size_t emit(const typename M::Params& params) {
     static_assert(M::kFrom == sn::Role::kHost && M::kKind == MessageKind::kNotification,
                   "emit<M>: M must be a host-to-plugin notification");
-    return emit_raw(M::kMethod, M::kGate, nlohmann::json(params));
+    return emit_raw(M::kMethod, M::kGate, codec::encode(params));
   }
 
   // Sends event M to one plugin, under the same conditions as emit(): what concerns that
@@ -79,7 +79,7 @@ class Host {
   bool emit_to(const std::string& plugin_id, const typename M::Params& params) {
     static_assert(M::kFrom == sn::Role::kHost && M::kKind == MessageKind::kNotification,
                   "emit_to<M>: M must be a host-to-plugin notification");
-    return emit_raw_to(plugin_id, M::kMethod, M::kGate, nlohmann::json(params));
+    return emit_raw_to(plugin_id, M::kMethod, M::kGate, codec::encode(params));
   }
 
   // invoke_action to the plugin that declared `action` in [contributes].actions.
@@ -97,9 +97,9 @@ class Host {
 
  private:
   std::size_t emit_raw(std::string_view method, std::span<const GateClause> gate,
-                const nlohmann::json& params);
+                       const JsonValue& params);
   bool emit_raw_to(const std::string& plugin_id, std::string_view method,
-                   std::span<const GateClause> gate, const nlohmann::json& params);
+                   std::span<const GateClause> gate, const JsonValue& params);
   PluginRunner* find(const std::string& plugin_id) const;
 
   HostApplication& app_;

@@ -32,8 +32,9 @@
 #include <string_view>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
+#include "rpckit/codec/json_value.hpp"
 #include "streamnook_v1/types.hpp"
 
 namespace rpckit::streamnook {
@@ -68,7 +69,7 @@ struct ManifestIssue {
 
 struct LoadedManifest {
   sn::Manifest manifest;        // decoded; defaults NOT filled in (use the *_or_default())
-  nlohmann::json json;          // the manifest as JSON (TOML converted), unknown keys kept
+  JsonValue json;               // the manifest as JSON (TOML converted), unknown keys kept
   std::filesystem::path dir;    // the plugin directory (absolute for load_manifest())
 };
 

@@ -34,7 +34,7 @@ namespace rpckit::streamnook {
 
 class Plugin {
  public:
-  using ActionHandler = std::function<nlohmann::json(const JsonValue& args)>;
+  using ActionHandler = std::function<JsonValue(const JsonValue& args)>;
 
   explicit Plugin(std::string plugin_version);
   ~Plugin();

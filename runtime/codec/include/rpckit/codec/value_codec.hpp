@@ -1,0 +1,53 @@
+#pragma once
+// Encoding and decoding any value the codec knows (generated types, primitives, JsonValue)
+// from a header that sees only nlohmann/json_fwd.hpp. The typed layers above the codec
+// (router, typed calls, roles) are templates over generated messages, and this is all they
+// need, so their public headers stay light: generated to_json/decode are declared out of
+// line next to each type (found by ADL), the primitives' here.
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "rpckit/codec/decode_error.hpp"
+#include "rpckit/codec/json_value.hpp"
+
+namespace rpckit::codec {
+
+// ---- primitives (defined in primitives.cpp) ---------------------------------------------
+
+void decode(const nlohmann::json& j, std::string& out, DecodePath& path);
+void decode(const nlohmann::json& j, bool& out, DecodePath& path);
+void decode(const nlohmann::json& j, double& out, DecodePath& path);
+void decode(const nlohmann::json& j, JsonValue& out, DecodePath& path);
+void decode(const nlohmann::json& j, std::nullptr_t& out, DecodePath& path);
+
+void encode_into(nlohmann::json& j, std::nullptr_t value);
+void encode_into(nlohmann::json& j, const JsonValue& value);
+
+bool is_null(const nlohmann::json& j) noexcept;
+
+// ---- any codec type ---------------------------------------------------------------------
+
+template <class T>
+void encode_into(nlohmann::json& j, const T& value) {
+  to_json(j, value);  // generated, found by ADL
+}
+
+template <class T>
+JsonValue encode(const T& value) {
+  JsonValue out;
+  encode_into(out.get(), value);
+  return out;
+}
+
+// Decodes `j` into `out`, naming paths from `root` ("params.channel.login"). Throws
+// DecodeError at the first problem.
+template <class T>
+void decode_from(const nlohmann::json& j, T& out, std::string_view root) {
+  DecodePath path(root);
+  decode(j, out, path);  // generated types by ADL, primitives above
+}
+
+}  // namespace rpckit::codec

@@ -1,0 +1,63 @@
+#include "rpckit/dispatch/gate.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include "rpckit/codec/codec.hpp"
+
+namespace rpckit {
+
+namespace {
+
+const nlohmann::json* find_dotted(const nlohmann::json& root, std::string_view path) {
+  const nlohmann::json* node = &root;
+  while (!path.empty()) {
+    auto dot = path.find('.');
+    std::string key(path.substr(0, dot));
+    if (!node->is_object()) return nullptr;
+    auto it = node->find(key);
+    if (it == node->end()) return nullptr;
+    node = &*it;
+    path = dot == std::string_view::npos ? std::string_view() : path.substr(dot + 1);
+  }
+  return node;
+}
+
+bool list_contains(const nlohmann::json* list, const nlohmann::json& value) {
+  if (list == nullptr || !list->is_array()) return false;
+  for (const auto& item : *list) {
+    if (item == value) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+GateVerdict evaluate_gate(std::span<const GateClause> gate, const nlohmann::json& granted,
+                                 const nlohmann::json* declared, const nlohmann::json* params) {
+  for (const GateClause& clause : gate) {
+    nlohmann::json value;
+    if (clause.kind == GateClause::Kind::kGrantedValue) {
+      value = std::string(clause.value);
+    } else {
+      const nlohmann::json* p =
+          params != nullptr ? find_dotted(*params, clause.param) : nullptr;
+      if (p == nullptr) {
+        return {false, "params." + std::string(clause.param) + " is missing", true};
+      }
+      value = *p;
+    }
+    if (clause.kind == GateClause::Kind::kDeclaredParam) {
+      if (declared == nullptr) continue;
+      if (!list_contains(find_dotted(*declared, clause.list), value)) {
+        return {false, std::string(clause.list) + " does not declare " + codec::snippet(value)};
+      }
+      continue;
+    }
+    if (!list_contains(find_dotted(granted, clause.list), value)) {
+      return {false, std::string(clause.list) + " does not grant " + codec::snippet(value)};
+    }
+  }
+  return {};
+}
+
+}  // namespace rpckit
