@@ -14,9 +14,9 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include "rpckit/codec/decode_error.hpp"
-#include "rpckit/codec/json_value.hpp"
-#include "rpckit/codec/nullable.hpp"
-#include "rpckit/codec/open_enum.hpp"
+#include "rpckit/values/json_value.hpp"
+#include "rpckit/values/nullable.hpp"
+#include "rpckit/values/open_enum.hpp"
 
 namespace streamnook::v1 {
 

@@ -25,9 +25,9 @@ std::string emit_types_header(const ir::Module& m) {
       "#include <nlohmann/json_fwd.hpp>\n"
       "\n"
       "#include \"rpckit/codec/decode_error.hpp\"\n"
-      "#include \"rpckit/codec/json_value.hpp\"\n"
-      "#include \"rpckit/codec/nullable.hpp\"\n"
-      "#include \"rpckit/codec/open_enum.hpp\"\n"
+      "#include \"rpckit/values/json_value.hpp\"\n"
+      "#include \"rpckit/values/nullable.hpp\"\n"
+      "#include \"rpckit/values/open_enum.hpp\"\n"
       "\n");
   open_namespace(p, m);
   for (const ir::TypeDecl& d : m.types) {

@@ -96,9 +96,12 @@ host_methods = ["get_test_value", "notify"]
 )";
 }
 
-bool hooked(const rs::Host& host) {
+// Hooks are known once initialize is answered, but events are taken only from kRunning on
+// (after initialized is sent): waiting for the hooks alone raced the emit under load.
+bool ready(const rs::Host& host) {
   std::vector<std::string> hooks = host.hooks(kPluginId);
-  return std::find(hooks.begin(), hooks.end(), "on_test_event") != hooks.end();
+  return host.state(kPluginId) == rpckit::supervision::State::kRunning &&
+         std::find(hooks.begin(), hooks.end(), "on_test_event") != hooks.end();
 }
 
 int run_host() {
@@ -120,7 +123,7 @@ int run_host() {
         host.add_plugin(*manifest.loaded, rs::requested_capabilities(manifest.loaded->manifest))) {
       host.start(kPluginId);
       auto deadline = std::chrono::steady_clock::now() + 30s;
-      while (!hooked(host) && std::chrono::steady_clock::now() < deadline) {
+      while (!ready(host) && std::chrono::steady_clock::now() < deadline) {
         std::this_thread::sleep_for(10ms);
       }
       std::size_t sent = host.emit<sn::messages::OnTestEvent>({.channel_id = "c1"});

@@ -16,24 +16,11 @@
 #include <nlohmann/json.hpp>
 
 #include "rpckit/codec/decode_error.hpp"
-#include "rpckit/codec/json_value.hpp"
-#include "rpckit/codec/nullable.hpp"
 #include "rpckit/codec/pattern.hpp"
 #include "rpckit/codec/value_codec.hpp"
-
-namespace rpckit {
-
-// nlohmann has no std::optional support in 3.11.2; Nullable encodes as null or the value.
-template <class T>
-void to_json(nlohmann::json& j, const Nullable<T>& v) {
-  if (v.has_value()) {
-    j = *v;
-  } else {
-    j = nullptr;
-  }
-}
-
-}  // namespace rpckit
+#include "rpckit/values/json_value.hpp"
+#include "rpckit/values/nullable.hpp"
+#include "rpckit/values/nullable_json.hpp"
 
 namespace rpckit::codec {
 

@@ -11,7 +11,7 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include "rpckit/codec/decode_error.hpp"
-#include "rpckit/codec/json_value.hpp"
+#include "rpckit/values/json_value.hpp"
 
 namespace rpckit::codec {
 

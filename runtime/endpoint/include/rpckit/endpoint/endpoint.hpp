@@ -41,7 +41,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
-#include "rpckit/codec/json_value.hpp"
+#include "rpckit/values/json_value.hpp"
 #include "rpckit/descriptors/profile.hpp"
 #include "rpckit/endpoint/envelope.hpp"
 #include "rpckit/endpoint/reply.hpp"

@@ -9,7 +9,7 @@
 #include <string_view>
 #include <variant>
 
-#include "rpckit/codec/json_value.hpp"
+#include "rpckit/values/json_value.hpp"
 
 namespace rpckit {
 

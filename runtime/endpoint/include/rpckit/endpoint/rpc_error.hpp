@@ -6,7 +6,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
-#include "rpckit/codec/json_value.hpp"
+#include "rpckit/values/json_value.hpp"
 #include "rpckit/descriptors/profile.hpp"
 
 namespace rpckit {

@@ -15,7 +15,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
-#include "rpckit/codec/json_value.hpp"
+#include "rpckit/values/json_value.hpp"
 #include "rpckit/codec/value_codec.hpp"
 #include "rpckit/dispatch/gate.hpp"
 #include "rpckit/endpoint/typed.hpp"

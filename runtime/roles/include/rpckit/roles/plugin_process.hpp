@@ -25,7 +25,7 @@
 #include <thread>
 #include <vector>
 
-#include "rpckit/codec/json_value.hpp"
+#include "rpckit/values/json_value.hpp"
 #include "rpckit/endpoint/endpoint.hpp"
 #include "rpckit/framing/framing.hpp"
 #include "rpckit/process/child_process.hpp"

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "rpckit/codec/json_value.hpp"
+#include "rpckit/values/json_value.hpp"
 #include "rpckit/codec/value_codec.hpp"
 #include "rpckit/endpoint/typed.hpp"
 #include "rpckit/streamnook/host_application.hpp"

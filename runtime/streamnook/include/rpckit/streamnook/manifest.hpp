@@ -34,7 +34,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
-#include "rpckit/codec/json_value.hpp"
+#include "rpckit/values/json_value.hpp"
 #include "streamnook_v1/types.hpp"
 
 namespace rpckit::streamnook {

@@ -1,4 +1,4 @@
-#include "rpckit/codec/json_value.hpp"
+#include "rpckit/values/json_value.hpp"
 
 #include <nlohmann/json.hpp>
 
