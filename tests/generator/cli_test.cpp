@@ -1,5 +1,5 @@
 // The rpckit-gen command line, run as a separate process (path from CMake): exit codes,
-// messages, --check, write-only-what-changed, --dump-ir.
+// messages, --check, write-only-what-changed, --dump-ir, --depfile.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -68,6 +68,27 @@ TEST(Cli, CheckOnAFreshDirExitsZero) {
   EXPECT_EQ(check.exit_code, 0) << check.err;
   EXPECT_EQ(check.out, "rpckit-gen: " + dir.path().string() + " is up to date (8 files)\n");
   EXPECT_EQ(check.err, "");
+}
+
+// rpckit_generate() hands --depfile to the build system: the first output, then every schema
+// file the protocol reaches, so an edit to any of them regenerates.
+TEST(Cli, DepfileNamesTheFirstOutputAndEverySchemaFile) {
+  TempDir dir("cli-depfile");
+  std::string protocol = (calculator_schema() / "protocol.json").string();
+  fs::path depfile = dir.path() / "demo_calc.d";
+  RunResult gen = run({generator_exe(), protocol, "--out", dir.path().string(), "--depfile",
+                       depfile.string()});
+  ASSERT_EQ(gen.exit_code, 0) << gen.err;
+  std::string text = read_file(depfile);
+  EXPECT_EQ(text.rfind((dir.path() / "demo_calc" / "types.hpp").string() + ":", 0), 0u) << text;
+  std::size_t schema_files = 0;
+  for (const auto& entry : fs::recursive_directory_iterator(calculator_schema())) {
+    if (entry.path().extension() != ".json") continue;
+    ++schema_files;
+    EXPECT_THAT(text, HasSubstr("  " + entry.path().lexically_normal().string()))
+        << "missing " << entry.path();
+  }
+  EXPECT_EQ(schema_files, 12u);
 }
 
 TEST(Cli, CheckOnAStaleDirExitsOneAndListsTheProblems) {

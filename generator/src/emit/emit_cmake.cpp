@@ -11,7 +11,7 @@ std::string emit_cmake(const ir::Module& m) {
   p.print(
       "add_library($module$ types.cpp)\n"
       "add_library(rpckit::$module$ ALIAS $module$)\n"
-      "target_include_directories($module$ PUBLIC $${CMAKE_CURRENT_SOURCE_DIR}/..)\n"
+      "target_include_directories($module$ PUBLIC $$<BUILD_INTERFACE:$${CMAKE_CURRENT_SOURCE_DIR}/..>)\n"
       "target_link_libraries($module$ PUBLIC rpckit::values rpckit::codec rpckit::descriptors rpckit::framing)\n"
       "# roles.hpp (handlers, clients, bind) also needs the endpoint and the router.\n"
       "add_library($module$_roles INTERFACE)\n"

@@ -183,6 +183,12 @@ Node SchemaSet::resolve(const Node& from, const std::string& ref) const {
   return target;
 }
 
+std::vector<std::filesystem::path> SchemaSet::files() const {
+  std::vector<std::filesystem::path> out;
+  for (const auto& entry : raw_) out.push_back((dir_ / entry.first).lexically_normal());
+  return out;
+}
+
 std::string SchemaSet::hash() const {
   std::uint64_t h = 14695981039346656037ULL;
   auto mix = [&h](std::string_view bytes) {

@@ -2,6 +2,7 @@
 // Load layer: reads the protocol file and every schema file it reaches (x-messages, x-types,
 // $ref), checks each schema node against the keyword whitelist, and resolves $refs.
 #include <filesystem>
+#include <vector>
 #include <map>
 #include <string>
 #include <string_view>
@@ -39,6 +40,8 @@ class SchemaSet {
   Node resolve(const Node& from, const std::string& ref) const;
   // fnv1a64 of every loaded file's path and bytes, in path order: the schema's identity.
   std::string hash() const;
+  // Every file loaded (the protocol file and all it reaches), for build-system depfiles.
+  std::vector<std::filesystem::path> files() const;
 
  private:
   // `referrer`: the schema node whose $ref names the file, for read and parse errors.

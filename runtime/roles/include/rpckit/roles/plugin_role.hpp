@@ -36,7 +36,9 @@ std::string method_of() {
 // The default answer of request M (the health check's and shutdown's results carry nothing).
 template <class M>
 JsonValue default_result() {
-  if constexpr (std::is_same_v<M, NoMessage> || M::kKind != MessageKind::kRequest) {
+  if constexpr (std::is_same_v<M, NoMessage>) {
+    return JsonValue();  // (nested: M::kKind does not exist for NoMessage)
+  } else if constexpr (M::kKind != MessageKind::kRequest) {
     return JsonValue();
   } else {
     return codec::encode(typename M::Result{});
