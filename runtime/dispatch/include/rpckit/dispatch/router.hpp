@@ -24,9 +24,9 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include "rpckit/codec/decode_error.hpp"
-#include "rpckit/values/json_value.hpp"
 #include "rpckit/codec/value_codec.hpp"
 #include "rpckit/descriptors/message.hpp"
+#include "rpckit/values/json_value.hpp"
 
 namespace rpckit {
 

@@ -41,13 +41,13 @@
 
 #include <nlohmann/json_fwd.hpp>
 
-#include "rpckit/values/json_value.hpp"
 #include "rpckit/descriptors/profile.hpp"
 #include "rpckit/endpoint/envelope.hpp"
 #include "rpckit/endpoint/reply.hpp"
 #include "rpckit/endpoint/rpc_error.hpp"
 #include "rpckit/framing/frame_reader.hpp"
 #include "rpckit/framing/frame_writer.hpp"
+#include "rpckit/values/json_value.hpp"
 
 namespace rpckit {
 

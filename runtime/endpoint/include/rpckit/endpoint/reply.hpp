@@ -11,8 +11,8 @@
 
 #include <nlohmann/json_fwd.hpp>
 
-#include "rpckit/values/json_value.hpp"
 #include "rpckit/endpoint/rpc_error.hpp"
+#include "rpckit/values/json_value.hpp"
 
 namespace rpckit {
 

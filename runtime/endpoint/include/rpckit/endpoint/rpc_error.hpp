@@ -6,8 +6,8 @@
 
 #include <nlohmann/json_fwd.hpp>
 
-#include "rpckit/values/json_value.hpp"
 #include "rpckit/descriptors/profile.hpp"
+#include "rpckit/values/json_value.hpp"
 
 namespace rpckit {
 

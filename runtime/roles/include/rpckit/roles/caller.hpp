@@ -15,10 +15,10 @@
 
 #include <nlohmann/json_fwd.hpp>
 
-#include "rpckit/values/json_value.hpp"
 #include "rpckit/codec/value_codec.hpp"
 #include "rpckit/dispatch/gate.hpp"
 #include "rpckit/endpoint/typed.hpp"
+#include "rpckit/values/json_value.hpp"
 
 namespace rpckit::roles {
 

@@ -25,12 +25,12 @@
 #include <thread>
 #include <vector>
 
-#include "rpckit/values/json_value.hpp"
 #include "rpckit/endpoint/endpoint.hpp"
 #include "rpckit/framing/framing.hpp"
 #include "rpckit/process/child_process.hpp"
 #include "rpckit/roles/lifecycle_event.hpp"
 #include "rpckit/supervision/supervisor.hpp"
+#include "rpckit/values/json_value.hpp"
 
 namespace rpckit::roles {
 

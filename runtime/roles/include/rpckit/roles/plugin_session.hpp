@@ -24,10 +24,10 @@
 
 #include <nlohmann/json_fwd.hpp>
 
-#include "rpckit/values/json_value.hpp"
 #include "rpckit/endpoint/endpoint.hpp"
 #include "rpckit/framing/framing.hpp"
 #include "rpckit/roles/caller.hpp"
+#include "rpckit/values/json_value.hpp"
 
 namespace rpckit::roles {
 

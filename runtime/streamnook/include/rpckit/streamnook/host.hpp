@@ -13,12 +13,12 @@
 #include <string>
 #include <vector>
 
-#include "rpckit/values/json_value.hpp"
 #include "rpckit/codec/value_codec.hpp"
 #include "rpckit/endpoint/typed.hpp"
 #include "rpckit/streamnook/host_application.hpp"
 #include "rpckit/streamnook/manifest.hpp"
 #include "rpckit/supervision/supervisor.hpp"
+#include "rpckit/values/json_value.hpp"
 #include "streamnook_v1/messages.hpp"
 
 namespace rpckit::streamnook {
