@@ -1,19 +1,19 @@
 # cmake --install: the runtime libraries and their headers, the checked-in generated bindings,
-# the rpckit-gen tool, the schema files and a CMake package (find_package(rpckit CONFIG)) whose
-# targets are the in-tree names: rpckit::<library>, rpckit::<module>, rpckit::rpckit-gen.
+# the rpckit tool, the schema files and a CMake package (find_package(rpckit CONFIG)) whose
+# targets are the in-tree names: rpckit::<library>, rpckit::<module>, rpckit::rpckit.
 include(CMakePackageConfigHelpers)
 
 set(rpckit_libraries
-  values codec descriptors dispatch framing endpoint process supervision roles
+  values codec descriptors dispatch framing endpoint process supervision roles validate
   streamnook_common streamnook_plugin streamnook_host streamnook_manifest)
-set(rpckit_install_targets rpckit-gen)
+set(rpckit_install_targets rpckit)
 foreach(name ${rpckit_libraries})
   set_target_properties(rpckit_${name} PROPERTIES EXPORT_NAME ${name})
   target_include_directories(rpckit_${name} INTERFACE
     $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
   list(APPEND rpckit_install_targets rpckit_${name})
 endforeach()
-foreach(dir values codec descriptors dispatch framing endpoint process supervision roles streamnook)
+foreach(dir values codec descriptors dispatch framing endpoint process supervision roles validate streamnook)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/runtime/${dir}/include/
           DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 endforeach()

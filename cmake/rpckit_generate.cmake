@@ -9,7 +9,7 @@
 # rpckit_generate_check(NAME <test> SCHEMA <protocol.json> DIR <checked-in dir>)
 #
 # For bindings checked in instead: a test that fails when <DIR> is not what the schema
-# generates (rpckit-gen --check).
+# generates (rpckit check).
 function(rpckit_generate)
   cmake_parse_arguments(ARG "" "TARGET;SCHEMA;OUTPUT_DIR" "" ${ARGN})
   if(NOT ARG_TARGET OR NOT ARG_SCHEMA)
@@ -31,14 +31,14 @@ function(rpckit_generate)
   list(TRANSFORM files PREPEND "${out}/${module}/")
   add_custom_command(
     OUTPUT ${files}
-    COMMAND "$<TARGET_FILE:rpckit::rpckit-gen>" "${schema}" --out "${out}"
+    COMMAND "$<TARGET_FILE:rpckit::rpckit>" generate "${schema}" --out "${out}"
             --depfile "${out}/${module}.d"
-    # rpckit-gen rewrites only files whose text changed; touched, they stay newer than the
+    # rpckit generate rewrites only files whose text changed; touched, they stay newer than the
     # schema, so an edit that changes nothing does not rerun it on every build.
     COMMAND "${CMAKE_COMMAND}" -E touch ${files}
-    DEPENDS "${schema}" "$<TARGET_FILE:rpckit::rpckit-gen>"
+    DEPENDS "${schema}" "$<TARGET_FILE:rpckit::rpckit>"
     DEPFILE "${out}/${module}.d"
-    COMMENT "rpckit-gen ${ARG_SCHEMA}"
+    COMMENT "rpckit generate ${ARG_SCHEMA}"
     VERBATIM)
   target_sources(${ARG_TARGET} PRIVATE ${files})
   target_include_directories(${ARG_TARGET} PUBLIC "$<BUILD_INTERFACE:${out}>")
@@ -51,5 +51,5 @@ function(rpckit_generate_check)
   get_filename_component(schema "${ARG_SCHEMA}" ABSOLUTE)
   get_filename_component(dir "${ARG_DIR}" ABSOLUTE)
   add_test(NAME ${ARG_NAME}
-           COMMAND "$<TARGET_FILE:rpckit::rpckit-gen>" "${schema}" --out "${dir}" --check)
+           COMMAND "$<TARGET_FILE:rpckit::rpckit>" check "${schema}" --out "${dir}")
 endfunction()

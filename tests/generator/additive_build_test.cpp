@@ -33,7 +33,7 @@ TEST(AdditiveBuild, EveryExampleBuildsUnchangedAndTheAdditionsWork) {
   TempDir work("additive-build");
   const fs::path generated = work.path() / "generated";
   RunResult gen =
-      run({generator_exe(), copy.path("protocol.json").string(), "--out", generated.string()});
+      run({rpckit_exe(), "generate", copy.path("protocol.json").string(), "--out", generated.string()});
   ASSERT_EQ(gen.exit_code, 0) << gen.out << gen.err;
   // Not vacuous: the build below uses bindings that differ from the checked-in ones.
   ASSERT_THAT(read_file(generated / "streamnook_v1" / "roles.hpp"),

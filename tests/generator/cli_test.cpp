@@ -1,4 +1,4 @@
-// The rpckit-gen command line, run as a separate process (path from CMake): exit codes,
+// The rpckit command line, run as a separate process (path from CMake): exit codes,
 // messages, --check, write-only-what-changed, --dump-ir, --depfile.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -28,7 +28,7 @@ std::map<std::string, std::string> contents(const fs::path& dir) {
   return out;
 }
 
-TEST(Cli, BinaryExists) { ASSERT_TRUE(fs::exists(generator_exe())) << generator_exe(); }
+TEST(Cli, BinaryExists) { ASSERT_TRUE(fs::exists(rpckit_exe())) << rpckit_exe(); }
 
 TEST(Cli, SchemaErrorExitsTwoWithTheMessageOnStderr) {
   TempDir dir("cli-bad");
@@ -39,22 +39,22 @@ TEST(Cli, SchemaErrorExitsTwoWithTheMessageOnStderr) {
   ASSERT_NE(bad, variables);
   write_file(dir.path() / "schema/types/variables.json", bad);
 
-  RunResult r = run({generator_exe(), (dir.path() / "schema/protocol.json").string(), "--out",
+  RunResult r = run({rpckit_exe(), "generate", (dir.path() / "schema/protocol.json").string(), "--out",
                      (dir.path() / "out").string()});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(r.err,
-            "rpckit-gen: schema error: types/variables.json#/patternProperties: unsupported "
+            "rpckit: schema error: types/variables.json#/patternProperties: unsupported "
             "keyword \"patternProperties\"\n");
   EXPECT_EQ(r.out, "");
   EXPECT_FALSE(fs::exists(dir.path() / "out")) << "nothing is written on error";
 
   // --check and --dump-ir report the same way.
-  RunResult check = run({generator_exe(), "--check", (dir.path() / "schema/protocol.json").string(),
+  RunResult check = run({rpckit_exe(), "check", (dir.path() / "schema/protocol.json").string(),
                          "--out", (dir.path() / "out").string()});
   EXPECT_EQ(check.exit_code, 2);
   EXPECT_EQ(check.err, r.err);
   RunResult dump =
-      run({generator_exe(), "--dump-ir", (dir.path() / "schema/protocol.json").string()});
+      run({rpckit_exe(), "generate", "--dump-ir", (dir.path() / "schema/protocol.json").string()});
   EXPECT_EQ(dump.exit_code, 2);
   EXPECT_EQ(dump.err, r.err);
 }
@@ -62,11 +62,11 @@ TEST(Cli, SchemaErrorExitsTwoWithTheMessageOnStderr) {
 TEST(Cli, CheckOnAFreshDirExitsZero) {
   TempDir dir("cli-fresh");
   std::string protocol = (calculator_schema() / "protocol.json").string();
-  RunResult gen = run({generator_exe(), protocol, "--out", dir.path().string()});
+  RunResult gen = run({rpckit_exe(), "generate", protocol, "--out", dir.path().string()});
   ASSERT_EQ(gen.exit_code, 0) << gen.err;
-  RunResult check = run({generator_exe(), "--check", protocol, "--out", dir.path().string()});
+  RunResult check = run({rpckit_exe(), "check", protocol, "--out", dir.path().string()});
   EXPECT_EQ(check.exit_code, 0) << check.err;
-  EXPECT_EQ(check.out, "rpckit-gen: " + dir.path().string() + " is up to date (8 files)\n");
+  EXPECT_EQ(check.out, "rpckit: " + dir.path().string() + " is up to date (8 files)\n");
   EXPECT_EQ(check.err, "");
 }
 
@@ -76,7 +76,7 @@ TEST(Cli, DepfileNamesTheFirstOutputAndEverySchemaFile) {
   TempDir dir("cli-depfile");
   std::string protocol = (calculator_schema() / "protocol.json").string();
   fs::path depfile = dir.path() / "demo_calc.d";
-  RunResult gen = run({generator_exe(), protocol, "--out", dir.path().string(), "--depfile",
+  RunResult gen = run({rpckit_exe(), "generate", protocol, "--out", dir.path().string(), "--depfile",
                        depfile.string()});
   ASSERT_EQ(gen.exit_code, 0) << gen.err;
   std::string text = read_file(depfile);
@@ -94,22 +94,23 @@ TEST(Cli, DepfileNamesTheFirstOutputAndEverySchemaFile) {
 TEST(Cli, CheckOnAStaleDirExitsOneAndListsTheProblems) {
   TempDir dir("cli-stale");
   std::string protocol = (calculator_schema() / "protocol.json").string();
-  ASSERT_EQ(run({generator_exe(), protocol, "--out", dir.path().string()}).exit_code, 0);
+  ASSERT_EQ(run({rpckit_exe(), "generate", protocol, "--out", dir.path().string()}).exit_code, 0);
   fs::path module = dir.path() / "demo_calc";
   write_file(module / "types.hpp", read_file(module / "types.hpp") + "// edited by hand\n");
   fs::remove(module / "constants.hpp");
   write_file(module / "old_artifact.hpp", "// left over\n");
   auto before = contents(dir.path());
 
-  RunResult check = run({generator_exe(), "--check", protocol, "--out", dir.path().string()});
+  RunResult check = run({rpckit_exe(), "check", protocol, "--out", dir.path().string()});
   EXPECT_EQ(check.exit_code, 1);
   EXPECT_EQ(check.out, "");
-  EXPECT_EQ(check.err, "rpckit-gen: " + dir.path().string() + " does not match " + protocol +
+  EXPECT_EQ(check.err, "rpckit: " + dir.path().string() + " does not match " + protocol +
                            ":\n"
                            "  missing: demo_calc/constants.hpp\n"
                            "  stale: demo_calc/types.hpp\n"
                            "  unexpected: demo_calc/old_artifact.hpp\n"
-                           "Regenerate with: tools/regenerate\n");
+                           "Regenerate with: rpckit generate " + protocol + " --out " +
+                           dir.path().string() + "\n");
   EXPECT_EQ(contents(dir.path()), before) << "--check writes nothing";
 }
 
@@ -120,19 +121,19 @@ TEST(Cli, CheckOnAStaleCopyOfTheRealBindingsNamesTheFix) {
   ASSERT_TRUE(fs::exists(types));
   write_file(types, read_file(types) + "\n");
   RunResult check =
-      run({generator_exe(), "--check", (source_dir() / "schema/protocol.json").string(), "--out",
+      run({rpckit_exe(), "check", (source_dir() / "schema/protocol.json").string(), "--out",
            dir.path().string()});
   EXPECT_EQ(check.exit_code, 1);
   EXPECT_THAT(check.err, HasSubstr("  stale: streamnook_v1/types.hpp\n"));
-  EXPECT_THAT(check.err, HasSubstr("tools/regenerate"));
+  EXPECT_THAT(check.err, HasSubstr("Regenerate with: rpckit generate "));
 }
 
 TEST(Cli, GeneratingTwiceWritesNothingTheSecondTime) {
   TempDir dir("cli-twice");
   std::string protocol = (calculator_schema() / "protocol.json").string();
-  RunResult first = run({generator_exe(), protocol, "--out", dir.path().string()});
+  RunResult first = run({rpckit_exe(), "generate", protocol, "--out", dir.path().string()});
   ASSERT_EQ(first.exit_code, 0) << first.err;
-  EXPECT_THAT(first.out, HasSubstr("rpckit-gen: 8 of 8 files changed\n"));
+  EXPECT_THAT(first.out, HasSubstr("rpckit: 8 of 8 files changed\n"));
   EXPECT_THAT(first.out, HasSubstr("wrote " + dir.path().string() + "/demo_calc/types.hpp\n"));
 
   // Backdate every file, so an unchanged mtime cannot be luck of a coarse clock.
@@ -142,19 +143,19 @@ TEST(Cli, GeneratingTwiceWritesNothingTheSecondTime) {
   auto before = contents(dir.path());
   ASSERT_EQ(before.size(), 8u);
 
-  RunResult second = run({generator_exe(), protocol, "--out", dir.path().string()});
+  RunResult second = run({rpckit_exe(), "generate", protocol, "--out", dir.path().string()});
   ASSERT_EQ(second.exit_code, 0) << second.err;
-  EXPECT_EQ(second.out, "rpckit-gen: 0 of 8 files changed\n");
+  EXPECT_EQ(second.out, "rpckit: 0 of 8 files changed\n");
   EXPECT_EQ(contents(dir.path()), before);
   EXPECT_EQ(mtimes(dir.path()), before_times);
 
   // One changed file: only it is rewritten, and no temporary is left behind.
   write_file(dir.path() / "demo_calc/dispatch.hpp", "stale\n");
   fs::last_write_time(dir.path() / "demo_calc/dispatch.hpp", old_time);
-  RunResult third = run({generator_exe(), protocol, "--out", dir.path().string()});
+  RunResult third = run({rpckit_exe(), "generate", protocol, "--out", dir.path().string()});
   ASSERT_EQ(third.exit_code, 0) << third.err;
   EXPECT_EQ(third.out, "wrote " + dir.path().string() +
-                           "/demo_calc/dispatch.hpp\nrpckit-gen: 1 of 8 files changed\n");
+                           "/demo_calc/dispatch.hpp\nrpckit: 1 of 8 files changed\n");
   EXPECT_EQ(contents(dir.path()), before);
   auto after_times = mtimes(dir.path());
   for (const auto& [file, time] : before_times) {
@@ -169,13 +170,13 @@ TEST(Cli, GeneratingTwiceWritesNothingTheSecondTime) {
 TEST(Cli, DumpIrEqualsTheLibrary) {
   for (const std::string& name : fixture_names()) {
     fs::path protocol = fixtures_dir() / name / "schema" / "protocol.json";
-    RunResult r = run({generator_exe(), "--dump-ir", protocol.string()});
+    RunResult r = run({rpckit_exe(), "generate", "--dump-ir", protocol.string()});
     EXPECT_EQ(r.exit_code, 0) << r.err;
     EXPECT_EQ(r.err, "");
     EXPECT_EQ(r.out, dump_ir(lower_file(protocol))) << name;
   }
   fs::path real = source_dir() / "schema" / "protocol.json";
-  RunResult r = run({generator_exe(), "--dump-ir", real.string()});
+  RunResult r = run({rpckit_exe(), "generate", "--dump-ir", real.string()});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out, dump_ir(lower_file(real)));
 }
@@ -183,7 +184,7 @@ TEST(Cli, DumpIrEqualsTheLibrary) {
 TEST(Cli, WritesWhatEmitAllReturns) {
   TempDir dir("cli-emit");
   fs::path protocol = calculator_schema() / "protocol.json";
-  ASSERT_EQ(run({generator_exe(), protocol.string(), "--out", dir.path().string()}).exit_code, 0);
+  ASSERT_EQ(run({rpckit_exe(), "generate", protocol.string(), "--out", dir.path().string()}).exit_code, 0);
   Generated g = generate(protocol);
   std::vector<std::string> expected;
   for (const OutputFile& f : g.files) {
@@ -194,12 +195,23 @@ TEST(Cli, WritesWhatEmitAllReturns) {
 }
 
 TEST(Cli, VersionAndUsage) {
-  RunResult version = run({generator_exe(), "--version"});
+  RunResult version = run({rpckit_exe(), "--version"});
   EXPECT_EQ(version.exit_code, 0);
-  EXPECT_EQ(version.out, std::string("rpckit-gen ") + kGeneratorVersion + "\n");
-  RunResult usage = run({generator_exe()});
-  EXPECT_NE(usage.exit_code, 0);
-  EXPECT_THAT(usage.err, HasSubstr("schema is required"));
+  EXPECT_EQ(version.out, std::string("rpckit ") + kGeneratorVersion + "\n");
+  // Usage errors exit 2 and say what is missing; --help exits 0.
+  RunResult usage = run({rpckit_exe()});
+  EXPECT_EQ(usage.exit_code, 2);
+  EXPECT_THAT(usage.err, HasSubstr("subcommand is required"));
+  RunResult no_schema = run({rpckit_exe(), "generate"});
+  EXPECT_EQ(no_schema.exit_code, 2);
+  EXPECT_THAT(no_schema.err, HasSubstr("schema is required"));
+  RunResult unknown = run({rpckit_exe(), "frobnicate"});
+  EXPECT_EQ(unknown.exit_code, 2);
+  for (const char* command : {"generate", "check", "validate", "compat", "docs"}) {
+    RunResult help = run({rpckit_exe(), command, "--help"});
+    EXPECT_EQ(help.exit_code, 0) << command;
+    EXPECT_THAT(help.out, HasSubstr(command)) << command;
+  }
 }
 
 }  // namespace

@@ -37,7 +37,7 @@ std::vector<std::string> fixture_names() {
   return names;
 }
 
-std::string generator_exe() { return RPCKIT_GEN_EXE; }
+std::string rpckit_exe() { return RPCKIT_GEN_EXE; }
 
 std::string read_file(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
@@ -159,7 +159,7 @@ std::string first_difference(std::string_view expected, std::string_view actual)
 
 TempDir::TempDir(std::string_view tag) {
   static std::atomic<int> counter{0};
-  path_ = fs::temp_directory_path() / ("rpckit-gen-test-" + std::to_string(::getpid()) + "-" +
+  path_ = fs::temp_directory_path() / ("rpckit-test-" + std::to_string(::getpid()) + "-" +
                                        std::to_string(counter++) + "-" + std::string(tag));
   fs::remove_all(path_);
   fs::create_directories(path_);

@@ -1,6 +1,6 @@
 #pragma once
 // Shared helpers of the generator tests: where things are, running the pipeline in-process,
-// golden comparison with the refresh switch, temp dirs, and running the rpckit-gen binary.
+// golden comparison with the refresh switch, temp dirs, and running the rpckit binary.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -20,8 +20,8 @@ fs::path source_dir();
 fs::path fixtures_dir();  // tests/generator/fixtures
 // Names of the fixtures (folders with schema/protocol.json), sorted.
 std::vector<std::string> fixture_names();
-// The rpckit-gen binary (passed from CMake).
-std::string generator_exe();
+// The rpckit binary (passed from CMake).
+std::string rpckit_exe();
 
 std::string read_file(const fs::path& path);
 void write_file(const fs::path& path, std::string_view content);

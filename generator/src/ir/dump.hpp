@@ -1,5 +1,5 @@
 #pragma once
-// `rpckit-gen --dump-ir`: the IR as stable, line-oriented text, for lowering tests.
+// `rpckit generate --dump-ir`: the IR as stable, line-oriented text, for lowering tests.
 #include <string>
 
 #include "ir/ir.hpp"

@@ -1,0 +1,117 @@
+// `rpckit generate` writes the bindings a schema makes (only the files that changed);
+// `rpckit check` writes nothing and exits 1 when a folder of bindings is stale.
+#include <fstream>
+#include <iostream>
+#include <memory>
+
+#include "cli/commands.hpp"
+#include "cli/output.hpp"
+#include "emit/emit.hpp"
+#include "ir/dump.hpp"
+#include "load/schema_set.hpp"
+#include "lower/lower.hpp"
+
+namespace rpckit::cli {
+namespace {
+
+struct GenerateOptions {
+  std::string schema;
+  std::string out_dir = "generated";
+  std::string depfile;
+  bool dump_ir = false;
+};
+
+std::string make_escaped(const std::string& path) {
+  std::string out;
+  for (char c : path) {
+    if (c == ' ' || c == '#' || c == '\\') out += '\\';
+    if (c == '$') out += '$';
+    out += c;
+  }
+  return out;
+}
+
+// "<target>: <schema file> ..." naming the first output, as CMake's DEPFILE expects.
+void write_depfile(const std::string& path, const std::string& target,
+                   const gen::SchemaSet& set) {
+  std::ofstream out(path, std::ios::binary);
+  out << make_escaped(target) << ":";
+  for (const auto& file : set.files()) out << " \\\n  " << make_escaped(file.string());
+  out << "\n";
+  if (!out) throw std::runtime_error("cannot write depfile " + path);
+}
+
+// Runs `body`; a schema that does not load or lower is an input error (exit 2).
+template <typename Body>
+int guarded(Body body) {
+  try {
+    return body();
+  } catch (const gen::SchemaError& e) {
+    std::cerr << "rpckit: schema error: " << e.what() << "\n";
+    return kUsage;
+  } catch (const std::exception& e) {
+    std::cerr << "rpckit: " << e.what() << "\n";
+    return kUsage;
+  }
+}
+
+int run_generate(const GenerateOptions& o) {
+  return guarded([&] {
+    auto set = gen::SchemaSet::load(o.schema);
+    auto module = gen::lower(set);
+    if (o.dump_ir) {
+      std::cout << gen::dump_ir(module);
+      return int{kOk};
+    }
+    auto files = gen::emit_all(module);
+    auto written = gen::write_changed(o.out_dir, files);
+    if (!o.depfile.empty()) {
+      write_depfile(o.depfile, o.out_dir + "/" + module.name + "/types.hpp", set);
+    }
+    for (const auto& w : written) std::cout << "wrote " << o.out_dir << "/" << w << "\n";
+    std::cout << "rpckit: " << written.size() << " of " << files.size() << " files changed\n";
+    return int{kOk};
+  });
+}
+
+int run_check(const GenerateOptions& o) {
+  return guarded([&] {
+    auto files = gen::emit_all(gen::lower(gen::SchemaSet::load(o.schema)));
+    auto problems = gen::check_outputs(o.out_dir, files);
+    if (problems.empty()) {
+      std::cout << "rpckit: " << o.out_dir << " is up to date (" << files.size() << " files)\n";
+      return int{kOk};
+    }
+    std::cerr << "rpckit: " << o.out_dir << " does not match " << o.schema << ":\n";
+    for (const auto& p : problems) std::cerr << "  " << p << "\n";
+    std::cerr << "Regenerate with: rpckit generate " << o.schema << " --out " << o.out_dir
+              << "\n";
+    return int{kProblems};
+  });
+}
+
+}  // namespace
+
+void add_generate_commands(CLI::App& app, int& status) {
+  auto generate = std::make_shared<GenerateOptions>();
+  CLI::App* g = app.add_subcommand(
+      "generate", "Write the C++ bindings of a protocol (only the files whose text changed)");
+  g->add_option("schema", generate->schema, "The protocol file (e.g. schema/protocol.json)")
+      ->required();
+  g->add_option("-o,--out", generate->out_dir, "Output directory (default: generated)");
+  g->add_option("--depfile", generate->depfile,
+                "Also write the schema files the output depends on to FILE (Make syntax)");
+  g->add_flag("--dump-ir", generate->dump_ir,
+              "Print the intermediate representation instead of writing files");
+  g->callback([generate, &status] { status = run_generate(*generate); });
+
+  auto check = std::make_shared<GenerateOptions>();
+  CLI::App* c = app.add_subcommand(
+      "check", "Write nothing; exit 1 and list the files of --out that the schema would change");
+  c->add_option("schema", check->schema, "The protocol file (e.g. schema/protocol.json)")
+      ->required();
+  c->add_option("-o,--out", check->out_dir, "Folder of generated bindings (default: generated)");
+  c->callback([check, &status] { status = run_check(*check); });
+}
+
+}  // namespace rpckit::cli

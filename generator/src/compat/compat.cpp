@@ -1,0 +1,1 @@
+// rpckit_compat (not built yet).

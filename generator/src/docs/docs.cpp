@@ -1,0 +1,1 @@
+// rpckit_docs (not built yet).
