@@ -1,4 +1,4 @@
-// ECMAScript -> RE2 pattern translation (lower/pattern.hpp): the spelling of each construct,
+// ECMAScript -> RE2 pattern translation (rpckit/codec/ecmascript_pattern.hpp): the spelling of each construct,
 // every refusal with its offset, and a differential test against JavaScript itself (node,
 // with the `u` flag as ajv compiles schema patterns) over every pattern in schema/ and a set
 // of tricky ones, on inputs chosen where the two engines differ by default.
@@ -14,12 +14,16 @@
 
 #include <nlohmann/json.hpp>
 
-#include "lower/pattern.hpp"
+#include "rpckit/codec/ecmascript_pattern.hpp"
 #include "rpckit/codec/pattern.hpp"
 #include "support.hpp"
 
 namespace rpckit::gen::test {
 namespace {
+
+using codec::ecmascript_to_re2;
+using codec::PatternError;
+using codec::re2_error;
 
 using ::testing::HasSubstr;
 

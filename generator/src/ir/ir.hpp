@@ -19,7 +19,7 @@ struct Location {
 enum class Primitive : std::uint8_t { kString, kBool, kInt64, kUInt32, kDouble, kNull, kAny };
 
 // A `pattern`: the schema's ECMAScript source (for messages) and its RE2 spelling (for
-// matching in linear time; see lower/pattern.hpp).
+// matching in linear time; see rpckit/codec/ecmascript_pattern.hpp).
 struct Pattern {
   std::string source;
   std::string re2;

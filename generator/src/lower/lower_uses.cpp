@@ -3,7 +3,7 @@
 #include "lower/lowerer.hpp"
 
 #include "lower/names.hpp"
-#include "lower/pattern.hpp"
+#include "rpckit/codec/ecmascript_pattern.hpp"
 #include "lower/schema_node.hpp"
 
 namespace rpckit::gen {
@@ -109,13 +109,13 @@ std::optional<double> Lowerer::number(const Node& n, std::string_view key) {
 ir::Pattern Lowerer::pattern(const Node& n) {
   ir::Pattern p;
   p.source = text(n, "pattern");
-  auto translated = ecmascript_to_re2(p.source);
-  if (const PatternError* e = std::get_if<PatternError>(&translated)) {
+  auto translated = codec::ecmascript_to_re2(p.source);
+  if (const codec::PatternError* e = std::get_if<codec::PatternError>(&translated)) {
     n.child("pattern").fail("pattern not supported at offset " + std::to_string(e->offset) +
                             ": " + e->reason);
   }
   p.re2 = std::get<std::string>(translated);
-  if (std::string error = re2_error(p.re2); !error.empty()) {
+  if (std::string error = codec::re2_error(p.re2); !error.empty()) {
     n.child("pattern").fail("pattern does not compile: " + error);
   }
   return p;

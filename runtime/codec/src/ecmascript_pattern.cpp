@@ -1,9 +1,11 @@
-#include "lower/pattern.hpp"
+#include "rpckit/codec/ecmascript_pattern.hpp"
 
 #include <cstdint>
 #include <optional>
 
-namespace rpckit::gen {
+#include <re2/re2.h>
+
+namespace rpckit::codec {
 namespace {
 
 // ECMAScript's WhiteSpace and LineTerminator code points (ECMA-262 \s), as class items.
@@ -280,11 +282,6 @@ std::variant<std::string, PatternError> ecmascript_to_re2(std::string_view ecmas
   }
 }
 
-}  // namespace rpckit::gen
-
-#include <re2/re2.h>
-
-namespace rpckit::gen {
 
 std::string re2_error(const std::string& re2) {
   RE2::Options options;
@@ -293,4 +290,4 @@ std::string re2_error(const std::string& re2) {
   return compiled.ok() ? std::string() : compiled.error();
 }
 
-}  // namespace rpckit::gen
+}  // namespace rpckit::codec

@@ -1,6 +1,6 @@
 #pragma once
 // JSON Schema patterns are ECMAScript regular expressions (ajv compiles them with the `u`
-// flag); the generated decoders match them with RE2, which runs in time linear in the input
+// flag); the generated decoders and the validator match them with RE2, which runs in time linear in the input
 // and without recursion. This translates one into the other, keeping ECMAScript's meaning:
 //
 //   \s, \S   ECMAScript's Unicode white space and line terminators (RE2's \s is ASCII only)
@@ -20,7 +20,7 @@
 #include <string_view>
 #include <variant>
 
-namespace rpckit::gen {
+namespace rpckit::codec {
 
 struct PatternError {
   std::size_t offset;  // byte offset in the ECMAScript pattern
@@ -30,11 +30,7 @@ struct PatternError {
 // The RE2 spelling of `ecmascript`, or why it cannot be matched in linear time.
 std::variant<std::string, PatternError> ecmascript_to_re2(std::string_view ecmascript);
 
-}  // namespace rpckit::gen
-
-namespace rpckit::gen {
-
 // Why RE2 rejects `re2` (compiled as the runtime compiles it), or "" when it compiles.
 std::string re2_error(const std::string& re2);
 
-}  // namespace rpckit::gen
+}  // namespace rpckit::codec

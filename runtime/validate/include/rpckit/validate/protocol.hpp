@@ -1,0 +1,81 @@
+#pragma once
+// What validation needs to know of a protocol, read from its schema (protocol.json and the
+// files it names): each message's envelope schema, kind, direction and result schema; the
+// JSON-RPC response schemas (jsonrpc.json next to protocol.json); the frame cap and framing
+// from x-profile. Then ProtocolValidator checks one payload or one envelope.
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "rpckit/validate/schema_store.hpp"
+#include "rpckit/validate/schema_validator.hpp"
+
+namespace rpckit::validate {
+
+struct MessageSchema {
+  std::string method;
+  bool request = true;       // x-kind
+  std::string from, to;      // x-direction "host_to_plugin": "host", "plugin"
+  SchemaRef envelope;        // the message file: the whole request or notification
+  std::optional<SchemaRef> params;  // its properties/params, when the file has one
+  std::optional<SchemaRef> result;  // x-result (requests)
+};
+
+class ProtocolSchema {
+ public:
+  // Throws SchemaLoadError.
+  static std::shared_ptr<const ProtocolSchema> load(const std::filesystem::path& protocol_file);
+
+  const MessageSchema* find(std::string_view method) const;
+  const std::vector<std::string>& roles() const { return roles_; }
+  const std::map<std::string, MessageSchema, std::less<>>& messages() const { return messages_; }
+  // jsonrpc.json#/definitions/{Response,ErrorResponse,ErrorObject}, when the protocol has them.
+  const std::optional<SchemaRef>& response() const { return response_; }
+  const std::optional<SchemaRef>& error_response() const { return error_response_; }
+  const std::optional<SchemaRef>& error_object() const { return error_object_; }
+  std::optional<std::uint64_t> max_frame_bytes() const { return max_frame_bytes_; }
+  std::optional<std::size_t> max_json_depth() const { return max_json_depth_; }
+  const std::string& framing() const { return framing_; }  // "content-length", "ndjson" or ""
+  std::shared_ptr<const SchemaStore> store() const { return store_; }
+
+ private:
+  std::shared_ptr<const SchemaStore> store_;
+  std::vector<std::string> roles_;
+  std::map<std::string, MessageSchema, std::less<>> messages_;
+  std::optional<SchemaRef> response_, error_response_, error_object_;
+  std::optional<std::uint64_t> max_frame_bytes_;
+  std::optional<std::size_t> max_json_depth_;
+  std::string framing_;
+};
+
+enum class Part : std::uint8_t { kParams, kResult, kError };
+
+class ProtocolValidator {
+ public:
+  explicit ProtocolValidator(std::shared_ptr<const ProtocolSchema> protocol,
+                             ValidateOptions options = {});
+
+  // One payload of `method`: its params, its result, or an error object. An unknown method
+  // is one violation (keyword "method").
+  Violations payload(std::string_view method, Part part, const nlohmann::json& value) const;
+  // A whole request or notification (the method picks the schema), or a response, whose
+  // result is checked against `response_to`'s result schema when given.
+  Violations envelope(const nlohmann::json& envelope,
+                      std::optional<std::string_view> response_to = std::nullopt) const;
+
+  const ProtocolSchema& protocol() const { return *protocol_; }
+  const SchemaValidator& schemas() const { return validator_; }
+
+ private:
+  std::shared_ptr<const ProtocolSchema> protocol_;
+  SchemaValidator validator_;
+};
+
+}  // namespace rpckit::validate

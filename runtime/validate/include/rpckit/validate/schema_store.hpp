@@ -1,0 +1,82 @@
+#pragma once
+// SchemaStore: a JSON Schema (draft-07) file and every file it reaches, loaded once and then
+// read-only, so one store serves any number of threads.
+//
+// Loading follows each "$ref" and each relative "*.json" path an "x-" annotation names (a
+// protocol file's x-messages, x-types, x-error-codes), and compiles every `pattern` and
+// `patternProperties` key with RE2: patterns run in time linear in the input and without
+// recursion, whatever a peer sends (std::regex, which valijson uses, overflows the stack on a
+// 100 KB string).
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace rpckit::codec {
+class Pattern;
+}
+
+namespace rpckit::validate {
+
+// A schema node and where it lives: "messages/notify.json#/definitions/NotifyParams".
+struct SchemaRef {
+  const nlohmann::json* node = nullptr;
+  std::string file;     // relative to the root file's directory, '/'-separated
+  std::string pointer;  // JSON pointer inside the file ("" = the whole file)
+
+  std::string location() const { return file + "#" + pointer; }
+  // The member `key` of this node (which must exist), one level down.
+  SchemaRef child(const std::string& key) const;
+  SchemaRef item(std::size_t index) const;
+};
+
+// A schema that cannot be loaded: unreadable or unparsable file, a $ref to nothing, a
+// pattern RE2 cannot run. what() starts with the location.
+class SchemaLoadError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+class SchemaStore {
+ public:
+  static std::shared_ptr<const SchemaStore> load(const std::filesystem::path& root_file);
+
+  SchemaStore(const SchemaStore&) = delete;
+  SchemaStore& operator=(const SchemaStore&) = delete;
+  ~SchemaStore();
+
+  SchemaRef root() const;
+  // "types/channel.json#/definitions/X" (file relative to the root's directory) or a bare
+  // "#/pointer" in the root file. Throws SchemaLoadError when it names nothing.
+  SchemaRef at(const std::string& location) const;
+  // A $ref (or x- path) written in `from`'s file.
+  SchemaRef resolve(const SchemaRef& from, const std::string& ref) const;
+  // The compiled form of a pattern (`where` names it in the SchemaLoadError of a pattern RE2
+  // cannot run, which only a pattern the load did not see can still throw).
+  const codec::Pattern& pattern(const std::string& ecmascript, const std::string& where) const;
+  const std::filesystem::path& directory() const { return dir_; }
+
+ private:
+  SchemaStore() = default;
+  void load_file(const std::string& relative, const std::string& referrer);
+  void scan(const nlohmann::json& node, const std::string& file, const std::string& pointer);
+  std::string file_of(const std::string& from_file, const std::string& ref) const;
+  static std::unique_ptr<codec::Pattern> compile_pattern(const std::string& source,
+                                                         const std::string& where);
+
+  std::filesystem::path dir_;
+  std::string root_file_;
+  std::map<std::string, nlohmann::json> files_;
+  std::map<std::string, std::unique_ptr<codec::Pattern>> patterns_;  // read-only after load
+  mutable std::mutex late_mutex_;
+  mutable std::map<std::string, std::unique_ptr<codec::Pattern>> late_patterns_;
+};
+
+// "/a/b~1c" from keys: escapes '~' and '/' (RFC 6901).
+std::string pointer_token(const std::string& key);
+
+}  // namespace rpckit::validate

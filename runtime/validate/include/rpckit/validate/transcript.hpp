@@ -1,0 +1,82 @@
+#pragma once
+// Checking a conversation, frame by frame, against a protocol: each frame valid for its
+// message, sent by the side the message's direction names, each response matched by id to a
+// request the other side sent (its result checked against that method's result schema), no
+// id in flight twice, no request answered twice or never, no frame over the cap.
+//
+// TranscriptChecker takes frames as they come (the endpoints' debug option feeds it live);
+// read_transcript() turns a recorded file into frames first.
+#include <cstddef>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "rpckit/validate/protocol.hpp"
+#include "rpckit/validate/violation.hpp"
+
+namespace rpckit::validate {
+
+struct Frame {
+  std::size_t number = 0;  // 1-based, in the order frames crossed the pipe(s)
+  std::size_t line = 0;    // line in the transcript file (JSON-lines and NDJSON), else 0
+  std::string peer;        // which conversation ("" when there is one); ids are per peer
+  std::string from;        // the role that sent it ("" = unknown: taken from the method)
+  std::string body;        // the frame's bytes
+};
+
+struct Finding {
+  std::size_t frame = 0;  // 0: the transcript as a whole (e.g. a request never answered)
+  std::size_t line = 0;
+  std::string peer;
+  std::string from;
+  Violation violation;
+};
+
+class TranscriptChecker {
+ public:
+  explicit TranscriptChecker(const ProtocolValidator& validator);
+
+  std::vector<Finding> feed(const Frame& frame);
+  // What is left at the end: requests never answered.
+  std::vector<Finding> finish();
+
+  std::size_t frames() const { return frames_; }
+
+ private:
+  struct Pending {
+    std::string method;
+    std::size_t frame;
+    std::string from;
+  };
+  using Key = std::tuple<std::string, std::string, std::string>;  // peer, sender, id (JSON)
+
+  void request(const Frame& frame, const MessageSchema& m, const std::string& id,
+               std::vector<Finding>& out);
+  void response(const Frame& frame, const std::string& id, const nlohmann::json& envelope,
+                std::vector<Finding>& out);
+  std::string other_role(const std::string& role) const;
+
+  const ProtocolValidator& validator_;
+  std::map<Key, Pending> pending_;
+  std::map<Key, std::size_t> answered_;  // -> the frame that answered it
+  std::size_t frames_ = 0;
+};
+
+enum class TranscriptFormat : std::uint8_t { kContentLength, kNdjson, kJsonLines };
+
+std::optional<TranscriptFormat> parse_transcript_format(std::string_view name);
+std::string_view to_string(TranscriptFormat format);
+// From the first bytes: "Content-Length:" headers, JSON lines of the demo host's transcript
+// ({"type": "frame", "direction": ...}), or else NDJSON.
+TranscriptFormat detect_transcript_format(std::string_view bytes);
+
+// Splits a recorded transcript into frames. `from` names the sender of every frame of a raw
+// stream (one pipe); JSON-lines transcripts name it per line. Framing problems (a bad header,
+// a truncated body) are findings, and end the reading there: the framing is lost. Frames over
+// the protocol's cap are read whole; the checker reports them.
+std::vector<Frame> read_transcript(std::string_view bytes, TranscriptFormat format,
+                                   const std::string& from, std::vector<Finding>& problems);
+
+}  // namespace rpckit::validate

@@ -1,0 +1,149 @@
+#include "rpckit/validate/protocol.hpp"
+
+#include <nlohmann/json.hpp>
+
+namespace rpckit::validate {
+
+using nlohmann::json;
+
+namespace {
+
+std::optional<SchemaRef> try_at(const SchemaStore& store, const std::string& location) {
+  try {
+    return store.at(location);
+  } catch (const SchemaLoadError&) {
+    return std::nullopt;
+  }
+}
+
+// The `const` of protocol.json's constant property `name` (x-profile names constants).
+const json* constant(const json& root, const json& name) {
+  if (!name.is_string() || !root.contains("properties")) return nullptr;
+  const json& props = root["properties"];
+  auto it = props.find(name.get<std::string>());
+  if (it == props.end() || !it->contains("const")) return nullptr;
+  return &(*it)["const"];
+}
+
+Violation unknown_method(std::string_view method) {
+  return {Violation::Severity::kError, "/method", "", "method",
+          "a method the protocol defines", json(std::string(method)).dump()};
+}
+
+}  // namespace
+
+std::shared_ptr<const ProtocolSchema> ProtocolSchema::load(
+    const std::filesystem::path& protocol_file) {
+  auto out = std::make_shared<ProtocolSchema>();
+  out->store_ = SchemaStore::load(protocol_file);
+  const SchemaRef root = out->store_->root();
+  const json& doc = *root.node;
+  if (auto r = doc.find("x-roles"); r != doc.end() && r->is_array()) {
+    for (const auto& role : *r) out->roles_.push_back(role.get<std::string>());
+  }
+  auto messages = doc.find("x-messages");
+  if (messages == doc.end() || !messages->is_array()) {
+    throw SchemaLoadError(root.location() + "/x-messages: a protocol file lists its messages");
+  }
+  for (const auto& entry : *messages) {
+    SchemaRef file = out->store_->resolve(root, entry.get<std::string>());
+    const json& m = *file.node;
+    MessageSchema message;
+    try {
+      message.method = m.at("properties").at("method").at("const").get<std::string>();
+    } catch (const json::exception&) {
+      throw SchemaLoadError(file.location() + ": a message file's properties/method is a const");
+    }
+    message.request = m.value("x-kind", "request") == "request";
+    const std::string direction = m.value("x-direction", "");
+    if (auto to = direction.find("_to_"); to != std::string::npos) {
+      message.from = direction.substr(0, to);
+      message.to = direction.substr(to + 4);
+    }
+    message.envelope = file;
+    if (m.contains("properties") && m["properties"].contains("params")) {
+      message.params = file.child("properties").child("params");
+    }
+    if (m.contains("x-result")) message.result = file.child("x-result");
+    out->messages_.emplace(message.method, std::move(message));
+  }
+  out->response_ = try_at(*out->store_, "jsonrpc.json#/definitions/Response");
+  out->error_response_ = try_at(*out->store_, "jsonrpc.json#/definitions/ErrorResponse");
+  out->error_object_ = try_at(*out->store_, "jsonrpc.json#/definitions/ErrorObject");
+  if (auto profile = doc.find("x-profile"); profile != doc.end()) {
+    if (const json* cap = constant(doc, profile->value("max_frame_bytes", json()))) {
+      out->max_frame_bytes_ = cap->get<std::uint64_t>();
+    }
+    if (const json* depth = constant(doc, profile->value("max_json_depth", json()))) {
+      out->max_json_depth_ = depth->get<std::size_t>();
+    }
+    out->framing_ = profile->value("framing", "");
+  }
+  return out;
+}
+
+const MessageSchema* ProtocolSchema::find(std::string_view method) const {
+  auto it = messages_.find(method);
+  return it == messages_.end() ? nullptr : &it->second;
+}
+
+ProtocolValidator::ProtocolValidator(std::shared_ptr<const ProtocolSchema> protocol,
+                                     ValidateOptions options)
+    : protocol_(std::move(protocol)), validator_(protocol_->store(), options) {}
+
+Violations ProtocolValidator::payload(std::string_view method, Part part,
+                                      const json& value) const {
+  const MessageSchema* m = protocol_->find(method);
+  if (m == nullptr) return {unknown_method(method)};
+  switch (part) {
+    case Part::kParams:
+      if (!m->params) return {};
+      return validator_.validate(value, *m->params);
+    case Part::kResult:
+      if (!m->result) {
+        return {{Violation::Severity::kError, "", m->envelope.location(), "x-result",
+                 "no result (" + std::string(method) + " is a notification)", "a result"}};
+      }
+      return validator_.validate(value, *m->result);
+    case Part::kError:
+      if (!protocol_->error_object()) return {};
+      return validator_.validate(value, *protocol_->error_object());
+  }
+  return {};
+}
+
+Violations ProtocolValidator::envelope(const json& envelope,
+                                       std::optional<std::string_view> response_to) const {
+  if (!envelope.is_object()) {
+    return {{Violation::Severity::kError, "", "", "envelope", "a JSON-RPC object",
+             describe_value(envelope)}};
+  }
+  if (auto method = envelope.find("method"); method != envelope.end()) {
+    if (!method->is_string()) {
+      return {{Violation::Severity::kError, "/method", "", "method", "a string",
+               describe_value(*method)}};
+    }
+    const MessageSchema* m = protocol_->find(method->get<std::string>());
+    if (m == nullptr) return {unknown_method(method->get<std::string>())};
+    Violations out = validator_.validate(envelope, m->envelope);
+    if (!m->request && envelope.contains("id")) {
+      out.push_back({Violation::Severity::kError, "/id", m->envelope.location() + "/x-kind",
+                     "kind", "no id (" + m->method + " is a notification)",
+                     describe_value(envelope["id"])});
+    }
+    return out;
+  }
+  const bool error = envelope.contains("error");
+  Violations out;
+  if (const auto& schema = error ? protocol_->error_response() : protocol_->response()) {
+    out = validator_.validate(envelope, *schema);
+  }
+  if (!error && response_to && envelope.contains("result")) {
+    Violations result = payload(*response_to, Part::kResult, envelope["result"]);
+    for (auto& v : result) v.instance = "/result" + v.instance;
+    out.insert(out.end(), result.begin(), result.end());
+  }
+  return out;
+}
+
+}  // namespace rpckit::validate

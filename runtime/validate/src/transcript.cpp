@@ -1,0 +1,146 @@
+#include "rpckit/validate/transcript.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include "rpckit/codec/json_reader.hpp"
+
+namespace rpckit::validate {
+
+using nlohmann::json;
+
+namespace {
+
+Finding at_frame(const Frame& frame, Violation v) {
+  return {frame.number, frame.line, frame.peer, frame.from, std::move(v)};
+}
+
+Violation rule(std::string instance, std::string keyword, std::string expected, std::string found) {
+  return {Violation::Severity::kError, std::move(instance), "", std::move(keyword),
+          std::move(expected), std::move(found)};
+}
+
+}  // namespace
+
+TranscriptChecker::TranscriptChecker(const ProtocolValidator& validator) : validator_(validator) {}
+
+std::string TranscriptChecker::other_role(const std::string& role) const {
+  for (const auto& r : validator_.protocol().roles()) {
+    if (r != role) return r;
+  }
+  return "";
+}
+
+std::vector<Finding> TranscriptChecker::feed(const Frame& frame) {
+  ++frames_;
+  std::vector<Finding> out;
+  const auto& protocol = validator_.protocol();
+  if (auto cap = protocol.max_frame_bytes(); cap && frame.body.size() > *cap) {
+    out.push_back(at_frame(frame, rule("", "max_frame_bytes", "a frame of at most " + std::to_string(*cap) + " bytes",
+                                       std::to_string(frame.body.size()) + " bytes")));
+    return out;
+  }
+  json envelope;
+  try {
+    codec::JsonReader::Options limits;
+    if (auto depth = protocol.max_json_depth()) limits.max_depth = *depth;
+    codec::validate_json(frame.body, limits);  // strict, and no deeper than the protocol takes
+    envelope = json::parse(frame.body);
+  } catch (const std::exception& e) {
+    out.push_back(at_frame(frame, rule("", "json", "a JSON envelope", e.what())));
+    return out;
+  }
+  const auto method = envelope.is_object() ? envelope.find("method") : envelope.end();
+  if (envelope.is_object() && method != envelope.end() && method->is_string()) {
+    const MessageSchema* m = protocol.find(method->get<std::string>());
+    Frame attributed = frame;
+    if (m != nullptr && attributed.from.empty()) attributed.from = m->from;
+    for (auto& v : validator_.envelope(envelope)) out.push_back(at_frame(attributed, std::move(v)));
+    if (m == nullptr) return out;
+    if (!frame.from.empty() && !m->from.empty() && frame.from != m->from) {
+      out.push_back(at_frame(attributed, rule("/method", "direction",
+                                              m->method + " sent by " + m->from + " (" + m->from + " to " + m->to + ")",
+                                              "sent by " + frame.from)));
+    }
+    if (m->request && envelope.contains("id")) request(attributed, *m, envelope["id"].dump(), out);
+    return out;
+  }
+  if (envelope.is_object() && (envelope.contains("result") || envelope.contains("error")) &&
+      envelope.contains("id")) {
+    response(frame, envelope["id"].dump(), envelope, out);
+    return out;
+  }
+  for (auto& v : validator_.envelope(envelope)) out.push_back(at_frame(frame, std::move(v)));
+  if (out.empty()) {
+    out.push_back(at_frame(frame, rule("", "envelope", "a request, a notification or a response",
+                                       describe_value(envelope))));
+  }
+  return out;
+}
+
+void TranscriptChecker::request(const Frame& frame, const MessageSchema& m, const std::string& id,
+                                std::vector<Finding>& out) {
+  const Key key{frame.peer, frame.from, id};
+  if (auto it = pending_.find(key); it != pending_.end()) {
+    out.push_back(at_frame(frame, rule("/id", "id",
+                                       "an id not in flight (frame " + std::to_string(it->second.frame) +
+                                           "'s " + it->second.method + " still waits for its answer)",
+                                       id)));
+    return;
+  }
+  answered_.erase(key);  // an id may be reused once its request was answered
+  pending_[key] = {m.method, frame.number, frame.from};
+}
+
+void TranscriptChecker::response(const Frame& frame, const std::string& id, const json& envelope,
+                                 std::vector<Finding>& out) {
+  // A response answers a request the other side sent: look there first, then anywhere (a raw
+  // stream of one pipe does not know its sender).
+  auto found = pending_.end();
+  for (auto it = pending_.begin(); it != pending_.end(); ++it) {
+    const auto& [peer, sender, pending_id] = it->first;
+    if (peer != frame.peer || pending_id != id) continue;
+    if (!frame.from.empty() && sender == frame.from) continue;  // own request: not an answer
+    found = it;
+    break;
+  }
+  Frame attributed = frame;
+  if (found == pending_.end() && id == "null" && envelope.contains("error")) {
+    // JSON-RPC's answer to a request whose id could not be read.
+    for (auto& v : validator_.envelope(envelope)) out.push_back(at_frame(frame, std::move(v)));
+    return;
+  }
+  if (found == pending_.end()) {
+    for (auto& v : validator_.envelope(envelope)) out.push_back(at_frame(frame, std::move(v)));
+    std::string why = "no request in flight has this id";
+    for (const auto& [key, answered_by] : answered_) {
+      if (std::get<0>(key) == frame.peer && std::get<2>(key) == id) {
+        why = "its request was already answered by frame " + std::to_string(answered_by);
+      }
+    }
+    out.push_back(at_frame(frame, rule("/id", "id", "the id of a request waiting for its answer", id + " (" + why + ")")));
+    return;
+  }
+  if (attributed.from.empty()) attributed.from = other_role(found->second.from);
+  for (auto& v : validator_.envelope(envelope, found->second.method)) {
+    out.push_back(at_frame(attributed, std::move(v)));
+  }
+  answered_[found->first] = frame.number;
+  pending_.erase(found);
+}
+
+std::vector<Finding> TranscriptChecker::finish() {
+  std::vector<Finding> out;
+  for (const auto& [key, p] : pending_) {
+    Finding f;
+    f.frame = p.frame;
+    f.peer = std::get<0>(key);
+    f.from = p.from;
+    f.violation = rule("/id", "unanswered", "an answer to " + p.method + " (id " + std::get<2>(key) + ")",
+                       "none by the end of the transcript");
+    out.push_back(std::move(f));
+  }
+  pending_.clear();
+  return out;
+}
+
+}  // namespace rpckit::validate
