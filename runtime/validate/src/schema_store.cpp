@@ -73,6 +73,17 @@ std::shared_ptr<const SchemaStore> SchemaStore::load(const fs::path& root_file) 
   return store;
 }
 
+std::shared_ptr<const SchemaStore> SchemaStore::from_document(nlohmann::json document,
+                                                             const std::string& name,
+                                                             const fs::path& directory) {
+  std::shared_ptr<SchemaStore> store(new SchemaStore());
+  store->dir_ = directory;
+  store->root_file_ = name;
+  auto& stored = store->files_.emplace(name, std::move(document)).first->second;
+  store->scan(stored, name, "");
+  return store;
+}
+
 void SchemaStore::load_file(const std::string& relative, const std::string& referrer) {
   if (files_.count(relative)) return;
   const fs::path path = dir_ / relative;

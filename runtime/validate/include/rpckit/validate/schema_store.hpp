@@ -44,6 +44,11 @@ class SchemaLoadError : public std::runtime_error {
 class SchemaStore {
  public:
   static std::shared_ptr<const SchemaStore> load(const std::filesystem::path& root_file);
+  // One schema held in memory, named `name` in locations; a $ref to another file is loaded
+  // from `directory`.
+  static std::shared_ptr<const SchemaStore> from_document(
+      nlohmann::json document, const std::string& name = "schema.json",
+      const std::filesystem::path& directory = ".");
 
   SchemaStore(const SchemaStore&) = delete;
   SchemaStore& operator=(const SchemaStore&) = delete;
