@@ -30,6 +30,26 @@ GRANT = {"events": ["on_stream_start", "on_stream_stop", "on_channel_change", "o
          "credentials": ["twitch.android"], "ui": ["panel"]}
 
 
+# Cases whose frames break the schema: under RPCKIT_VALIDATE the plugin must report them.
+BREAKS_SCHEMA = {"deep-nesting", "numbers", "duplicate-keys", "encoding", "garbage",
+                 "response-abuse", "hostile-initialize"}
+
+
+def check_validation_reports(c, case, stderr):
+    """RPCKIT_VALIDATE (the plugin validates every frame against the schema): what this host
+    sent wrong is reported, and nothing the plugin itself sent is."""
+    lines = [l.decode("utf-8", "replace") for l in stderr.split(b"\n")
+             if b"rpckit validate: " in l]
+    blamed_plugin = [l for l in lines if " from plugin" in l]
+    c.checked += 1
+    if blamed_plugin:
+        c.fail("the plugin's own frames valid under RPCKIT_VALIDATE", blamed_plugin[:3])
+    if case in BREAKS_SCHEMA:
+        c.checked += 1
+        if not any(" from host" in l for l in lines):
+            c.fail("RPCKIT_VALIDATE reports the host's invalid frames", lines[:3])
+
+
 def log(text):
     sys.stderr.write("[hostile_host] %s\n" % text)
     sys.stderr.flush()
@@ -376,7 +396,10 @@ def main():
         if plugin.process.poll() is None:
             plugin.process.kill()
         with open(os.path.join(state_dir, "stderr.log"), "rb") as f:
-            stderr_tail = f.read()[-2000:].decode("utf-8", "replace")
+            stderr = f.read()
+            stderr_tail = stderr[-2000:].decode("utf-8", "replace")
+        if os.environ.get("RPCKIT_VALIDATE"):
+            check_validation_reports(c, case, stderr)
     log("%s: %d checked, %d failed" % (case, c.checked, len(c.failures)))
     if c.failures:
         log("plugin stderr (tail):\n" + stderr_tail)

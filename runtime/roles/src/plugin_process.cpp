@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "debug_validation.hpp"
 #include "rpckit/framing/fd_io.hpp"
 #include "rpckit/framing/interruptible_fd_source.hpp"
 
@@ -252,9 +253,18 @@ void PluginProcess::spawn() {
       framing::make_reader(settings_.framing, *conn->source, max),
       framing::make_writer(settings_.framing, *conn->sink, max), std::move(endpoint_options));
   conn->endpoint->set_handler(incoming_);
-  if (observer_.frame) {
-    conn->endpoint->on_frame(
-        [this](bool outgoing, std::string_view body) { observer_.frame(outgoing, body); });
+  auto watch = debug_watch(false, [this](const std::string& line) {
+    if (observer_.report) {
+      observer_.report(line);
+    } else {
+      std::fprintf(stderr, "[rpckit] %s\n", line.c_str());
+    }
+  });
+  if (observer_.frame || watch) {
+    conn->endpoint->on_frame([this, watch](bool outgoing, std::string_view body) {
+      if (watch) watch->observe(outgoing, body);
+      if (observer_.frame) observer_.frame(outgoing, body);
+    });
   }
   conn->endpoint->on_diagnostic([this](const Diagnostic& d) {
     if (observer_.report) observer_.report(d.detail);

@@ -9,6 +9,7 @@
 
 #include "rpckit/framing/fd_io.hpp"
 #include "rpckit/framing/interruptible_fd_source.hpp"
+#include "debug_validation.hpp"
 #include "rpckit/roles/stdout_guard.hpp"
 
 namespace rpckit::roles {
@@ -126,6 +127,11 @@ int PluginSession::serve(std::unique_ptr<framing::FrameReader> reader,
   endpoint.on_diagnostic([](const Diagnostic& d) {
     std::fprintf(stderr, "[rpckit] %s\n", d.detail.c_str());
   });
+  if (auto watch = debug_watch(true, [](const std::string& line) {
+        std::fprintf(stderr, "[rpckit] %s\n", line.c_str());
+      })) {
+    endpoint.on_frame([watch](bool outgoing, std::string_view body) { watch->observe(outgoing, body); });
+  }
   endpoint.start();
   CloseReason reason = endpoint.wait();
   // Waits for the plugin's own threads still inside a call: they return promptly, the

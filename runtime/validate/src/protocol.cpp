@@ -78,6 +78,7 @@ std::shared_ptr<const ProtocolSchema> ProtocolSchema::load(
       out->max_json_depth_ = depth->get<std::size_t>();
     }
     out->framing_ = profile->value("framing", "");
+    out->spawned_ = profile->value("spawned", "");
   }
   return out;
 }
@@ -85,6 +86,13 @@ std::shared_ptr<const ProtocolSchema> ProtocolSchema::load(
 const MessageSchema* ProtocolSchema::find(std::string_view method) const {
   auto it = messages_.find(method);
   return it == messages_.end() ? nullptr : &it->second;
+}
+
+std::string ProtocolSchema::spawner_role() const {
+  for (const auto& role : roles_) {
+    if (role != spawned_) return role;
+  }
+  return "";
 }
 
 ProtocolValidator::ProtocolValidator(std::shared_ptr<const ProtocolSchema> protocol,

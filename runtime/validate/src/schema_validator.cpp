@@ -55,6 +55,31 @@ std::string number_text(double d) {
   return json(d).dump();
 }
 
+int hex_digit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+// A $ref is a URI: its fragment is percent-encoded ("#/percent%25field" names the member
+// "percent%field"), and only then read as a JSON pointer (RFC 6901 section 6).
+std::string decode_fragment(const std::string& ref) {
+  const auto hash = ref.find('#');
+  if (hash == std::string::npos || ref.find('%', hash) == std::string::npos) return ref;
+  std::string out = ref.substr(0, hash + 1);
+  for (std::size_t i = hash + 1; i < ref.size(); ++i) {
+    if (ref[i] == '%' && i + 2 < ref.size() && hex_digit(ref[i + 1]) >= 0 &&
+        hex_digit(ref[i + 2]) >= 0) {
+      out += static_cast<char>(hex_digit(ref[i + 1]) * 16 + hex_digit(ref[i + 2]));
+      i += 2;
+    } else {
+      out += ref[i];
+    }
+  }
+  return out;
+}
+
 class Run {
  public:
   Run(const SchemaValidator& validator, Violations& out)
@@ -102,7 +127,8 @@ class Run {
     }
     if (!node.is_object()) return;
     if (auto ref = node.find("$ref"); ref != node.end() && ref->is_string()) {
-      check(v, store_.resolve(s, ref->get<std::string>()), at);  // draft-07: siblings ignored
+      // draft-07: siblings ignored
+      check(v, store_.resolve(s, decode_fragment(ref->get<std::string>())), at);
       return;
     }
     generic(v, s, at);

@@ -1,5 +1,8 @@
 #include "rpckit/validate/transcript.hpp"
 
+#include <set>
+#include <stdexcept>
+
 #include <nlohmann/json.hpp>
 
 #include "rpckit/codec/json_reader.hpp"
@@ -17,6 +20,25 @@ Finding at_frame(const Frame& frame, Violation v) {
 Violation rule(std::string instance, std::string keyword, std::string expected, std::string found) {
   return {Violation::Severity::kError, std::move(instance), "", std::move(keyword),
           std::move(expected), std::move(found)};
+}
+
+// nlohmann keeps the last of duplicate members; the endpoints refuse such a frame, and so does
+// this: "member "id" occurs twice".
+json parse_unique(const std::string& text) {
+  std::vector<std::set<std::string>> open;
+  std::string duplicate;
+  json::parser_callback_t track = [&](int, json::parse_event_t event, json& parsed) {
+    if (event == json::parse_event_t::object_start) open.emplace_back();
+    if (event == json::parse_event_t::object_end && !open.empty()) open.pop_back();
+    if (event == json::parse_event_t::key && !open.empty() &&
+        !open.back().insert(parsed.get<std::string>()).second && duplicate.empty()) {
+      duplicate = parsed.get<std::string>();
+    }
+    return true;
+  };
+  json out = json::parse(text, track);
+  if (!duplicate.empty()) throw std::runtime_error("member \"" + duplicate + "\" occurs twice");
+  return out;
 }
 
 }  // namespace
@@ -44,9 +66,11 @@ std::vector<Finding> TranscriptChecker::feed(const Frame& frame) {
     codec::JsonReader::Options limits;
     if (auto depth = protocol.max_json_depth()) limits.max_depth = *depth;
     codec::validate_json(frame.body, limits);  // strict, and no deeper than the protocol takes
-    envelope = json::parse(frame.body);
+    envelope = parse_unique(frame.body);
   } catch (const std::exception& e) {
     out.push_back(at_frame(frame, rule("", "json", "a JSON envelope", e.what())));
+    // Its receiver may answer it with an error carrying the id it could still find.
+    ++unreadable_[{frame.peer, frame.from}];
     return out;
   }
   const auto method = envelope.is_object() ? envelope.find("method") : envelope.end();
@@ -55,13 +79,17 @@ std::vector<Finding> TranscriptChecker::feed(const Frame& frame) {
     Frame attributed = frame;
     if (m != nullptr && attributed.from.empty()) attributed.from = m->from;
     for (auto& v : validator_.envelope(envelope)) out.push_back(at_frame(attributed, std::move(v)));
-    if (m == nullptr) return out;
+    if (m == nullptr) {
+      // Unknown: reported above; its receiver still answers it (-32601), by its id.
+      if (envelope.contains("id")) request(attributed, method->get<std::string>(), envelope["id"].dump(), out);
+      return out;
+    }
     if (!frame.from.empty() && !m->from.empty() && frame.from != m->from) {
       out.push_back(at_frame(attributed, rule("/method", "direction",
                                               m->method + " sent by " + m->from + " (" + m->from + " to " + m->to + ")",
                                               "sent by " + frame.from)));
     }
-    if (m->request && envelope.contains("id")) request(attributed, *m, envelope["id"].dump(), out);
+    if (m->request && envelope.contains("id")) request(attributed, m->method, envelope["id"].dump(), out);
     return out;
   }
   if (envelope.is_object() && (envelope.contains("result") || envelope.contains("error")) &&
@@ -77,8 +105,8 @@ std::vector<Finding> TranscriptChecker::feed(const Frame& frame) {
   return out;
 }
 
-void TranscriptChecker::request(const Frame& frame, const MessageSchema& m, const std::string& id,
-                                std::vector<Finding>& out) {
+void TranscriptChecker::request(const Frame& frame, const std::string& method,
+                                const std::string& id, std::vector<Finding>& out) {
   const Key key{frame.peer, frame.from, id};
   if (auto it = pending_.find(key); it != pending_.end()) {
     out.push_back(at_frame(frame, rule("/id", "id",
@@ -88,7 +116,7 @@ void TranscriptChecker::request(const Frame& frame, const MessageSchema& m, cons
     return;
   }
   answered_.erase(key);  // an id may be reused once its request was answered
-  pending_[key] = {m.method, frame.number, frame.from};
+  pending_[key] = {method, frame.number, frame.from};
 }
 
 void TranscriptChecker::response(const Frame& frame, const std::string& id, const json& envelope,
@@ -109,6 +137,15 @@ void TranscriptChecker::response(const Frame& frame, const std::string& id, cons
     for (auto& v : validator_.envelope(envelope)) out.push_back(at_frame(frame, std::move(v)));
     return;
   }
+  if (found == pending_.end() && envelope.contains("error")) {
+    // The answer to a frame that could not be read (an error with the id found in it).
+    for (auto& [sender, count] : unreadable_) {
+      if (sender.first != frame.peer || sender.second == frame.from || count == 0) continue;
+      --count;
+      for (auto& v : validator_.envelope(envelope)) out.push_back(at_frame(frame, std::move(v)));
+      return;
+    }
+  }
   if (found == pending_.end()) {
     for (auto& v : validator_.envelope(envelope)) out.push_back(at_frame(frame, std::move(v)));
     std::string why = "no request in flight has this id";
@@ -121,7 +158,9 @@ void TranscriptChecker::response(const Frame& frame, const std::string& id, cons
     return;
   }
   if (attributed.from.empty()) attributed.from = other_role(found->second.from);
-  for (auto& v : validator_.envelope(envelope, found->second.method)) {
+  std::optional<std::string_view> answers;
+  if (validator_.protocol().find(found->second.method) != nullptr) answers = found->second.method;
+  for (auto& v : validator_.envelope(envelope, answers)) {
     out.push_back(at_frame(attributed, std::move(v)));
   }
   answered_[found->first] = frame.number;

@@ -43,6 +43,9 @@ class ProtocolSchema {
   std::optional<std::uint64_t> max_frame_bytes() const { return max_frame_bytes_; }
   std::optional<std::size_t> max_json_depth() const { return max_json_depth_; }
   const std::string& framing() const { return framing_; }  // "content-length", "ndjson" or ""
+  // x-profile's spawned role ("plugin") and the other one ("host"); "" when not named.
+  const std::string& spawned_role() const { return spawned_; }
+  std::string spawner_role() const;
   std::shared_ptr<const SchemaStore> store() const { return store_; }
 
  private:
@@ -53,6 +56,7 @@ class ProtocolSchema {
   std::optional<std::uint64_t> max_frame_bytes_;
   std::optional<std::size_t> max_json_depth_;
   std::string framing_;
+  std::string spawned_;
 };
 
 enum class Part : std::uint8_t { kParams, kResult, kError };

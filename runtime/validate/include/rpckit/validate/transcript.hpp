@@ -52,7 +52,7 @@ class TranscriptChecker {
   };
   using Key = std::tuple<std::string, std::string, std::string>;  // peer, sender, id (JSON)
 
-  void request(const Frame& frame, const MessageSchema& m, const std::string& id,
+  void request(const Frame& frame, const std::string& method, const std::string& id,
                std::vector<Finding>& out);
   void response(const Frame& frame, const std::string& id, const nlohmann::json& envelope,
                 std::vector<Finding>& out);
@@ -61,6 +61,9 @@ class TranscriptChecker {
   const ProtocolValidator& validator_;
   std::map<Key, Pending> pending_;
   std::map<Key, std::size_t> answered_;  // -> the frame that answered it
+  // Frames that were not JSON, per (peer, sender): each may be answered by an error response
+  // with an id no readable request carried.
+  std::map<std::pair<std::string, std::string>, std::size_t> unreadable_;
   std::size_t frames_ = 0;
 };
 
