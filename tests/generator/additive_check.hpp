@@ -1,33 +1,13 @@
 #pragma once
-// "An additive schema change adds symbols and renames none" (DESIGN.md), as two checks of an
-// old and a new generation. Each returns one line per broken promise; empty = additive.
-#include <string>
-#include <vector>
-
-#include "emit/emit.hpp"
-#include "ir/ir.hpp"
+// The additive checks moved to the product (rpckit_compat, compat/api_diff.hpp: `rpckit
+// compat` compares the generated C++ API with them); the generator tests keep their names.
+#include "compat/api_diff.hpp"
 
 namespace rpckit::gen::test {
 
-// IR level: every old type still exists with the same kind; every old struct field with the
-// same C++ name, type (describe()), required-ness, const and default; every old enum value
-// with the same C++ name and wire value and, for string enums, the same position; every old
-// union member in its place; every old message with the same descriptor, params, result,
-// presence, deadline, gate and errors; every old constant unchanged; same module identity.
-std::vector<std::string> ir_additive_problems(const ir::Module& before, const ir::Module& after);
-
-// Text level, over the generated headers (*.hpp). A "declaration line" is a line that declares
-// a named symbol: it sits directly in a namespace, struct, class or enum (not in a function
-// body or an initializer list) and is not a comment, a preprocessor line, a lone brace or an
-// access specifier. Each is keyed by its scope path ("streamnook::v1/Channel") and must
-// appear, byte for byte, in the same scope of the new header. See additive_check.cpp for the
-// two kinds of lines that are ignored and why.
-struct DeclarationLine {
-  std::string scope;
-  std::string text;  // trimmed, trailing comment included (it carries a string enum's wire)
-};
-std::vector<DeclarationLine> declaration_lines(const std::string& header);
-std::vector<std::string> text_additive_problems(const std::vector<OutputFile>& before,
-                                                const std::vector<OutputFile>& after);
+using compat::declaration_lines;
+using compat::DeclarationLine;
+using compat::ir_additive_problems;
+using compat::text_additive_problems;
 
 }  // namespace rpckit::gen::test

@@ -1,10 +1,115 @@
-// `rpckit compat` (not built yet).
+// `rpckit compat OLD NEW`: classifies every difference between two versions of a protocol's
+// schema as additive or breaking, per side of the wire, and compares the C++ API the
+// generator makes of each (docs/compat.md). Exit 1 on a breaking change unless the version
+// constant was bumped.
+#include <iostream>
+#include <memory>
+
 #include "cli/commands.hpp"
+#include "compat/compat.hpp"
+#include "compat/report.hpp"
+#include "compat/source.hpp"
+#include "load/schema_set.hpp"
 
 namespace rpckit::cli {
+namespace {
+
+struct CompatOptions {
+  std::string before;
+  std::string after;
+  bool json = false;
+  bool markdown = false;
+  bool no_api = false;
+  std::vector<std::string> closed_enums;
+  std::string version_constant = "protocol_version";
+};
+
+// Loads one version; a schema that does not load is reported with its file#pointer.
+gen::SchemaSet load(const compat::SchemaSource& source, const char* which) {
+  try {
+    return gen::SchemaSet::load(source.protocol_file());
+  } catch (const gen::SchemaError& e) {
+    throw gen::SchemaError(which + std::string(" schema (") + source.label() + ") ", "", e.what());
+  }
+}
+
+int run_compat(const CompatOptions& o) {
+  try {
+    compat::SchemaSource before = compat::SchemaSource::open(o.before);
+    compat::SchemaSource after = compat::SchemaSource::open(o.after);
+    gen::SchemaSet old_set = load(before, "old");
+    gen::SchemaSet new_set = load(after, "new");
+    compat::CompareOptions options;
+    options.version_constant = o.version_constant;
+    options.closed_enums.insert(o.closed_enums.begin(), o.closed_enums.end());
+    options.compare_api = !o.no_api;
+    compat::Report report = compat::compare(old_set, new_set, options);
+    compat::Labels labels{before.label(), after.label(), o.version_constant};
+    if (o.json) {
+      std::cout << compat::render_json(report, labels);
+    } else if (o.markdown) {
+      std::cout << compat::render_markdown(report, labels);
+    } else {
+      std::cout << compat::render_table(report, labels);
+    }
+    return report.fails() ? kProblems : kOk;
+  } catch (const compat::SourceError& e) {
+    std::cerr << "rpckit compat: " << e.what() << "\n";
+  } catch (const gen::SchemaError& e) {
+    std::cerr << "rpckit compat: schema error: " << e.what() << "\n";
+  } catch (const std::exception& e) {
+    std::cerr << "rpckit compat: " << e.what() << "\n";
+  }
+  return kUsage;
+}
+
+}  // namespace
 
 void add_compat_command(CLI::App& app, int& status) {
-  app.add_subcommand("compat", "(not built yet)")->callback([&status] { status = kUsage; });
+  auto o = std::make_shared<CompatOptions>();
+  CLI::App* c =
+      app.add_subcommand("compat",
+                         "Classify every difference between two versions of a protocol's schema as "
+                         "additive or breaking, per side of the wire");
+  c->footer(
+      "OLD and NEW are each a directory holding protocol.json, a protocol file, or a git ref\n"
+      "of the repository around the current directory: `streamnook-v1.0`, `HEAD~1`, or\n"
+      "`<ref>:<dir>` (the dir defaults to `schema`). A path on disk wins over a ref.\n"
+      "\n"
+      "Each payload is judged by the side that receives it: a schema that accepts less breaks\n"
+      "a new receiver reading an old sender; one that accepts more breaks an old receiver,\n"
+      "unless it tolerates the addition (new optional members, new values of open enums, new\n"
+      "union members). Messages (removed, renamed, kind, direction, gate, deadline), error\n"
+      "codes, capabilities, constants and the generated C++ API are compared too.\n"
+      "\n"
+      "Exit status: 0 no breaking change, or the version constant was bumped; 1 a breaking\n"
+      "change without a bump; 2 usage or input error (a bad argument, a schema that does not\n"
+      "load: the message names file#/pointer).\n"
+      "\n"
+      "Examples:\n"
+      "  rpckit compat streamnook-v1.0 schema\n"
+      "  rpckit compat HEAD~1:schema schema --markdown\n"
+      "  rpckit compat old/protocol.json new/protocol.json --json\n"
+      "\n"
+      "The rules, with examples: docs/compat.md");
+  c->add_option("old", o->before, "The old version: DIR, DIR/protocol.json, REF or REF:DIR")
+      ->required();
+  c->add_option("new", o->after, "The new version: DIR, DIR/protocol.json, REF or REF:DIR")
+      ->required();
+  auto* json = c->add_flag("--json", o->json, "Print the report as JSON (one object; see docs)");
+  c->add_flag("--markdown", o->markdown, "Print the report as a Markdown table (for a PR)")
+      ->excludes(json);
+  c->add_flag("--no-api", o->no_api, "Do not compare the generated C++ API (only the schemas)");
+  c->add_option("--closed-enum", o->closed_enums,
+                "An enum (type name, e.g. CredentialKind) whose receivers reject unlisted "
+                "values: a new value is breaking. Repeatable. Other enums are open, as the "
+                "generated decoders are")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  c->add_option("--version-constant", o->version_constant,
+                "The protocol.json constant whose bump allows breaking changes "
+                "(default: protocol_version)");
+  c->callback([o, &status] { status = run_compat(*o); });
 }
 
 }  // namespace rpckit::cli

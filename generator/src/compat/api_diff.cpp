@@ -1,4 +1,4 @@
-#include "additive_check.hpp"
+#include "compat/api_diff.hpp"
 
 #include <algorithm>
 #include <map>
@@ -8,7 +8,11 @@
 
 #include "ir/dump.hpp"
 
-namespace rpckit::gen::test {
+namespace rpckit::compat {
+
+namespace ir = gen::ir;
+using gen::describe;
+using gen::OutputFile;
 namespace {
 
 const char* kind_name(ir::TypeDecl::Kind k) {
@@ -315,4 +319,4 @@ std::vector<std::string> text_additive_problems(const std::vector<OutputFile>& b
   return problems;
 }
 
-}  // namespace rpckit::gen::test
+}  // namespace rpckit::compat

@@ -1,0 +1,185 @@
+// The payload rules, each on an edited copy of schema/, in both directions: host_to_plugin
+// params (the plugin receives), plugin_to_host params (the host receives), and results, which
+// flow back (get_followed_live's result: the plugin receives; initialize's: the host).
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "support.hpp"
+
+namespace rpckit::compat::test {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::IsEmpty;
+
+TEST(PayloadRules, UnchangedSchemaHasNoDifferences) {
+  SchemaCopy copy;
+  Report r = compare_with(copy, {});  // with the C++ API
+  EXPECT_THAT(rows(r), IsEmpty());
+  EXPECT_FALSE(r.fails());
+  EXPECT_EQ(r.old_version, "1");
+  EXPECT_EQ(r.new_version, "1");
+}
+
+TEST(PayloadRules, NewOptionalMemberIsAdditive) {
+  SchemaCopy copy;
+  edit(copy, "types/channel.json",
+       [](J& d) { d["properties"]["is_favorite"] = J::parse(R"({"type": "boolean"})"); });
+  Report r = compare_with(copy);
+  EXPECT_THAT(rows(r), ElementsAre("additive | member.optional_added | host_to_plugin | plugin | "
+                                   "Channel.is_favorite | new optional member"));
+  EXPECT_THAT(r.changes[0].via, ElementsAre("on_stream_start.params", "on_followed_live.params",
+                                            "get_followed_live.result"));
+  EXPECT_EQ(r.changes[0].new_location, "types/channel.json#/properties/is_favorite");
+  EXPECT_FALSE(r.fails());
+}
+
+TEST(PayloadRules, NewRequiredMemberBreaksTheNewReceiver) {
+  SchemaCopy copy;
+  // notify params: the plugin sends, the host receives.
+  edit(copy, "messages/notify.json", [](J& d) {
+    J& p = d["definitions"]["NotifyParams"];
+    p["properties"]["title"] = J::parse(R"({"type": "string"})");
+    p["required"].push_back("title");
+  });
+  // get_followed_live's result: the host sends it back, the plugin receives.
+  edit(copy, "messages/get_followed_live.json", [](J& d) {
+    J& p = d["definitions"]["GetFollowedLiveResult"];
+    p["properties"]["total"] = J::parse(R"({"type": "integer"})");
+    p["required"].push_back("total");
+  });
+  Report r = compare_with(copy);
+  // In x-messages order: get_followed_live comes first.
+  EXPECT_THAT(rows(r),
+              ElementsAre("breaking | member.required_added | host_to_plugin | new plugin <- old "
+                          "host | get_followed_live.result.total | new required member",
+                          "breaking | member.required_added | plugin_to_host | new host <- old "
+                          "plugin | notify.params.title | new required member"));
+  EXPECT_EQ(r.changes[0].why, "a new plugin requires `total`; an old host does not send it");
+  EXPECT_EQ(r.changes[1].why, "a new host requires `title`; an old plugin does not send it");
+  EXPECT_EQ(r.changes[1].new_location,
+            "messages/notify.json#/definitions/NotifyParams/properties/title");
+  EXPECT_TRUE(r.fails());
+}
+
+TEST(PayloadRules, RemovedMemberBreaksOnlyWhenTheReceiverRequiredIt) {
+  SchemaCopy copy;
+  edit(copy, "types/channel.json", [](J& d) {
+    d["properties"].erase("login");
+    erase_value(d["required"], "login");
+  });
+  edit(copy, "messages/notify.json",
+       [](J& d) { d["definitions"]["NotifyParams"]["properties"].erase("level"); });
+  Report r = compare_with(copy);
+  EXPECT_THAT(
+      rows(r),
+      ElementsAre("breaking | member.required_removed | host_to_plugin | old plugin <- new host | "
+                  "Channel.login | removed member the receiver required",
+                  "breaking | member.optional_removed | plugin_to_host | host <- plugin, C++ API | "
+                  "notify.params.level | removed optional member"));
+  EXPECT_EQ(r.changes[0].why, "an old plugin requires `login`; a new host no longer sends it");
+  EXPECT_EQ(r.changes[0].old_location, "types/channel.json#/properties/login");
+  EXPECT_EQ(r.changes[0].new_location, "");
+  EXPECT_EQ(r.changes[1].why,
+            "the wire stays compatible (it was optional), but its generated field is gone");
+}
+
+TEST(PayloadRules, NarrowerBreaksTheNewReceiverWiderTheOldOne) {
+  SchemaCopy copy;
+  // host -> plugin: null no longer allowed (narrower), integer -> number (wider).
+  edit(copy, "types/channel.json", [](J& d) {
+    d["properties"]["game_id"]["type"] = "string";
+    d["properties"]["viewer_count"]["type"] = J::parse(R"(["number", "null"])");
+  });
+  // plugin -> host: a tighter bound (narrower) in notify params; a result member loses its
+  // pattern (wider) in initialize's result, which the plugin sends back to the host.
+  edit(copy, "messages/notify.json",
+       [](J& d) { d["definitions"]["NotifyParams"]["properties"]["message"]["maxLength"] = 200; });
+  edit(copy, "messages/initialize.json",
+       [](J& d) { d["definitions"]["InitializeResult"]["properties"]["hooks"]["maxItems"] = 8; });
+  Report r = compare_with(copy);
+  EXPECT_THAT(
+      rows(r),
+      ElementsAre(
+          "breaking | constraint.tighter | plugin_to_host | new host <- old plugin | "
+          "initialize.result.hooks | maxItems none -> 8",
+          "breaking | null.disallowed | host_to_plugin | new plugin <- old host | Channel.game_id "
+          "| null no longer allowed",
+          "breaking | type.wider | host_to_plugin | old plugin <- new host | Channel.viewer_count "
+          "| "
+          "type integer -> number",
+          "breaking | constraint.tighter | plugin_to_host | new host <- old plugin | "
+          "notify.params.message | maxLength none -> 200"));
+}
+
+TEST(PayloadRules, LooserConstraintBreaksTheOldReceiver) {
+  SchemaCopy copy;
+  edit(copy, "messages/initialize.json", [](J& d) {
+    d["definitions"]["InitializeParams"]["properties"]["host_version"].erase("pattern");
+  });
+  Report r = compare_with(copy);
+  ASSERT_EQ(r.changes.size(), 1u);
+  EXPECT_EQ(r.changes[0].verdict, Verdict::kBreaking);
+  EXPECT_EQ(r.changes[0].rule, "constraint.looser");
+  EXPECT_EQ(r.changes[0].direction, "host_to_plugin");
+  EXPECT_EQ(r.changes[0].affected, "old plugin <- new host");
+  EXPECT_EQ(r.changes[0].where, "initialize.params.host_version");
+  EXPECT_EQ(r.changes[0].why, "an old plugin rejects values a new host may send");
+}
+
+TEST(PayloadRules, NewValueOfAnOpenEnumIsAdditiveOfAClosedOneBreaking) {
+  SchemaCopy copy;
+  // notify's level: an inline enum the host receives.
+  edit(copy, "messages/notify.json", [](J& d) {
+    d["definitions"]["NotifyParams"]["properties"]["level"]["enum"].push_back("debug");
+  });
+  Report open = compare_with(copy);
+  EXPECT_THAT(rows(open), ElementsAre("additive | enum.value_added | plugin_to_host | host | "
+                                      "notify.params.level | new value \"debug\" (open enum)"));
+  EXPECT_EQ(open.changes[0].why, "an old host decodes it as unknown and passes it on unchanged");
+
+  CompareOptions closed = schema_only();
+  closed.closed_enums = {"NotifyLevel"};
+  Report r = compare_with(copy, closed);
+  EXPECT_THAT(rows(r), ElementsAre("breaking | enum.value_added_closed | plugin_to_host | old host "
+                                   "<- new plugin | notify.params.level | new value \"debug\" "
+                                   "(closed enum)"));
+  EXPECT_EQ(r.changes[0].why, "an old host rejects a value it does not list");
+}
+
+TEST(PayloadRules, RemovedEnumValueBreaksBothKinds) {
+  SchemaCopy copy;
+  edit(copy, "messages/notify.json", [](J& d) {
+    J& level = d["definitions"]["NotifyParams"]["properties"]["level"];
+    erase_value(level["enum"], "error");
+  });
+  Report open = compare_with(copy);
+  EXPECT_THAT(rows(open), ElementsAre("breaking | enum.value_removed | plugin_to_host | host <- "
+                                      "plugin, C++ API | notify.params.level | value \"error\" "
+                                      "removed (open enum)"));
+  CompareOptions closed = schema_only();
+  closed.closed_enums = {"NotifyLevel"};
+  EXPECT_THAT(rows(compare_with(copy, closed)),
+              ElementsAre("breaking | enum.value_removed | plugin_to_host | new host <- old plugin "
+                          "| notify.params.level | value \"error\" removed (closed enum)"));
+}
+
+TEST(PayloadRules, UnionMembersAddedAreAdditiveRemovedBreaking) {
+  SchemaCopy copy;
+  edit(copy, "types/panel_field.json", [](J& d) {
+    erase_value(d["oneOf"], J::parse(R"({"$ref": "#/definitions/FolderField"})"));
+    d["oneOf"].push_back(J::parse(R"({"$ref": "#/definitions/ColorField"})"));
+    d["definitions"]["ColorField"] = J::parse(R"({"title": "ColorField", "type": "object",
+        "required": ["key", "type", "label"], "properties": {"key": {"type": "string"},
+        "type": {"const": "color"}, "label": {"type": "string"}}})");
+  });
+  Report r = compare_with(copy);
+  EXPECT_THAT(rows(r),
+              ElementsAre("breaking | union.member_removed | plugin_to_host | host <- plugin, C++ "
+                          "API | PanelField<type=\"folder\"> | union member removed",
+                          "additive | union.member_added | plugin_to_host | host | "
+                          "PanelField<type=\"color\"> | new union member"));
+}
+
+}  // namespace
+}  // namespace rpckit::compat::test

@@ -1,0 +1,205 @@
+// The protocol rules: messages removed, renamed, added, their kind and gate; error codes;
+// capabilities; constants; and the version bump that allows breaking changes.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "support.hpp"
+
+namespace rpckit::compat::test {
+namespace {
+
+using ::testing::ElementsAre;
+
+void unlist_message(const SchemaCopy& copy, const std::string& file) {
+  edit(copy, "protocol.json", [&](J& d) { erase_value(d["x-messages"], file); });
+}
+
+TEST(ProtocolRules, RemovedMessageBreaksItsReceiver) {
+  SchemaCopy copy;
+  unlist_message(copy, "messages/set_status.json");
+  Report r = compare_with(copy);
+  EXPECT_THAT(rows(r), ElementsAre("breaking | message.removed | plugin_to_host | new host <- old "
+                                   "plugin, C++ API | message set_status | message removed"));
+  EXPECT_EQ(r.changes[0].why, "a new host drops an old plugin's notification");
+  EXPECT_EQ(r.changes[0].old_location, "messages/set_status.json#");
+  EXPECT_TRUE(r.fails());
+}
+
+TEST(ProtocolRules, RenamedMessageIsOneBreakingChange) {
+  SchemaCopy copy;
+  J log = copy.json("messages/log.json");
+  log["title"] = "write_log";
+  log["properties"]["method"]["const"] = "write_log";
+  copy.save("messages/write_log.json", log);
+  edit(copy, "protocol.json", [](J& d) {
+    for (J& m : d["x-messages"]) {
+      if (m == "messages/log.json") m = "messages/write_log.json";
+    }
+  });
+  Report r = compare_with(copy);
+  EXPECT_THAT(rows(r), ElementsAre("breaking | message.renamed | plugin_to_host | host and plugin "
+                                   "| message log | renamed log -> write_log"));
+  EXPECT_EQ(r.changes[0].new_location, "messages/write_log.json#/properties/method");
+}
+
+TEST(ProtocolRules, NewMessageIsAdditive) {
+  SchemaCopy copy;
+  gen::test::apply_additive_change(copy);
+  Report r = compare_with(copy);
+  EXPECT_EQ(find(r, "message on_test_event", "message.added").verdict, Verdict::kAdditive);
+  EXPECT_EQ(row(find(r, "message get_test_value", "message.added")),
+            "additive | message.added | plugin_to_host | host | message get_test_value | new "
+            "request plugin_to_host");
+  EXPECT_EQ(find(r, "message get_test_value", "message.added").why,
+            "an old host answers it with method_not_found (-32601), which a caller handles");
+}
+
+TEST(ProtocolRules, ChangedKindIsBreaking) {
+  SchemaCopy copy;
+  edit(copy, "messages/log.json", [](J& d) {
+    d["x-kind"] = "request";
+    d["required"] = J::parse(R"(["jsonrpc", "id", "method", "params"])");
+  });
+  Report r = compare_with(copy);
+  EXPECT_THAT(rows(r), ElementsAre("breaking | message.kind_changed | plugin_to_host | host and "
+                                   "plugin | message log | kind notification -> request"));
+  EXPECT_EQ(r.changes[0].new_location, "messages/log.json#/x-kind");
+}
+
+TEST(ProtocolRules, ChangedGateIsBreaking) {
+  SchemaCopy copy;
+  edit(copy, "messages/notify.json",
+       [](J& d) { d["x-gate"].push_back(J::parse(R"({"granted": "ui", "value": "panel"})")); });
+  Report r = compare_with(copy);
+  EXPECT_THAT(rows(r),
+              ElementsAre("breaking | gate.changed | plugin_to_host | host and plugin | message "
+                          "notify | gate [{\"granted\":\"host_methods\",\"value\":\"notify\"}] -> "
+                          "[{\"granted\":\"host_methods\",\"value\":\"notify\"},{\"granted\":"
+                          "\"ui\",\"value\":\"panel\"}]"));
+}
+
+TEST(ProtocolRules, RenamedCapabilityIsBreakingWhereverItAppears) {
+  SchemaCopy copy;
+  // The capability, in the vocabulary and in the gate that names it.
+  edit(copy, "capabilities.json", [](J& d) {
+    for (J& v : d["definitions"]["EventName"]["enum"]) {
+      if (v == "on_watch_tick") v = "on_watch_timer";
+    }
+  });
+  edit(copy, "messages/on_watch_tick.json",
+       [](J& d) { d["x-gate"][0]["value"] = "on_watch_timer"; });
+  Report r = compare_with(copy);
+  EXPECT_THAT(
+      rows(r),
+      ElementsAre("breaking | capability.renamed | host_to_plugin | plugin <- host (old/new mixed) "
+                  "| EventName | capability renamed \"on_watch_tick\" -> \"on_watch_timer\"",
+                  "breaking | gate.capability_renamed | host_to_plugin | host and plugin | message "
+                  "on_watch_tick | gate capability renamed \"on_watch_tick\" -> \"on_watch_timer\"",
+                  "breaking | capability.renamed |  | reader <- writer (old/new mixed) | EventName "
+                  "| capability renamed \"on_watch_tick\" -> \"on_watch_timer\""));
+  // The vocabulary reaches the plugin in the grant (initialize params), and the manifest.
+  EXPECT_THAT(r.changes[0].via, ElementsAre("initialize.params"));
+  EXPECT_THAT(r.changes[2].via, ElementsAre("Manifest"));
+  EXPECT_EQ(r.changes[0].new_location, "capabilities.json#/definitions/EventName/enum/3");
+  EXPECT_EQ(r.changes[1].new_location, "messages/on_watch_tick.json#/x-gate/0");
+}
+
+TEST(ProtocolRules, ErrorCodesRemovedOrRenamedBreakAddedAreAdditive) {
+  SchemaCopy copy;
+  edit(copy, "errors.json", [](J& d) {
+    J& codes = d["definitions"]["ErrorCode"];
+    // -32002 unknown_stream goes; -32005 is renamed; -32099 is new.
+    codes["enum"].erase(7);
+    codes["x-enum-names"].erase(7);
+    codes["x-enum-descriptions"].erase(7);
+    codes["x-enum-names"][9] = "no_credential";
+    codes["enum"].push_back(-32099);
+    codes["x-enum-names"].push_back("quota_exceeded");
+    codes["x-enum-descriptions"].push_back("Added by the test.");
+  });
+  Report r = compare_with(copy);
+  EXPECT_THAT(rows(r),
+              ElementsAre("breaking | error.removed |  | host and plugin, C++ API | error code "
+                          "-32002 | error code unknown_stream removed",
+                          "breaking | error.renamed |  | host and plugin, C++ API | error code "
+                          "-32005 | error code renamed credential_unavailable -> no_credential",
+                          "additive | error.added |  | host and plugin | error code -32099 | new "
+                          "error code quota_exceeded"));
+  EXPECT_EQ(r.changes[0].old_location, "errors.json#/definitions/ErrorCode/enum/7");
+}
+
+TEST(ProtocolRules, ConstantsChangedOrRemovedBreakAddedAreAdditive) {
+  SchemaCopy copy;
+  edit(copy, "protocol.json", [](J& d) {
+    d["properties"]["ping_interval_ms"]["const"] = 15000;
+    d["properties"].erase("notify_burst");
+    d["properties"]["max_panels"] = J::parse(R"({"type": "integer", "const": 4})");
+  });
+  Report r = compare_with(copy);
+  EXPECT_THAT(rows(r),
+              ElementsAre("breaking | constant.changed |  | host and plugin | constant "
+                          "ping_interval_ms | 30000 -> 15000",
+                          "additive | constant.added |  | host and plugin | constant max_panels | "
+                          "new constant 4",
+                          "breaking | constant.removed |  | host and plugin, C++ API | constant "
+                          "notify_burst | constant removed"));
+  EXPECT_EQ(r.changes[0].new_location, "protocol.json#/properties/ping_interval_ms/const");
+  EXPECT_TRUE(r.fails());
+}
+
+TEST(ProtocolRules, AVersionBumpAllowsBreakingChanges) {
+  SchemaCopy copy;
+  unlist_message(copy, "messages/set_status.json");
+  edit(copy, "protocol.json", [](J& d) { d["properties"]["protocol_version"]["const"] = 2; });
+  Report r = compare_with(copy);
+  EXPECT_THAT(rows(r),
+              ElementsAre("breaking | constant.version |  | host and plugin | constant "
+                          "protocol_version | 1 -> 2",
+                          "breaking | message.removed | plugin_to_host | new host <- old plugin, "
+                          "C++ API | message set_status | message removed"));
+  EXPECT_TRUE(r.version_bumped);
+  EXPECT_TRUE(r.breaking());
+  EXPECT_FALSE(r.fails());
+}
+
+TEST(ProtocolRules, AVersionGoingDownIsNoBump) {
+  SchemaCopy copy;
+  edit(copy, "protocol.json", [](J& d) { d["properties"]["protocol_version"]["const"] = 0; });
+  Report r = compare_with(copy);
+  EXPECT_FALSE(r.version_bumped);
+  EXPECT_TRUE(r.fails());
+}
+
+TEST(ProtocolRules, TheAdditiveChangeIsAllAdditive) {
+  SchemaCopy copy;
+  gen::test::apply_additive_change(copy);
+  Report r = compare_with(copy, {});  // with the C++ API
+  EXPECT_THAT(
+      rows(r),
+      ElementsAre(
+          "additive | error.added |  | host and plugin | error code -32099 | new error code "
+          "quota_exceeded",
+          "additive | enum.value_added | host_to_plugin | plugin | EventName | new capability "
+          "\"on_test_event\" (open enum)",
+          "additive | enum.value_added | host_to_plugin | plugin | HostMethodName | new capability "
+          "\"get_test_value\" (open enum)",
+          "additive | enum.value_added | host_to_plugin | plugin | UiCapability | new capability "
+          "\"overlay\" (open enum)",
+          "additive | member.optional_added | host_to_plugin | plugin | Channel.is_favorite | new "
+          "optional member",
+          "additive | message.added | host_to_plugin | plugin | message on_test_event | new "
+          "notification host_to_plugin",
+          "additive | message.added | plugin_to_host | host | message get_test_value | new request "
+          "plugin_to_host",
+          // The manifest, read by the host, names capabilities too.
+          "additive | enum.value_added |  | reader | EventName | new capability \"on_test_event\" "
+          "(open enum)",
+          "additive | enum.value_added |  | reader | HostMethodName | new capability "
+          "\"get_test_value\" (open enum)",
+          "additive | enum.value_added |  | reader | UiCapability | new capability \"overlay\" "
+          "(open enum)"));
+  EXPECT_FALSE(r.fails());
+}
+
+}  // namespace
+}  // namespace rpckit::compat::test

@@ -1,0 +1,52 @@
+#include "support.hpp"
+
+#include <stdexcept>
+
+#include "load/schema_set.hpp"
+
+namespace rpckit::compat::test {
+
+CompareOptions schema_only() {
+  CompareOptions o;
+  o.compare_api = false;
+  return o;
+}
+
+Report compare_with(const SchemaCopy& copy, CompareOptions options) {
+  gen::SchemaSet before =
+      gen::SchemaSet::load(gen::test::source_dir() / "schema" / "protocol.json");
+  gen::SchemaSet after = gen::SchemaSet::load(copy.path("protocol.json"));
+  return compare(before, after, options);
+}
+
+std::string row(const Change& c) {
+  return std::string(verdict_name(c.verdict)) + " | " + c.rule + " | " + c.direction + " | " +
+         c.affected + " | " + c.where + " | " + c.change;
+}
+
+std::vector<std::string> rows(const Report& report) {
+  std::vector<std::string> out;
+  for (const Change& c : report.changes) out.push_back(row(c));
+  return out;
+}
+
+const Change& find(const Report& report, const std::string& where, const std::string& rule) {
+  for (const Change& c : report.changes) {
+    if (c.where == where && c.rule == rule) return c;
+  }
+  throw std::runtime_error("no change " + rule + " at " + where);
+}
+
+void erase_value(J& array, const J& value) {
+  for (auto it = array.begin(); it != array.end(); ++it) {
+    if (*it == value) {
+      array.erase(it);
+      return;
+    }
+  }
+  throw std::runtime_error("no " + value.dump() + " in " + array.dump());
+}
+
+std::string compat_exe() { return RPCKIT_COMPAT_EXE; }
+
+}  // namespace rpckit::compat::test
