@@ -1,7 +1,9 @@
 // `rpckit validate`: one payload, one envelope or a whole transcript against a protocol's
 // schema. Each problem is printed as `file:line:column: error: <instance pointer>: expected ...,
 // found ... [schema file#/pointer]` (or with the frame number in a transcript), or as JSON.
+#include <algorithm>
 #include <fstream>
+#include <tuple>
 #include <iostream>
 #include <iterator>
 #include <memory>
@@ -76,6 +78,11 @@ class Printer {
   }
 
   int finish(const std::string& what, std::size_t frames) {
+    // In the order of the input: a request never answered is found at the end, but said where
+    // it was sent.
+    std::stable_sort(reports_.begin(), reports_.end(), [](const Report& a, const Report& b) {
+      return std::tie(a.frame, a.line) < std::tie(b.frame, b.line);
+    });
     if (json_) {
       json out = {{"valid", errors_ == 0}, {"errors", errors_}, {"warnings", warnings_},
                   {"findings", json::array()}};
@@ -127,6 +134,18 @@ class Printer {
   std::vector<Report> reports_;
   std::size_t errors_ = 0, warnings_ = 0;
 };
+
+std::vector<std::string_view> split_lines(std::string_view bytes) {
+  std::vector<std::string_view> out;
+  std::size_t start = 0;
+  while (start <= bytes.size()) {
+    const auto end = bytes.find('\n', start);
+    out.push_back(bytes.substr(start, end == std::string_view::npos ? end : end - start));
+    if (end == std::string_view::npos) break;
+    start = end + 1;
+  }
+  return out;
+}
 
 // Positions a violation of a value read from `text` (a file, or one NDJSON line).
 void place(Report& r, const std::string& text, std::size_t first_line, const std::string& prefix) {
@@ -195,11 +214,19 @@ int run_transcript(const ValidateOptions& o, const v::ProtocolValidator& validat
   const auto frames = v::read_transcript(bytes, format, o.from, problems);
   v::TranscriptChecker checker(validator);
   std::map<std::size_t, const v::Frame*> by_number;
+  const std::vector<std::string_view> lines = split_lines(bytes);
   auto report = [&](v::Finding f) {
     Report r{o.transcript, f.line, 0, f.frame, f.peer, f.from, std::move(f.violation)};
-    if (auto it = by_number.find(f.frame); it != by_number.end() && it->second->line) {
-      // One frame per line: the column points into that line.
-      place(r, it->second->body, it->second->line, "");
+    auto it = by_number.find(f.frame);
+    if (it != by_number.end() && it->second->line && format == v::TranscriptFormat::kNdjson) {
+      place(r, it->second->body, it->second->line, "");  // the line is the frame
+    } else if (it != by_number.end() && it->second->line && it->second->line <= lines.size()) {
+      // A JSON-lines entry holds the frame as its "message".
+      const std::string line(lines[it->second->line - 1]);
+      const std::string instance = r.violation.instance;
+      r.violation.instance = "/message" + instance;
+      place(r, line, it->second->line, "");
+      r.violation.instance = instance;
     }
     printer.add(std::move(r));
   };
