@@ -50,7 +50,6 @@ void decode(const nlohmann::json& j, double& out, DecodePath& path) {
 void decode(const nlohmann::json& j, JsonValue& out, DecodePath&) { out = JsonValue(j); }
 
 void encode_into(nlohmann::json& j, std::nullptr_t) { j = nullptr; }
-void encode_into(nlohmann::json& j, const JsonValue& value) { j = value.get(); }
 bool is_null(const nlohmann::json& j) noexcept { return j.is_null(); }
 
 void decode(const nlohmann::json& j, std::nullptr_t& out, DecodePath& path) {

@@ -24,7 +24,6 @@ void decode(const nlohmann::json& j, JsonValue& out, DecodePath& path);
 void decode(const nlohmann::json& j, std::nullptr_t& out, DecodePath& path);
 
 void encode_into(nlohmann::json& j, std::nullptr_t value);
-void encode_into(nlohmann::json& j, const JsonValue& value);
 
 bool is_null(const nlohmann::json& j) noexcept;
 
@@ -32,7 +31,7 @@ bool is_null(const nlohmann::json& j) noexcept;
 
 template <class T>
 void encode_into(nlohmann::json& j, const T& value) {
-  to_json(j, value);  // generated, found by ADL
+  to_json(j, value);  // generated, or rpckit::to_json for JsonValue: found by ADL
 }
 
 template <class T>
