@@ -288,11 +288,7 @@ void decode(const nlohmann::json& j, ChatMessage& value, rpckit::codec::DecodePa
   rpckit::codec::decode_required(j, "is_action", value.is_action, path);
   rpckit::codec::decode_required(j, "msg_type", value.msg_type, path);
   rpckit::codec::decode_required(j, "system_message", value.system_message, path);
-  if (rpckit::codec::decode_required(j, "bits", value.bits, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "bits");
-    if (value.bits.has_value()) {
-      }
-  }
+  rpckit::codec::decode_required(j, "bits", value.bits, path);
   if (rpckit::codec::decode_required(j, "ts", value.ts, path)) {
     rpckit::codec::DecodePath::Key scope(path, "ts");
     rpckit::codec::check_date_time(value.ts, path);

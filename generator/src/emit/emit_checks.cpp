@@ -56,8 +56,21 @@ void Patterns::emit(Printer& p) const {
   }
 }
 
+namespace {
+
+// The schema's spelling of an unsigned 32-bit integer: its range is the C++ type's, which the
+// primitive decoder checks.
+bool range_is_the_type(const ir::TypeRef& t) {
+  return t.kind == ir::TypeRef::Kind::kPrimitive && t.primitive == ir::Primitive::kUInt32 &&
+         t.constraints.minimum == 0.0 && t.constraints.maximum == 4294967295.0;
+}
+
+}  // namespace
+
 bool has_checks(const ir::TypeRef& t) {
-  if (!t.constraints.empty()) return true;
+  ir::Constraints c = t.constraints;
+  if (range_is_the_type(t)) c.minimum = c.maximum = std::nullopt;
+  if (!c.empty()) return true;
   return t.element && has_checks(*t.element);
 }
 
@@ -89,10 +102,7 @@ void emit_checks(Printer& p, Patterns& patterns, const ir::TypeRef& t, const std
              {"message", message_arg(*c.not_pattern)}});
   }
   if (c.date_time) p.print("rpckit::codec::check_date_time($expr$, path);\n", {{"expr", expr}});
-  bool type_enforces_range = t.kind == ir::TypeRef::Kind::kPrimitive &&
-                             t.primitive == ir::Primitive::kUInt32 && c.minimum == 0.0 &&
-                             c.maximum == 4294967295.0;
-  if ((c.minimum || c.maximum) && !type_enforces_range) {
+  if ((c.minimum || c.maximum) && !range_is_the_type(t)) {
     p.print("rpckit::codec::check_range(static_cast<double>($expr$), $min$, $max$, path);\n",
             {{"expr", expr}, {"min", optional_number(c.minimum)}, {"max", optional_number(c.maximum)}});
   }

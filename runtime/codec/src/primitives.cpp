@@ -158,7 +158,13 @@ void check_not_pattern(std::string_view s, const Pattern& pattern, const DecodeP
 }
 
 namespace {
-std::string format_number(double v) { return nlohmann::json(v).dump(); }
+// A bound as the schema wrote it: "8", not "8.0" (bounds are doubles here).
+std::string format_number(double v) {
+  if (std::floor(v) == v && std::fabs(v) < 9007199254740992.0) {
+    return std::to_string(static_cast<std::int64_t>(v));
+  }
+  return nlohmann::json(v).dump();
+}
 }  // namespace
 
 void check_range(double v, std::optional<double> min, std::optional<double> max,
