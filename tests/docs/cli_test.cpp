@@ -99,9 +99,10 @@ TEST(DocsCli, BadSchemaExitsTwoAndWritesNothing) {
   RunResult r =
       run({rpckit_exe(), "docs", (dir.path() / "schema/protocol.json").string(), "--out", out});
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_EQ(r.err,
-            "rpckit: schema error: types/variables.json#/patternProperties: unsupported "
-            "keyword \"patternProperties\"\n");
+  // file:line:column (of the offending value, in the file's text) first, for editors.
+  EXPECT_EQ(r.err, (dir.path() / "schema/types/variables.json").string() +
+                       ":6:24: schema error: types/variables.json#/patternProperties: "
+                       "unsupported keyword \"patternProperties\"\n");
   EXPECT_FALSE(fs::exists(out));
   RunResult check = run({rpckit_exe(), "docs", (dir.path() / "schema/protocol.json").string(),
                          "--out", out, "--check"});

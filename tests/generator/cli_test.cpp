@@ -42,9 +42,10 @@ TEST(Cli, SchemaErrorExitsTwoWithTheMessageOnStderr) {
   RunResult r = run({rpckit_exe(), "generate", (dir.path() / "schema/protocol.json").string(), "--out",
                      (dir.path() / "out").string()});
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_EQ(r.err,
-            "rpckit: schema error: types/variables.json#/patternProperties: unsupported "
-            "keyword \"patternProperties\"\n");
+  // file:line:column (of the offending value, in the file's text) first, for editors.
+  EXPECT_EQ(r.err, (dir.path() / "schema/types/variables.json").string() +
+                       ":6:24: schema error: types/variables.json#/patternProperties: "
+                       "unsupported keyword \"patternProperties\"\n");
   EXPECT_EQ(r.out, "");
   EXPECT_FALSE(fs::exists(dir.path() / "out")) << "nothing is written on error";
 

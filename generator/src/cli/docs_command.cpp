@@ -8,6 +8,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/output.hpp"
+#include "cli/schema_errors.hpp"
 #include "docs/docs.hpp"
 #include "load/schema_set.hpp"
 #include "lower/lower.hpp"
@@ -50,7 +51,7 @@ int run_docs(const DocsOptions& o) {
     if (!o.examples.empty()) examples = docs::load_examples(o.examples, module);
     text = docs::render_markdown(set, module, examples);
   } catch (const gen::SchemaError& e) {
-    std::cerr << "rpckit: schema error: " << e.what() << "\n";
+    print_schema_error(std::cerr, e, o.schema);
     return kUsage;
   } catch (const std::exception& e) {
     std::cerr << "rpckit: " << e.what() << "\n";

@@ -6,6 +6,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/output.hpp"
+#include "cli/schema_errors.hpp"
 #include "emit/emit.hpp"
 #include "ir/dump.hpp"
 #include "load/schema_set.hpp"
@@ -43,11 +44,11 @@ void write_depfile(const std::string& path, const std::string& target,
 
 // Runs `body`; a schema that does not load or lower is an input error (exit 2).
 template <typename Body>
-int guarded(Body body) {
+int guarded(const std::string& schema, Body body) {
   try {
     return body();
   } catch (const gen::SchemaError& e) {
-    std::cerr << "rpckit: schema error: " << e.what() << "\n";
+    print_schema_error(std::cerr, e, schema);
     return kUsage;
   } catch (const std::exception& e) {
     std::cerr << "rpckit: " << e.what() << "\n";
@@ -56,7 +57,7 @@ int guarded(Body body) {
 }
 
 int run_generate(const GenerateOptions& o) {
-  return guarded([&] {
+  return guarded(o.schema, [&] {
     auto set = gen::SchemaSet::load(o.schema);
     auto module = gen::lower(set);
     if (o.dump_ir) {
@@ -75,7 +76,7 @@ int run_generate(const GenerateOptions& o) {
 }
 
 int run_check(const GenerateOptions& o) {
-  return guarded([&] {
+  return guarded(o.schema, [&] {
     auto files = gen::emit_all(gen::lower(gen::SchemaSet::load(o.schema)));
     auto problems = gen::check_outputs(o.out_dir, files);
     if (problems.empty()) {

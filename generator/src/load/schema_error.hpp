@@ -9,7 +9,15 @@ namespace rpckit::gen {
 class SchemaError : public std::runtime_error {
  public:
   SchemaError(const std::string& file, const std::string& pointer, const std::string& message)
-      : std::runtime_error(file + "#" + pointer + ": " + message) {}
+      : std::runtime_error(file + "#" + pointer + ": " + message), file_(file), pointer_(pointer) {}
+
+  // The file relative to the protocol file's folder, and the JSON pointer in it.
+  const std::string& file() const { return file_; }
+  const std::string& pointer() const { return pointer_; }
+
+ private:
+  std::string file_;
+  std::string pointer_;
 };
 
 }  // namespace rpckit::gen
