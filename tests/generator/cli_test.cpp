@@ -6,6 +6,8 @@
 #include <chrono>
 #include <map>
 
+#include <nlohmann/json.hpp>
+
 #include "ir/dump.hpp"
 #include "support.hpp"
 
@@ -113,6 +115,13 @@ TEST(Cli, CheckOnAStaleDirExitsOneAndListsTheProblems) {
                            "Regenerate with: rpckit generate " + protocol + " --out " +
                            dir.path().string() + "\n");
   EXPECT_EQ(contents(dir.path()), before) << "--check writes nothing";
+
+  RunResult json_check = run({rpckit_exe(), "check", protocol, "--out", dir.path().string(), "--json"});
+  EXPECT_EQ(json_check.exit_code, 1);
+  EXPECT_EQ(nlohmann::json::parse(json_check.out)["problems"],
+            nlohmann::json::parse(R"([{"problem": "missing", "file": "demo_calc/constants.hpp"},
+                                      {"problem": "stale", "file": "demo_calc/types.hpp"},
+                                      {"problem": "unexpected", "file": "demo_calc/old_artifact.hpp"}])"));
 }
 
 TEST(Cli, CheckOnAStaleCopyOfTheRealBindingsNamesTheFix) {

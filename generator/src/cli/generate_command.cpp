@@ -4,6 +4,8 @@
 #include <iostream>
 #include <memory>
 
+#include <nlohmann/json.hpp>
+
 #include "cli/commands.hpp"
 #include "cli/output.hpp"
 #include "cli/schema_errors.hpp"
@@ -20,6 +22,7 @@ struct GenerateOptions {
   std::string out_dir = "generated";
   std::string depfile;
   bool dump_ir = false;
+  bool json_output = false;
 };
 
 std::string make_escaped(const std::string& path) {
@@ -69,6 +72,12 @@ int run_generate(const GenerateOptions& o) {
     if (!o.depfile.empty()) {
       write_depfile(o.depfile, o.out_dir + "/" + module.name + "/types.hpp", set);
     }
+    if (o.json_output) {
+      std::cout << nlohmann::json{{"out", o.out_dir}, {"files", files.size()}, {"written", written}}
+                       .dump(2)
+                << "\n";
+      return int{kOk};
+    }
     for (const auto& w : written) std::cout << "wrote " << o.out_dir << "/" << w << "\n";
     std::cout << "rpckit: " << written.size() << " of " << files.size() << " files changed\n";
     return int{kOk};
@@ -79,6 +88,19 @@ int run_check(const GenerateOptions& o) {
   return guarded(o.schema, [&] {
     auto files = gen::emit_all(gen::lower(gen::SchemaSet::load(o.schema)));
     auto problems = gen::check_outputs(o.out_dir, files);
+    if (o.json_output) {
+      // "stale: a/b.hpp" -> {"problem": "stale", "file": "a/b.hpp"}
+      nlohmann::json listed = nlohmann::json::array();
+      for (const auto& p : problems) {
+        const auto colon = p.find(": ");
+        listed.push_back({{"problem", p.substr(0, colon)}, {"file", p.substr(colon + 2)}});
+      }
+      std::cout << nlohmann::json{{"out", o.out_dir}, {"up_to_date", problems.empty()},
+                                  {"problems", listed}}
+                       .dump(2)
+                << "\n";
+      return int{problems.empty() ? kOk : kProblems};
+    }
     if (problems.empty()) {
       std::cout << "rpckit: " << o.out_dir << " is up to date (" << files.size() << " files)\n";
       return int{kOk};
@@ -104,6 +126,7 @@ void add_generate_commands(CLI::App& app, int& status) {
                 "Also write the schema files the output depends on to FILE (Make syntax)");
   g->add_flag("--dump-ir", generate->dump_ir,
               "Print the intermediate representation instead of writing files");
+  g->add_flag("--json", generate->json_output, "Print what was written as JSON");
   g->callback([generate, &status] { status = run_generate(*generate); });
 
   auto check = std::make_shared<GenerateOptions>();
@@ -112,6 +135,7 @@ void add_generate_commands(CLI::App& app, int& status) {
   c->add_option("schema", check->schema, "The protocol file (e.g. schema/protocol.json)")
       ->required();
   c->add_option("-o,--out", check->out_dir, "Folder of generated bindings (default: generated)");
+  c->add_flag("--json", check->json_output, "Print the problems as JSON (exit status as without)");
   c->callback([check, &status] { status = run_check(*check); });
 }
 
