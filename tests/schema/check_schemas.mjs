@@ -92,11 +92,14 @@ function errorsText(errors, max = 3) {
 }
 
 // ----------------------------------------------------------------------------- loading
-function walkJson(dir) {
+// A subfolder with a protocol.json of its own is another protocol (schema/<protocol>/), which
+// check_protocol.mjs checks.
+function walkJson(dir, top = true) {
   const out = [];
+  if (!top && existsSync(join(dir, "protocol.json"))) return out;
   for (const name of readdirSync(dir).sort()) {
     const p = join(dir, name);
-    if (statSync(p).isDirectory()) out.push(...walkJson(p));
+    if (statSync(p).isDirectory()) out.push(...walkJson(p, false));
     else if (name.endsWith(".json")) out.push(p);
   }
   return out;
