@@ -2,7 +2,8 @@
 # Builds this project against an installed rpckit and runs it:
 #   examples/consumer/run.sh <rpckit install prefix> <build dir>
 # consumer-echo must complete its session (exit 0); the StreamNook plugin must answer a
-# host's initialize on stdin and exit 0 at EOF.
+# host's initialize on stdin and exit 0 at EOF; consumer-validate must accept a valid exchange
+# and name the member of an invalid one.
 set -euo pipefail
 prefix="$(cd "$1" && pwd)"
 build="$2"
@@ -18,4 +19,17 @@ echo "consumer-streamnook-plugin: $answer"
 case "$answer" in
   *'"id":1'*'"hooks":["on_followed_live"]'*) echo "ok" ;;
   *) echo "FAILED: no initialize result with the hooks"; exit 1 ;;
+esac
+
+schema="$prefix/share/rpckit/schema/protocol.json"
+"$build/consumer-validate" "$schema" '{"jsonrpc":"2.0","id":1,"method":"ping"}' \
+  '{"jsonrpc":"2.0","id":1,"result":{}}'
+if report="$("$build/consumer-validate" "$schema" \
+     '{"jsonrpc":"2.0","method":"on_stream_stop","params":{"channel_id":7}}')"; then
+  echo "FAILED: consumer-validate accepted a channel_id of the wrong type"; exit 1
+fi
+echo "$report"
+case "$report" in
+  *'/params/channel_id: expected a value of type string'*) echo "ok" ;;
+  *) echo "FAILED: consumer-validate did not name /params/channel_id"; exit 1 ;;
 esac
