@@ -48,46 +48,61 @@ bool is_time(std::string_view s) {
 }
 
 bool is_date_time(std::string_view s) {
-  const auto t = s.find_first_of("tT ");
-  return t != std::string_view::npos && is_date(s.substr(0, t)) && is_time(s.substr(t + 1));
+  // ajv-formats splits at /t|\s/i: 'T', 't' or any ECMAScript white space or line terminator.
+  static const std::string separators =
+      R"(tT\t\n\x{0B}\f\r \x{A0}\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F})"
+      R"(\x{3000}\x{FEFF})";
+  static const RE2 re("(?s)^([^" + separators + "]*)[" + separators + "](.*)$");
+  re2::StringPiece date, time;
+  return RE2::FullMatch(s, re, &date, &time) && is_date(date) && is_time(time);
 }
 
-// RFC 3986 URI and URI-reference, by the grammar's character classes.
-constexpr const char* kUnreserved = R"([A-Za-z0-9\-._~])";
-constexpr const char* kPctEncoded = R"(%[0-9A-Fa-f]{2})";
-constexpr const char* kSubDelims = R"([!$&'()*+,;=])";
-
-std::string pchar() {
-  return std::string("(?:") + kUnreserved + "|" + kPctEncoded + "|" + kSubDelims + "|[:@])";
-}
-
-std::string authority() {
-  const std::string userinfo = std::string("(?:(?:") + kUnreserved + "|" + kPctEncoded + "|" +
-                               kSubDelims + "|:)*@)?";
-  const std::string ip_literal = R"(\[(?:[0-9A-Fa-f:.]+|[vV][0-9A-Fa-f]+\.[A-Za-z0-9\-._~!$&'()*+,;=:]+)\])";
-  const std::string reg_name = std::string("(?:") + kUnreserved + "|" + kPctEncoded + "|" +
-                               kSubDelims + ")*";
-  return userinfo + "(?:" + ip_literal + "|" + reg_name + ")(?::\\d*)?";
-}
-
-std::string hier_tail() {  // [ "?" query ] [ "#" fragment ]
-  const std::string qf = "(?:" + pchar() + "|[/?])*";
-  return "(?:\\?" + qf + ")?(?:#" + qf + ")?";
-}
+// URI and URI-reference as ajv-formats' full mode reads them (RFC 3986 by the regex of
+// jmrware.com/articles/2009/uri_regexp, with its looseness: "https://host:port/" passes as
+// "https:/" and a path), its /i spelled out as ASCII classes (RE2's (?i) folds U+212A to k).
+constexpr const char* kAjvUri =
+    R"(^(?:[a-zA-Z][a-zA-Z0-9+\-.]*:)(?:\/?\/(?:(?:[a-zA-Z0-9\-._~!$&'()*+,;=:]|%[0-9a-fA-F)"
+    R"(]{2})*@)?(?:\[(?:(?:(?:(?:[0-9a-fA-F]{1,4}:){6}|::(?:[0-9a-fA-F]{1,4}:){5}|(?:[0-9a-)"
+    R"(fA-F]{1,4})?::(?:[0-9a-fA-F]{1,4}:){4}|(?:(?:[0-9a-fA-F]{1,4}:){0,1}[0-9a-fA-F]{1,4})"
+    R"()?::(?:[0-9a-fA-F]{1,4}:){3}|(?:(?:[0-9a-fA-F]{1,4}:){0,2}[0-9a-fA-F]{1,4})?::(?:[0-)"
+    R"(9a-fA-F]{1,4}:){2}|(?:(?:[0-9a-fA-F]{1,4}:){0,3}[0-9a-fA-F]{1,4})?::[0-9a-fA-F]{1,4})"
+    R"(:|(?:(?:[0-9a-fA-F]{1,4}:){0,4}[0-9a-fA-F]{1,4})?::)(?:[0-9a-fA-F]{1,4}:[0-9a-fA-F]{)"
+    R"(1,4}|(?:(?:25[0-5]|2[0-4]\d|[01]?\d\d?)\.){3}(?:25[0-5]|2[0-4]\d|[01]?\d\d?))|(?:(?:)"
+    R"([0-9a-fA-F]{1,4}:){0,5}[0-9a-fA-F]{1,4})?::[0-9a-fA-F]{1,4}|(?:(?:[0-9a-fA-F]{1,4}:))"
+    R"({0,6}[0-9a-fA-F]{1,4})?::)|[Vv][0-9a-fA-F]+\.[a-zA-Z0-9\-._~!$&'()*+,;=:]+)\]|(?:(?:)"
+    R"(25[0-5]|2[0-4]\d|[01]?\d\d?)\.){3}(?:25[0-5]|2[0-4]\d|[01]?\d\d?)|(?:[a-zA-Z0-9\-._~)"
+    R"(!$&'()*+,;=]|%[0-9a-fA-F]{2})*)(?::\d*)?(?:\/(?:[a-zA-Z0-9\-._~!$&'()*+,;=:@]|%[0-9a)"
+    R"(-fA-F]{2})*)*|\/(?:(?:[a-zA-Z0-9\-._~!$&'()*+,;=:@]|%[0-9a-fA-F]{2})+(?:\/(?:[a-zA-Z)"
+    R"(0-9\-._~!$&'()*+,;=:@]|%[0-9a-fA-F]{2})*)*)?|(?:[a-zA-Z0-9\-._~!$&'()*+,;=:@]|%[0-9a)"
+    R"(-fA-F]{2})+(?:\/(?:[a-zA-Z0-9\-._~!$&'()*+,;=:@]|%[0-9a-fA-F]{2})*)*)(?:\?(?:[a-zA-Z)"
+    R"(0-9\-._~!$&'()*+,;=:@/?]|%[0-9a-fA-F]{2})*)?(?:#(?:[a-zA-Z0-9\-._~!$&'()*+,;=:@/?]|%)"
+    R"([0-9a-fA-F]{2})*)?$)";
+constexpr const char* kAjvUriReference =
+    R"(^(?:[a-zA-Z][a-zA-Z0-9+\-.]*:)?(?:\/?\/(?:(?:[a-zA-Z0-9\-._~!$&'()*+,;=:]|%[0-9a-fA-)"
+    R"(F]{2})*@)?(?:\[(?:(?:(?:(?:[0-9a-fA-F]{1,4}:){6}|::(?:[0-9a-fA-F]{1,4}:){5}|(?:[0-9a)"
+    R"(-fA-F]{1,4})?::(?:[0-9a-fA-F]{1,4}:){4}|(?:(?:[0-9a-fA-F]{1,4}:){0,1}[0-9a-fA-F]{1,4)"
+    R"(})?::(?:[0-9a-fA-F]{1,4}:){3}|(?:(?:[0-9a-fA-F]{1,4}:){0,2}[0-9a-fA-F]{1,4})?::(?:[0)"
+    R"(-9a-fA-F]{1,4}:){2}|(?:(?:[0-9a-fA-F]{1,4}:){0,3}[0-9a-fA-F]{1,4})?::[0-9a-fA-F]{1,4)"
+    R"(}:|(?:(?:[0-9a-fA-F]{1,4}:){0,4}[0-9a-fA-F]{1,4})?::)(?:[0-9a-fA-F]{1,4}:[0-9a-fA-F])"
+    R"({1,4}|(?:(?:25[0-5]|2[0-4]\d|[01]?\d\d?)\.){3}(?:25[0-5]|2[0-4]\d|[01]?\d\d?))|(?:(?)"
+    R"(:[0-9a-fA-F]{1,4}:){0,5}[0-9a-fA-F]{1,4})?::[0-9a-fA-F]{1,4}|(?:(?:[0-9a-fA-F]{1,4}:)"
+    R"(){0,6}[0-9a-fA-F]{1,4})?::)|[Vv][0-9a-fA-F]+\.[a-zA-Z0-9\-._~!$&'()*+,;=:]+)\]|(?:(?)"
+    R"(:25[0-5]|2[0-4]\d|[01]?\d\d?)\.){3}(?:25[0-5]|2[0-4]\d|[01]?\d\d?)|(?:[a-zA-Z0-9\-._)"
+    R"(~!$&'"()*+,;=]|%[0-9a-fA-F]{2})*)(?::\d*)?(?:\/(?:[a-zA-Z0-9\-._~!$&'"()*+,;=:@]|%[0)"
+    R"(-9a-fA-F]{2})*)*|\/(?:(?:[a-zA-Z0-9\-._~!$&'"()*+,;=:@]|%[0-9a-fA-F]{2})+(?:\/(?:[a-)"
+    R"(zA-Z0-9\-._~!$&'"()*+,;=:@]|%[0-9a-fA-F]{2})*)*)?|(?:[a-zA-Z0-9\-._~!$&'"()*+,;=:@]|)"
+    R"(%[0-9a-fA-F]{2})+(?:\/(?:[a-zA-Z0-9\-._~!$&'"()*+,;=:@]|%[0-9a-fA-F]{2})*)*)?(?:\?(?)"
+    R"(:[a-zA-Z0-9\-._~!$&'"()*+,;=:@/?]|%[0-9a-fA-F]{2})*)?(?:#(?:[a-zA-Z0-9\-._~!$&'"()*+)"
+    R"(,;=:@/?]|%[0-9a-fA-F]{2})*)?$)";
 
 bool is_uri(std::string_view s) {
-  static const RE2 re("^[A-Za-z][A-Za-z0-9+\\-.]*:(?://" + authority() + "(?:/" + pchar() +
-                      "*)*|/?(?:" + pchar() + "+(?:/" + pchar() + "*)*)?)" + hier_tail() + "$");
-  return RE2::FullMatch(s, re);
+  static const RE2 re(kAjvUri);
+  return s.find_first_of("/:") != std::string_view::npos && RE2::FullMatch(s, re);
 }
 
 bool is_uri_reference(std::string_view s) {
-  if (is_uri(s)) return true;
-  static const RE2 relative("^(?://" + authority() + "(?:/" + pchar() + "*)*|/?(?:" +
-                            "(?:" + kUnreserved + "|" + kPctEncoded + "|" + kSubDelims +
-                            "|@)+(?:/" + pchar() + "*)*)?|/(?:" + pchar() + "+(?:/" + pchar() +
-                            "*)*)?)" + hier_tail() + "$");
-  return RE2::FullMatch(s, relative);
+  static const RE2 re(kAjvUriReference);
+  return RE2::FullMatch(s, re);
 }
 
 bool is_hostname(std::string_view s) {

@@ -39,6 +39,31 @@ bool looks_like_file(const std::string& s) {
          file.find("://") == std::string::npos;
 }
 
+int hex_digit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+// A $ref is a URI: its fragment is percent-encoded ("#/percent%25field" names the member
+// "percent%field"), and only then read as a JSON pointer (RFC 6901 section 6).
+std::string decode_fragment(const std::string& ref) {
+  const auto hash = ref.find('#');
+  if (hash == std::string::npos || ref.find('%', hash) == std::string::npos) return ref;
+  std::string out = ref.substr(0, hash + 1);
+  for (std::size_t i = hash + 1; i < ref.size(); ++i) {
+    if (ref[i] == '%' && i + 2 < ref.size() && hex_digit(ref[i + 1]) >= 0 &&
+        hex_digit(ref[i + 2]) >= 0) {
+      out += static_cast<char>(hex_digit(ref[i + 1]) * 16 + hex_digit(ref[i + 2]));
+      i += 2;
+    } else {
+      out += ref[i];
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string pointer_token(const std::string& key) {
@@ -164,7 +189,9 @@ SchemaRef SchemaStore::at(const std::string& location) const {
 SchemaRef SchemaStore::resolve(const SchemaRef& from, const std::string& ref) const {
   const std::string file = file_of(from.file, ref);
   const auto hash = ref.find('#');
-  const std::string pointer = hash == std::string::npos ? "" : ref.substr(hash + 1);
+  // The fragment's percent-decoding keeps the file part, so `hash` still points at '#'.
+  const std::string pointer =
+      hash == std::string::npos ? "" : decode_fragment(ref).substr(hash + 1);
   auto doc = files_.find(file);
   if (doc == files_.end()) {
     throw SchemaLoadError(from.location() + ": $ref \"" + ref + "\" names a file not loaded");

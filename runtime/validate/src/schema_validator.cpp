@@ -55,31 +55,6 @@ std::string number_text(double d) {
   return json(d).dump();
 }
 
-int hex_digit(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
-// A $ref is a URI: its fragment is percent-encoded ("#/percent%25field" names the member
-// "percent%field"), and only then read as a JSON pointer (RFC 6901 section 6).
-std::string decode_fragment(const std::string& ref) {
-  const auto hash = ref.find('#');
-  if (hash == std::string::npos || ref.find('%', hash) == std::string::npos) return ref;
-  std::string out = ref.substr(0, hash + 1);
-  for (std::size_t i = hash + 1; i < ref.size(); ++i) {
-    if (ref[i] == '%' && i + 2 < ref.size() && hex_digit(ref[i + 1]) >= 0 &&
-        hex_digit(ref[i + 2]) >= 0) {
-      out += static_cast<char>(hex_digit(ref[i + 1]) * 16 + hex_digit(ref[i + 2]));
-      i += 2;
-    } else {
-      out += ref[i];
-    }
-  }
-  return out;
-}
-
 class Run {
  public:
   Run(const SchemaValidator& validator, Violations& out)
@@ -128,7 +103,7 @@ class Run {
     if (!node.is_object()) return;
     if (auto ref = node.find("$ref"); ref != node.end() && ref->is_string()) {
       // draft-07: siblings ignored
-      check(v, store_.resolve(s, decode_fragment(ref->get<std::string>())), at);
+      check(v, store_.resolve(s, ref->get<std::string>()), at);
       return;
     }
     generic(v, s, at);
@@ -396,11 +371,19 @@ bool has_errors(const Violations& violations) {
 std::string describe_value(const nlohmann::json& value) {
   if (value.is_object()) return value.empty() ? "{}" : "an object";
   if (value.is_array()) {
-    return value.empty() ? "[]" : "an array of " + std::to_string(value.size()) + " items";
+    if (value.empty()) return "[]";
+    return "an array of " + std::to_string(value.size()) + (value.size() == 1 ? " item" : " items");
   }
-  std::string text = value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-  if (text.size() > 80) text = text.substr(0, 72) + "...\" (" + std::to_string(text.size()) + " bytes)";
-  return text;
+  // A long string is cut before it is written out: a 4 MiB value is not copied per message.
+  if (value.is_string() && value.get_ref<const std::string&>().size() > 72) {
+    const auto& text = value.get_ref<const std::string&>();
+    std::size_t cut = 64;
+    while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;  // UTF-8
+    return nlohmann::json(text.substr(0, cut))
+               .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) +
+           "... (" + std::to_string(text.size()) + " bytes)";
+  }
+  return value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 SchemaValidator::SchemaValidator(std::shared_ptr<const SchemaStore> store, ValidateOptions options)

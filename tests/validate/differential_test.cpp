@@ -1,0 +1,95 @@
+// The C++ half of validate.DifferentialAjv (differential/corpus.mjs writes the corpus and ajv's
+// verdicts): validates every item with rpckit::validate, strict enums as plain JSON Schema
+// has them, and requires ajv's verdict. Prints the corpus figures; on a disagreement, the
+// message, the mutation, the payload and both verdicts.
+//
+//   differential_test <corpus.json>     exit 0: all agree, 1: a disagreement, 2: bad input
+#include <cstddef>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <sstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "rpckit/validate/schema_store.hpp"
+#include "rpckit/validate/schema_validator.hpp"
+
+namespace {
+
+using nlohmann::json;
+using rpckit::validate::SchemaStore;
+using rpckit::validate::SchemaValidator;
+
+struct Figures {
+  std::size_t items = 0, valid = 0, invalid = 0, mismatches = 0;
+};
+
+std::string shorten(std::string text, std::size_t max = 600) {
+  if (text.size() <= max) return text;
+  return text.substr(0, max) + "... (" + std::to_string(text.size()) + " bytes)";
+}
+
+int run(const char* corpus_path) {
+  std::ifstream in(corpus_path, std::ios::binary);
+  if (!in) {
+    std::cerr << "differential_test: cannot read " << corpus_path << "\n";
+    return 2;
+  }
+  std::stringstream text;
+  text << in.rdbuf();
+  const json corpus = json::parse(text.str());
+  const auto store = SchemaStore::load(corpus.at("schema").get<std::string>());
+  const SchemaValidator validator(store, {.strict_enums = true});
+
+  std::map<std::string, Figures> per_message;
+  Figures total;
+  constexpr std::size_t kShown = 30;  // disagreements printed in full; the rest are counted
+  for (const json& item : corpus.at("items")) {
+    const std::string message = item.at("message").get<std::string>();
+    const std::string schema = item.at("schema").get<std::string>();
+    const bool ajv = item.at("valid").get<bool>();
+    const auto violations = validator.validate(item.at("instance"), store->at(schema));
+    const bool ours = !rpckit::validate::has_errors(violations);
+    for (Figures* f : {&per_message[message], &total}) {
+      ++f->items;
+      ++(ajv ? f->valid : f->invalid);
+      if (ours != ajv) ++f->mismatches;
+    }
+    if (ours != ajv && total.mismatches <= kShown) {
+      std::cout << "MISMATCH " << message << " (" << schema << "): "
+                << item.at("mutation").get<std::string>() << "\n  ajv: "
+                << (ajv ? "valid" : "invalid") << ", rpckit: " << (ours ? "valid" : "invalid");
+      if (!violations.empty()) {
+        std::cout << " (" << violations.front().instance << ": " << violations.front().message()
+                  << ")";
+      }
+      std::cout << "\n  payload: " << shorten(item.at("instance").dump()) << "\n";
+    }
+  }
+  std::cout << "differential: message: items (ajv valid / invalid), disagreements\n";
+  for (const auto& [message, f] : per_message) {
+    std::cout << "  " << message << ": " << f.items << " (" << f.valid << " / " << f.invalid
+              << "), " << f.mismatches << "\n";
+  }
+  std::cout << "differential: " << total.items << " items over " << per_message.size()
+            << " messages (" << total.valid << " valid, " << total.invalid
+            << " invalid by ajv), " << total.mismatches << " disagreements\n";
+  return total.mismatches == 0 && total.items > 0 ? 0 : 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 2) {
+    std::cerr << "usage: differential_test <corpus.json>\n";
+    return 2;
+  }
+  try {
+    return run(argv[1]);
+  } catch (const std::exception& e) {
+    std::cerr << "differential_test: " << e.what() << "\n";
+    return 2;
+  }
+}
