@@ -38,7 +38,10 @@ Examples load_examples(const std::filesystem::path& dir, const gen::ir::Module& 
   }
   Examples out;
   for (const gen::ir::Message& m : module.messages) {
-    std::filesystem::path file = dir / (m.method + ".json");
+    // Named as the message's schema file ("messages/plugin_health.json" -> plugin_health.json,
+    // which check_protocol.mjs reads too); StreamNook's file names are its method names.
+    std::filesystem::path file = dir / std::filesystem::path(m.loc.file).filename();
+    if (!std::filesystem::is_regular_file(file)) file = dir / (m.method + ".json");
     if (!std::filesystem::is_regular_file(file)) continue;
     std::ifstream in(file, std::ios::binary);
     std::stringstream text;
