@@ -82,7 +82,9 @@ bool is_greater(const gen::Json& after, const gen::Json& before) {
   std::vector<long> a = parts(after.get<std::string>());
   std::vector<long> b = parts(before.get<std::string>());
   if (a.empty() || b.empty()) return after != before;
-  return a > b;
+  // Only the first number counts: "1.0" -> "1.2" promises compatibility (a 1.x peer accepts
+  // any 1.x, as in semver), so it does not license a breaking change.
+  return a.front() > b.front();
 }
 
 std::optional<gen::Json> constant(const gen::SchemaSet& set, const std::string& name) {

@@ -54,6 +54,22 @@ std::optional<Node> child_if(const Node& node, const std::string& key) {
   return node.child(key);
 }
 
+// Two dotted version strings with the same first number and a greater second one: "1.0", "1.2".
+bool same_major(const std::optional<Node>& before, const std::optional<Node>& after) {
+  if (!before || !after || !before->json->is_string() || !after->json->is_string()) return false;
+  const std::string a = before->json->get<std::string>();
+  const std::string b = after->json->get<std::string>();
+  const auto dot_a = a.find('.');
+  const auto dot_b = b.find('.');
+  if (dot_a == std::string::npos || dot_b == std::string::npos) return false;
+  if (a.substr(0, dot_a) != b.substr(0, dot_b)) return false;
+  try {
+    return std::stod(b.substr(dot_b + 1)) > std::stod(a.substr(dot_a + 1));
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
 std::string text_or_none(const std::optional<Node>& n) {
   return n ? json_text(*n->json) : std::string("none");
 }
@@ -142,7 +158,14 @@ void compare_constants(const gen::SchemaSet& before, const gen::SchemaSet& after
     auto cz = child_if(*z, "const");
     if (text_or_none(ca) != text_or_none(cz)) {
       std::string change = text_or_none(ca) + " -> " + text_or_none(cz);
-      if (name == options.version_constant) {
+      if (name == options.version_constant && !report.version_bumped && same_major(ca, cz)) {
+        // "1.0" -> "1.2": peers of one major version accept each other.
+        out.add(protocol_change(
+            Verdict::kAdditive, "constant.version", sides, where, change,
+            "a minor version: peers of the same major version accept each other (it does not "
+            "allow a breaking change)",
+            loc_or_empty(ca), loc_or_empty(cz)));
+      } else if (name == options.version_constant) {
         out.add(protocol_change(
             Verdict::kBreaking, "constant.version", sides, where, change,
             report.version_bumped
