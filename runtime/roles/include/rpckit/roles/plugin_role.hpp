@@ -72,6 +72,22 @@ void bind_generated(Router<Direction>& router, Handler& handler, Context& contex
   bind(router, handler, context);
 }
 
+// The client of a protocol whose spawned role sends nothing (a host that only calls, like
+// Codex metadata plugins): there is nothing to call.
+class NoClient {
+ public:
+  explicit NoClient(Caller&) noexcept {}
+};
+
+template <class Protocol, class = void>
+struct spawner_client {
+  using type = NoClient;
+};
+template <class Protocol>
+struct spawner_client<Protocol, std::void_t<typename Protocol::SpawnerClient>> {
+  using type = typename Protocol::SpawnerClient;
+};
+
 }  // namespace detail
 
 template <class Protocol>
@@ -79,7 +95,8 @@ class PluginRole {
  public:
   using Profile = typename Protocol::Profile;
   using Inbound = typename Protocol::ToSpawned;
-  using HostClient = typename Protocol::SpawnerClient;
+  // The spawning side's messages; NoClient when the protocol has none.
+  using HostClient = typename detail::spawner_client<Protocol>::type;
 
   // `denial` makes the error a request outside the grant fails with locally.
   explicit PluginRole(Caller::Denial denial = nullptr)
