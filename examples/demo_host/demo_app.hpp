@@ -16,6 +16,7 @@
 namespace demo {
 
 namespace sn = ::streamnook::v1;
+using rpckit_examples::Transcript;
 
 class DemoApplication : public rpckit::streamnook::HostApplication {
  public:

@@ -124,7 +124,7 @@ int main(int argc, char** argv) {
   options.log_root = std::filesystem::path(state_dir) / "logs";
   options.time_scale = time_scale;
 
-  demo::Transcript transcript(frames);
+  rpckit_examples::Transcript transcript(frames);
   if (!transcript_path.empty()) {
     std::string error;
     if (!transcript.open_jsonl(transcript_path, &error)) {

@@ -2,10 +2,11 @@
 
 #include <cstdio>
 #include <optional>
+#include <utility>
 
 #include "rpckit/codec/json_reader.hpp"
 
-namespace demo {
+namespace rpckit_examples {
 namespace {
 
 constexpr std::size_t kLineChars = 160;  // a frame's summary on the terminal
@@ -71,7 +72,10 @@ std::string summarize(const nlohmann::json& message) {
 
 }  // namespace
 
-Transcript::Transcript(bool verbose_frames) : verbose_frames_(verbose_frames) {}
+Transcript::Transcript(bool verbose_frames, std::string local_role, std::string peer_role)
+    : verbose_frames_(verbose_frames),
+      local_role_(std::move(local_role)),
+      peer_role_(std::move(peer_role)) {}
 
 bool Transcript::open_jsonl(const std::string& path, std::string* error) {
   std::lock_guard lock(mutex_);
@@ -101,11 +105,12 @@ void Transcript::frame(std::string_view plugin_id, bool outgoing, std::string_vi
   write_line({{"t", t},
               {"type", "frame"},
               {"plugin", plugin_id},
-              {"direction", outgoing ? "host_to_plugin" : "plugin_to_host"},
+              {"direction", outgoing ? local_role_ + "_to_" + peer_role_
+                                     : peer_role_ + "_to_" + local_role_},
               {"message", message ? *message : nlohmann::json(body)}});
   if (!verbose_frames_) return;
   std::string text = printable(message ? summarize(*message) : std::string(body), kLineChars);
-  std::printf("%7.2fs  %s %-24.*s %s\n", t, outgoing ? "host  ->" : "host <- ",
+  std::printf("%7.2fs  %-6s %s %-24.*s %s\n", t, local_role_.c_str(), outgoing ? "->" : "<-",
               static_cast<int>(plugin_id.size()), plugin_id.data(), text.c_str());
   std::fflush(stdout);
 }
@@ -148,4 +153,4 @@ void Transcript::plugin_says(std::string_view plugin_id, std::string_view what) 
   std::fflush(stdout);
 }
 
-}  // namespace demo
+}  // namespace rpckit_examples

@@ -1,6 +1,8 @@
 #pragma once
 // Transcript: a readable account of the conversation and the lifecycle on stdout, and, when
-// asked, a machine-readable one: one JSON object per line for every frame and lifecycle event.
+// asked, a machine-readable one: one JSON object per line for every frame and lifecycle event
+// ({"type": "frame", "plugin": <peer>, "direction": "<local>_to_<peer role>", "message": ...}),
+// which `rpckit validate --transcript` checks. Shared by every example host.
 #include <chrono>
 #include <fstream>
 #include <mutex>
@@ -10,11 +12,13 @@
 
 #include <nlohmann/json.hpp>
 
-namespace demo {
+namespace rpckit_examples {
 
 class Transcript {
  public:
-  explicit Transcript(bool verbose_frames);
+  // `local_role` and `peer_role` name the sides in the protocol's words ("host", "plugin").
+  explicit Transcript(bool verbose_frames, std::string local_role = "host",
+                      std::string peer_role = "plugin");
   // Also writes JSON lines to `path`; false (with *error) when it cannot be opened.
   bool open_jsonl(const std::string& path, std::string* error);
 
@@ -29,9 +33,10 @@ class Transcript {
   double elapsed_s() const;
 
   bool verbose_frames_;
+  std::string local_role_, peer_role_;
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
   std::mutex mutex_;
   std::optional<std::ofstream> jsonl_;
 };
 
-}  // namespace demo
+}  // namespace rpckit_examples
