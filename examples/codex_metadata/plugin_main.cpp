@@ -1,0 +1,31 @@
+// codex-metadata-plugin: a Codex metadata plugin (protocol 1.0) over a small built-in catalog,
+// written with nothing but the generated handler and the generic plugin role: NDJSON framing,
+// integer and string ids, ping and the limits come from the generated Profile. Here: the
+// provider (provider.cpp) and the exit after shutdown (exit_after_shutdown.hpp).
+//
+//   codex-metadata-plugin [--no-match]   (--no-match: no metadata/match, the host falls back)
+#include <cstdio>
+#include <cstring>
+
+#include "codex_metadata_v1/roles.hpp"
+#include "exit_after_shutdown.hpp"
+#include "provider.hpp"
+
+int main(int argc, char** argv) {
+  bool with_match = true;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--no-match") == 0) {
+      with_match = false;
+    } else {
+      std::fprintf(stderr, "usage: codex-metadata-plugin [--no-match]\n");
+      return 2;
+    }
+  }
+  rpckit::roles::PluginRole<codex_sample::codex::Protocol> role;
+  codex_sample::Session session;
+  codex_sample::Provider provider(with_match);
+  role.bind(provider, session);
+  int code = codex_sample::run_until_shutdown(role);
+  std::fprintf(stderr, "codex-sample-catalog: exiting with code %d\n", code);
+  return code;
+}
