@@ -113,6 +113,15 @@ void ChildProcess::close_stdin() {
   stdin_fd_ = -1;
 }
 
+void ChildProcess::end_stdin() {
+  std::lock_guard lock(mutex_);
+  if (stdin_fd_ < 0) return;
+  const int null_fd = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
+  if (null_fd < 0) return;
+  ::dup3(null_fd, stdin_fd_, O_CLOEXEC);  // atomically: the pipe's write end is closed
+  ::close(null_fd);
+}
+
 void ChildProcess::kill() {
   std::lock_guard lock(mutex_);
   if (status_) return;

@@ -156,6 +156,9 @@ void PluginProcess::execute(std::vector<Action> actions) {
         // exit_grace). Blocking here would hang stop() forever.
         if (auto conn = connection(); conn && lifecycle_.exit) {
           run_async([this, conn] { lifecycle_.exit(*conn->endpoint); });
+        } else if (conn) {
+          // A protocol without an exit message ends a child by closing its input.
+          conn->child->end_stdin();
         }
         break;
       case Action::Kind::kKill:

@@ -38,6 +38,10 @@ class ChildProcess {
   int stdin_fd() const { return stdin_fd_; }    // write end of the child's stdin
   int stdout_fd() const { return stdout_fd_; }  // read end of the child's stdout
   void close_stdin();
+  // The child reads end of input on stdin, while stdin_fd() stays a valid descriptor (it now
+  // writes to /dev/null): a writer racing with this one writes nowhere, never into a number
+  // reused by another open.
+  void end_stdin();
 
   // SIGKILL, unless the process has already been reaped (a pidfd makes this race-free).
   void kill();

@@ -58,7 +58,7 @@ class PluginProcess {
     std::function<void(Endpoint&, supervision::Duration, std::function<void(bool answered)>)>
         health_check;  // none: the plugin counts as healthy
     std::function<void(Endpoint&, supervision::Duration, Done)> shutdown;  // none: exit next
-    std::function<void(Endpoint&)> exit;  // none: killed after the exit grace
+    std::function<void(Endpoint&)> exit;  // none: its stdin is closed, killed after the exit grace
   };
   struct Settings {
     std::string id;
