@@ -148,9 +148,11 @@ TEST(ValidateCli, RawStreamsOfOnePipeWithTheSenderNamed) {
 TEST(ValidateCli, TheDemoHostsTranscriptOfARealSessionIsValid) {
   TempDir dir("validate-demo");
   const fs::path transcript = dir.path() / "demo.jsonl";
+  // --ignore-stdin: the demo stops when its stdin closes, and a test's stdin may be at EOF.
   RunResult demo = run({RPCKIT_DEMO_HOST, RPCKIT_DEMO_PLUGIN_DIR, "--time-scale", "0.05",
                         "--state-dir", (dir.path() / "state").string(), "--host-methods",
-                        "log,notify,get_followed_live,set_upstream", "--transcript", transcript.string()});
+                        "log,notify,get_followed_live,set_upstream", "--ignore-stdin",
+                        "--transcript", transcript.string()});
   ASSERT_EQ(demo.exit_code, 0) << demo.err;
   RunResult r = validate({"--transcript", transcript.string(), "--strict"});
   EXPECT_EQ(r.exit_code, 0) << r.out;
