@@ -222,6 +222,16 @@ TEST_F(Transcript, EachPeerHasItsOwnIds) {
   EXPECT_EQ(keywords(send("plugin", kInitializeResult.dump(), "a")), "id");
 }
 
+TEST_F(Transcript, WhatIsRememberedIsBoundedWhateverThePeerSends) {
+  // 5000 requests never answered: beyond 4096 in flight, the oldest are reported at once.
+  std::size_t early = 0;
+  for (int id = 1; id <= 5000; ++id) {
+    early += send("plugin", notify(id, {{"message", "m"}})).size();
+  }
+  EXPECT_EQ(early, 5000u - 4096u);
+  EXPECT_EQ(checker_.finish().size(), 4096u);
+}
+
 TEST(TranscriptReader, ContentLengthFramesAndWhereTheFramingBreaks) {
   const std::string a = R"({"jsonrpc":"2.0","method":"exit"})";
   const std::string bytes = "Content-Length: " + std::to_string(a.size()) + "\r\n\r\n" + a +

@@ -1,5 +1,6 @@
 #include "rpckit/validate/transcript.hpp"
 
+#include <algorithm>
 #include <set>
 #include <stdexcept>
 
@@ -43,7 +44,12 @@ json parse_unique(const std::string& text) {
 
 }  // namespace
 
-TranscriptChecker::TranscriptChecker(const ProtocolValidator& validator) : validator_(validator) {}
+TranscriptChecker::TranscriptChecker(const ProtocolValidator& validator) : validator_(validator) {
+  // The sender of a request in a raw stream may be unknown (""); sorted as the keys are.
+  senders_.push_back("");
+  for (const auto& role : validator_.protocol().roles()) senders_.push_back(role);
+  std::sort(senders_.begin(), senders_.end());
+}
 
 std::string TranscriptChecker::other_role(const std::string& role) const {
   for (const auto& r : validator_.protocol().roles()) {
@@ -115,8 +121,34 @@ void TranscriptChecker::request(const Frame& frame, const std::string& method,
                                        id)));
     return;
   }
-  answered_.erase(key);  // an id may be reused once its request was answered
+  forget_answer(key);  // an id may be reused once its request was answered
   pending_[key] = {method, frame.number, frame.from};
+  pending_by_frame_[frame.number] = key;
+  if (pending_.size() > kMaxTracked) {
+    // Bounded memory against a peer that never answers: the oldest request is reported now.
+    const auto oldest = pending_by_frame_.begin();
+    out.push_back(unanswered(oldest->second, pending_.at(oldest->second),
+                             std::to_string(kMaxTracked) + " newer requests sent meanwhile"));
+    pending_.erase(oldest->second);
+    pending_by_frame_.erase(oldest);
+  }
+}
+
+void TranscriptChecker::forget_answer(const Key& key) {
+  if (auto it = answered_.find(key); it != answered_.end()) {
+    answered_by_frame_.erase(it->second);
+    answered_.erase(it);
+  }
+}
+
+Finding TranscriptChecker::unanswered(const Key& key, const Pending& p, const std::string& found) {
+  Finding f;
+  f.frame = p.frame;
+  f.peer = std::get<0>(key);
+  f.from = p.from;
+  f.violation = rule("/id", "unanswered",
+                     "an answer to " + p.method + " (id " + std::get<2>(key) + ")", found);
+  return f;
 }
 
 void TranscriptChecker::response(const Frame& frame, const std::string& id, const json& envelope,
@@ -124,12 +156,10 @@ void TranscriptChecker::response(const Frame& frame, const std::string& id, cons
   // A response answers a request the other side sent: look there first, then anywhere (a raw
   // stream of one pipe does not know its sender).
   auto found = pending_.end();
-  for (auto it = pending_.begin(); it != pending_.end(); ++it) {
-    const auto& [peer, sender, pending_id] = it->first;
-    if (peer != frame.peer || pending_id != id) continue;
+  for (const auto& sender : senders_) {
     if (!frame.from.empty() && sender == frame.from) continue;  // own request: not an answer
-    found = it;
-    break;
+    found = pending_.find({frame.peer, sender, id});
+    if (found != pending_.end()) break;
   }
   Frame attributed = frame;
   if (found == pending_.end() && id == "null" && envelope.contains("error")) {
@@ -149,9 +179,9 @@ void TranscriptChecker::response(const Frame& frame, const std::string& id, cons
   if (found == pending_.end()) {
     for (auto& v : validator_.envelope(envelope)) out.push_back(at_frame(frame, std::move(v)));
     std::string why = "no request in flight has this id";
-    for (const auto& [key, answered_by] : answered_) {
-      if (std::get<0>(key) == frame.peer && std::get<2>(key) == id) {
-        why = "its request was already answered by frame " + std::to_string(answered_by);
+    for (const auto& sender : senders_) {
+      if (auto it = answered_.find({frame.peer, sender, id}); it != answered_.end()) {
+        why = "its request was already answered by frame " + std::to_string(it->second);
       }
     }
     out.push_back(at_frame(frame, rule("/id", "id", "the id of a request waiting for its answer", id + " (" + why + ")")));
@@ -163,22 +193,24 @@ void TranscriptChecker::response(const Frame& frame, const std::string& id, cons
   for (auto& v : validator_.envelope(envelope, answers)) {
     out.push_back(at_frame(attributed, std::move(v)));
   }
+  forget_answer(found->first);
   answered_[found->first] = frame.number;
+  answered_by_frame_[frame.number] = found->first;
+  if (answered_.size() > kMaxTracked) {  // only for "answered twice" messages: the oldest go
+    answered_.erase(answered_by_frame_.begin()->second);
+    answered_by_frame_.erase(answered_by_frame_.begin());
+  }
+  pending_by_frame_.erase(found->second.frame);
   pending_.erase(found);
 }
 
 std::vector<Finding> TranscriptChecker::finish() {
   std::vector<Finding> out;
   for (const auto& [key, p] : pending_) {
-    Finding f;
-    f.frame = p.frame;
-    f.peer = std::get<0>(key);
-    f.from = p.from;
-    f.violation = rule("/id", "unanswered", "an answer to " + p.method + " (id " + std::get<2>(key) + ")",
-                       "none by the end of the transcript");
-    out.push_back(std::move(f));
+    out.push_back(unanswered(key, p, "none by the end of the transcript"));
   }
   pending_.clear();
+  pending_by_frame_.clear();
   return out;
 }
 

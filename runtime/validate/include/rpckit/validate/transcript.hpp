@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <vector>
 
 #include "rpckit/validate/protocol.hpp"
@@ -57,10 +58,19 @@ class TranscriptChecker {
   void response(const Frame& frame, const std::string& id, const nlohmann::json& envelope,
                 std::vector<Finding>& out);
   std::string other_role(const std::string& role) const;
+  void forget_answer(const Key& key);
+  static Finding unanswered(const Key& key, const Pending& p, const std::string& found);
+
+  // What is remembered of a live connection is bounded, whatever the peer sends: at most this
+  // many requests in flight (beyond, the oldest is reported unanswered) and answers kept.
+  static constexpr std::size_t kMaxTracked = 4096;
 
   const ProtocolValidator& validator_;
+  std::vector<std::string> senders_;  // "" and the roles, in key order
   std::map<Key, Pending> pending_;
+  std::map<std::size_t, Key> pending_by_frame_;  // oldest first
   std::map<Key, std::size_t> answered_;  // -> the frame that answered it
+  std::map<std::size_t, Key> answered_by_frame_;
   // Frames that were not JSON, per (peer, sender): each may be answered by an error response
   // with an id no readable request carried.
   std::map<std::pair<std::string, std::string>, std::size_t> unreadable_;
