@@ -60,12 +60,12 @@ Capabilities capabilities_of(const gen::SchemaSet& set) {
   return caps;
 }
 
-namespace {
-
-// Dotted numbers ("1.10" > "1.9"), else plain numbers; anything else only differs.
-bool is_greater(const gen::Json& after, const gen::Json& before) {
-  if (after.is_number() && before.is_number()) return after.get<double>() > before.get<double>();
-  if (!after.is_string() || !before.is_string()) return after != before;
+VersionStep version_step(const gen::Json& before, const gen::Json& after) {
+  if (before == after) return VersionStep::kNone;
+  if (after.is_number() && before.is_number()) {
+    return after.get<double>() > before.get<double>() ? VersionStep::kMajor : VersionStep::kOther;
+  }
+  if (!after.is_string() || !before.is_string()) return VersionStep::kMajor;
   auto parts = [](const std::string& s) {
     std::vector<long> out;
     std::size_t i = 0;
@@ -81,11 +81,15 @@ bool is_greater(const gen::Json& after, const gen::Json& before) {
   };
   std::vector<long> a = parts(after.get<std::string>());
   std::vector<long> b = parts(before.get<std::string>());
-  if (a.empty() || b.empty()) return after != before;
+  if (a.empty() || b.empty()) return VersionStep::kMajor;  // not dotted numbers: just different
   // Only the first number counts: "1.0" -> "1.2" promises compatibility (a 1.x peer accepts
   // any 1.x, as in semver), so it does not license a breaking change.
-  return a.front() > b.front();
+  if (a.front() > b.front()) return VersionStep::kMajor;
+  if (a.front() == b.front() && a > b) return VersionStep::kMinor;
+  return VersionStep::kOther;
 }
+
+namespace {
 
 std::optional<gen::Json> constant(const gen::SchemaSet& set, const std::string& name) {
   const gen::Json& root = *set.root().json;
@@ -150,7 +154,7 @@ Report compare(const gen::SchemaSet& before, const gen::SchemaSet& after,
   if (auto v = constant(after, options.version_constant)) report.new_version = json_text(*v);
   if (auto a = constant(before, options.version_constant)) {
     if (auto b = constant(after, options.version_constant)) {
-      report.version_bumped = *a != *b && is_greater(*b, *a);
+      report.version_bumped = version_step(*a, *b) == VersionStep::kMajor;
     }
   }
   Changes out;

@@ -14,6 +14,12 @@ namespace rpckit::compat {
 std::string location(const gen::Node& node);  // "types/channel.json#/properties/login"
 std::string json_text(const gen::Json& j);    // compact JSON, for "what changed"
 
+// How the version constant changed. Numbers: greater is a major step. Dotted numbers ("1.2"):
+// a greater first number is major, a greater rest with the same first number is minor.
+// Anything else that differs counts as major; lower or sideways is kOther.
+enum class VersionStep { kNone, kMajor, kMinor, kOther };
+VersionStep version_step(const gen::Json& before, const gen::Json& after);
+
 // The changes found so far, in discovery order. A change met again through another message
 // (a shared type reached from several payloads) is kept once, with every payload in `via`.
 class Changes {

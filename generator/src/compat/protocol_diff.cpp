@@ -54,22 +54,6 @@ std::optional<Node> child_if(const Node& node, const std::string& key) {
   return node.child(key);
 }
 
-// Two dotted version strings with the same first number and a greater second one: "1.0", "1.2".
-bool same_major(const std::optional<Node>& before, const std::optional<Node>& after) {
-  if (!before || !after || !before->json->is_string() || !after->json->is_string()) return false;
-  const std::string a = before->json->get<std::string>();
-  const std::string b = after->json->get<std::string>();
-  const auto dot_a = a.find('.');
-  const auto dot_b = b.find('.');
-  if (dot_a == std::string::npos || dot_b == std::string::npos) return false;
-  if (a.substr(0, dot_a) != b.substr(0, dot_b)) return false;
-  try {
-    return std::stod(b.substr(dot_b + 1)) > std::stod(a.substr(dot_a + 1));
-  } catch (const std::exception&) {
-    return false;
-  }
-}
-
 std::string text_or_none(const std::optional<Node>& n) {
   return n ? json_text(*n->json) : std::string("none");
 }
@@ -158,7 +142,8 @@ void compare_constants(const gen::SchemaSet& before, const gen::SchemaSet& after
     auto cz = child_if(*z, "const");
     if (text_or_none(ca) != text_or_none(cz)) {
       std::string change = text_or_none(ca) + " -> " + text_or_none(cz);
-      if (name == options.version_constant && !report.version_bumped && same_major(ca, cz)) {
+      if (name == options.version_constant && ca && cz &&
+          version_step(*ca->json, *cz->json) == VersionStep::kMinor) {
         // "1.0" -> "1.2": peers of one major version accept each other.
         out.add(protocol_change(
             Verdict::kAdditive, "constant.version", sides, where, change,
