@@ -135,23 +135,11 @@ class Printer {
   std::size_t errors_ = 0, warnings_ = 0;
 };
 
-std::vector<std::string_view> split_lines(std::string_view bytes) {
-  std::vector<std::string_view> out;
-  std::size_t start = 0;
-  while (start <= bytes.size()) {
-    const auto end = bytes.find('\n', start);
-    out.push_back(bytes.substr(start, end == std::string_view::npos ? end : end - start));
-    if (end == std::string_view::npos) break;
-    start = end + 1;
-  }
-  return out;
-}
-
-// Positions a violation of a value read from `text` (a file, or one NDJSON line).
-void place(Report& r, const std::string& text, std::size_t first_line, const std::string& prefix) {
-  const std::string pointer = r.violation.instance.substr(
-      r.violation.instance.rfind(prefix, 0) == 0 ? prefix.size() : 0);
-  if (auto offset = v::locate(text, pointer)) {
+// Positions a violation of a value read from `text` (a file, or one line of a transcript),
+// whose instance pointer is `within` (e.g. "/message" in a JSON-lines entry) + the violation's.
+void place(Report& r, std::string_view text, std::size_t first_line,
+           const std::string& within = "") {
+  if (auto offset = v::locate(text, within + r.violation.instance)) {
     const auto p = v::position_of(text, *offset);
     r.line = first_line + p.line - 1;
     r.column = p.column;
@@ -171,7 +159,7 @@ int run_payload(const ValidateOptions& o, const v::ProtocolValidator& validator,
   const std::string text = read_input(o.payload);
   for (auto& violation : validator.payload(o.message, part->second, parse_json(text, o.payload))) {
     Report r{o.payload, 0, 0, 0, "", "", std::move(violation)};
-    place(r, text, 1, "");
+    place(r, text, 1);
     printer.add(std::move(r));
   }
   return printer.finish(o.payload, 0);
@@ -191,7 +179,7 @@ int run_envelope(const ValidateOptions& o, const v::ProtocolValidator& validator
   }
   for (auto& violation : validator.envelope(envelope, response_to)) {
     Report r{o.envelope, 0, 0, 0, "", "", std::move(violation)};
-    place(r, text, 1, "");
+    place(r, text, 1);
     printer.add(std::move(r));
   }
   return printer.finish(o.envelope, 0);
@@ -214,19 +202,14 @@ int run_transcript(const ValidateOptions& o, const v::ProtocolValidator& validat
   const auto frames = v::read_transcript(bytes, format, o.from, problems);
   v::TranscriptChecker checker(validator);
   std::map<std::size_t, const v::Frame*> by_number;
-  const std::vector<std::string_view> lines = split_lines(bytes);
   auto report = [&](v::Finding f) {
     Report r{o.transcript, f.line, 0, f.frame, f.peer, f.from, std::move(f.violation)};
     auto it = by_number.find(f.frame);
-    if (it != by_number.end() && it->second->line && format == v::TranscriptFormat::kNdjson) {
-      place(r, it->second->body, it->second->line, "");  // the line is the frame
-    } else if (it != by_number.end() && it->second->line && it->second->line <= lines.size()) {
-      // A JSON-lines entry holds the frame as its "message".
-      const std::string line(lines[it->second->line - 1]);
-      const std::string instance = r.violation.instance;
-      r.violation.instance = "/message" + instance;
-      place(r, line, it->second->line, "");
-      r.violation.instance = instance;
+    if (it != by_number.end() && it->second->line) {
+      // The frame's line in the input; a JSON-lines entry holds the frame as its "message".
+      const std::string_view rest = std::string_view(bytes).substr(it->second->offset);
+      place(r, rest.substr(0, rest.find('\n')), it->second->line,
+            format == v::TranscriptFormat::kJsonLines ? "/message" : "");
     }
     printer.add(std::move(r));
   };

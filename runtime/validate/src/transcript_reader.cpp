@@ -53,13 +53,14 @@ std::vector<Frame> read_ndjson(std::string_view bytes, const std::string& from) 
   while (start < bytes.size()) {
     const auto end = bytes.find('\n', start);
     std::string_view text = bytes.substr(start, end == std::string_view::npos ? end : end - start);
+    const std::size_t offset = start;
     ++line;
     start = end == std::string_view::npos ? bytes.size() : end + 1;
     if (!text.empty() && text.back() == '\r') text.remove_suffix(1);
     if (std::all_of(text.begin(), text.end(), [](char c) { return std::isspace(static_cast<unsigned char>(c)); })) {
       continue;  // blank lines carry no frame
     }
-    frames.push_back({frames.size() + 1, line, "", from, std::string(text)});
+    frames.push_back({frames.size() + 1, line, "", from, std::string(text), offset});
   }
   return frames;
 }
@@ -79,7 +80,8 @@ std::vector<Frame> read_json_lines(std::string_view bytes, std::vector<Finding>&
     // An unparsable frame was kept as the string of its bytes.
     std::string body = message.is_string() ? message.get<std::string>() : message.dump();
     frames.push_back({frames.size() + 1, line.line, entry.value("plugin", ""),
-                      to == std::string::npos ? "" : direction.substr(0, to), std::move(body)});
+                      to == std::string::npos ? "" : direction.substr(0, to), std::move(body),
+                      line.offset});
   }
   return frames;
 }

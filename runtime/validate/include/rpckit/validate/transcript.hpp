@@ -25,6 +25,7 @@ struct Frame {
   std::string peer;        // which conversation ("" when there is one); ids are per peer
   std::string from;        // the role that sent it ("" = unknown: taken from the method)
   std::string body;        // the frame's bytes
+  std::size_t offset = 0;  // where its line starts in the transcript file (when `line` is set)
 };
 
 struct Finding {
