@@ -27,6 +27,8 @@ struct Profile {
   static constexpr bool kStopsOnStdinEof = true;
   static constexpr bool kStopsOnSigterm = true;
   static constexpr bool kStopsOnExit = false;
+  /// Stops once its answer to Shutdown is written (a protocol without an exit message).
+  static constexpr bool kStopsOnShutdown = false;
   using Handshake = messages::RpcHandshake;
   using HandshakeDone = rpckit::NoMessage;
   using HealthCheck = messages::SystemPing;

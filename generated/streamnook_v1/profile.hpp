@@ -27,6 +27,8 @@ struct Profile {
   static constexpr bool kStopsOnStdinEof = true;
   static constexpr bool kStopsOnSigterm = false;
   static constexpr bool kStopsOnExit = true;
+  /// Stops once its answer to Shutdown is written (a protocol without an exit message).
+  static constexpr bool kStopsOnShutdown = false;
   using Handshake = messages::Initialize;
   using HandshakeDone = messages::Initialized;
   using HealthCheck = messages::Ping;

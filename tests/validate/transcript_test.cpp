@@ -223,13 +223,15 @@ TEST_F(Transcript, EachPeerHasItsOwnIds) {
 }
 
 TEST_F(Transcript, WhatIsRememberedIsBoundedWhateverThePeerSends) {
-  // 5000 requests never answered: beyond 4096 in flight, the oldest are reported at once.
+  // Requests never answered: beyond kMaxTracked in flight, the oldest are reported at once.
+  constexpr std::size_t kMax = TranscriptChecker::kMaxTracked;
+  constexpr std::size_t kSent = kMax + 100;
   std::size_t early = 0;
-  for (int id = 1; id <= 5000; ++id) {
-    early += send("plugin", notify(id, {{"message", "m"}})).size();
+  for (std::size_t id = 1; id <= kSent; ++id) {
+    early += send("plugin", notify(static_cast<int>(id), {{"message", "m"}})).size();
   }
-  EXPECT_EQ(early, 5000u - 4096u);
-  EXPECT_EQ(checker_.finish().size(), 4096u);
+  EXPECT_EQ(early, kSent - kMax);
+  EXPECT_EQ(checker_.finish().size(), kMax);
 }
 
 TEST(TranscriptReader, ContentLengthFramesAndWhereTheFramingBreaks) {

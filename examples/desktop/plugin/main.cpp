@@ -1,19 +1,13 @@
 // desktop-plugin: the sample plugin of desktop-plugins v1 (/work/shared/spec), built from the
 // generated bindings (desktop_v1/roles.hpp) and the generic plugin session. The session
 // answers JSON-RPC errors, the health check routing, shutdown and stdin EOF; this program adds
-// its handlers and two pieces of this protocol's policy the generic role lacks:
-// plugin-defined methods (plugin_methods.hpp) and exiting after the shutdown answer
-// (exit_after_shutdown.hpp). Logs go to stderr; stdout carries frames only.
-#include <unistd.h>
-
+// its handlers and one piece of this protocol's policy the generic role lacks: plugin-defined
+// methods (plugin_methods.hpp). Logs go to stderr; stdout carries frames only.
 #include <cstdio>
 
 #include "desktop_v1/roles.hpp"
-#include "exit_after_shutdown.hpp"
 #include "plugin_methods.hpp"
-#include "rpckit/framing/fd_io.hpp"
 #include "rpckit/roles/plugin_role.hpp"
-#include "rpckit/roles/stdout_guard.hpp"
 #include "sample_plugin.hpp"
 
 namespace dv1 = desktop::v1;
@@ -35,23 +29,10 @@ int main() {
     return plugin.word_count(state, params, session.handshaken());
   });
 
-  rpckit::roles::StdoutGuard guard;
-  desktop_sample::EndableSource source(STDIN_FILENO);
-  rpckit::framing::FdSink sink(guard.protocol_fd());
-  auto writer = std::make_unique<desktop_sample::ShutdownAnswerWatch>(
-      rpckit::framing::make_writer(Profile::kFraming, sink, Profile::kMaxFrameBytes),
-      [&source] { source.end(); });
-  desktop_sample::ShutdownAnswerWatch& watch = *writer;
   session.on_shutdown([&] {
     std::fprintf(stderr, "desktop-plugin: shutdown after %d requests\n",
                  state.requests_served.load());
-    watch.arm();
   });
-
-  rpckit::Endpoint::Options options;
-  options.interrupt_reader = [&source] { source.interrupt(); };
-  options.max_depth = Profile::kMaxJsonDepth;
-  return session.serve(
-      rpckit::framing::make_reader(Profile::kFraming, source, Profile::kMaxFrameBytes),
-      std::move(writer), std::move(options));
+  // The profile's stops_on "shutdown": run() ends once the shutdown answer is written.
+  return session.run();
 }

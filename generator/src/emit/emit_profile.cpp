@@ -83,6 +83,8 @@ std::string emit_profile_header(const ir::Module& m) {
       "  static constexpr bool kStopsOnStdinEof = $eof$;\n"
       "  static constexpr bool kStopsOnSigterm = $sigterm$;\n"
       "  static constexpr bool kStopsOnExit = $exit_flag$;\n"
+      "  /// Stops once its answer to Shutdown is written (a protocol without an exit message).\n"
+      "  static constexpr bool kStopsOnShutdown = $shutdown_flag$;\n"
       "  using Handshake = $handshake$;\n"
       "  using HandshakeDone = $handshake_done$;\n"
       "  using HealthCheck = $health_check$;\n"
@@ -105,6 +107,7 @@ std::string emit_profile_header(const ir::Module& m) {
        {"eof", flag(profile.stops_on_stdin_eof)},
        {"sigterm", flag(profile.stops_on_sigterm)},
        {"exit_flag", flag(profile.stops_on_exit)},
+       {"shutdown_flag", flag(profile.stops_on_shutdown)},
        {"handshake", message_or_none(profile.handshake)},
        {"handshake_done", message_or_none(profile.handshake_done)},
        {"health_check", message_or_none(profile.health_check)},

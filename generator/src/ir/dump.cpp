@@ -88,7 +88,8 @@ void dump_profile(std::ostream& out, const ir::Profile& p) {
                                        : p.missing_error_code + " " + p.missing_error_message)
       << "\n";
   out << "profile stops" << (p.stops_on_stdin_eof ? " stdin-eof" : "")
-      << (p.stops_on_sigterm ? " sigterm" : "") << (p.stops_on_exit ? " exit" : "") << "\n";
+      << (p.stops_on_sigterm ? " sigterm" : "") << (p.stops_on_exit ? " exit" : "")
+      << (p.stops_on_shutdown ? " shutdown" : "") << "\n";
   for (const auto& t : p.timings) {
     const char* kind = t.kind == ir::Profile::Timing::Kind::kDuration    ? "duration"
                        : t.kind == ir::Profile::Timing::Kind::kDurations ? "durations"

@@ -192,6 +192,7 @@ struct Profile {
   std::string missing_error_code;
   std::string missing_error_message;
   bool stops_on_stdin_eof = false, stops_on_sigterm = false, stops_on_exit = false;
+  bool stops_on_shutdown = false;  // once its answer to shutdown is written
   // The lifecycle timers the protocol sets ("timings"): trait name ("kHandshakeTimeout") and
   // the C++ name of its constant, in the order of the profile's key list; the others keep the
   // supervisor's defaults.

@@ -182,13 +182,17 @@ ir::Profile lower_profile(const Node& profile, const ir::Module& m) {
   Node stops = profile.child("stops_on");
   if (!stops.json->is_array()) stops.fail("expected an array");
   for (std::size_t i = 0; i < stops.json->size(); ++i) {
-    switch (one_of(stops.item(i), {"stdin_eof", "sigterm", "exit"})) {
+    switch (one_of(stops.item(i), {"stdin_eof", "sigterm", "exit", "shutdown"})) {
       case 0: p.stops_on_stdin_eof = true; break;
       case 1: p.stops_on_sigterm = true; break;
-      default: p.stops_on_exit = true; break;
+      case 2: p.stops_on_exit = true; break;
+      default: p.stops_on_shutdown = true; break;
     }
   }
   if (p.stops_on_exit && p.exit.empty()) stops.fail("\"exit\" needs lifecycle.exit");
+  if (p.stops_on_shutdown && p.shutdown.empty()) {
+    stops.fail("\"shutdown\" needs lifecycle.shutdown");
+  }
 
   if (profile.has("timings")) {
     Node timings = profile.child("timings");

@@ -60,6 +60,14 @@ JsonValue PluginSession::dispatch(const Incoming& incoming) {
   if (handler_depth_ == 1) run_held_events();
   --handler_depth_;
   if (error) std::rethrow_exception(error);
+  if (life.stops_after_shutdown && incoming.is_request() && incoming.method == life.shutdown) {
+    // Answered here, so the stop follows the answer on the wire; then ends as after exit.
+    Reply reply = incoming.defer();
+    reply.result(std::move(result));
+    exit_requested_ = true;
+    if (endpoint_ != nullptr) endpoint_->close();
+    return JsonValue();
+  }
   return result;
 }
 

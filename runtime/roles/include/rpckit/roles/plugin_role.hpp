@@ -62,6 +62,7 @@ PluginSettings plugin_settings() {
   s.lifecycle.health_check_result = default_result<typename Profile::HealthCheck>();
   s.lifecycle.shutdown_result = default_result<typename Profile::Shutdown>();
   s.lifecycle.grant_member = std::string(Profile::kGrantMember);
+  s.lifecycle.stops_after_shutdown = Profile::kStopsOnShutdown;
   return s;
 }
 

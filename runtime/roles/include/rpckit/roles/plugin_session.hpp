@@ -7,8 +7,9 @@
 // - serves the host on stdin/stdout with the profile's framing and limits, with stdout
 //   guarded (StdoutGuard), until the exit message, stdin EOF or a broken stream;
 // - answers the health check itself, runs the shutdown hook before answering shutdown, and
-//   closes on exit; the handshake goes to the route, and its grant (the profile's grant
-//   member) is handed to the Caller the plugin sends through;
+//   closes on exit (or once the shutdown answer is written, when the profile stops on it);
+//   the handshake goes to the route, and its grant (the profile's grant member) is handed to
+//   the Caller the plugin sends through;
 // - runs handlers one at a time in arrival order. The endpoint keeps dispatching while a
 //   handler waits on the host (pings are answered, nested requests cannot deadlock), so the
 //   notifications that arrive meanwhile are held, bounded, and run once that handler has
@@ -42,6 +43,7 @@ struct PluginLifecycle {
   JsonValue health_check_result;  // encoded default result
   JsonValue shutdown_result;
   std::string grant_member;  // the handshake params member that holds the grant
+  bool stops_after_shutdown = false;  // ends the session once the shutdown answer is written
 };
 
 struct PluginSettings {

@@ -46,6 +46,12 @@ class TranscriptChecker {
 
   std::size_t frames() const { return frames_; }
 
+  // What is remembered of a live connection is bounded, whatever the peer sends: at most this
+  // many requests in flight (beyond, the oldest is reported unanswered) and answers kept. Far
+  // above what an endpoint holds unanswered (its queue takes 4096 frames), so a flood a peer
+  // legitimately works through is not reported; about 10 MB at most.
+  static constexpr std::size_t kMaxTracked = 65536;
+
  private:
   struct Pending {
     std::string method;
@@ -61,10 +67,6 @@ class TranscriptChecker {
   std::string other_role(const std::string& role) const;
   void forget_answer(const Key& key);
   static Finding unanswered(const Key& key, const Pending& p, const std::string& found);
-
-  // What is remembered of a live connection is bounded, whatever the peer sends: at most this
-  // many requests in flight (beyond, the oldest is reported unanswered) and answers kept.
-  static constexpr std::size_t kMaxTracked = 4096;
 
   const ProtocolValidator& validator_;
   std::vector<std::string> senders_;  // "" and the roles, in key order
