@@ -42,5 +42,19 @@ TEST(ApiComparison, TheHeaderLinesSpeakWhenTheIrCannot) {
   EXPECT_EQ(row(r.changes[0]), "breaking | api.changed |  | C++ API | enum NotifyLevel | is gone");
 }
 
+// A constraint is a check in the decoder, not part of a declaration: the wire verdict alone.
+TEST(ApiComparison, ATighterConstraintLeavesTheDeclarationsAlone) {
+  SchemaCopy copy;
+  edit(copy, "messages/notify.json",
+       [](J& d) { d["definitions"]["NotifyParams"]["properties"]["message"]["maxLength"] = 200; });
+  edit(copy, "messages/initialize.json",
+       [](J& d) { d["definitions"]["InitializeResult"]["properties"]["hooks"]["maxItems"] = 8; });
+  EXPECT_THAT(rows(compare_with(copy, {})),
+              ElementsAre("breaking | constraint.tighter | plugin_to_host | new host <- old plugin "
+                          "| initialize.result.hooks | maxItems none -> 8",
+                          "breaking | constraint.tighter | plugin_to_host | new host <- old plugin "
+                          "| notify.params.message | maxLength none -> 200"));
+}
+
 }  // namespace
 }  // namespace rpckit::compat::test

@@ -79,6 +79,19 @@ class Problems {
   static std::string show(std::size_t n) { return std::to_string(n); }
 };
 
+// A type as the C++ declaration spells it: constraints are checks in the decoder, not part of
+// the declaration (the schema comparison judges them on the wire).
+std::string cpp_type(const ir::TypeRef& t) {
+  using K = ir::TypeRef::Kind;
+  if (t.alias.empty() && (t.kind == K::kArray || t.kind == K::kMap)) {
+    std::string s = (t.kind == K::kArray ? "array<" : "map<") + cpp_type(*t.element) + ">";
+    return t.nullable ? "nullable<" + s + ">" : s;
+  }
+  ir::TypeRef bare = t;
+  bare.constraints = {};
+  return describe(bare);
+}
+
 void compare_struct(Problems& p, const ir::TypeDecl& a, const ir::TypeDecl& b) {
   for (const ir::Field& f : a.struct_.fields) {
     std::string where = "struct " + a.name + " field " + f.wire_name;
@@ -89,8 +102,8 @@ void compare_struct(Problems& p, const ir::TypeDecl& a, const ir::TypeDecl& b) {
       continue;
     }
     p.same(where + " C++ name", f.cpp_name, g->cpp_name);
-    p.same(where + " type", f.const_json ? std::string() : describe(f.type),
-           g->const_json ? std::string() : describe(g->type));
+    p.same(where + " type", f.const_json ? std::string() : cpp_type(f.type),
+           g->const_json ? std::string() : cpp_type(g->type));
     p.same(where + " required", f.required, g->required);
     p.same(where + " const", f.const_json, g->const_json);
     p.same(where + " default", f.default_cpp, g->default_cpp);
@@ -127,7 +140,7 @@ void compare_union(Problems& p, const ir::TypeDecl& a, const ir::TypeDecl& b) {
     }
     const ir::UnionMember& m = a.union_.members[i];
     const ir::UnionMember& n = b.union_.members[i];
-    p.same(where + " type", describe(m.type), describe(n.type));
+    p.same(where + " type", cpp_type(m.type), cpp_type(n.type));
     p.same(where + " tag", m.tag, n.tag);
     p.same(where + " match", m.match, n.match);
   }
