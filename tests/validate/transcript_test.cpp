@@ -223,15 +223,20 @@ TEST_F(Transcript, EachPeerHasItsOwnIds) {
 }
 
 TEST_F(Transcript, WhatIsRememberedIsBoundedWhateverThePeerSends) {
-  // Requests never answered: beyond kMaxTracked in flight, the oldest are reported at once.
-  constexpr std::size_t kMax = TranscriptChecker::kMaxTracked;
-  constexpr std::size_t kSent = kMax + 100;
-  std::size_t early = 0;
-  for (std::size_t id = 1; id <= kSent; ++id) {
-    early += send("plugin", notify(static_cast<int>(id), {{"message", "m"}})).size();
+  // Requests never answered: beyond the bound in flight, the oldest are reported at once.
+  constexpr std::size_t kMax = 64;
+  TranscriptChecker bounded(validator_, kMax);
+  std::vector<Finding> early;
+  for (std::size_t id = 1; id <= kMax + 10; ++id) {
+    const std::string body = notify(static_cast<int>(id), {{"message", "m"}}).dump();
+    for (Finding& f : bounded.feed({id, 0, "", "plugin", body})) early.push_back(std::move(f));
   }
-  EXPECT_EQ(early, kSent - kMax);
-  EXPECT_EQ(checker_.finish().size(), kMax);
+  ASSERT_EQ(early.size(), 10u);
+  EXPECT_EQ(early[0].frame, 1u);
+  EXPECT_EQ(early[0].violation.found, "64 newer requests sent meanwhile");
+  EXPECT_EQ(bounded.finish().size(), kMax);
+  // The default: 16 times what a live endpoint's queue holds.
+  EXPECT_GE(TranscriptChecker::kDefaultMaxTracked, 16u * 4096u);
 }
 
 TEST(TranscriptReader, ContentLengthFramesAndWhereTheFramingBreaks) {

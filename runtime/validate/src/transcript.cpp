@@ -44,7 +44,8 @@ json parse_unique(const std::string& text) {
 
 }  // namespace
 
-TranscriptChecker::TranscriptChecker(const ProtocolValidator& validator) : validator_(validator) {
+TranscriptChecker::TranscriptChecker(const ProtocolValidator& validator, std::size_t max_tracked)
+    : validator_(validator), max_tracked_(max_tracked) {
   // The sender of a request in a raw stream may be unknown (""); sorted as the keys are.
   senders_.push_back("");
   for (const auto& role : validator_.protocol().roles()) senders_.push_back(role);
@@ -124,11 +125,11 @@ void TranscriptChecker::request(const Frame& frame, const std::string& method,
   forget_answer(key);  // an id may be reused once its request was answered
   pending_[key] = {method, frame.number, frame.from};
   pending_by_frame_[frame.number] = key;
-  if (pending_.size() > kMaxTracked) {
+  if (pending_.size() > max_tracked_) {
     // Bounded memory against a peer that never answers: the oldest request is reported now.
     const auto oldest = pending_by_frame_.begin();
     out.push_back(unanswered(oldest->second, pending_.at(oldest->second),
-                             std::to_string(kMaxTracked) + " newer requests sent meanwhile"));
+                             std::to_string(max_tracked_) + " newer requests sent meanwhile"));
     pending_.erase(oldest->second);
     pending_by_frame_.erase(oldest);
   }
@@ -196,7 +197,7 @@ void TranscriptChecker::response(const Frame& frame, const std::string& id, cons
   forget_answer(found->first);
   answered_[found->first] = frame.number;
   answered_by_frame_[frame.number] = found->first;
-  if (answered_.size() > kMaxTracked) {  // only for "answered twice" messages: the oldest go
+  if (answered_.size() > max_tracked_) {  // only for "answered twice" messages: the oldest go
     answered_.erase(answered_by_frame_.begin()->second);
     answered_by_frame_.erase(answered_by_frame_.begin());
   }

@@ -38,19 +38,19 @@ struct Finding {
 
 class TranscriptChecker {
  public:
-  explicit TranscriptChecker(const ProtocolValidator& validator);
+  // What is remembered of a live connection is bounded, whatever the peer sends: at most
+  // `max_tracked` requests in flight (beyond, the oldest is reported unanswered) and as many
+  // answers. The default is far above what an endpoint holds unanswered (its queue takes 4096
+  // frames), so a flood a peer legitimately works through is not reported; about 10 MB at most.
+  static constexpr std::size_t kDefaultMaxTracked = 65536;
+  explicit TranscriptChecker(const ProtocolValidator& validator,
+                             std::size_t max_tracked = kDefaultMaxTracked);
 
   std::vector<Finding> feed(const Frame& frame);
   // What is left at the end: requests never answered.
   std::vector<Finding> finish();
 
   std::size_t frames() const { return frames_; }
-
-  // What is remembered of a live connection is bounded, whatever the peer sends: at most this
-  // many requests in flight (beyond, the oldest is reported unanswered) and answers kept. Far
-  // above what an endpoint holds unanswered (its queue takes 4096 frames), so a flood a peer
-  // legitimately works through is not reported; about 10 MB at most.
-  static constexpr std::size_t kMaxTracked = 65536;
 
  private:
   struct Pending {
@@ -69,6 +69,7 @@ class TranscriptChecker {
   static Finding unanswered(const Key& key, const Pending& p, const std::string& found);
 
   const ProtocolValidator& validator_;
+  std::size_t max_tracked_;
   std::vector<std::string> senders_;  // "" and the roles, in key order
   std::map<Key, Pending> pending_;
   std::map<std::size_t, Key> pending_by_frame_;  // oldest first
