@@ -102,6 +102,7 @@ void emit_checks(Printer& p, Patterns& patterns, const ir::TypeRef& t, const std
              {"message", message_arg(*c.not_pattern)}});
   }
   if (c.date_time) p.print("rpckit::codec::check_date_time($expr$, path);\n", {{"expr", expr}});
+  if (c.object) p.print("rpckit::codec::check_object($expr$.get(), path);\n", {{"expr", expr}});
   if ((c.minimum || c.maximum) && !range_is_the_type(t)) {
     p.print("rpckit::codec::check_range(static_cast<double>($expr$), $min$, $max$, path);\n",
             {{"expr", expr}, {"min", optional_number(c.minimum)}, {"max", optional_number(c.maximum)}});

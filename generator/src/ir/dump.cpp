@@ -48,6 +48,7 @@ std::string constraints(const ir::Constraints& c) {
   if (c.max_items) add("maxItems=" + std::to_string(*c.max_items));
   if (c.unique_items) add("uniqueItems");
   if (c.date_time) add("date-time");
+  if (c.object) add("object");
   return out.str();
 }
 

@@ -34,10 +34,11 @@ struct Constraints {
   std::optional<std::uint64_t> min_items, max_items;
   bool unique_items = false;
   bool date_time = false;  // format: date-time
+  bool object = false;     // a free-form object (kept as "any"): the value must be an object
 
   bool empty() const {
     return !min_length && !max_length && !pattern && !not_pattern && !minimum && !maximum &&
-           !min_items && !max_items && !unique_items && !date_time;
+           !min_items && !max_items && !unique_items && !date_time && !object;
   }
 };
 

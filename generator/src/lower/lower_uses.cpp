@@ -42,8 +42,14 @@ TypeRef Lowerer::lower_use(const Node& n, const std::string& hint) {
     return t;
   }
   switch (shape_of(n, false)) {
-    case Shape::kAny:
-      return TypeRef{};
+    case Shape::kAny: {
+      TypeRef t;  // a free-form object keeps its one check: that it is an object
+      bool nullable = false;
+      if (n.json->is_object() && single_type(n, &nullable) == "object" && !nullable) {
+        t.constraints.object = true;
+      }
+      return t;
+    }
     case Shape::kNullableWrapper: {
       Node inner = n.child(union_keyword(n)).item(static_cast<std::size_t>(nullable_member(n)));
       TypeRef t = lower_use(inner, hint);

@@ -218,4 +218,8 @@ void check_date_time(std::string_view s, const DecodePath& path) {
   if (!is_rfc3339_date_time(s)) reject(path, "expected an RFC 3339 date-time");
 }
 
+void check_object(const nlohmann::json& j, const DecodePath& path) {
+  if (!j.is_object()) reject(path, "expected object, got " + std::string(kind_name(j)));
+}
+
 }  // namespace rpckit::codec

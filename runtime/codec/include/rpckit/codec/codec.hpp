@@ -162,6 +162,9 @@ void check_range(double v, std::optional<double> min, std::optional<double> max,
 void check_items(std::size_t size, std::optional<std::size_t> min,
                  std::optional<std::size_t> max, const DecodePath& path);
 void check_date_time(std::string_view s, const DecodePath& path);
+// A free-form object ({"type": "object"} without properties, kept as a JsonValue): the value
+// must still be an object.
+void check_object(const nlohmann::json& j, const DecodePath& path);
 
 struct Duplicate {
   std::size_t earlier, later;
