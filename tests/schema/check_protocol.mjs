@@ -10,6 +10,9 @@
 //    {"envelopes": [...], "results": [...], "invalid": [{"envelope": ..., "why": ...}],
 //     "invalid_results": [{"result": ..., "why": ...}]}: every valid one passes, every invalid
 //    one fails (results against the message's x-result).
+// 3. A protocol that is not JSON-RPC (no x-messages: its messages are types told apart by a
+//    member, core line plugins) has <examples>/types/<type file name>.json per file of x-types,
+//    shaped {"valid": [...], "invalid": [{"value": ..., "why": ...}]}, checked the same way.
 // (StreamNook, schema/ itself, has more conventions: tests/schema/check_schemas.mjs.)
 // Prints one line per failure and "N passed, M failed"; exits non-zero on a failure.
 import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
@@ -107,7 +110,9 @@ function expect(valid, label, ref, value, why) {
 
 const protocol = files.get("protocol.json");
 const messageFiles = protocol?.["x-messages"] ?? [];
-check("protocol.json: lists its messages", () => (messageFiles.length ? undefined : "no x-messages"));
+const typeFiles = protocol?.["x-types"] ?? [];
+check("protocol.json: lists its messages or types", () =>
+  (messageFiles.length || typeFiles.length ? undefined : "no x-messages and no x-types"));
 for (const rel of messageFiles) {
   const name = posix.basename(rel, ".json");
   const path = join(EXAMPLES_DIR, `${name}.json`);
@@ -123,6 +128,18 @@ for (const rel of messageFiles) {
   if (result) {
     (ex.results ?? []).forEach((r, i) => expect(true, `${label}: result #${i + 1}`, result, r));
     (ex.invalid_results ?? []).forEach((c, i) => expect(false, `${label}: invalid result #${i + 1}`, result, c.result, c.why));
+  }
+}
+if (!messageFiles.length) {
+  for (const rel of typeFiles) {
+    const path = join(EXAMPLES_DIR, "types", posix.basename(rel));
+    const label = `${relative(ROOT, path)}`;
+    if (!check(`${label}: exists`, () => (existsSync(path) ? undefined : "missing"))) continue;
+    const ex = JSON.parse(readFileSync(path, "utf8"));
+    check(`${label}: has valid and invalid cases`, () =>
+      ex.valid?.length && ex.invalid?.length ? undefined : "needs both");
+    (ex.valid ?? []).forEach((v, i) => expect(true, `${label}: valid #${i + 1}`, ID_BASE + rel, v));
+    (ex.invalid ?? []).forEach((c, i) => expect(false, `${label}: invalid #${i + 1}`, ID_BASE + rel, c.value, c.why));
   }
 }
 console.log(`${passed} passed, ${failed} failed`);

@@ -9,15 +9,21 @@ namespace {
 
 constexpr const char* kTocMarker = "\x03toc\x03";
 
-std::string conventions() {
-  return "- **presence**: a `required` member is always there; an `optional` one may be absent.\n"
-         "- **nullable**: `yes` when the member may be `null`. Absent, `null` and a value are "
-         "three different things.\n"
-         "- **default**: what an absent optional member means.\n"
-         "- Enums and unions are open: a value this page does not list (from a newer peer) is "
-         "accepted and kept. Unknown members of an object are ignored.\n"
-         "- Requests carry an `id` and are answered with a `result` or an `error`; "
-         "notifications carry none and are never answered (JSON-RPC 2.0).\n\n";
+// `json_rpc`: the protocol has JSON-RPC messages (one that does not, like core line plugins,
+// describes its messages as types).
+std::string conventions(bool json_rpc) {
+  std::string text =
+      "- **presence**: a `required` member is always there; an `optional` one may be absent.\n"
+      "- **nullable**: `yes` when the member may be `null`. Absent, `null` and a value are "
+      "three different things.\n"
+      "- **default**: what an absent optional member means.\n"
+      "- Enums and unions are open: a value this page does not list (from a newer peer) is "
+      "accepted and kept. Unknown members of an object are ignored.\n";
+  if (json_rpc) {
+    text += "- Requests carry an `id` and are answered with a `result` or an `error`; "
+            "notifications carry none and are never answered (JSON-RPC 2.0).\n";
+  }
+  return text + "\n";
 }
 
 }  // namespace
@@ -38,7 +44,7 @@ std::string render_markdown(const gen::SchemaSet& schema, const gen::ir::Module&
   doc.paragraph("**Contents**");
   doc.raw(std::string(kTocMarker) + "\n");
   doc.heading(2, "Conventions");
-  doc.raw(conventions());
+  doc.raw(conventions(!module.messages.empty()));
   render_profile(ctx, doc);
   render_messages(ctx, doc);
   render_types(ctx, doc);
