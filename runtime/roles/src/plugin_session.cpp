@@ -36,9 +36,7 @@ void PluginSession::hold(const Incoming& incoming) {
 JsonValue PluginSession::dispatch(const Incoming& incoming) {
   const PluginLifecycle& life = settings_.lifecycle;
   if (!life.exit.empty() && incoming.method == life.exit) {
-    // Honoured at once, even while a handler waits: nothing held runs after it.
-    exit_requested_ = true;
-    if (endpoint_ != nullptr) endpoint_->close();
+    end_session();  // honoured at once, even while a handler waits
     return JsonValue();
   }
   if (!life.health_check.empty() && incoming.method == life.health_check) {
@@ -61,14 +59,18 @@ JsonValue PluginSession::dispatch(const Incoming& incoming) {
   --handler_depth_;
   if (error) std::rethrow_exception(error);
   if (life.stops_after_shutdown && incoming.is_request() && incoming.method == life.shutdown) {
-    // Answered here, so the stop follows the answer on the wire; then ends as after exit.
+    // Answered here, so the stop follows the answer on the wire.
     Reply reply = incoming.defer();
     reply.result(std::move(result));
-    exit_requested_ = true;
-    if (endpoint_ != nullptr) endpoint_->close();
+    end_session();
     return JsonValue();
   }
   return result;
+}
+
+void PluginSession::end_session() {
+  exit_requested_ = true;
+  if (endpoint_ != nullptr) endpoint_->close();
 }
 
 JsonValue PluginSession::run_one(const std::string& method, const nlohmann::json* params) {

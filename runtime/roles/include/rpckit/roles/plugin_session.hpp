@@ -92,6 +92,8 @@ class PluginSession {
   JsonValue dispatch(const Incoming& incoming);
   JsonValue run_one(const std::string& method, const nlohmann::json* params);
   void run_held_events();
+  // Ends the session as the exit message does: nothing held runs after it.
+  void end_session();
   void hold(const Incoming& incoming);  // or drop it, reported, past the bounds
 
   PluginSettings settings_;
