@@ -1,12 +1,12 @@
 #include "host_policy.hpp"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
 #include <nlohmann/json.hpp>
 #include <sstream>
+
+#include "rpckit/process/find_executable.hpp"
 
 namespace codex_host {
 namespace {
@@ -20,15 +20,6 @@ std::vector<std::string> split(const std::string& list, char separator) {
     if (!item.empty()) out.push_back(item);
   }
   return out;
-}
-
-std::optional<std::filesystem::path> on_path(const std::string& name) {
-  const char* path = std::getenv("PATH");
-  for (const std::string& dir : split(path != nullptr ? path : "/usr/bin:/bin", ':')) {
-    std::filesystem::path candidate = std::filesystem::path(dir) / name;
-    if (::access(candidate.c_str(), X_OK) == 0) return candidate;
-  }
-  return std::nullopt;
 }
 
 bool is_plugin_name(const std::string& name) {
@@ -69,7 +60,8 @@ std::optional<std::filesystem::path> allowed_command(const std::string& command,
            "CODEX_PLUGIN_ALLOWED_COMMANDS, or an absolute path)";
     return std::nullopt;
   }
-  auto found = on_path(command);
+  const char* path = std::getenv("PATH");
+  auto found = rpckit::process::find_on_path(command, path != nullptr ? path : "/usr/bin:/bin");
   if (!found) *why = "\"" + command + "\" is not on PATH";
   return found;
 }

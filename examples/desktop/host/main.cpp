@@ -6,8 +6,6 @@
 // protocol_violation for an answer the script did not expect).
 //
 //   desktop-host [--time-scale S] [--transcript FILE] -- <plugin command> [args...]
-#include <unistd.h>
-
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <cstdlib>
@@ -18,31 +16,13 @@
 #include "desktop_v1/roles.hpp"
 #include "host_app.hpp"
 #include "host_lifecycle.hpp"
+#include "rpckit/process/find_executable.hpp"
 #include "rpckit/roles/host_role.hpp"
 #include "rpckit/roles/route.hpp"
 #include "script.hpp"
 #include "transcript.hpp"
 
 namespace dv1 = desktop::v1;
-
-namespace {
-
-// A command without a slash is looked up on PATH, as a shell would (the spawner does not).
-std::filesystem::path on_path(const std::string& command) {
-  const char* path = std::getenv("PATH");
-  if (command.find('/') != std::string::npos || path == nullptr) return command;
-  std::string dirs = path;
-  for (std::size_t start = 0; start <= dirs.size();) {
-    std::size_t end = std::min(dirs.find(':', start), dirs.size());
-    std::filesystem::path candidate =
-        std::filesystem::path(dirs.substr(start, end - start)) / command;
-    if (end > start && ::access(candidate.c_str(), X_OK) == 0) return candidate;
-    start = end + 1;
-  }
-  return command;
-}
-
-}  // namespace
 
 int main(int argc, char** argv) {
   CLI::App cli{
@@ -94,7 +74,11 @@ int main(int argc, char** argv) {
   observer.report = [&](std::string_view what) { transcript.plugin_says(plugin_id, what); };
 
   rpckit::process::SpawnOptions spawn;
-  spawn.executable = on_path(command.front());
+  // A command without a slash is looked up on PATH, as a shell would (the spawner does not);
+  // one that resolves nowhere is spawned as given, and fails saying why.
+  std::string unresolved;
+  spawn.executable =
+      rpckit::process::resolve_command(command.front(), &unresolved).value_or(command.front());
   spawn.args.assign(command.begin() + 1, command.end());
   rpckit::supervision::Policy policy = rpckit::roles::lifecycle_policy<dv1::Protocol>(time_scale);
 

@@ -4,6 +4,7 @@
 #include <poll.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <system_error>
 
@@ -34,7 +35,14 @@ IoResult InterruptibleFdSource::read(std::span<char> buffer) {
   for (;;) {
     if (interrupted_.load()) return {0, std::make_error_code(std::errc::operation_canceled)};
     pollfd fds[2] = {{fd_, POLLIN, 0}, {wake_read_, POLLIN, 0}};
-    int ready = ::poll(fds, 2, -1);
+    int timeout_ms = -1;
+    if (deadline_) {
+      auto left = std::chrono::ceil<std::chrono::milliseconds>(
+          *deadline_ - std::chrono::steady_clock::now());
+      if (left.count() <= 0) return {0, std::make_error_code(std::errc::timed_out)};
+      timeout_ms = static_cast<int>(std::min<std::chrono::milliseconds::rep>(left.count(), 1 << 30));
+    }
+    int ready = ::poll(fds, 2, timeout_ms);
     if (ready < 0) {
       if (errno == EINTR) continue;
       return {0, std::error_code(errno, std::generic_category())};

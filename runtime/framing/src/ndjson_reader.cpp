@@ -11,11 +11,19 @@ std::string limit_text(std::size_t limit) { return "the " + std::to_string(limit
 }  // namespace
 
 NdjsonReader::NdjsonReader(ByteSource& source, std::size_t max_body_bytes, ReaderOptions options)
-    : source_(source), max_body_bytes_(max_body_bytes), buffer_(options.chunk_bytes) {}
+    : source_(source),
+      max_body_bytes_(max_body_bytes),
+      deliver_blank_lines_(options.deliver_blank_lines),
+      accept_unterminated_last_line_(options.accept_unterminated_last_line),
+      buffer_(options.chunk_bytes) {}
 
 ReadResult NdjsonReader::fail(ReadStatus status, std::string reason) {
   terminal_ = ReadResult{status, {}, std::move(reason)};
   return *terminal_;
+}
+
+bool NdjsonReader::strict() const {
+  return deliver_blank_lines_ || accept_unterminated_last_line_;
 }
 
 ReadResult NdjsonReader::read() {
@@ -27,7 +35,7 @@ ReadResult NdjsonReader::read() {
     if (lf != std::string_view::npos) {
       std::string_view line = data.substr(0, lf);
       if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-      if (text::is_blank(line)) {
+      if (text::is_blank(line) && !deliver_blank_lines_) {
         buffer_.consume(lf + 1);
         scan_from = 0;
         continue;
@@ -36,7 +44,7 @@ ReadResult NdjsonReader::read() {
         return fail(ReadStatus::kOversize, "line of " + std::to_string(line.size()) +
                                                " bytes exceeds " + limit_text(max_body_bytes_));
       }
-      ReadResult result{ReadStatus::kOk, std::string(line), {}};
+      ReadResult result{ReadStatus::kOk, std::string(strict() ? text::strip(line) : line), {}};
       buffer_.consume(lf + 1);
       return result;
     }
@@ -52,6 +60,11 @@ ReadResult NdjsonReader::read() {
     if (got.error) return fail(ReadStatus::kIoError, "read failed: " + got.error.message());
     if (got.eof()) {
       if (text::is_blank(buffer_.data())) return fail(ReadStatus::kEof, "end of stream");
+      if (accept_unterminated_last_line_) {
+        ReadResult last{ReadStatus::kOk, std::string(text::strip(buffer_.data())), {}};
+        buffer_.consume(buffer_.size());
+        return last;  // the next read() finds the buffer empty at EOF: kEof
+      }
       return fail(ReadStatus::kTruncatedBody, "stream ended inside a line after " +
                                                   std::to_string(buffer_.size()) +
                                                   " bytes without a newline");

@@ -25,6 +25,12 @@ bool iequals(std::string_view a, std::string_view b) {
 
 bool is_blank(std::string_view s) { return s.find_first_not_of(" \t\r") == std::string_view::npos; }
 
+std::string_view strip(std::string_view s) {
+  const std::size_t first = s.find_first_not_of(" \t\r");
+  if (first == std::string_view::npos) return {};
+  return s.substr(first, s.find_last_not_of(" \t\r") - first + 1);
+}
+
 std::string quote(std::string_view s, std::size_t max_chars) {
   std::string out = "\"";
   const bool cut = s.size() > max_chars;

@@ -11,6 +11,7 @@ namespace rpckit::framing::text {
 std::string_view trim(std::string_view s);
 bool iequals(std::string_view a, std::string_view b);
 bool is_blank(std::string_view s);  // only ' ', '\t', '\r'
+std::string_view strip(std::string_view s);  // drops ' ', '\t', '\r' from both ends
 // `s` in double quotes, C-escaped and cut to max_chars, safe to put in a log line even when
 // the peer sent binary garbage.
 std::string quote(std::string_view s, std::size_t max_chars = 64);

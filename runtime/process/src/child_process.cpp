@@ -1,12 +1,14 @@
 #include "rpckit/process/child_process.hpp"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -79,8 +81,17 @@ std::unique_ptr<ChildProcess> ChildProcess::spawn(const SpawnOptions& options,
   for (auto& a : argv_text) argv.push_back(a.data());
   argv.push_back(nullptr);
 
+  std::vector<std::string> env_text;
+  std::vector<char*> env;
+  if (options.environment) {
+    env_text = *options.environment;
+    for (auto& e : env_text) env.push_back(e.data());
+    env.push_back(nullptr);
+  }
+
   pid_t pid = -1;
-  int rc = ::posix_spawn(&pid, path.c_str(), &actions, &attr, argv.data(), environ);
+  int rc = ::posix_spawn(&pid, path.c_str(), &actions, &attr, argv.data(),
+                         options.environment ? env.data() : environ);
   posix_spawn_file_actions_destroy(&actions);
   posix_spawnattr_destroy(&attr);
   if (log_fd >= 0) ::close(log_fd);
@@ -151,6 +162,28 @@ ExitStatus ChildProcess::wait() {
   while (::waitpid(pid_, &ignored, 0) < 0 && errno == EINTR) {
   }
   return status;
+}
+
+std::optional<ExitStatus> ChildProcess::wait_for(std::chrono::milliseconds timeout) {
+  if (auto done = exit_status()) return done;
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  for (;;) {
+    siginfo_t info{};
+    info.si_pid = 0;
+    int rc = ::waitid(P_PID, static_cast<id_t>(pid_), &info, WEXITED | WNOWAIT | WNOHANG);
+    if (rc == 0 && info.si_pid != 0) return wait();  // ended: reap it as wait() does
+    if (rc != 0 && errno != EINTR) return exit_status();  // reaped by a concurrent wait()
+    auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline -
+                                                             std::chrono::steady_clock::now());
+    if (left.count() <= 0) return std::nullopt;
+    if (pidfd_ >= 0) {
+      // Readable once the process has ended.
+      pollfd fd{pidfd_, POLLIN, 0};
+      ::poll(&fd, 1, static_cast<int>(std::min<std::chrono::milliseconds::rep>(left.count(), 1 << 30)));
+    } else {
+      ::usleep(static_cast<useconds_t>(std::min<std::chrono::milliseconds::rep>(left.count(), 5) * 1000));
+    }
+  }
 }
 
 std::optional<ExitStatus> ChildProcess::exit_status() const {

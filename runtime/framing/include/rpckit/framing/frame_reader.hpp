@@ -15,6 +15,12 @@ struct ReaderOptions {
   // Cap on a Content-Length header section (blank line included), so a peer cannot make us
   // buffer headers without bound. Real headers are ~25 bytes.
   std::size_t max_header_bytes = 8 * 1024;
+  // NDJSON only, for protocols that read lines more strictly than JSON-RPC peers do (core
+  // line plugins): a blank line is delivered as an empty body, for the caller to refuse,
+  // instead of being skipped; and a last line ended by the end of the stream rather than
+  // '\n' is a frame (the next read() is kEof) instead of kTruncatedBody.
+  bool deliver_blank_lines = false;
+  bool accept_unterminated_last_line = false;
 };
 
 // Reads frames from a ByteSource.

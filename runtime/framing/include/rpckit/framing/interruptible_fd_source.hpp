@@ -3,6 +3,8 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
+#include <optional>
 #include <span>
 
 #include "rpckit/framing/byte_io.hpp"
@@ -21,6 +23,11 @@ class InterruptibleFdSource final : public ByteSource {
   // After interrupt(), read() returns std::errc::operation_canceled, now and forever.
   IoResult read(std::span<char> buffer) override;
   void interrupt();
+  // A read() still waiting at `deadline` returns std::errc::timed_out (reading thread only;
+  // nullopt, the default, waits for ever). For a protocol step with its own deadline.
+  void set_deadline(std::optional<std::chrono::steady_clock::time_point> deadline) {
+    deadline_ = deadline;
+  }
   int fd() const { return fd_; }
 
  private:
@@ -28,6 +35,7 @@ class InterruptibleFdSource final : public ByteSource {
   int wake_read_ = -1;
   int wake_write_ = -1;
   std::atomic<bool> interrupted_{false};
+  std::optional<std::chrono::steady_clock::time_point> deadline_;
 };
 
 }  // namespace rpckit::framing

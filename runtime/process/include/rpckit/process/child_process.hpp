@@ -5,6 +5,7 @@
 // kills and reaps a child that is still running.
 #include <sys/types.h>
 
+#include <chrono>
 #include <filesystem>
 #include <memory>
 #include <mutex>
@@ -23,6 +24,8 @@ struct SpawnOptions {
   std::vector<std::string> args;     // argv[1..]
   std::filesystem::path working_dir;
   std::optional<std::filesystem::path> stderr_log;  // appended to; created with its folder
+  // The child's whole environment ("KEY=VALUE" strings) when set, even empty; else ours.
+  std::optional<std::vector<std::string>> environment;
 };
 
 class ChildProcess {
@@ -47,6 +50,8 @@ class ChildProcess {
   void kill();
   // Blocks until the process ends and reaps it. One thread waits; the result is kept.
   ExitStatus wait();
+  // wait(), but gives up (nullopt, the process left running) after `timeout`.
+  std::optional<ExitStatus> wait_for(std::chrono::milliseconds timeout);
   std::optional<ExitStatus> exit_status() const;
 
  private:

@@ -1,0 +1,102 @@
+#include "text_tools.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+namespace core_line_sample {
+namespace {
+
+ToolResult invalid(std::string message) { return {std::nullopt, "invalid_input", std::move(message)}; }
+
+bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+// Reverses code points, not bytes, so UTF-8 stays UTF-8.
+std::string reverse_utf8(const std::string& text) {
+  std::vector<std::string> points;
+  for (std::size_t i = 0; i < text.size();) {
+    std::size_t n = 1;
+    while (i + n < text.size() && (static_cast<unsigned char>(text[i + n]) & 0xC0) == 0x80) ++n;
+    points.push_back(text.substr(i, n));
+    i += n;
+  }
+  std::string out;
+  for (auto it = points.rbegin(); it != points.rend(); ++it) out += *it;
+  return out;
+}
+
+std::string squeeze(const std::string& text) {  // runs of whitespace become one space
+  std::string out;
+  for (char c : text) {
+    if (is_space(c)) {
+      if (!out.empty() && out.back() != ' ') out += ' ';
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+std::string trim(const std::string& text) {
+  auto first = std::find_if_not(text.begin(), text.end(), is_space);
+  auto last = std::find_if_not(text.rbegin(), text.rend(), is_space).base();
+  return first < last ? std::string(first, last) : std::string();
+}
+
+std::optional<std::string> text_of(const nlohmann::json& input) {
+  if (!input.is_object() || !input.contains("text") || !input["text"].is_string()) return std::nullopt;
+  return input["text"].get<std::string>();
+}
+
+ToolResult transform(const nlohmann::json& input) {
+  auto text = text_of(input);
+  if (!text) return invalid("input.text must be a string");
+  if (!input.contains("ops") || !input["ops"].is_array()) return invalid("input.ops must be an array");
+  std::string out = *text;
+  for (const auto& op : input["ops"]) {
+    std::string name = op.is_string() ? op.get<std::string>() : op.dump();
+    if (name == "upper" || name == "lower") {
+      for (char& c : out) {
+        c = static_cast<char>(name == "upper" ? std::toupper(static_cast<unsigned char>(c))
+                                              : std::tolower(static_cast<unsigned char>(c)));
+      }
+    } else if (name == "reverse") {
+      out = reverse_utf8(out);
+    } else if (name == "trim") {
+      out = trim(out);
+    } else if (name == "squeeze") {
+      out = squeeze(out);
+    } else {
+      return invalid("unknown op " + name + " (upper, lower, reverse, trim, squeeze)");
+    }
+  }
+  return {nlohmann::json{{"text", out}}, {}, {}};
+}
+
+ToolResult stats(const nlohmann::json& input) {
+  auto text = text_of(input);
+  if (!text) return invalid("input.text must be a string");
+  std::size_t chars = 0, words = 0, lines = text->empty() ? 0 : 1;
+  bool in_word = false;
+  for (char c : *text) {
+    if ((static_cast<unsigned char>(c) & 0xC0) != 0x80) ++chars;
+    if (c == '\n') ++lines;
+    if (is_space(c)) {
+      in_word = false;
+    } else if (!in_word) {
+      in_word = true;
+      ++words;
+    }
+  }
+  if (!text->empty() && text->back() == '\n') --lines;
+  return {nlohmann::json{{"chars", chars}, {"words", words}, {"lines", lines}}, {}, {}};
+}
+
+}  // namespace
+
+ToolResult run_tool(const std::string& tool_name, const nlohmann::json& input) {
+  if (tool_name == "text.transform") return transform(input);
+  if (tool_name == "text.stats") return stats(input);
+  return {std::nullopt, "not_found", "this plugin has no tool \"" + tool_name + "\""};
+}
+
+}  // namespace core_line_sample
