@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "plugin_command.hpp"
 #include "codex_metadata_v1/roles.hpp"
 #include "host_policy.hpp"
 #include "host_session.hpp"
@@ -108,8 +109,15 @@ int main(int argc, char** argv) {
   cli.add_option("--plugin-dir", plugin_dir, "Absolute plugin commands must be under it");
   cli.add_option("--query", script.query, "The metadata/search query")->capture_default_str();
   cli.add_option("--title", script.title, "The metadata/match title")->capture_default_str();
-  cli.add_option("command", command, "-- <plugin command> [args...]")->required();
+  cli.add_option("command", command, "-- <plugin command> [args...]");
+  std::vector<std::string> after_dashes = rpckit_examples::take_plugin_command(argc, argv);
   CLI11_PARSE(cli, argc, argv);
+  if (!after_dashes.empty()) command = std::move(after_dashes);
+  if (command.empty()) {
+    std::fprintf(stderr, "%s\n", cli.help().c_str());
+    std::fprintf(stderr, "a plugin command is required (after --)\n");
+    return 2;
+  }
 
   codex_host::Failures failures;
   rpckit_examples::Transcript transcript(/*verbose_frames=*/true);

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "plugin_command.hpp"
 #include "desktop_v1/roles.hpp"
 #include "host_app.hpp"
 #include "host_lifecycle.hpp"
@@ -38,9 +39,15 @@ int main(int argc, char** argv) {
                  "Also write a JSON-lines transcript (for rpckit validate --transcript)");
   cli.add_option("--plugin-id", plugin_id,
                  "The id the plugin is installed under (a different plugin_id is a warning)");
-  cli.add_option("command", command, "The plugin's entrypoint and its arguments (after --)")
-      ->required();
+  cli.add_option("command", command, "The plugin's entrypoint and its arguments (after --)");
+  std::vector<std::string> after_dashes = rpckit_examples::take_plugin_command(argc, argv);
   CLI11_PARSE(cli, argc, argv);
+  if (!after_dashes.empty()) command = std::move(after_dashes);
+  if (command.empty()) {
+    std::fprintf(stderr, "%s\n", cli.help().c_str());
+    std::fprintf(stderr, "a plugin command is required (after --)\n");
+    return 2;
+  }
 
   rpckit_examples::Transcript transcript(true);
   if (!transcript_path.empty()) {

@@ -16,6 +16,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "plugin_command.hpp"
 #include "event_log.hpp"
 #include "loaf_v1/constants.hpp"
 #include "loaf_v1/roles.hpp"
@@ -74,9 +75,15 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(0.001, 100.0));
   cli.add_option("--transcript", transcript_path,
                  "Also write a JSON-lines transcript for `rpckit validate --transcript`");
-  cli.add_option("command", command, "The server command and its arguments (after --)")
-      ->required();
+  cli.add_option("command", command, "The server command and its arguments (after --)");
+  std::vector<std::string> after_dashes = rpckit_examples::take_plugin_command(argc, argv);
   CLI11_PARSE(cli, argc, argv);
+  if (!after_dashes.empty()) command = std::move(after_dashes);
+  if (command.empty()) {
+    std::fprintf(stderr, "%s\n", cli.help().c_str());
+    std::fprintf(stderr, "a plugin command is required (after --)\n");
+    return 2;
+  }
 
   rpckit_examples::Transcript transcript(true, "client", "server");
   std::string error;
