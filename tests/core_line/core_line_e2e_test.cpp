@@ -107,11 +107,11 @@ const Case kCases[] = {
      "failure: crashed: test.misbehaving: stdout ended before the handshake reply"},
     {"SilenceIsTimeout",
      sh(CORE_LINE_HOST_EXE) + " --time-scale 0.5 " + as_misbehaving("-- " + misbehaving("silent")), 1,
-     "failure: timeout: test.misbehaving: no handshake reply within 1000 ms"},
+     "failure: timeout: test.misbehaving: handshake reply: nothing within 1000 ms"},
     {"NonJsonReplyIsMalformed", host(as_misbehaving("-- " + misbehaving("not_json"))), 1,
-     "failure: malformed_response: test.misbehaving: handshake reply is not one JSON object"},
+     "failure: malformed_response: test.misbehaving: handshake reply: not one JSON value: at byte 0"},
     {"EmptyLineIsMalformed", host(as_misbehaving("-- " + misbehaving("empty_line"))), 1,
-     "failure: malformed_response: test.misbehaving: handshake reply is an empty line"},
+     "failure: malformed_response: test.misbehaving: handshake reply: an empty line"},
     {"OversizedLineIsMalformed", host(as_misbehaving("-- " + misbehaving("oversize"))), 1,
      "failure: malformed_response: test.misbehaving: handshake reply: line of 1048577 bytes exceeds the 1048576-byte limit"},
     // 5. The handshake's checks, in order.
@@ -163,7 +163,7 @@ const Case kCases[] = {
      "failure: crashed: test.misbehaving: stdout ended before the response"},
     {"NoResponseIsTimeout",
      host(as_misbehaving("--timeout-ms 1500 -- " + misbehaving("hang_request"))), 1,
-     "failure: timeout: test.misbehaving: the invoke deadline (1500 ms) expired"},
+     "failure: timeout: test.misbehaving: response: the invoke deadline (1500 ms) passed"},
     // 8. The response's checks.
     {"WrongResponseTypeIsMalformed", host(as_misbehaving("-- " + misbehaving("resp_wrong_type"))), 1,
      "failure: malformed_response: test.misbehaving: the response's type is \"result\""},

@@ -87,6 +87,17 @@ J& profile(SchemaFiles& s) {
                    "lifecycle": {"handshake": "m"}, "stops_on": ["stdin_eof"]})");
   return p;
 }
+// Gives the base schema a valid one-shot exchange (T gains the discriminator `kind`) and
+// returns it, to be broken by a case.
+J& exchange(SchemaFiles& s) {
+  s["types/t.json"]["properties"]["kind"] = J::parse(R"({"const": "t"})");
+  J& x = s["protocol.json"]["x-exchange"];
+  x = J::parse(R"({"framing": "ndjson", "max_frame_bytes": "count", "spawned": "b",
+                   "discriminator": "kind",
+                   "steps": [{"from": "a", "type": "T"}, {"from": "b", "type": "T", "within": "timeout_ms"}],
+                   "ends": "stdin_eof", "timings": {"invoke": "timeout_ms"}})");
+  return x;
+}
 J& prop(SchemaFiles& s, const char* name) { return s["protocol.json"]["properties"][name]; }
 
 const std::vector<Case>& cases() {
@@ -516,6 +527,39 @@ const std::vector<Case>& cases() {
        },
        "protocol.json#/x-profile/error_objects/missing_code: missing_code needs \"x-error-codes\" "
        "in the protocol file"},
+      // ---- lower: exchange ------------------------------------------------------------------
+      {"ExchangeUnknownKey", [](SchemaFiles& s) { exchange(s)["nope"] = 1; },
+       "protocol.json#/x-exchange/nope: unknown exchange key"},
+      {"ExchangeAndProfile",
+       [](SchemaFiles& s) {
+         profile(s);
+         exchange(s);
+       },
+       "protocol.json#/x-exchange: a protocol has x-profile or x-exchange, not both"},
+      {"ExchangeNeedsTwoRoles",
+       [](SchemaFiles& s) {
+         s["protocol.json"]["x-roles"] = J::array({"a", "b", "c"});
+         exchange(s);
+       },
+       "protocol.json#/x-exchange/spawned: an exchange needs exactly two roles in x-roles"},
+      {"ExchangeStepUnknownKey", [](SchemaFiles& s) { exchange(s)["steps"][0]["when"] = 1; },
+       "protocol.json#/x-exchange/steps/0/when: unknown step key"},
+      {"ExchangeStepTypeUnknown", [](SchemaFiles& s) { exchange(s)["steps"][0]["type"] = "Nope"; },
+       "protocol.json#/x-exchange/steps/0/type: \"Nope\" is not an object type of the protocol"},
+      {"ExchangeStepWithoutDiscriminator", [](SchemaFiles& s) { exchange(s)["discriminator"] = "x"; },
+       "protocol.json#/x-exchange/steps/0/type: \"T\" has no \"x\" member with a string const "
+       "(the discriminator)"},
+      {"ExchangeFirstStepFromTheSpawned", [](SchemaFiles& s) { exchange(s)["steps"][0]["from"] = "b"; },
+       "protocol.json#/x-exchange/steps/0/from: the first step must come from the spawner (\"a\")"},
+      {"ExchangeStepsEmpty", [](SchemaFiles& s) { exchange(s)["steps"] = J::array(); },
+       "protocol.json#/x-exchange/steps: expected a non-empty array"},
+      {"ExchangeCorrelationInNoStep", [](SchemaFiles& s) { exchange(s)["correlation"] = "id"; },
+       "protocol.json#/x-exchange/correlation: \"id\" is in no step's type"},
+      {"ExchangeTimingUnknown", [](SchemaFiles& s) { exchange(s)["timings"]["boot"] = "timeout_ms"; },
+       "protocol.json#/x-exchange/timings/boot: unknown exchange timing"},
+      {"ExchangeWithinNotADuration", [](SchemaFiles& s) { exchange(s)["steps"][1]["within"] = "count"; },
+       "protocol.json#/x-exchange/steps/1/within: \"count\" is not a duration constant (x-unit "
+       "\"ms\") of the protocol"},
       {"ProfileTimingsNotObject", [](SchemaFiles& s) { profile(s)["timings"] = 1; },
        "protocol.json#/x-profile/timings: expected an object"},
       {"ProfileTimingUnknown",
@@ -568,6 +612,12 @@ std::string diagnostic_of(const SchemaFiles& files, const std::string& tag) {
 TEST(Diagnostics, BaseSchemaIsValid) {
   EXPECT_EQ(diagnostic_of(base(), "base"), "");
   ASSERT_GE(cases().size(), 60u);
+}
+
+TEST(Diagnostics, BaseSchemaWithAnExchangeIsValid) {
+  SchemaFiles files = base();
+  exchange(files)["correlation"] = "x";  // T has `x`: both steps carry it
+  EXPECT_EQ(diagnostic_of(files, "exchange"), "");
 }
 
 class Diagnostic : public ::testing::TestWithParam<Case> {};

@@ -3,11 +3,14 @@
 #include <algorithm>
 #include <set>
 
+#include "core_line_v1/exchange.hpp"
+#include "rpckit/roles/one_shot.hpp"
+
 namespace core_line_sample {
 namespace {
 
 namespace cl = core_line::v1;
-using Kind = nlohmann::json::value_t;
+using Exchange = cl::Exchange;
 
 std::string trim(const std::string& s) {
   auto first = s.find_first_not_of(" \t\r\n\f\v");
@@ -111,8 +114,9 @@ std::optional<Failure> check_handshake(const nlohmann::json& reply, const Handsh
   std::vector<std::string> capabilities = strings_member(m, "capabilities", &wrong, "manifest.");
   if (!wrong.empty()) return fail(cl::FailureCode::kMalformedResponse, "handshake reply: " + wrong);
 
-  if (type != "handshake") {
-    return fail(cl::FailureCode::kHandshakeFailed, "the reply's type is \"" + type + "\", not \"handshake\"");
+  if (!rpckit::roles::has_tag<Exchange, 1>(reply)) {
+    return fail(cl::FailureCode::kHandshakeFailed, "the reply's type is \"" + type + "\", not \"" +
+                                                       std::string(Exchange::kSteps[1].tag) + "\"");
   }
   if (trim(version) != expect.protocol_version) {
     return fail(cl::FailureCode::kProtocolVersionMismatch,
@@ -140,7 +144,7 @@ std::optional<Failure> check_handshake(const nlohmann::json& reply, const Handsh
   return std::nullopt;
 }
 
-std::optional<Failure> check_response(const nlohmann::json& reply, const std::string& request_id,
+std::optional<Failure> check_response(const nlohmann::json& reply, const nlohmann::json& request,
                                       cl::ExecuteResponse* response) {
   std::string wrong;
   std::string type = string_member(&reply, "type", &wrong, "");
@@ -153,8 +157,13 @@ std::optional<Failure> check_response(const nlohmann::json& reply, const std::st
   auto malformed = [](std::string why) { return fail(cl::FailureCode::kMalformedResponse, std::move(why)); };
   if (!wrong.empty()) return malformed("response: " + wrong);
 
-  if (type != "response") return malformed("the response's type is \"" + type + "\", not \"response\"");
-  if (id != request_id) return malformed("request_id \"" + id + "\" is not the one sent (\"" + request_id + "\")");
+  if (!rpckit::roles::has_tag<Exchange, 3>(reply)) {
+    return malformed("the response's type is \"" + type + "\", not \"" + std::string(Exchange::kSteps[3].tag) + "\"");
+  }
+  if (!rpckit::roles::correlates<Exchange, 3>(reply, request)) {
+    return malformed("request_id \"" + id + "\" is not the one sent (" +
+                     request.value(Exchange::kCorrelation, nlohmann::json()).dump() + ")");
+  }
   if (status == "ok") {
     if (error != nullptr) return malformed("status \"ok\" with an error");
   } else if (status == "error") {

@@ -4,7 +4,8 @@
 // code. They read the line as JSON the way the upstream core decodes it (a missing member is
 // its zero value, a known member of the wrong JSON type is malformed_response), so a reply
 // without `manifest` is a protocol_version_mismatch, as the spec says; a message that passes
-// is then decoded into its generated type.
+// is then decoded into its generated type. The discriminator and correlation tests are the
+// generated Exchange's (rpckit::roles::has_tag, correlates).
 #include <optional>
 #include <string>
 #include <vector>
@@ -37,8 +38,9 @@ struct HandshakeExpectation {
 std::optional<Failure> check_handshake(const nlohmann::json& reply, const HandshakeExpectation& expect,
                                        core_line::v1::Manifest* manifest);
 
-// Step 8 on the response (a JSON object): the decoded response when every check passes.
-std::optional<Failure> check_response(const nlohmann::json& reply, const std::string& request_id,
+// Step 8 on the response (a JSON object) to `request` (as sent): the decoded response when
+// every check passes.
+std::optional<Failure> check_response(const nlohmann::json& reply, const nlohmann::json& request,
                                       core_line::v1::ExecuteResponse* response);
 
 }  // namespace core_line_sample

@@ -1,8 +1,9 @@
 #pragma once
-// One tool call of core line plugins v1 (spec section 2): spawn the bound command, exchange
+// One tool call of core line plugins v1 (spec section 2) on the generic one-shot role
+// (rpckit::roles::OneShotCall over the generated Exchange): spawn the bound command, exchange
 // the four lines, tear down, and classify the first failure in the spec's order (section
-// 3.3). Every step is bounded by its own deadline and by the invoke deadline, which a watchdog
-// enforces by killing the process, so no plugin behaviour can hang the core.
+// 3.3). The role bounds every step by its deadline and the whole call by the invoke deadline;
+// this file maps what it reports to the taxonomy.
 #include <chrono>
 #include <functional>
 #include <optional>
@@ -26,9 +27,9 @@ struct Binding {
   std::vector<std::string> env;  // the child's whole environment
   std::string protocol;          // sent as protocol_version
   std::vector<std::string> allow_list;
-  std::chrono::milliseconds invoke_timeout, launch_timeout, handshake_timeout, teardown_timeout,
-      reap_timeout;
-  std::string stderr_path = "/dev/null";  // the spec's core discards it
+  std::chrono::milliseconds invoke_timeout{0};  // > 0: the binding's own
+  double time_scale = 1.0;                      // multiplies the protocol's deadlines
+  std::string stderr_path = "/dev/null";        // the spec's core discards it
 };
 
 struct ToolCall {

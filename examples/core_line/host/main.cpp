@@ -36,10 +36,6 @@ std::vector<std::string> split_list(const std::string& list) {
   return out;
 }
 
-std::chrono::milliseconds scaled(std::chrono::milliseconds d, double scale) {
-  return std::chrono::milliseconds(static_cast<std::int64_t>(static_cast<double>(d.count()) * scale));
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -94,12 +90,8 @@ int main(int argc, char** argv) {
   binding.command = command.front();
   binding.args.assign(command.begin() + 1, command.end());
   binding.allow_list = split_list(allow);
-  binding.invoke_timeout = timeout_ms > 0 ? std::chrono::milliseconds(timeout_ms)
-                                          : scaled(cl::kInvokeTimeoutMs, time_scale);
-  binding.launch_timeout = scaled(cl::kLaunchTimeoutMs, time_scale);
-  binding.handshake_timeout = scaled(cl::kHandshakeTimeoutMs, time_scale);
-  binding.teardown_timeout = scaled(cl::kTeardownTimeoutMs, time_scale);
-  binding.reap_timeout = scaled(cl::kReapTimeoutMs, time_scale);
+  binding.invoke_timeout = std::chrono::milliseconds(timeout_ms > 0 ? timeout_ms : 0);
+  binding.time_scale = time_scale;
   if (auto invalid = invalid_specification(binding.name, binding.command, call.tool_name, binding.allow_list)) {
     std::fprintf(stderr, "invalid plugin specification: %s\n", invalid->c_str());
     return 2;

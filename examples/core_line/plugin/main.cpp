@@ -1,7 +1,8 @@
 // core-line-plugin: the sample plugin of core line plugins v1 (/work/shared/spec/
-// core-line-plugins-v1.md), on the generated types (core_line_v1) and rpckit's framing. One
-// process serves one tool call: it reads the handshake, answers with its manifest, reads the
-// request, runs one of its text tools (text_tools.hpp) and answers, then exits 0 (spec 9.9).
+// core-line-plugins-v1.md), on the generated exchange (core_line_v1/exchange.hpp) and the
+// generic one-shot role (rpckit::roles::OneShotPeer). One process serves one tool call: it
+// reads the handshake, answers with its manifest, reads the request, runs one of its text
+// tools (text_tools.hpp) and answers, then exits 0 (spec 9.9).
 //
 //   core-line-plugin [--plugin-id ID]       (default rpckit.text)
 //
@@ -9,21 +10,17 @@
 // exit 2 (spec 9.2); a protocol_version it does not speak still gets the manifest, with its own
 // version, then exit 3 (9.3); a line over 1 MiB, a request that does not decode, or EOF before
 // a line: exit 2 with the reason on stderr (9.12). Stray output of ours never reaches stdout.
-#include <unistd.h>
-
 #include <cstdio>
 #include <cstring>
 #include <string>
 
-#include "../line_rules.hpp"
-#include "core_line_v1/types.hpp"
-#include "rpckit/framing/fd_io.hpp"
-#include "rpckit/framing/ndjson_reader.hpp"
-#include "rpckit/framing/ndjson_writer.hpp"
-#include "rpckit/roles/stdout_guard.hpp"
+#include "core_line_v1/exchange.hpp"
+#include "rpckit/roles/one_shot.hpp"
 #include "text_tools.hpp"
 
 namespace cl = core_line::v1;
+using rpckit::roles::decode_step;
+using rpckit::roles::has_tag;
 using namespace core_line_sample;
 
 namespace {
@@ -41,6 +38,27 @@ std::string trimmed(const std::string& s) {
   return first == std::string::npos ? "" : s.substr(first, s.find_last_not_of(" \t\r\n") - first + 1);
 }
 
+cl::ExecuteResponse run(const cl::ExecuteRequest& request) {
+  ToolResult result = run_tool(request.tool_name, request.input.get());
+  cl::ExecuteResponse response;
+  response.request_id = request.request_id;
+  if (result.output) {
+    response.status = cl::ResponseStatus::kOk;
+    response.output = std::move(*result.output);
+  } else {
+    response.status = cl::ResponseStatus::kError;
+    response.error = rpckit::Nullable<cl::PluginError>(cl::PluginError{result.error_code, result.error_message});
+  }
+  if (nlohmann::json(response).dump().size() > cl::Exchange::kMaxFrameBytes) {
+    // The core would call the line malformed: say why instead.
+    response.status = cl::ResponseStatus::kError;
+    response.output.reset();
+    response.error = rpckit::Nullable<cl::PluginError>(
+        cl::PluginError{"output_too_large", "the output does not fit in a 1 MiB line"});
+  }
+  return response;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -53,67 +71,29 @@ int main(int argc, char** argv) {
       return kRefused;
     }
   }
-  rpckit::roles::StdoutGuard guard;  // fd 1 now goes to stderr; frames use the guard's copy
-  rpckit::framing::FdSource in(STDIN_FILENO);
-  rpckit::framing::NdjsonReader reader(in, kMaxLineBytes, line_rules());
-  rpckit::framing::FdSink out(guard.protocol_fd());
-  rpckit::framing::NdjsonWriter writer(out, kMaxLineBytes);
+  rpckit::roles::OneShotPeer<cl::Exchange> core;
+  std::string why;
 
-  // 1. The handshake.
-  auto line = reader.read();
+  // Steps 0 and 1: the handshake.
+  rpckit::roles::LineReceived line = core.receive<0>();
   if (!line.ok()) return refuse("handshake: " + line.reason);
-  auto first = parse_object(line.body);
-  if (!first || first->value("type", nlohmann::json()) != "handshake") {
-    return refuse("the first line is not a handshake; answering nothing");
-  }
-  cl::HandshakeRequest handshake;
-  try {
-    handshake = first->get<cl::HandshakeRequest>();
-  } catch (const rpckit::codec::DecodeError& e) {
-    return refuse(std::string("handshake: ") + e.what());
-  }
-  const bool speaks = trimmed(handshake.protocol_version) == cl::kProtocolVersion;
+  if (!has_tag<cl::Exchange, 0>(line.message)) return refuse("the first line is not a handshake; answering nothing");
+  auto handshake = decode_step<cl::Exchange, 0>(line.message, &why);
+  if (!handshake) return refuse("handshake: " + why);
   cl::Manifest manifest{plugin_id, "1.0.0", std::string(cl::kProtocolVersion), kToolNames,
                         std::vector<std::string>{"tool.execute"}};
-  if (!writer.write(nlohmann::json(cl::HandshakeResponse{manifest}).dump()).ok()) {
-    return refuse("cannot write the handshake answer");
-  }
-  if (!speaks) {
+  if (!core.send<1>(cl::HandshakeResponse{manifest})) return refuse("cannot write the handshake answer");
+  if (trimmed(handshake->protocol_version) != cl::kProtocolVersion) {
     std::fprintf(stderr, "core-line-plugin: offered %s, speaks only %s\n",
-                 handshake.protocol_version.c_str(), std::string(cl::kProtocolVersion).c_str());
+                 handshake->protocol_version.c_str(), std::string(cl::kProtocolVersion).c_str());
     return kUnsupported;
   }
 
-  // 2. The request.
-  line = reader.read();
+  // Steps 2 and 3: the request.
+  line = core.receive<2>();
   if (!line.ok()) return refuse("request: " + line.reason);
-  auto second = parse_object(line.body);
-  if (!second) return refuse("the request line is not a JSON object");
-  cl::ExecuteRequest request;
-  try {
-    request = second->get<cl::ExecuteRequest>();
-  } catch (const rpckit::codec::DecodeError& e) {
-    return refuse(std::string("request: ") + e.what());
-  }
-
-  ToolResult result = run_tool(request.tool_name, request.input.get());
-  cl::ExecuteResponse response;
-  response.request_id = request.request_id;
-  if (result.output) {
-    response.status = cl::ResponseStatus::kOk;
-    response.output = std::move(*result.output);
-  } else {
-    response.status = cl::ResponseStatus::kError;
-    response.error = rpckit::Nullable<cl::PluginError>(cl::PluginError{result.error_code, result.error_message});
-  }
-  std::string body = nlohmann::json(response).dump();
-  if (body.size() > kMaxLineBytes) {  // the core would call it malformed: say why instead
-    response.status = cl::ResponseStatus::kError;
-    response.output.reset();
-    response.error = rpckit::Nullable<cl::PluginError>(
-        cl::PluginError{"output_too_large", "the output does not fit in a 1 MiB line"});
-    body = nlohmann::json(response).dump();
-  }
-  if (!writer.write(body).ok()) return refuse("cannot write the response");
+  auto request = decode_step<cl::Exchange, 2>(line.message, &why);
+  if (!request) return refuse("request: " + why);
+  if (!core.send<3>(run(*request))) return refuse("cannot write the response");
   return 0;  // spec 9.9: exit as soon as the response is out
 }

@@ -15,6 +15,7 @@ namespace ir = gen::ir;
 std::string type_key(const std::string& type_name);
 std::string message_key(const std::string& method);
 inline constexpr const char* kProfileKey = "section:profile";
+inline constexpr const char* kExchangeKey = "section:exchange";
 inline constexpr const char* kErrorsKey = "section:errors";
 inline constexpr const char* kCapabilitiesKey = "section:capabilities";
 inline constexpr const char* kConstantsKey = "section:constants";

@@ -46,6 +46,7 @@ std::string render_markdown(const gen::SchemaSet& schema, const gen::ir::Module&
   doc.heading(2, "Conventions");
   doc.raw(conventions(!module.messages.empty()));
   render_profile(ctx, doc);
+  render_exchange(ctx, doc);
   render_messages(ctx, doc);
   render_types(ctx, doc);
   render_errors(ctx, doc);

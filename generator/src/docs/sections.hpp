@@ -8,6 +8,7 @@
 namespace rpckit::docs {
 
 void render_profile(const Context& ctx, md::Document& doc);
+void render_exchange(const Context& ctx, md::Document& doc);
 void render_messages(const Context& ctx, md::Document& doc);
 void render_types(const Context& ctx, md::Document& doc);
 void render_errors(const Context& ctx, md::Document& doc);

@@ -15,6 +15,9 @@ std::vector<OutputFile> emit_all(const ir::Module& m) {
   if (m.profile) {
     files.insert(files.begin() + 4, {m.name + "/profile.hpp", emit_profile_header(m)});
   }
+  if (m.exchange) {  // sorted by name, as the files above
+    files.insert(files.begin() + 3, {m.name + "/exchange.hpp", emit_exchange_header(m)});
+  }
   return files;
 }
 

@@ -99,6 +99,24 @@ void dump_profile(std::ostream& out, const ir::Profile& p) {
   }
 }
 
+// The x-exchange, one line per concern and one per step.
+void dump_exchange(std::ostream& out, const ir::Exchange& x) {
+  auto optional = [](const std::string& v) { return v.empty() ? std::string("-") : v; };
+  out << "exchange framing " << x.framing << " max-frame " << x.max_frame_bytes << " lines "
+      << (x.strict_lines ? "strict" : "lenient") << "\n";
+  out << "exchange roles " << x.spawner_role << " spawns " << x.spawned_role << " discriminator "
+      << x.discriminator << " correlation " << optional(x.correlation) << " ends " << x.ends << "\n";
+  for (std::size_t i = 0; i < x.steps.size(); ++i) {
+    const ir::Exchange::Step& s = x.steps[i];
+    out << "exchange step " << i << " " << s.from << " " << s.type << " tag " << s.tag
+        << (s.correlated ? " correlated" : "") << " answers " << s.answers << " within "
+        << optional(s.timeout) << "\n";
+  }
+  out << "exchange timings invoke " << optional(x.invoke_timeout) << " launch "
+      << optional(x.launch_timeout) << " teardown " << optional(x.teardown_timeout) << " reap "
+      << optional(x.reap_timeout) << "\n";
+}
+
 }  // namespace
 
 std::string dump_ir(const ir::Module& m) {
@@ -169,6 +187,7 @@ std::string dump_ir(const ir::Module& m) {
     out << "\n";
   }
   if (m.profile) dump_profile(out, *m.profile);
+  if (m.exchange) dump_exchange(out, *m.exchange);
   return out.str();
 }
 

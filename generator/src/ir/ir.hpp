@@ -205,6 +205,32 @@ struct Profile {
   std::vector<Timing> timings;
 };
 
+// A one-shot exchange (protocol.json "x-exchange"), for a protocol that is not JSON-RPC: the
+// spawner starts one process per call and the two sides send a fixed sequence of messages,
+// each a type of the module told apart by a discriminator member and, where it has one,
+// matched to the message it answers by a correlation member; then the session ends.
+struct Exchange {
+  std::string framing;          // enumerator of rpckit::framing::Framing
+  std::string max_frame_bytes;  // C++ name of an integer constant
+  bool strict_lines = false;    // a blank line is a (malformed) frame; a last line may end at EOF
+  std::string spawned_role, spawner_role;
+  std::string discriminator;  // wire key present, as a const, in every step's type
+  std::string correlation;    // wire key, or empty
+  struct Step {
+    std::string from;      // a role of x-roles
+    std::string type;      // a struct TypeDecl's name
+    std::string tag;       // its discriminator value (the const), as a C++ string literal body
+    bool correlated = false;  // the type has the correlation member
+    int answers = -1;         // the step this one answers (the last one from the other side)
+    std::string timeout;      // C++ name of a duration constant bounding its arrival, or empty
+  };
+  std::vector<Step> steps;
+  std::string ends;  // how the session ends after the last step: "stdin_eof"
+  // Duration constants (C++ names): the whole call, the spawn, the exit after the last step,
+  // and the wait for a killed process to be reaped.
+  std::string invoke_timeout, launch_timeout, teardown_timeout, reap_timeout;
+};
+
 struct Module {
   std::string title;
   std::string doc;
@@ -218,6 +244,7 @@ struct Module {
   std::vector<Direction> directions;   // role order, only those with messages
   std::vector<RoleSurface> surfaces;   // role order, only roles that receive messages
   std::optional<Profile> profile;
+  std::optional<Exchange> exchange;
   std::optional<std::string> error_code_type;  // integer enum used by Message::errors
   std::string schema_hash;                    // fnv1a64 over every schema file, hex
 

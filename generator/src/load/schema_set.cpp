@@ -21,7 +21,7 @@ const std::set<std::string, std::less<>> kDataKeywords = {
     "maximum", "minItems", "maxItems", "uniqueItems",
     // annotations read by the generator (schema/README.md)
     "x-namespace", "x-module", "x-roles", "x-messages", "x-types", "x-error-codes",
-    "x-default-deadline", "x-unit", "x-profile",
+    "x-default-deadline", "x-unit", "x-profile", "x-exchange",
     "x-kind", "x-direction", "x-gate", "x-errors", "x-deadline", "x-discriminator",
     "x-enum-names", "x-enum-descriptions", "x-error-messages"};
 

@@ -3,6 +3,7 @@
 #include <functional>
 #include <map>
 
+#include "lower/exchange.hpp"
 #include "lower/lowerer.hpp"
 #include "lower/names.hpp"
 #include "lower/profile.hpp"
@@ -36,6 +37,10 @@ ir::Module Lowerer::run() {
   module_.types = sorted_types();
   lower_surfaces();
   if (root.has("x-profile")) module_.profile = lower_profile(root.child("x-profile"), module_);
+  if (root.has("x-exchange")) {
+    if (module_.profile) root.child("x-exchange").fail("a protocol has x-profile or x-exchange, not both");
+    module_.exchange = lower_exchange(root.child("x-exchange"), module_);
+  }
   return std::move(module_);
 }
 

@@ -1,0 +1,126 @@
+#include "lower/exchange.hpp"
+
+#include <algorithm>
+#include <array>
+#include <string_view>
+
+#include "lower/profile_values.hpp"
+
+namespace rpckit::gen {
+namespace {
+
+constexpr std::array<std::string_view, 10> kKeys = {
+    "description", "framing", "max_frame_bytes", "lines", "spawned",
+    "discriminator", "correlation", "steps", "ends", "timings"};
+constexpr std::array<std::string_view, 3> kStepKeys = {"from", "type", "within"};
+constexpr std::array<std::string_view, 4> kTimings = {"invoke", "launch", "teardown", "reap"};
+
+template <std::size_t N>
+void only_keys(const Node& n, const std::array<std::string_view, N>& keys, const char* what) {
+  if (!n.json->is_object()) n.fail("expected an object");
+  for (const auto& item : n.json->items()) {
+    if (std::find(keys.begin(), keys.end(), item.key()) == keys.end()) {
+      n.child(item.key()).fail(std::string("unknown ") + what);
+    }
+  }
+}
+
+std::string role(const Node& n, const ir::Module& m) {
+  std::string name = string_of(n);
+  if (std::find(m.roles.begin(), m.roles.end(), name) == m.roles.end()) {
+    n.fail("\"" + name + "\" is not a role of x-roles");
+  }
+  return name;
+}
+
+std::string duration(const Node& n, const ir::Module& m) {
+  return timing_constant(n, ir::Profile::Timing::Kind::kDuration, m);
+}
+
+const ir::Field* field(const ir::TypeDecl& type, const std::string& wire) {
+  for (const ir::Field& f : type.struct_.fields) {
+    if (f.wire_name == wire) return &f;
+  }
+  return nullptr;
+}
+
+ir::Exchange::Step lower_step(const Node& n, const ir::Exchange& x, const ir::Module& m) {
+  only_keys(n, kStepKeys, "step key");
+  ir::Exchange::Step step;
+  step.from = role(n.child("from"), m);
+  Node type = n.child("type");
+  step.type = string_of(type);
+  auto decl = std::find_if(m.types.begin(), m.types.end(), [&](const ir::TypeDecl& d) {
+    return d.name == step.type && d.kind == ir::TypeDecl::Kind::kStruct;
+  });
+  if (decl == m.types.end()) type.fail("\"" + step.type + "\" is not an object type of the protocol");
+  const ir::Field* tag = field(*decl, x.discriminator);
+  Json tag_value = tag != nullptr && tag->const_json ? Json::parse(*tag->const_json) : Json();
+  if (!tag_value.is_string()) {
+    type.fail("\"" + step.type + "\" has no \"" + x.discriminator +
+              "\" member with a string const (the discriminator)");
+  }
+  step.tag = tag_value.get<std::string>();
+  step.correlated = !x.correlation.empty() && field(*decl, x.correlation) != nullptr;
+  if (n.has("within")) step.timeout = duration(n.child("within"), m);
+  return step;
+}
+
+}  // namespace
+
+ir::Exchange lower_exchange(const Node& exchange, const ir::Module& m) {
+  only_keys(exchange, kKeys, "exchange key");
+  ir::Exchange x;
+  x.framing = one_of(exchange.child("framing"), {"content-length", "ndjson"}) == 0
+                  ? "kContentLength"
+                  : "kNewlineDelimited";
+  x.max_frame_bytes = integer_constant(exchange.child("max_frame_bytes"), m);
+  if (exchange.has("lines")) x.strict_lines = one_of(exchange.child("lines"), {"lenient", "strict"}) == 1;
+
+  Node spawned = exchange.child("spawned");
+  x.spawned_role = role(spawned, m);
+  if (m.roles.size() != 2) spawned.fail("an exchange needs exactly two roles in x-roles");
+  x.spawner_role = m.roles[0] == x.spawned_role ? m.roles[1] : m.roles[0];
+
+  x.discriminator = string_of(exchange.child("discriminator"));
+  if (exchange.has("correlation")) x.correlation = string_of(exchange.child("correlation"));
+
+  Node steps = exchange.child("steps");
+  if (!steps.json->is_array() || steps.json->empty()) steps.fail("expected a non-empty array");
+  for (std::size_t i = 0; i < steps.json->size(); ++i) {
+    ir::Exchange::Step step = lower_step(steps.item(i), x, m);
+    if (i == 0 && step.from != x.spawner_role) {
+      steps.item(i).child("from").fail("the first step must come from the spawner (\"" +
+                                       x.spawner_role + "\")");
+    }
+    // It answers the last step from the other side: one with the correlation member when it
+    // has one, else the one just before it.
+    for (std::size_t j = i; j-- > 0;) {
+      const ir::Exchange::Step& earlier = x.steps[j];
+      if (earlier.from == step.from) continue;
+      if (!step.correlated || earlier.correlated) {
+        step.answers = static_cast<int>(j);
+        break;
+      }
+    }
+    x.steps.push_back(std::move(step));
+  }
+  if (!x.correlation.empty() &&
+      std::none_of(x.steps.begin(), x.steps.end(), [](const auto& s) { return s.correlated; })) {
+    exchange.child("correlation").fail("\"" + x.correlation + "\" is in no step's type");
+  }
+  one_of(exchange.child("ends"), {"stdin_eof"});  // the only ending so far
+  x.ends = "stdin_eof";
+
+  if (!exchange.has("timings")) return x;
+  Node timings = exchange.child("timings");
+  only_keys(timings, kTimings, "exchange timing");
+  std::array<std::string*, 4> slots = {&x.invoke_timeout, &x.launch_timeout, &x.teardown_timeout,
+                                       &x.reap_timeout};
+  for (std::size_t i = 0; i < kTimings.size(); ++i) {
+    if (timings.has(kTimings[i])) *slots[i] = duration(timings.child(kTimings[i]), m);
+  }
+  return x;
+}
+
+}  // namespace rpckit::gen

@@ -1,0 +1,22 @@
+#pragma once
+// Reading the values of x-profile and x-exchange: strings from a fixed set and names of the
+// protocol's constants. Each throws SchemaError at the node.
+#include <cstddef>
+#include <initializer_list>
+#include <string>
+#include <string_view>
+
+#include "ir/ir.hpp"
+#include "load/schema_set.hpp"
+
+namespace rpckit::gen {
+
+std::string string_of(const Node& n);
+// `n` must be one of `allowed`; returns its index.
+std::size_t one_of(const Node& n, std::initializer_list<std::string_view> allowed);
+// The C++ name of the integer constant `n` names.
+std::string integer_constant(const Node& n, const ir::Module& m);
+// The C++ name of the constant `n` names, of the kind a timing needs.
+std::string timing_constant(const Node& n, ir::Profile::Timing::Kind kind, const ir::Module& m);
+
+}  // namespace rpckit::gen
