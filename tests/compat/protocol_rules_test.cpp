@@ -147,6 +147,27 @@ TEST(ProtocolRules, ConstantsChangedOrRemovedBreakAddedAreAdditive) {
   EXPECT_TRUE(r.fails());
 }
 
+// A one-shot protocol's exchange (core line plugins): a step's deadline is something both
+// sides must agree on; its description is documentation.
+TEST(ProtocolRules, AChangedExchangeIsBreakingItsDescriptionIsNot) {
+  SchemaCopy copy;
+  edit(copy, "core_line/protocol.json", [](J& d) {
+    d["x-exchange"]["steps"][1]["within"] = "launch_timeout_ms";
+    d["x-exchange"]["description"] = "reworded";
+  });
+  gen::SchemaSet before =
+      gen::SchemaSet::load(gen::test::source_dir() / "schema" / "core_line" / "protocol.json");
+  gen::SchemaSet after = gen::SchemaSet::load(copy.path("core_line/protocol.json"));
+  Report r = compare(before, after, schema_only());
+  ASSERT_EQ(r.changes.size(), 1U) << ::testing::PrintToString(rows(r));
+  const Change& c = find(r, "protocol x-exchange.steps", "protocol.exchange");
+  EXPECT_EQ(c.verdict, Verdict::kBreaking);
+  EXPECT_NE(c.change.find("\"within\":\"handshake_timeout_ms\""), std::string::npos) << c.change;
+  EXPECT_NE(c.change.find("\"within\":\"launch_timeout_ms\""), std::string::npos) << c.change;
+  EXPECT_EQ(c.new_location, "protocol.json#/x-exchange/steps");
+  EXPECT_TRUE(r.fails());
+}
+
 TEST(ProtocolRules, AVersionBumpAllowsBreakingChanges) {
   SchemaCopy copy;
   unlist_message(copy, "messages/set_status.json");

@@ -23,6 +23,42 @@ std::vector<ReadResult> read_all_of(std::string input, std::size_t max = kProtoc
   return read_all(reader);
 }
 
+// Strict lines (a one-shot exchange's "lines": "strict", core line plugins).
+std::vector<ReadResult> read_strictly(std::string input, std::size_t max = kProtocolMax) {
+  MemorySource source(std::move(input));
+  ReaderOptions options;
+  options.deliver_blank_lines = true;
+  options.accept_unterminated_last_line = true;
+  NdjsonReader reader(source, max, options);
+  return read_all(reader);
+}
+
+TEST(NdjsonReader, StrictLinesDeliverBlankLinesAsEmptyBodies) {
+  const auto results = read_strictly("{}\n\n \t\r\n[]\n");
+  EXPECT_EQ(bodies_of(results), (Bodies{"{}", "", "", "[]"}));
+  EXPECT_EQ(results.back().status, ReadStatus::kEof);
+}
+
+TEST(NdjsonReader, StrictLinesStripSurroundingWhitespace) {
+  EXPECT_EQ(bodies_of(read_strictly("  {\"a\": 1} \t\r\n\t[ 2 ]\n")), (Bodies{"{\"a\": 1}", "[ 2 ]"}));
+}
+
+TEST(NdjsonReader, StrictLinesTakeALastLineEndedByEof) {
+  const auto results = read_strictly("{}\n [3] ");
+  EXPECT_EQ(bodies_of(results), (Bodies{"{}", "[3]"}));
+  EXPECT_EQ(results.back().status, ReadStatus::kEof);
+  // Only blanks after the last newline are a clean end, as without the option.
+  EXPECT_EQ(read_strictly("{}\n  ").back().status, ReadStatus::kEof);
+  EXPECT_EQ(bodies_of(read_strictly("{}\n  ")), (Bodies{"{}"}));
+}
+
+TEST(NdjsonReader, StrictLinesKeepTheLimit) {
+  const auto results = read_strictly(std::string(11, 'x'), 10);
+  ASSERT_FALSE(results.empty());
+  EXPECT_EQ(results.back().status, ReadStatus::kOversize);
+  EXPECT_EQ(bodies_of(read_strictly(std::string(10, 'x'), 10)), (Bodies{std::string(10, 'x')}));
+}
+
 TEST(NdjsonReader, OneBodyPerLine) {
   const auto results = read_all_of("{\"a\":1}\n[2]\n\"three\"\n");
   EXPECT_EQ(bodies_of(results), (Bodies{"{\"a\":1}", "[2]", "\"three\""}));

@@ -84,26 +84,32 @@ void compare_identity(const gen::SchemaSet& before, const gen::SchemaSet& after,
                             text_or_none(a) + " -> " + text_or_none(z), k.why, loc_or_empty(a),
                             loc_or_empty(z)));
   }
-  // x-profile, member by member: how the protocol travels and lives.
-  auto po = child_if(o, "x-profile");
-  auto pn = child_if(n, "x-profile");
-  std::vector<std::string> keys_seen;
-  for (const auto& p : {pn, po}) {
-    if (!p || !p->json->is_object()) continue;
-    for (const auto& [key, value] : p->json->items()) {
-      if (std::find(keys_seen.begin(), keys_seen.end(), key) == keys_seen.end()) {
-        keys_seen.push_back(key);
+  // x-profile and x-exchange, member by member: how the protocol travels and lives. An
+  // exchange's description is documentation only.
+  for (const char* section : {"x-profile", "x-exchange"}) {
+    auto po = child_if(o, section);
+    auto pn = child_if(n, section);
+    std::vector<std::string> keys_seen;
+    for (const auto& p : {pn, po}) {
+      if (!p || !p->json->is_object()) continue;
+      for (const auto& [key, value] : p->json->items()) {
+        if (std::find(keys_seen.begin(), keys_seen.end(), key) == keys_seen.end()) {
+          keys_seen.push_back(key);
+        }
       }
     }
-  }
-  for (const std::string& key : keys_seen) {
-    auto a = po && po->json->is_object() ? child_if(*po, key) : std::nullopt;
-    auto z = pn && pn->json->is_object() ? child_if(*pn, key) : std::nullopt;
-    if (text_or_none(a) == text_or_none(z)) continue;
-    out.add(protocol_change(Verdict::kBreaking, "protocol.profile", both_sides(after),
-                            "protocol x-profile." + key, text_or_none(a) + " -> " + text_or_none(z),
-                            "the peers disagree on how the protocol travels or lives",
-                            loc_or_empty(a), loc_or_empty(z)));
+    const std::string rule = std::string("protocol.") + (section + 2);
+    for (const std::string& key : keys_seen) {
+      if (std::string_view(section) == "x-exchange" && key == "description") continue;
+      auto a = po && po->json->is_object() ? child_if(*po, key) : std::nullopt;
+      auto z = pn && pn->json->is_object() ? child_if(*pn, key) : std::nullopt;
+      if (text_or_none(a) == text_or_none(z)) continue;
+      out.add(protocol_change(Verdict::kBreaking, rule, both_sides(after),
+                              "protocol " + std::string(section) + "." + key,
+                              text_or_none(a) + " -> " + text_or_none(z),
+                              "the peers disagree on how the protocol travels or lives",
+                              loc_or_empty(a), loc_or_empty(z)));
+    }
   }
 }
 
