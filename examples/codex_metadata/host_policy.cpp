@@ -60,10 +60,7 @@ std::optional<std::filesystem::path> allowed_command(const std::string& command,
            "CODEX_PLUGIN_ALLOWED_COMMANDS, or an absolute path)";
     return std::nullopt;
   }
-  const char* path = std::getenv("PATH");
-  auto found = rpckit::process::find_on_path(command, path != nullptr ? path : "/usr/bin:/bin");
-  if (!found) *why = "\"" + command + "\" is not on PATH";
-  return found;
+  return rpckit::process::resolve_command(command, why);  // looked up on PATH
 }
 
 CredentialPlan plan_credentials(const codex::CredentialDelivery& mode,

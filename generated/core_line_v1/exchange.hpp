@@ -21,7 +21,8 @@ struct Exchange {
   static constexpr rpckit::framing::Framing kFraming = rpckit::framing::Framing::kNewlineDelimited;
   static constexpr std::size_t kMaxFrameBytes =
       static_cast<std::size_t>(::core_line::v1::kMaxLineBytes);
-  /// A blank line is a frame (malformed, not skipped) and a last line may end at EOF.
+  /// Strict lines: a blank line is a frame (malformed, not skipped), a last line may end
+  /// at EOF.
   static constexpr bool kStrictLines = true;
   /// The role run as a child process, one per call.
   static constexpr Role kSpawned = Role::kPlugin;

@@ -551,6 +551,8 @@ const std::vector<Case>& cases() {
        "(the discriminator)"},
       {"ExchangeFirstStepFromTheSpawned", [](SchemaFiles& s) { exchange(s)["steps"][0]["from"] = "b"; },
        "protocol.json#/x-exchange/steps/0/from: the first step must come from the spawner (\"a\")"},
+      {"ExchangeFramingContentLength", [](SchemaFiles& s) { exchange(s)["framing"] = "content-length"; },
+       "protocol.json#/x-exchange/framing: expected one of \"ndjson\""},
       {"ExchangeStepsEmpty", [](SchemaFiles& s) { exchange(s)["steps"] = J::array(); },
        "protocol.json#/x-exchange/steps: expected a non-empty array"},
       {"ExchangeCorrelationInNoStep", [](SchemaFiles& s) { exchange(s)["correlation"] = "id"; },

@@ -38,12 +38,24 @@ TEST(OneShotProcess, ReadsStrictLinesAsJsonObjects) {
   LineReceived blank = p.receive_line(milliseconds(0));
   EXPECT_EQ(blank.status, Status::kMalformed);
   EXPECT_EQ(blank.reason, "an empty line");
+  LineReceived array = p.receive_line(milliseconds(0));
+  EXPECT_EQ(array.status, Status::kMalformed);
+  EXPECT_EQ(array.reason, "a JSON array, not an object");
+  // The last line ended by EOF, not a newline, is a line; this one is cut short.
+  LineReceived last = p.receive_line(milliseconds(0));
+  EXPECT_EQ(last.status, Status::kMalformed);
+  EXPECT_EQ(last.line, R"({"b")");
+  EXPECT_EQ(last.reason.rfind("not one JSON value: ", 0), 0U) << last.reason;
+  EXPECT_EQ(p.receive_line(milliseconds(0)).status, Status::kEof);
 }
 
 TEST(OneShotProcess, ALineThatIsNotAnObjectIsMalformed) {
-  OneShotProcess p(sh("echo '[2]'; echo '{\"a\":1} x'"));
+  OneShotProcess p(sh("echo '\"text\"'; echo '{\"a\":1} x'"));
   ASSERT_EQ(p.launch(), std::nullopt);
-  EXPECT_EQ(p.receive_line(milliseconds(0)).reason, "a JSON array, not an object");
+  EXPECT_EQ(p.receive_line(milliseconds(0)).reason, "a JSON string, not an object");
+  LineReceived trailing = p.receive_line(milliseconds(0));  // more than one JSON value
+  EXPECT_EQ(trailing.status, Status::kMalformed);
+  EXPECT_EQ(trailing.reason.rfind("not one JSON value: ", 0), 0U) << trailing.reason;
 }
 
 TEST(OneShotProcess, TheEndOfOutputIsEof) {
@@ -77,6 +89,16 @@ TEST(OneShotProcess, AWriteToAChildThatNeverReadsEndsAtTheInvokeDeadline) {
   ASSERT_EQ(p.launch(), std::nullopt);
   std::error_code error = p.send_line("\"" + std::string(2 * 1024 * 1024, 'x') + "\"");
   EXPECT_EQ(error, std::errc::timed_out);
+}
+
+// The same when the pipes are held by a grandchild (a wrapper script's program): the whole
+// process group is killed.
+TEST(OneShotProcess, AGrandchildHoldingThePipesDiesWithTheChild) {
+  OneShotProcess p(sh("sleep 60; exit 0", milliseconds(200)));
+  ASSERT_EQ(p.launch(), std::nullopt);
+  std::error_code error = p.send_line("\"" + std::string(2 * 1024 * 1024, 'x') + "\"");
+  EXPECT_EQ(error, std::errc::timed_out);
+  EXPECT_EQ(p.receive_line(milliseconds(0)).status, Status::kTimeout);
 }
 
 TEST(OneShotProcess, FinishReportsTheExitStatus) {
@@ -114,7 +136,7 @@ TEST(OneShotProcess, TheChildSeesOnlyTheGivenEnvironment) {
   s.spawn.environment = std::vector<std::string>{"ONLY=this"};
   OneShotProcess p(s);
   ASSERT_EQ(p.launch(), std::nullopt);
-  // The shell itself may add PWD (dash does) to what it prints; nothing of ours is there.
+  // The shell itself may add PWD, SHLVL and _ to what it prints; nothing of ours is there.
   std::vector<std::string> names;
   for (LineReceived got = p.receive_line(milliseconds(0)); got.status != Status::kEof;
        got = p.receive_line(milliseconds(0))) {
@@ -124,7 +146,9 @@ TEST(OneShotProcess, TheChildSeesOnlyTheGivenEnvironment) {
     }
   }
   std::sort(names.begin(), names.end());
-  names.erase(std::remove(names.begin(), names.end(), "PWD"), names.end());
+  for (const char* own : {"PWD", "SHLVL", "_"}) {
+    names.erase(std::remove(names.begin(), names.end(), own), names.end());
+  }
   EXPECT_EQ(names, std::vector<std::string>{"ONLY"});
 }
 

@@ -112,6 +112,40 @@ TEST(ValidateCli, ABrokenSessionReportsEveryClassOfProblemInFrameOrder) {
   EXPECT_EQ(r.out, read_file(fixtures() / "broken_session.report"));
 }
 
+// A one-shot exchange (core line plugins, x-exchange) is checked by its steps, not as JSON-RPC.
+RunResult validate_core_line(std::vector<std::string> args, const fs::path& cwd) {
+  args.insert(args.begin(), {rpckit_exe(), "validate", "--schema",
+                             (source_dir() / "schema/core_line/protocol.json").string()});
+  return run(args, cwd);
+}
+
+TEST(ValidateCli, ACoreLineCallIsCheckedByItsExchange) {
+  RunResult ok = validate_core_line({"--transcript", "fixtures/core_line_session.jsonl"},
+                                    source_dir() / "tests/validate");
+  EXPECT_EQ(ok.exit_code, 0) << ok.out << ok.err;
+  EXPECT_EQ(ok.out, "fixtures/core_line_session.jsonl (jsonl): valid (0 errors, 0 warnings, 4 frames)\n");
+
+  // Every rule of the exchange broken once, in three conversations.
+  RunResult bad = validate_core_line({"--transcript", "fixtures/core_line_broken.jsonl"},
+                                     source_dir() / "tests/validate");
+  EXPECT_EQ(bad.exit_code, 1) << bad.err;
+  EXPECT_EQ(bad.out, read_file(fixtures() / "core_line_broken.report"));
+}
+
+TEST(ValidateCli, OneSideOfACoreLineCallAsARawStream) {
+  TempDir dir("validate-core-line-raw");
+  write_file(dir.path() / "plugin.ndjson",
+             R"({"type":"handshake","manifest":{"plugin_id":"p","plugin_version":"1","protocol_version":"rterm.plugin.v1","exposed_tools":["t"]}})"
+             "\n"
+             R"({"type":"response","request_id":"plugin_req_0000000000000001","status":"error","error":{"code":"x","message":"no"}})"
+             "\n");
+  RunResult ok = validate_core_line({"--transcript", "plugin.ndjson", "--from", "plugin"}, dir.path());
+  EXPECT_EQ(ok.exit_code, 0) << ok.out << ok.err;
+  EXPECT_EQ(ok.out, "plugin.ndjson (ndjson): valid (0 errors, 0 warnings, 2 frames)\n");
+  RunResult both = validate_core_line({"--transcript", "plugin.ndjson"}, dir.path());
+  EXPECT_EQ(both.exit_code, 1) << both.out;  // read as both sides, the core's steps are missing
+}
+
 TEST(ValidateCli, RawStreamsOfOnePipeWithTheSenderNamed) {
   TempDir dir("validate-raw");
   auto framed = [](const std::string& body) {

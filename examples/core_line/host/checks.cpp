@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <set>
 
+#include "../trim.hpp"
 #include "core_line_v1/exchange.hpp"
 #include "rpckit/roles/one_shot.hpp"
 
@@ -12,16 +13,19 @@ namespace {
 namespace cl = core_line::v1;
 using Exchange = cl::Exchange;
 
-std::string trim(const std::string& s) {
-  auto first = s.find_first_not_of(" \t\r\n\f\v");
-  if (first == std::string::npos) return {};
-  return s.substr(first, s.find_last_not_of(" \t\r\n\f\v") - first + 1);
-}
-bool blank(const std::string& s) { return trim(s).empty(); }
 // Section 6: non-empty, no surrounding whitespace.
 bool canonical(const std::string& s) { return !s.empty() && trim(s) == s; }
 
 Failure fail(cl::FailureCode code, std::string detail) { return {code, std::move(detail)}; }
+
+// The message as the upstream decoder reads it, for the generated decoder: a null member is
+// absent (its zero value).
+nlohmann::json upstream_view(nlohmann::json message) {
+  for (auto it = message.begin(); it != message.end();) {
+    it = it->is_null() ? message.erase(it) : std::next(it);
+  }
+  return message;
+}
 
 // A member as the upstream decoder sees it: absent or null is the zero value (nullptr here);
 // a value of another JSON kind is an error (*wrong set).
@@ -127,7 +131,7 @@ std::optional<Failure> check_handshake(const nlohmann::json& reply, const Handsh
   if (blank(plugin_id)) return fail(cl::FailureCode::kHandshakeFailed, "manifest.plugin_id is blank");
   if (blank(plugin_version)) return fail(cl::FailureCode::kHandshakeFailed, "manifest.plugin_version is blank");
   if (tools.empty()) return fail(cl::FailureCode::kHandshakeFailed, "manifest.exposed_tools is empty");
-  if (trim(plugin_id) != expect.plugin_name) {
+  if (plugin_id != expect.plugin_name) {
     return fail(cl::FailureCode::kHandshakeFailed,
                 "manifest.plugin_id is \"" + plugin_id + "\", the binding is \"" + expect.plugin_name + "\"");
   }
@@ -137,7 +141,9 @@ std::optional<Failure> check_handshake(const nlohmann::json& reply, const Handsh
   }
   if (auto failure = check_capabilities(capabilities, expect.allow_list)) return failure;
   try {
-    *manifest = reply.get<cl::HandshakeResponse>().manifest;
+    nlohmann::json view = upstream_view(reply);
+    view["manifest"] = upstream_view(view["manifest"]);
+    *manifest = view.get<cl::HandshakeResponse>().manifest;
   } catch (const rpckit::codec::DecodeError& e) {
     return fail(cl::FailureCode::kMalformedResponse, std::string("handshake reply: ") + e.what());
   }
@@ -173,7 +179,10 @@ std::optional<Failure> check_response(const nlohmann::json& reply, const nlohman
     return malformed("unknown status \"" + status + "\"");
   }
   try {
-    *response = reply.get<cl::ExecuteResponse>();
+    nlohmann::json view = upstream_view(reply);
+    // Spec 9.5: an empty (or, as upstream reads it, missing) error code is accepted.
+    if (error != nullptr && !view["error"].contains("code")) view["error"]["code"] = "";
+    *response = view.get<cl::ExecuteResponse>();
   } catch (const rpckit::codec::DecodeError& e) {
     return malformed(std::string("response: ") + e.what());
   }

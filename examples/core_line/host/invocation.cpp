@@ -126,18 +126,14 @@ class Run {
       outcome_.failure = failure(cl::FailureCode::kTimeout, "the invoke deadline passed at teardown");
     } else if (done.status == Status::kStillRunning) {
       outcome_.failure = failure(cl::FailureCode::kCrashed, "still running " +
-                                 std::to_string(process_teardown().count()) + " ms after its stdin closed");
+                                 std::to_string(process_.teardown_timeout().count()) +
+                                 " ms after its stdin closed");
     } else if (done.exit.signaled || done.exit.code != 0) {
       outcome_.failure = failure(cl::FailureCode::kCrashed,
                                  "exited with " + done.exit.describe() + " after a successful response");
     } else {
       step("exited 0");
     }
-  }
-
-  std::chrono::milliseconds process_teardown() const {
-    return std::chrono::milliseconds(
-        static_cast<std::int64_t>(static_cast<double>(cl::Exchange::kTeardownTimeout.count()) * binding_.time_scale));
   }
 
   void step(const std::string& what) {

@@ -14,6 +14,7 @@
 #include <cstring>
 #include <string>
 
+#include "../trim.hpp"
 #include "core_line_v1/exchange.hpp"
 #include "rpckit/roles/one_shot.hpp"
 #include "text_tools.hpp"
@@ -31,11 +32,6 @@ constexpr int kUnsupported = 3;  // answered the handshake, but does not speak i
 int refuse(const std::string& why) {
   std::fprintf(stderr, "core-line-plugin: %s\n", why.c_str());
   return kRefused;
-}
-
-std::string trimmed(const std::string& s) {
-  auto first = s.find_first_not_of(" \t\r\n");
-  return first == std::string::npos ? "" : s.substr(first, s.find_last_not_of(" \t\r\n") - first + 1);
 }
 
 cl::ExecuteResponse run(const cl::ExecuteRequest& request) {
@@ -83,7 +79,7 @@ int main(int argc, char** argv) {
   cl::Manifest manifest{plugin_id, "1.0.0", std::string(cl::kProtocolVersion), kToolNames,
                         std::vector<std::string>{"tool.execute"}};
   if (!core.send<1>(cl::HandshakeResponse{manifest})) return refuse("cannot write the handshake answer");
-  if (trimmed(handshake->protocol_version) != cl::kProtocolVersion) {
+  if (trim(handshake->protocol_version) != cl::kProtocolVersion) {
     std::fprintf(stderr, "core-line-plugin: offered %s, speaks only %s\n",
                  handshake->protocol_version.c_str(), std::string(cl::kProtocolVersion).c_str());
     return kUnsupported;

@@ -1,7 +1,8 @@
 #include "text_tools.hpp"
 
-#include <algorithm>
 #include <cctype>
+
+#include "../trim.hpp"
 
 namespace core_line_sample {
 namespace {
@@ -34,12 +35,6 @@ std::string squeeze(const std::string& text) {  // runs of whitespace become one
     }
   }
   return out;
-}
-
-std::string trim(const std::string& text) {
-  auto first = std::find_if_not(text.begin(), text.end(), is_space);
-  auto last = std::find_if_not(text.rbegin(), text.rend(), is_space).base();
-  return first < last ? std::string(first, last) : std::string();
 }
 
 std::optional<std::string> text_of(const nlohmann::json& input) {

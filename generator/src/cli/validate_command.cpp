@@ -201,6 +201,7 @@ int run_transcript(const ValidateOptions& o, const v::ProtocolValidator& validat
   std::vector<v::Finding> problems;
   const auto frames = v::read_transcript(bytes, format, o.from, problems);
   v::TranscriptChecker checker(validator);
+  checker.set_one_sided(!o.from.empty() && format != v::TranscriptFormat::kJsonLines);
   std::map<std::size_t, const v::Frame*> by_number;
   auto report = [&](v::Finding f) {
     Report r{o.transcript, f.line, 0, f.frame, f.peer, f.from, std::move(f.violation)};

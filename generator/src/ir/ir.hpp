@@ -210,7 +210,7 @@ struct Profile {
 // each a type of the module told apart by a discriminator member and, where it has one,
 // matched to the message it answers by a correlation member; then the session ends.
 struct Exchange {
-  std::string framing;          // enumerator of rpckit::framing::Framing
+  std::string framing;          // enumerator of rpckit::framing::Framing (NDJSON so far)
   std::string max_frame_bytes;  // C++ name of an integer constant
   bool strict_lines = false;    // a blank line is a (malformed) frame; a last line may end at EOF
   std::string spawned_role, spawner_role;

@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "lower/profile_values.hpp"
+#include "rpckit/descriptors/exchange.hpp"
 
 namespace rpckit::gen {
 namespace {
@@ -71,9 +72,8 @@ ir::Exchange::Step lower_step(const Node& n, const ir::Exchange& x, const ir::Mo
 ir::Exchange lower_exchange(const Node& exchange, const ir::Module& m) {
   only_keys(exchange, kKeys, "exchange key");
   ir::Exchange x;
-  x.framing = one_of(exchange.child("framing"), {"content-length", "ndjson"}) == 0
-                  ? "kContentLength"
-                  : "kNewlineDelimited";
+  one_of(exchange.child("framing"), {"ndjson"});  // what the one-shot roles speak so far
+  x.framing = "kNewlineDelimited";
   x.max_frame_bytes = integer_constant(exchange.child("max_frame_bytes"), m);
   if (exchange.has("lines")) x.strict_lines = one_of(exchange.child("lines"), {"lenient", "strict"}) == 1;
 
@@ -93,17 +93,10 @@ ir::Exchange lower_exchange(const Node& exchange, const ir::Module& m) {
       steps.item(i).child("from").fail("the first step must come from the spawner (\"" +
                                        x.spawner_role + "\")");
     }
-    // It answers the last step from the other side: one with the correlation member when it
-    // has one, else the one just before it.
-    for (std::size_t j = i; j-- > 0;) {
-      const ir::Exchange::Step& earlier = x.steps[j];
-      if (earlier.from == step.from) continue;
-      if (!step.correlated || earlier.correlated) {
-        step.answers = static_cast<int>(j);
-        break;
-      }
-    }
     x.steps.push_back(std::move(step));
+    x.steps.back().answers = answered_step(
+        i, [&](std::size_t a, std::size_t b) { return x.steps[a].from == x.steps[b].from; },
+        [&](std::size_t a) { return x.steps[a].correlated; });
   }
   if (!x.correlation.empty() &&
       std::none_of(x.steps.begin(), x.steps.end(), [](const auto& s) { return s.correlated; })) {

@@ -613,6 +613,11 @@ void Endpoint::close() {
   complete(std::move(completions));
 }
 
+bool Endpoint::done_reading() const {
+  std::lock_guard lock(mutex_);
+  return reading_done_ || closed_.load();
+}
+
 CloseReason Endpoint::wait() {
   if (reader_thread_.joinable() && std::this_thread::get_id() != reader_thread_.get_id()) {
     reader_thread_.join();

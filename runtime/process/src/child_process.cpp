@@ -72,7 +72,12 @@ std::unique_ptr<ChildProcess> ChildProcess::spawn(const SpawnOptions& options,
   sigfillset(&all);
   posix_spawnattr_setsigmask(&attr, &none);
   posix_spawnattr_setsigdefault(&attr, &all);
-  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+  short flags = POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF;
+  if (options.own_process_group) {
+    posix_spawnattr_setpgroup(&attr, 0);  // a new group, led by the child
+    flags |= POSIX_SPAWN_SETPGROUP;
+  }
+  posix_spawnattr_setflags(&attr, flags);
 
   std::string path = options.executable.string();
   std::vector<std::string> argv_text = {path};
@@ -103,6 +108,7 @@ std::unique_ptr<ChildProcess> ChildProcess::spawn(const SpawnOptions& options,
   std::unique_ptr<ChildProcess> child(new ChildProcess());
   child->pid_ = pid;
   child->pidfd_ = static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));  // -1 on old kernels
+  child->group_ = options.own_process_group;
   child->stdin_fd_ = in.release(1);
   child->stdout_fd_ = out.release(0);
   return child;
@@ -136,6 +142,9 @@ void ChildProcess::end_stdin() {
 void ChildProcess::kill() {
   std::lock_guard lock(mutex_);
   if (status_) return;
+  // The leader is not reaped yet (status_ is set before reaping), so its group id names no
+  // other group.
+  if (group_) ::kill(-pid_, SIGKILL);
   if (pidfd_ >= 0) {
     ::syscall(SYS_pidfd_send_signal, pidfd_, SIGKILL, nullptr, 0);
   } else {
@@ -157,6 +166,8 @@ ExitStatus ChildProcess::wait() {
   status.code = info.si_status;
   std::lock_guard lock(mutex_);
   status_ = status;
+  // The group dies with its leader; its id is still held by the unreaped leader.
+  if (group_) ::kill(-pid_, SIGKILL);
   // ...then reap under the lock kill() takes.
   int ignored = 0;
   while (::waitpid(pid_, &ignored, 0) < 0 && errno == EINTR) {

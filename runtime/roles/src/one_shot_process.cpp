@@ -1,5 +1,6 @@
 #include "rpckit/roles/one_shot_process.hpp"
 
+#include <algorithm>
 #include <filesystem>
 
 #include "rpckit/process/find_executable.hpp"
@@ -9,9 +10,20 @@ namespace {
 
 std::string ms_text(std::chrono::milliseconds d) { return std::to_string(d.count()) + " ms"; }
 
+// Deadlines are now + a duration: a year at most keeps that far from the clock's overflow.
+std::chrono::milliseconds bounded(std::chrono::milliseconds d) {
+  constexpr std::chrono::milliseconds kLongest = std::chrono::hours(24 * 365);
+  return std::clamp(d, std::chrono::milliseconds(0), kLongest);
+}
+
 }  // namespace
 
-OneShotProcess::OneShotProcess(Settings settings) : settings_(std::move(settings)) {}
+OneShotProcess::OneShotProcess(Settings settings) : settings_(std::move(settings)) {
+  for (auto* d : {&settings_.invoke_timeout, &settings_.launch_timeout, &settings_.teardown_timeout,
+                  &settings_.reap_timeout}) {
+    *d = bounded(*d);
+  }
+}
 
 OneShotProcess::~OneShotProcess() {
   {
@@ -28,17 +40,31 @@ OneShotProcess::~OneShotProcess() {
 }
 
 std::optional<std::string> OneShotProcess::launch() {
+  try {
+    return start();
+  } catch (const std::exception& e) {  // no pipe, no thread: the process cannot be run
+    abort();
+    return std::string("cannot start: ") + e.what();
+  }
+}
+
+std::optional<std::string> OneShotProcess::start() {
   if (settings_.invoke_timeout.count() > 0) invoke_deadline_ = Clock::now() + settings_.invoke_timeout;
-  std::string why;
-  auto executable = process::resolve_command(settings_.spawn.executable.string(), &why);
-  if (!executable) return why;
-  std::error_code ec;
   const auto& dir = settings_.spawn.working_dir;
+  std::error_code ec;
   if (!dir.empty() && !std::filesystem::is_directory(dir, ec)) {
     return "working directory " + dir.string() + " is not a directory";
   }
+  // A relative path is the child's, which starts in `dir`: check the file it will run.
+  std::filesystem::path command = settings_.spawn.executable;
+  const bool relative_path = command.is_relative() && command.string().find('/') != std::string::npos;
+  if (relative_path && !dir.empty()) command = dir / command;
+  std::string why;
+  auto executable = process::resolve_command(command.string(), &why);
+  if (!executable) return why;
   process::SpawnOptions options = settings_.spawn;
-  options.executable = *executable;
+  options.executable = std::filesystem::absolute(*executable, ec);
+  options.own_process_group = true;  // nothing the child starts outlives the call
   const Clock::time_point before = Clock::now();
   child_ = process::ChildProcess::spawn(options, &why);
   if (!child_) return why;
@@ -57,8 +83,9 @@ std::optional<std::string> OneShotProcess::launch() {
   return std::nullopt;
 }
 
-// Kills the child when the invoke deadline passes and wakes a read blocked on its stdout (a
-// blocked write fails once the child is gone); whatever step runs then fails.
+// Kills the child's process group when the invoke deadline passes and wakes a read blocked
+// on its stdout (a blocked write fails once no process holds the pipe); whatever step runs
+// then fails.
 void OneShotProcess::watch(Clock::time_point deadline) {
   std::unique_lock lock(mutex_);
   if (wake_.wait_until(lock, deadline, [this] { return done_; })) return;
@@ -87,10 +114,12 @@ LineReceived OneShotProcess::receive_line(std::chrono::milliseconds within) {
   framing::ReadResult result = reader_->read();
   const bool step_passed = step_deadline && Clock::now() >= *step_deadline;
   if (expired() || (result.status == framing::ReadStatus::kIoError && step_passed)) {
+    // Which deadline it was: the step's own, unless the invoke deadline came first.
+    const bool invoke = !step_deadline || *step_deadline == invoke_deadline_ || expired();
     LineReceived got;
     got.status = LineReceived::Status::kTimeout;
-    got.reason = expired() ? "the invoke deadline (" + ms_text(settings_.invoke_timeout) + ") passed"
-                           : "nothing within " + ms_text(within);
+    got.reason = invoke ? "the invoke deadline (" + ms_text(settings_.invoke_timeout) + ") passed"
+                        : "nothing within " + ms_text(within);
     return got;
   }
   if (!result.ok()) return read_failure(result);
@@ -109,12 +138,12 @@ OneShotProcess::Finish OneShotProcess::finish() {
           : child_->wait_for(std::chrono::ceil<std::chrono::milliseconds>(
                 std::max(deadline - Clock::now(), Clock::duration::zero())));
   Finish done;
-  if (expired() || (!status && Clock::now() >= invoke_deadline_)) {
+  if (status && !(status->signaled && expired())) {
+    done.exit = *status;  // it ended by itself, in time (the watchdog's kill is a SIGKILL)
+  } else if (status || expired() || Clock::now() >= invoke_deadline_) {
     done.status = Finish::Status::kTimeout;
-  } else if (!status) {
-    done.status = Finish::Status::kStillRunning;
   } else {
-    done.exit = *status;
+    done.status = Finish::Status::kStillRunning;
   }
   return done;
 }

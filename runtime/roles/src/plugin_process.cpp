@@ -1,6 +1,8 @@
 #include "rpckit/roles/plugin_process.hpp"
 
 #include <algorithm>
+#include <chrono>
+#include <thread>
 
 #include "debug_validation.hpp"
 #include "rpckit/framing/fd_io.hpp"
@@ -21,6 +23,11 @@ std::string_view to_string(LifecycleEvent::Kind kind) {
   }
   return "unknown";
 }
+
+namespace {
+// How long the reader may take to read what a child wrote before it exited.
+constexpr std::chrono::milliseconds kDrainAfterExit{1000};
+}  // namespace
 
 struct PluginProcess::Connection {
   ~Connection() {  // kills the process if alive, closes the endpoint, joins the waiter
@@ -284,8 +291,17 @@ void PluginProcess::spawn() {
       execute(supervisor_.frame_error(Clock::now(), oversize, detail));
     });
   });
-  conn->waiter = std::thread([this, generation, child_process = conn->child.get()] {
+  conn->waiter = std::thread([this, generation, child_process = conn->child.get(),
+                              endpoint = conn->endpoint.get()] {
     supervision::ExitStatus status = child_process->wait();
+    // What the child wrote before it ended (the answer to a shutdown, say) may still be in the
+    // pipe: the reader takes it, up to the end of the stream, before the exit retires the
+    // connection. Bounded, as a grandchild may hold the pipe open; ~Connection closes the
+    // endpoint first, which ends the wait at once.
+    const auto until = std::chrono::steady_clock::now() + kDrainAfterExit;
+    while (!endpoint->done_reading() && std::chrono::steady_clock::now() < until) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
     post([this, generation, status] { on_exited(generation, status); });
   });
   {

@@ -1,6 +1,10 @@
 #include "rpckit/validate/protocol.hpp"
 
+#include <map>
+
 #include <nlohmann/json.hpp>
+
+#include "rpckit/descriptors/exchange.hpp"
 
 namespace rpckit::validate {
 
@@ -23,6 +27,37 @@ const json* constant(const json& root, const json& name) {
   auto it = props.find(name.get<std::string>());
   if (it == props.end() || !it->contains("const")) return nullptr;
   return &(*it)["const"];
+}
+
+// x-exchange's steps, each resolved to the x-types file whose title is its type.
+ExchangeSchema load_exchange(const SchemaStore& store, const SchemaRef& root, const json& x) {
+  const json& doc = *root.node;
+  ExchangeSchema out;
+  out.discriminator = x.value("discriminator", "");
+  out.correlation = x.value("correlation", "");
+  std::map<std::string, SchemaRef> by_title;
+  for (const auto& entry : doc.value("x-types", json::array())) {
+    SchemaRef file = store.resolve(root, entry.get<std::string>());
+    if (file.node->contains("title")) by_title.emplace((*file.node)["title"].get<std::string>(), file);
+  }
+  for (const auto& step : x.value("steps", json::array())) {
+    ExchangeStepSchema s;
+    s.from = step.value("from", "");
+    s.type = step.value("type", "");
+    auto type = by_title.find(s.type);
+    if (type == by_title.end()) {
+      throw SchemaLoadError(root.location() + "/x-exchange/steps: no type titled \"" + s.type + "\"");
+    }
+    s.schema = type->second;
+    const json props = type->second.node->value("properties", json::object());
+    s.correlated = !out.correlation.empty() && props.contains(out.correlation);
+    out.steps.push_back(std::move(s));
+    const std::size_t i = out.steps.size() - 1;
+    out.steps[i].answers = answered_step(
+        i, [&](std::size_t a, std::size_t b) { return out.steps[a].from == out.steps[b].from; },
+        [&](std::size_t a) { return out.steps[a].correlated; });
+  }
+  return out;
 }
 
 Violation unknown_method(std::string_view method) {
@@ -79,6 +114,14 @@ std::shared_ptr<const ProtocolSchema> ProtocolSchema::load(
     }
     out->framing_ = profile->value("framing", "");
     out->spawned_ = profile->value("spawned", "");
+  }
+  if (auto exchange = doc.find("x-exchange"); exchange != doc.end() && exchange->is_object()) {
+    if (const json* cap = constant(doc, exchange->value("max_frame_bytes", json()))) {
+      out->max_frame_bytes_ = cap->get<std::uint64_t>();
+    }
+    out->framing_ = exchange->value("framing", "");
+    out->spawned_ = exchange->value("spawned", "");
+    out->exchange_ = load_exchange(*out->store_, root, *exchange);
   }
   return out;
 }

@@ -50,6 +50,11 @@ TranscriptChecker::TranscriptChecker(const ProtocolValidator& validator, std::si
   senders_.push_back("");
   for (const auto& role : validator_.protocol().roles()) senders_.push_back(role);
   std::sort(senders_.begin(), senders_.end());
+  if (validator_.protocol().exchange()) exchange_.emplace(validator_, false, max_tracked_);
+}
+
+void TranscriptChecker::set_one_sided(bool one_sided) {
+  if (validator_.protocol().exchange()) exchange_.emplace(validator_, one_sided, max_tracked_);
 }
 
 std::string TranscriptChecker::other_role(const std::string& role) const {
@@ -75,9 +80,13 @@ std::vector<Finding> TranscriptChecker::feed(const Frame& frame) {
     codec::validate_json(frame.body, limits);  // strict, and no deeper than the protocol takes
     envelope = parse_unique(frame.body);
   } catch (const std::exception& e) {
-    out.push_back(at_frame(frame, rule("", "json", "a JSON envelope", e.what())));
+    out.push_back(at_frame(frame, rule("", "json", exchange_ ? "a JSON message" : "a JSON envelope", e.what())));
     // Its receiver may answer it with an error carrying the id it could still find.
     ++unreadable_[{frame.peer, frame.from}];
+    return out;
+  }
+  if (exchange_) {
+    for (auto& f : exchange_->feed(frame, envelope)) out.push_back(std::move(f));
     return out;
   }
   const auto method = envelope.is_object() ? envelope.find("method") : envelope.end();
@@ -207,6 +216,7 @@ void TranscriptChecker::response(const Frame& frame, const std::string& id, cons
 
 std::vector<Finding> TranscriptChecker::finish() {
   std::vector<Finding> out;
+  if (exchange_) out = exchange_->finish();
   for (const auto& [key, p] : pending_) {
     out.push_back(unanswered(key, p, "none by the end of the transcript"));
   }

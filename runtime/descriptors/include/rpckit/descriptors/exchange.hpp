@@ -2,6 +2,7 @@
 // One step of a one-shot exchange (a generated `Exchange`'s kSteps, protocol.json
 // "x-exchange"): what the generic one-shot roles (rpckit/roles/one_shot.hpp) know of it.
 #include <chrono>
+#include <cstddef>
 #include <string_view>
 
 namespace rpckit {
@@ -15,5 +16,17 @@ struct ExchangeStep {
   // by the invoke deadline.
   std::chrono::milliseconds within{0};
 };
+
+// The step that step `i` answers: the last earlier one from the other side (one with the
+// correlation member, when step i has it); -1 when there is none. `same_sender(j, i)` and
+// `correlated(j)` describe the steps; the generator and the transcript validator both ask.
+template <class SameSender, class Correlated>
+int answered_step(std::size_t i, SameSender same_sender, Correlated correlated) {
+  for (std::size_t j = i; j-- > 0;) {
+    if (same_sender(j, i)) continue;
+    if (!correlated(i) || correlated(j)) return static_cast<int>(j);
+  }
+  return -1;
+}
 
 }  // namespace rpckit

@@ -178,6 +178,8 @@ class Endpoint {
   // dispatcher has drained what it had queued.
   CloseReason wait();
   bool closed() const { return closed_.load(); }
+  // Whether reading has ended: the peer's end of stream, a bad frame, or close().
+  bool done_reading() const;
 
  private:
   // A frame and what scan_envelope() found in it (spans index into `frame`).
@@ -237,7 +239,7 @@ class Endpoint {
   std::function<void(bool, std::string_view)> frame_observer_;
   std::mutex observed_write_mutex_;  // an observed frame and its write, as one step
 
-  std::mutex mutex_;  // guards everything below
+  mutable std::mutex mutex_;  // guards everything below
   std::condition_variable changed_;  // pending responses, queue, closing
   std::map<std::int64_t, Pending> pending_;
   std::int64_t next_id_ = 1;

@@ -26,6 +26,10 @@ struct SpawnOptions {
   std::optional<std::filesystem::path> stderr_log;  // appended to; created with its folder
   // The child's whole environment ("KEY=VALUE" strings) when set, even empty; else ours.
   std::optional<std::vector<std::string>> environment;
+  // The child leads a process group of its own, which kill() kills and which is killed when
+  // the child ends: whatever it starts (a wrapper script's interpreter, a grandchild holding
+  // the pipes) does not outlive it.
+  bool own_process_group = false;
 };
 
 class ChildProcess {
@@ -46,7 +50,8 @@ class ChildProcess {
   // reused by another open.
   void end_stdin();
 
-  // SIGKILL, unless the process has already been reaped (a pidfd makes this race-free).
+  // SIGKILL, unless the process has already been reaped (a pidfd makes this race-free); with
+  // own_process_group, to its whole group.
   void kill();
   // Blocks until the process ends and reaps it. One thread waits; the result is kept.
   ExitStatus wait();
@@ -59,6 +64,7 @@ class ChildProcess {
 
   pid_t pid_ = -1;
   int pidfd_ = -1;
+  bool group_ = false;
   int stdin_fd_ = -1;
   int stdout_fd_ = -1;
   mutable std::mutex mutex_;

@@ -7,7 +7,9 @@
 // only be sent by its side (static_assert). What each side checks, and in which order, is the
 // protocol's policy: these give it the lines, the typed messages, the discriminator and
 // correlation tests, and the deadlines.
+#include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <cstddef>
 #include <functional>
 #include <optional>
@@ -97,15 +99,17 @@ class OneShotCall {
     if (on_line && (got.ok() || !got.line.empty())) on_line(false, got.line);
     return got;
   }
-  std::chrono::milliseconds step_timeout(std::size_t i) const { return scaled(Exchange::kSteps[i].within); }
-
   OneShotProcess::Finish finish() { return process_.finish(); }
+  std::chrono::milliseconds teardown_timeout() const { return process_.teardown_timeout(); }
   bool abort() { return process_.abort(); }
   bool expired() const { return process_.expired(); }
 
  private:
+  // A deadline stays one however small the scale (zero would mean none).
   std::chrono::milliseconds scaled(std::chrono::milliseconds d) const {
-    return std::chrono::milliseconds(static_cast<std::int64_t>(static_cast<double>(d.count()) * scale_));
+    if (d.count() == 0) return d;
+    const double ms = static_cast<double>(d.count()) * scale_;
+    return std::chrono::milliseconds(std::max<std::int64_t>(1, static_cast<std::int64_t>(ms)));
   }
 
   double scale_;

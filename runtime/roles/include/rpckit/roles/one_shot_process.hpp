@@ -30,7 +30,8 @@ class OneShotProcess {
     process::SpawnOptions spawn;  // `executable` is resolved like a shell (resolve_command)
     std::size_t max_line_bytes = 0;
     bool strict_lines = false;
-    std::chrono::milliseconds invoke_timeout{0};  // zero: none (each bound is then optional)
+    // Zero: no such deadline. Each is capped at a year.
+    std::chrono::milliseconds invoke_timeout{0};
     std::chrono::milliseconds launch_timeout{0};
     std::chrono::milliseconds teardown_timeout{0};
     std::chrono::milliseconds reap_timeout{0};
@@ -41,9 +42,10 @@ class OneShotProcess {
   OneShotProcess(const OneShotProcess&) = delete;
   OneShotProcess& operator=(const OneShotProcess&) = delete;
 
-  // Resolves the command, checks the working directory, spawns; the reason when any fails or
-  // the spawn itself took longer than the launch timeout (the child is then killed). Starts
-  // the invoke deadline's clock.
+  // Checks the working directory, resolves the command (a relative path against that
+  // directory), spawns it as the leader of a process group of its own; the reason when any
+  // fails or the spawn itself took longer than the launch timeout (the child is then killed).
+  // Starts the invoke deadline's clock.
   std::optional<std::string> launch();
   // One line to the child's stdin; std::errc::timed_out once the invoke deadline has passed.
   std::error_code send_line(std::string_view line);
@@ -57,13 +59,15 @@ class OneShotProcess {
     process::ExitStatus exit;  // kExited
   };
   Finish finish();
-  // Kills the child and waits at most the reap timeout for it; false if it was not reaped.
+  // Kills the child's process group and waits at most the reap timeout for the child; false
+  // if it was not reaped.
   bool abort();
 
   bool expired() const;  // the invoke deadline passed while the call ran
-  pid_t pid() const { return child_ ? child_->pid() : -1; }
+  std::chrono::milliseconds teardown_timeout() const { return settings_.teardown_timeout; }
 
  private:
+  std::optional<std::string> start();
   void watch(Clock::time_point deadline);
 
   Settings settings_;

@@ -28,6 +28,21 @@ struct MessageSchema {
   std::optional<SchemaRef> result;  // x-result (requests)
 };
 
+// A one-shot exchange (x-exchange, a protocol that is not JSON-RPC): the messages in the order
+// they cross, each a type of x-types told apart by its discriminator const.
+struct ExchangeStepSchema {
+  std::string from;       // a role
+  std::string type;       // the type's title
+  bool correlated = false;  // the type has the correlation member
+  int answers = -1;         // the step it answers: the last earlier one from the other side
+                            // (with the correlation member, when this one has it)
+  SchemaRef schema;       // the type's schema
+};
+struct ExchangeSchema {
+  std::string discriminator, correlation;
+  std::vector<ExchangeStepSchema> steps;
+};
+
 class ProtocolSchema {
  public:
   // Throws SchemaLoadError.
@@ -43,6 +58,8 @@ class ProtocolSchema {
   std::optional<std::uint64_t> max_frame_bytes() const { return max_frame_bytes_; }
   std::optional<std::size_t> max_json_depth() const { return max_json_depth_; }
   const std::string& framing() const { return framing_; }  // "content-length", "ndjson" or ""
+  // x-exchange, when the protocol is a one-shot exchange rather than JSON-RPC messages.
+  const std::optional<ExchangeSchema>& exchange() const { return exchange_; }
   // x-profile's spawned role ("plugin") and the other one ("host"); "" when not named.
   const std::string& spawned_role() const { return spawned_; }
   std::string spawner_role() const;
@@ -57,6 +74,7 @@ class ProtocolSchema {
   std::optional<std::size_t> max_json_depth_;
   std::string framing_;
   std::string spawned_;
+  std::optional<ExchangeSchema> exchange_;
 };
 
 enum class Part : std::uint8_t { kParams, kResult, kError };

@@ -14,27 +14,12 @@
 #include <tuple>
 #include <vector>
 
+#include "rpckit/validate/exchange_checker.hpp"
 #include "rpckit/validate/protocol.hpp"
+#include "rpckit/validate/transcript_types.hpp"
 #include "rpckit/validate/violation.hpp"
 
 namespace rpckit::validate {
-
-struct Frame {
-  std::size_t number = 0;  // 1-based, in the order frames crossed the pipe(s)
-  std::size_t line = 0;    // line in the transcript file (JSON-lines and NDJSON), else 0
-  std::string peer;        // which conversation ("" when there is one); ids are per peer
-  std::string from;        // the role that sent it ("" = unknown: taken from the method)
-  std::string body;        // the frame's bytes
-  std::size_t offset = 0;  // where its line starts in the transcript file (when `line` is set)
-};
-
-struct Finding {
-  std::size_t frame = 0;  // 0: the transcript as a whole (e.g. a request never answered)
-  std::size_t line = 0;
-  std::string peer;
-  std::string from;
-  Violation violation;
-};
 
 class TranscriptChecker {
  public:
@@ -45,6 +30,9 @@ class TranscriptChecker {
   static constexpr std::size_t kDefaultMaxTracked = 65536;
   explicit TranscriptChecker(const ProtocolValidator& validator,
                              std::size_t max_tracked = kDefaultMaxTracked);
+  // The frames are one role's only (a raw stream read with --from): for a one-shot exchange,
+  // the other role's steps are taken as sent.
+  void set_one_sided(bool one_sided);
 
   std::vector<Finding> feed(const Frame& frame);
   // What is left at the end: requests never answered.
@@ -70,6 +58,7 @@ class TranscriptChecker {
 
   const ProtocolValidator& validator_;
   std::size_t max_tracked_;
+  std::optional<ExchangeChecker> exchange_;  // x-exchange protocols: its rules, not JSON-RPC's
   std::vector<std::string> senders_;  // "" and the roles, in key order
   std::map<Key, Pending> pending_;
   std::map<std::size_t, Key> pending_by_frame_;  // oldest first
