@@ -5,6 +5,8 @@
 // stderr, the first being the verdict. 2: a usage error.
 //
 //   codex-metadata-host [--time-scale S] [--transcript FILE] -- <plugin command> [args...]
+#include <unistd.h>  // environ
+
 #include <CLI/CLI.hpp>
 #include <chrono>
 #include <condition_variable>
@@ -14,6 +16,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "plugin_command.hpp"
@@ -149,11 +152,18 @@ int main(int argc, char** argv) {
   spawn.executable = *executable;
   spawn.args.assign(command.begin() + 1, command.end());
 
-  // Spec 2.2 and 8.13: credential variables override inherited ones. The spawn options have
-  // no environment of their own, so they go into ours before any thread starts.
+  // Spec 2.2 and 8.13: credential variables override inherited ones, in the plugin's
+  // environment only (ours is left as it is).
   auto plan =
       codex_host::plan_credentials(codex::CredentialDelivery::from_wire(delivery), credentials);
-  for (const auto& [name, value] : plan.environment) ::setenv(name.c_str(), value.c_str(), 1);
+  spawn.environment.emplace();
+  for (char** entry = environ; *entry != nullptr; ++entry) {
+    std::string_view variable(*entry);
+    if (!plan.environment.contains(std::string(variable.substr(0, variable.find('='))))) {
+      spawn.environment->emplace_back(variable);
+    }
+  }
+  for (const auto& [name, value] : plan.environment) spawn.environment->push_back(name + "=" + value);
 
   Watch watch;
   auto lifecycle = rpckit::roles::host_lifecycle<codex::Protocol>(
