@@ -113,13 +113,8 @@ int main(int argc, char** argv) {
   cli.add_option("--query", script.query, "The metadata/search query")->capture_default_str();
   cli.add_option("--title", script.title, "The metadata/match title")->capture_default_str();
   cli.add_option("command", command, "-- <plugin command> [args...]");
-  std::vector<std::string> after_dashes = rpckit_examples::take_plugin_command(argc, argv);
-  CLI11_PARSE(cli, argc, argv);
-  if (!after_dashes.empty()) command = std::move(after_dashes);
-  if (command.empty()) {
-    std::fprintf(stderr, "%s\n", cli.help().c_str());
-    std::fprintf(stderr, "a plugin command is required (after --)\n");
-    return 2;
+  if (auto stop = rpckit_examples::parse_host_command_line(cli, argc, argv, command)) {
+    return *stop;
   }
 
   codex_host::Failures failures;

@@ -1,10 +1,15 @@
 #pragma once
-// The plugin command of `<host> [options] -- <command> [args...]`, taken verbatim before the
-// options are parsed: CLI11 reads an argument like ["a","b"] as a list and drops [], which
-// would change what the plugin is started with.
+// The command line of every sample host, `<host> [options] -- <command> [args...]`: the plugin
+// command is taken verbatim before the options are parsed, since CLI11 reads an argument like
+// ["a","b"] as a list and drops [], which would change what the plugin is started with.
+#include <cstdio>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
+
+#include <CLI/CLI.hpp>
 
 namespace rpckit_examples {
 
@@ -18,6 +23,25 @@ inline std::vector<std::string> take_plugin_command(int& argc, char** argv) {
     }
   }
   return {};
+}
+
+// Parses the options and fills `command` (bound to the app's "command" positional, used when
+// there is no "--"); the exit status when the host should stop now: --help, a bad option
+// (CLI11's), or no plugin command (2).
+inline std::optional<int> parse_host_command_line(CLI::App& cli, int argc, char** argv,
+                                                  std::vector<std::string>& command) {
+  std::vector<std::string> after_dashes = take_plugin_command(argc, argv);
+  try {
+    cli.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return cli.exit(e);
+  }
+  if (!after_dashes.empty()) command = std::move(after_dashes);
+  if (command.empty()) {
+    std::fprintf(stderr, "%s\na plugin command is required (after --)\n", cli.help().c_str());
+    return 2;
+  }
+  return std::nullopt;
 }
 
 }  // namespace rpckit_examples

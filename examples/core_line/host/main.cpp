@@ -66,13 +66,8 @@ int main(int argc, char** argv) {
   cli.add_option("--protocol", binding.protocol, "The protocol_version to send");
   cli.add_option("--plugin-stderr", binding.stderr_path, "Append the plugin's stderr here (default: discarded)");
   cli.add_option("command", command, "The plugin's command and its arguments (after --)");
-  std::vector<std::string> after_dashes = rpckit_examples::take_plugin_command(argc, argv);
-  CLI11_PARSE(cli, argc, argv);
-  if (!after_dashes.empty()) command = std::move(after_dashes);
-  if (command.empty()) {
-    std::fprintf(stderr, "%s\n", cli.help().c_str());
-    std::fprintf(stderr, "a plugin command is required (after --)\n");
-    return 2;
+  if (auto stop = rpckit_examples::parse_host_command_line(cli, argc, argv, command)) {
+    return *stop;
   }
 
   call.input = nlohmann::json::parse(input_text, nullptr, false);

@@ -11,17 +11,18 @@ ToolResult invalid(std::string message) { return {std::nullopt, "invalid_input",
 
 bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
-// Reverses code points, not bytes, so UTF-8 stays UTF-8.
+// Reverses code points, not bytes, so UTF-8 stays UTF-8: each code point (a lead byte and
+// its continuation bytes) is copied whole, from the last to the first.
 std::string reverse_utf8(const std::string& text) {
-  std::vector<std::string> points;
-  for (std::size_t i = 0; i < text.size();) {
-    std::size_t n = 1;
-    while (i + n < text.size() && (static_cast<unsigned char>(text[i + n]) & 0xC0) == 0x80) ++n;
-    points.push_back(text.substr(i, n));
-    i += n;
-  }
   std::string out;
-  for (auto it = points.rbegin(); it != points.rend(); ++it) out += *it;
+  out.reserve(text.size());
+  std::size_t end = text.size();
+  while (end > 0) {
+    std::size_t start = end - 1;
+    while (start > 0 && (static_cast<unsigned char>(text[start]) & 0xC0) == 0x80) --start;
+    out.append(text, start, end - start);
+    end = start;
+  }
   return out;
 }
 

@@ -40,13 +40,8 @@ int main(int argc, char** argv) {
   cli.add_option("--plugin-id", plugin_id,
                  "The id the plugin is installed under (a different plugin_id is a warning)");
   cli.add_option("command", command, "The plugin's entrypoint and its arguments (after --)");
-  std::vector<std::string> after_dashes = rpckit_examples::take_plugin_command(argc, argv);
-  CLI11_PARSE(cli, argc, argv);
-  if (!after_dashes.empty()) command = std::move(after_dashes);
-  if (command.empty()) {
-    std::fprintf(stderr, "%s\n", cli.help().c_str());
-    std::fprintf(stderr, "a plugin command is required (after --)\n");
-    return 2;
+  if (auto stop = rpckit_examples::parse_host_command_line(cli, argc, argv, command)) {
+    return *stop;
   }
 
   rpckit_examples::Transcript transcript(true);

@@ -76,13 +76,8 @@ int main(int argc, char** argv) {
   cli.add_option("--transcript", transcript_path,
                  "Also write a JSON-lines transcript for `rpckit validate --transcript`");
   cli.add_option("command", command, "The server command and its arguments (after --)");
-  std::vector<std::string> after_dashes = rpckit_examples::take_plugin_command(argc, argv);
-  CLI11_PARSE(cli, argc, argv);
-  if (!after_dashes.empty()) command = std::move(after_dashes);
-  if (command.empty()) {
-    std::fprintf(stderr, "%s\n", cli.help().c_str());
-    std::fprintf(stderr, "a plugin command is required (after --)\n");
-    return 2;
+  if (auto stop = rpckit_examples::parse_host_command_line(cli, argc, argv, command)) {
+    return *stop;
   }
 
   rpckit_examples::Transcript transcript(true, "client", "server");

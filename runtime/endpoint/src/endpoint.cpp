@@ -613,9 +613,9 @@ void Endpoint::close() {
   complete(std::move(completions));
 }
 
-bool Endpoint::done_reading() const {
-  std::lock_guard lock(mutex_);
-  return reading_done_ || closed_.load();
+bool Endpoint::wait_done_reading(std::chrono::milliseconds timeout) {
+  std::unique_lock lock(mutex_);
+  return changed_.wait_for(lock, timeout, [this] { return reading_done_ || closed_.load(); });
 }
 
 CloseReason Endpoint::wait() {

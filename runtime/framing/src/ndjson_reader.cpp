@@ -22,7 +22,7 @@ ReadResult NdjsonReader::fail(ReadStatus status, std::string reason) {
   return *terminal_;
 }
 
-bool NdjsonReader::strict() const {
+bool NdjsonReader::strips_lines() const {
   return deliver_blank_lines_ || accept_unterminated_last_line_;
 }
 
@@ -44,7 +44,7 @@ ReadResult NdjsonReader::read() {
         return fail(ReadStatus::kOversize, "line of " + std::to_string(line.size()) +
                                                " bytes exceeds " + limit_text(max_body_bytes_));
       }
-      ReadResult result{ReadStatus::kOk, std::string(strict() ? text::strip(line) : line), {}};
+      ReadResult result{ReadStatus::kOk, std::string(strips_lines() ? text::strip(line) : line), {}};
       buffer_.consume(lf + 1);
       return result;
     }

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <thread>
 
 #include "debug_validation.hpp"
 #include "rpckit/framing/fd_io.hpp"
@@ -298,10 +297,7 @@ void PluginProcess::spawn() {
     // pipe: the reader takes it, up to the end of the stream, before the exit retires the
     // connection. Bounded, as a grandchild may hold the pipe open; ~Connection closes the
     // endpoint first, which ends the wait at once.
-    const auto until = std::chrono::steady_clock::now() + kDrainAfterExit;
-    while (!endpoint->done_reading() && std::chrono::steady_clock::now() < until) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(1));
-    }
+    endpoint->wait_done_reading(kDrainAfterExit);
     post([this, generation, status] { on_exited(generation, status); });
   });
   {

@@ -178,8 +178,9 @@ class Endpoint {
   // dispatcher has drained what it had queued.
   CloseReason wait();
   bool closed() const { return closed_.load(); }
-  // Whether reading has ended: the peer's end of stream, a bad frame, or close().
-  bool done_reading() const;
+  // Waits at most `timeout` for reading to end (the peer's end of stream, a bad frame, or
+  // close()); whether it has.
+  bool wait_done_reading(std::chrono::milliseconds timeout);
 
  private:
   // A frame and what scan_envelope() found in it (spans index into `frame`).
@@ -239,7 +240,7 @@ class Endpoint {
   std::function<void(bool, std::string_view)> frame_observer_;
   std::mutex observed_write_mutex_;  // an observed frame and its write, as one step
 
-  mutable std::mutex mutex_;  // guards everything below
+  std::mutex mutex_;  // guards everything below
   std::condition_variable changed_;  // pending responses, queue, closing
   std::map<std::int64_t, Pending> pending_;
   std::int64_t next_id_ = 1;

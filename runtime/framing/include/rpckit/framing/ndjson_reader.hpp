@@ -27,7 +27,8 @@ class NdjsonReader final : public FrameReader {
 
  private:
   ReadResult fail(ReadStatus status, std::string reason);
-  bool strict() const;
+  // Either strict option is on: delivered lines are stripped.
+  bool strips_lines() const;
 
   ByteSource& source_;
   std::size_t max_body_bytes_;
