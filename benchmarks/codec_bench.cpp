@@ -7,6 +7,10 @@
 // plus, for on_chat_message only, the hand-written references of reference_codec.hpp:
 //   encode_direct  struct -> JSON text without a DOM
 //   decode_sax     text -> struct through nlohmann's SAX parser, without a DOM
+// and, for the three sized_events() of benchmarks/compare, rpckit against nlohmann alone:
+//   encode_vs_nlohmann  rpckit's encode (the generated direct writer, write_json, when the
+//                       bindings have one; else to_json + dump) vs to_json + dump
+//   decode_vs_nlohmann  rpckit's decode (parse + generated decode) vs nlohmann's DOM parse
 //
 // The ratios come from separate "A_vs_B" benchmarks that run A and B in alternating batches
 // of about 0.2 ms each and time them with the thread's CPU clock: on a shared machine the load
@@ -88,6 +92,29 @@ void decode_plain_op(const Subject<T>& s) {
   nlohmann::json j = nlohmann::json::parse(s.wire);
   benchmark::DoNotOptimize(&j);
   benchmark::ClobberMemory();
+}
+
+// The bindings' direct writer: JSON text with no DOM, when the generator emits one.
+template <class T>
+constexpr bool kHasDirectWriter = requires(std::string& out, const T& v) { write_json(out, v); };
+
+// What rpckit does to encode a message: the direct writer if there is one, else the DOM.
+template <class T>
+void rpckit_encode_op(const Subject<T>& s) {
+  if constexpr (kHasDirectWriter<T>) {
+    std::string text;
+    write_json(text, s.value);
+    benchmark::DoNotOptimize(text.data());
+  } else {
+    encode_typed_op(s);
+  }
+}
+
+// What rpckit does to decode a message (the one typed decode there is: parse + decode). If
+// the bindings get a decoder that reads the text directly, this is the place to call it.
+template <class T>
+void rpckit_decode_op(const Subject<T>& s) {
+  decode_typed_op(s);
 }
 
 void encode_direct_op(const Subject<v1::OnChatMessageParams>& s) {
@@ -179,6 +206,33 @@ void register_message(const std::string& name, const nlohmann::json& source, con
   register_paired<T>(p + "decode_typed_vs_plain", decode_typed_op<T>, decode_plain_op<T>, s);
 }
 
+// rpckit against nlohmann alone, interleaved: encode (a: rpckit, b: to_json + dump) and
+// decode (a: rpckit, b: DOM parse). Counter direct_writer: 1 when rpckit's encode is the
+// generated direct writer.
+template <class T>
+void register_vs_nlohmann(const std::string& name, const nlohmann::json& source) {
+  const SubjectPtr<T> s = make_subject<T>(source, "params");
+  if constexpr (kHasDirectWriter<T>) {
+    std::string text;
+    write_json(text, s->value);
+    if (text != s->encoded) {  // its numbers would mean nothing
+      std::fprintf(stderr, "%s: write_json disagrees with to_json + dump\n", name.c_str());
+      std::abort();
+    }
+  }
+  const std::string p = "codec/" + name + "/";
+  const double bytes = static_cast<double>(s->wire.size());
+  benchmark::RegisterBenchmark((p + "encode_vs_nlohmann").c_str(), [s, bytes](benchmark::State& st) {
+    paired<T>(st, rpckit_encode_op<T>, encode_typed_op<T>, s);
+    st.counters["bytes"] = bytes;
+    st.counters["direct_writer"] = kHasDirectWriter<T> ? 1 : 0;
+  });
+  benchmark::RegisterBenchmark((p + "decode_vs_nlohmann").c_str(), [s, bytes](benchmark::State& st) {
+    paired<T>(st, rpckit_decode_op<T>, decode_plain_op<T>, s);
+    st.counters["bytes"] = bytes;
+  });
+}
+
 // The references must agree with the generated codecs, or their numbers mean nothing.
 void check_references(const Subject<v1::OnChatMessageParams>& s) {
   std::string text;
@@ -217,6 +271,15 @@ void register_codec_benchmarks() {
   register_message<v1::RegisterPanelParams>("register_panel", register_panel_params(), "params");
   register_message<v1::GetFollowedLiveResult>("get_followed_live_result",
                                               get_followed_live_result(), "result");
+  for (const SizedEvent& event : sized_events()) {
+    if (event.size == "small") {
+      register_vs_nlohmann<v1::OnWatchTickParams>(event.name, event.params);
+    } else if (event.size == "medium") {
+      register_vs_nlohmann<v1::OnChatMessageParams>(event.name, event.params);
+    } else {
+      register_vs_nlohmann<v1::OnFollowedLiveParams>(event.name, event.params);
+    }
+  }
 }
 
 }  // namespace rpckit::bench

@@ -17,10 +17,16 @@ int main(int argc, char** argv) {
   // The default min time is ours unless the command line sets one. (Setting it per benchmark
   // with MinTime() would append "/min_time:0.050" to every name.)
   std::string min_time = "--benchmark_min_time=" + std::to_string(rpckit::bench::kMinTime);
-  std::vector<char*> args(argv, argv + argc);
+  std::vector<char*> args{argv[0]};
   bool has_min_time = false;
   for (int i = 1; i < argc; ++i) {
-    has_min_time = has_min_time || std::string_view(argv[i]).starts_with("--benchmark_min_time");
+    const std::string_view arg(argv[i]);
+    if (arg.starts_with(rpckit::bench::kSamplesFlag)) {
+      rpckit::bench::samples_file() = arg.substr(std::string_view(rpckit::bench::kSamplesFlag).size());
+      continue;
+    }
+    has_min_time = has_min_time || arg.starts_with("--benchmark_min_time");
+    args.push_back(argv[i]);
   }
   if (!has_min_time) args.insert(args.begin() + 1, min_time.data());
   int count = static_cast<int>(args.size());

@@ -68,6 +68,22 @@ nlohmann::json get_followed_live_result() {
   return {{"channels", std::move(channels)}};
 }
 
+nlohmann::json watch_tick_params() {
+  return {{"active_channel_id", "71092938"}, {"ts", "2024-05-18T14:03:11Z"}};
+}
+
+std::vector<SizedEvent> sized_events() {
+  constexpr std::size_t kLargeChannels = 115;  // ~20 KB framed
+  nlohmann::json large = followed_live_params(kLargeChannels);
+  for (nlohmann::json& c : large["channels"]) c.erase("favorite");
+  return {
+      {"small", "on_watch_tick", "on_watch_tick", watch_tick_params()},
+      {"medium", "on_chat_message", "on_chat_message", chat_message_params()},
+      {"large", "on_followed_live", "on_followed_live_" + std::to_string(kLargeChannels),
+       std::move(large)},
+  };
+}
+
 nlohmann::json initialize_params() {
   return nlohmann::json::parse(R"({
     "protocol_version": 1,

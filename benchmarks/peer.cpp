@@ -1,6 +1,7 @@
 // The child process of the pipe benchmarks: a plugin-like rpckit::Endpoint on stdin/stdout
 // with Content-Length framing, handling what the host side sends through a typed Router:
-//   on_chat_message  counted (decoded into OnChatMessageParams by the router)
+//   on_watch_tick, on_chat_message, on_followed_live
+//                    counted (each decoded into its typed params by the router)
 //   ping             answered {}
 //   done             (request, not in the protocol) answers the number of events counted
 //                    since the previous "done", so the parent knows all of them arrived.
@@ -39,7 +40,9 @@ int run_peer() {
   // Handlers run on the endpoint's dispatcher thread only: no locking needed.
   std::int64_t events = 0;
   Router<v1::HostToPlugin> router;
+  router.on<v1::messages::OnWatchTick>([&events](const v1::OnWatchTickParams&) { ++events; });
   router.on<v1::messages::OnChatMessage>([&events](const v1::OnChatMessageParams&) { ++events; });
+  router.on<v1::messages::OnFollowedLive>([&events](const v1::OnFollowedLiveParams&) { ++events; });
   router.on<v1::messages::Ping>([](const v1::PingParams&) { return v1::PingResult{}; });
 
   endpoint.set_handler([&](const Incoming& in) -> nlohmann::json {

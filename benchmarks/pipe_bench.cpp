@@ -1,12 +1,16 @@
 // Endpoint to Endpoint over real pipes between two processes, both with Content-Length
 // framing (InterruptibleFdSource + FdSink). The child is this executable in peer mode
 // (peer.cpp) with the pipes as its stdin/stdout, like a plugin under its host.
-//   pipe/notify_throughput  per iteration: kBatch on_chat_message notifications
-//                           (rpckit::notify<OnChatMessage>: typed encode, frame, write), then
-//                           a "done" request whose answer says the child handled all of them.
-//                           items/s = events/s, bytes/s = framed bytes on the pipe.
+//   pipe/notify_throughput/<event>
+//                           per iteration: a batch of notifications of one of the three
+//                           sized_events() (rpckit::notify<M>: typed encode, frame, write),
+//                           then a "done" request whose answer says the child handled all of
+//                           them. items/s = events/s, bytes/s = framed bytes on the pipe.
 //   pipe/ping_rtt           per iteration: one rpckit::call<Ping> (typed, both directions);
 //                           manual time = the call's wall time; counters p50/p90/p99 in us.
+//                           With --rpckit-bench-samples=FILE every sample is appended to FILE.
+// Each starts with an untimed warm-up (one batch, or kWarmupPings pings), as the comparison
+// pairs of benchmarks/compare do.
 // Robustness: every call has a deadline, a watchdog SIGKILLs a child that outlives
 // kWatchdog (a blocked write then fails with EPIPE), and the child is always reaped.
 #include <benchmark/benchmark.h>
@@ -17,10 +21,12 @@
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
+#include <fstream>
 #include <memory>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -41,9 +47,18 @@ namespace {
 namespace v1 = streamnook::v1;
 using std::chrono::milliseconds;
 
-constexpr int kBatch = 1000;  // notifications per throughput iteration
-constexpr int kBatches = 40;  // throughput iterations per repetition
-constexpr int kPings = 4000;  // RTT samples per repetition
+// Notifications per throughput iteration and iterations per repetition, by event size.
+// benchmarks/compare/rounds.py sends the same counts through the other implementations.
+struct EventCounts {
+  int batch;
+  int batches;
+};
+EventCounts event_counts(const std::string& size) {
+  if (size == "large") return {100, 10};
+  return {1000, 20};
+}
+constexpr int kPings = 4000;       // RTT samples per repetition
+constexpr int kWarmupPings = 200;  // untimed, before them
 constexpr milliseconds kCallDeadline{5000};
 constexpr milliseconds kWatchdog{30000};
 constexpr milliseconds kReapGrace{3000};
@@ -181,51 +196,78 @@ void finish(benchmark::State& state, Peer& peer, Failure& failure) {
 }
 
 // Bytes one notification takes on the pipe: the body Endpoint::notify writes plus its header.
-std::size_t framed_size(const v1::OnChatMessageParams& params) {
-  nlohmann::json envelope = {
-      {"jsonrpc", "2.0"}, {"method", v1::messages::OnChatMessage::kMethod}, {"params", params}};
+template <class Params>
+std::size_t framed_size(std::string_view method, const Params& params) {
+  nlohmann::json envelope = {{"jsonrpc", "2.0"}, {"method", method}, {"params", params}};
   const std::size_t body = envelope.dump().size();
   return body + std::string("Content-Length: " + std::to_string(body) + "\r\n\r\n").size();
 }
 
-void notify_throughput(benchmark::State& state) {
-  v1::OnChatMessageParams params{};
-  codec::DecodePath path("params");
-  decode(chat_message_params(), params, path);
-  const std::size_t frame = framed_size(params);
+// One batch of `count` notifications, then "done"; false (and the run failed) on a failure.
+template <class M>
+bool send_batch(benchmark::State& state, Peer& peer, Failure& failure,
+                const typename M::Params& params, int count) {
+  bool sent = true;
+  for (int i = 0; i < count && sent; ++i) sent = notify<M>(peer.endpoint(), params);
+  if (!sent) {
+    failure.fail(state, "notify failed: the peer is gone");
+    return false;
+  }
+  CallResult done = peer.endpoint().call("done", nlohmann::json::object(), kCallDeadline);
+  if (!done.ok()) {
+    failure.fail(state, "done: " + done.error().describe());
+    return false;
+  }
+  if (done.result() != count) {
+    failure.fail(state, "the peer counted " + done.result().dump() + " events");
+    return false;
+  }
+  return true;
+}
 
-  static Failure failure;
+template <class M>
+void notify_throughput(benchmark::State& state, const SizedEvent& event) {
+  typename M::Params params{};
+  codec::DecodePath path("params");
+  decode(event.params, params, path);
+  const std::size_t frame = framed_size(M::kMethod, params);
+  const int batch = event_counts(event.size).batch;
+
+  static Failure failure;  // one per message type M
   std::unique_ptr<Peer> peer = start_peer(state, failure);
   if (!peer) return;
-  for (auto _ : state) {
-    bool sent = true;
-    for (int i = 0; i < kBatch && sent; ++i) {
-      sent = notify<v1::messages::OnChatMessage>(peer->endpoint(), params);
-    }
-    if (!sent) {
-      failure.fail(state, "notify failed: the peer is gone");
-      break;
-    }
-    CallResult done = peer->endpoint().call("done", nlohmann::json::object(), kCallDeadline);
-    if (!done.ok()) {
-      failure.fail(state, "done: " + done.error().describe());
-      break;
-    }
-    if (done.result() != kBatch) {
-      failure.fail(state, "the peer counted " + done.result().dump() + " events");
-      break;
+  if (send_batch<M>(state, *peer, failure, params, batch)) {  // warm-up, untimed
+    for (auto _ : state) {
+      if (!send_batch<M>(state, *peer, failure, params, batch)) break;
     }
   }
   finish(state, *peer, failure);
-  state.SetItemsProcessed(state.iterations() * kBatch);
-  state.SetBytesProcessed(state.iterations() * kBatch * static_cast<std::int64_t>(frame));
+  state.SetItemsProcessed(state.iterations() * batch);
+  state.SetBytesProcessed(state.iterations() * batch * static_cast<std::int64_t>(frame));
+  state.SetLabel(event.size);
   state.counters["frame_bytes"] = static_cast<double>(frame);
+  state.counters["batch"] = batch;
+}
+
+// Appends the samples of one run to the --rpckit-bench-samples file, as a JSON line.
+void save_samples(const char* name, const std::vector<double>& us) {
+  if (samples_file().empty()) return;
+  std::ofstream out(samples_file(), std::ios::app);
+  out << nlohmann::json{{"benchmark", name}, {"samples_us", us}}.dump() << "\n";
 }
 
 void ping_rtt(benchmark::State& state) {
   static Failure failure;
   std::unique_ptr<Peer> peer = start_peer(state, failure);
   if (!peer) return;
+  for (int i = 0; i < kWarmupPings; ++i) {  // untimed
+    Result<v1::PingResult> pong = call<v1::messages::Ping>(peer->endpoint(), {}, kCallDeadline);
+    if (!pong) {
+      failure.fail(state, "ping: " + pong.error().describe());
+      finish(state, *peer, failure);
+      return;
+    }
+  }
   std::vector<double> us;
   us.reserve(static_cast<std::size_t>(state.max_iterations));
   for (auto _ : state) {
@@ -241,6 +283,7 @@ void ping_rtt(benchmark::State& state) {
   }
   finish(state, *peer, failure);
   if (us.empty()) return;
+  save_samples("pipe/ping_rtt", us);
   auto percentile = [&us](double p) {
     auto at = us.begin() + static_cast<std::ptrdiff_t>(p * static_cast<double>(us.size() - 1));
     std::nth_element(us.begin(), at, us.end());
@@ -254,12 +297,27 @@ void ping_rtt(benchmark::State& state) {
 
 }  // namespace
 
+std::string& samples_file() {
+  static std::string path;
+  return path;
+}
+
 void register_pipe_benchmarks() {
   // Fixed iteration counts: one child per repetition, none spent on iteration estimates.
-  benchmark::RegisterBenchmark("pipe/notify_throughput/on_chat_message", notify_throughput)
-      ->Iterations(kBatches)
-      ->UseRealTime()
-      ->Unit(benchmark::kMillisecond);
+  for (const SizedEvent& event : sized_events()) {
+    void (*body)(benchmark::State&, const SizedEvent&) = nullptr;
+    if (event.method == v1::messages::OnWatchTick::kMethod) {
+      body = notify_throughput<v1::messages::OnWatchTick>;
+    } else if (event.method == v1::messages::OnChatMessage::kMethod) {
+      body = notify_throughput<v1::messages::OnChatMessage>;
+    } else {
+      body = notify_throughput<v1::messages::OnFollowedLive>;
+    }
+    benchmark::RegisterBenchmark(("pipe/notify_throughput/" + event.name).c_str(), body, event)
+        ->Iterations(event_counts(event.size).batches)
+        ->UseRealTime()
+        ->Unit(benchmark::kMillisecond);
+  }
   benchmark::RegisterBenchmark("pipe/ping_rtt", ping_rtt)
       ->Iterations(kPings)
       ->UseManualTime()

@@ -1,6 +1,7 @@
 // bench-plugin: the plugin side of rpckit_host_bench. Counts on_chat_message events, and on
-// invoke_action "bench.rtt" times `count` notify calls to the host (host-method round trips
-// through the host's capability gate), answering the median and p99 in microseconds.
+// invoke_action "bench.rtt" times `count` get_followed_live calls to the host (host-method
+// round trips through the host's capability gate; not notify, which the host rate-limits),
+// answering the median and p99 in microseconds.
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -24,7 +25,7 @@ int main() {
     std::vector<double> us;
     for (int i = 0; i < count; ++i) {
       auto start = std::chrono::steady_clock::now();
-      auto r = plugin.host().notify("bench");
+      auto r = plugin.host().get_followed_live();
       auto end = std::chrono::steady_clock::now();
       if (!r.ok()) return nlohmann::json{{"error", r.error().describe()}};
       us.push_back(std::chrono::duration<double, std::micro>(end - start).count());

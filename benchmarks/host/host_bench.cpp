@@ -1,7 +1,8 @@
 // rpckit_host_bench: host-side figures of the StreamNook host role, over real processes.
 //   spawn-to-initialized time, events/s to one plugin and to ten, host-method round trip
 //   through the capability gate, and the memory the host holds per idle plugin.
-// Prints medians; run it with benchmarks/host/run.sh (release build).
+// Prints medians; run it with benchmarks/host/run.sh (release build). With --json FILE it also
+// writes every figure and its samples to FILE (benchmarks/compare/rounds.py reads it).
 #include <algorithm>
 #include <chrono>
 #include <condition_variable>
@@ -79,6 +80,16 @@ double median(std::vector<double> v) {
   return v[v.size() / 2];
 }
 
+// A figure for --json: its median and every sample it is the median of.
+nlohmann::json figure(const std::vector<double>& samples) {
+  return {{"median", median(samples)}, {"samples", samples}};
+}
+
+int fail(const std::string& what) {
+  std::fprintf(stderr, "rpckit_host_bench: %s\n", what.c_str());
+  return 1;
+}
+
 // A plugin directory for bench-plugin with its own id.
 rpckit::streamnook::LoadedManifest make_plugin(const std::filesystem::path& root, int n) {
   std::string id = "dev.rpckit.bench" + std::to_string(n);
@@ -90,7 +101,7 @@ rpckit::streamnook::LoadedManifest make_plugin(const std::filesystem::path& root
       << "name = \"bench\"\nversion = \"1.0.0\"\nauthor = \"rpckit\"\ntier = \"C\"\n"
       << "description = \"benchmark\"\nhost_min = \"1.0.0\"\n"
       << "[runtime]\nkind = \"process\"\nentry = \"bin/bench-plugin\"\n"
-      << "[capabilities]\nevents = [\"on_chat_message\"]\nhost_methods = [\"notify\"]\n"
+      << "[capabilities]\nevents = [\"on_chat_message\"]\nhost_methods = [\"get_followed_live\"]\n"
       << "[contributes]\nactions = [\"bench.count\", \"bench.rtt\"]\n";
   auto result = rpckit::streamnook::load_manifest(dir);
   if (!result.ok()) {
@@ -138,7 +149,15 @@ double event_rate(rpckit::streamnook::Host& host, const std::vector<std::string>
 
 }  // namespace
 
-int main() {
+int main(int argc, char** argv) {
+  std::string json_path;
+  if (argc == 3 && std::string(argv[1]) == "--json") {
+    json_path = argv[2];
+  } else if (argc != 1) {
+    std::fprintf(stderr, "usage: rpckit_host_bench [--json FILE]\n");
+    return 2;
+  }
+  nlohmann::json report;
   std::filesystem::path root = std::filesystem::temp_directory_path() / "rpckit-host-bench";
   std::filesystem::remove_all(root);
   BenchApp app;
@@ -148,7 +167,7 @@ int main() {
   options.max_queued_events = 1 << 20;  // measure throughput, not the drop policy
   sn::Granted grant;
   grant.events = {sn::EventName::kOnChatMessage};
-  grant.host_methods = {sn::HostMethodName::kNotify};
+  grant.host_methods = {sn::HostMethodName::kGetFollowedLive};
 
   // Before anything else, so that the baseline is not inflated by earlier allocations.
   long rss_empty = rss_kib();
@@ -162,17 +181,21 @@ int main() {
     }
     host.start_all();
     for (const auto& id : ids) {
-      if (!app.wait_running(id, 1)) return 1;
+      if (!app.wait_running(id, 1)) return fail(id + " did not reach running");
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(500));
     long rss_ten = rss_kib();
     std::printf("host memory per idle plugin: %.0f KiB (host RSS %ld KiB before, %ld KiB with 10 idle plugins)\n",
                 static_cast<double>(rss_ten - rss_empty) / 10.0, rss_empty, rss_ten);
+    report["memory_per_idle_plugin_kib"] = static_cast<double>(rss_ten - rss_empty) / 10.0;
+    report["rss_before_kib"] = rss_empty;
+    report["rss_with_10_idle_kib"] = rss_ten;
     for (int r = 0; r < 3; ++r) ten_rates.push_back(event_rate(host, ids, 5000));
     host.stop_all();
   }
   std::printf("events/s to 10 plugins (each event to all 10, counted per delivery, 3 x 5000): median %.0f\n",
               median(ten_rates));
+  report["events_per_s_10_plugins"] = figure(ten_rates);
 
   {
     rpckit::streamnook::Host host(app, options);
@@ -184,31 +207,42 @@ int main() {
     for (int i = 1; i <= 15; ++i) {
       auto start = Clock::now();
       host.start(id0);
-      if (!app.wait_running(id0, i)) return 1;
+      if (!app.wait_running(id0, i)) return fail(id0 + " did not reach running");
       spawn_ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - start).count());
       if (i < 15) host.stop(id0);
     }
     std::printf("spawn to running (initialize answered, initialized sent): median %.2f ms over %zu starts\n",
                 median(spawn_ms), spawn_ms.size());
+    report["spawn_to_running_ms"] = figure(spawn_ms);
 
     // 2. events/s to one plugin.
     std::vector<double> rates;
     for (int r = 0; r < 5; ++r) rates.push_back(event_rate(host, {id0}, 20000));
     std::printf("events/s to 1 plugin (on_chat_message, %d x 20000): median %.0f\n", 5, median(rates));
+    report["events_per_s_1_plugin"] = figure(rates);
 
-    // 3. host-method round trip through the gate (notify, answered at once by the app).
+    // 3. host-method round trip through the gate (get_followed_live, answered at once by the
+    //    app; notify would hit the host's rate limit).
     std::vector<double> p50, p99;
     for (int r = 0; r < 5; ++r) {
       auto res = host.invoke_action(id0, "bench.rtt", rpckit::JsonValue(nlohmann::json{{"count", 2000}}));
-      if (!res.ok() || !res->get().contains("p50_us")) return 1;
+      if (!res.ok()) return fail("bench.rtt: " + res.error().describe());
+      if (!res->get().contains("p50_us")) return fail("bench.rtt answered " + res->get().dump());
       p50.push_back(res->get()["p50_us"].get<double>());
       p99.push_back(res->get()["p99_us"].get<double>());
     }
-    std::printf("host-method round trip (notify via the gate), median of 5 x 2000 calls: p50 %.1f us, p99 %.1f us\n",
+    std::printf("host-method round trip (get_followed_live via the gate), median of 5 x 2000 calls: p50 %.1f us, p99 %.1f us\n",
                 median(p50), median(p99));
+    report["host_method_rtt_p50_us"] = figure(p50);
+    report["host_method_rtt_p99_us"] = figure(p99);
     host.stop_all();
   }
 
   std::filesystem::remove_all(root);
+  if (!json_path.empty()) {
+    std::ofstream out(json_path);
+    out << report.dump(2) << "\n";
+    if (!out) return fail("cannot write " + json_path);
+  }
   return 0;
 }
