@@ -30,6 +30,7 @@
 #include "payloads.hpp"
 #include "reference_codec.hpp"
 #include "rpckit/codec/decode_error.hpp"
+#include "rpckit/codec/text_decoder.hpp"
 #include "streamnook_v1/types.hpp"
 
 namespace rpckit::bench {
@@ -110,11 +111,14 @@ void rpckit_encode_op(const Subject<T>& s) {
   }
 }
 
-// What rpckit does to decode a message (the one typed decode there is: parse + decode). If
-// the bindings get a decoder that reads the text directly, this is the place to call it.
+// What rpckit does to decode a message: the streaming decoder (text straight into the
+// struct, validating as it goes; codec::decode_text, as the endpoint's typed routing does).
 template <class T>
 void rpckit_decode_op(const Subject<T>& s) {
-  decode_typed_op(s);
+  T out{};
+  codec::decode_text(s.wire, out, s.root);
+  benchmark::DoNotOptimize(&out);
+  benchmark::ClobberMemory();
 }
 
 void encode_direct_op(const Subject<v1::OnChatMessageParams>& s) {

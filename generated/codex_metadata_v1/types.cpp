@@ -8,6 +8,8 @@
 #include <nlohmann/json.hpp>
 
 #include "rpckit/codec/codec.hpp"
+#include "rpckit/codec/json_writer.hpp"
+#include "rpckit/codec/text_decoder.hpp"
 
 namespace codex_metadata::v1 {
 
@@ -86,6 +88,17 @@ void decode(const nlohmann::json& j, ErrorCode& value, rpckit::codec::DecodePath
   rpckit::codec::check_listed_code(is_known(value), raw, kErrorCodeNames, path);
 }
 
+void write_json(std::string& out, const ErrorCode& value) {
+  rpckit::codec::write_json(out, static_cast<std::int32_t>(value));
+}
+
+bool read_json(rpckit::codec::JsonReader& in, ErrorCode& value) {
+  std::int32_t raw = 0;
+  if (!rpckit::codec::read_json(in, raw)) return false;
+  value = static_cast<ErrorCode>(raw);
+  return true;
+}
+
 void from_json(const nlohmann::json& j, ErrorCode& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -99,6 +112,17 @@ void decode(const nlohmann::json& j, CredentialDelivery& value, rpckit::codec::D
   if (!j.is_string()) rpckit::codec::fail_kind(j, "string", path);
   value = CredentialDelivery::from_wire(j.get_ref<const std::string&>());
   rpckit::codec::check_listed(value.is_known(), value.wire(), CredentialDelivery::kWire, path);
+}
+
+void write_json(std::string& out, const CredentialDelivery& value) {
+  rpckit::codec::write_json(out, std::string_view(value.wire()));
+}
+
+bool read_json(rpckit::codec::JsonReader& in, CredentialDelivery& value) {
+  std::string wire;
+  if (!rpckit::codec::read_json(in, wire)) return false;
+  value = CredentialDelivery::from_wire(wire);
+  return true;
 }
 
 void from_json(const nlohmann::json& j, CredentialDelivery& value) {
@@ -118,6 +142,26 @@ void decode(const nlohmann::json& j, Capabilities& value, rpckit::codec::DecodeP
   rpckit::codec::decode_optional(j, "seriesMetadataProvider", value.seriesMetadataProvider, path);
 }
 
+void write_json(std::string& out, const Capabilities& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("seriesMetadataProvider":)rpckit", value.seriesMetadataProvider);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, Capabilities& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(seriesMetadataProvider)rpckit") {
+      if (!read_member(in, value.seriesMetadataProvider)) return false;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  return true;
+}
+
 void from_json(const nlohmann::json& j, Capabilities& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -133,6 +177,17 @@ void decode(const nlohmann::json& j, CredentialType& value, rpckit::codec::Decod
   rpckit::codec::check_listed(value.is_known(), value.wire(), CredentialType::kWire, path);
 }
 
+void write_json(std::string& out, const CredentialType& value) {
+  rpckit::codec::write_json(out, std::string_view(value.wire()));
+}
+
+bool read_json(rpckit::codec::JsonReader& in, CredentialType& value) {
+  std::string wire;
+  if (!rpckit::codec::read_json(in, wire)) return false;
+  value = CredentialType::from_wire(wire);
+  return true;
+}
+
 void from_json(const nlohmann::json& j, CredentialType& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -146,6 +201,17 @@ void decode(const nlohmann::json& j, CredentialInputType& value, rpckit::codec::
   if (!j.is_string()) rpckit::codec::fail_kind(j, "string", path);
   value = CredentialInputType::from_wire(j.get_ref<const std::string&>());
   rpckit::codec::check_listed(value.is_known(), value.wire(), CredentialInputType::kWire, path);
+}
+
+void write_json(std::string& out, const CredentialInputType& value) {
+  rpckit::codec::write_json(out, std::string_view(value.wire()));
+}
+
+bool read_json(rpckit::codec::JsonReader& in, CredentialInputType& value) {
+  std::string wire;
+  if (!rpckit::codec::read_json(in, wire)) return false;
+  value = CredentialInputType::from_wire(wire);
+  return true;
 }
 
 void from_json(const nlohmann::json& j, CredentialInputType& value) {
@@ -177,6 +243,65 @@ void decode(const nlohmann::json& j, CredentialField& value, rpckit::codec::Deco
   rpckit::codec::decode_optional(j, "credentialType", value.credentialType, path);
   rpckit::codec::decode_optional(j, "type", value.type, path);
   rpckit::codec::decode_optional(j, "placeholder", value.placeholder, path);
+}
+
+void write_json(std::string& out, const CredentialField& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("credentialType":)rpckit", value.credentialType);
+  object.member(R"rpckit("description":)rpckit", value.description);
+  object.member(R"rpckit("key":)rpckit", value.key);
+  object.member(R"rpckit("label":)rpckit", value.label);
+  object.member(R"rpckit("placeholder":)rpckit", value.placeholder);
+  object.member(R"rpckit("required":)rpckit", value.required);
+  object.member(R"rpckit("sensitive":)rpckit", value.sensitive);
+  object.member(R"rpckit("type":)rpckit", value.type);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, CredentialField& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(key)rpckit") {
+      if (!read_member(in, value.key)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(label)rpckit") {
+      if (!read_member(in, value.label)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    if (key == R"rpckit(description)rpckit") {
+      if (!read_member(in, value.description)) return false;
+      continue;
+    }
+    if (key == R"rpckit(required)rpckit") {
+      if (!read_member(in, value.required)) return false;
+      continue;
+    }
+    if (key == R"rpckit(sensitive)rpckit") {
+      if (!read_member(in, value.sensitive)) return false;
+      continue;
+    }
+    if (key == R"rpckit(credentialType)rpckit") {
+      if (!read_member(in, value.credentialType)) return false;
+      continue;
+    }
+    if (key == R"rpckit(type)rpckit") {
+      if (!read_member(in, value.type)) return false;
+      continue;
+    }
+    if (key == R"rpckit(placeholder)rpckit") {
+      if (!read_member(in, value.placeholder)) return false;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 2) - 1) return false;  // a required member is missing
+  return true;
 }
 
 void from_json(const nlohmann::json& j, CredentialField& value) {
@@ -226,6 +351,94 @@ void decode(const nlohmann::json& j, PluginManifest& value, rpckit::codec::Decod
   rpckit::codec::decode_optional(j, "configSchema", value.configSchema, path);
 }
 
+void write_json(std::string& out, const PluginManifest& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("author":)rpckit", value.author);
+  object.member(R"rpckit("capabilities":)rpckit", value.capabilities);
+  object.member(R"rpckit("configSchema":)rpckit", value.configSchema);
+  object.member(R"rpckit("description":)rpckit", value.description);
+  object.member(R"rpckit("displayName":)rpckit", value.displayName);
+  object.member(R"rpckit("homepage":)rpckit", value.homepage);
+  object.member(R"rpckit("name":)rpckit", value.name);
+  object.member(R"rpckit("protocolVersion":)rpckit", value.protocolVersion);
+  object.member(R"rpckit("requiredCredentials":)rpckit", value.requiredCredentials);
+  object.member(R"rpckit("version":)rpckit", value.version);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, PluginManifest& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(name)rpckit") {
+      if (!read_member(in, value.name)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(displayName)rpckit") {
+      if (!read_member(in, value.displayName)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    if (key == R"rpckit(version)rpckit") {
+      if (!read_member(in, value.version)) return false;
+      seen |= std::uint64_t{1} << 2;
+      continue;
+    }
+    if (key == R"rpckit(description)rpckit") {
+      if (!read_member(in, value.description)) return false;
+      continue;
+    }
+    if (key == R"rpckit(author)rpckit") {
+      if (!read_member(in, value.author)) return false;
+      continue;
+    }
+    if (key == R"rpckit(homepage)rpckit") {
+      if (!read_member(in, value.homepage)) return false;
+      continue;
+    }
+    if (key == R"rpckit(protocolVersion)rpckit") {
+      if (!read_member(in, value.protocolVersion)) return false;
+      seen |= std::uint64_t{1} << 3;
+      continue;
+    }
+    if (key == R"rpckit(capabilities)rpckit") {
+      if (!read_member(in, value.capabilities)) return false;
+      seen |= std::uint64_t{1} << 4;
+      continue;
+    }
+    if (key == R"rpckit(requiredCredentials)rpckit") {
+      if (!read_member(in, value.requiredCredentials)) return false;
+      continue;
+    }
+    if (key == R"rpckit(configSchema)rpckit") {
+      if (!read_member(in, value.configSchema)) return false;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 5) - 1) return false;  // a required member is missing
+  rpckit::codec::DecodePath path;
+  {
+    rpckit::codec::DecodePath::Key scope(path, "name");
+    rpckit::codec::check_pattern(value.name, pattern_0(), path,
+        R"rpckit(expected lowercase letters, digits and hyphens)rpckit");
+  }
+  {
+    rpckit::codec::DecodePath::Key scope(path, "version");
+    rpckit::codec::check_pattern(value.version, pattern_1(), path,
+        R"rpckit(expected a semver version (e.g. "1.0.0"))rpckit");
+  }
+  {
+    rpckit::codec::DecodePath::Key scope(path, "protocolVersion");
+    rpckit::codec::check_pattern(value.protocolVersion, pattern_2(), path,
+        R"rpckit(expected protocol version "1.<minor>" (major 1))rpckit");
+  }
+  return true;
+}
+
 void from_json(const nlohmann::json& j, PluginManifest& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -252,6 +465,45 @@ void decode(const nlohmann::json& j, Title& value, rpckit::codec::DecodePath& pa
   rpckit::codec::decode_optional(j, "primary", value.primary, path);
 }
 
+void write_json(std::string& out, const Title& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("language":)rpckit", value.language);
+  object.member(R"rpckit("primary":)rpckit", value.primary);
+  object.member(R"rpckit("value":)rpckit", value.value);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, Title& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(value)rpckit") {
+      if (!read_member(in, value.value)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(language)rpckit") {
+      if (!read_member(in, value.language)) return false;
+      continue;
+    }
+    if (key == R"rpckit(primary)rpckit") {
+      if (!read_member(in, value.primary)) return false;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 1) - 1) return false;  // a required member is missing
+  rpckit::codec::DecodePath path;
+  if (value.language.has_value()) {
+    rpckit::codec::DecodePath::Key scope(path, "language");
+    rpckit::codec::check_pattern((*value.language), pattern_3(), path,
+        R"rpckit(expected an ISO 639-1 code (two lowercase letters))rpckit");
+  }
+  return true;
+}
+
 void from_json(const nlohmann::json& j, Title& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -265,6 +517,17 @@ void decode(const nlohmann::json& j, SeriesStatus& value, rpckit::codec::DecodeP
   if (!j.is_string()) rpckit::codec::fail_kind(j, "string", path);
   value = SeriesStatus::from_wire(j.get_ref<const std::string&>());
   rpckit::codec::check_listed(value.is_known(), value.wire(), SeriesStatus::kWire, path);
+}
+
+void write_json(std::string& out, const SeriesStatus& value) {
+  rpckit::codec::write_json(out, std::string_view(value.wire()));
+}
+
+bool read_json(rpckit::codec::JsonReader& in, SeriesStatus& value) {
+  std::string wire;
+  if (!rpckit::codec::read_json(in, wire)) return false;
+  value = SeriesStatus::from_wire(wire);
+  return true;
 }
 
 void from_json(const nlohmann::json& j, SeriesStatus& value) {
@@ -304,6 +567,75 @@ void decode(const nlohmann::json& j, SearchResult& value, rpckit::codec::DecodeP
   rpckit::codec::decode_optional(j, "providerData", value.providerData, path);
 }
 
+void write_json(std::string& out, const SearchResult& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("alternateTitles":)rpckit", value.alternateTitles);
+  object.member(R"rpckit("coverUrl":)rpckit", value.coverUrl);
+  object.member(R"rpckit("externalId":)rpckit", value.externalId);
+  object.member(R"rpckit("providerData":)rpckit", value.providerData);
+  object.member(R"rpckit("score":)rpckit", value.score);
+  object.member(R"rpckit("status":)rpckit", value.status);
+  object.member(R"rpckit("summary":)rpckit", value.summary);
+  object.member(R"rpckit("title":)rpckit", value.title);
+  object.member(R"rpckit("year":)rpckit", value.year);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, SearchResult& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(externalId)rpckit") {
+      if (!read_member(in, value.externalId)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(title)rpckit") {
+      if (!read_member(in, value.title)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    if (key == R"rpckit(alternateTitles)rpckit") {
+      if (!read_member(in, value.alternateTitles)) return false;
+      continue;
+    }
+    if (key == R"rpckit(year)rpckit") {
+      if (!read_member(in, value.year)) return false;
+      continue;
+    }
+    if (key == R"rpckit(coverUrl)rpckit") {
+      if (!read_member(in, value.coverUrl)) return false;
+      continue;
+    }
+    if (key == R"rpckit(summary)rpckit") {
+      if (!read_member(in, value.summary)) return false;
+      continue;
+    }
+    if (key == R"rpckit(status)rpckit") {
+      if (!read_member(in, value.status)) return false;
+      continue;
+    }
+    if (key == R"rpckit(score)rpckit") {
+      if (!read_member(in, value.score)) return false;
+      continue;
+    }
+    if (key == R"rpckit(providerData)rpckit") {
+      if (!read_member(in, value.providerData)) return false;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 2) - 1) return false;  // a required member is missing
+  rpckit::codec::DecodePath path;
+  if (value.score.has_value()) {
+    rpckit::codec::DecodePath::Key scope(path, "score");
+    rpckit::codec::check_range(static_cast<double>((*value.score)), 0.0, 100.0, path);
+  }
+  return true;
+}
+
 void from_json(const nlohmann::json& j, SearchResult& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -331,6 +663,49 @@ void decode(const nlohmann::json& j, SearchResponse& value, rpckit::codec::Decod
   rpckit::codec::decode_optional(j, "hasNextPage", value.hasNextPage, path);
 }
 
+void write_json(std::string& out, const SearchResponse& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("hasNextPage":)rpckit", value.hasNextPage);
+  object.member(R"rpckit("page":)rpckit", value.page);
+  object.member(R"rpckit("results":)rpckit", value.results);
+  object.member(R"rpckit("totalResults":)rpckit", value.totalResults);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, SearchResponse& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(results)rpckit") {
+      if (!read_member(in, value.results)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(totalResults)rpckit") {
+      if (!read_member(in, value.totalResults)) return false;
+      continue;
+    }
+    if (key == R"rpckit(page)rpckit") {
+      if (!read_member(in, value.page)) return false;
+      continue;
+    }
+    if (key == R"rpckit(hasNextPage)rpckit") {
+      if (!read_member(in, value.hasNextPage)) return false;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 1) - 1) return false;  // a required member is missing
+  rpckit::codec::DecodePath path;
+  if (value.page.has_value()) {
+    rpckit::codec::DecodePath::Key scope(path, "page");
+    rpckit::codec::check_range(static_cast<double>((*value.page)), 1.0, std::nullopt, path);
+  }
+  return true;
+}
+
 void from_json(const nlohmann::json& j, SearchResponse& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -355,6 +730,45 @@ void decode(const nlohmann::json& j, MatchResponse& value, rpckit::codec::Decode
   rpckit::codec::decode_optional(j, "alternatives", value.alternatives, path);
 }
 
+void write_json(std::string& out, const MatchResponse& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("alternatives":)rpckit", value.alternatives);
+  object.member(R"rpckit("confidence":)rpckit", value.confidence);
+  object.member(R"rpckit("match":)rpckit", value.match);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, MatchResponse& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(match)rpckit") {
+      if (!read_member(in, value.match)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(confidence)rpckit") {
+      if (!read_member(in, value.confidence)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    if (key == R"rpckit(alternatives)rpckit") {
+      if (!read_member(in, value.alternatives)) return false;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 2) - 1) return false;  // a required member is missing
+  rpckit::codec::DecodePath path;
+  {
+    rpckit::codec::DecodePath::Key scope(path, "confidence");
+    rpckit::codec::check_range(static_cast<double>(value.confidence), 0.0, 100.0, path);
+  }
+  return true;
+}
+
 void from_json(const nlohmann::json& j, MatchResponse& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -374,6 +788,34 @@ void decode(const nlohmann::json& j, Person& value, rpckit::codec::DecodePath& p
   rpckit::codec::decode_optional(j, "role", value.role, path);
 }
 
+void write_json(std::string& out, const Person& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("name":)rpckit", value.name);
+  object.member(R"rpckit("role":)rpckit", value.role);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, Person& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(name)rpckit") {
+      if (!read_member(in, value.name)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(role)rpckit") {
+      if (!read_member(in, value.role)) return false;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 1) - 1) return false;  // a required member is missing
+  return true;
+}
+
 void from_json(const nlohmann::json& j, Person& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -391,6 +833,35 @@ void decode(const nlohmann::json& j, ExternalLink& value, rpckit::codec::DecodeP
   rpckit::codec::expect_object(j, path);
   rpckit::codec::decode_required(j, "name", value.name, path);
   rpckit::codec::decode_required(j, "url", value.url, path);
+}
+
+void write_json(std::string& out, const ExternalLink& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("name":)rpckit", value.name);
+  object.member(R"rpckit("url":)rpckit", value.url);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, ExternalLink& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(name)rpckit") {
+      if (!read_member(in, value.name)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(url)rpckit") {
+      if (!read_member(in, value.url)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 2) - 1) return false;  // a required member is missing
+  return true;
 }
 
 void from_json(const nlohmann::json& j, ExternalLink& value) {
@@ -455,6 +926,134 @@ void decode(const nlohmann::json& j, SeriesMetadata& value, rpckit::codec::Decod
   rpckit::codec::decode_optional(j, "providerData", value.providerData, path);
 }
 
+void write_json(std::string& out, const SeriesMetadata& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("artists":)rpckit", value.artists);
+  object.member(R"rpckit("authors":)rpckit", value.authors);
+  object.member(R"rpckit("bannerUrl":)rpckit", value.bannerUrl);
+  object.member(R"rpckit("contentRating":)rpckit", value.contentRating);
+  object.member(R"rpckit("country":)rpckit", value.country);
+  object.member(R"rpckit("coverUrl":)rpckit", value.coverUrl);
+  object.member(R"rpckit("externalId":)rpckit", value.externalId);
+  object.member(R"rpckit("externalLinks":)rpckit", value.externalLinks);
+  object.member(R"rpckit("genres":)rpckit", value.genres);
+  object.member(R"rpckit("originalLanguage":)rpckit", value.originalLanguage);
+  object.member(R"rpckit("providerData":)rpckit", value.providerData);
+  object.member(R"rpckit("publisher":)rpckit", value.publisher);
+  object.member(R"rpckit("rating":)rpckit", value.rating);
+  object.member(R"rpckit("ratingCount":)rpckit", value.ratingCount);
+  object.member(R"rpckit("status":)rpckit", value.status);
+  object.member(R"rpckit("summary":)rpckit", value.summary);
+  object.member(R"rpckit("tags":)rpckit", value.tags);
+  object.member(R"rpckit("titles":)rpckit", value.titles);
+  object.member(R"rpckit("year":)rpckit", value.year);
+  object.member(R"rpckit("yearEnd":)rpckit", value.yearEnd);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, SeriesMetadata& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(externalId)rpckit") {
+      if (!read_member(in, value.externalId)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(titles)rpckit") {
+      if (!read_member(in, value.titles)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    if (key == R"rpckit(summary)rpckit") {
+      if (!read_member(in, value.summary)) return false;
+      continue;
+    }
+    if (key == R"rpckit(status)rpckit") {
+      if (!read_member(in, value.status)) return false;
+      continue;
+    }
+    if (key == R"rpckit(year)rpckit") {
+      if (!read_member(in, value.year)) return false;
+      continue;
+    }
+    if (key == R"rpckit(yearEnd)rpckit") {
+      if (!read_member(in, value.yearEnd)) return false;
+      continue;
+    }
+    if (key == R"rpckit(coverUrl)rpckit") {
+      if (!read_member(in, value.coverUrl)) return false;
+      continue;
+    }
+    if (key == R"rpckit(bannerUrl)rpckit") {
+      if (!read_member(in, value.bannerUrl)) return false;
+      continue;
+    }
+    if (key == R"rpckit(genres)rpckit") {
+      if (!read_member(in, value.genres)) return false;
+      continue;
+    }
+    if (key == R"rpckit(tags)rpckit") {
+      if (!read_member(in, value.tags)) return false;
+      continue;
+    }
+    if (key == R"rpckit(contentRating)rpckit") {
+      if (!read_member(in, value.contentRating)) return false;
+      continue;
+    }
+    if (key == R"rpckit(authors)rpckit") {
+      if (!read_member(in, value.authors)) return false;
+      continue;
+    }
+    if (key == R"rpckit(artists)rpckit") {
+      if (!read_member(in, value.artists)) return false;
+      continue;
+    }
+    if (key == R"rpckit(publisher)rpckit") {
+      if (!read_member(in, value.publisher)) return false;
+      continue;
+    }
+    if (key == R"rpckit(originalLanguage)rpckit") {
+      if (!read_member(in, value.originalLanguage)) return false;
+      continue;
+    }
+    if (key == R"rpckit(country)rpckit") {
+      if (!read_member(in, value.country)) return false;
+      continue;
+    }
+    if (key == R"rpckit(rating)rpckit") {
+      if (!read_member(in, value.rating)) return false;
+      continue;
+    }
+    if (key == R"rpckit(ratingCount)rpckit") {
+      if (!read_member(in, value.ratingCount)) return false;
+      continue;
+    }
+    if (key == R"rpckit(externalLinks)rpckit") {
+      if (!read_member(in, value.externalLinks)) return false;
+      continue;
+    }
+    if (key == R"rpckit(providerData)rpckit") {
+      if (!read_member(in, value.providerData)) return false;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 2) - 1) return false;  // a required member is missing
+  rpckit::codec::DecodePath path;
+  {
+    rpckit::codec::DecodePath::Key scope(path, "titles");
+    rpckit::codec::check_items(value.titles.size(), std::size_t{1}, std::nullopt, path);
+  }
+  if (value.rating.has_value()) {
+    rpckit::codec::DecodePath::Key scope(path, "rating");
+    rpckit::codec::check_range(static_cast<double>((*value.rating)), 0.0, 10.0, path);
+  }
+  return true;
+}
+
 void from_json(const nlohmann::json& j, SeriesMetadata& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -475,6 +1074,34 @@ void decode(const nlohmann::json& j, RateLimitedData& value, rpckit::codec::Deco
   }
 }
 
+void write_json(std::string& out, const RateLimitedData& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("retryAfterSeconds":)rpckit", value.retryAfterSeconds);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, RateLimitedData& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(retryAfterSeconds)rpckit") {
+      if (!read_member(in, value.retryAfterSeconds)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 1) - 1) return false;  // a required member is missing
+  rpckit::codec::DecodePath path;
+  {
+    rpckit::codec::DecodePath::Key scope(path, "retryAfterSeconds");
+    rpckit::codec::check_range(static_cast<double>(value.retryAfterSeconds), 0.0, std::nullopt, path);
+  }
+  return true;
+}
+
 void from_json(const nlohmann::json& j, RateLimitedData& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -490,6 +1117,26 @@ void to_json(nlohmann::json& j, const ApiErrorData& value) {
 void decode(const nlohmann::json& j, ApiErrorData& value, rpckit::codec::DecodePath& path) {
   rpckit::codec::expect_object(j, path);
   rpckit::codec::decode_optional(j, "statusCode", value.statusCode, path);
+}
+
+void write_json(std::string& out, const ApiErrorData& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("statusCode":)rpckit", value.statusCode);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, ApiErrorData& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(statusCode)rpckit") {
+      if (!read_member(in, value.statusCode)) return false;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  return true;
 }
 
 void from_json(const nlohmann::json& j, ApiErrorData& value) {
@@ -523,6 +1170,31 @@ std::map<std::string, rpckit::JsonValue> InitializeParams::config_or_default() c
   return fallback;
 }
 
+void write_json(std::string& out, const InitializeParams& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("config":)rpckit", value.config);
+  object.member(R"rpckit("credentials":)rpckit", value.credentials);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, InitializeParams& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(config)rpckit") {
+      if (!read_member(in, value.config)) return false;
+      continue;
+    }
+    if (key == R"rpckit(credentials)rpckit") {
+      if (!read_member(in, value.credentials)) return false;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  return true;
+}
+
 void from_json(const nlohmann::json& j, InitializeParams& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -540,6 +1212,23 @@ void decode(const nlohmann::json& j, PingParams& value, rpckit::codec::DecodePat
   (void)value;
 }
 
+void write_json(std::string& out, const PingParams& value) {
+  rpckit::codec::ObjectWriter object(out);
+  (void)value;
+}
+
+bool read_json(rpckit::codec::JsonReader& in, PingParams& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::string key;
+  while (in.next_member(key)) {
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  (void)value;  // nothing to store: every member is a const
+  return true;
+}
+
 void from_json(const nlohmann::json& j, PingParams& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -553,6 +1242,17 @@ void decode(const nlohmann::json& j, PingResult& value, rpckit::codec::DecodePat
   if (!j.is_string()) rpckit::codec::fail_kind(j, "string", path);
   value = PingResult::from_wire(j.get_ref<const std::string&>());
   rpckit::codec::check_listed(value.is_known(), value.wire(), PingResult::kWire, path);
+}
+
+void write_json(std::string& out, const PingResult& value) {
+  rpckit::codec::write_json(out, std::string_view(value.wire()));
+}
+
+bool read_json(rpckit::codec::JsonReader& in, PingResult& value) {
+  std::string wire;
+  if (!rpckit::codec::read_json(in, wire)) return false;
+  value = PingResult::from_wire(wire);
+  return true;
 }
 
 void from_json(const nlohmann::json& j, PingResult& value) {
@@ -570,6 +1270,23 @@ void to_json(nlohmann::json& j, const ShutdownParams& value) {
 void decode(const nlohmann::json& j, ShutdownParams& value, rpckit::codec::DecodePath& path) {
   rpckit::codec::expect_object(j, path);
   (void)value;
+}
+
+void write_json(std::string& out, const ShutdownParams& value) {
+  rpckit::codec::ObjectWriter object(out);
+  (void)value;
+}
+
+bool read_json(rpckit::codec::JsonReader& in, ShutdownParams& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::string key;
+  while (in.next_member(key)) {
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  (void)value;  // nothing to store: every member is a const
+  return true;
 }
 
 void from_json(const nlohmann::json& j, ShutdownParams& value) {
@@ -598,6 +1315,43 @@ void decode(const nlohmann::json& j, MetadataSearchParams& value, rpckit::codec:
   }
 }
 
+void write_json(std::string& out, const MetadataSearchParams& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("limit":)rpckit", value.limit);
+  object.member(R"rpckit("query":)rpckit", value.query);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, MetadataSearchParams& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(query)rpckit") {
+      if (!read_member(in, value.query)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(limit)rpckit") {
+      if (!read_member(in, value.limit)) return false;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 1) - 1) return false;  // a required member is missing
+  rpckit::codec::DecodePath path;
+  {
+    rpckit::codec::DecodePath::Key scope(path, "query");
+    rpckit::codec::check_length(value.query, std::size_t{1}, std::nullopt, path);
+  }
+  if (value.limit.has_value()) {
+    rpckit::codec::DecodePath::Key scope(path, "limit");
+    rpckit::codec::check_range(static_cast<double>((*value.limit)), 1.0, std::nullopt, path);
+  }
+  return true;
+}
+
 void from_json(const nlohmann::json& j, MetadataSearchParams& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -615,6 +1369,34 @@ void decode(const nlohmann::json& j, MetadataGetParams& value, rpckit::codec::De
   rpckit::codec::expect_object(j, path);
   rpckit::codec::decode_required(j, "externalId", value.externalId, path);
   rpckit::codec::decode_optional(j, "providerData", value.providerData, path);
+}
+
+void write_json(std::string& out, const MetadataGetParams& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("externalId":)rpckit", value.externalId);
+  object.member(R"rpckit("providerData":)rpckit", value.providerData);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, MetadataGetParams& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(externalId)rpckit") {
+      if (!read_member(in, value.externalId)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(providerData)rpckit") {
+      if (!read_member(in, value.providerData)) return false;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 1) - 1) return false;  // a required member is missing
+  return true;
 }
 
 void from_json(const nlohmann::json& j, MetadataGetParams& value) {
@@ -636,6 +1418,39 @@ void decode(const nlohmann::json& j, MetadataMatchParams& value, rpckit::codec::
   rpckit::codec::decode_required(j, "title", value.title, path);
   rpckit::codec::decode_optional(j, "year", value.year, path);
   rpckit::codec::decode_optional(j, "author", value.author, path);
+}
+
+void write_json(std::string& out, const MetadataMatchParams& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("author":)rpckit", value.author);
+  object.member(R"rpckit("title":)rpckit", value.title);
+  object.member(R"rpckit("year":)rpckit", value.year);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, MetadataMatchParams& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(title)rpckit") {
+      if (!read_member(in, value.title)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(year)rpckit") {
+      if (!read_member(in, value.year)) return false;
+      continue;
+    }
+    if (key == R"rpckit(author)rpckit") {
+      if (!read_member(in, value.author)) return false;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 1) - 1) return false;  // a required member is missing
+  return true;
 }
 
 void from_json(const nlohmann::json& j, MetadataMatchParams& value) {

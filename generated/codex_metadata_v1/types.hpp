@@ -14,6 +14,7 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include "rpckit/codec/decode_error.hpp"
+#include "rpckit/codec/json_reader.hpp"
 #include "rpckit/values/json_value.hpp"
 #include "rpckit/values/nullable.hpp"
 #include "rpckit/values/open_enum.hpp"
@@ -51,6 +52,10 @@ std::optional<ErrorCode> error_code_from_string(std::string_view name) noexcept;
 void to_json(nlohmann::json& j, const ErrorCode& value);
 void from_json(const nlohmann::json& j, ErrorCode& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, ErrorCode& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const ErrorCode& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, ErrorCode& value);
 
 // The values of CredentialDelivery (rpckit::OpenEnum).
 struct CredentialDeliveryValues {
@@ -80,6 +85,10 @@ class CredentialDelivery : public rpckit::OpenEnum<CredentialDelivery, Credentia
 void to_json(nlohmann::json& j, const CredentialDelivery& value);
 void from_json(const nlohmann::json& j, CredentialDelivery& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, CredentialDelivery& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const CredentialDelivery& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, CredentialDelivery& value);
 
 /// What the plugin implements (PluginManifest.capabilities); may be {}. New capabilities are an additive change (spec sections 5, 7).
 struct Capabilities {
@@ -94,6 +103,10 @@ struct Capabilities {
 void to_json(nlohmann::json& j, const Capabilities& value);
 void from_json(const nlohmann::json& j, Capabilities& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, Capabilities& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const Capabilities& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, Capabilities& value);
 
 // The values of CredentialType (rpckit::OpenEnum).
 struct CredentialTypeValues {
@@ -120,6 +133,10 @@ class CredentialType : public rpckit::OpenEnum<CredentialType, CredentialTypeVal
 void to_json(nlohmann::json& j, const CredentialType& value);
 void from_json(const nlohmann::json& j, CredentialType& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, CredentialType& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const CredentialType& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, CredentialType& value);
 
 // The values of CredentialInputType (rpckit::OpenEnum).
 struct CredentialInputTypeValues {
@@ -146,6 +163,10 @@ class CredentialInputType : public rpckit::OpenEnum<CredentialInputType, Credent
 void to_json(nlohmann::json& j, const CredentialInputType& value);
 void from_json(const nlohmann::json& j, CredentialInputType& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, CredentialInputType& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const CredentialInputType& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, CredentialInputType& value);
 
 /// One credential the plugin needs (PluginManifest.requiredCredentials), informational for the admin UI (spec section 5). Upstream disagrees on the input-type member: the host reads credentialType, the SDK writes type plus placeholder; all three are optional and informational, and receivers ignore either (decision 8.6).
 struct CredentialField {
@@ -180,6 +201,10 @@ struct CredentialField {
 void to_json(nlohmann::json& j, const CredentialField& value);
 void from_json(const nlohmann::json& j, CredentialField& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, CredentialField& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const CredentialField& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, CredentialField& value);
 
 /// The plugin's manifest: the result of initialize (spec section 5). The host requires name, displayName, version, protocolVersion and capabilities; our plugins also send description and author, but the host accepts their absence (decision 8.5).
 struct PluginManifest {
@@ -211,6 +236,10 @@ struct PluginManifest {
 void to_json(nlohmann::json& j, const PluginManifest& value);
 void from_json(const nlohmann::json& j, PluginManifest& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, PluginManifest& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const PluginManifest& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, PluginManifest& value);
 
 /// A title of a series (spec section 5). At most one title per list should be primary.
 struct Title {
@@ -226,6 +255,10 @@ struct Title {
 void to_json(nlohmann::json& j, const Title& value);
 void from_json(const nlohmann::json& j, Title& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, Title& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const Title& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, Title& value);
 
 // The values of SeriesStatus (rpckit::OpenEnum).
 struct SeriesStatusValues {
@@ -261,6 +294,10 @@ class SeriesStatus : public rpckit::OpenEnum<SeriesStatus, SeriesStatusValues> {
 void to_json(nlohmann::json& j, const SeriesStatus& value);
 void from_json(const nlohmann::json& j, SeriesStatus& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, SeriesStatus& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const SeriesStatus& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, SeriesStatus& value);
 
 /// One series found at the provider (spec section 5).
 struct SearchResult {
@@ -287,6 +324,10 @@ struct SearchResult {
 void to_json(nlohmann::json& j, const SearchResult& value);
 void from_json(const nlohmann::json& j, SearchResult& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, SearchResult& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const SearchResult& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, SearchResult& value);
 
 /// Result of metadata/search (spec section 5). The seed defines no way to ask for another page: in 1.0 only the first page is requested, so page is 1 when present (decision 8.8).
 struct SearchResponse {
@@ -304,6 +345,10 @@ struct SearchResponse {
 void to_json(nlohmann::json& j, const SearchResponse& value);
 void from_json(const nlohmann::json& j, SearchResponse& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, SearchResponse& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const SearchResponse& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, SearchResponse& value);
 
 /// Result of metadata/match (spec section 5, decisions 8.9, 8.10).
 struct MatchResponse {
@@ -319,6 +364,10 @@ struct MatchResponse {
 void to_json(nlohmann::json& j, const MatchResponse& value);
 void from_json(const nlohmann::json& j, MatchResponse& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, MatchResponse& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const MatchResponse& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, MatchResponse& value);
 
 /// A person credited on a series (spec section 5).
 struct Person {
@@ -332,6 +381,10 @@ struct Person {
 void to_json(nlohmann::json& j, const Person& value);
 void from_json(const nlohmann::json& j, Person& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, Person& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const Person& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, Person& value);
 
 /// A link to the series on another site (spec section 5).
 struct ExternalLink {
@@ -345,6 +398,10 @@ struct ExternalLink {
 void to_json(nlohmann::json& j, const ExternalLink& value);
 void from_json(const nlohmann::json& j, ExternalLink& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, ExternalLink& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const ExternalLink& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, ExternalLink& value);
 
 /// The full metadata of a series: the result of metadata/get (spec section 5).
 struct SeriesMetadata {
@@ -393,6 +450,10 @@ struct SeriesMetadata {
 void to_json(nlohmann::json& j, const SeriesMetadata& value);
 void from_json(const nlohmann::json& j, SeriesMetadata& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, SeriesMetadata& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const SeriesMetadata& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, SeriesMetadata& value);
 
 /// error.data of -32001 rate_limited.
 struct RateLimitedData {
@@ -404,6 +465,10 @@ struct RateLimitedData {
 void to_json(nlohmann::json& j, const RateLimitedData& value);
 void from_json(const nlohmann::json& j, RateLimitedData& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, RateLimitedData& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const RateLimitedData& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, RateLimitedData& value);
 
 /// The optional error.data of -32004 api_error.
 struct ApiErrorData {
@@ -415,6 +480,10 @@ struct ApiErrorData {
 void to_json(nlohmann::json& j, const ApiErrorData& value);
 void from_json(const nlohmann::json& j, ApiErrorData& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, ApiErrorData& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const ApiErrorData& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, ApiErrorData& value);
 
 /// Params of initialize (spec section 2.1).
 struct InitializeParams {
@@ -431,6 +500,10 @@ struct InitializeParams {
 void to_json(nlohmann::json& j, const InitializeParams& value);
 void from_json(const nlohmann::json& j, InitializeParams& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, InitializeParams& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const InitializeParams& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, InitializeParams& value);
 
 /// Params of ping: none (the member is omitted).
 struct PingParams {
@@ -439,6 +512,10 @@ struct PingParams {
 void to_json(nlohmann::json& j, const PingParams& value);
 void from_json(const nlohmann::json& j, PingParams& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, PingParams& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const PingParams& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, PingParams& value);
 
 // The values of PingResult (rpckit::OpenEnum).
 struct PingResultValues {
@@ -461,6 +538,10 @@ class PingResult : public rpckit::OpenEnum<PingResult, PingResultValues> {
 void to_json(nlohmann::json& j, const PingResult& value);
 void from_json(const nlohmann::json& j, PingResult& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, PingResult& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const PingResult& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, PingResult& value);
 
 /// Params of shutdown: none (the member is omitted).
 struct ShutdownParams {
@@ -469,6 +550,10 @@ struct ShutdownParams {
 void to_json(nlohmann::json& j, const ShutdownParams& value);
 void from_json(const nlohmann::json& j, ShutdownParams& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, ShutdownParams& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const ShutdownParams& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, ShutdownParams& value);
 
 /// Params of metadata/search.
 struct MetadataSearchParams {
@@ -482,6 +567,10 @@ struct MetadataSearchParams {
 void to_json(nlohmann::json& j, const MetadataSearchParams& value);
 void from_json(const nlohmann::json& j, MetadataSearchParams& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, MetadataSearchParams& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const MetadataSearchParams& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, MetadataSearchParams& value);
 
 /// Params of metadata/get.
 struct MetadataGetParams {
@@ -495,6 +584,10 @@ struct MetadataGetParams {
 void to_json(nlohmann::json& j, const MetadataGetParams& value);
 void from_json(const nlohmann::json& j, MetadataGetParams& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, MetadataGetParams& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const MetadataGetParams& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, MetadataGetParams& value);
 
 /// Params of metadata/match.
 struct MetadataMatchParams {
@@ -510,5 +603,9 @@ struct MetadataMatchParams {
 void to_json(nlohmann::json& j, const MetadataMatchParams& value);
 void from_json(const nlohmann::json& j, MetadataMatchParams& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, MetadataMatchParams& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const MetadataMatchParams& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, MetadataMatchParams& value);
 
 }  // namespace codex_metadata::v1

@@ -8,6 +8,8 @@
 #include <nlohmann/json.hpp>
 
 #include "rpckit/codec/codec.hpp"
+#include "rpckit/codec/json_writer.hpp"
+#include "rpckit/codec/text_decoder.hpp"
 
 namespace core_line::v1 {
 
@@ -43,6 +45,35 @@ void decode(const nlohmann::json& j, HandshakeRequest& value, rpckit::codec::Dec
     rpckit::codec::decode_const(j, "type", expected, true, path);
   }
   rpckit::codec::decode_required(j, "protocol_version", value.protocol_version, path);
+}
+
+void write_json(std::string& out, const HandshakeRequest& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("protocol_version":)rpckit", value.protocol_version);
+  object.constant(R"rpckit("type":)rpckit", R"rpckit("handshake")rpckit");
+}
+
+bool read_json(rpckit::codec::JsonReader& in, HandshakeRequest& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(type)rpckit") {
+      if (!rpckit::codec::read_const_string(in, R"rpckit(handshake)rpckit")) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(protocol_version)rpckit") {
+      if (!read_member(in, value.protocol_version)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 2) - 1) return false;  // a required member is missing
+  return true;
 }
 
 void from_json(const nlohmann::json& j, HandshakeRequest& value) {
@@ -81,6 +112,67 @@ void decode(const nlohmann::json& j, Manifest& value, rpckit::codec::DecodePath&
   rpckit::codec::decode_optional(j, "capabilities", value.capabilities, path);
 }
 
+void write_json(std::string& out, const Manifest& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("capabilities":)rpckit", value.capabilities);
+  object.member(R"rpckit("exposed_tools":)rpckit", value.exposed_tools);
+  object.member(R"rpckit("plugin_id":)rpckit", value.plugin_id);
+  object.member(R"rpckit("plugin_version":)rpckit", value.plugin_version);
+  object.member(R"rpckit("protocol_version":)rpckit", value.protocol_version);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, Manifest& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(plugin_id)rpckit") {
+      if (!read_member(in, value.plugin_id)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(plugin_version)rpckit") {
+      if (!read_member(in, value.plugin_version)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    if (key == R"rpckit(protocol_version)rpckit") {
+      if (!read_member(in, value.protocol_version)) return false;
+      seen |= std::uint64_t{1} << 2;
+      continue;
+    }
+    if (key == R"rpckit(exposed_tools)rpckit") {
+      if (!read_member(in, value.exposed_tools)) return false;
+      seen |= std::uint64_t{1} << 3;
+      continue;
+    }
+    if (key == R"rpckit(capabilities)rpckit") {
+      if (!read_member(in, value.capabilities)) return false;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 4) - 1) return false;  // a required member is missing
+  rpckit::codec::DecodePath path;
+  {
+    rpckit::codec::DecodePath::Key scope(path, "plugin_id");
+    rpckit::codec::check_pattern(value.plugin_id, pattern_0(), path,
+        R"rpckit(must not be blank)rpckit");
+  }
+  {
+    rpckit::codec::DecodePath::Key scope(path, "plugin_version");
+    rpckit::codec::check_pattern(value.plugin_version, pattern_0(), path,
+        R"rpckit(must not be blank)rpckit");
+  }
+  {
+    rpckit::codec::DecodePath::Key scope(path, "exposed_tools");
+    rpckit::codec::check_items(value.exposed_tools.size(), std::size_t{1}, std::nullopt, path);
+  }
+  return true;
+}
+
 void from_json(const nlohmann::json& j, Manifest& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -101,6 +193,35 @@ void decode(const nlohmann::json& j, HandshakeResponse& value, rpckit::codec::De
     rpckit::codec::decode_const(j, "type", expected, true, path);
   }
   rpckit::codec::decode_required(j, "manifest", value.manifest, path);
+}
+
+void write_json(std::string& out, const HandshakeResponse& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("manifest":)rpckit", value.manifest);
+  object.constant(R"rpckit("type":)rpckit", R"rpckit("handshake")rpckit");
+}
+
+bool read_json(rpckit::codec::JsonReader& in, HandshakeResponse& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(type)rpckit") {
+      if (!rpckit::codec::read_const_string(in, R"rpckit(handshake)rpckit")) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(manifest)rpckit") {
+      if (!read_member(in, value.manifest)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 2) - 1) return false;  // a required member is missing
+  return true;
 }
 
 void from_json(const nlohmann::json& j, HandshakeResponse& value) {
@@ -126,6 +247,46 @@ void decode(const nlohmann::json& j, RequestContext& value, rpckit::codec::Decod
   rpckit::codec::decode_optional(j, "repo_root", value.repo_root, path);
   rpckit::codec::decode_optional(j, "role_id", value.role_id, path);
   rpckit::codec::decode_optional(j, "mode_id", value.mode_id, path);
+}
+
+void write_json(std::string& out, const RequestContext& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("mode_id":)rpckit", value.mode_id);
+  object.member(R"rpckit("repo_root":)rpckit", value.repo_root);
+  object.member(R"rpckit("role_id":)rpckit", value.role_id);
+  object.member(R"rpckit("widget_id":)rpckit", value.widget_id);
+  object.member(R"rpckit("workspace_id":)rpckit", value.workspace_id);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, RequestContext& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(workspace_id)rpckit") {
+      if (!read_member(in, value.workspace_id)) return false;
+      continue;
+    }
+    if (key == R"rpckit(widget_id)rpckit") {
+      if (!read_member(in, value.widget_id)) return false;
+      continue;
+    }
+    if (key == R"rpckit(repo_root)rpckit") {
+      if (!read_member(in, value.repo_root)) return false;
+      continue;
+    }
+    if (key == R"rpckit(role_id)rpckit") {
+      if (!read_member(in, value.role_id)) return false;
+      continue;
+    }
+    if (key == R"rpckit(mode_id)rpckit") {
+      if (!read_member(in, value.mode_id)) return false;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  return true;
 }
 
 void from_json(const nlohmann::json& j, RequestContext& value) {
@@ -163,6 +324,63 @@ void decode(const nlohmann::json& j, ExecuteRequest& value, rpckit::codec::Decod
   rpckit::codec::decode_required(j, "input", value.input, path);
 }
 
+void write_json(std::string& out, const ExecuteRequest& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("context":)rpckit", value.context);
+  object.member(R"rpckit("input":)rpckit", value.input);
+  object.member(R"rpckit("request_id":)rpckit", value.request_id);
+  object.member(R"rpckit("tool_name":)rpckit", value.tool_name);
+  object.constant(R"rpckit("type":)rpckit", R"rpckit("request")rpckit");
+}
+
+bool read_json(rpckit::codec::JsonReader& in, ExecuteRequest& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(type)rpckit") {
+      if (!rpckit::codec::read_const_string(in, R"rpckit(request)rpckit")) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(request_id)rpckit") {
+      if (!read_member(in, value.request_id)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    if (key == R"rpckit(tool_name)rpckit") {
+      if (!read_member(in, value.tool_name)) return false;
+      seen |= std::uint64_t{1} << 2;
+      continue;
+    }
+    if (key == R"rpckit(context)rpckit") {
+      if (!read_member(in, value.context)) return false;
+      seen |= std::uint64_t{1} << 3;
+      continue;
+    }
+    if (key == R"rpckit(input)rpckit") {
+      if (!read_member(in, value.input)) return false;
+      seen |= std::uint64_t{1} << 4;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 5) - 1) return false;  // a required member is missing
+  rpckit::codec::DecodePath path;
+  {
+    rpckit::codec::DecodePath::Key scope(path, "request_id");
+    rpckit::codec::check_pattern(value.request_id, pattern_1(), path);
+  }
+  {
+    rpckit::codec::DecodePath::Key scope(path, "tool_name");
+    rpckit::codec::check_pattern(value.tool_name, pattern_0(), path,
+        R"rpckit(must not be blank)rpckit");
+  }
+  return true;
+}
+
 void from_json(const nlohmann::json& j, ExecuteRequest& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -176,6 +394,17 @@ void decode(const nlohmann::json& j, ResponseStatus& value, rpckit::codec::Decod
   if (!j.is_string()) rpckit::codec::fail_kind(j, "string", path);
   value = ResponseStatus::from_wire(j.get_ref<const std::string&>());
   rpckit::codec::check_listed(value.is_known(), value.wire(), ResponseStatus::kWire, path);
+}
+
+void write_json(std::string& out, const ResponseStatus& value) {
+  rpckit::codec::write_json(out, std::string_view(value.wire()));
+}
+
+bool read_json(rpckit::codec::JsonReader& in, ResponseStatus& value) {
+  std::string wire;
+  if (!rpckit::codec::read_json(in, wire)) return false;
+  value = ResponseStatus::from_wire(wire);
+  return true;
 }
 
 void from_json(const nlohmann::json& j, ResponseStatus& value) {
@@ -199,6 +428,41 @@ void decode(const nlohmann::json& j, PluginError& value, rpckit::codec::DecodePa
     rpckit::codec::check_pattern(value.message, pattern_0(), path,
         R"rpckit(must not be blank)rpckit");
   }
+}
+
+void write_json(std::string& out, const PluginError& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("code":)rpckit", value.code);
+  object.member(R"rpckit("message":)rpckit", value.message);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, PluginError& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(code)rpckit") {
+      if (!read_member(in, value.code)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(message)rpckit") {
+      if (!read_member(in, value.message)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 2) - 1) return false;  // a required member is missing
+  rpckit::codec::DecodePath path;
+  {
+    rpckit::codec::DecodePath::Key scope(path, "message");
+    rpckit::codec::check_pattern(value.message, pattern_0(), path,
+        R"rpckit(must not be blank)rpckit");
+  }
+  return true;
 }
 
 void from_json(const nlohmann::json& j, PluginError& value) {
@@ -235,6 +499,61 @@ void decode(const nlohmann::json& j, ExecuteResponse& value, rpckit::codec::Deco
   }
 }
 
+void write_json(std::string& out, const ExecuteResponse& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("error":)rpckit", value.error);
+  object.member(R"rpckit("metadata":)rpckit", value.metadata);
+  object.member(R"rpckit("output":)rpckit", value.output);
+  object.member(R"rpckit("request_id":)rpckit", value.request_id);
+  object.member(R"rpckit("status":)rpckit", value.status);
+  object.constant(R"rpckit("type":)rpckit", R"rpckit("response")rpckit");
+}
+
+bool read_json(rpckit::codec::JsonReader& in, ExecuteResponse& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(type)rpckit") {
+      if (!rpckit::codec::read_const_string(in, R"rpckit(response)rpckit")) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(request_id)rpckit") {
+      if (!read_member(in, value.request_id)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    if (key == R"rpckit(status)rpckit") {
+      if (!read_member(in, value.status)) return false;
+      seen |= std::uint64_t{1} << 2;
+      continue;
+    }
+    if (key == R"rpckit(output)rpckit") {
+      if (!read_member(in, value.output)) return false;
+      continue;
+    }
+    if (key == R"rpckit(error)rpckit") {
+      if (!read_member(in, value.error)) return false;
+      continue;
+    }
+    if (key == R"rpckit(metadata)rpckit") {
+      if (!read_member(in, value.metadata)) return false;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 3) - 1) return false;  // a required member is missing
+  rpckit::codec::DecodePath path;
+  if (value.metadata.has_value()) {
+    rpckit::codec::DecodePath::Key scope(path, "metadata");
+    rpckit::codec::check_object((*value.metadata).get(), path);
+  }
+  return true;
+}
+
 void from_json(const nlohmann::json& j, ExecuteResponse& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -248,6 +567,17 @@ void decode(const nlohmann::json& j, FailureCode& value, rpckit::codec::DecodePa
   if (!j.is_string()) rpckit::codec::fail_kind(j, "string", path);
   value = FailureCode::from_wire(j.get_ref<const std::string&>());
   rpckit::codec::check_listed(value.is_known(), value.wire(), FailureCode::kWire, path);
+}
+
+void write_json(std::string& out, const FailureCode& value) {
+  rpckit::codec::write_json(out, std::string_view(value.wire()));
+}
+
+bool read_json(rpckit::codec::JsonReader& in, FailureCode& value) {
+  std::string wire;
+  if (!rpckit::codec::read_json(in, wire)) return false;
+  value = FailureCode::from_wire(wire);
+  return true;
 }
 
 void from_json(const nlohmann::json& j, FailureCode& value) {

@@ -8,6 +8,8 @@
 #include <nlohmann/json.hpp>
 
 #include "rpckit/codec/codec.hpp"
+#include "rpckit/codec/json_writer.hpp"
+#include "rpckit/codec/text_decoder.hpp"
 
 namespace desktop::v1 {
 
@@ -53,6 +55,17 @@ void decode(const nlohmann::json& j, ErrorCode& value, rpckit::codec::DecodePath
   rpckit::codec::check_listed_code(is_known(value), raw, kErrorCodeNames, path);
 }
 
+void write_json(std::string& out, const ErrorCode& value) {
+  rpckit::codec::write_json(out, static_cast<std::int32_t>(value));
+}
+
+bool read_json(rpckit::codec::JsonReader& in, ErrorCode& value) {
+  std::int32_t raw = 0;
+  if (!rpckit::codec::read_json(in, raw)) return false;
+  value = static_cast<ErrorCode>(raw);
+  return true;
+}
+
 void from_json(const nlohmann::json& j, ErrorCode& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -74,6 +87,41 @@ void decode(const nlohmann::json& j, HealthResult& value, rpckit::codec::DecodeP
   rpckit::codec::decode_optional(j, "plugin_id", value.plugin_id, path);
   rpckit::codec::decode_optional(j, "version", value.version, path);
   rpckit::codec::decode_optional(j, "status", value.status, path);
+}
+
+void write_json(std::string& out, const HealthResult& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("ok":)rpckit", value.ok);
+  object.member(R"rpckit("plugin_id":)rpckit", value.plugin_id);
+  object.member(R"rpckit("status":)rpckit", value.status);
+  object.member(R"rpckit("version":)rpckit", value.version);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, HealthResult& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(ok)rpckit") {
+      if (!read_member(in, value.ok)) return false;
+      continue;
+    }
+    if (key == R"rpckit(plugin_id)rpckit") {
+      if (!read_member(in, value.plugin_id)) return false;
+      continue;
+    }
+    if (key == R"rpckit(version)rpckit") {
+      if (!read_member(in, value.version)) return false;
+      continue;
+    }
+    if (key == R"rpckit(status)rpckit") {
+      if (!read_member(in, value.status)) return false;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  return true;
 }
 
 void from_json(const nlohmann::json& j, HealthResult& value) {
@@ -98,6 +146,31 @@ void decode(const nlohmann::json& j, ShutdownResult& value, rpckit::codec::Decod
   rpckit::codec::decode_optional(j, "status", value.status, path);
 }
 
+void write_json(std::string& out, const ShutdownResult& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.constant(R"rpckit("ok":)rpckit", R"rpckit(true)rpckit");
+  object.member(R"rpckit("status":)rpckit", value.status);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, ShutdownResult& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(ok)rpckit") {
+      if (!rpckit::codec::read_const_json(in, R"rpckit(true)rpckit")) return false;
+      continue;
+    }
+    if (key == R"rpckit(status)rpckit") {
+      if (!read_member(in, value.status)) return false;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  return true;
+}
+
 void from_json(const nlohmann::json& j, ShutdownResult& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -120,6 +193,31 @@ void decode(const nlohmann::json& j, PingResult& value, rpckit::codec::DecodePat
   }
 }
 
+void write_json(std::string& out, const PingResult& value) {
+  rpckit::codec::ObjectWriter object(out);
+  (void)value;
+  object.constant(R"rpckit("pong":)rpckit", R"rpckit(true)rpckit");
+}
+
+bool read_json(rpckit::codec::JsonReader& in, PingResult& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(pong)rpckit") {
+      if (!rpckit::codec::read_const_json(in, R"rpckit(true)rpckit")) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 1) - 1) return false;  // a required member is missing
+  (void)value;  // nothing to store: every member is a const
+  return true;
+}
+
 void from_json(const nlohmann::json& j, PingResult& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -135,6 +233,29 @@ void to_json(nlohmann::json& j, const ApprovalRequest& value) {
 void decode(const nlohmann::json& j, ApprovalRequest& value, rpckit::codec::DecodePath& path) {
   rpckit::codec::expect_object(j, path);
   rpckit::codec::decode_required(j, "permission", value.permission, path);
+}
+
+void write_json(std::string& out, const ApprovalRequest& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("permission":)rpckit", value.permission);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, ApprovalRequest& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(permission)rpckit") {
+      if (!read_member(in, value.permission)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 1) - 1) return false;  // a required member is missing
+  return true;
 }
 
 void from_json(const nlohmann::json& j, ApprovalRequest& value) {
@@ -154,6 +275,29 @@ void decode(const nlohmann::json& j, ApprovalResult& value, rpckit::codec::Decod
   rpckit::codec::decode_required(j, "approved", value.approved, path);
 }
 
+void write_json(std::string& out, const ApprovalResult& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("approved":)rpckit", value.approved);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, ApprovalResult& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(approved)rpckit") {
+      if (!read_member(in, value.approved)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 1) - 1) return false;  // a required member is missing
+  return true;
+}
+
 void from_json(const nlohmann::json& j, ApprovalResult& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -167,6 +311,17 @@ void decode(const nlohmann::json& j, CodexEventKind& value, rpckit::codec::Decod
   if (!j.is_string()) rpckit::codec::fail_kind(j, "string", path);
   value = CodexEventKind::from_wire(j.get_ref<const std::string&>());
   rpckit::codec::check_listed(value.is_known(), value.wire(), CodexEventKind::kWire, path);
+}
+
+void write_json(std::string& out, const CodexEventKind& value) {
+  rpckit::codec::write_json(out, std::string_view(value.wire()));
+}
+
+bool read_json(rpckit::codec::JsonReader& in, CodexEventKind& value) {
+  std::string wire;
+  if (!rpckit::codec::read_json(in, wire)) return false;
+  value = CodexEventKind::from_wire(wire);
+  return true;
 }
 
 void from_json(const nlohmann::json& j, CodexEventKind& value) {
@@ -190,6 +345,41 @@ void decode(const nlohmann::json& j, CodexEvent& value, rpckit::codec::DecodePat
   rpckit::codec::decode_required(j, "params", value.params, path);
 }
 
+void write_json(std::string& out, const CodexEvent& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("kind":)rpckit", value.kind);
+  object.member(R"rpckit("method":)rpckit", value.method);
+  object.member(R"rpckit("params":)rpckit", value.params);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, CodexEvent& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(kind)rpckit") {
+      if (!read_member(in, value.kind)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(method)rpckit") {
+      if (!read_member(in, value.method)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    if (key == R"rpckit(params)rpckit") {
+      if (!read_member(in, value.params)) return false;
+      seen |= std::uint64_t{1} << 2;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 3) - 1) return false;  // a required member is missing
+  return true;
+}
+
 void from_json(const nlohmann::json& j, CodexEvent& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -205,6 +395,23 @@ void to_json(nlohmann::json& j, const PluginHealthParams& value) {
 void decode(const nlohmann::json& j, PluginHealthParams& value, rpckit::codec::DecodePath& path) {
   rpckit::codec::expect_object(j, path);
   (void)value;
+}
+
+void write_json(std::string& out, const PluginHealthParams& value) {
+  rpckit::codec::ObjectWriter object(out);
+  (void)value;
+}
+
+bool read_json(rpckit::codec::JsonReader& in, PluginHealthParams& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::string key;
+  while (in.next_member(key)) {
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  (void)value;  // nothing to store: every member is a const
+  return true;
 }
 
 void from_json(const nlohmann::json& j, PluginHealthParams& value) {
@@ -224,6 +431,23 @@ void decode(const nlohmann::json& j, PluginShutdownParams& value, rpckit::codec:
   (void)value;
 }
 
+void write_json(std::string& out, const PluginShutdownParams& value) {
+  rpckit::codec::ObjectWriter object(out);
+  (void)value;
+}
+
+bool read_json(rpckit::codec::JsonReader& in, PluginShutdownParams& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::string key;
+  while (in.next_member(key)) {
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  (void)value;  // nothing to store: every member is a const
+  return true;
+}
+
 void from_json(const nlohmann::json& j, PluginShutdownParams& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -239,6 +463,23 @@ void to_json(nlohmann::json& j, const HostPingParams& value) {
 void decode(const nlohmann::json& j, HostPingParams& value, rpckit::codec::DecodePath& path) {
   rpckit::codec::expect_object(j, path);
   (void)value;
+}
+
+void write_json(std::string& out, const HostPingParams& value) {
+  rpckit::codec::ObjectWriter object(out);
+  (void)value;
+}
+
+bool read_json(rpckit::codec::JsonReader& in, HostPingParams& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::string key;
+  while (in.next_member(key)) {
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  (void)value;  // nothing to store: every member is a const
+  return true;
 }
 
 void from_json(const nlohmann::json& j, HostPingParams& value) {

@@ -8,6 +8,8 @@
 #include <nlohmann/json.hpp>
 
 #include "rpckit/codec/codec.hpp"
+#include "rpckit/codec/json_writer.hpp"
+#include "rpckit/codec/text_decoder.hpp"
 
 namespace loaf::v1 {
 
@@ -76,6 +78,17 @@ void decode(const nlohmann::json& j, ErrorCode& value, rpckit::codec::DecodePath
   rpckit::codec::check_listed_code(is_known(value), raw, kErrorCodeNames, path);
 }
 
+void write_json(std::string& out, const ErrorCode& value) {
+  rpckit::codec::write_json(out, static_cast<std::int32_t>(value));
+}
+
+bool read_json(rpckit::codec::JsonReader& in, ErrorCode& value) {
+  std::int32_t raw = 0;
+  if (!rpckit::codec::read_json(in, raw)) return false;
+  value = static_cast<ErrorCode>(raw);
+  return true;
+}
+
 void from_json(const nlohmann::json& j, ErrorCode& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -89,6 +102,17 @@ void decode(const nlohmann::json& j, AuthProvider& value, rpckit::codec::DecodeP
   if (!j.is_string()) rpckit::codec::fail_kind(j, "string", path);
   value = AuthProvider::from_wire(j.get_ref<const std::string&>());
   rpckit::codec::check_listed(value.is_known(), value.wire(), AuthProvider::kWire, path);
+}
+
+void write_json(std::string& out, const AuthProvider& value) {
+  rpckit::codec::write_json(out, std::string_view(value.wire()));
+}
+
+bool read_json(rpckit::codec::JsonReader& in, AuthProvider& value) {
+  std::string wire;
+  if (!rpckit::codec::read_json(in, wire)) return false;
+  value = AuthProvider::from_wire(wire);
+  return true;
 }
 
 void from_json(const nlohmann::json& j, AuthProvider& value) {
@@ -106,6 +130,17 @@ void decode(const nlohmann::json& j, OAuthProvider& value, rpckit::codec::Decode
   rpckit::codec::check_listed(value.is_known(), value.wire(), OAuthProvider::kWire, path);
 }
 
+void write_json(std::string& out, const OAuthProvider& value) {
+  rpckit::codec::write_json(out, std::string_view(value.wire()));
+}
+
+bool read_json(rpckit::codec::JsonReader& in, OAuthProvider& value) {
+  std::string wire;
+  if (!rpckit::codec::read_json(in, wire)) return false;
+  value = OAuthProvider::from_wire(wire);
+  return true;
+}
+
 void from_json(const nlohmann::json& j, OAuthProvider& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -119,6 +154,17 @@ void decode(const nlohmann::json& j, ThinkingLevel& value, rpckit::codec::Decode
   if (!j.is_string()) rpckit::codec::fail_kind(j, "string", path);
   value = ThinkingLevel::from_wire(j.get_ref<const std::string&>());
   rpckit::codec::check_listed(value.is_known(), value.wire(), ThinkingLevel::kWire, path);
+}
+
+void write_json(std::string& out, const ThinkingLevel& value) {
+  rpckit::codec::write_json(out, std::string_view(value.wire()));
+}
+
+bool read_json(rpckit::codec::JsonReader& in, ThinkingLevel& value) {
+  std::string wire;
+  if (!rpckit::codec::read_json(in, wire)) return false;
+  value = ThinkingLevel::from_wire(wire);
+  return true;
 }
 
 void from_json(const nlohmann::json& j, ThinkingLevel& value) {
@@ -136,6 +182,17 @@ void decode(const nlohmann::json& j, CompactionReason& value, rpckit::codec::Dec
   rpckit::codec::check_listed(value.is_known(), value.wire(), CompactionReason::kWire, path);
 }
 
+void write_json(std::string& out, const CompactionReason& value) {
+  rpckit::codec::write_json(out, std::string_view(value.wire()));
+}
+
+bool read_json(rpckit::codec::JsonReader& in, CompactionReason& value) {
+  std::string wire;
+  if (!rpckit::codec::read_json(in, wire)) return false;
+  value = CompactionReason::from_wire(wire);
+  return true;
+}
+
 void from_json(const nlohmann::json& j, CompactionReason& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -149,6 +206,17 @@ void decode(const nlohmann::json& j, CompressionReason& value, rpckit::codec::De
   if (!j.is_string()) rpckit::codec::fail_kind(j, "string", path);
   value = CompressionReason::from_wire(j.get_ref<const std::string&>());
   rpckit::codec::check_listed(value.is_known(), value.wire(), CompressionReason::kWire, path);
+}
+
+void write_json(std::string& out, const CompressionReason& value) {
+  rpckit::codec::write_json(out, std::string_view(value.wire()));
+}
+
+bool read_json(rpckit::codec::JsonReader& in, CompressionReason& value) {
+  std::string wire;
+  if (!rpckit::codec::read_json(in, wire)) return false;
+  value = CompressionReason::from_wire(wire);
+  return true;
 }
 
 void from_json(const nlohmann::json& j, CompressionReason& value) {
@@ -166,6 +234,17 @@ void decode(const nlohmann::json& j, ContextTokenSource& value, rpckit::codec::D
   rpckit::codec::check_listed(value.is_known(), value.wire(), ContextTokenSource::kWire, path);
 }
 
+void write_json(std::string& out, const ContextTokenSource& value) {
+  rpckit::codec::write_json(out, std::string_view(value.wire()));
+}
+
+bool read_json(rpckit::codec::JsonReader& in, ContextTokenSource& value) {
+  std::string wire;
+  if (!rpckit::codec::read_json(in, wire)) return false;
+  value = ContextTokenSource::from_wire(wire);
+  return true;
+}
+
 void from_json(const nlohmann::json& j, ContextTokenSource& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -179,6 +258,17 @@ void decode(const nlohmann::json& j, ImageInputKind& value, rpckit::codec::Decod
   if (!j.is_string()) rpckit::codec::fail_kind(j, "string", path);
   value = ImageInputKind::from_wire(j.get_ref<const std::string&>());
   rpckit::codec::check_listed(value.is_known(), value.wire(), ImageInputKind::kWire, path);
+}
+
+void write_json(std::string& out, const ImageInputKind& value) {
+  rpckit::codec::write_json(out, std::string_view(value.wire()));
+}
+
+bool read_json(rpckit::codec::JsonReader& in, ImageInputKind& value) {
+  std::string wire;
+  if (!rpckit::codec::read_json(in, wire)) return false;
+  value = ImageInputKind::from_wire(wire);
+  return true;
 }
 
 void from_json(const nlohmann::json& j, ImageInputKind& value) {
@@ -200,6 +290,40 @@ void decode(const nlohmann::json& j, AntigravityProfile& value, rpckit::codec::D
   rpckit::codec::decode_required(j, "email", value.email, path);
   rpckit::codec::decode_required(j, "name", value.name, path);
   rpckit::codec::decode_optional(j, "picture", value.picture, path);
+}
+
+void write_json(std::string& out, const AntigravityProfile& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("email":)rpckit", value.email);
+  object.member(R"rpckit("name":)rpckit", value.name);
+  object.member(R"rpckit("picture":)rpckit", value.picture);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, AntigravityProfile& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(email)rpckit") {
+      if (!read_member(in, value.email)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(name)rpckit") {
+      if (!read_member(in, value.name)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    if (key == R"rpckit(picture)rpckit") {
+      if (!read_member(in, value.picture)) return false;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 2) - 1) return false;  // a required member is missing
+  return true;
 }
 
 void from_json(const nlohmann::json& j, AntigravityProfile& value) {
@@ -227,6 +351,53 @@ void decode(const nlohmann::json& j, AuthStatus& value, rpckit::codec::DecodePat
   rpckit::codec::decode_required(j, "antigravity_profile", value.antigravity_profile, path);
 }
 
+void write_json(std::string& out, const AuthStatus& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("antigravity_profile":)rpckit", value.antigravity_profile);
+  object.member(R"rpckit("enabled_providers":)rpckit", value.enabled_providers);
+  object.member(R"rpckit("has_antigravity_token":)rpckit", value.has_antigravity_token);
+  object.member(R"rpckit("has_openai_token":)rpckit", value.has_openai_token);
+  object.member(R"rpckit("has_openrouter_key":)rpckit", value.has_openrouter_key);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, AuthStatus& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(enabled_providers)rpckit") {
+      if (!read_member(in, value.enabled_providers)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(has_openai_token)rpckit") {
+      if (!read_member(in, value.has_openai_token)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    if (key == R"rpckit(has_openrouter_key)rpckit") {
+      if (!read_member(in, value.has_openrouter_key)) return false;
+      seen |= std::uint64_t{1} << 2;
+      continue;
+    }
+    if (key == R"rpckit(has_antigravity_token)rpckit") {
+      if (!read_member(in, value.has_antigravity_token)) return false;
+      seen |= std::uint64_t{1} << 3;
+      continue;
+    }
+    if (key == R"rpckit(antigravity_profile)rpckit") {
+      if (!read_member(in, value.antigravity_profile)) return false;
+      seen |= std::uint64_t{1} << 4;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 5) - 1) return false;  // a required member is missing
+  return true;
+}
+
 void from_json(const nlohmann::json& j, AuthStatus& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -252,6 +423,53 @@ void decode(const nlohmann::json& j, SnapshotAuth& value, rpckit::codec::DecodeP
   rpckit::codec::decode_required(j, "antigravityProfile", value.antigravityProfile, path);
 }
 
+void write_json(std::string& out, const SnapshotAuth& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("antigravityProfile":)rpckit", value.antigravityProfile);
+  object.member(R"rpckit("enabledProviders":)rpckit", value.enabledProviders);
+  object.member(R"rpckit("hasAntigravityToken":)rpckit", value.hasAntigravityToken);
+  object.member(R"rpckit("hasOpenAiToken":)rpckit", value.hasOpenAiToken);
+  object.member(R"rpckit("hasOpenRouterKey":)rpckit", value.hasOpenRouterKey);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, SnapshotAuth& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(enabledProviders)rpckit") {
+      if (!read_member(in, value.enabledProviders)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(hasOpenAiToken)rpckit") {
+      if (!read_member(in, value.hasOpenAiToken)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    if (key == R"rpckit(hasOpenRouterKey)rpckit") {
+      if (!read_member(in, value.hasOpenRouterKey)) return false;
+      seen |= std::uint64_t{1} << 2;
+      continue;
+    }
+    if (key == R"rpckit(hasAntigravityToken)rpckit") {
+      if (!read_member(in, value.hasAntigravityToken)) return false;
+      seen |= std::uint64_t{1} << 3;
+      continue;
+    }
+    if (key == R"rpckit(antigravityProfile)rpckit") {
+      if (!read_member(in, value.antigravityProfile)) return false;
+      seen |= std::uint64_t{1} << 4;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 5) - 1) return false;  // a required member is missing
+  return true;
+}
+
 void from_json(const nlohmann::json& j, SnapshotAuth& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -267,6 +485,29 @@ void to_json(nlohmann::json& j, const SnapshotOnboarding& value) {
 void decode(const nlohmann::json& j, SnapshotOnboarding& value, rpckit::codec::DecodePath& path) {
   rpckit::codec::expect_object(j, path);
   rpckit::codec::decode_required(j, "completed", value.completed, path);
+}
+
+void write_json(std::string& out, const SnapshotOnboarding& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("completed":)rpckit", value.completed);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, SnapshotOnboarding& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(completed)rpckit") {
+      if (!read_member(in, value.completed)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 1) - 1) return false;  // a required member is missing
+  return true;
 }
 
 void from_json(const nlohmann::json& j, SnapshotOnboarding& value) {
@@ -290,6 +531,47 @@ void decode(const nlohmann::json& j, SnapshotModel& value, rpckit::codec::Decode
   rpckit::codec::decode_required(j, "selectedThinking", value.selectedThinking, path);
   rpckit::codec::decode_required(j, "selectedOpenRouterProvider", value.selectedOpenRouterProvider, path);
   rpckit::codec::decode_required(j, "selectedProvider", value.selectedProvider, path);
+}
+
+void write_json(std::string& out, const SnapshotModel& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("selectedModel":)rpckit", value.selectedModel);
+  object.member(R"rpckit("selectedOpenRouterProvider":)rpckit", value.selectedOpenRouterProvider);
+  object.member(R"rpckit("selectedProvider":)rpckit", value.selectedProvider);
+  object.member(R"rpckit("selectedThinking":)rpckit", value.selectedThinking);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, SnapshotModel& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(selectedModel)rpckit") {
+      if (!read_member(in, value.selectedModel)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(selectedThinking)rpckit") {
+      if (!read_member(in, value.selectedThinking)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    if (key == R"rpckit(selectedOpenRouterProvider)rpckit") {
+      if (!read_member(in, value.selectedOpenRouterProvider)) return false;
+      seen |= std::uint64_t{1} << 2;
+      continue;
+    }
+    if (key == R"rpckit(selectedProvider)rpckit") {
+      if (!read_member(in, value.selectedProvider)) return false;
+      seen |= std::uint64_t{1} << 3;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 4) - 1) return false;  // a required member is missing
+  return true;
 }
 
 void from_json(const nlohmann::json& j, SnapshotModel& value) {
@@ -321,6 +603,48 @@ void decode(const nlohmann::json& j, SnapshotSessions& value, rpckit::codec::Dec
   }
 }
 
+void write_json(std::string& out, const SnapshotSessions& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("count":)rpckit", value.count);
+  object.member(R"rpckit("ids":)rpckit", value.ids);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, SnapshotSessions& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(count)rpckit") {
+      if (!read_member(in, value.count)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(ids)rpckit") {
+      if (!read_member(in, value.ids)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 2) - 1) return false;  // a required member is missing
+  rpckit::codec::DecodePath path;
+  {
+    rpckit::codec::DecodePath::Key scope(path, "count");
+    rpckit::codec::check_range(static_cast<double>(value.count), 0.0, std::nullopt, path);
+  }
+  {
+    rpckit::codec::DecodePath::Key scope(path, "ids");
+    for (std::size_t i0 = 0; i0 < value.ids.size(); ++i0) {
+      rpckit::codec::DecodePath::Index scope0(path, i0);
+      rpckit::codec::check_pattern(value.ids[i0], pattern_0(), path,
+          R"rpckit(expected a UUID)rpckit");
+    }
+  }
+  return true;
+}
+
 void from_json(const nlohmann::json& j, SnapshotSessions& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -341,6 +665,40 @@ void decode(const nlohmann::json& j, SnapshotSkills& value, rpckit::codec::Decod
     rpckit::codec::check_range(static_cast<double>(value.count), 0.0, std::nullopt, path);
   }
   rpckit::codec::decode_required(j, "directories", value.directories, path);
+}
+
+void write_json(std::string& out, const SnapshotSkills& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("count":)rpckit", value.count);
+  object.member(R"rpckit("directories":)rpckit", value.directories);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, SnapshotSkills& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(count)rpckit") {
+      if (!read_member(in, value.count)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(directories)rpckit") {
+      if (!read_member(in, value.directories)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 2) - 1) return false;  // a required member is missing
+  rpckit::codec::DecodePath path;
+  {
+    rpckit::codec::DecodePath::Key scope(path, "count");
+    rpckit::codec::check_range(static_cast<double>(value.count), 0.0, std::nullopt, path);
+  }
+  return true;
 }
 
 void from_json(const nlohmann::json& j, SnapshotSkills& value) {
@@ -368,6 +726,53 @@ void decode(const nlohmann::json& j, Snapshot& value, rpckit::codec::DecodePath&
   rpckit::codec::decode_required(j, "skills", value.skills, path);
 }
 
+void write_json(std::string& out, const Snapshot& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("auth":)rpckit", value.auth);
+  object.member(R"rpckit("model":)rpckit", value.model);
+  object.member(R"rpckit("onboarding":)rpckit", value.onboarding);
+  object.member(R"rpckit("sessions":)rpckit", value.sessions);
+  object.member(R"rpckit("skills":)rpckit", value.skills);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, Snapshot& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(auth)rpckit") {
+      if (!read_member(in, value.auth)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(onboarding)rpckit") {
+      if (!read_member(in, value.onboarding)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    if (key == R"rpckit(model)rpckit") {
+      if (!read_member(in, value.model)) return false;
+      seen |= std::uint64_t{1} << 2;
+      continue;
+    }
+    if (key == R"rpckit(sessions)rpckit") {
+      if (!read_member(in, value.sessions)) return false;
+      seen |= std::uint64_t{1} << 3;
+      continue;
+    }
+    if (key == R"rpckit(skills)rpckit") {
+      if (!read_member(in, value.skills)) return false;
+      seen |= std::uint64_t{1} << 4;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 5) - 1) return false;  // a required member is missing
+  return true;
+}
+
 void from_json(const nlohmann::json& j, Snapshot& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -393,6 +798,46 @@ void decode(const nlohmann::json& j, ImageInput& value, rpckit::codec::DecodePat
   rpckit::codec::decode_optional(j, "dataUrl", value.dataUrl, path);
 }
 
+void write_json(std::string& out, const ImageInput& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("dataUrl":)rpckit", value.dataUrl);
+  object.member(R"rpckit("data_url":)rpckit", value.data_url);
+  object.member(R"rpckit("mimeType":)rpckit", value.mimeType);
+  object.member(R"rpckit("mime_type":)rpckit", value.mime_type);
+  object.member(R"rpckit("path":)rpckit", value.path);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, ImageInput& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(path)rpckit") {
+      if (!read_member(in, value.path)) return false;
+      continue;
+    }
+    if (key == R"rpckit(mime_type)rpckit") {
+      if (!read_member(in, value.mime_type)) return false;
+      continue;
+    }
+    if (key == R"rpckit(data_url)rpckit") {
+      if (!read_member(in, value.data_url)) return false;
+      continue;
+    }
+    if (key == R"rpckit(mimeType)rpckit") {
+      if (!read_member(in, value.mimeType)) return false;
+      continue;
+    }
+    if (key == R"rpckit(dataUrl)rpckit") {
+      if (!read_member(in, value.dataUrl)) return false;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  return true;
+}
+
 void from_json(const nlohmann::json& j, ImageInput& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -412,6 +857,39 @@ void decode(const nlohmann::json& j, QueuedImageInput& value, rpckit::codec::Dec
   rpckit::codec::decode_required(j, "path", value.path, path);
   rpckit::codec::decode_optional(j, "mime_type", value.mime_type, path);
   rpckit::codec::decode_optional(j, "data_url", value.data_url, path);
+}
+
+void write_json(std::string& out, const QueuedImageInput& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("data_url":)rpckit", value.data_url);
+  object.member(R"rpckit("mime_type":)rpckit", value.mime_type);
+  object.member(R"rpckit("path":)rpckit", value.path);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, QueuedImageInput& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(path)rpckit") {
+      if (!read_member(in, value.path)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(mime_type)rpckit") {
+      if (!read_member(in, value.mime_type)) return false;
+      continue;
+    }
+    if (key == R"rpckit(data_url)rpckit") {
+      if (!read_member(in, value.data_url)) return false;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 1) - 1) return false;  // a required member is missing
+  return true;
 }
 
 void from_json(const nlohmann::json& j, QueuedImageInput& value) {
@@ -440,6 +918,52 @@ void decode(const nlohmann::json& j, ImageAttachment& value, rpckit::codec::Deco
   }
 }
 
+void write_json(std::string& out, const ImageAttachment& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("byteSize":)rpckit", value.byteSize);
+  object.member(R"rpckit("dataUrl":)rpckit", value.dataUrl);
+  object.member(R"rpckit("mimeType":)rpckit", value.mimeType);
+  object.member(R"rpckit("path":)rpckit", value.path);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, ImageAttachment& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(path)rpckit") {
+      if (!read_member(in, value.path)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(mimeType)rpckit") {
+      if (!read_member(in, value.mimeType)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    if (key == R"rpckit(dataUrl)rpckit") {
+      if (!read_member(in, value.dataUrl)) return false;
+      seen |= std::uint64_t{1} << 2;
+      continue;
+    }
+    if (key == R"rpckit(byteSize)rpckit") {
+      if (!read_member(in, value.byteSize)) return false;
+      seen |= std::uint64_t{1} << 3;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 4) - 1) return false;  // a required member is missing
+  rpckit::codec::DecodePath path;
+  {
+    rpckit::codec::DecodePath::Key scope(path, "byteSize");
+    rpckit::codec::check_range(static_cast<double>(value.byteSize), 0.0, std::nullopt, path);
+  }
+  return true;
+}
+
 void from_json(const nlohmann::json& j, ImageAttachment& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -453,6 +977,17 @@ void decode(const nlohmann::json& j, UiMessageKind& value, rpckit::codec::Decode
   if (!j.is_string()) rpckit::codec::fail_kind(j, "string", path);
   value = UiMessageKind::from_wire(j.get_ref<const std::string&>());
   rpckit::codec::check_listed(value.is_known(), value.wire(), UiMessageKind::kWire, path);
+}
+
+void write_json(std::string& out, const UiMessageKind& value) {
+  rpckit::codec::write_json(out, std::string_view(value.wire()));
+}
+
+bool read_json(rpckit::codec::JsonReader& in, UiMessageKind& value) {
+  std::string wire;
+  if (!rpckit::codec::read_json(in, wire)) return false;
+  value = UiMessageKind::from_wire(wire);
+  return true;
 }
 
 void from_json(const nlohmann::json& j, UiMessageKind& value) {
@@ -478,6 +1013,46 @@ void decode(const nlohmann::json& j, UiMessage& value, rpckit::codec::DecodePath
   rpckit::codec::decode_optional(j, "images", value.images, path);
 }
 
+void write_json(std::string& out, const UiMessage& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("id":)rpckit", value.id);
+  object.member(R"rpckit("images":)rpckit", value.images);
+  object.member(R"rpckit("kind":)rpckit", value.kind);
+  object.member(R"rpckit("text":)rpckit", value.text);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, UiMessage& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(id)rpckit") {
+      if (!read_member(in, value.id)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(kind)rpckit") {
+      if (!read_member(in, value.kind)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    if (key == R"rpckit(text)rpckit") {
+      if (!read_member(in, value.text)) return false;
+      seen |= std::uint64_t{1} << 2;
+      continue;
+    }
+    if (key == R"rpckit(images)rpckit") {
+      if (!read_member(in, value.images)) return false;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 3) - 1) return false;  // a required member is missing
+  return true;
+}
+
 void from_json(const nlohmann::json& j, UiMessage& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -491,6 +1066,17 @@ void decode(const nlohmann::json& j, ChatRole& value, rpckit::codec::DecodePath&
   if (!j.is_string()) rpckit::codec::fail_kind(j, "string", path);
   value = ChatRole::from_wire(j.get_ref<const std::string&>());
   rpckit::codec::check_listed(value.is_known(), value.wire(), ChatRole::kWire, path);
+}
+
+void write_json(std::string& out, const ChatRole& value) {
+  rpckit::codec::write_json(out, std::string_view(value.wire()));
+}
+
+bool read_json(rpckit::codec::JsonReader& in, ChatRole& value) {
+  std::string wire;
+  if (!rpckit::codec::read_json(in, wire)) return false;
+  value = ChatRole::from_wire(wire);
+  return true;
 }
 
 void from_json(const nlohmann::json& j, ChatRole& value) {
@@ -514,6 +1100,40 @@ void decode(const nlohmann::json& j, ChatMessage& value, rpckit::codec::DecodePa
   rpckit::codec::decode_optional(j, "images", value.images, path);
 }
 
+void write_json(std::string& out, const ChatMessage& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("images":)rpckit", value.images);
+  object.member(R"rpckit("role":)rpckit", value.role);
+  object.member(R"rpckit("text":)rpckit", value.text);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, ChatMessage& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(role)rpckit") {
+      if (!read_member(in, value.role)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(text)rpckit") {
+      if (!read_member(in, value.text)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    if (key == R"rpckit(images)rpckit") {
+      if (!read_member(in, value.images)) return false;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 2) - 1) return false;  // a required member is missing
+  return true;
+}
+
 void from_json(const nlohmann::json& j, ChatMessage& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -535,6 +1155,47 @@ void decode(const nlohmann::json& j, TokenBreakdown& value, rpckit::codec::Decod
   rpckit::codec::decode_required(j, "conversation_tokens", value.conversation_tokens, path);
   rpckit::codec::decode_required(j, "tool_schema_tokens", value.tool_schema_tokens, path);
   rpckit::codec::decode_required(j, "provider_overhead_tokens", value.provider_overhead_tokens, path);
+}
+
+void write_json(std::string& out, const TokenBreakdown& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("conversation_tokens":)rpckit", value.conversation_tokens);
+  object.member(R"rpckit("pinned_tokens":)rpckit", value.pinned_tokens);
+  object.member(R"rpckit("provider_overhead_tokens":)rpckit", value.provider_overhead_tokens);
+  object.member(R"rpckit("tool_schema_tokens":)rpckit", value.tool_schema_tokens);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, TokenBreakdown& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(pinned_tokens)rpckit") {
+      if (!read_member(in, value.pinned_tokens)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(conversation_tokens)rpckit") {
+      if (!read_member(in, value.conversation_tokens)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    if (key == R"rpckit(tool_schema_tokens)rpckit") {
+      if (!read_member(in, value.tool_schema_tokens)) return false;
+      seen |= std::uint64_t{1} << 2;
+      continue;
+    }
+    if (key == R"rpckit(provider_overhead_tokens)rpckit") {
+      if (!read_member(in, value.provider_overhead_tokens)) return false;
+      seen |= std::uint64_t{1} << 3;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 4) - 1) return false;  // a required member is missing
+  return true;
 }
 
 void from_json(const nlohmann::json& j, TokenBreakdown& value) {
@@ -562,6 +1223,53 @@ void decode(const nlohmann::json& j, QueueItem& value, rpckit::codec::DecodePath
   rpckit::codec::decode_required(j, "text", value.text, path);
   rpckit::codec::decode_required(j, "images", value.images, path);
   rpckit::codec::decode_required(j, "enqueuedAt", value.enqueuedAt, path);
+}
+
+void write_json(std::string& out, const QueueItem& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("enqueuedAt":)rpckit", value.enqueuedAt);
+  object.member(R"rpckit("id":)rpckit", value.id);
+  object.member(R"rpckit("images":)rpckit", value.images);
+  object.member(R"rpckit("text":)rpckit", value.text);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, QueueItem& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(id)rpckit") {
+      if (!read_member(in, value.id)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(text)rpckit") {
+      if (!read_member(in, value.text)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    if (key == R"rpckit(images)rpckit") {
+      if (!read_member(in, value.images)) return false;
+      seen |= std::uint64_t{1} << 2;
+      continue;
+    }
+    if (key == R"rpckit(enqueuedAt)rpckit") {
+      if (!read_member(in, value.enqueuedAt)) return false;
+      seen |= std::uint64_t{1} << 3;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 4) - 1) return false;  // a required member is missing
+  rpckit::codec::DecodePath path;
+  {
+    rpckit::codec::DecodePath::Key scope(path, "id");
+    rpckit::codec::check_pattern(value.id, pattern_0(), path,
+        R"rpckit(expected a UUID)rpckit");
+  }
+  return true;
 }
 
 void from_json(const nlohmann::json& j, QueueItem& value) {
@@ -622,6 +1330,131 @@ void decode(const nlohmann::json& j, SessionState& value, rpckit::codec::DecodeP
   rpckit::codec::decode_required(j, "contextTokenBreakdown", value.contextTokenBreakdown, path);
 }
 
+void write_json(std::string& out, const SessionState& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("activeSessionId":)rpckit", value.activeSessionId);
+  object.member(R"rpckit("contextTokenBreakdown":)rpckit", value.contextTokenBreakdown);
+  object.member(R"rpckit("contextTokenEstimate":)rpckit", value.contextTokenEstimate);
+  object.member(R"rpckit("contextTokenProvider":)rpckit", value.contextTokenProvider);
+  object.member(R"rpckit("contextTokenSource":)rpckit", value.contextTokenSource);
+  object.member(R"rpckit("conversationProvider":)rpckit", value.conversationProvider);
+  object.member(R"rpckit("createdAt":)rpckit", value.createdAt);
+  object.member(R"rpckit("history":)rpckit", value.history);
+  object.member(R"rpckit("id":)rpckit", value.id);
+  object.member(R"rpckit("messages":)rpckit", value.messages);
+  object.member(R"rpckit("pending":)rpckit", value.pending);
+  object.member(R"rpckit("pendingSteerCount":)rpckit", value.pendingSteerCount);
+  object.member(R"rpckit("queue":)rpckit", value.queue);
+  object.member(R"rpckit("statusLabel":)rpckit", value.statusLabel);
+  object.member(R"rpckit("updatedAt":)rpckit", value.updatedAt);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, SessionState& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(id)rpckit") {
+      if (!read_member(in, value.id)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(createdAt)rpckit") {
+      if (!read_member(in, value.createdAt)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    if (key == R"rpckit(updatedAt)rpckit") {
+      if (!read_member(in, value.updatedAt)) return false;
+      seen |= std::uint64_t{1} << 2;
+      continue;
+    }
+    if (key == R"rpckit(pending)rpckit") {
+      if (!read_member(in, value.pending)) return false;
+      seen |= std::uint64_t{1} << 3;
+      continue;
+    }
+    if (key == R"rpckit(statusLabel)rpckit") {
+      if (!read_member(in, value.statusLabel)) return false;
+      seen |= std::uint64_t{1} << 4;
+      continue;
+    }
+    if (key == R"rpckit(messages)rpckit") {
+      if (!read_member(in, value.messages)) return false;
+      seen |= std::uint64_t{1} << 5;
+      continue;
+    }
+    if (key == R"rpckit(history)rpckit") {
+      if (!read_member(in, value.history)) return false;
+      seen |= std::uint64_t{1} << 6;
+      continue;
+    }
+    if (key == R"rpckit(queue)rpckit") {
+      if (!read_member(in, value.queue)) return false;
+      seen |= std::uint64_t{1} << 7;
+      continue;
+    }
+    if (key == R"rpckit(pendingSteerCount)rpckit") {
+      if (!read_member(in, value.pendingSteerCount)) return false;
+      seen |= std::uint64_t{1} << 8;
+      continue;
+    }
+    if (key == R"rpckit(conversationProvider)rpckit") {
+      if (!read_member(in, value.conversationProvider)) return false;
+      seen |= std::uint64_t{1} << 9;
+      continue;
+    }
+    if (key == R"rpckit(activeSessionId)rpckit") {
+      if (!read_member(in, value.activeSessionId)) return false;
+      seen |= std::uint64_t{1} << 10;
+      continue;
+    }
+    if (key == R"rpckit(contextTokenEstimate)rpckit") {
+      if (!read_member(in, value.contextTokenEstimate)) return false;
+      seen |= std::uint64_t{1} << 11;
+      continue;
+    }
+    if (key == R"rpckit(contextTokenSource)rpckit") {
+      if (!read_member(in, value.contextTokenSource)) return false;
+      seen |= std::uint64_t{1} << 12;
+      continue;
+    }
+    if (key == R"rpckit(contextTokenProvider)rpckit") {
+      if (!read_member(in, value.contextTokenProvider)) return false;
+      seen |= std::uint64_t{1} << 13;
+      continue;
+    }
+    if (key == R"rpckit(contextTokenBreakdown)rpckit") {
+      if (!read_member(in, value.contextTokenBreakdown)) return false;
+      seen |= std::uint64_t{1} << 14;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 15) - 1) return false;  // a required member is missing
+  rpckit::codec::DecodePath path;
+  {
+    rpckit::codec::DecodePath::Key scope(path, "id");
+    rpckit::codec::check_pattern(value.id, pattern_0(), path,
+        R"rpckit(expected a UUID)rpckit");
+  }
+  {
+    rpckit::codec::DecodePath::Key scope(path, "createdAt");
+    rpckit::codec::check_date_time(value.createdAt, path);
+  }
+  {
+    rpckit::codec::DecodePath::Key scope(path, "updatedAt");
+    rpckit::codec::check_date_time(value.updatedAt, path);
+  }
+  {
+    rpckit::codec::DecodePath::Key scope(path, "pendingSteerCount");
+    rpckit::codec::check_range(static_cast<double>(value.pendingSteerCount), 0.0, std::nullopt, path);
+  }
+  return true;
+}
+
 void from_json(const nlohmann::json& j, SessionState& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -635,6 +1468,17 @@ void decode(const nlohmann::json& j, StreamSegmentKind& value, rpckit::codec::De
   if (!j.is_string()) rpckit::codec::fail_kind(j, "string", path);
   value = StreamSegmentKind::from_wire(j.get_ref<const std::string&>());
   rpckit::codec::check_listed(value.is_known(), value.wire(), StreamSegmentKind::kWire, path);
+}
+
+void write_json(std::string& out, const StreamSegmentKind& value) {
+  rpckit::codec::write_json(out, std::string_view(value.wire()));
+}
+
+bool read_json(rpckit::codec::JsonReader& in, StreamSegmentKind& value) {
+  std::string wire;
+  if (!rpckit::codec::read_json(in, wire)) return false;
+  value = StreamSegmentKind::from_wire(wire);
+  return true;
 }
 
 void from_json(const nlohmann::json& j, StreamSegmentKind& value) {
@@ -656,6 +1500,35 @@ void decode(const nlohmann::json& j, StreamSegment& value, rpckit::codec::Decode
   rpckit::codec::decode_required(j, "text", value.text, path);
 }
 
+void write_json(std::string& out, const StreamSegment& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("kind":)rpckit", value.kind);
+  object.member(R"rpckit("text":)rpckit", value.text);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, StreamSegment& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(kind)rpckit") {
+      if (!read_member(in, value.kind)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(text)rpckit") {
+      if (!read_member(in, value.text)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 2) - 1) return false;  // a required member is missing
+  return true;
+}
+
 void from_json(const nlohmann::json& j, StreamSegment& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -675,6 +1548,40 @@ void decode(const nlohmann::json& j, StreamChunk& value, rpckit::codec::DecodePa
   rpckit::codec::decode_required(j, "thoughts", value.thoughts, path);
   rpckit::codec::decode_required(j, "answerText", value.answerText, path);
   rpckit::codec::decode_optional(j, "segments", value.segments, path);
+}
+
+void write_json(std::string& out, const StreamChunk& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("answerText":)rpckit", value.answerText);
+  object.member(R"rpckit("segments":)rpckit", value.segments);
+  object.member(R"rpckit("thoughts":)rpckit", value.thoughts);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, StreamChunk& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(thoughts)rpckit") {
+      if (!read_member(in, value.thoughts)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(answerText)rpckit") {
+      if (!read_member(in, value.answerText)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    if (key == R"rpckit(segments)rpckit") {
+      if (!read_member(in, value.segments)) return false;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 2) - 1) return false;  // a required member is missing
+  return true;
 }
 
 void from_json(const nlohmann::json& j, StreamChunk& value) {
@@ -708,6 +1615,72 @@ void decode(const nlohmann::json& j, ModelOption& value, rpckit::codec::DecodePa
   rpckit::codec::decode_optional(j, "defaultThinkingLevel", value.defaultThinkingLevel, path);
   rpckit::codec::decode_optional(j, "routingProviders", value.routingProviders, path);
   rpckit::codec::decode_optional(j, "contextWindowTokens", value.contextWindowTokens, path);
+}
+
+void write_json(std::string& out, const ModelOption& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("contextWindowTokens":)rpckit", value.contextWindowTokens);
+  object.member(R"rpckit("defaultThinkingLevel":)rpckit", value.defaultThinkingLevel);
+  object.member(R"rpckit("description":)rpckit", value.description);
+  object.member(R"rpckit("displayProvider":)rpckit", value.displayProvider);
+  object.member(R"rpckit("id":)rpckit", value.id);
+  object.member(R"rpckit("label":)rpckit", value.label);
+  object.member(R"rpckit("provider":)rpckit", value.provider);
+  object.member(R"rpckit("routingProviders":)rpckit", value.routingProviders);
+  object.member(R"rpckit("supportedThinkingLevels":)rpckit", value.supportedThinkingLevels);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, ModelOption& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(id)rpckit") {
+      if (!read_member(in, value.id)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(provider)rpckit") {
+      if (!read_member(in, value.provider)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    if (key == R"rpckit(displayProvider)rpckit") {
+      if (!read_member(in, value.displayProvider)) return false;
+      continue;
+    }
+    if (key == R"rpckit(label)rpckit") {
+      if (!read_member(in, value.label)) return false;
+      seen |= std::uint64_t{1} << 2;
+      continue;
+    }
+    if (key == R"rpckit(description)rpckit") {
+      if (!read_member(in, value.description)) return false;
+      seen |= std::uint64_t{1} << 3;
+      continue;
+    }
+    if (key == R"rpckit(supportedThinkingLevels)rpckit") {
+      if (!read_member(in, value.supportedThinkingLevels)) return false;
+      continue;
+    }
+    if (key == R"rpckit(defaultThinkingLevel)rpckit") {
+      if (!read_member(in, value.defaultThinkingLevel)) return false;
+      continue;
+    }
+    if (key == R"rpckit(routingProviders)rpckit") {
+      if (!read_member(in, value.routingProviders)) return false;
+      continue;
+    }
+    if (key == R"rpckit(contextWindowTokens)rpckit") {
+      if (!read_member(in, value.contextWindowTokens)) return false;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 4) - 1) return false;  // a required member is missing
+  return true;
 }
 
 void from_json(const nlohmann::json& j, ModelOption& value) {
@@ -746,6 +1719,77 @@ void decode(const nlohmann::json& j, Compression& value, rpckit::codec::DecodePa
   rpckit::codec::decode_required(j, "anchor_event_index_after", value.anchor_event_index_after, path);
 }
 
+void write_json(std::string& out, const Compression& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("anchor_event_index_after":)rpckit", value.anchor_event_index_after);
+  object.member(R"rpckit("anchor_event_index_before":)rpckit", value.anchor_event_index_before);
+  object.member(R"rpckit("applied":)rpckit", value.applied);
+  object.member(R"rpckit("estimated_tokens_after":)rpckit", value.estimated_tokens_after);
+  object.member(R"rpckit("estimated_tokens_before":)rpckit", value.estimated_tokens_before);
+  object.member(R"rpckit("model_context_window":)rpckit", value.model_context_window);
+  object.member(R"rpckit("reason":)rpckit", value.reason);
+  object.constant(R"rpckit("requested":)rpckit", R"rpckit(true)rpckit");
+  object.member(R"rpckit("target_limit":)rpckit", value.target_limit);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, Compression& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(requested)rpckit") {
+      if (!rpckit::codec::read_const_json(in, R"rpckit(true)rpckit")) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(applied)rpckit") {
+      if (!read_member(in, value.applied)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    if (key == R"rpckit(reason)rpckit") {
+      if (!read_member(in, value.reason)) return false;
+      seen |= std::uint64_t{1} << 2;
+      continue;
+    }
+    if (key == R"rpckit(estimated_tokens_before)rpckit") {
+      if (!read_member(in, value.estimated_tokens_before)) return false;
+      seen |= std::uint64_t{1} << 3;
+      continue;
+    }
+    if (key == R"rpckit(estimated_tokens_after)rpckit") {
+      if (!read_member(in, value.estimated_tokens_after)) return false;
+      seen |= std::uint64_t{1} << 4;
+      continue;
+    }
+    if (key == R"rpckit(model_context_window)rpckit") {
+      if (!read_member(in, value.model_context_window)) return false;
+      seen |= std::uint64_t{1} << 5;
+      continue;
+    }
+    if (key == R"rpckit(target_limit)rpckit") {
+      if (!read_member(in, value.target_limit)) return false;
+      seen |= std::uint64_t{1} << 6;
+      continue;
+    }
+    if (key == R"rpckit(anchor_event_index_before)rpckit") {
+      if (!read_member(in, value.anchor_event_index_before)) return false;
+      seen |= std::uint64_t{1} << 7;
+      continue;
+    }
+    if (key == R"rpckit(anchor_event_index_after)rpckit") {
+      if (!read_member(in, value.anchor_event_index_after)) return false;
+      seen |= std::uint64_t{1} << 8;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 9) - 1) return false;  // a required member is missing
+  return true;
+}
+
 void from_json(const nlohmann::json& j, Compression& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -769,6 +1813,47 @@ void decode(const nlohmann::json& j, UsageWindow& value, rpckit::codec::DecodePa
   rpckit::codec::decode_required(j, "resetAtEpochSeconds", value.resetAtEpochSeconds, path);
 }
 
+void write_json(std::string& out, const UsageWindow& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("limitWindowSeconds":)rpckit", value.limitWindowSeconds);
+  object.member(R"rpckit("remainingPercent":)rpckit", value.remainingPercent);
+  object.member(R"rpckit("resetAtEpochSeconds":)rpckit", value.resetAtEpochSeconds);
+  object.member(R"rpckit("usedPercent":)rpckit", value.usedPercent);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, UsageWindow& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(usedPercent)rpckit") {
+      if (!read_member(in, value.usedPercent)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(remainingPercent)rpckit") {
+      if (!read_member(in, value.remainingPercent)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    if (key == R"rpckit(limitWindowSeconds)rpckit") {
+      if (!read_member(in, value.limitWindowSeconds)) return false;
+      seen |= std::uint64_t{1} << 2;
+      continue;
+    }
+    if (key == R"rpckit(resetAtEpochSeconds)rpckit") {
+      if (!read_member(in, value.resetAtEpochSeconds)) return false;
+      seen |= std::uint64_t{1} << 3;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 4) - 1) return false;  // a required member is missing
+  return true;
+}
+
 void from_json(const nlohmann::json& j, UsageWindow& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -788,6 +1873,41 @@ void decode(const nlohmann::json& j, OpenaiUsageSnapshot& value, rpckit::codec::
   rpckit::codec::decode_required(j, "planType", value.planType, path);
   rpckit::codec::decode_required(j, "primary", value.primary, path);
   rpckit::codec::decode_required(j, "secondary", value.secondary, path);
+}
+
+void write_json(std::string& out, const OpenaiUsageSnapshot& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("planType":)rpckit", value.planType);
+  object.member(R"rpckit("primary":)rpckit", value.primary);
+  object.member(R"rpckit("secondary":)rpckit", value.secondary);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, OpenaiUsageSnapshot& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(planType)rpckit") {
+      if (!read_member(in, value.planType)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(primary)rpckit") {
+      if (!read_member(in, value.primary)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    if (key == R"rpckit(secondary)rpckit") {
+      if (!read_member(in, value.secondary)) return false;
+      seen |= std::uint64_t{1} << 2;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 3) - 1) return false;  // a required member is missing
+  return true;
 }
 
 void from_json(const nlohmann::json& j, OpenaiUsageSnapshot& value) {
@@ -811,6 +1931,39 @@ void decode(const nlohmann::json& j, OpenaiUsageResult& value, rpckit::codec::De
   rpckit::codec::decode_optional(j, "message", value.message, path);
 }
 
+void write_json(std::string& out, const OpenaiUsageResult& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("message":)rpckit", value.message);
+  object.member(R"rpckit("ok":)rpckit", value.ok);
+  object.member(R"rpckit("snapshot":)rpckit", value.snapshot);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, OpenaiUsageResult& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(ok)rpckit") {
+      if (!read_member(in, value.ok)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(snapshot)rpckit") {
+      if (!read_member(in, value.snapshot)) return false;
+      continue;
+    }
+    if (key == R"rpckit(message)rpckit") {
+      if (!read_member(in, value.message)) return false;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 1) - 1) return false;  // a required member is missing
+  return true;
+}
+
 void from_json(const nlohmann::json& j, OpenaiUsageResult& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -832,6 +1985,41 @@ void decode(const nlohmann::json& j, AntigravityModelUsage& value, rpckit::codec
   rpckit::codec::decode_required(j, "resetTime", value.resetTime, path);
 }
 
+void write_json(std::string& out, const AntigravityModelUsage& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("name":)rpckit", value.name);
+  object.member(R"rpckit("remainingPercent":)rpckit", value.remainingPercent);
+  object.member(R"rpckit("resetTime":)rpckit", value.resetTime);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, AntigravityModelUsage& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(name)rpckit") {
+      if (!read_member(in, value.name)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(remainingPercent)rpckit") {
+      if (!read_member(in, value.remainingPercent)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    if (key == R"rpckit(resetTime)rpckit") {
+      if (!read_member(in, value.resetTime)) return false;
+      seen |= std::uint64_t{1} << 2;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 3) - 1) return false;  // a required member is missing
+  return true;
+}
+
 void from_json(const nlohmann::json& j, AntigravityModelUsage& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -847,6 +2035,29 @@ void to_json(nlohmann::json& j, const AntigravityUsageSnapshot& value) {
 void decode(const nlohmann::json& j, AntigravityUsageSnapshot& value, rpckit::codec::DecodePath& path) {
   rpckit::codec::expect_object(j, path);
   rpckit::codec::decode_required(j, "models", value.models, path);
+}
+
+void write_json(std::string& out, const AntigravityUsageSnapshot& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("models":)rpckit", value.models);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, AntigravityUsageSnapshot& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(models)rpckit") {
+      if (!read_member(in, value.models)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 1) - 1) return false;  // a required member is missing
+  return true;
 }
 
 void from_json(const nlohmann::json& j, AntigravityUsageSnapshot& value) {
@@ -868,6 +2079,39 @@ void decode(const nlohmann::json& j, AntigravityUsageResult& value, rpckit::code
   rpckit::codec::decode_required(j, "ok", value.ok, path);
   rpckit::codec::decode_optional(j, "snapshot", value.snapshot, path);
   rpckit::codec::decode_optional(j, "message", value.message, path);
+}
+
+void write_json(std::string& out, const AntigravityUsageResult& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("message":)rpckit", value.message);
+  object.member(R"rpckit("ok":)rpckit", value.ok);
+  object.member(R"rpckit("snapshot":)rpckit", value.snapshot);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, AntigravityUsageResult& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(ok)rpckit") {
+      if (!read_member(in, value.ok)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(snapshot)rpckit") {
+      if (!read_member(in, value.snapshot)) return false;
+      continue;
+    }
+    if (key == R"rpckit(message)rpckit") {
+      if (!read_member(in, value.message)) return false;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 1) - 1) return false;  // a required member is missing
+  return true;
 }
 
 void from_json(const nlohmann::json& j, AntigravityUsageResult& value) {
@@ -906,6 +2150,87 @@ void decode(const nlohmann::json& j, ChatSessionSummary& value, rpckit::codec::D
     rpckit::codec::check_range(static_cast<double>(value.messageCount), 0.0, std::nullopt, path);
   }
   rpckit::codec::decode_required(j, "rolloutPath", value.rolloutPath, path);
+}
+
+void write_json(std::string& out, const ChatSessionSummary& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("createdAt":)rpckit", value.createdAt);
+  object.member(R"rpckit("id":)rpckit", value.id);
+  object.member(R"rpckit("messageCount":)rpckit", value.messageCount);
+  object.member(R"rpckit("model":)rpckit", value.model);
+  object.member(R"rpckit("openRouterProvider":)rpckit", value.openRouterProvider);
+  object.member(R"rpckit("provider":)rpckit", value.provider);
+  object.member(R"rpckit("rolloutPath":)rpckit", value.rolloutPath);
+  object.member(R"rpckit("thinkingLevel":)rpckit", value.thinkingLevel);
+  object.member(R"rpckit("title":)rpckit", value.title);
+  object.member(R"rpckit("updatedAt":)rpckit", value.updatedAt);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, ChatSessionSummary& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(id)rpckit") {
+      if (!read_member(in, value.id)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(title)rpckit") {
+      if (!read_member(in, value.title)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    if (key == R"rpckit(provider)rpckit") {
+      if (!read_member(in, value.provider)) return false;
+      seen |= std::uint64_t{1} << 2;
+      continue;
+    }
+    if (key == R"rpckit(model)rpckit") {
+      if (!read_member(in, value.model)) return false;
+      seen |= std::uint64_t{1} << 3;
+      continue;
+    }
+    if (key == R"rpckit(thinkingLevel)rpckit") {
+      if (!read_member(in, value.thinkingLevel)) return false;
+      seen |= std::uint64_t{1} << 4;
+      continue;
+    }
+    if (key == R"rpckit(openRouterProvider)rpckit") {
+      if (!read_member(in, value.openRouterProvider)) return false;
+      continue;
+    }
+    if (key == R"rpckit(createdAt)rpckit") {
+      if (!read_member(in, value.createdAt)) return false;
+      seen |= std::uint64_t{1} << 5;
+      continue;
+    }
+    if (key == R"rpckit(updatedAt)rpckit") {
+      if (!read_member(in, value.updatedAt)) return false;
+      seen |= std::uint64_t{1} << 6;
+      continue;
+    }
+    if (key == R"rpckit(messageCount)rpckit") {
+      if (!read_member(in, value.messageCount)) return false;
+      seen |= std::uint64_t{1} << 7;
+      continue;
+    }
+    if (key == R"rpckit(rolloutPath)rpckit") {
+      if (!read_member(in, value.rolloutPath)) return false;
+      seen |= std::uint64_t{1} << 8;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 9) - 1) return false;  // a required member is missing
+  rpckit::codec::DecodePath path;
+  {
+    rpckit::codec::DecodePath::Key scope(path, "messageCount");
+    rpckit::codec::check_range(static_cast<double>(value.messageCount), 0.0, std::nullopt, path);
+  }
+  return true;
 }
 
 void from_json(const nlohmann::json& j, ChatSessionSummary& value) {
@@ -948,6 +2273,93 @@ void decode(const nlohmann::json& j, ChatSessionRecord& value, rpckit::codec::De
   rpckit::codec::decode_required(j, "messages", value.messages, path);
 }
 
+void write_json(std::string& out, const ChatSessionRecord& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("createdAt":)rpckit", value.createdAt);
+  object.member(R"rpckit("id":)rpckit", value.id);
+  object.member(R"rpckit("messageCount":)rpckit", value.messageCount);
+  object.member(R"rpckit("messages":)rpckit", value.messages);
+  object.member(R"rpckit("model":)rpckit", value.model);
+  object.member(R"rpckit("openRouterProvider":)rpckit", value.openRouterProvider);
+  object.member(R"rpckit("provider":)rpckit", value.provider);
+  object.member(R"rpckit("rolloutPath":)rpckit", value.rolloutPath);
+  object.member(R"rpckit("thinkingLevel":)rpckit", value.thinkingLevel);
+  object.member(R"rpckit("title":)rpckit", value.title);
+  object.member(R"rpckit("updatedAt":)rpckit", value.updatedAt);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, ChatSessionRecord& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(id)rpckit") {
+      if (!read_member(in, value.id)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(title)rpckit") {
+      if (!read_member(in, value.title)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    if (key == R"rpckit(provider)rpckit") {
+      if (!read_member(in, value.provider)) return false;
+      seen |= std::uint64_t{1} << 2;
+      continue;
+    }
+    if (key == R"rpckit(model)rpckit") {
+      if (!read_member(in, value.model)) return false;
+      seen |= std::uint64_t{1} << 3;
+      continue;
+    }
+    if (key == R"rpckit(thinkingLevel)rpckit") {
+      if (!read_member(in, value.thinkingLevel)) return false;
+      seen |= std::uint64_t{1} << 4;
+      continue;
+    }
+    if (key == R"rpckit(openRouterProvider)rpckit") {
+      if (!read_member(in, value.openRouterProvider)) return false;
+      continue;
+    }
+    if (key == R"rpckit(createdAt)rpckit") {
+      if (!read_member(in, value.createdAt)) return false;
+      seen |= std::uint64_t{1} << 5;
+      continue;
+    }
+    if (key == R"rpckit(updatedAt)rpckit") {
+      if (!read_member(in, value.updatedAt)) return false;
+      seen |= std::uint64_t{1} << 6;
+      continue;
+    }
+    if (key == R"rpckit(messageCount)rpckit") {
+      if (!read_member(in, value.messageCount)) return false;
+      seen |= std::uint64_t{1} << 7;
+      continue;
+    }
+    if (key == R"rpckit(rolloutPath)rpckit") {
+      if (!read_member(in, value.rolloutPath)) return false;
+      seen |= std::uint64_t{1} << 8;
+      continue;
+    }
+    if (key == R"rpckit(messages)rpckit") {
+      if (!read_member(in, value.messages)) return false;
+      seen |= std::uint64_t{1} << 9;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 10) - 1) return false;  // a required member is missing
+  rpckit::codec::DecodePath path;
+  {
+    rpckit::codec::DecodePath::Key scope(path, "messageCount");
+    rpckit::codec::check_range(static_cast<double>(value.messageCount), 0.0, std::nullopt, path);
+  }
+  return true;
+}
+
 void from_json(const nlohmann::json& j, ChatSessionRecord& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -961,6 +2373,17 @@ void decode(const nlohmann::json& j, EventType& value, rpckit::codec::DecodePath
   if (!j.is_string()) rpckit::codec::fail_kind(j, "string", path);
   value = EventType::from_wire(j.get_ref<const std::string&>());
   rpckit::codec::check_listed(value.is_known(), value.wire(), EventType::kWire, path);
+}
+
+void write_json(std::string& out, const EventType& value) {
+  rpckit::codec::write_json(out, std::string_view(value.wire()));
+}
+
+bool read_json(rpckit::codec::JsonReader& in, EventType& value) {
+  std::string wire;
+  if (!rpckit::codec::read_json(in, wire)) return false;
+  value = EventType::from_wire(wire);
+  return true;
 }
 
 void from_json(const nlohmann::json& j, EventType& value) {
@@ -995,6 +2418,57 @@ void decode(const nlohmann::json& j, SessionStatusPayload& value, rpckit::codec:
   }
 }
 
+void write_json(std::string& out, const SessionStatusPayload& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("pending":)rpckit", value.pending);
+  object.member(R"rpckit("session_id":)rpckit", value.session_id);
+  object.member(R"rpckit("status_label":)rpckit", value.status_label);
+  object.member(R"rpckit("turn_id":)rpckit", value.turn_id);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, SessionStatusPayload& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(session_id)rpckit") {
+      if (!read_member(in, value.session_id)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(pending)rpckit") {
+      if (!read_member(in, value.pending)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    if (key == R"rpckit(status_label)rpckit") {
+      if (!read_member(in, value.status_label)) return false;
+      seen |= std::uint64_t{1} << 2;
+      continue;
+    }
+    if (key == R"rpckit(turn_id)rpckit") {
+      if (!read_member(in, value.turn_id)) return false;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 3) - 1) return false;  // a required member is missing
+  rpckit::codec::DecodePath path;
+  {
+    rpckit::codec::DecodePath::Key scope(path, "session_id");
+    rpckit::codec::check_pattern(value.session_id, pattern_0(), path,
+        R"rpckit(expected a UUID)rpckit");
+  }
+  if (value.turn_id.has_value()) {
+    rpckit::codec::DecodePath::Key scope(path, "turn_id");
+    rpckit::codec::check_pattern((*value.turn_id), pattern_0(), path,
+        R"rpckit(expected a UUID)rpckit");
+  }
+  return true;
+}
+
 void from_json(const nlohmann::json& j, SessionStatusPayload& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -1022,6 +2496,46 @@ void decode(const nlohmann::json& j, SessionStatusEvent& value, rpckit::codec::D
   rpckit::codec::decode_required(j, "payload", value.payload, path);
 }
 
+void write_json(std::string& out, const SessionStatusEvent& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("payload":)rpckit", value.payload);
+  object.member(R"rpckit("timestamp":)rpckit", value.timestamp);
+  object.constant(R"rpckit("type":)rpckit", R"rpckit("session.status")rpckit");
+}
+
+bool read_json(rpckit::codec::JsonReader& in, SessionStatusEvent& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(type)rpckit") {
+      if (!rpckit::codec::read_const_string(in, R"rpckit(session.status)rpckit")) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(timestamp)rpckit") {
+      if (!read_member(in, value.timestamp)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    if (key == R"rpckit(payload)rpckit") {
+      if (!read_member(in, value.payload)) return false;
+      seen |= std::uint64_t{1} << 2;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 3) - 1) return false;  // a required member is missing
+  rpckit::codec::DecodePath path;
+  {
+    rpckit::codec::DecodePath::Key scope(path, "timestamp");
+    rpckit::codec::check_date_time(value.timestamp, path);
+  }
+  return true;
+}
+
 void from_json(const nlohmann::json& j, SessionStatusEvent& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -1043,6 +2557,41 @@ void decode(const nlohmann::json& j, SessionMessageAppendedPayload& value, rpcki
         R"rpckit(expected a UUID)rpckit");
   }
   rpckit::codec::decode_required(j, "message", value.message, path);
+}
+
+void write_json(std::string& out, const SessionMessageAppendedPayload& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("message":)rpckit", value.message);
+  object.member(R"rpckit("session_id":)rpckit", value.session_id);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, SessionMessageAppendedPayload& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(session_id)rpckit") {
+      if (!read_member(in, value.session_id)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(message)rpckit") {
+      if (!read_member(in, value.message)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 2) - 1) return false;  // a required member is missing
+  rpckit::codec::DecodePath path;
+  {
+    rpckit::codec::DecodePath::Key scope(path, "session_id");
+    rpckit::codec::check_pattern(value.session_id, pattern_0(), path,
+        R"rpckit(expected a UUID)rpckit");
+  }
+  return true;
 }
 
 void from_json(const nlohmann::json& j, SessionMessageAppendedPayload& value) {
@@ -1070,6 +2619,46 @@ void decode(const nlohmann::json& j, SessionMessageAppendedEvent& value, rpckit:
     rpckit::codec::check_date_time(value.timestamp, path);
   }
   rpckit::codec::decode_required(j, "payload", value.payload, path);
+}
+
+void write_json(std::string& out, const SessionMessageAppendedEvent& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("payload":)rpckit", value.payload);
+  object.member(R"rpckit("timestamp":)rpckit", value.timestamp);
+  object.constant(R"rpckit("type":)rpckit", R"rpckit("session.message.appended")rpckit");
+}
+
+bool read_json(rpckit::codec::JsonReader& in, SessionMessageAppendedEvent& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(type)rpckit") {
+      if (!rpckit::codec::read_const_string(in, R"rpckit(session.message.appended)rpckit")) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(timestamp)rpckit") {
+      if (!read_member(in, value.timestamp)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    if (key == R"rpckit(payload)rpckit") {
+      if (!read_member(in, value.payload)) return false;
+      seen |= std::uint64_t{1} << 2;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 3) - 1) return false;  // a required member is missing
+  rpckit::codec::DecodePath path;
+  {
+    rpckit::codec::DecodePath::Key scope(path, "timestamp");
+    rpckit::codec::check_date_time(value.timestamp, path);
+  }
+  return true;
 }
 
 void from_json(const nlohmann::json& j, SessionMessageAppendedEvent& value) {
@@ -1101,6 +2690,52 @@ void decode(const nlohmann::json& j, SessionStreamChunkPayload& value, rpckit::c
   rpckit::codec::decode_required(j, "chunk", value.chunk, path);
 }
 
+void write_json(std::string& out, const SessionStreamChunkPayload& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("chunk":)rpckit", value.chunk);
+  object.member(R"rpckit("session_id":)rpckit", value.session_id);
+  object.member(R"rpckit("turn_id":)rpckit", value.turn_id);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, SessionStreamChunkPayload& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(session_id)rpckit") {
+      if (!read_member(in, value.session_id)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(turn_id)rpckit") {
+      if (!read_member(in, value.turn_id)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    if (key == R"rpckit(chunk)rpckit") {
+      if (!read_member(in, value.chunk)) return false;
+      seen |= std::uint64_t{1} << 2;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 3) - 1) return false;  // a required member is missing
+  rpckit::codec::DecodePath path;
+  {
+    rpckit::codec::DecodePath::Key scope(path, "session_id");
+    rpckit::codec::check_pattern(value.session_id, pattern_0(), path,
+        R"rpckit(expected a UUID)rpckit");
+  }
+  {
+    rpckit::codec::DecodePath::Key scope(path, "turn_id");
+    rpckit::codec::check_pattern(value.turn_id, pattern_0(), path,
+        R"rpckit(expected a UUID)rpckit");
+  }
+  return true;
+}
+
 void from_json(const nlohmann::json& j, SessionStreamChunkPayload& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -1126,6 +2761,46 @@ void decode(const nlohmann::json& j, SessionStreamChunkEvent& value, rpckit::cod
     rpckit::codec::check_date_time(value.timestamp, path);
   }
   rpckit::codec::decode_required(j, "payload", value.payload, path);
+}
+
+void write_json(std::string& out, const SessionStreamChunkEvent& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("payload":)rpckit", value.payload);
+  object.member(R"rpckit("timestamp":)rpckit", value.timestamp);
+  object.constant(R"rpckit("type":)rpckit", R"rpckit("session.stream.chunk")rpckit");
+}
+
+bool read_json(rpckit::codec::JsonReader& in, SessionStreamChunkEvent& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(type)rpckit") {
+      if (!rpckit::codec::read_const_string(in, R"rpckit(session.stream.chunk)rpckit")) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(timestamp)rpckit") {
+      if (!read_member(in, value.timestamp)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    if (key == R"rpckit(payload)rpckit") {
+      if (!read_member(in, value.payload)) return false;
+      seen |= std::uint64_t{1} << 2;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 3) - 1) return false;  // a required member is missing
+  rpckit::codec::DecodePath path;
+  {
+    rpckit::codec::DecodePath::Key scope(path, "timestamp");
+    rpckit::codec::check_date_time(value.timestamp, path);
+  }
+  return true;
 }
 
 void from_json(const nlohmann::json& j, SessionStreamChunkEvent& value) {
@@ -1157,6 +2832,52 @@ void decode(const nlohmann::json& j, SessionToolPayload& value, rpckit::codec::D
   rpckit::codec::decode_required(j, "data", value.data, path);
 }
 
+void write_json(std::string& out, const SessionToolPayload& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("data":)rpckit", value.data);
+  object.member(R"rpckit("session_id":)rpckit", value.session_id);
+  object.member(R"rpckit("turn_id":)rpckit", value.turn_id);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, SessionToolPayload& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(session_id)rpckit") {
+      if (!read_member(in, value.session_id)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(turn_id)rpckit") {
+      if (!read_member(in, value.turn_id)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    if (key == R"rpckit(data)rpckit") {
+      if (!read_member(in, value.data)) return false;
+      seen |= std::uint64_t{1} << 2;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 3) - 1) return false;  // a required member is missing
+  rpckit::codec::DecodePath path;
+  {
+    rpckit::codec::DecodePath::Key scope(path, "session_id");
+    rpckit::codec::check_pattern(value.session_id, pattern_0(), path,
+        R"rpckit(expected a UUID)rpckit");
+  }
+  {
+    rpckit::codec::DecodePath::Key scope(path, "turn_id");
+    rpckit::codec::check_pattern(value.turn_id, pattern_0(), path,
+        R"rpckit(expected a UUID)rpckit");
+  }
+  return true;
+}
+
 void from_json(const nlohmann::json& j, SessionToolPayload& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -1182,6 +2903,46 @@ void decode(const nlohmann::json& j, SessionToolCallStartedEvent& value, rpckit:
     rpckit::codec::check_date_time(value.timestamp, path);
   }
   rpckit::codec::decode_required(j, "payload", value.payload, path);
+}
+
+void write_json(std::string& out, const SessionToolCallStartedEvent& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("payload":)rpckit", value.payload);
+  object.member(R"rpckit("timestamp":)rpckit", value.timestamp);
+  object.constant(R"rpckit("type":)rpckit", R"rpckit("session.tool.call.started")rpckit");
+}
+
+bool read_json(rpckit::codec::JsonReader& in, SessionToolCallStartedEvent& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(type)rpckit") {
+      if (!rpckit::codec::read_const_string(in, R"rpckit(session.tool.call.started)rpckit")) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(timestamp)rpckit") {
+      if (!read_member(in, value.timestamp)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    if (key == R"rpckit(payload)rpckit") {
+      if (!read_member(in, value.payload)) return false;
+      seen |= std::uint64_t{1} << 2;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 3) - 1) return false;  // a required member is missing
+  rpckit::codec::DecodePath path;
+  {
+    rpckit::codec::DecodePath::Key scope(path, "timestamp");
+    rpckit::codec::check_date_time(value.timestamp, path);
+  }
+  return true;
 }
 
 void from_json(const nlohmann::json& j, SessionToolCallStartedEvent& value) {
@@ -1211,6 +2972,46 @@ void decode(const nlohmann::json& j, SessionToolCallCompletedEvent& value, rpcki
   rpckit::codec::decode_required(j, "payload", value.payload, path);
 }
 
+void write_json(std::string& out, const SessionToolCallCompletedEvent& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("payload":)rpckit", value.payload);
+  object.member(R"rpckit("timestamp":)rpckit", value.timestamp);
+  object.constant(R"rpckit("type":)rpckit", R"rpckit("session.tool.call.completed")rpckit");
+}
+
+bool read_json(rpckit::codec::JsonReader& in, SessionToolCallCompletedEvent& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(type)rpckit") {
+      if (!rpckit::codec::read_const_string(in, R"rpckit(session.tool.call.completed)rpckit")) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(timestamp)rpckit") {
+      if (!read_member(in, value.timestamp)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    if (key == R"rpckit(payload)rpckit") {
+      if (!read_member(in, value.payload)) return false;
+      seen |= std::uint64_t{1} << 2;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 3) - 1) return false;  // a required member is missing
+  rpckit::codec::DecodePath path;
+  {
+    rpckit::codec::DecodePath::Key scope(path, "timestamp");
+    rpckit::codec::check_date_time(value.timestamp, path);
+  }
+  return true;
+}
+
 void from_json(const nlohmann::json& j, SessionToolCallCompletedEvent& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -1236,6 +3037,46 @@ void decode(const nlohmann::json& j, SessionToolResultsEvent& value, rpckit::cod
     rpckit::codec::check_date_time(value.timestamp, path);
   }
   rpckit::codec::decode_required(j, "payload", value.payload, path);
+}
+
+void write_json(std::string& out, const SessionToolResultsEvent& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("payload":)rpckit", value.payload);
+  object.member(R"rpckit("timestamp":)rpckit", value.timestamp);
+  object.constant(R"rpckit("type":)rpckit", R"rpckit("session.tool.results")rpckit");
+}
+
+bool read_json(rpckit::codec::JsonReader& in, SessionToolResultsEvent& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(type)rpckit") {
+      if (!rpckit::codec::read_const_string(in, R"rpckit(session.tool.results)rpckit")) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(timestamp)rpckit") {
+      if (!read_member(in, value.timestamp)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    if (key == R"rpckit(payload)rpckit") {
+      if (!read_member(in, value.payload)) return false;
+      seen |= std::uint64_t{1} << 2;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 3) - 1) return false;  // a required member is missing
+  rpckit::codec::DecodePath path;
+  {
+    rpckit::codec::DecodePath::Key scope(path, "timestamp");
+    rpckit::codec::check_date_time(value.timestamp, path);
+  }
+  return true;
 }
 
 void from_json(const nlohmann::json& j, SessionToolResultsEvent& value) {
@@ -1270,6 +3111,56 @@ void decode(const nlohmann::json& j, SessionCompletedPayload& value, rpckit::cod
   }
 }
 
+void write_json(std::string& out, const SessionCompletedPayload& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("answer_length":)rpckit", value.answer_length);
+  object.member(R"rpckit("session_id":)rpckit", value.session_id);
+  object.member(R"rpckit("turn_id":)rpckit", value.turn_id);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, SessionCompletedPayload& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(session_id)rpckit") {
+      if (!read_member(in, value.session_id)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(turn_id)rpckit") {
+      if (!read_member(in, value.turn_id)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    if (key == R"rpckit(answer_length)rpckit") {
+      if (!read_member(in, value.answer_length)) return false;
+      seen |= std::uint64_t{1} << 2;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 3) - 1) return false;  // a required member is missing
+  rpckit::codec::DecodePath path;
+  {
+    rpckit::codec::DecodePath::Key scope(path, "session_id");
+    rpckit::codec::check_pattern(value.session_id, pattern_0(), path,
+        R"rpckit(expected a UUID)rpckit");
+  }
+  {
+    rpckit::codec::DecodePath::Key scope(path, "turn_id");
+    rpckit::codec::check_pattern(value.turn_id, pattern_0(), path,
+        R"rpckit(expected a UUID)rpckit");
+  }
+  {
+    rpckit::codec::DecodePath::Key scope(path, "answer_length");
+    rpckit::codec::check_range(static_cast<double>(value.answer_length), 0.0, std::nullopt, path);
+  }
+  return true;
+}
+
 void from_json(const nlohmann::json& j, SessionCompletedPayload& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -1295,6 +3186,46 @@ void decode(const nlohmann::json& j, SessionCompletedEvent& value, rpckit::codec
     rpckit::codec::check_date_time(value.timestamp, path);
   }
   rpckit::codec::decode_required(j, "payload", value.payload, path);
+}
+
+void write_json(std::string& out, const SessionCompletedEvent& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("payload":)rpckit", value.payload);
+  object.member(R"rpckit("timestamp":)rpckit", value.timestamp);
+  object.constant(R"rpckit("type":)rpckit", R"rpckit("session.completed")rpckit");
+}
+
+bool read_json(rpckit::codec::JsonReader& in, SessionCompletedEvent& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(type)rpckit") {
+      if (!rpckit::codec::read_const_string(in, R"rpckit(session.completed)rpckit")) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(timestamp)rpckit") {
+      if (!read_member(in, value.timestamp)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    if (key == R"rpckit(payload)rpckit") {
+      if (!read_member(in, value.payload)) return false;
+      seen |= std::uint64_t{1} << 2;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 3) - 1) return false;  // a required member is missing
+  rpckit::codec::DecodePath path;
+  {
+    rpckit::codec::DecodePath::Key scope(path, "timestamp");
+    rpckit::codec::check_date_time(value.timestamp, path);
+  }
+  return true;
 }
 
 void from_json(const nlohmann::json& j, SessionCompletedEvent& value) {
@@ -1326,6 +3257,52 @@ void decode(const nlohmann::json& j, SessionInterruptedPayload& value, rpckit::c
   rpckit::codec::decode_required(j, "partial_output", value.partial_output, path);
 }
 
+void write_json(std::string& out, const SessionInterruptedPayload& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("partial_output":)rpckit", value.partial_output);
+  object.member(R"rpckit("session_id":)rpckit", value.session_id);
+  object.member(R"rpckit("turn_id":)rpckit", value.turn_id);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, SessionInterruptedPayload& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(session_id)rpckit") {
+      if (!read_member(in, value.session_id)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(turn_id)rpckit") {
+      if (!read_member(in, value.turn_id)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    if (key == R"rpckit(partial_output)rpckit") {
+      if (!read_member(in, value.partial_output)) return false;
+      seen |= std::uint64_t{1} << 2;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 3) - 1) return false;  // a required member is missing
+  rpckit::codec::DecodePath path;
+  {
+    rpckit::codec::DecodePath::Key scope(path, "session_id");
+    rpckit::codec::check_pattern(value.session_id, pattern_0(), path,
+        R"rpckit(expected a UUID)rpckit");
+  }
+  {
+    rpckit::codec::DecodePath::Key scope(path, "turn_id");
+    rpckit::codec::check_pattern(value.turn_id, pattern_0(), path,
+        R"rpckit(expected a UUID)rpckit");
+  }
+  return true;
+}
+
 void from_json(const nlohmann::json& j, SessionInterruptedPayload& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -1351,6 +3328,46 @@ void decode(const nlohmann::json& j, SessionInterruptedEvent& value, rpckit::cod
     rpckit::codec::check_date_time(value.timestamp, path);
   }
   rpckit::codec::decode_required(j, "payload", value.payload, path);
+}
+
+void write_json(std::string& out, const SessionInterruptedEvent& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("payload":)rpckit", value.payload);
+  object.member(R"rpckit("timestamp":)rpckit", value.timestamp);
+  object.constant(R"rpckit("type":)rpckit", R"rpckit("session.interrupted")rpckit");
+}
+
+bool read_json(rpckit::codec::JsonReader& in, SessionInterruptedEvent& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(type)rpckit") {
+      if (!rpckit::codec::read_const_string(in, R"rpckit(session.interrupted)rpckit")) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(timestamp)rpckit") {
+      if (!read_member(in, value.timestamp)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    if (key == R"rpckit(payload)rpckit") {
+      if (!read_member(in, value.payload)) return false;
+      seen |= std::uint64_t{1} << 2;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 3) - 1) return false;  // a required member is missing
+  rpckit::codec::DecodePath path;
+  {
+    rpckit::codec::DecodePath::Key scope(path, "timestamp");
+    rpckit::codec::check_date_time(value.timestamp, path);
+  }
+  return true;
 }
 
 void from_json(const nlohmann::json& j, SessionInterruptedEvent& value) {
@@ -1382,6 +3399,52 @@ void decode(const nlohmann::json& j, SessionErrorPayload& value, rpckit::codec::
   rpckit::codec::decode_required(j, "message", value.message, path);
 }
 
+void write_json(std::string& out, const SessionErrorPayload& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("message":)rpckit", value.message);
+  object.member(R"rpckit("session_id":)rpckit", value.session_id);
+  object.member(R"rpckit("turn_id":)rpckit", value.turn_id);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, SessionErrorPayload& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(session_id)rpckit") {
+      if (!read_member(in, value.session_id)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(turn_id)rpckit") {
+      if (!read_member(in, value.turn_id)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    if (key == R"rpckit(message)rpckit") {
+      if (!read_member(in, value.message)) return false;
+      seen |= std::uint64_t{1} << 2;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 3) - 1) return false;  // a required member is missing
+  rpckit::codec::DecodePath path;
+  {
+    rpckit::codec::DecodePath::Key scope(path, "session_id");
+    rpckit::codec::check_pattern(value.session_id, pattern_0(), path,
+        R"rpckit(expected a UUID)rpckit");
+  }
+  {
+    rpckit::codec::DecodePath::Key scope(path, "turn_id");
+    rpckit::codec::check_pattern(value.turn_id, pattern_0(), path,
+        R"rpckit(expected a UUID)rpckit");
+  }
+  return true;
+}
+
 void from_json(const nlohmann::json& j, SessionErrorPayload& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -1409,6 +3472,46 @@ void decode(const nlohmann::json& j, SessionErrorEvent& value, rpckit::codec::De
   rpckit::codec::decode_required(j, "payload", value.payload, path);
 }
 
+void write_json(std::string& out, const SessionErrorEvent& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("payload":)rpckit", value.payload);
+  object.member(R"rpckit("timestamp":)rpckit", value.timestamp);
+  object.constant(R"rpckit("type":)rpckit", R"rpckit("session.error")rpckit");
+}
+
+bool read_json(rpckit::codec::JsonReader& in, SessionErrorEvent& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(type)rpckit") {
+      if (!rpckit::codec::read_const_string(in, R"rpckit(session.error)rpckit")) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(timestamp)rpckit") {
+      if (!read_member(in, value.timestamp)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    if (key == R"rpckit(payload)rpckit") {
+      if (!read_member(in, value.payload)) return false;
+      seen |= std::uint64_t{1} << 2;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 3) - 1) return false;  // a required member is missing
+  rpckit::codec::DecodePath path;
+  {
+    rpckit::codec::DecodePath::Key scope(path, "timestamp");
+    rpckit::codec::check_date_time(value.timestamp, path);
+  }
+  return true;
+}
+
 void from_json(const nlohmann::json& j, SessionErrorEvent& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -1424,6 +3527,29 @@ void to_json(nlohmann::json& j, const AuthFlowStartedPayload& value) {
 void decode(const nlohmann::json& j, AuthFlowStartedPayload& value, rpckit::codec::DecodePath& path) {
   rpckit::codec::expect_object(j, path);
   rpckit::codec::decode_required(j, "provider", value.provider, path);
+}
+
+void write_json(std::string& out, const AuthFlowStartedPayload& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("provider":)rpckit", value.provider);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, AuthFlowStartedPayload& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(provider)rpckit") {
+      if (!read_member(in, value.provider)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 1) - 1) return false;  // a required member is missing
+  return true;
 }
 
 void from_json(const nlohmann::json& j, AuthFlowStartedPayload& value) {
@@ -1453,6 +3579,46 @@ void decode(const nlohmann::json& j, AuthFlowStartedEvent& value, rpckit::codec:
   rpckit::codec::decode_required(j, "payload", value.payload, path);
 }
 
+void write_json(std::string& out, const AuthFlowStartedEvent& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("payload":)rpckit", value.payload);
+  object.member(R"rpckit("timestamp":)rpckit", value.timestamp);
+  object.constant(R"rpckit("type":)rpckit", R"rpckit("auth.flow.started")rpckit");
+}
+
+bool read_json(rpckit::codec::JsonReader& in, AuthFlowStartedEvent& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(type)rpckit") {
+      if (!rpckit::codec::read_const_string(in, R"rpckit(auth.flow.started)rpckit")) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(timestamp)rpckit") {
+      if (!read_member(in, value.timestamp)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    if (key == R"rpckit(payload)rpckit") {
+      if (!read_member(in, value.payload)) return false;
+      seen |= std::uint64_t{1} << 2;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 3) - 1) return false;  // a required member is missing
+  rpckit::codec::DecodePath path;
+  {
+    rpckit::codec::DecodePath::Key scope(path, "timestamp");
+    rpckit::codec::check_date_time(value.timestamp, path);
+  }
+  return true;
+}
+
 void from_json(const nlohmann::json& j, AuthFlowStartedEvent& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -1470,6 +3636,35 @@ void decode(const nlohmann::json& j, AuthFlowUrlPayload& value, rpckit::codec::D
   rpckit::codec::expect_object(j, path);
   rpckit::codec::decode_required(j, "provider", value.provider, path);
   rpckit::codec::decode_required(j, "url", value.url, path);
+}
+
+void write_json(std::string& out, const AuthFlowUrlPayload& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("provider":)rpckit", value.provider);
+  object.member(R"rpckit("url":)rpckit", value.url);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, AuthFlowUrlPayload& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(provider)rpckit") {
+      if (!read_member(in, value.provider)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(url)rpckit") {
+      if (!read_member(in, value.url)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 2) - 1) return false;  // a required member is missing
+  return true;
 }
 
 void from_json(const nlohmann::json& j, AuthFlowUrlPayload& value) {
@@ -1497,6 +3692,46 @@ void decode(const nlohmann::json& j, AuthFlowUrlEvent& value, rpckit::codec::Dec
     rpckit::codec::check_date_time(value.timestamp, path);
   }
   rpckit::codec::decode_required(j, "payload", value.payload, path);
+}
+
+void write_json(std::string& out, const AuthFlowUrlEvent& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("payload":)rpckit", value.payload);
+  object.member(R"rpckit("timestamp":)rpckit", value.timestamp);
+  object.constant(R"rpckit("type":)rpckit", R"rpckit("auth.flow.url")rpckit");
+}
+
+bool read_json(rpckit::codec::JsonReader& in, AuthFlowUrlEvent& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(type)rpckit") {
+      if (!rpckit::codec::read_const_string(in, R"rpckit(auth.flow.url)rpckit")) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(timestamp)rpckit") {
+      if (!read_member(in, value.timestamp)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    if (key == R"rpckit(payload)rpckit") {
+      if (!read_member(in, value.payload)) return false;
+      seen |= std::uint64_t{1} << 2;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 3) - 1) return false;  // a required member is missing
+  rpckit::codec::DecodePath path;
+  {
+    rpckit::codec::DecodePath::Key scope(path, "timestamp");
+    rpckit::codec::check_date_time(value.timestamp, path);
+  }
+  return true;
 }
 
 void from_json(const nlohmann::json& j, AuthFlowUrlEvent& value) {
@@ -1527,6 +3762,53 @@ void decode(const nlohmann::json& j, AuthFlowDeviceCodePayload& value, rpckit::c
   rpckit::codec::decode_required(j, "expires_in_seconds", value.expires_in_seconds, path);
 }
 
+void write_json(std::string& out, const AuthFlowDeviceCodePayload& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("expires_in_seconds":)rpckit", value.expires_in_seconds);
+  object.member(R"rpckit("interval_seconds":)rpckit", value.interval_seconds);
+  object.constant(R"rpckit("provider":)rpckit", R"rpckit("openai")rpckit");
+  object.member(R"rpckit("user_code":)rpckit", value.user_code);
+  object.member(R"rpckit("verification_url":)rpckit", value.verification_url);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, AuthFlowDeviceCodePayload& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(provider)rpckit") {
+      if (!rpckit::codec::read_const_string(in, R"rpckit(openai)rpckit")) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(verification_url)rpckit") {
+      if (!read_member(in, value.verification_url)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    if (key == R"rpckit(user_code)rpckit") {
+      if (!read_member(in, value.user_code)) return false;
+      seen |= std::uint64_t{1} << 2;
+      continue;
+    }
+    if (key == R"rpckit(interval_seconds)rpckit") {
+      if (!read_member(in, value.interval_seconds)) return false;
+      seen |= std::uint64_t{1} << 3;
+      continue;
+    }
+    if (key == R"rpckit(expires_in_seconds)rpckit") {
+      if (!read_member(in, value.expires_in_seconds)) return false;
+      seen |= std::uint64_t{1} << 4;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 5) - 1) return false;  // a required member is missing
+  return true;
+}
+
 void from_json(const nlohmann::json& j, AuthFlowDeviceCodePayload& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -1554,6 +3836,46 @@ void decode(const nlohmann::json& j, AuthFlowDeviceCodeEvent& value, rpckit::cod
   rpckit::codec::decode_required(j, "payload", value.payload, path);
 }
 
+void write_json(std::string& out, const AuthFlowDeviceCodeEvent& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("payload":)rpckit", value.payload);
+  object.member(R"rpckit("timestamp":)rpckit", value.timestamp);
+  object.constant(R"rpckit("type":)rpckit", R"rpckit("auth.flow.device_code")rpckit");
+}
+
+bool read_json(rpckit::codec::JsonReader& in, AuthFlowDeviceCodeEvent& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(type)rpckit") {
+      if (!rpckit::codec::read_const_string(in, R"rpckit(auth.flow.device_code)rpckit")) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(timestamp)rpckit") {
+      if (!read_member(in, value.timestamp)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    if (key == R"rpckit(payload)rpckit") {
+      if (!read_member(in, value.payload)) return false;
+      seen |= std::uint64_t{1} << 2;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 3) - 1) return false;  // a required member is missing
+  rpckit::codec::DecodePath path;
+  {
+    rpckit::codec::DecodePath::Key scope(path, "timestamp");
+    rpckit::codec::check_date_time(value.timestamp, path);
+  }
+  return true;
+}
+
 void from_json(const nlohmann::json& j, AuthFlowDeviceCodeEvent& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -1567,6 +3889,17 @@ void decode(const nlohmann::json& j, OpenaiLoginMethod& value, rpckit::codec::De
   if (!j.is_string()) rpckit::codec::fail_kind(j, "string", path);
   value = OpenaiLoginMethod::from_wire(j.get_ref<const std::string&>());
   rpckit::codec::check_listed(value.is_known(), value.wire(), OpenaiLoginMethod::kWire, path);
+}
+
+void write_json(std::string& out, const OpenaiLoginMethod& value) {
+  rpckit::codec::write_json(out, std::string_view(value.wire()));
+}
+
+bool read_json(rpckit::codec::JsonReader& in, OpenaiLoginMethod& value) {
+  std::string wire;
+  if (!rpckit::codec::read_json(in, wire)) return false;
+  value = OpenaiLoginMethod::from_wire(wire);
+  return true;
 }
 
 void from_json(const nlohmann::json& j, OpenaiLoginMethod& value) {
@@ -1593,6 +3926,41 @@ void decode(const nlohmann::json& j, AuthConnectOpenaiResult& value, rpckit::cod
   rpckit::codec::decode_required(j, "account_id", value.account_id, path);
 }
 
+void write_json(std::string& out, const AuthConnectOpenaiResult& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("account_id":)rpckit", value.account_id);
+  object.member(R"rpckit("login_method":)rpckit", value.login_method);
+  object.constant(R"rpckit("provider":)rpckit", R"rpckit("openai")rpckit");
+}
+
+bool read_json(rpckit::codec::JsonReader& in, AuthConnectOpenaiResult& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(provider)rpckit") {
+      if (!rpckit::codec::read_const_string(in, R"rpckit(openai)rpckit")) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(login_method)rpckit") {
+      if (!read_member(in, value.login_method)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    if (key == R"rpckit(account_id)rpckit") {
+      if (!read_member(in, value.account_id)) return false;
+      seen |= std::uint64_t{1} << 2;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 3) - 1) return false;  // a required member is missing
+  return true;
+}
+
 void from_json(const nlohmann::json& j, AuthConnectOpenaiResult& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -1613,6 +3981,35 @@ void decode(const nlohmann::json& j, AuthConnectAntigravityResult& value, rpckit
     rpckit::codec::decode_const(j, "provider", expected, true, path);
   }
   rpckit::codec::decode_required(j, "profile", value.profile, path);
+}
+
+void write_json(std::string& out, const AuthConnectAntigravityResult& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("profile":)rpckit", value.profile);
+  object.constant(R"rpckit("provider":)rpckit", R"rpckit("antigravity")rpckit");
+}
+
+bool read_json(rpckit::codec::JsonReader& in, AuthConnectAntigravityResult& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(provider)rpckit") {
+      if (!rpckit::codec::read_const_string(in, R"rpckit(antigravity)rpckit")) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(profile)rpckit") {
+      if (!read_member(in, value.profile)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 2) - 1) return false;  // a required member is missing
+  return true;
 }
 
 void from_json(const nlohmann::json& j, AuthConnectAntigravityResult& value) {
@@ -1644,6 +4041,32 @@ void decode(const nlohmann::json& j, AuthFlowCompletedPayload& value, rpckit::co
   value.value = rpckit::JsonValue(j);  // a shape a newer peer may send
 }
 
+void write_json(std::string& out, const AuthFlowCompletedPayload& value) {
+  std::visit([&out](const auto& member) {
+    using rpckit::codec::write_json;
+    write_json(out, member);
+  }, value.value);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, AuthFlowCompletedPayload& value) {
+  using rpckit::codec::read_json;
+  std::optional<std::string> tag = rpckit::codec::peek_member_string(in, R"rpckit(provider)rpckit");
+  if (!tag) return false;
+  if (*tag == R"rpckit(openai)rpckit") {
+    AuthConnectOpenaiResult member{};
+    if (!read_json(in, member)) return false;
+    value.value = std::move(member);
+    return true;
+  }
+  if (*tag == R"rpckit(antigravity)rpckit") {
+    AuthConnectAntigravityResult member{};
+    if (!read_json(in, member)) return false;
+    value.value = std::move(member);
+    return true;
+  }
+  return false;
+}
+
 void from_json(const nlohmann::json& j, AuthFlowCompletedPayload& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -1671,6 +4094,46 @@ void decode(const nlohmann::json& j, AuthFlowCompletedEvent& value, rpckit::code
   rpckit::codec::decode_required(j, "payload", value.payload, path);
 }
 
+void write_json(std::string& out, const AuthFlowCompletedEvent& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("payload":)rpckit", value.payload);
+  object.member(R"rpckit("timestamp":)rpckit", value.timestamp);
+  object.constant(R"rpckit("type":)rpckit", R"rpckit("auth.flow.completed")rpckit");
+}
+
+bool read_json(rpckit::codec::JsonReader& in, AuthFlowCompletedEvent& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(type)rpckit") {
+      if (!rpckit::codec::read_const_string(in, R"rpckit(auth.flow.completed)rpckit")) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(timestamp)rpckit") {
+      if (!read_member(in, value.timestamp)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    if (key == R"rpckit(payload)rpckit") {
+      if (!read_member(in, value.payload)) return false;
+      seen |= std::uint64_t{1} << 2;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 3) - 1) return false;  // a required member is missing
+  rpckit::codec::DecodePath path;
+  {
+    rpckit::codec::DecodePath::Key scope(path, "timestamp");
+    rpckit::codec::check_date_time(value.timestamp, path);
+  }
+  return true;
+}
+
 void from_json(const nlohmann::json& j, AuthFlowCompletedEvent& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -1688,6 +4151,35 @@ void decode(const nlohmann::json& j, AuthFlowFailedPayload& value, rpckit::codec
   rpckit::codec::expect_object(j, path);
   rpckit::codec::decode_required(j, "provider", value.provider, path);
   rpckit::codec::decode_required(j, "message", value.message, path);
+}
+
+void write_json(std::string& out, const AuthFlowFailedPayload& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("message":)rpckit", value.message);
+  object.member(R"rpckit("provider":)rpckit", value.provider);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, AuthFlowFailedPayload& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(provider)rpckit") {
+      if (!read_member(in, value.provider)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(message)rpckit") {
+      if (!read_member(in, value.message)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 2) - 1) return false;  // a required member is missing
+  return true;
 }
 
 void from_json(const nlohmann::json& j, AuthFlowFailedPayload& value) {
@@ -1717,6 +4209,46 @@ void decode(const nlohmann::json& j, AuthFlowFailedEvent& value, rpckit::codec::
   rpckit::codec::decode_required(j, "payload", value.payload, path);
 }
 
+void write_json(std::string& out, const AuthFlowFailedEvent& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("payload":)rpckit", value.payload);
+  object.member(R"rpckit("timestamp":)rpckit", value.timestamp);
+  object.constant(R"rpckit("type":)rpckit", R"rpckit("auth.flow.failed")rpckit");
+}
+
+bool read_json(rpckit::codec::JsonReader& in, AuthFlowFailedEvent& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(type)rpckit") {
+      if (!rpckit::codec::read_const_string(in, R"rpckit(auth.flow.failed)rpckit")) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(timestamp)rpckit") {
+      if (!read_member(in, value.timestamp)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    if (key == R"rpckit(payload)rpckit") {
+      if (!read_member(in, value.payload)) return false;
+      seen |= std::uint64_t{1} << 2;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 3) - 1) return false;  // a required member is missing
+  rpckit::codec::DecodePath path;
+  {
+    rpckit::codec::DecodePath::Key scope(path, "timestamp");
+    rpckit::codec::check_date_time(value.timestamp, path);
+  }
+  return true;
+}
+
 void from_json(const nlohmann::json& j, AuthFlowFailedEvent& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -1741,6 +4273,46 @@ void decode(const nlohmann::json& j, StateChangedPayload& value, rpckit::codec::
         R"rpckit(expected a UUID)rpckit");
   }
   rpckit::codec::decode_required(j, "snapshot", value.snapshot, path);
+}
+
+void write_json(std::string& out, const StateChangedPayload& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("reason":)rpckit", value.reason);
+  object.member(R"rpckit("session_id":)rpckit", value.session_id);
+  object.member(R"rpckit("snapshot":)rpckit", value.snapshot);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, StateChangedPayload& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(reason)rpckit") {
+      if (!read_member(in, value.reason)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(session_id)rpckit") {
+      if (!read_member(in, value.session_id)) return false;
+      continue;
+    }
+    if (key == R"rpckit(snapshot)rpckit") {
+      if (!read_member(in, value.snapshot)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 2) - 1) return false;  // a required member is missing
+  rpckit::codec::DecodePath path;
+  if (value.session_id.has_value()) {
+    rpckit::codec::DecodePath::Key scope(path, "session_id");
+    rpckit::codec::check_pattern((*value.session_id), pattern_0(), path,
+        R"rpckit(expected a UUID)rpckit");
+  }
+  return true;
 }
 
 void from_json(const nlohmann::json& j, StateChangedPayload& value) {
@@ -1768,6 +4340,46 @@ void decode(const nlohmann::json& j, StateChangedEvent& value, rpckit::codec::De
     rpckit::codec::check_date_time(value.timestamp, path);
   }
   rpckit::codec::decode_required(j, "payload", value.payload, path);
+}
+
+void write_json(std::string& out, const StateChangedEvent& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("payload":)rpckit", value.payload);
+  object.member(R"rpckit("timestamp":)rpckit", value.timestamp);
+  object.constant(R"rpckit("type":)rpckit", R"rpckit("state.changed")rpckit");
+}
+
+bool read_json(rpckit::codec::JsonReader& in, StateChangedEvent& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(type)rpckit") {
+      if (!rpckit::codec::read_const_string(in, R"rpckit(state.changed)rpckit")) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(timestamp)rpckit") {
+      if (!read_member(in, value.timestamp)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    if (key == R"rpckit(payload)rpckit") {
+      if (!read_member(in, value.payload)) return false;
+      seen |= std::uint64_t{1} << 2;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 3) - 1) return false;  // a required member is missing
+  rpckit::codec::DecodePath path;
+  {
+    rpckit::codec::DecodePath::Key scope(path, "timestamp");
+    rpckit::codec::check_date_time(value.timestamp, path);
+  }
+  return true;
 }
 
 void from_json(const nlohmann::json& j, StateChangedEvent& value) {
@@ -1802,6 +4414,57 @@ void decode(const nlohmann::json& j, SessionDebugPayload& value, rpckit::codec::
   rpckit::codec::decode_required(j, "data", value.data, path);
 }
 
+void write_json(std::string& out, const SessionDebugPayload& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("data":)rpckit", value.data);
+  object.member(R"rpckit("session_id":)rpckit", value.session_id);
+  object.member(R"rpckit("stage":)rpckit", value.stage);
+  object.member(R"rpckit("turn_id":)rpckit", value.turn_id);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, SessionDebugPayload& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(session_id)rpckit") {
+      if (!read_member(in, value.session_id)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(turn_id)rpckit") {
+      if (!read_member(in, value.turn_id)) return false;
+      continue;
+    }
+    if (key == R"rpckit(stage)rpckit") {
+      if (!read_member(in, value.stage)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    if (key == R"rpckit(data)rpckit") {
+      if (!read_member(in, value.data)) return false;
+      seen |= std::uint64_t{1} << 2;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 3) - 1) return false;  // a required member is missing
+  rpckit::codec::DecodePath path;
+  {
+    rpckit::codec::DecodePath::Key scope(path, "session_id");
+    rpckit::codec::check_pattern(value.session_id, pattern_0(), path,
+        R"rpckit(expected a UUID)rpckit");
+  }
+  if (value.turn_id.has_value()) {
+    rpckit::codec::DecodePath::Key scope(path, "turn_id");
+    rpckit::codec::check_pattern((*value.turn_id), pattern_0(), path,
+        R"rpckit(expected a UUID)rpckit");
+  }
+  return true;
+}
+
 void from_json(const nlohmann::json& j, SessionDebugPayload& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -1827,6 +4490,46 @@ void decode(const nlohmann::json& j, SessionDebugEvent& value, rpckit::codec::De
     rpckit::codec::check_date_time(value.timestamp, path);
   }
   rpckit::codec::decode_required(j, "payload", value.payload, path);
+}
+
+void write_json(std::string& out, const SessionDebugEvent& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("payload":)rpckit", value.payload);
+  object.member(R"rpckit("timestamp":)rpckit", value.timestamp);
+  object.constant(R"rpckit("type":)rpckit", R"rpckit("session.debug")rpckit");
+}
+
+bool read_json(rpckit::codec::JsonReader& in, SessionDebugEvent& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(type)rpckit") {
+      if (!rpckit::codec::read_const_string(in, R"rpckit(session.debug)rpckit")) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(timestamp)rpckit") {
+      if (!read_member(in, value.timestamp)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    if (key == R"rpckit(payload)rpckit") {
+      if (!read_member(in, value.payload)) return false;
+      seen |= std::uint64_t{1} << 2;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 3) - 1) return false;  // a required member is missing
+  rpckit::codec::DecodePath path;
+  {
+    rpckit::codec::DecodePath::Key scope(path, "timestamp");
+    rpckit::codec::check_date_time(value.timestamp, path);
+  }
+  return true;
 }
 
 void from_json(const nlohmann::json& j, SessionDebugEvent& value) {
@@ -1858,6 +4561,59 @@ void decode(const nlohmann::json& j, SessionContextEstimatePayload& value, rpcki
   rpckit::codec::decode_required(j, "breakdown", value.breakdown, path);
 }
 
+void write_json(std::string& out, const SessionContextEstimatePayload& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("breakdown":)rpckit", value.breakdown);
+  object.member(R"rpckit("provider":)rpckit", value.provider);
+  object.member(R"rpckit("session_id":)rpckit", value.session_id);
+  object.member(R"rpckit("source":)rpckit", value.source);
+  object.member(R"rpckit("total_tokens_estimate":)rpckit", value.total_tokens_estimate);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, SessionContextEstimatePayload& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(session_id)rpckit") {
+      if (!read_member(in, value.session_id)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(provider)rpckit") {
+      if (!read_member(in, value.provider)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    if (key == R"rpckit(source)rpckit") {
+      if (!read_member(in, value.source)) return false;
+      seen |= std::uint64_t{1} << 2;
+      continue;
+    }
+    if (key == R"rpckit(total_tokens_estimate)rpckit") {
+      if (!read_member(in, value.total_tokens_estimate)) return false;
+      seen |= std::uint64_t{1} << 3;
+      continue;
+    }
+    if (key == R"rpckit(breakdown)rpckit") {
+      if (!read_member(in, value.breakdown)) return false;
+      seen |= std::uint64_t{1} << 4;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 5) - 1) return false;  // a required member is missing
+  rpckit::codec::DecodePath path;
+  {
+    rpckit::codec::DecodePath::Key scope(path, "session_id");
+    rpckit::codec::check_pattern(value.session_id, pattern_0(), path,
+        R"rpckit(expected a UUID)rpckit");
+  }
+  return true;
+}
+
 void from_json(const nlohmann::json& j, SessionContextEstimatePayload& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -1883,6 +4639,46 @@ void decode(const nlohmann::json& j, SessionContextEstimateEvent& value, rpckit:
     rpckit::codec::check_date_time(value.timestamp, path);
   }
   rpckit::codec::decode_required(j, "payload", value.payload, path);
+}
+
+void write_json(std::string& out, const SessionContextEstimateEvent& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("payload":)rpckit", value.payload);
+  object.member(R"rpckit("timestamp":)rpckit", value.timestamp);
+  object.constant(R"rpckit("type":)rpckit", R"rpckit("session.context.estimate")rpckit");
+}
+
+bool read_json(rpckit::codec::JsonReader& in, SessionContextEstimateEvent& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(type)rpckit") {
+      if (!rpckit::codec::read_const_string(in, R"rpckit(session.context.estimate)rpckit")) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(timestamp)rpckit") {
+      if (!read_member(in, value.timestamp)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    if (key == R"rpckit(payload)rpckit") {
+      if (!read_member(in, value.payload)) return false;
+      seen |= std::uint64_t{1} << 2;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 3) - 1) return false;  // a required member is missing
+  rpckit::codec::DecodePath path;
+  {
+    rpckit::codec::DecodePath::Key scope(path, "timestamp");
+    rpckit::codec::check_date_time(value.timestamp, path);
+  }
+  return true;
 }
 
 void from_json(const nlohmann::json& j, SessionContextEstimateEvent& value) {
@@ -1921,6 +4717,69 @@ void decode(const nlohmann::json& j, CompactionStartedPayload& value, rpckit::co
   rpckit::codec::decode_required(j, "context_window_tokens", value.context_window_tokens, path);
 }
 
+void write_json(std::string& out, const CompactionStartedPayload& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("anchor_event_index_before":)rpckit", value.anchor_event_index_before);
+  object.member(R"rpckit("context_window_tokens":)rpckit", value.context_window_tokens);
+  object.member(R"rpckit("event_count":)rpckit", value.event_count);
+  object.member(R"rpckit("reason":)rpckit", value.reason);
+  object.member(R"rpckit("session_id":)rpckit", value.session_id);
+  object.member(R"rpckit("turn_id":)rpckit", value.turn_id);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, CompactionStartedPayload& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(session_id)rpckit") {
+      if (!read_member(in, value.session_id)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(turn_id)rpckit") {
+      if (!read_member(in, value.turn_id)) return false;
+      continue;
+    }
+    if (key == R"rpckit(reason)rpckit") {
+      if (!read_member(in, value.reason)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    if (key == R"rpckit(anchor_event_index_before)rpckit") {
+      if (!read_member(in, value.anchor_event_index_before)) return false;
+      seen |= std::uint64_t{1} << 2;
+      continue;
+    }
+    if (key == R"rpckit(event_count)rpckit") {
+      if (!read_member(in, value.event_count)) return false;
+      seen |= std::uint64_t{1} << 3;
+      continue;
+    }
+    if (key == R"rpckit(context_window_tokens)rpckit") {
+      if (!read_member(in, value.context_window_tokens)) return false;
+      seen |= std::uint64_t{1} << 4;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 5) - 1) return false;  // a required member is missing
+  rpckit::codec::DecodePath path;
+  {
+    rpckit::codec::DecodePath::Key scope(path, "session_id");
+    rpckit::codec::check_pattern(value.session_id, pattern_0(), path,
+        R"rpckit(expected a UUID)rpckit");
+  }
+  if (value.turn_id.has_value()) {
+    rpckit::codec::DecodePath::Key scope(path, "turn_id");
+    rpckit::codec::check_pattern((*value.turn_id), pattern_0(), path,
+        R"rpckit(expected a UUID)rpckit");
+  }
+  return true;
+}
+
 void from_json(const nlohmann::json& j, CompactionStartedPayload& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -1946,6 +4805,46 @@ void decode(const nlohmann::json& j, CompactionStartedEvent& value, rpckit::code
     rpckit::codec::check_date_time(value.timestamp, path);
   }
   rpckit::codec::decode_required(j, "payload", value.payload, path);
+}
+
+void write_json(std::string& out, const CompactionStartedEvent& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("payload":)rpckit", value.payload);
+  object.member(R"rpckit("timestamp":)rpckit", value.timestamp);
+  object.constant(R"rpckit("type":)rpckit", R"rpckit("compaction.started")rpckit");
+}
+
+bool read_json(rpckit::codec::JsonReader& in, CompactionStartedEvent& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(type)rpckit") {
+      if (!rpckit::codec::read_const_string(in, R"rpckit(compaction.started)rpckit")) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(timestamp)rpckit") {
+      if (!read_member(in, value.timestamp)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    if (key == R"rpckit(payload)rpckit") {
+      if (!read_member(in, value.payload)) return false;
+      seen |= std::uint64_t{1} << 2;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 3) - 1) return false;  // a required member is missing
+  rpckit::codec::DecodePath path;
+  {
+    rpckit::codec::DecodePath::Key scope(path, "timestamp");
+    rpckit::codec::check_date_time(value.timestamp, path);
+  }
+  return true;
 }
 
 void from_json(const nlohmann::json& j, CompactionStartedEvent& value) {
@@ -1984,6 +4883,69 @@ void decode(const nlohmann::json& j, CompactionAnchorSelectedPayload& value, rpc
   rpckit::codec::decode_required(j, "delta_event_count", value.delta_event_count, path);
 }
 
+void write_json(std::string& out, const CompactionAnchorSelectedPayload& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("anchor_event_index_after":)rpckit", value.anchor_event_index_after);
+  object.member(R"rpckit("anchor_event_index_before":)rpckit", value.anchor_event_index_before);
+  object.member(R"rpckit("delta_event_count":)rpckit", value.delta_event_count);
+  object.member(R"rpckit("reason":)rpckit", value.reason);
+  object.member(R"rpckit("session_id":)rpckit", value.session_id);
+  object.member(R"rpckit("turn_id":)rpckit", value.turn_id);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, CompactionAnchorSelectedPayload& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(session_id)rpckit") {
+      if (!read_member(in, value.session_id)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(turn_id)rpckit") {
+      if (!read_member(in, value.turn_id)) return false;
+      continue;
+    }
+    if (key == R"rpckit(reason)rpckit") {
+      if (!read_member(in, value.reason)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    if (key == R"rpckit(anchor_event_index_before)rpckit") {
+      if (!read_member(in, value.anchor_event_index_before)) return false;
+      seen |= std::uint64_t{1} << 2;
+      continue;
+    }
+    if (key == R"rpckit(anchor_event_index_after)rpckit") {
+      if (!read_member(in, value.anchor_event_index_after)) return false;
+      seen |= std::uint64_t{1} << 3;
+      continue;
+    }
+    if (key == R"rpckit(delta_event_count)rpckit") {
+      if (!read_member(in, value.delta_event_count)) return false;
+      seen |= std::uint64_t{1} << 4;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 5) - 1) return false;  // a required member is missing
+  rpckit::codec::DecodePath path;
+  {
+    rpckit::codec::DecodePath::Key scope(path, "session_id");
+    rpckit::codec::check_pattern(value.session_id, pattern_0(), path,
+        R"rpckit(expected a UUID)rpckit");
+  }
+  if (value.turn_id.has_value()) {
+    rpckit::codec::DecodePath::Key scope(path, "turn_id");
+    rpckit::codec::check_pattern((*value.turn_id), pattern_0(), path,
+        R"rpckit(expected a UUID)rpckit");
+  }
+  return true;
+}
+
 void from_json(const nlohmann::json& j, CompactionAnchorSelectedPayload& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -2009,6 +4971,46 @@ void decode(const nlohmann::json& j, CompactionAnchorSelectedEvent& value, rpcki
     rpckit::codec::check_date_time(value.timestamp, path);
   }
   rpckit::codec::decode_required(j, "payload", value.payload, path);
+}
+
+void write_json(std::string& out, const CompactionAnchorSelectedEvent& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("payload":)rpckit", value.payload);
+  object.member(R"rpckit("timestamp":)rpckit", value.timestamp);
+  object.constant(R"rpckit("type":)rpckit", R"rpckit("compaction.anchor_selected")rpckit");
+}
+
+bool read_json(rpckit::codec::JsonReader& in, CompactionAnchorSelectedEvent& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(type)rpckit") {
+      if (!rpckit::codec::read_const_string(in, R"rpckit(compaction.anchor_selected)rpckit")) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(timestamp)rpckit") {
+      if (!read_member(in, value.timestamp)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    if (key == R"rpckit(payload)rpckit") {
+      if (!read_member(in, value.payload)) return false;
+      seen |= std::uint64_t{1} << 2;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 3) - 1) return false;  // a required member is missing
+  rpckit::codec::DecodePath path;
+  {
+    rpckit::codec::DecodePath::Key scope(path, "timestamp");
+    rpckit::codec::check_date_time(value.timestamp, path);
+  }
+  return true;
 }
 
 void from_json(const nlohmann::json& j, CompactionAnchorSelectedEvent& value) {
@@ -2043,6 +5045,57 @@ void decode(const nlohmann::json& j, CompactionSummaryMergedPayload& value, rpck
   rpckit::codec::decode_required(j, "anchor_event_index_after", value.anchor_event_index_after, path);
 }
 
+void write_json(std::string& out, const CompactionSummaryMergedPayload& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("anchor_event_index_after":)rpckit", value.anchor_event_index_after);
+  object.member(R"rpckit("session_id":)rpckit", value.session_id);
+  object.member(R"rpckit("summary_updated_at":)rpckit", value.summary_updated_at);
+  object.member(R"rpckit("turn_id":)rpckit", value.turn_id);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, CompactionSummaryMergedPayload& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(session_id)rpckit") {
+      if (!read_member(in, value.session_id)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(turn_id)rpckit") {
+      if (!read_member(in, value.turn_id)) return false;
+      continue;
+    }
+    if (key == R"rpckit(summary_updated_at)rpckit") {
+      if (!read_member(in, value.summary_updated_at)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    if (key == R"rpckit(anchor_event_index_after)rpckit") {
+      if (!read_member(in, value.anchor_event_index_after)) return false;
+      seen |= std::uint64_t{1} << 2;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 3) - 1) return false;  // a required member is missing
+  rpckit::codec::DecodePath path;
+  {
+    rpckit::codec::DecodePath::Key scope(path, "session_id");
+    rpckit::codec::check_pattern(value.session_id, pattern_0(), path,
+        R"rpckit(expected a UUID)rpckit");
+  }
+  if (value.turn_id.has_value()) {
+    rpckit::codec::DecodePath::Key scope(path, "turn_id");
+    rpckit::codec::check_pattern((*value.turn_id), pattern_0(), path,
+        R"rpckit(expected a UUID)rpckit");
+  }
+  return true;
+}
+
 void from_json(const nlohmann::json& j, CompactionSummaryMergedPayload& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -2068,6 +5121,46 @@ void decode(const nlohmann::json& j, CompactionSummaryMergedEvent& value, rpckit
     rpckit::codec::check_date_time(value.timestamp, path);
   }
   rpckit::codec::decode_required(j, "payload", value.payload, path);
+}
+
+void write_json(std::string& out, const CompactionSummaryMergedEvent& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("payload":)rpckit", value.payload);
+  object.member(R"rpckit("timestamp":)rpckit", value.timestamp);
+  object.constant(R"rpckit("type":)rpckit", R"rpckit("compaction.summary_merged")rpckit");
+}
+
+bool read_json(rpckit::codec::JsonReader& in, CompactionSummaryMergedEvent& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(type)rpckit") {
+      if (!rpckit::codec::read_const_string(in, R"rpckit(compaction.summary_merged)rpckit")) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(timestamp)rpckit") {
+      if (!read_member(in, value.timestamp)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    if (key == R"rpckit(payload)rpckit") {
+      if (!read_member(in, value.payload)) return false;
+      seen |= std::uint64_t{1} << 2;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 3) - 1) return false;  // a required member is missing
+  rpckit::codec::DecodePath path;
+  {
+    rpckit::codec::DecodePath::Key scope(path, "timestamp");
+    rpckit::codec::check_date_time(value.timestamp, path);
+  }
+  return true;
 }
 
 void from_json(const nlohmann::json& j, CompactionSummaryMergedEvent& value) {
@@ -2116,6 +5209,99 @@ void decode(const nlohmann::json& j, CompactionCompletedPayload& value, rpckit::
   rpckit::codec::decode_required(j, "anchor_event_index_after", value.anchor_event_index_after, path);
 }
 
+void write_json(std::string& out, const CompactionCompletedPayload& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("anchor_event_index_after":)rpckit", value.anchor_event_index_after);
+  object.member(R"rpckit("anchor_event_index_before":)rpckit", value.anchor_event_index_before);
+  object.member(R"rpckit("compressed":)rpckit", value.compressed);
+  object.member(R"rpckit("estimated_tokens_after":)rpckit", value.estimated_tokens_after);
+  object.member(R"rpckit("estimated_tokens_before":)rpckit", value.estimated_tokens_before);
+  object.member(R"rpckit("high_watermark_limit":)rpckit", value.high_watermark_limit);
+  object.member(R"rpckit("model_context_window":)rpckit", value.model_context_window);
+  object.member(R"rpckit("reason":)rpckit", value.reason);
+  object.member(R"rpckit("session_id":)rpckit", value.session_id);
+  object.member(R"rpckit("target_limit":)rpckit", value.target_limit);
+  object.member(R"rpckit("turn_id":)rpckit", value.turn_id);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, CompactionCompletedPayload& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(session_id)rpckit") {
+      if (!read_member(in, value.session_id)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(turn_id)rpckit") {
+      if (!read_member(in, value.turn_id)) return false;
+      continue;
+    }
+    if (key == R"rpckit(compressed)rpckit") {
+      if (!read_member(in, value.compressed)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    if (key == R"rpckit(reason)rpckit") {
+      if (!read_member(in, value.reason)) return false;
+      seen |= std::uint64_t{1} << 2;
+      continue;
+    }
+    if (key == R"rpckit(estimated_tokens_before)rpckit") {
+      if (!read_member(in, value.estimated_tokens_before)) return false;
+      seen |= std::uint64_t{1} << 3;
+      continue;
+    }
+    if (key == R"rpckit(estimated_tokens_after)rpckit") {
+      if (!read_member(in, value.estimated_tokens_after)) return false;
+      seen |= std::uint64_t{1} << 4;
+      continue;
+    }
+    if (key == R"rpckit(model_context_window)rpckit") {
+      if (!read_member(in, value.model_context_window)) return false;
+      seen |= std::uint64_t{1} << 5;
+      continue;
+    }
+    if (key == R"rpckit(target_limit)rpckit") {
+      if (!read_member(in, value.target_limit)) return false;
+      seen |= std::uint64_t{1} << 6;
+      continue;
+    }
+    if (key == R"rpckit(high_watermark_limit)rpckit") {
+      if (!read_member(in, value.high_watermark_limit)) return false;
+      seen |= std::uint64_t{1} << 7;
+      continue;
+    }
+    if (key == R"rpckit(anchor_event_index_before)rpckit") {
+      if (!read_member(in, value.anchor_event_index_before)) return false;
+      seen |= std::uint64_t{1} << 8;
+      continue;
+    }
+    if (key == R"rpckit(anchor_event_index_after)rpckit") {
+      if (!read_member(in, value.anchor_event_index_after)) return false;
+      seen |= std::uint64_t{1} << 9;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 10) - 1) return false;  // a required member is missing
+  rpckit::codec::DecodePath path;
+  {
+    rpckit::codec::DecodePath::Key scope(path, "session_id");
+    rpckit::codec::check_pattern(value.session_id, pattern_0(), path,
+        R"rpckit(expected a UUID)rpckit");
+  }
+  if (value.turn_id.has_value()) {
+    rpckit::codec::DecodePath::Key scope(path, "turn_id");
+    rpckit::codec::check_pattern((*value.turn_id), pattern_0(), path,
+        R"rpckit(expected a UUID)rpckit");
+  }
+  return true;
+}
+
 void from_json(const nlohmann::json& j, CompactionCompletedPayload& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -2141,6 +5327,46 @@ void decode(const nlohmann::json& j, CompactionCompletedEvent& value, rpckit::co
     rpckit::codec::check_date_time(value.timestamp, path);
   }
   rpckit::codec::decode_required(j, "payload", value.payload, path);
+}
+
+void write_json(std::string& out, const CompactionCompletedEvent& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("payload":)rpckit", value.payload);
+  object.member(R"rpckit("timestamp":)rpckit", value.timestamp);
+  object.constant(R"rpckit("type":)rpckit", R"rpckit("compaction.completed")rpckit");
+}
+
+bool read_json(rpckit::codec::JsonReader& in, CompactionCompletedEvent& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(type)rpckit") {
+      if (!rpckit::codec::read_const_string(in, R"rpckit(compaction.completed)rpckit")) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(timestamp)rpckit") {
+      if (!read_member(in, value.timestamp)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    if (key == R"rpckit(payload)rpckit") {
+      if (!read_member(in, value.payload)) return false;
+      seen |= std::uint64_t{1} << 2;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 3) - 1) return false;  // a required member is missing
+  rpckit::codec::DecodePath path;
+  {
+    rpckit::codec::DecodePath::Key scope(path, "timestamp");
+    rpckit::codec::check_date_time(value.timestamp, path);
+  }
+  return true;
 }
 
 void from_json(const nlohmann::json& j, CompactionCompletedEvent& value) {
@@ -2175,6 +5401,57 @@ void decode(const nlohmann::json& j, CompactionFailedPayload& value, rpckit::cod
   rpckit::codec::decode_required(j, "message", value.message, path);
 }
 
+void write_json(std::string& out, const CompactionFailedPayload& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("message":)rpckit", value.message);
+  object.member(R"rpckit("reason":)rpckit", value.reason);
+  object.member(R"rpckit("session_id":)rpckit", value.session_id);
+  object.member(R"rpckit("turn_id":)rpckit", value.turn_id);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, CompactionFailedPayload& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(session_id)rpckit") {
+      if (!read_member(in, value.session_id)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(turn_id)rpckit") {
+      if (!read_member(in, value.turn_id)) return false;
+      continue;
+    }
+    if (key == R"rpckit(reason)rpckit") {
+      if (!read_member(in, value.reason)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    if (key == R"rpckit(message)rpckit") {
+      if (!read_member(in, value.message)) return false;
+      seen |= std::uint64_t{1} << 2;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 3) - 1) return false;  // a required member is missing
+  rpckit::codec::DecodePath path;
+  {
+    rpckit::codec::DecodePath::Key scope(path, "session_id");
+    rpckit::codec::check_pattern(value.session_id, pattern_0(), path,
+        R"rpckit(expected a UUID)rpckit");
+  }
+  if (value.turn_id.has_value()) {
+    rpckit::codec::DecodePath::Key scope(path, "turn_id");
+    rpckit::codec::check_pattern((*value.turn_id), pattern_0(), path,
+        R"rpckit(expected a UUID)rpckit");
+  }
+  return true;
+}
+
 void from_json(const nlohmann::json& j, CompactionFailedPayload& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -2200,6 +5477,46 @@ void decode(const nlohmann::json& j, CompactionFailedEvent& value, rpckit::codec
     rpckit::codec::check_date_time(value.timestamp, path);
   }
   rpckit::codec::decode_required(j, "payload", value.payload, path);
+}
+
+void write_json(std::string& out, const CompactionFailedEvent& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("payload":)rpckit", value.payload);
+  object.member(R"rpckit("timestamp":)rpckit", value.timestamp);
+  object.constant(R"rpckit("type":)rpckit", R"rpckit("compaction.failed")rpckit");
+}
+
+bool read_json(rpckit::codec::JsonReader& in, CompactionFailedEvent& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(type)rpckit") {
+      if (!rpckit::codec::read_const_string(in, R"rpckit(compaction.failed)rpckit")) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(timestamp)rpckit") {
+      if (!read_member(in, value.timestamp)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    if (key == R"rpckit(payload)rpckit") {
+      if (!read_member(in, value.payload)) return false;
+      seen |= std::uint64_t{1} << 2;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 3) - 1) return false;  // a required member is missing
+  rpckit::codec::DecodePath path;
+  {
+    rpckit::codec::DecodePath::Key scope(path, "timestamp");
+    rpckit::codec::check_date_time(value.timestamp, path);
+  }
+  return true;
 }
 
 void from_json(const nlohmann::json& j, CompactionFailedEvent& value) {
@@ -2351,6 +5668,152 @@ void decode(const nlohmann::json& j, EventEnvelope& value, rpckit::codec::Decode
   value.value = rpckit::JsonValue(j);  // a shape a newer peer may send
 }
 
+void write_json(std::string& out, const EventEnvelope& value) {
+  std::visit([&out](const auto& member) {
+    using rpckit::codec::write_json;
+    write_json(out, member);
+  }, value.value);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, EventEnvelope& value) {
+  using rpckit::codec::read_json;
+  std::optional<std::string> tag = rpckit::codec::peek_member_string(in, R"rpckit(type)rpckit");
+  if (!tag) return false;
+  if (*tag == R"rpckit(session.status)rpckit") {
+    SessionStatusEvent member{};
+    if (!read_json(in, member)) return false;
+    value.value = std::move(member);
+    return true;
+  }
+  if (*tag == R"rpckit(session.message.appended)rpckit") {
+    SessionMessageAppendedEvent member{};
+    if (!read_json(in, member)) return false;
+    value.value = std::move(member);
+    return true;
+  }
+  if (*tag == R"rpckit(session.stream.chunk)rpckit") {
+    SessionStreamChunkEvent member{};
+    if (!read_json(in, member)) return false;
+    value.value = std::move(member);
+    return true;
+  }
+  if (*tag == R"rpckit(session.tool.call.started)rpckit") {
+    SessionToolCallStartedEvent member{};
+    if (!read_json(in, member)) return false;
+    value.value = std::move(member);
+    return true;
+  }
+  if (*tag == R"rpckit(session.tool.call.completed)rpckit") {
+    SessionToolCallCompletedEvent member{};
+    if (!read_json(in, member)) return false;
+    value.value = std::move(member);
+    return true;
+  }
+  if (*tag == R"rpckit(session.tool.results)rpckit") {
+    SessionToolResultsEvent member{};
+    if (!read_json(in, member)) return false;
+    value.value = std::move(member);
+    return true;
+  }
+  if (*tag == R"rpckit(session.completed)rpckit") {
+    SessionCompletedEvent member{};
+    if (!read_json(in, member)) return false;
+    value.value = std::move(member);
+    return true;
+  }
+  if (*tag == R"rpckit(session.interrupted)rpckit") {
+    SessionInterruptedEvent member{};
+    if (!read_json(in, member)) return false;
+    value.value = std::move(member);
+    return true;
+  }
+  if (*tag == R"rpckit(session.error)rpckit") {
+    SessionErrorEvent member{};
+    if (!read_json(in, member)) return false;
+    value.value = std::move(member);
+    return true;
+  }
+  if (*tag == R"rpckit(auth.flow.started)rpckit") {
+    AuthFlowStartedEvent member{};
+    if (!read_json(in, member)) return false;
+    value.value = std::move(member);
+    return true;
+  }
+  if (*tag == R"rpckit(auth.flow.url)rpckit") {
+    AuthFlowUrlEvent member{};
+    if (!read_json(in, member)) return false;
+    value.value = std::move(member);
+    return true;
+  }
+  if (*tag == R"rpckit(auth.flow.device_code)rpckit") {
+    AuthFlowDeviceCodeEvent member{};
+    if (!read_json(in, member)) return false;
+    value.value = std::move(member);
+    return true;
+  }
+  if (*tag == R"rpckit(auth.flow.completed)rpckit") {
+    AuthFlowCompletedEvent member{};
+    if (!read_json(in, member)) return false;
+    value.value = std::move(member);
+    return true;
+  }
+  if (*tag == R"rpckit(auth.flow.failed)rpckit") {
+    AuthFlowFailedEvent member{};
+    if (!read_json(in, member)) return false;
+    value.value = std::move(member);
+    return true;
+  }
+  if (*tag == R"rpckit(state.changed)rpckit") {
+    StateChangedEvent member{};
+    if (!read_json(in, member)) return false;
+    value.value = std::move(member);
+    return true;
+  }
+  if (*tag == R"rpckit(session.debug)rpckit") {
+    SessionDebugEvent member{};
+    if (!read_json(in, member)) return false;
+    value.value = std::move(member);
+    return true;
+  }
+  if (*tag == R"rpckit(session.context.estimate)rpckit") {
+    SessionContextEstimateEvent member{};
+    if (!read_json(in, member)) return false;
+    value.value = std::move(member);
+    return true;
+  }
+  if (*tag == R"rpckit(compaction.started)rpckit") {
+    CompactionStartedEvent member{};
+    if (!read_json(in, member)) return false;
+    value.value = std::move(member);
+    return true;
+  }
+  if (*tag == R"rpckit(compaction.anchor_selected)rpckit") {
+    CompactionAnchorSelectedEvent member{};
+    if (!read_json(in, member)) return false;
+    value.value = std::move(member);
+    return true;
+  }
+  if (*tag == R"rpckit(compaction.summary_merged)rpckit") {
+    CompactionSummaryMergedEvent member{};
+    if (!read_json(in, member)) return false;
+    value.value = std::move(member);
+    return true;
+  }
+  if (*tag == R"rpckit(compaction.completed)rpckit") {
+    CompactionCompletedEvent member{};
+    if (!read_json(in, member)) return false;
+    value.value = std::move(member);
+    return true;
+  }
+  if (*tag == R"rpckit(compaction.failed)rpckit") {
+    CompactionFailedEvent member{};
+    if (!read_json(in, member)) return false;
+    value.value = std::move(member);
+    return true;
+  }
+  return false;
+}
+
 void from_json(const nlohmann::json& j, EventEnvelope& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -2370,6 +5833,35 @@ void decode(const nlohmann::json& j, AuthCommandOutput& value, rpckit::codec::De
   rpckit::codec::decode_required(j, "hint", value.hint, path);
 }
 
+void write_json(std::string& out, const AuthCommandOutput& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("auth_status":)rpckit", value.auth_status);
+  object.member(R"rpckit("hint":)rpckit", value.hint);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, AuthCommandOutput& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(auth_status)rpckit") {
+      if (!read_member(in, value.auth_status)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(hint)rpckit") {
+      if (!read_member(in, value.hint)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 2) - 1) return false;  // a required member is missing
+  return true;
+}
+
 void from_json(const nlohmann::json& j, AuthCommandOutput& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -2385,6 +5877,29 @@ void to_json(nlohmann::json& j, const OnboardingCommandOutput& value) {
 void decode(const nlohmann::json& j, OnboardingCommandOutput& value, rpckit::codec::DecodePath& path) {
   rpckit::codec::expect_object(j, path);
   rpckit::codec::decode_required(j, "completed", value.completed, path);
+}
+
+void write_json(std::string& out, const OnboardingCommandOutput& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("completed":)rpckit", value.completed);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, OnboardingCommandOutput& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(completed)rpckit") {
+      if (!read_member(in, value.completed)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 1) - 1) return false;  // a required member is missing
+  return true;
 }
 
 void from_json(const nlohmann::json& j, OnboardingCommandOutput& value) {
@@ -2407,6 +5922,31 @@ void decode(const nlohmann::json& j, ClearedCommandOutput& value, rpckit::codec:
     static const nlohmann::json expected = nlohmann::json::parse(R"rpckit(true)rpckit");
     rpckit::codec::decode_const(j, "cleared", expected, true, path);
   }
+}
+
+void write_json(std::string& out, const ClearedCommandOutput& value) {
+  rpckit::codec::ObjectWriter object(out);
+  (void)value;
+  object.constant(R"rpckit("cleared":)rpckit", R"rpckit(true)rpckit");
+}
+
+bool read_json(rpckit::codec::JsonReader& in, ClearedCommandOutput& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(cleared)rpckit") {
+      if (!rpckit::codec::read_const_json(in, R"rpckit(true)rpckit")) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 1) - 1) return false;  // a required member is missing
+  (void)value;  // nothing to store: every member is a const
+  return true;
 }
 
 void from_json(const nlohmann::json& j, ClearedCommandOutput& value) {
@@ -2436,6 +5976,59 @@ void decode(const nlohmann::json& j, ModelListResult& value, rpckit::codec::Deco
   rpckit::codec::decode_required(j, "selected_openrouter_provider", value.selected_openrouter_provider, path);
 }
 
+void write_json(std::string& out, const ModelListResult& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("models":)rpckit", value.models);
+  object.member(R"rpckit("providers":)rpckit", value.providers);
+  object.member(R"rpckit("selected_model":)rpckit", value.selected_model);
+  object.member(R"rpckit("selected_openrouter_provider":)rpckit", value.selected_openrouter_provider);
+  object.member(R"rpckit("selected_provider":)rpckit", value.selected_provider);
+  object.member(R"rpckit("selected_thinking":)rpckit", value.selected_thinking);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, ModelListResult& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(providers)rpckit") {
+      if (!read_member(in, value.providers)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(models)rpckit") {
+      if (!read_member(in, value.models)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    if (key == R"rpckit(selected_model)rpckit") {
+      if (!read_member(in, value.selected_model)) return false;
+      seen |= std::uint64_t{1} << 2;
+      continue;
+    }
+    if (key == R"rpckit(selected_thinking)rpckit") {
+      if (!read_member(in, value.selected_thinking)) return false;
+      seen |= std::uint64_t{1} << 3;
+      continue;
+    }
+    if (key == R"rpckit(selected_provider)rpckit") {
+      if (!read_member(in, value.selected_provider)) return false;
+      seen |= std::uint64_t{1} << 4;
+      continue;
+    }
+    if (key == R"rpckit(selected_openrouter_provider)rpckit") {
+      if (!read_member(in, value.selected_openrouter_provider)) return false;
+      seen |= std::uint64_t{1} << 5;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 6) - 1) return false;  // a required member is missing
+  return true;
+}
+
 void from_json(const nlohmann::json& j, ModelListResult& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -2461,6 +6054,53 @@ void decode(const nlohmann::json& j, ModelCommandOutput& value, rpckit::codec::D
   rpckit::codec::decode_required(j, "available", value.available, path);
 }
 
+void write_json(std::string& out, const ModelCommandOutput& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("available":)rpckit", value.available);
+  object.member(R"rpckit("selected_model":)rpckit", value.selected_model);
+  object.member(R"rpckit("selected_openrouter_provider":)rpckit", value.selected_openrouter_provider);
+  object.member(R"rpckit("selected_provider":)rpckit", value.selected_provider);
+  object.member(R"rpckit("selected_thinking":)rpckit", value.selected_thinking);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, ModelCommandOutput& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(selected_model)rpckit") {
+      if (!read_member(in, value.selected_model)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(selected_provider)rpckit") {
+      if (!read_member(in, value.selected_provider)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    if (key == R"rpckit(selected_thinking)rpckit") {
+      if (!read_member(in, value.selected_thinking)) return false;
+      seen |= std::uint64_t{1} << 2;
+      continue;
+    }
+    if (key == R"rpckit(selected_openrouter_provider)rpckit") {
+      if (!read_member(in, value.selected_openrouter_provider)) return false;
+      seen |= std::uint64_t{1} << 3;
+      continue;
+    }
+    if (key == R"rpckit(available)rpckit") {
+      if (!read_member(in, value.available)) return false;
+      seen |= std::uint64_t{1} << 4;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 5) - 1) return false;  // a required member is missing
+  return true;
+}
+
 void from_json(const nlohmann::json& j, ModelCommandOutput& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -2476,6 +6116,29 @@ void to_json(nlohmann::json& j, const ResumedCommandOutput& value) {
 void decode(const nlohmann::json& j, ResumedCommandOutput& value, rpckit::codec::DecodePath& path) {
   rpckit::codec::expect_object(j, path);
   rpckit::codec::decode_required(j, "resumed", value.resumed, path);
+}
+
+void write_json(std::string& out, const ResumedCommandOutput& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("resumed":)rpckit", value.resumed);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, ResumedCommandOutput& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(resumed)rpckit") {
+      if (!read_member(in, value.resumed)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 1) - 1) return false;  // a required member is missing
+  return true;
 }
 
 void from_json(const nlohmann::json& j, ResumedCommandOutput& value) {
@@ -2509,6 +6172,71 @@ void decode(const nlohmann::json& j, CompressCommandOutput& value, rpckit::codec
   rpckit::codec::decode_required(j, "anchor_event_index_after", value.anchor_event_index_after, path);
 }
 
+void write_json(std::string& out, const CompressCommandOutput& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("anchor_event_index_after":)rpckit", value.anchor_event_index_after);
+  object.member(R"rpckit("anchor_event_index_before":)rpckit", value.anchor_event_index_before);
+  object.member(R"rpckit("compressed":)rpckit", value.compressed);
+  object.member(R"rpckit("estimated_tokens_after":)rpckit", value.estimated_tokens_after);
+  object.member(R"rpckit("estimated_tokens_before":)rpckit", value.estimated_tokens_before);
+  object.member(R"rpckit("model_context_window":)rpckit", value.model_context_window);
+  object.member(R"rpckit("reason":)rpckit", value.reason);
+  object.member(R"rpckit("target_limit":)rpckit", value.target_limit);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, CompressCommandOutput& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(compressed)rpckit") {
+      if (!read_member(in, value.compressed)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(reason)rpckit") {
+      if (!read_member(in, value.reason)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    if (key == R"rpckit(estimated_tokens_before)rpckit") {
+      if (!read_member(in, value.estimated_tokens_before)) return false;
+      seen |= std::uint64_t{1} << 2;
+      continue;
+    }
+    if (key == R"rpckit(estimated_tokens_after)rpckit") {
+      if (!read_member(in, value.estimated_tokens_after)) return false;
+      seen |= std::uint64_t{1} << 3;
+      continue;
+    }
+    if (key == R"rpckit(model_context_window)rpckit") {
+      if (!read_member(in, value.model_context_window)) return false;
+      seen |= std::uint64_t{1} << 4;
+      continue;
+    }
+    if (key == R"rpckit(target_limit)rpckit") {
+      if (!read_member(in, value.target_limit)) return false;
+      seen |= std::uint64_t{1} << 5;
+      continue;
+    }
+    if (key == R"rpckit(anchor_event_index_before)rpckit") {
+      if (!read_member(in, value.anchor_event_index_before)) return false;
+      seen |= std::uint64_t{1} << 6;
+      continue;
+    }
+    if (key == R"rpckit(anchor_event_index_after)rpckit") {
+      if (!read_member(in, value.anchor_event_index_after)) return false;
+      seen |= std::uint64_t{1} << 7;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 8) - 1) return false;  // a required member is missing
+  return true;
+}
+
 void from_json(const nlohmann::json& j, CompressCommandOutput& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -2528,6 +6256,35 @@ void decode(const nlohmann::json& j, CommandInfo& value, rpckit::codec::DecodePa
   rpckit::codec::decode_required(j, "description", value.description, path);
 }
 
+void write_json(std::string& out, const CommandInfo& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("description":)rpckit", value.description);
+  object.member(R"rpckit("name":)rpckit", value.name);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, CommandInfo& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(name)rpckit") {
+      if (!read_member(in, value.name)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(description)rpckit") {
+      if (!read_member(in, value.description)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 2) - 1) return false;  // a required member is missing
+  return true;
+}
+
 void from_json(const nlohmann::json& j, CommandInfo& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -2543,6 +6300,29 @@ void to_json(nlohmann::json& j, const HelpCommandOutput& value) {
 void decode(const nlohmann::json& j, HelpCommandOutput& value, rpckit::codec::DecodePath& path) {
   rpckit::codec::expect_object(j, path);
   rpckit::codec::decode_required(j, "commands", value.commands, path);
+}
+
+void write_json(std::string& out, const HelpCommandOutput& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("commands":)rpckit", value.commands);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, HelpCommandOutput& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(commands)rpckit") {
+      if (!read_member(in, value.commands)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 1) - 1) return false;  // a required member is missing
+  return true;
 }
 
 void from_json(const nlohmann::json& j, HelpCommandOutput& value) {
@@ -2567,6 +6347,31 @@ void decode(const nlohmann::json& j, QuitCommandOutput& value, rpckit::codec::De
   }
 }
 
+void write_json(std::string& out, const QuitCommandOutput& value) {
+  rpckit::codec::ObjectWriter object(out);
+  (void)value;
+  object.constant(R"rpckit("shutting_down":)rpckit", R"rpckit(true)rpckit");
+}
+
+bool read_json(rpckit::codec::JsonReader& in, QuitCommandOutput& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(shutting_down)rpckit") {
+      if (!rpckit::codec::read_const_json(in, R"rpckit(true)rpckit")) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 1) - 1) return false;  // a required member is missing
+  (void)value;  // nothing to store: every member is a const
+  return true;
+}
+
 void from_json(const nlohmann::json& j, QuitCommandOutput& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -2584,6 +6389,29 @@ void decode(const nlohmann::json& j, UnknownCommandOutput& value, rpckit::codec:
   rpckit::codec::decode_required(j, "error", value.error, path);
 }
 
+void write_json(std::string& out, const UnknownCommandOutput& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("error":)rpckit", value.error);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, UnknownCommandOutput& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(error)rpckit") {
+      if (!read_member(in, value.error)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 1) - 1) return false;  // a required member is missing
+  return true;
+}
+
 void from_json(const nlohmann::json& j, UnknownCommandOutput& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -2597,6 +6425,17 @@ void decode(const nlohmann::json& j, ErrorReason& value, rpckit::codec::DecodePa
   if (!j.is_string()) rpckit::codec::fail_kind(j, "string", path);
   value = ErrorReason::from_wire(j.get_ref<const std::string&>());
   rpckit::codec::check_listed(value.is_known(), value.wire(), ErrorReason::kWire, path);
+}
+
+void write_json(std::string& out, const ErrorReason& value) {
+  rpckit::codec::write_json(out, std::string_view(value.wire()));
+}
+
+bool read_json(rpckit::codec::JsonReader& in, ErrorReason& value) {
+  std::string wire;
+  if (!rpckit::codec::read_json(in, wire)) return false;
+  value = ErrorReason::from_wire(wire);
+  return true;
 }
 
 void from_json(const nlohmann::json& j, ErrorReason& value) {
@@ -2627,6 +6466,50 @@ void decode(const nlohmann::json& j, ErrorData& value, rpckit::codec::DecodePath
   }
 }
 
+void write_json(std::string& out, const ErrorData& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("field":)rpckit", value.field);
+  object.member(R"rpckit("method":)rpckit", value.method);
+  object.member(R"rpckit("reason":)rpckit", value.reason);
+  object.member(R"rpckit("supported":)rpckit", value.supported);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, ErrorData& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(reason)rpckit") {
+      if (!read_member(in, value.reason)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(method)rpckit") {
+      if (!read_member(in, value.method)) return false;
+      continue;
+    }
+    if (key == R"rpckit(field)rpckit") {
+      if (!read_member(in, value.field)) return false;
+      continue;
+    }
+    if (key == R"rpckit(supported)rpckit") {
+      if (!read_member(in, value.supported)) return false;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 1) - 1) return false;  // a required member is missing
+  rpckit::codec::DecodePath path;
+  if (value.supported.has_value()) {
+    rpckit::codec::DecodePath::Key scope(path, "supported");
+    rpckit::codec::check_pattern((*value.supported), pattern_1(), path,
+        R"rpckit(expected a semver version (e.g. "1.0.0"))rpckit");
+  }
+  return true;
+}
+
 void from_json(const nlohmann::json& j, ErrorData& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -2650,6 +6533,41 @@ void decode(const nlohmann::json& j, RpcHandshakeParams& value, rpckit::codec::D
   rpckit::codec::decode_optional(j, "strict", value.strict, path);
 }
 
+void write_json(std::string& out, const RpcHandshakeParams& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("client_name":)rpckit", value.client_name);
+  object.member(R"rpckit("client_version":)rpckit", value.client_version);
+  object.member(R"rpckit("protocol_version":)rpckit", value.protocol_version);
+  object.member(R"rpckit("strict":)rpckit", value.strict);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, RpcHandshakeParams& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(client_name)rpckit") {
+      if (!read_member(in, value.client_name)) return false;
+      continue;
+    }
+    if (key == R"rpckit(client_version)rpckit") {
+      if (!read_member(in, value.client_version)) return false;
+      continue;
+    }
+    if (key == R"rpckit(protocol_version)rpckit") {
+      if (!read_member(in, value.protocol_version)) return false;
+      continue;
+    }
+    if (key == R"rpckit(strict)rpckit") {
+      if (!read_member(in, value.strict)) return false;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  return true;
+}
+
 void from_json(const nlohmann::json& j, RpcHandshakeParams& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -2671,6 +6589,47 @@ void decode(const nlohmann::json& j, HandshakeCapabilities& value, rpckit::codec
   rpckit::codec::decode_required(j, "command_execute", value.command_execute, path);
   rpckit::codec::decode_required(j, "multi_session", value.multi_session, path);
   rpckit::codec::decode_required(j, "image_inputs", value.image_inputs, path);
+}
+
+void write_json(std::string& out, const HandshakeCapabilities& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("command_execute":)rpckit", value.command_execute);
+  object.member(R"rpckit("events":)rpckit", value.events);
+  object.member(R"rpckit("image_inputs":)rpckit", value.image_inputs);
+  object.member(R"rpckit("multi_session":)rpckit", value.multi_session);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, HandshakeCapabilities& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(events)rpckit") {
+      if (!read_member(in, value.events)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(command_execute)rpckit") {
+      if (!read_member(in, value.command_execute)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    if (key == R"rpckit(multi_session)rpckit") {
+      if (!read_member(in, value.multi_session)) return false;
+      seen |= std::uint64_t{1} << 2;
+      continue;
+    }
+    if (key == R"rpckit(image_inputs)rpckit") {
+      if (!read_member(in, value.image_inputs)) return false;
+      seen |= std::uint64_t{1} << 3;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 4) - 1) return false;  // a required member is missing
+  return true;
 }
 
 void from_json(const nlohmann::json& j, HandshakeCapabilities& value) {
@@ -2706,6 +6665,57 @@ void decode(const nlohmann::json& j, RpcHandshakeResult& value, rpckit::codec::D
   }
 }
 
+void write_json(std::string& out, const RpcHandshakeResult& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("capabilities":)rpckit", value.capabilities);
+  object.member(R"rpckit("methods":)rpckit", value.methods);
+  object.member(R"rpckit("protocol_version":)rpckit", value.protocol_version);
+  object.constant(R"rpckit("server_name":)rpckit", R"rpckit("loaf")rpckit");
+}
+
+bool read_json(rpckit::codec::JsonReader& in, RpcHandshakeResult& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(protocol_version)rpckit") {
+      if (!read_member(in, value.protocol_version)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(server_name)rpckit") {
+      if (!rpckit::codec::read_const_string(in, R"rpckit(loaf)rpckit")) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    if (key == R"rpckit(capabilities)rpckit") {
+      if (!read_member(in, value.capabilities)) return false;
+      seen |= std::uint64_t{1} << 2;
+      continue;
+    }
+    if (key == R"rpckit(methods)rpckit") {
+      if (!read_member(in, value.methods)) return false;
+      seen |= std::uint64_t{1} << 3;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 4) - 1) return false;  // a required member is missing
+  rpckit::codec::DecodePath path;
+  {
+    rpckit::codec::DecodePath::Key scope(path, "protocol_version");
+    rpckit::codec::check_pattern(value.protocol_version, pattern_1(), path,
+        R"rpckit(expected a semver version (e.g. "1.0.0"))rpckit");
+  }
+  {
+    rpckit::codec::DecodePath::Key scope(path, "methods");
+    rpckit::codec::check_unique(value.methods, path);
+  }
+  return true;
+}
+
 void from_json(const nlohmann::json& j, RpcHandshakeResult& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -2721,6 +6731,23 @@ void to_json(nlohmann::json& j, const SystemPingParams& value) {
 void decode(const nlohmann::json& j, SystemPingParams& value, rpckit::codec::DecodePath& path) {
   rpckit::codec::expect_object(j, path);
   (void)value;
+}
+
+void write_json(std::string& out, const SystemPingParams& value) {
+  rpckit::codec::ObjectWriter object(out);
+  (void)value;
+}
+
+bool read_json(rpckit::codec::JsonReader& in, SystemPingParams& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::string key;
+  while (in.next_member(key)) {
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  (void)value;  // nothing to store: every member is a const
+  return true;
 }
 
 void from_json(const nlohmann::json& j, SystemPingParams& value) {
@@ -2748,6 +6775,40 @@ void decode(const nlohmann::json& j, SystemPingResult& value, rpckit::codec::Dec
   }
 }
 
+void write_json(std::string& out, const SystemPingResult& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.constant(R"rpckit("ok":)rpckit", R"rpckit(true)rpckit");
+  object.member(R"rpckit("time":)rpckit", value.time);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, SystemPingResult& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(ok)rpckit") {
+      if (!rpckit::codec::read_const_json(in, R"rpckit(true)rpckit")) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(time)rpckit") {
+      if (!read_member(in, value.time)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 2) - 1) return false;  // a required member is missing
+  rpckit::codec::DecodePath path;
+  {
+    rpckit::codec::DecodePath::Key scope(path, "time");
+    rpckit::codec::check_date_time(value.time, path);
+  }
+  return true;
+}
+
 void from_json(const nlohmann::json& j, SystemPingResult& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -2763,6 +6824,26 @@ void to_json(nlohmann::json& j, const SystemShutdownParams& value) {
 void decode(const nlohmann::json& j, SystemShutdownParams& value, rpckit::codec::DecodePath& path) {
   rpckit::codec::expect_object(j, path);
   rpckit::codec::decode_optional(j, "reason", value.reason, path);
+}
+
+void write_json(std::string& out, const SystemShutdownParams& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("reason":)rpckit", value.reason);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, SystemShutdownParams& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(reason)rpckit") {
+      if (!read_member(in, value.reason)) return false;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  return true;
 }
 
 void from_json(const nlohmann::json& j, SystemShutdownParams& value) {
@@ -2785,6 +6866,34 @@ void decode(const nlohmann::json& j, SystemShutdownResult& value, rpckit::codec:
     rpckit::codec::decode_const(j, "accepted", expected, true, path);
   }
   rpckit::codec::decode_optional(j, "reason", value.reason, path);
+}
+
+void write_json(std::string& out, const SystemShutdownResult& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.constant(R"rpckit("accepted":)rpckit", R"rpckit(true)rpckit");
+  object.member(R"rpckit("reason":)rpckit", value.reason);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, SystemShutdownResult& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(accepted)rpckit") {
+      if (!rpckit::codec::read_const_json(in, R"rpckit(true)rpckit")) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(reason)rpckit") {
+      if (!read_member(in, value.reason)) return false;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 1) - 1) return false;  // a required member is missing
+  return true;
 }
 
 void from_json(const nlohmann::json& j, SystemShutdownResult& value) {
@@ -2811,6 +6920,46 @@ void decode(const nlohmann::json& j, EventParams& value, rpckit::codec::DecodePa
   rpckit::codec::decode_required(j, "payload", value.payload, path);
 }
 
+void write_json(std::string& out, const EventParams& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("payload":)rpckit", value.payload);
+  object.member(R"rpckit("timestamp":)rpckit", value.timestamp);
+  object.member(R"rpckit("type":)rpckit", value.type);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, EventParams& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(type)rpckit") {
+      if (!read_member(in, value.type)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(timestamp)rpckit") {
+      if (!read_member(in, value.timestamp)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    if (key == R"rpckit(payload)rpckit") {
+      if (!read_member(in, value.payload)) return false;
+      seen |= std::uint64_t{1} << 2;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 3) - 1) return false;  // a required member is missing
+  rpckit::codec::DecodePath path;
+  {
+    rpckit::codec::DecodePath::Key scope(path, "timestamp");
+    rpckit::codec::check_date_time(value.timestamp, path);
+  }
+  return true;
+}
+
 void from_json(const nlohmann::json& j, EventParams& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -2828,6 +6977,23 @@ void decode(const nlohmann::json& j, StateGetParams& value, rpckit::codec::Decod
   (void)value;
 }
 
+void write_json(std::string& out, const StateGetParams& value) {
+  rpckit::codec::ObjectWriter object(out);
+  (void)value;
+}
+
+bool read_json(rpckit::codec::JsonReader& in, StateGetParams& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::string key;
+  while (in.next_member(key)) {
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  (void)value;  // nothing to store: every member is a const
+  return true;
+}
+
 void from_json(const nlohmann::json& j, StateGetParams& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -2843,6 +7009,26 @@ void to_json(nlohmann::json& j, const SessionCreateParams& value) {
 void decode(const nlohmann::json& j, SessionCreateParams& value, rpckit::codec::DecodePath& path) {
   rpckit::codec::expect_object(j, path);
   rpckit::codec::decode_optional(j, "title", value.title, path);
+}
+
+void write_json(std::string& out, const SessionCreateParams& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("title":)rpckit", value.title);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, SessionCreateParams& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(title)rpckit") {
+      if (!read_member(in, value.title)) return false;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  return true;
 }
 
 void from_json(const nlohmann::json& j, SessionCreateParams& value) {
@@ -2868,6 +7054,41 @@ void decode(const nlohmann::json& j, SessionCreateResult& value, rpckit::codec::
   rpckit::codec::decode_required(j, "state", value.state, path);
 }
 
+void write_json(std::string& out, const SessionCreateResult& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("session_id":)rpckit", value.session_id);
+  object.member(R"rpckit("state":)rpckit", value.state);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, SessionCreateResult& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(session_id)rpckit") {
+      if (!read_member(in, value.session_id)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(state)rpckit") {
+      if (!read_member(in, value.state)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 2) - 1) return false;  // a required member is missing
+  rpckit::codec::DecodePath path;
+  {
+    rpckit::codec::DecodePath::Key scope(path, "session_id");
+    rpckit::codec::check_pattern(value.session_id, pattern_0(), path,
+        R"rpckit(expected a UUID)rpckit");
+  }
+  return true;
+}
+
 void from_json(const nlohmann::json& j, SessionCreateResult& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -2887,6 +7108,35 @@ void decode(const nlohmann::json& j, SessionGetParams& value, rpckit::codec::Dec
     rpckit::codec::check_pattern(value.session_id, pattern_2(), path,
         R"rpckit(expected a non-blank string)rpckit");
   }
+}
+
+void write_json(std::string& out, const SessionGetParams& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("session_id":)rpckit", value.session_id);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, SessionGetParams& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(session_id)rpckit") {
+      if (!read_member(in, value.session_id)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 1) - 1) return false;  // a required member is missing
+  rpckit::codec::DecodePath path;
+  {
+    rpckit::codec::DecodePath::Key scope(path, "session_id");
+    rpckit::codec::check_pattern(value.session_id, pattern_2(), path,
+        R"rpckit(expected a non-blank string)rpckit");
+  }
+  return true;
 }
 
 void from_json(const nlohmann::json& j, SessionGetParams& value) {
@@ -2914,6 +7164,50 @@ void decode(const nlohmann::json& j, SessionSendParams& value, rpckit::codec::De
   rpckit::codec::decode_optional(j, "text", value.text, path);
   rpckit::codec::decode_optional(j, "images", value.images, path);
   rpckit::codec::decode_optional(j, "enqueue", value.enqueue, path);
+}
+
+void write_json(std::string& out, const SessionSendParams& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("enqueue":)rpckit", value.enqueue);
+  object.member(R"rpckit("images":)rpckit", value.images);
+  object.member(R"rpckit("session_id":)rpckit", value.session_id);
+  object.member(R"rpckit("text":)rpckit", value.text);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, SessionSendParams& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(session_id)rpckit") {
+      if (!read_member(in, value.session_id)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(text)rpckit") {
+      if (!read_member(in, value.text)) return false;
+      continue;
+    }
+    if (key == R"rpckit(images)rpckit") {
+      if (!read_member(in, value.images)) return false;
+      continue;
+    }
+    if (key == R"rpckit(enqueue)rpckit") {
+      if (!read_member(in, value.enqueue)) return false;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 1) - 1) return false;  // a required member is missing
+  rpckit::codec::DecodePath path;
+  {
+    rpckit::codec::DecodePath::Key scope(path, "session_id");
+    rpckit::codec::check_pattern(value.session_id, pattern_2(), path,
+        R"rpckit(expected a non-blank string)rpckit");
+  }
+  return true;
 }
 
 void from_json(const nlohmann::json& j, SessionSendParams& value) {
@@ -2950,6 +7244,58 @@ void decode(const nlohmann::json& j, SessionSendResult& value, rpckit::codec::De
   rpckit::codec::decode_required(j, "queued", value.queued, path);
 }
 
+void write_json(std::string& out, const SessionSendResult& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.constant(R"rpckit("accepted":)rpckit", R"rpckit(true)rpckit");
+  object.member(R"rpckit("queued":)rpckit", value.queued);
+  object.member(R"rpckit("session_id":)rpckit", value.session_id);
+  object.member(R"rpckit("turn_id":)rpckit", value.turn_id);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, SessionSendResult& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(session_id)rpckit") {
+      if (!read_member(in, value.session_id)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(turn_id)rpckit") {
+      if (!read_member(in, value.turn_id)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    if (key == R"rpckit(accepted)rpckit") {
+      if (!rpckit::codec::read_const_json(in, R"rpckit(true)rpckit")) return false;
+      seen |= std::uint64_t{1} << 2;
+      continue;
+    }
+    if (key == R"rpckit(queued)rpckit") {
+      if (!read_member(in, value.queued)) return false;
+      seen |= std::uint64_t{1} << 3;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 4) - 1) return false;  // a required member is missing
+  rpckit::codec::DecodePath path;
+  {
+    rpckit::codec::DecodePath::Key scope(path, "session_id");
+    rpckit::codec::check_pattern(value.session_id, pattern_0(), path,
+        R"rpckit(expected a UUID)rpckit");
+  }
+  {
+    rpckit::codec::DecodePath::Key scope(path, "turn_id");
+    rpckit::codec::check_pattern(value.turn_id, pattern_0(), path,
+        R"rpckit(expected a UUID)rpckit");
+  }
+  return true;
+}
+
 void from_json(const nlohmann::json& j, SessionSendResult& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -2977,6 +7323,46 @@ void decode(const nlohmann::json& j, SessionSteerParams& value, rpckit::codec::D
   }
 }
 
+void write_json(std::string& out, const SessionSteerParams& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("session_id":)rpckit", value.session_id);
+  object.member(R"rpckit("text":)rpckit", value.text);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, SessionSteerParams& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(session_id)rpckit") {
+      if (!read_member(in, value.session_id)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(text)rpckit") {
+      if (!read_member(in, value.text)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 2) - 1) return false;  // a required member is missing
+  rpckit::codec::DecodePath path;
+  {
+    rpckit::codec::DecodePath::Key scope(path, "session_id");
+    rpckit::codec::check_pattern(value.session_id, pattern_2(), path,
+        R"rpckit(expected a non-blank string)rpckit");
+  }
+  {
+    rpckit::codec::DecodePath::Key scope(path, "text");
+    rpckit::codec::check_pattern(value.text, pattern_2(), path,
+        R"rpckit(expected a non-blank string)rpckit");
+  }
+  return true;
+}
+
 void from_json(const nlohmann::json& j, SessionSteerParams& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -3000,6 +7386,41 @@ void decode(const nlohmann::json& j, SessionSteerResult& value, rpckit::codec::D
   rpckit::codec::decode_required(j, "accepted", value.accepted, path);
 }
 
+void write_json(std::string& out, const SessionSteerResult& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("accepted":)rpckit", value.accepted);
+  object.member(R"rpckit("session_id":)rpckit", value.session_id);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, SessionSteerResult& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(session_id)rpckit") {
+      if (!read_member(in, value.session_id)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(accepted)rpckit") {
+      if (!read_member(in, value.accepted)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 2) - 1) return false;  // a required member is missing
+  rpckit::codec::DecodePath path;
+  {
+    rpckit::codec::DecodePath::Key scope(path, "session_id");
+    rpckit::codec::check_pattern(value.session_id, pattern_0(), path,
+        R"rpckit(expected a UUID)rpckit");
+  }
+  return true;
+}
+
 void from_json(const nlohmann::json& j, SessionSteerResult& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -3019,6 +7440,35 @@ void decode(const nlohmann::json& j, SessionInterruptParams& value, rpckit::code
     rpckit::codec::check_pattern(value.session_id, pattern_2(), path,
         R"rpckit(expected a non-blank string)rpckit");
   }
+}
+
+void write_json(std::string& out, const SessionInterruptParams& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("session_id":)rpckit", value.session_id);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, SessionInterruptParams& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(session_id)rpckit") {
+      if (!read_member(in, value.session_id)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 1) - 1) return false;  // a required member is missing
+  rpckit::codec::DecodePath path;
+  {
+    rpckit::codec::DecodePath::Key scope(path, "session_id");
+    rpckit::codec::check_pattern(value.session_id, pattern_2(), path,
+        R"rpckit(expected a non-blank string)rpckit");
+  }
+  return true;
 }
 
 void from_json(const nlohmann::json& j, SessionInterruptParams& value) {
@@ -3044,6 +7494,41 @@ void decode(const nlohmann::json& j, SessionInterruptResult& value, rpckit::code
   rpckit::codec::decode_required(j, "interrupted", value.interrupted, path);
 }
 
+void write_json(std::string& out, const SessionInterruptResult& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("interrupted":)rpckit", value.interrupted);
+  object.member(R"rpckit("session_id":)rpckit", value.session_id);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, SessionInterruptResult& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(session_id)rpckit") {
+      if (!read_member(in, value.session_id)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(interrupted)rpckit") {
+      if (!read_member(in, value.interrupted)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 2) - 1) return false;  // a required member is missing
+  rpckit::codec::DecodePath path;
+  {
+    rpckit::codec::DecodePath::Key scope(path, "session_id");
+    rpckit::codec::check_pattern(value.session_id, pattern_0(), path,
+        R"rpckit(expected a UUID)rpckit");
+  }
+  return true;
+}
+
 void from_json(const nlohmann::json& j, SessionInterruptResult& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -3063,6 +7548,35 @@ void decode(const nlohmann::json& j, SessionQueueListParams& value, rpckit::code
     rpckit::codec::check_pattern(value.session_id, pattern_2(), path,
         R"rpckit(expected a non-blank string)rpckit");
   }
+}
+
+void write_json(std::string& out, const SessionQueueListParams& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("session_id":)rpckit", value.session_id);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, SessionQueueListParams& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(session_id)rpckit") {
+      if (!read_member(in, value.session_id)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 1) - 1) return false;  // a required member is missing
+  rpckit::codec::DecodePath path;
+  {
+    rpckit::codec::DecodePath::Key scope(path, "session_id");
+    rpckit::codec::check_pattern(value.session_id, pattern_2(), path,
+        R"rpckit(expected a non-blank string)rpckit");
+  }
+  return true;
 }
 
 void from_json(const nlohmann::json& j, SessionQueueListParams& value) {
@@ -3088,6 +7602,41 @@ void decode(const nlohmann::json& j, SessionQueueListResult& value, rpckit::code
   rpckit::codec::decode_required(j, "queue", value.queue, path);
 }
 
+void write_json(std::string& out, const SessionQueueListResult& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("queue":)rpckit", value.queue);
+  object.member(R"rpckit("session_id":)rpckit", value.session_id);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, SessionQueueListResult& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(session_id)rpckit") {
+      if (!read_member(in, value.session_id)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(queue)rpckit") {
+      if (!read_member(in, value.queue)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 2) - 1) return false;  // a required member is missing
+  rpckit::codec::DecodePath path;
+  {
+    rpckit::codec::DecodePath::Key scope(path, "session_id");
+    rpckit::codec::check_pattern(value.session_id, pattern_0(), path,
+        R"rpckit(expected a UUID)rpckit");
+  }
+  return true;
+}
+
 void from_json(const nlohmann::json& j, SessionQueueListResult& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -3107,6 +7656,35 @@ void decode(const nlohmann::json& j, SessionQueueClearParams& value, rpckit::cod
     rpckit::codec::check_pattern(value.session_id, pattern_2(), path,
         R"rpckit(expected a non-blank string)rpckit");
   }
+}
+
+void write_json(std::string& out, const SessionQueueClearParams& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("session_id":)rpckit", value.session_id);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, SessionQueueClearParams& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(session_id)rpckit") {
+      if (!read_member(in, value.session_id)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 1) - 1) return false;  // a required member is missing
+  rpckit::codec::DecodePath path;
+  {
+    rpckit::codec::DecodePath::Key scope(path, "session_id");
+    rpckit::codec::check_pattern(value.session_id, pattern_2(), path,
+        R"rpckit(expected a non-blank string)rpckit");
+  }
+  return true;
 }
 
 void from_json(const nlohmann::json& j, SessionQueueClearParams& value) {
@@ -3133,6 +7711,45 @@ void decode(const nlohmann::json& j, SessionQueueClearResult& value, rpckit::cod
     rpckit::codec::DecodePath::Key scope(path, "cleared_count");
     rpckit::codec::check_range(static_cast<double>(value.cleared_count), 0.0, std::nullopt, path);
   }
+}
+
+void write_json(std::string& out, const SessionQueueClearResult& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("cleared_count":)rpckit", value.cleared_count);
+  object.member(R"rpckit("session_id":)rpckit", value.session_id);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, SessionQueueClearResult& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(session_id)rpckit") {
+      if (!read_member(in, value.session_id)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(cleared_count)rpckit") {
+      if (!read_member(in, value.cleared_count)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 2) - 1) return false;  // a required member is missing
+  rpckit::codec::DecodePath path;
+  {
+    rpckit::codec::DecodePath::Key scope(path, "session_id");
+    rpckit::codec::check_pattern(value.session_id, pattern_0(), path,
+        R"rpckit(expected a UUID)rpckit");
+  }
+  {
+    rpckit::codec::DecodePath::Key scope(path, "cleared_count");
+    rpckit::codec::check_range(static_cast<double>(value.cleared_count), 0.0, std::nullopt, path);
+  }
+  return true;
 }
 
 void from_json(const nlohmann::json& j, SessionQueueClearResult& value) {
@@ -3162,6 +7779,46 @@ void decode(const nlohmann::json& j, CommandExecuteParams& value, rpckit::codec:
   }
 }
 
+void write_json(std::string& out, const CommandExecuteParams& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("raw_command":)rpckit", value.raw_command);
+  object.member(R"rpckit("session_id":)rpckit", value.session_id);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, CommandExecuteParams& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(session_id)rpckit") {
+      if (!read_member(in, value.session_id)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(raw_command)rpckit") {
+      if (!read_member(in, value.raw_command)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 2) - 1) return false;  // a required member is missing
+  rpckit::codec::DecodePath path;
+  {
+    rpckit::codec::DecodePath::Key scope(path, "session_id");
+    rpckit::codec::check_pattern(value.session_id, pattern_2(), path,
+        R"rpckit(expected a non-blank string)rpckit");
+  }
+  {
+    rpckit::codec::DecodePath::Key scope(path, "raw_command");
+    rpckit::codec::check_pattern(value.raw_command, pattern_2(), path,
+        R"rpckit(expected a non-blank string)rpckit");
+  }
+  return true;
+}
+
 void from_json(const nlohmann::json& j, CommandExecuteParams& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -3181,6 +7838,34 @@ void decode(const nlohmann::json& j, CommandExecuteResult& value, rpckit::codec:
   rpckit::codec::decode_optional(j, "output", value.output, path);
 }
 
+void write_json(std::string& out, const CommandExecuteResult& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("handled":)rpckit", value.handled);
+  object.member(R"rpckit("output":)rpckit", value.output);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, CommandExecuteResult& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(handled)rpckit") {
+      if (!read_member(in, value.handled)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(output)rpckit") {
+      if (!read_member(in, value.output)) return false;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 1) - 1) return false;  // a required member is missing
+  return true;
+}
+
 void from_json(const nlohmann::json& j, CommandExecuteResult& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -3196,6 +7881,23 @@ void to_json(nlohmann::json& j, const AuthStatusParams& value) {
 void decode(const nlohmann::json& j, AuthStatusParams& value, rpckit::codec::DecodePath& path) {
   rpckit::codec::expect_object(j, path);
   (void)value;
+}
+
+void write_json(std::string& out, const AuthStatusParams& value) {
+  rpckit::codec::ObjectWriter object(out);
+  (void)value;
+}
+
+bool read_json(rpckit::codec::JsonReader& in, AuthStatusParams& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::string key;
+  while (in.next_member(key)) {
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  (void)value;  // nothing to store: every member is a const
+  return true;
 }
 
 void from_json(const nlohmann::json& j, AuthStatusParams& value) {
@@ -3217,6 +7919,31 @@ void decode(const nlohmann::json& j, AuthConnectOpenaiParams& value, rpckit::cod
   rpckit::codec::decode_optional(j, "originator", value.originator, path);
 }
 
+void write_json(std::string& out, const AuthConnectOpenaiParams& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("mode":)rpckit", value.mode);
+  object.member(R"rpckit("originator":)rpckit", value.originator);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, AuthConnectOpenaiParams& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(mode)rpckit") {
+      if (!read_member(in, value.mode)) return false;
+      continue;
+    }
+    if (key == R"rpckit(originator)rpckit") {
+      if (!read_member(in, value.originator)) return false;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  return true;
+}
+
 void from_json(const nlohmann::json& j, AuthConnectOpenaiParams& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -3232,6 +7959,23 @@ void to_json(nlohmann::json& j, const AuthConnectAntigravityParams& value) {
 void decode(const nlohmann::json& j, AuthConnectAntigravityParams& value, rpckit::codec::DecodePath& path) {
   rpckit::codec::expect_object(j, path);
   (void)value;
+}
+
+void write_json(std::string& out, const AuthConnectAntigravityParams& value) {
+  rpckit::codec::ObjectWriter object(out);
+  (void)value;
+}
+
+bool read_json(rpckit::codec::JsonReader& in, AuthConnectAntigravityParams& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::string key;
+  while (in.next_member(key)) {
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  (void)value;  // nothing to store: every member is a const
+  return true;
 }
 
 void from_json(const nlohmann::json& j, AuthConnectAntigravityParams& value) {
@@ -3255,6 +7999,35 @@ void decode(const nlohmann::json& j, AuthSetOpenrouterKeyParams& value, rpckit::
   }
 }
 
+void write_json(std::string& out, const AuthSetOpenrouterKeyParams& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("api_key":)rpckit", value.api_key);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, AuthSetOpenrouterKeyParams& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(api_key)rpckit") {
+      if (!read_member(in, value.api_key)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 1) - 1) return false;  // a required member is missing
+  rpckit::codec::DecodePath path;
+  {
+    rpckit::codec::DecodePath::Key scope(path, "api_key");
+    rpckit::codec::check_pattern(value.api_key, pattern_2(), path,
+        R"rpckit(expected a non-blank string)rpckit");
+  }
+  return true;
+}
+
 void from_json(const nlohmann::json& j, AuthSetOpenrouterKeyParams& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -3268,6 +8041,17 @@ void decode(const nlohmann::json& j, ModelListSource& value, rpckit::codec::Deco
   if (!j.is_string()) rpckit::codec::fail_kind(j, "string", path);
   value = ModelListSource::from_wire(j.get_ref<const std::string&>());
   rpckit::codec::check_listed(value.is_known(), value.wire(), ModelListSource::kWire, path);
+}
+
+void write_json(std::string& out, const ModelListSource& value) {
+  rpckit::codec::write_json(out, std::string_view(value.wire()));
+}
+
+bool read_json(rpckit::codec::JsonReader& in, ModelListSource& value) {
+  std::string wire;
+  if (!rpckit::codec::read_json(in, wire)) return false;
+  value = ModelListSource::from_wire(wire);
+  return true;
 }
 
 void from_json(const nlohmann::json& j, ModelListSource& value) {
@@ -3297,6 +8081,46 @@ void decode(const nlohmann::json& j, AuthSetOpenrouterKeyResult& value, rpckit::
   rpckit::codec::decode_required(j, "source", value.source, path);
 }
 
+void write_json(std::string& out, const AuthSetOpenrouterKeyResult& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.constant(R"rpckit("configured":)rpckit", R"rpckit(true)rpckit");
+  object.member(R"rpckit("model_count":)rpckit", value.model_count);
+  object.member(R"rpckit("source":)rpckit", value.source);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, AuthSetOpenrouterKeyResult& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(configured)rpckit") {
+      if (!rpckit::codec::read_const_json(in, R"rpckit(true)rpckit")) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(model_count)rpckit") {
+      if (!read_member(in, value.model_count)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    if (key == R"rpckit(source)rpckit") {
+      if (!read_member(in, value.source)) return false;
+      seen |= std::uint64_t{1} << 2;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 3) - 1) return false;  // a required member is missing
+  rpckit::codec::DecodePath path;
+  {
+    rpckit::codec::DecodePath::Key scope(path, "model_count");
+    rpckit::codec::check_range(static_cast<double>(value.model_count), 0.0, std::nullopt, path);
+  }
+  return true;
+}
+
 void from_json(const nlohmann::json& j, AuthSetOpenrouterKeyResult& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -3318,6 +8142,35 @@ void decode(const nlohmann::json& j, AuthSetExaKeyParams& value, rpckit::codec::
   }
 }
 
+void write_json(std::string& out, const AuthSetExaKeyParams& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("api_key":)rpckit", value.api_key);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, AuthSetExaKeyParams& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(api_key)rpckit") {
+      if (!read_member(in, value.api_key)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 1) - 1) return false;  // a required member is missing
+  rpckit::codec::DecodePath path;
+  {
+    rpckit::codec::DecodePath::Key scope(path, "api_key");
+    rpckit::codec::check_pattern(value.api_key, pattern_2(), path,
+        R"rpckit(expected a non-blank string)rpckit");
+  }
+  return true;
+}
+
 void from_json(const nlohmann::json& j, AuthSetExaKeyParams& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -3337,6 +8190,35 @@ void decode(const nlohmann::json& j, AuthSetExaKeyResult& value, rpckit::codec::
   rpckit::codec::decode_required(j, "skipped", value.skipped, path);
 }
 
+void write_json(std::string& out, const AuthSetExaKeyResult& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("configured":)rpckit", value.configured);
+  object.member(R"rpckit("skipped":)rpckit", value.skipped);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, AuthSetExaKeyResult& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(configured)rpckit") {
+      if (!read_member(in, value.configured)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(skipped)rpckit") {
+      if (!read_member(in, value.skipped)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 2) - 1) return false;  // a required member is missing
+  return true;
+}
+
 void from_json(const nlohmann::json& j, AuthSetExaKeyResult& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -3352,6 +8234,23 @@ void to_json(nlohmann::json& j, const OnboardingStatusParams& value) {
 void decode(const nlohmann::json& j, OnboardingStatusParams& value, rpckit::codec::DecodePath& path) {
   rpckit::codec::expect_object(j, path);
   (void)value;
+}
+
+void write_json(std::string& out, const OnboardingStatusParams& value) {
+  rpckit::codec::ObjectWriter object(out);
+  (void)value;
+}
+
+bool read_json(rpckit::codec::JsonReader& in, OnboardingStatusParams& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::string key;
+  while (in.next_member(key)) {
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  (void)value;  // nothing to store: every member is a const
+  return true;
 }
 
 void from_json(const nlohmann::json& j, OnboardingStatusParams& value) {
@@ -3371,6 +8270,29 @@ void decode(const nlohmann::json& j, OnboardingStatusResult& value, rpckit::code
   rpckit::codec::decode_required(j, "completed", value.completed, path);
 }
 
+void write_json(std::string& out, const OnboardingStatusResult& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("completed":)rpckit", value.completed);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, OnboardingStatusResult& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(completed)rpckit") {
+      if (!read_member(in, value.completed)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 1) - 1) return false;  // a required member is missing
+  return true;
+}
+
 void from_json(const nlohmann::json& j, OnboardingStatusResult& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -3386,6 +8308,23 @@ void to_json(nlohmann::json& j, const OnboardingCompleteParams& value) {
 void decode(const nlohmann::json& j, OnboardingCompleteParams& value, rpckit::codec::DecodePath& path) {
   rpckit::codec::expect_object(j, path);
   (void)value;
+}
+
+void write_json(std::string& out, const OnboardingCompleteParams& value) {
+  rpckit::codec::ObjectWriter object(out);
+  (void)value;
+}
+
+bool read_json(rpckit::codec::JsonReader& in, OnboardingCompleteParams& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::string key;
+  while (in.next_member(key)) {
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  (void)value;  // nothing to store: every member is a const
+  return true;
 }
 
 void from_json(const nlohmann::json& j, OnboardingCompleteParams& value) {
@@ -3410,6 +8349,31 @@ void decode(const nlohmann::json& j, OnboardingCompleteResult& value, rpckit::co
   }
 }
 
+void write_json(std::string& out, const OnboardingCompleteResult& value) {
+  rpckit::codec::ObjectWriter object(out);
+  (void)value;
+  object.constant(R"rpckit("completed":)rpckit", R"rpckit(true)rpckit");
+}
+
+bool read_json(rpckit::codec::JsonReader& in, OnboardingCompleteResult& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(completed)rpckit") {
+      if (!rpckit::codec::read_const_json(in, R"rpckit(true)rpckit")) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 1) - 1) return false;  // a required member is missing
+  (void)value;  // nothing to store: every member is a const
+  return true;
+}
+
 void from_json(const nlohmann::json& j, OnboardingCompleteResult& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -3425,6 +8389,26 @@ void to_json(nlohmann::json& j, const ModelListParams& value) {
 void decode(const nlohmann::json& j, ModelListParams& value, rpckit::codec::DecodePath& path) {
   rpckit::codec::expect_object(j, path);
   rpckit::codec::decode_optional(j, "provider", value.provider, path);
+}
+
+void write_json(std::string& out, const ModelListParams& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("provider":)rpckit", value.provider);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, ModelListParams& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(provider)rpckit") {
+      if (!read_member(in, value.provider)) return false;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  return true;
 }
 
 void from_json(const nlohmann::json& j, ModelListParams& value) {
@@ -3462,6 +8446,67 @@ void decode(const nlohmann::json& j, ModelSelectParams& value, rpckit::codec::De
   rpckit::codec::decode_optional(j, "compress_immediately", value.compress_immediately, path);
 }
 
+void write_json(std::string& out, const ModelSelectParams& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("compress_immediately":)rpckit", value.compress_immediately);
+  object.member(R"rpckit("model_id":)rpckit", value.model_id);
+  object.member(R"rpckit("openrouter_provider":)rpckit", value.openrouter_provider);
+  object.member(R"rpckit("provider":)rpckit", value.provider);
+  object.member(R"rpckit("session_id":)rpckit", value.session_id);
+  object.member(R"rpckit("thinking_level":)rpckit", value.thinking_level);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, ModelSelectParams& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(model_id)rpckit") {
+      if (!read_member(in, value.model_id)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(provider)rpckit") {
+      if (!read_member(in, value.provider)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    if (key == R"rpckit(thinking_level)rpckit") {
+      if (!read_member(in, value.thinking_level)) return false;
+      seen |= std::uint64_t{1} << 2;
+      continue;
+    }
+    if (key == R"rpckit(openrouter_provider)rpckit") {
+      if (!read_member(in, value.openrouter_provider)) return false;
+      continue;
+    }
+    if (key == R"rpckit(session_id)rpckit") {
+      if (!read_member(in, value.session_id)) return false;
+      continue;
+    }
+    if (key == R"rpckit(compress_immediately)rpckit") {
+      if (!read_member(in, value.compress_immediately)) return false;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 3) - 1) return false;  // a required member is missing
+  rpckit::codec::DecodePath path;
+  {
+    rpckit::codec::DecodePath::Key scope(path, "model_id");
+    rpckit::codec::check_pattern(value.model_id, pattern_2(), path,
+        R"rpckit(expected a non-blank string)rpckit");
+  }
+  {
+    rpckit::codec::DecodePath::Key scope(path, "thinking_level");
+    rpckit::codec::check_pattern(value.thinking_level, pattern_2(), path,
+        R"rpckit(expected a non-blank string)rpckit");
+  }
+  return true;
+}
+
 void from_json(const nlohmann::json& j, ModelSelectParams& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -3487,6 +8532,52 @@ void decode(const nlohmann::json& j, ModelSelectResult& value, rpckit::codec::De
   rpckit::codec::decode_optional(j, "compression", value.compression, path);
 }
 
+void write_json(std::string& out, const ModelSelectResult& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("compression":)rpckit", value.compression);
+  object.member(R"rpckit("selected_model":)rpckit", value.selected_model);
+  object.member(R"rpckit("selected_openrouter_provider":)rpckit", value.selected_openrouter_provider);
+  object.member(R"rpckit("selected_provider":)rpckit", value.selected_provider);
+  object.member(R"rpckit("selected_thinking":)rpckit", value.selected_thinking);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, ModelSelectResult& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(selected_model)rpckit") {
+      if (!read_member(in, value.selected_model)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(selected_provider)rpckit") {
+      if (!read_member(in, value.selected_provider)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    if (key == R"rpckit(selected_thinking)rpckit") {
+      if (!read_member(in, value.selected_thinking)) return false;
+      seen |= std::uint64_t{1} << 2;
+      continue;
+    }
+    if (key == R"rpckit(selected_openrouter_provider)rpckit") {
+      if (!read_member(in, value.selected_openrouter_provider)) return false;
+      seen |= std::uint64_t{1} << 3;
+      continue;
+    }
+    if (key == R"rpckit(compression)rpckit") {
+      if (!read_member(in, value.compression)) return false;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 4) - 1) return false;  // a required member is missing
+  return true;
+}
+
 void from_json(const nlohmann::json& j, ModelSelectResult& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -3508,6 +8599,35 @@ void decode(const nlohmann::json& j, ModelOpenrouterProvidersParams& value, rpck
   }
 }
 
+void write_json(std::string& out, const ModelOpenrouterProvidersParams& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("model_id":)rpckit", value.model_id);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, ModelOpenrouterProvidersParams& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(model_id)rpckit") {
+      if (!read_member(in, value.model_id)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 1) - 1) return false;  // a required member is missing
+  rpckit::codec::DecodePath path;
+  {
+    rpckit::codec::DecodePath::Key scope(path, "model_id");
+    rpckit::codec::check_pattern(value.model_id, pattern_2(), path,
+        R"rpckit(expected a non-blank string)rpckit");
+  }
+  return true;
+}
+
 void from_json(const nlohmann::json& j, ModelOpenrouterProvidersParams& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -3527,6 +8647,35 @@ void decode(const nlohmann::json& j, ModelOpenrouterProvidersResult& value, rpck
   rpckit::codec::decode_required(j, "providers", value.providers, path);
 }
 
+void write_json(std::string& out, const ModelOpenrouterProvidersResult& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("model_id":)rpckit", value.model_id);
+  object.member(R"rpckit("providers":)rpckit", value.providers);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, ModelOpenrouterProvidersResult& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(model_id)rpckit") {
+      if (!read_member(in, value.model_id)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(providers)rpckit") {
+      if (!read_member(in, value.providers)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 2) - 1) return false;  // a required member is missing
+  return true;
+}
+
 void from_json(const nlohmann::json& j, ModelOpenrouterProvidersResult& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -3542,6 +8691,23 @@ void to_json(nlohmann::json& j, const LimitsGetParams& value) {
 void decode(const nlohmann::json& j, LimitsGetParams& value, rpckit::codec::DecodePath& path) {
   rpckit::codec::expect_object(j, path);
   (void)value;
+}
+
+void write_json(std::string& out, const LimitsGetParams& value) {
+  rpckit::codec::ObjectWriter object(out);
+  (void)value;
+}
+
+bool read_json(rpckit::codec::JsonReader& in, LimitsGetParams& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::string key;
+  while (in.next_member(key)) {
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  (void)value;  // nothing to store: every member is a const
+  return true;
 }
 
 void from_json(const nlohmann::json& j, LimitsGetParams& value) {
@@ -3563,6 +8729,35 @@ void decode(const nlohmann::json& j, LimitsGetResult& value, rpckit::codec::Deco
   rpckit::codec::decode_required(j, "antigravity", value.antigravity, path);
 }
 
+void write_json(std::string& out, const LimitsGetResult& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("antigravity":)rpckit", value.antigravity);
+  object.member(R"rpckit("openai":)rpckit", value.openai);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, LimitsGetResult& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(openai)rpckit") {
+      if (!read_member(in, value.openai)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(antigravity)rpckit") {
+      if (!read_member(in, value.antigravity)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 2) - 1) return false;  // a required member is missing
+  return true;
+}
+
 void from_json(const nlohmann::json& j, LimitsGetResult& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -3580,6 +8775,31 @@ void decode(const nlohmann::json& j, HistoryListParams& value, rpckit::codec::De
   rpckit::codec::expect_object(j, path);
   rpckit::codec::decode_optional(j, "limit", value.limit, path);
   rpckit::codec::decode_optional(j, "cursor", value.cursor, path);
+}
+
+void write_json(std::string& out, const HistoryListParams& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("cursor":)rpckit", value.cursor);
+  object.member(R"rpckit("limit":)rpckit", value.limit);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, HistoryListParams& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(limit)rpckit") {
+      if (!read_member(in, value.limit)) return false;
+      continue;
+    }
+    if (key == R"rpckit(cursor)rpckit") {
+      if (!read_member(in, value.cursor)) return false;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  return true;
 }
 
 void from_json(const nlohmann::json& j, HistoryListParams& value) {
@@ -3613,6 +8833,62 @@ void decode(const nlohmann::json& j, HistoryListResult& value, rpckit::codec::De
   rpckit::codec::decode_required(j, "next_cursor", value.next_cursor, path);
 }
 
+void write_json(std::string& out, const HistoryListResult& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("cursor":)rpckit", value.cursor);
+  object.member(R"rpckit("limit":)rpckit", value.limit);
+  object.member(R"rpckit("next_cursor":)rpckit", value.next_cursor);
+  object.member(R"rpckit("sessions":)rpckit", value.sessions);
+  object.member(R"rpckit("total":)rpckit", value.total);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, HistoryListResult& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(total)rpckit") {
+      if (!read_member(in, value.total)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(cursor)rpckit") {
+      if (!read_member(in, value.cursor)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    if (key == R"rpckit(limit)rpckit") {
+      if (!read_member(in, value.limit)) return false;
+      seen |= std::uint64_t{1} << 2;
+      continue;
+    }
+    if (key == R"rpckit(sessions)rpckit") {
+      if (!read_member(in, value.sessions)) return false;
+      seen |= std::uint64_t{1} << 3;
+      continue;
+    }
+    if (key == R"rpckit(next_cursor)rpckit") {
+      if (!read_member(in, value.next_cursor)) return false;
+      seen |= std::uint64_t{1} << 4;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 5) - 1) return false;  // a required member is missing
+  rpckit::codec::DecodePath path;
+  {
+    rpckit::codec::DecodePath::Key scope(path, "total");
+    rpckit::codec::check_range(static_cast<double>(value.total), 0.0, std::nullopt, path);
+  }
+  {
+    rpckit::codec::DecodePath::Key scope(path, "limit");
+    rpckit::codec::check_range(static_cast<double>(value.limit), 1.0, std::nullopt, path);
+  }
+  return true;
+}
+
 void from_json(const nlohmann::json& j, HistoryListResult& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -3634,6 +8910,36 @@ void decode(const nlohmann::json& j, HistoryGetParams& value, rpckit::codec::Dec
   rpckit::codec::decode_optional(j, "rollout_path", value.rollout_path, path);
 }
 
+void write_json(std::string& out, const HistoryGetParams& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("id":)rpckit", value.id);
+  object.member(R"rpckit("last":)rpckit", value.last);
+  object.member(R"rpckit("rollout_path":)rpckit", value.rollout_path);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, HistoryGetParams& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(id)rpckit") {
+      if (!read_member(in, value.id)) return false;
+      continue;
+    }
+    if (key == R"rpckit(last)rpckit") {
+      if (!read_member(in, value.last)) return false;
+      continue;
+    }
+    if (key == R"rpckit(rollout_path)rpckit") {
+      if (!read_member(in, value.rollout_path)) return false;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  return true;
+}
+
 void from_json(const nlohmann::json& j, HistoryGetParams& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -3653,6 +8959,35 @@ void decode(const nlohmann::json& j, HistoryClearSessionParams& value, rpckit::c
     rpckit::codec::check_pattern(value.session_id, pattern_2(), path,
         R"rpckit(expected a non-blank string)rpckit");
   }
+}
+
+void write_json(std::string& out, const HistoryClearSessionParams& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("session_id":)rpckit", value.session_id);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, HistoryClearSessionParams& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(session_id)rpckit") {
+      if (!read_member(in, value.session_id)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 1) - 1) return false;  // a required member is missing
+  rpckit::codec::DecodePath path;
+  {
+    rpckit::codec::DecodePath::Key scope(path, "session_id");
+    rpckit::codec::check_pattern(value.session_id, pattern_2(), path,
+        R"rpckit(expected a non-blank string)rpckit");
+  }
+  return true;
 }
 
 void from_json(const nlohmann::json& j, HistoryClearSessionParams& value) {
@@ -3681,6 +9016,41 @@ void decode(const nlohmann::json& j, HistoryClearSessionResult& value, rpckit::c
   }
 }
 
+void write_json(std::string& out, const HistoryClearSessionResult& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.constant(R"rpckit("cleared":)rpckit", R"rpckit(true)rpckit");
+  object.member(R"rpckit("session_id":)rpckit", value.session_id);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, HistoryClearSessionResult& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(session_id)rpckit") {
+      if (!read_member(in, value.session_id)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(cleared)rpckit") {
+      if (!rpckit::codec::read_const_json(in, R"rpckit(true)rpckit")) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 2) - 1) return false;  // a required member is missing
+  rpckit::codec::DecodePath path;
+  {
+    rpckit::codec::DecodePath::Key scope(path, "session_id");
+    rpckit::codec::check_pattern(value.session_id, pattern_0(), path,
+        R"rpckit(expected a UUID)rpckit");
+  }
+  return true;
+}
+
 void from_json(const nlohmann::json& j, HistoryClearSessionResult& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -3696,6 +9066,23 @@ void to_json(nlohmann::json& j, const SkillsListParams& value) {
 void decode(const nlohmann::json& j, SkillsListParams& value, rpckit::codec::DecodePath& path) {
   rpckit::codec::expect_object(j, path);
   (void)value;
+}
+
+void write_json(std::string& out, const SkillsListParams& value) {
+  rpckit::codec::ObjectWriter object(out);
+  (void)value;
+}
+
+bool read_json(rpckit::codec::JsonReader& in, SkillsListParams& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::string key;
+  while (in.next_member(key)) {
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  (void)value;  // nothing to store: every member is a const
+  return true;
 }
 
 void from_json(const nlohmann::json& j, SkillsListParams& value) {
@@ -3721,6 +9108,47 @@ void decode(const nlohmann::json& j, SkillInfo& value, rpckit::codec::DecodePath
   rpckit::codec::decode_required(j, "source_path", value.source_path, path);
 }
 
+void write_json(std::string& out, const SkillInfo& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("description":)rpckit", value.description);
+  object.member(R"rpckit("description_preview":)rpckit", value.description_preview);
+  object.member(R"rpckit("name":)rpckit", value.name);
+  object.member(R"rpckit("source_path":)rpckit", value.source_path);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, SkillInfo& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(name)rpckit") {
+      if (!read_member(in, value.name)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(description)rpckit") {
+      if (!read_member(in, value.description)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    if (key == R"rpckit(description_preview)rpckit") {
+      if (!read_member(in, value.description_preview)) return false;
+      seen |= std::uint64_t{1} << 2;
+      continue;
+    }
+    if (key == R"rpckit(source_path)rpckit") {
+      if (!read_member(in, value.source_path)) return false;
+      seen |= std::uint64_t{1} << 3;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 4) - 1) return false;  // a required member is missing
+  return true;
+}
+
 void from_json(const nlohmann::json& j, SkillInfo& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -3742,6 +9170,41 @@ void decode(const nlohmann::json& j, SkillsListResult& value, rpckit::codec::Dec
   rpckit::codec::decode_required(j, "skills", value.skills, path);
 }
 
+void write_json(std::string& out, const SkillsListResult& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("directories":)rpckit", value.directories);
+  object.member(R"rpckit("errors":)rpckit", value.errors);
+  object.member(R"rpckit("skills":)rpckit", value.skills);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, SkillsListResult& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(directories)rpckit") {
+      if (!read_member(in, value.directories)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(errors)rpckit") {
+      if (!read_member(in, value.errors)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    if (key == R"rpckit(skills)rpckit") {
+      if (!read_member(in, value.skills)) return false;
+      seen |= std::uint64_t{1} << 2;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 3) - 1) return false;  // a required member is missing
+  return true;
+}
+
 void from_json(const nlohmann::json& j, SkillsListResult& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -3757,6 +9220,23 @@ void to_json(nlohmann::json& j, const ToolsListParams& value) {
 void decode(const nlohmann::json& j, ToolsListParams& value, rpckit::codec::DecodePath& path) {
   rpckit::codec::expect_object(j, path);
   (void)value;
+}
+
+void write_json(std::string& out, const ToolsListParams& value) {
+  rpckit::codec::ObjectWriter object(out);
+  (void)value;
+}
+
+bool read_json(rpckit::codec::JsonReader& in, ToolsListParams& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::string key;
+  while (in.next_member(key)) {
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  (void)value;  // nothing to store: every member is a const
+  return true;
 }
 
 void from_json(const nlohmann::json& j, ToolsListParams& value) {
@@ -3780,6 +9260,40 @@ void decode(const nlohmann::json& j, ToolInfo& value, rpckit::codec::DecodePath&
   rpckit::codec::decode_optional(j, "input_schema", value.input_schema, path);
 }
 
+void write_json(std::string& out, const ToolInfo& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("description":)rpckit", value.description);
+  object.member(R"rpckit("input_schema":)rpckit", value.input_schema);
+  object.member(R"rpckit("name":)rpckit", value.name);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, ToolInfo& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(name)rpckit") {
+      if (!read_member(in, value.name)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(description)rpckit") {
+      if (!read_member(in, value.description)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    if (key == R"rpckit(input_schema)rpckit") {
+      if (!read_member(in, value.input_schema)) return false;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 2) - 1) return false;  // a required member is missing
+  return true;
+}
+
 void from_json(const nlohmann::json& j, ToolInfo& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -3795,6 +9309,29 @@ void to_json(nlohmann::json& j, const ToolsListResult& value) {
 void decode(const nlohmann::json& j, ToolsListResult& value, rpckit::codec::DecodePath& path) {
   rpckit::codec::expect_object(j, path);
   rpckit::codec::decode_required(j, "tools", value.tools, path);
+}
+
+void write_json(std::string& out, const ToolsListResult& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("tools":)rpckit", value.tools);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, ToolsListResult& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(tools)rpckit") {
+      if (!read_member(in, value.tools)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 1) - 1) return false;  // a required member is missing
+  return true;
 }
 
 void from_json(const nlohmann::json& j, ToolsListResult& value) {
@@ -3814,6 +9351,29 @@ void decode(const nlohmann::json& j, DebugSetParams& value, rpckit::codec::Decod
   rpckit::codec::decode_required(j, "super_debug", value.super_debug, path);
 }
 
+void write_json(std::string& out, const DebugSetParams& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("super_debug":)rpckit", value.super_debug);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, DebugSetParams& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(super_debug)rpckit") {
+      if (!read_member(in, value.super_debug)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 1) - 1) return false;  // a required member is missing
+  return true;
+}
+
 void from_json(const nlohmann::json& j, DebugSetParams& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -3829,6 +9389,29 @@ void to_json(nlohmann::json& j, const DebugSetResult& value) {
 void decode(const nlohmann::json& j, DebugSetResult& value, rpckit::codec::DecodePath& path) {
   rpckit::codec::expect_object(j, path);
   rpckit::codec::decode_required(j, "super_debug", value.super_debug, path);
+}
+
+void write_json(std::string& out, const DebugSetResult& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("super_debug":)rpckit", value.super_debug);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, DebugSetResult& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(super_debug)rpckit") {
+      if (!read_member(in, value.super_debug)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 1) - 1) return false;  // a required member is missing
+  return true;
 }
 
 void from_json(const nlohmann::json& j, DebugSetResult& value) {

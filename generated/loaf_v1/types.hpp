@@ -14,6 +14,7 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include "rpckit/codec/decode_error.hpp"
+#include "rpckit/codec/json_reader.hpp"
 #include "rpckit/values/json_value.hpp"
 #include "rpckit/values/nullable.hpp"
 #include "rpckit/values/open_enum.hpp"
@@ -43,6 +44,10 @@ std::optional<ErrorCode> error_code_from_string(std::string_view name) noexcept;
 void to_json(nlohmann::json& j, const ErrorCode& value);
 void from_json(const nlohmann::json& j, ErrorCode& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, ErrorCode& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const ErrorCode& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, ErrorCode& value);
 
 // The values of AuthProvider (rpckit::OpenEnum).
 struct AuthProviderValues {
@@ -72,6 +77,10 @@ class AuthProvider : public rpckit::OpenEnum<AuthProvider, AuthProviderValues> {
 void to_json(nlohmann::json& j, const AuthProvider& value);
 void from_json(const nlohmann::json& j, AuthProvider& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, AuthProvider& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const AuthProvider& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, AuthProvider& value);
 
 // The values of OAuthProvider (rpckit::OpenEnum).
 struct OAuthProviderValues {
@@ -96,6 +105,10 @@ class OAuthProvider : public rpckit::OpenEnum<OAuthProvider, OAuthProviderValues
 void to_json(nlohmann::json& j, const OAuthProvider& value);
 void from_json(const nlohmann::json& j, OAuthProvider& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, OAuthProvider& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const OAuthProvider& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, OAuthProvider& value);
 
 // The values of ThinkingLevel (rpckit::OpenEnum).
 struct ThinkingLevelValues {
@@ -128,6 +141,10 @@ class ThinkingLevel : public rpckit::OpenEnum<ThinkingLevel, ThinkingLevelValues
 void to_json(nlohmann::json& j, const ThinkingLevel& value);
 void from_json(const nlohmann::json& j, ThinkingLevel& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, ThinkingLevel& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const ThinkingLevel& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, ThinkingLevel& value);
 
 // The values of CompactionReason (rpckit::OpenEnum).
 struct CompactionReasonValues {
@@ -157,6 +174,10 @@ class CompactionReason : public rpckit::OpenEnum<CompactionReason, CompactionRea
 void to_json(nlohmann::json& j, const CompactionReason& value);
 void from_json(const nlohmann::json& j, CompactionReason& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, CompactionReason& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const CompactionReason& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, CompactionReason& value);
 
 // The values of CompressionReason (rpckit::OpenEnum).
 struct CompressionReasonValues {
@@ -183,6 +204,10 @@ class CompressionReason : public rpckit::OpenEnum<CompressionReason, Compression
 void to_json(nlohmann::json& j, const CompressionReason& value);
 void from_json(const nlohmann::json& j, CompressionReason& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, CompressionReason& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const CompressionReason& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, CompressionReason& value);
 
 // The values of ContextTokenSource (rpckit::OpenEnum).
 struct ContextTokenSourceValues {
@@ -207,6 +232,10 @@ class ContextTokenSource : public rpckit::OpenEnum<ContextTokenSource, ContextTo
 void to_json(nlohmann::json& j, const ContextTokenSource& value);
 void from_json(const nlohmann::json& j, ContextTokenSource& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, ContextTokenSource& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const ContextTokenSource& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, ContextTokenSource& value);
 
 // The values of ImageInputKind (rpckit::OpenEnum).
 struct ImageInputKindValues {
@@ -231,6 +260,10 @@ class ImageInputKind : public rpckit::OpenEnum<ImageInputKind, ImageInputKindVal
 void to_json(nlohmann::json& j, const ImageInputKind& value);
 void from_json(const nlohmann::json& j, ImageInputKind& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, ImageInputKind& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const ImageInputKind& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, ImageInputKind& value);
 
 /// The spec's Profile: the signed-in Antigravity account (spec section 6). Named AntigravityProfile in C++ because the generated profile traits already take the name Profile.
 struct AntigravityProfile {
@@ -246,6 +279,10 @@ struct AntigravityProfile {
 void to_json(nlohmann::json& j, const AntigravityProfile& value);
 void from_json(const nlohmann::json& j, AntigravityProfile& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, AntigravityProfile& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const AntigravityProfile& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, AntigravityProfile& value);
 
 /// Which providers are configured (auth.status result; /auth output). snake_case keys (spec section 6).
 struct AuthStatus {
@@ -265,6 +302,10 @@ struct AuthStatus {
 void to_json(nlohmann::json& j, const AuthStatus& value);
 void from_json(const nlohmann::json& j, AuthStatus& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, AuthStatus& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const AuthStatus& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, AuthStatus& value);
 
 /// Snapshot.auth: AuthStatus in camelCase.
 struct SnapshotAuth {
@@ -281,6 +322,10 @@ struct SnapshotAuth {
 void to_json(nlohmann::json& j, const SnapshotAuth& value);
 void from_json(const nlohmann::json& j, SnapshotAuth& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, SnapshotAuth& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const SnapshotAuth& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, SnapshotAuth& value);
 
 /// Snapshot.onboarding.
 struct SnapshotOnboarding {
@@ -292,6 +337,10 @@ struct SnapshotOnboarding {
 void to_json(nlohmann::json& j, const SnapshotOnboarding& value);
 void from_json(const nlohmann::json& j, SnapshotOnboarding& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, SnapshotOnboarding& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const SnapshotOnboarding& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, SnapshotOnboarding& value);
 
 /// Snapshot.model: the current selection.
 struct SnapshotModel {
@@ -308,6 +357,10 @@ struct SnapshotModel {
 void to_json(nlohmann::json& j, const SnapshotModel& value);
 void from_json(const nlohmann::json& j, SnapshotModel& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, SnapshotModel& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const SnapshotModel& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, SnapshotModel& value);
 
 /// Snapshot.sessions: the sessions of this server process.
 struct SnapshotSessions {
@@ -321,6 +374,10 @@ struct SnapshotSessions {
 void to_json(nlohmann::json& j, const SnapshotSessions& value);
 void from_json(const nlohmann::json& j, SnapshotSessions& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, SnapshotSessions& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const SnapshotSessions& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, SnapshotSessions& value);
 
 /// Snapshot.skills.
 struct SnapshotSkills {
@@ -334,6 +391,10 @@ struct SnapshotSkills {
 void to_json(nlohmann::json& j, const SnapshotSkills& value);
 void from_json(const nlohmann::json& j, SnapshotSkills& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, SnapshotSkills& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const SnapshotSkills& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, SnapshotSkills& value);
 
 /// The runtime state snapshot (state.get result; state.changed payload.snapshot). camelCase keys, as upstream emits them (spec section 6, decision 8.4).
 struct Snapshot {
@@ -348,6 +409,10 @@ struct Snapshot {
 void to_json(nlohmann::json& j, const Snapshot& value);
 void from_json(const nlohmann::json& j, Snapshot& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, Snapshot& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const Snapshot& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, Snapshot& value);
 
 /// An image in session.send (request; snake_case). At least one of path/data_url, else the entry is skipped (not an error). At most max_image_bytes (8 MiB) decoded. Unsupported types, oversized or unreadable images do not fail the call: they arrive as session.error events. Optional values given as null count as absent.
 struct ImageInput {
@@ -367,6 +432,10 @@ struct ImageInput {
 void to_json(nlohmann::json& j, const ImageInput& value);
 void from_json(const nlohmann::json& j, ImageInput& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, ImageInput& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const ImageInput& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, ImageInput& value);
 
 /// An ImageInput as a queue holds it: normalized, path always present (possibly "").
 struct QueuedImageInput {
@@ -382,6 +451,10 @@ struct QueuedImageInput {
 void to_json(nlohmann::json& j, const QueuedImageInput& value);
 void from_json(const nlohmann::json& j, QueuedImageInput& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, QueuedImageInput& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const QueuedImageInput& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, QueuedImageInput& value);
 
 /// An image attached to a message (camelCase).
 struct ImageAttachment {
@@ -399,6 +472,10 @@ struct ImageAttachment {
 void to_json(nlohmann::json& j, const ImageAttachment& value);
 void from_json(const nlohmann::json& j, ImageAttachment& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, ImageAttachment& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const ImageAttachment& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, ImageAttachment& value);
 
 // The values of UiMessageKind (rpckit::OpenEnum).
 struct UiMessageKindValues {
@@ -425,6 +502,10 @@ class UiMessageKind : public rpckit::OpenEnum<UiMessageKind, UiMessageKindValues
 void to_json(nlohmann::json& j, const UiMessageKind& value);
 void from_json(const nlohmann::json& j, UiMessageKind& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, UiMessageKind& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const UiMessageKind& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, UiMessageKind& value);
 
 /// A message as the UI shows it.
 struct UiMessage {
@@ -442,6 +523,10 @@ struct UiMessage {
 void to_json(nlohmann::json& j, const UiMessage& value);
 void from_json(const nlohmann::json& j, UiMessage& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, UiMessage& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const UiMessage& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, UiMessage& value);
 
 // The values of ChatRole (rpckit::OpenEnum).
 struct ChatRoleValues {
@@ -466,6 +551,10 @@ class ChatRole : public rpckit::OpenEnum<ChatRole, ChatRoleValues> {
 void to_json(nlohmann::json& j, const ChatRole& value);
 void from_json(const nlohmann::json& j, ChatRole& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, ChatRole& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const ChatRole& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, ChatRole& value);
 
 /// A message of the model conversation history.
 struct ChatMessage {
@@ -481,6 +570,10 @@ struct ChatMessage {
 void to_json(nlohmann::json& j, const ChatMessage& value);
 void from_json(const nlohmann::json& j, ChatMessage& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, ChatMessage& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const ChatMessage& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, ChatMessage& value);
 
 /// Where a context token estimate goes (snake_case, spec section 6).
 struct TokenBreakdown {
@@ -494,6 +587,10 @@ struct TokenBreakdown {
 void to_json(nlohmann::json& j, const TokenBreakdown& value);
 void from_json(const nlohmann::json& j, TokenBreakdown& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, TokenBreakdown& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const TokenBreakdown& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, TokenBreakdown& value);
 
 /// A prompt queued by session.send with enqueue: true while a turn ran (camelCase, spec section 6).
 struct QueueItem {
@@ -511,6 +608,10 @@ struct QueueItem {
 void to_json(nlohmann::json& j, const QueueItem& value);
 void from_json(const nlohmann::json& j, QueueItem& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, QueueItem& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const QueueItem& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, QueueItem& value);
 
 /// A live session (session.get result, session.create result state). camelCase keys (spec section 6).
 struct SessionState {
@@ -548,6 +649,10 @@ struct SessionState {
 void to_json(nlohmann::json& j, const SessionState& value);
 void from_json(const nlohmann::json& j, SessionState& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, SessionState& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const SessionState& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, SessionState& value);
 
 // The values of StreamSegmentKind (rpckit::OpenEnum).
 struct StreamSegmentKindValues {
@@ -571,6 +676,10 @@ class StreamSegmentKind : public rpckit::OpenEnum<StreamSegmentKind, StreamSegme
 void to_json(nlohmann::json& j, const StreamSegmentKind& value);
 void from_json(const nlohmann::json& j, StreamSegmentKind& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, StreamSegmentKind& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const StreamSegmentKind& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, StreamSegmentKind& value);
 
 /// One incremental piece of a stream chunk.
 struct StreamSegment {
@@ -583,6 +692,10 @@ struct StreamSegment {
 void to_json(nlohmann::json& j, const StreamSegment& value);
 void from_json(const nlohmann::json& j, StreamSegment& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, StreamSegment& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const StreamSegment& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, StreamSegment& value);
 
 /// Streaming progress of a turn (session.stream.chunk payload.chunk; camelCase, spec section 6).
 struct StreamChunk {
@@ -598,6 +711,10 @@ struct StreamChunk {
 void to_json(nlohmann::json& j, const StreamChunk& value);
 void from_json(const nlohmann::json& j, StreamChunk& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, StreamChunk& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const StreamChunk& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, StreamChunk& value);
 
 /// A selectable model (model.list result models; camelCase, spec section 6).
 struct ModelOption {
@@ -623,6 +740,10 @@ struct ModelOption {
 void to_json(nlohmann::json& j, const ModelOption& value);
 void from_json(const nlohmann::json& j, ModelOption& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, ModelOption& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const ModelOption& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, ModelOption& value);
 
 /// Outcome of model.select with compress_immediately: true (snake_case, spec section 6).
 struct Compression {
@@ -642,6 +763,10 @@ struct Compression {
 void to_json(nlohmann::json& j, const Compression& value);
 void from_json(const nlohmann::json& j, Compression& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, Compression& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const Compression& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, Compression& value);
 
 /// One OpenAI rate window (camelCase).
 struct UsageWindow {
@@ -655,6 +780,10 @@ struct UsageWindow {
 void to_json(nlohmann::json& j, const UsageWindow& value);
 void from_json(const nlohmann::json& j, UsageWindow& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, UsageWindow& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const UsageWindow& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, UsageWindow& value);
 
 /// OpenAI usage (camelCase).
 struct OpenaiUsageSnapshot {
@@ -670,6 +799,10 @@ struct OpenaiUsageSnapshot {
 void to_json(nlohmann::json& j, const OpenaiUsageSnapshot& value);
 void from_json(const nlohmann::json& j, OpenaiUsageSnapshot& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, OpenaiUsageSnapshot& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const OpenaiUsageSnapshot& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, OpenaiUsageSnapshot& value);
 
 /// limits.get openai: OpenAI usage or why it is unavailable.
 struct OpenaiUsageResult {
@@ -685,6 +818,10 @@ struct OpenaiUsageResult {
 void to_json(nlohmann::json& j, const OpenaiUsageResult& value);
 void from_json(const nlohmann::json& j, OpenaiUsageResult& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, OpenaiUsageResult& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const OpenaiUsageResult& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, OpenaiUsageResult& value);
 
 /// Antigravity quota of one model (camelCase).
 struct AntigravityModelUsage {
@@ -699,6 +836,10 @@ struct AntigravityModelUsage {
 void to_json(nlohmann::json& j, const AntigravityModelUsage& value);
 void from_json(const nlohmann::json& j, AntigravityModelUsage& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, AntigravityModelUsage& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const AntigravityModelUsage& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, AntigravityModelUsage& value);
 
 /// Antigravity usage per model.
 struct AntigravityUsageSnapshot {
@@ -709,6 +850,10 @@ struct AntigravityUsageSnapshot {
 void to_json(nlohmann::json& j, const AntigravityUsageSnapshot& value);
 void from_json(const nlohmann::json& j, AntigravityUsageSnapshot& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, AntigravityUsageSnapshot& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const AntigravityUsageSnapshot& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, AntigravityUsageSnapshot& value);
 
 /// limits.get antigravity: Antigravity usage or why it is unavailable.
 struct AntigravityUsageResult {
@@ -724,6 +869,10 @@ struct AntigravityUsageResult {
 void to_json(nlohmann::json& j, const AntigravityUsageResult& value);
 void from_json(const nlohmann::json& j, AntigravityUsageResult& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, AntigravityUsageResult& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const AntigravityUsageResult& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, AntigravityUsageResult& value);
 
 /// A saved session in history.list.
 struct ChatSessionSummary {
@@ -751,6 +900,10 @@ struct ChatSessionSummary {
 void to_json(nlohmann::json& j, const ChatSessionSummary& value);
 void from_json(const nlohmann::json& j, ChatSessionSummary& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, ChatSessionSummary& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const ChatSessionSummary& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, ChatSessionSummary& value);
 
 /// A saved session with its messages (history.get): ChatSessionSummary plus messages.
 struct ChatSessionRecord {
@@ -780,6 +933,10 @@ struct ChatSessionRecord {
 void to_json(nlohmann::json& j, const ChatSessionRecord& value);
 void from_json(const nlohmann::json& j, ChatSessionRecord& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, ChatSessionRecord& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const ChatSessionRecord& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, ChatSessionRecord& value);
 
 // The values of EventType (rpckit::OpenEnum).
 struct EventTypeValues {
@@ -866,6 +1023,10 @@ class EventType : public rpckit::OpenEnum<EventType, EventTypeValues> {
 void to_json(nlohmann::json& j, const EventType& value);
 void from_json(const nlohmann::json& j, EventType& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, EventType& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const EventType& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, EventType& value);
 
 /// session.status payload.
 struct SessionStatusPayload {
@@ -883,6 +1044,10 @@ struct SessionStatusPayload {
 void to_json(nlohmann::json& j, const SessionStatusPayload& value);
 void from_json(const nlohmann::json& j, SessionStatusPayload& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, SessionStatusPayload& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const SessionStatusPayload& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, SessionStatusPayload& value);
 
 /// session.status: A session's status changed. Every turn ends with pending: false, status_label "ready".
 struct SessionStatusEvent {
@@ -896,6 +1061,10 @@ struct SessionStatusEvent {
 void to_json(nlohmann::json& j, const SessionStatusEvent& value);
 void from_json(const nlohmann::json& j, SessionStatusEvent& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, SessionStatusEvent& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const SessionStatusEvent& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, SessionStatusEvent& value);
 
 /// session.message.appended payload.
 struct SessionMessageAppendedPayload {
@@ -908,6 +1077,10 @@ struct SessionMessageAppendedPayload {
 void to_json(nlohmann::json& j, const SessionMessageAppendedPayload& value);
 void from_json(const nlohmann::json& j, SessionMessageAppendedPayload& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, SessionMessageAppendedPayload& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const SessionMessageAppendedPayload& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, SessionMessageAppendedPayload& value);
 
 /// session.message.appended: A message was appended to a session.
 struct SessionMessageAppendedEvent {
@@ -921,6 +1094,10 @@ struct SessionMessageAppendedEvent {
 void to_json(nlohmann::json& j, const SessionMessageAppendedEvent& value);
 void from_json(const nlohmann::json& j, SessionMessageAppendedEvent& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, SessionMessageAppendedEvent& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const SessionMessageAppendedEvent& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, SessionMessageAppendedEvent& value);
 
 /// session.stream.chunk payload.
 struct SessionStreamChunkPayload {
@@ -935,6 +1112,10 @@ struct SessionStreamChunkPayload {
 void to_json(nlohmann::json& j, const SessionStreamChunkPayload& value);
 void from_json(const nlohmann::json& j, SessionStreamChunkPayload& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, SessionStreamChunkPayload& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const SessionStreamChunkPayload& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, SessionStreamChunkPayload& value);
 
 /// session.stream.chunk: Streaming progress of a turn.
 struct SessionStreamChunkEvent {
@@ -948,6 +1129,10 @@ struct SessionStreamChunkEvent {
 void to_json(nlohmann::json& j, const SessionStreamChunkEvent& value);
 void from_json(const nlohmann::json& j, SessionStreamChunkEvent& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, SessionStreamChunkEvent& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const SessionStreamChunkEvent& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, SessionStreamChunkEvent& value);
 
 /// Payload of session.tool.call.started, session.tool.call.completed and session.tool.results.
 struct SessionToolPayload {
@@ -963,6 +1148,10 @@ struct SessionToolPayload {
 void to_json(nlohmann::json& j, const SessionToolPayload& value);
 void from_json(const nlohmann::json& j, SessionToolPayload& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, SessionToolPayload& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const SessionToolPayload& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, SessionToolPayload& value);
 
 /// session.tool.call.started: A tool call started.
 struct SessionToolCallStartedEvent {
@@ -976,6 +1165,10 @@ struct SessionToolCallStartedEvent {
 void to_json(nlohmann::json& j, const SessionToolCallStartedEvent& value);
 void from_json(const nlohmann::json& j, SessionToolCallStartedEvent& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, SessionToolCallStartedEvent& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const SessionToolCallStartedEvent& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, SessionToolCallStartedEvent& value);
 
 /// session.tool.call.completed: A tool call completed.
 struct SessionToolCallCompletedEvent {
@@ -989,6 +1182,10 @@ struct SessionToolCallCompletedEvent {
 void to_json(nlohmann::json& j, const SessionToolCallCompletedEvent& value);
 void from_json(const nlohmann::json& j, SessionToolCallCompletedEvent& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, SessionToolCallCompletedEvent& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const SessionToolCallCompletedEvent& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, SessionToolCallCompletedEvent& value);
 
 /// session.tool.results: Tool results of a round.
 struct SessionToolResultsEvent {
@@ -1002,6 +1199,10 @@ struct SessionToolResultsEvent {
 void to_json(nlohmann::json& j, const SessionToolResultsEvent& value);
 void from_json(const nlohmann::json& j, SessionToolResultsEvent& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, SessionToolResultsEvent& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const SessionToolResultsEvent& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, SessionToolResultsEvent& value);
 
 /// session.completed payload.
 struct SessionCompletedPayload {
@@ -1017,6 +1218,10 @@ struct SessionCompletedPayload {
 void to_json(nlohmann::json& j, const SessionCompletedPayload& value);
 void from_json(const nlohmann::json& j, SessionCompletedPayload& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, SessionCompletedPayload& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const SessionCompletedPayload& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, SessionCompletedPayload& value);
 
 /// session.completed: A turn completed.
 struct SessionCompletedEvent {
@@ -1030,6 +1235,10 @@ struct SessionCompletedEvent {
 void to_json(nlohmann::json& j, const SessionCompletedEvent& value);
 void from_json(const nlohmann::json& j, SessionCompletedEvent& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, SessionCompletedEvent& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const SessionCompletedEvent& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, SessionCompletedEvent& value);
 
 /// session.interrupted payload.
 struct SessionInterruptedPayload {
@@ -1045,6 +1254,10 @@ struct SessionInterruptedPayload {
 void to_json(nlohmann::json& j, const SessionInterruptedPayload& value);
 void from_json(const nlohmann::json& j, SessionInterruptedPayload& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, SessionInterruptedPayload& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const SessionInterruptedPayload& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, SessionInterruptedPayload& value);
 
 /// session.interrupted: A turn was interrupted.
 struct SessionInterruptedEvent {
@@ -1058,6 +1271,10 @@ struct SessionInterruptedEvent {
 void to_json(nlohmann::json& j, const SessionInterruptedEvent& value);
 void from_json(const nlohmann::json& j, SessionInterruptedEvent& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, SessionInterruptedEvent& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const SessionInterruptedEvent& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, SessionInterruptedEvent& value);
 
 /// session.error payload.
 struct SessionErrorPayload {
@@ -1073,6 +1290,10 @@ struct SessionErrorPayload {
 void to_json(nlohmann::json& j, const SessionErrorPayload& value);
 void from_json(const nlohmann::json& j, SessionErrorPayload& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, SessionErrorPayload& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const SessionErrorPayload& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, SessionErrorPayload& value);
 
 /// session.error: A turn failed, or an image of session.send could not be loaded.
 struct SessionErrorEvent {
@@ -1086,6 +1307,10 @@ struct SessionErrorEvent {
 void to_json(nlohmann::json& j, const SessionErrorEvent& value);
 void from_json(const nlohmann::json& j, SessionErrorEvent& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, SessionErrorEvent& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const SessionErrorEvent& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, SessionErrorEvent& value);
 
 /// auth.flow.started payload.
 struct AuthFlowStartedPayload {
@@ -1096,6 +1321,10 @@ struct AuthFlowStartedPayload {
 void to_json(nlohmann::json& j, const AuthFlowStartedPayload& value);
 void from_json(const nlohmann::json& j, AuthFlowStartedPayload& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, AuthFlowStartedPayload& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const AuthFlowStartedPayload& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, AuthFlowStartedPayload& value);
 
 /// auth.flow.started: An OAuth flow started (auth.connect.*).
 struct AuthFlowStartedEvent {
@@ -1109,6 +1338,10 @@ struct AuthFlowStartedEvent {
 void to_json(nlohmann::json& j, const AuthFlowStartedEvent& value);
 void from_json(const nlohmann::json& j, AuthFlowStartedEvent& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, AuthFlowStartedEvent& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const AuthFlowStartedEvent& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, AuthFlowStartedEvent& value);
 
 /// auth.flow.url payload.
 struct AuthFlowUrlPayload {
@@ -1121,6 +1354,10 @@ struct AuthFlowUrlPayload {
 void to_json(nlohmann::json& j, const AuthFlowUrlPayload& value);
 void from_json(const nlohmann::json& j, AuthFlowUrlPayload& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, AuthFlowUrlPayload& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const AuthFlowUrlPayload& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, AuthFlowUrlPayload& value);
 
 /// auth.flow.url: The URL the user must open (no browser is opened in RPC mode).
 struct AuthFlowUrlEvent {
@@ -1134,6 +1371,10 @@ struct AuthFlowUrlEvent {
 void to_json(nlohmann::json& j, const AuthFlowUrlEvent& value);
 void from_json(const nlohmann::json& j, AuthFlowUrlEvent& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, AuthFlowUrlEvent& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const AuthFlowUrlEvent& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, AuthFlowUrlEvent& value);
 
 /// auth.flow.device_code payload.
 struct AuthFlowDeviceCodePayload {
@@ -1152,6 +1393,10 @@ struct AuthFlowDeviceCodePayload {
 void to_json(nlohmann::json& j, const AuthFlowDeviceCodePayload& value);
 void from_json(const nlohmann::json& j, AuthFlowDeviceCodePayload& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, AuthFlowDeviceCodePayload& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const AuthFlowDeviceCodePayload& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, AuthFlowDeviceCodePayload& value);
 
 /// auth.flow.device_code: A device code the user must enter (OpenAI device-code login).
 struct AuthFlowDeviceCodeEvent {
@@ -1165,6 +1410,10 @@ struct AuthFlowDeviceCodeEvent {
 void to_json(nlohmann::json& j, const AuthFlowDeviceCodeEvent& value);
 void from_json(const nlohmann::json& j, AuthFlowDeviceCodeEvent& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, AuthFlowDeviceCodeEvent& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const AuthFlowDeviceCodeEvent& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, AuthFlowDeviceCodeEvent& value);
 
 // The values of OpenaiLoginMethod (rpckit::OpenEnum).
 struct OpenaiLoginMethodValues {
@@ -1189,6 +1438,10 @@ class OpenaiLoginMethod : public rpckit::OpenEnum<OpenaiLoginMethod, OpenaiLogin
 void to_json(nlohmann::json& j, const OpenaiLoginMethod& value);
 void from_json(const nlohmann::json& j, OpenaiLoginMethod& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, OpenaiLoginMethod& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const OpenaiLoginMethod& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, OpenaiLoginMethod& value);
 
 /// Result of auth.connect.openai (also the auth.flow.completed payload).
 struct AuthConnectOpenaiResult {
@@ -1203,6 +1456,10 @@ struct AuthConnectOpenaiResult {
 void to_json(nlohmann::json& j, const AuthConnectOpenaiResult& value);
 void from_json(const nlohmann::json& j, AuthConnectOpenaiResult& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, AuthConnectOpenaiResult& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const AuthConnectOpenaiResult& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, AuthConnectOpenaiResult& value);
 
 /// Result of auth.connect.antigravity (also the auth.flow.completed payload).
 struct AuthConnectAntigravityResult {
@@ -1215,6 +1472,10 @@ struct AuthConnectAntigravityResult {
 void to_json(nlohmann::json& j, const AuthConnectAntigravityResult& value);
 void from_json(const nlohmann::json& j, AuthConnectAntigravityResult& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, AuthConnectAntigravityResult& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const AuthConnectAntigravityResult& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, AuthConnectAntigravityResult& value);
 
 /// auth.flow.completed payload: the result of auth.connect.openai or auth.connect.antigravity, told apart by provider.
 // Tagged by "provider". A member this version does not know is kept whole as the
@@ -1227,6 +1488,10 @@ struct AuthFlowCompletedPayload {
 void to_json(nlohmann::json& j, const AuthFlowCompletedPayload& value);
 void from_json(const nlohmann::json& j, AuthFlowCompletedPayload& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, AuthFlowCompletedPayload& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const AuthFlowCompletedPayload& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, AuthFlowCompletedPayload& value);
 
 /// auth.flow.completed: An OAuth flow completed; the payload is the connect method's result object.
 struct AuthFlowCompletedEvent {
@@ -1240,6 +1505,10 @@ struct AuthFlowCompletedEvent {
 void to_json(nlohmann::json& j, const AuthFlowCompletedEvent& value);
 void from_json(const nlohmann::json& j, AuthFlowCompletedEvent& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, AuthFlowCompletedEvent& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const AuthFlowCompletedEvent& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, AuthFlowCompletedEvent& value);
 
 /// auth.flow.failed payload.
 struct AuthFlowFailedPayload {
@@ -1252,6 +1521,10 @@ struct AuthFlowFailedPayload {
 void to_json(nlohmann::json& j, const AuthFlowFailedPayload& value);
 void from_json(const nlohmann::json& j, AuthFlowFailedPayload& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, AuthFlowFailedPayload& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const AuthFlowFailedPayload& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, AuthFlowFailedPayload& value);
 
 /// auth.flow.failed: An OAuth flow failed; the connect request then fails with -32603.
 struct AuthFlowFailedEvent {
@@ -1265,6 +1538,10 @@ struct AuthFlowFailedEvent {
 void to_json(nlohmann::json& j, const AuthFlowFailedEvent& value);
 void from_json(const nlohmann::json& j, AuthFlowFailedEvent& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, AuthFlowFailedEvent& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const AuthFlowFailedEvent& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, AuthFlowFailedEvent& value);
 
 /// state.changed payload.
 struct StateChangedPayload {
@@ -1279,6 +1556,10 @@ struct StateChangedPayload {
 void to_json(nlohmann::json& j, const StateChangedPayload& value);
 void from_json(const nlohmann::json& j, StateChangedPayload& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, StateChangedPayload& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const StateChangedPayload& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, StateChangedPayload& value);
 
 /// state.changed: The runtime state changed.
 struct StateChangedEvent {
@@ -1292,6 +1573,10 @@ struct StateChangedEvent {
 void to_json(nlohmann::json& j, const StateChangedEvent& value);
 void from_json(const nlohmann::json& j, StateChangedEvent& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, StateChangedEvent& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const StateChangedEvent& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, StateChangedEvent& value);
 
 /// session.debug payload.
 struct SessionDebugPayload {
@@ -1309,6 +1594,10 @@ struct SessionDebugPayload {
 void to_json(nlohmann::json& j, const SessionDebugPayload& value);
 void from_json(const nlohmann::json& j, SessionDebugPayload& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, SessionDebugPayload& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const SessionDebugPayload& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, SessionDebugPayload& value);
 
 /// session.debug: Debug stage of a turn (after debug.set true), or a compaction failure stage (compaction.migration_failed, compaction.event_append_failed; always). Not in the seed.
 struct SessionDebugEvent {
@@ -1322,6 +1611,10 @@ struct SessionDebugEvent {
 void to_json(nlohmann::json& j, const SessionDebugEvent& value);
 void from_json(const nlohmann::json& j, SessionDebugEvent& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, SessionDebugEvent& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const SessionDebugEvent& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, SessionDebugEvent& value);
 
 /// session.context.estimate payload.
 struct SessionContextEstimatePayload {
@@ -1338,6 +1631,10 @@ struct SessionContextEstimatePayload {
 void to_json(nlohmann::json& j, const SessionContextEstimatePayload& value);
 void from_json(const nlohmann::json& j, SessionContextEstimatePayload& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, SessionContextEstimatePayload& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const SessionContextEstimatePayload& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, SessionContextEstimatePayload& value);
 
 /// session.context.estimate: A new context token estimate. Not in the seed.
 struct SessionContextEstimateEvent {
@@ -1351,6 +1648,10 @@ struct SessionContextEstimateEvent {
 void to_json(nlohmann::json& j, const SessionContextEstimateEvent& value);
 void from_json(const nlohmann::json& j, SessionContextEstimateEvent& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, SessionContextEstimateEvent& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const SessionContextEstimateEvent& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, SessionContextEstimateEvent& value);
 
 /// compaction.started payload.
 struct CompactionStartedPayload {
@@ -1368,6 +1669,10 @@ struct CompactionStartedPayload {
 void to_json(nlohmann::json& j, const CompactionStartedPayload& value);
 void from_json(const nlohmann::json& j, CompactionStartedPayload& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, CompactionStartedPayload& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const CompactionStartedPayload& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, CompactionStartedPayload& value);
 
 /// compaction.started: A context compaction started. Not in the seed.
 struct CompactionStartedEvent {
@@ -1381,6 +1686,10 @@ struct CompactionStartedEvent {
 void to_json(nlohmann::json& j, const CompactionStartedEvent& value);
 void from_json(const nlohmann::json& j, CompactionStartedEvent& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, CompactionStartedEvent& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const CompactionStartedEvent& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, CompactionStartedEvent& value);
 
 /// compaction.anchor_selected payload.
 struct CompactionAnchorSelectedPayload {
@@ -1398,6 +1707,10 @@ struct CompactionAnchorSelectedPayload {
 void to_json(nlohmann::json& j, const CompactionAnchorSelectedPayload& value);
 void from_json(const nlohmann::json& j, CompactionAnchorSelectedPayload& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, CompactionAnchorSelectedPayload& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const CompactionAnchorSelectedPayload& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, CompactionAnchorSelectedPayload& value);
 
 /// compaction.anchor_selected: A compaction anchor was selected. Not in the seed.
 struct CompactionAnchorSelectedEvent {
@@ -1411,6 +1724,10 @@ struct CompactionAnchorSelectedEvent {
 void to_json(nlohmann::json& j, const CompactionAnchorSelectedEvent& value);
 void from_json(const nlohmann::json& j, CompactionAnchorSelectedEvent& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, CompactionAnchorSelectedEvent& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const CompactionAnchorSelectedEvent& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, CompactionAnchorSelectedEvent& value);
 
 /// compaction.summary_merged payload.
 struct CompactionSummaryMergedPayload {
@@ -1427,6 +1744,10 @@ struct CompactionSummaryMergedPayload {
 void to_json(nlohmann::json& j, const CompactionSummaryMergedPayload& value);
 void from_json(const nlohmann::json& j, CompactionSummaryMergedPayload& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, CompactionSummaryMergedPayload& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const CompactionSummaryMergedPayload& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, CompactionSummaryMergedPayload& value);
 
 /// compaction.summary_merged: A compaction summary was merged. Not in the seed.
 struct CompactionSummaryMergedEvent {
@@ -1440,6 +1761,10 @@ struct CompactionSummaryMergedEvent {
 void to_json(nlohmann::json& j, const CompactionSummaryMergedEvent& value);
 void from_json(const nlohmann::json& j, CompactionSummaryMergedEvent& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, CompactionSummaryMergedEvent& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const CompactionSummaryMergedEvent& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, CompactionSummaryMergedEvent& value);
 
 /// compaction.completed payload.
 struct CompactionCompletedPayload {
@@ -1463,6 +1788,10 @@ struct CompactionCompletedPayload {
 void to_json(nlohmann::json& j, const CompactionCompletedPayload& value);
 void from_json(const nlohmann::json& j, CompactionCompletedPayload& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, CompactionCompletedPayload& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const CompactionCompletedPayload& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, CompactionCompletedPayload& value);
 
 /// compaction.completed: A compaction completed. Not in the seed.
 struct CompactionCompletedEvent {
@@ -1476,6 +1805,10 @@ struct CompactionCompletedEvent {
 void to_json(nlohmann::json& j, const CompactionCompletedEvent& value);
 void from_json(const nlohmann::json& j, CompactionCompletedEvent& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, CompactionCompletedEvent& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const CompactionCompletedEvent& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, CompactionCompletedEvent& value);
 
 /// compaction.failed payload.
 struct CompactionFailedPayload {
@@ -1492,6 +1825,10 @@ struct CompactionFailedPayload {
 void to_json(nlohmann::json& j, const CompactionFailedPayload& value);
 void from_json(const nlohmann::json& j, CompactionFailedPayload& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, CompactionFailedPayload& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const CompactionFailedPayload& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, CompactionFailedPayload& value);
 
 /// compaction.failed: A compaction failed. Not in the seed.
 struct CompactionFailedEvent {
@@ -1505,6 +1842,10 @@ struct CompactionFailedEvent {
 void to_json(nlohmann::json& j, const CompactionFailedEvent& value);
 void from_json(const nlohmann::json& j, CompactionFailedEvent& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, CompactionFailedEvent& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const CompactionFailedEvent& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, CompactionFailedEvent& value);
 
 /// The spec's EventEnvelope with its payload typed by type: a tagged union on type. An unknown type decodes intact (open union). The event message's params are the untyped form (EventParams); decode them as EventEnvelope for a typed payload.
 // Tagged by "type". A member this version does not know is kept whole as the
@@ -1517,6 +1858,10 @@ struct EventEnvelope {
 void to_json(nlohmann::json& j, const EventEnvelope& value);
 void from_json(const nlohmann::json& j, EventEnvelope& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, EventEnvelope& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const EventEnvelope& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, EventEnvelope& value);
 
 /// /auth output.
 struct AuthCommandOutput {
@@ -1529,6 +1874,10 @@ struct AuthCommandOutput {
 void to_json(nlohmann::json& j, const AuthCommandOutput& value);
 void from_json(const nlohmann::json& j, AuthCommandOutput& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, AuthCommandOutput& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const AuthCommandOutput& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, AuthCommandOutput& value);
 
 /// /onboarding output.
 struct OnboardingCommandOutput {
@@ -1539,6 +1888,10 @@ struct OnboardingCommandOutput {
 void to_json(nlohmann::json& j, const OnboardingCommandOutput& value);
 void from_json(const nlohmann::json& j, OnboardingCommandOutput& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, OnboardingCommandOutput& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const OnboardingCommandOutput& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, OnboardingCommandOutput& value);
 
 /// /forgeteverything (wipes local config) and /clear output.
 struct ClearedCommandOutput {
@@ -1549,6 +1902,10 @@ struct ClearedCommandOutput {
 void to_json(nlohmann::json& j, const ClearedCommandOutput& value);
 void from_json(const nlohmann::json& j, ClearedCommandOutput& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, ClearedCommandOutput& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const ClearedCommandOutput& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, ClearedCommandOutput& value);
 
 /// Result of model.list.
 struct ModelListResult {
@@ -1568,6 +1925,10 @@ struct ModelListResult {
 void to_json(nlohmann::json& j, const ModelListResult& value);
 void from_json(const nlohmann::json& j, ModelListResult& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, ModelListResult& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const ModelListResult& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, ModelListResult& value);
 
 /// /model output. (/limits outputs the limits.get result, /history [list|all] the history.list result, /skills the skills.list result, /tools the tools.list result.)
 struct ModelCommandOutput {
@@ -1583,6 +1944,10 @@ struct ModelCommandOutput {
 void to_json(nlohmann::json& j, const ModelCommandOutput& value);
 void from_json(const nlohmann::json& j, ModelCommandOutput& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, ModelCommandOutput& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const ModelCommandOutput& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, ModelCommandOutput& value);
 
 /// /history last and /history <id> output.
 struct ResumedCommandOutput {
@@ -1594,6 +1959,10 @@ struct ResumedCommandOutput {
 void to_json(nlohmann::json& j, const ResumedCommandOutput& value);
 void from_json(const nlohmann::json& j, ResumedCommandOutput& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, ResumedCommandOutput& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const ResumedCommandOutput& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, ResumedCommandOutput& value);
 
 /// /compress output.
 struct CompressCommandOutput {
@@ -1612,6 +1981,10 @@ struct CompressCommandOutput {
 void to_json(nlohmann::json& j, const CompressCommandOutput& value);
 void from_json(const nlohmann::json& j, CompressCommandOutput& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, CompressCommandOutput& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const CompressCommandOutput& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, CompressCommandOutput& value);
 
 /// One command of /help.
 struct CommandInfo {
@@ -1624,6 +1997,10 @@ struct CommandInfo {
 void to_json(nlohmann::json& j, const CommandInfo& value);
 void from_json(const nlohmann::json& j, CommandInfo& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, CommandInfo& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const CommandInfo& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, CommandInfo& value);
 
 /// /help output.
 struct HelpCommandOutput {
@@ -1634,6 +2011,10 @@ struct HelpCommandOutput {
 void to_json(nlohmann::json& j, const HelpCommandOutput& value);
 void from_json(const nlohmann::json& j, HelpCommandOutput& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, HelpCommandOutput& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const HelpCommandOutput& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, HelpCommandOutput& value);
 
 /// /quit and /exit output: the runtime shuts down but, unlike system.shutdown, input processing does not stop.
 struct QuitCommandOutput {
@@ -1644,6 +2025,10 @@ struct QuitCommandOutput {
 void to_json(nlohmann::json& j, const QuitCommandOutput& value);
 void from_json(const nlohmann::json& j, QuitCommandOutput& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, QuitCommandOutput& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const QuitCommandOutput& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, QuitCommandOutput& value);
 
 /// Output for any other command word.
 struct UnknownCommandOutput {
@@ -1655,6 +2040,10 @@ struct UnknownCommandOutput {
 void to_json(nlohmann::json& j, const UnknownCommandOutput& value);
 void from_json(const nlohmann::json& j, UnknownCommandOutput& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, UnknownCommandOutput& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const UnknownCommandOutput& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, UnknownCommandOutput& value);
 
 // The values of ErrorReason (rpckit::OpenEnum).
 struct ErrorReasonValues {
@@ -1689,6 +2078,10 @@ class ErrorReason : public rpckit::OpenEnum<ErrorReason, ErrorReasonValues> {
 void to_json(nlohmann::json& j, const ErrorReason& value);
 void from_json(const nlohmann::json& j, ErrorReason& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, ErrorReason& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const ErrorReason& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, ErrorReason& value);
 
 /// The error.data object (spec section 3).
 struct ErrorData {
@@ -1706,6 +2099,10 @@ struct ErrorData {
 void to_json(nlohmann::json& j, const ErrorData& value);
 void from_json(const nlohmann::json& j, ErrorData& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, ErrorData& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const ErrorData& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, ErrorData& value);
 
 /// Params of rpc.handshake.
 struct RpcHandshakeParams {
@@ -1726,6 +2123,10 @@ struct RpcHandshakeParams {
 void to_json(nlohmann::json& j, const RpcHandshakeParams& value);
 void from_json(const nlohmann::json& j, RpcHandshakeParams& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, RpcHandshakeParams& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const RpcHandshakeParams& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, RpcHandshakeParams& value);
 
 /// What the server supports.
 struct HandshakeCapabilities {
@@ -1743,6 +2144,10 @@ struct HandshakeCapabilities {
 void to_json(nlohmann::json& j, const HandshakeCapabilities& value);
 void from_json(const nlohmann::json& j, HandshakeCapabilities& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, HandshakeCapabilities& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const HandshakeCapabilities& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, HandshakeCapabilities& value);
 
 /// The HandshakeResult.
 struct RpcHandshakeResult {
@@ -1758,6 +2163,10 @@ struct RpcHandshakeResult {
 void to_json(nlohmann::json& j, const RpcHandshakeResult& value);
 void from_json(const nlohmann::json& j, RpcHandshakeResult& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, RpcHandshakeResult& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const RpcHandshakeResult& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, RpcHandshakeResult& value);
 
 /// Params of system.ping.
 struct SystemPingParams {
@@ -1766,6 +2175,10 @@ struct SystemPingParams {
 void to_json(nlohmann::json& j, const SystemPingParams& value);
 void from_json(const nlohmann::json& j, SystemPingParams& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, SystemPingParams& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const SystemPingParams& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, SystemPingParams& value);
 
 /// Result of system.ping.
 struct SystemPingResult {
@@ -1778,6 +2191,10 @@ struct SystemPingResult {
 void to_json(nlohmann::json& j, const SystemPingResult& value);
 void from_json(const nlohmann::json& j, SystemPingResult& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, SystemPingResult& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const SystemPingResult& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, SystemPingResult& value);
 
 /// Params of system.shutdown.
 struct SystemShutdownParams {
@@ -1789,6 +2206,10 @@ struct SystemShutdownParams {
 void to_json(nlohmann::json& j, const SystemShutdownParams& value);
 void from_json(const nlohmann::json& j, SystemShutdownParams& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, SystemShutdownParams& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const SystemShutdownParams& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, SystemShutdownParams& value);
 
 /// Result of system.shutdown.
 struct SystemShutdownResult {
@@ -1801,6 +2222,10 @@ struct SystemShutdownResult {
 void to_json(nlohmann::json& j, const SystemShutdownResult& value);
 void from_json(const nlohmann::json& j, SystemShutdownResult& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, SystemShutdownResult& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const SystemShutdownResult& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, SystemShutdownResult& value);
 
 /// The EventEnvelope, untyped payload.
 struct EventParams {
@@ -1816,6 +2241,10 @@ struct EventParams {
 void to_json(nlohmann::json& j, const EventParams& value);
 void from_json(const nlohmann::json& j, EventParams& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, EventParams& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const EventParams& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, EventParams& value);
 
 /// Params of state.get.
 struct StateGetParams {
@@ -1824,6 +2253,10 @@ struct StateGetParams {
 void to_json(nlohmann::json& j, const StateGetParams& value);
 void from_json(const nlohmann::json& j, StateGetParams& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, StateGetParams& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const StateGetParams& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, StateGetParams& value);
 
 /// Params of session.create.
 struct SessionCreateParams {
@@ -1835,6 +2268,10 @@ struct SessionCreateParams {
 void to_json(nlohmann::json& j, const SessionCreateParams& value);
 void from_json(const nlohmann::json& j, SessionCreateParams& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, SessionCreateParams& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const SessionCreateParams& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, SessionCreateParams& value);
 
 /// Result of session.create.
 struct SessionCreateResult {
@@ -1847,6 +2284,10 @@ struct SessionCreateResult {
 void to_json(nlohmann::json& j, const SessionCreateResult& value);
 void from_json(const nlohmann::json& j, SessionCreateResult& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, SessionCreateResult& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const SessionCreateResult& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, SessionCreateResult& value);
 
 /// Params of session.get.
 struct SessionGetParams {
@@ -1858,6 +2299,10 @@ struct SessionGetParams {
 void to_json(nlohmann::json& j, const SessionGetParams& value);
 void from_json(const nlohmann::json& j, SessionGetParams& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, SessionGetParams& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const SessionGetParams& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, SessionGetParams& value);
 
 /// Params of session.send.
 struct SessionSendParams {
@@ -1878,6 +2323,10 @@ struct SessionSendParams {
 void to_json(nlohmann::json& j, const SessionSendParams& value);
 void from_json(const nlohmann::json& j, SessionSendParams& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, SessionSendParams& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const SessionSendParams& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, SessionSendParams& value);
 
 /// Result of session.send.
 struct SessionSendResult {
@@ -1894,6 +2343,10 @@ struct SessionSendResult {
 void to_json(nlohmann::json& j, const SessionSendResult& value);
 void from_json(const nlohmann::json& j, SessionSendResult& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, SessionSendResult& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const SessionSendResult& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, SessionSendResult& value);
 
 /// Params of session.steer.
 struct SessionSteerParams {
@@ -1907,6 +2360,10 @@ struct SessionSteerParams {
 void to_json(nlohmann::json& j, const SessionSteerParams& value);
 void from_json(const nlohmann::json& j, SessionSteerParams& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, SessionSteerParams& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const SessionSteerParams& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, SessionSteerParams& value);
 
 /// Result of session.steer.
 struct SessionSteerResult {
@@ -1920,6 +2377,10 @@ struct SessionSteerResult {
 void to_json(nlohmann::json& j, const SessionSteerResult& value);
 void from_json(const nlohmann::json& j, SessionSteerResult& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, SessionSteerResult& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const SessionSteerResult& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, SessionSteerResult& value);
 
 /// Params of session.interrupt.
 struct SessionInterruptParams {
@@ -1931,6 +2392,10 @@ struct SessionInterruptParams {
 void to_json(nlohmann::json& j, const SessionInterruptParams& value);
 void from_json(const nlohmann::json& j, SessionInterruptParams& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, SessionInterruptParams& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const SessionInterruptParams& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, SessionInterruptParams& value);
 
 /// Result of session.interrupt.
 struct SessionInterruptResult {
@@ -1944,6 +2409,10 @@ struct SessionInterruptResult {
 void to_json(nlohmann::json& j, const SessionInterruptResult& value);
 void from_json(const nlohmann::json& j, SessionInterruptResult& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, SessionInterruptResult& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const SessionInterruptResult& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, SessionInterruptResult& value);
 
 /// Params of session.queue.list.
 struct SessionQueueListParams {
@@ -1955,6 +2424,10 @@ struct SessionQueueListParams {
 void to_json(nlohmann::json& j, const SessionQueueListParams& value);
 void from_json(const nlohmann::json& j, SessionQueueListParams& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, SessionQueueListParams& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const SessionQueueListParams& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, SessionQueueListParams& value);
 
 /// Result of session.queue.list.
 struct SessionQueueListResult {
@@ -1968,6 +2441,10 @@ struct SessionQueueListResult {
 void to_json(nlohmann::json& j, const SessionQueueListResult& value);
 void from_json(const nlohmann::json& j, SessionQueueListResult& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, SessionQueueListResult& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const SessionQueueListResult& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, SessionQueueListResult& value);
 
 /// Params of session.queue.clear.
 struct SessionQueueClearParams {
@@ -1979,6 +2456,10 @@ struct SessionQueueClearParams {
 void to_json(nlohmann::json& j, const SessionQueueClearParams& value);
 void from_json(const nlohmann::json& j, SessionQueueClearParams& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, SessionQueueClearParams& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const SessionQueueClearParams& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, SessionQueueClearParams& value);
 
 /// Result of session.queue.clear.
 struct SessionQueueClearResult {
@@ -1992,6 +2473,10 @@ struct SessionQueueClearResult {
 void to_json(nlohmann::json& j, const SessionQueueClearResult& value);
 void from_json(const nlohmann::json& j, SessionQueueClearResult& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, SessionQueueClearResult& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const SessionQueueClearResult& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, SessionQueueClearResult& value);
 
 /// Params of command.execute.
 struct CommandExecuteParams {
@@ -2005,6 +2490,10 @@ struct CommandExecuteParams {
 void to_json(nlohmann::json& j, const CommandExecuteParams& value);
 void from_json(const nlohmann::json& j, CommandExecuteParams& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, CommandExecuteParams& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const CommandExecuteParams& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, CommandExecuteParams& value);
 
 /// Result of command.execute.
 struct CommandExecuteResult {
@@ -2018,6 +2507,10 @@ struct CommandExecuteResult {
 void to_json(nlohmann::json& j, const CommandExecuteResult& value);
 void from_json(const nlohmann::json& j, CommandExecuteResult& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, CommandExecuteResult& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const CommandExecuteResult& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, CommandExecuteResult& value);
 
 /// Params of auth.status.
 struct AuthStatusParams {
@@ -2026,6 +2519,10 @@ struct AuthStatusParams {
 void to_json(nlohmann::json& j, const AuthStatusParams& value);
 void from_json(const nlohmann::json& j, AuthStatusParams& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, AuthStatusParams& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const AuthStatusParams& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, AuthStatusParams& value);
 
 /// Params of auth.connect.openai.
 struct AuthConnectOpenaiParams {
@@ -2039,6 +2536,10 @@ struct AuthConnectOpenaiParams {
 void to_json(nlohmann::json& j, const AuthConnectOpenaiParams& value);
 void from_json(const nlohmann::json& j, AuthConnectOpenaiParams& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, AuthConnectOpenaiParams& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const AuthConnectOpenaiParams& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, AuthConnectOpenaiParams& value);
 
 /// Params of auth.connect.antigravity.
 struct AuthConnectAntigravityParams {
@@ -2047,6 +2548,10 @@ struct AuthConnectAntigravityParams {
 void to_json(nlohmann::json& j, const AuthConnectAntigravityParams& value);
 void from_json(const nlohmann::json& j, AuthConnectAntigravityParams& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, AuthConnectAntigravityParams& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const AuthConnectAntigravityParams& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, AuthConnectAntigravityParams& value);
 
 /// Params of auth.set.openrouter_key.
 struct AuthSetOpenrouterKeyParams {
@@ -2058,6 +2563,10 @@ struct AuthSetOpenrouterKeyParams {
 void to_json(nlohmann::json& j, const AuthSetOpenrouterKeyParams& value);
 void from_json(const nlohmann::json& j, AuthSetOpenrouterKeyParams& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, AuthSetOpenrouterKeyParams& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const AuthSetOpenrouterKeyParams& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, AuthSetOpenrouterKeyParams& value);
 
 // The values of ModelListSource (rpckit::OpenEnum).
 struct ModelListSourceValues {
@@ -2084,6 +2593,10 @@ class ModelListSource : public rpckit::OpenEnum<ModelListSource, ModelListSource
 void to_json(nlohmann::json& j, const ModelListSource& value);
 void from_json(const nlohmann::json& j, ModelListSource& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, ModelListSource& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const ModelListSource& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, ModelListSource& value);
 
 /// Result of auth.set.openrouter_key.
 struct AuthSetOpenrouterKeyResult {
@@ -2098,6 +2611,10 @@ struct AuthSetOpenrouterKeyResult {
 void to_json(nlohmann::json& j, const AuthSetOpenrouterKeyResult& value);
 void from_json(const nlohmann::json& j, AuthSetOpenrouterKeyResult& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, AuthSetOpenrouterKeyResult& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const AuthSetOpenrouterKeyResult& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, AuthSetOpenrouterKeyResult& value);
 
 /// Params of auth.set.exa_key.
 struct AuthSetExaKeyParams {
@@ -2109,6 +2626,10 @@ struct AuthSetExaKeyParams {
 void to_json(nlohmann::json& j, const AuthSetExaKeyParams& value);
 void from_json(const nlohmann::json& j, AuthSetExaKeyParams& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, AuthSetExaKeyParams& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const AuthSetExaKeyParams& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, AuthSetExaKeyParams& value);
 
 /// Result of auth.set.exa_key.
 struct AuthSetExaKeyResult {
@@ -2122,6 +2643,10 @@ struct AuthSetExaKeyResult {
 void to_json(nlohmann::json& j, const AuthSetExaKeyResult& value);
 void from_json(const nlohmann::json& j, AuthSetExaKeyResult& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, AuthSetExaKeyResult& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const AuthSetExaKeyResult& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, AuthSetExaKeyResult& value);
 
 /// Params of onboarding.status.
 struct OnboardingStatusParams {
@@ -2130,6 +2655,10 @@ struct OnboardingStatusParams {
 void to_json(nlohmann::json& j, const OnboardingStatusParams& value);
 void from_json(const nlohmann::json& j, OnboardingStatusParams& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, OnboardingStatusParams& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const OnboardingStatusParams& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, OnboardingStatusParams& value);
 
 /// Result of onboarding.status.
 struct OnboardingStatusResult {
@@ -2140,6 +2669,10 @@ struct OnboardingStatusResult {
 void to_json(nlohmann::json& j, const OnboardingStatusResult& value);
 void from_json(const nlohmann::json& j, OnboardingStatusResult& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, OnboardingStatusResult& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const OnboardingStatusResult& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, OnboardingStatusResult& value);
 
 /// Params of onboarding.complete.
 struct OnboardingCompleteParams {
@@ -2148,6 +2681,10 @@ struct OnboardingCompleteParams {
 void to_json(nlohmann::json& j, const OnboardingCompleteParams& value);
 void from_json(const nlohmann::json& j, OnboardingCompleteParams& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, OnboardingCompleteParams& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const OnboardingCompleteParams& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, OnboardingCompleteParams& value);
 
 /// Result of onboarding.complete.
 struct OnboardingCompleteResult {
@@ -2158,6 +2695,10 @@ struct OnboardingCompleteResult {
 void to_json(nlohmann::json& j, const OnboardingCompleteResult& value);
 void from_json(const nlohmann::json& j, OnboardingCompleteResult& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, OnboardingCompleteResult& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const OnboardingCompleteResult& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, OnboardingCompleteResult& value);
 
 /// Params of model.list.
 struct ModelListParams {
@@ -2169,6 +2710,10 @@ struct ModelListParams {
 void to_json(nlohmann::json& j, const ModelListParams& value);
 void from_json(const nlohmann::json& j, ModelListParams& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, ModelListParams& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const ModelListParams& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, ModelListParams& value);
 
 /// Params of model.select.
 struct ModelSelectParams {
@@ -2193,6 +2738,10 @@ struct ModelSelectParams {
 void to_json(nlohmann::json& j, const ModelSelectParams& value);
 void from_json(const nlohmann::json& j, ModelSelectParams& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, ModelSelectParams& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const ModelSelectParams& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, ModelSelectParams& value);
 
 /// Result of model.select.
 struct ModelSelectResult {
@@ -2211,6 +2760,10 @@ struct ModelSelectResult {
 void to_json(nlohmann::json& j, const ModelSelectResult& value);
 void from_json(const nlohmann::json& j, ModelSelectResult& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, ModelSelectResult& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const ModelSelectResult& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, ModelSelectResult& value);
 
 /// Params of model.openrouter.providers.
 struct ModelOpenrouterProvidersParams {
@@ -2222,6 +2775,10 @@ struct ModelOpenrouterProvidersParams {
 void to_json(nlohmann::json& j, const ModelOpenrouterProvidersParams& value);
 void from_json(const nlohmann::json& j, ModelOpenrouterProvidersParams& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, ModelOpenrouterProvidersParams& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const ModelOpenrouterProvidersParams& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, ModelOpenrouterProvidersParams& value);
 
 /// Result of model.openrouter.providers.
 struct ModelOpenrouterProvidersResult {
@@ -2235,6 +2792,10 @@ struct ModelOpenrouterProvidersResult {
 void to_json(nlohmann::json& j, const ModelOpenrouterProvidersResult& value);
 void from_json(const nlohmann::json& j, ModelOpenrouterProvidersResult& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, ModelOpenrouterProvidersResult& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const ModelOpenrouterProvidersResult& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, ModelOpenrouterProvidersResult& value);
 
 /// Params of limits.get.
 struct LimitsGetParams {
@@ -2243,6 +2804,10 @@ struct LimitsGetParams {
 void to_json(nlohmann::json& j, const LimitsGetParams& value);
 void from_json(const nlohmann::json& j, LimitsGetParams& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, LimitsGetParams& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const LimitsGetParams& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, LimitsGetParams& value);
 
 /// Result of limits.get.
 struct LimitsGetResult {
@@ -2256,6 +2821,10 @@ struct LimitsGetResult {
 void to_json(nlohmann::json& j, const LimitsGetResult& value);
 void from_json(const nlohmann::json& j, LimitsGetResult& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, LimitsGetResult& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const LimitsGetResult& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, LimitsGetResult& value);
 
 /// Params of history.list.
 struct HistoryListParams {
@@ -2269,6 +2838,10 @@ struct HistoryListParams {
 void to_json(nlohmann::json& j, const HistoryListParams& value);
 void from_json(const nlohmann::json& j, HistoryListParams& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, HistoryListParams& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const HistoryListParams& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, HistoryListParams& value);
 
 /// Result of history.list.
 struct HistoryListResult {
@@ -2287,6 +2860,10 @@ struct HistoryListResult {
 void to_json(nlohmann::json& j, const HistoryListResult& value);
 void from_json(const nlohmann::json& j, HistoryListResult& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, HistoryListResult& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const HistoryListResult& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, HistoryListResult& value);
 
 /// Params of history.get.
 struct HistoryGetParams {
@@ -2302,6 +2879,10 @@ struct HistoryGetParams {
 void to_json(nlohmann::json& j, const HistoryGetParams& value);
 void from_json(const nlohmann::json& j, HistoryGetParams& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, HistoryGetParams& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const HistoryGetParams& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, HistoryGetParams& value);
 
 /// Params of history.clear_session.
 struct HistoryClearSessionParams {
@@ -2313,6 +2894,10 @@ struct HistoryClearSessionParams {
 void to_json(nlohmann::json& j, const HistoryClearSessionParams& value);
 void from_json(const nlohmann::json& j, HistoryClearSessionParams& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, HistoryClearSessionParams& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const HistoryClearSessionParams& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, HistoryClearSessionParams& value);
 
 /// Result of history.clear_session.
 struct HistoryClearSessionResult {
@@ -2325,6 +2910,10 @@ struct HistoryClearSessionResult {
 void to_json(nlohmann::json& j, const HistoryClearSessionResult& value);
 void from_json(const nlohmann::json& j, HistoryClearSessionResult& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, HistoryClearSessionResult& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const HistoryClearSessionResult& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, HistoryClearSessionResult& value);
 
 /// Params of skills.list.
 struct SkillsListParams {
@@ -2333,6 +2922,10 @@ struct SkillsListParams {
 void to_json(nlohmann::json& j, const SkillsListParams& value);
 void from_json(const nlohmann::json& j, SkillsListParams& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, SkillsListParams& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const SkillsListParams& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, SkillsListParams& value);
 
 /// A loaded skill.
 struct SkillInfo {
@@ -2348,6 +2941,10 @@ struct SkillInfo {
 void to_json(nlohmann::json& j, const SkillInfo& value);
 void from_json(const nlohmann::json& j, SkillInfo& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, SkillInfo& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const SkillInfo& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, SkillInfo& value);
 
 /// Result of skills.list.
 struct SkillsListResult {
@@ -2362,6 +2959,10 @@ struct SkillsListResult {
 void to_json(nlohmann::json& j, const SkillsListResult& value);
 void from_json(const nlohmann::json& j, SkillsListResult& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, SkillsListResult& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const SkillsListResult& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, SkillsListResult& value);
 
 /// Params of tools.list.
 struct ToolsListParams {
@@ -2370,6 +2971,10 @@ struct ToolsListParams {
 void to_json(nlohmann::json& j, const ToolsListParams& value);
 void from_json(const nlohmann::json& j, ToolsListParams& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, ToolsListParams& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const ToolsListParams& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, ToolsListParams& value);
 
 /// A tool.
 struct ToolInfo {
@@ -2383,6 +2988,10 @@ struct ToolInfo {
 void to_json(nlohmann::json& j, const ToolInfo& value);
 void from_json(const nlohmann::json& j, ToolInfo& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, ToolInfo& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const ToolInfo& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, ToolInfo& value);
 
 /// Result of tools.list.
 struct ToolsListResult {
@@ -2393,6 +3002,10 @@ struct ToolsListResult {
 void to_json(nlohmann::json& j, const ToolsListResult& value);
 void from_json(const nlohmann::json& j, ToolsListResult& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, ToolsListResult& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const ToolsListResult& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, ToolsListResult& value);
 
 /// Params of debug.set.
 struct DebugSetParams {
@@ -2404,6 +3017,10 @@ struct DebugSetParams {
 void to_json(nlohmann::json& j, const DebugSetParams& value);
 void from_json(const nlohmann::json& j, DebugSetParams& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, DebugSetParams& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const DebugSetParams& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, DebugSetParams& value);
 
 /// Result of debug.set.
 struct DebugSetResult {
@@ -2415,5 +3032,9 @@ struct DebugSetResult {
 void to_json(nlohmann::json& j, const DebugSetResult& value);
 void from_json(const nlohmann::json& j, DebugSetResult& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, DebugSetResult& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const DebugSetResult& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, DebugSetResult& value);
 
 }  // namespace loaf::v1

@@ -8,6 +8,8 @@
 #include <nlohmann/json.hpp>
 
 #include "rpckit/codec/codec.hpp"
+#include "rpckit/codec/json_writer.hpp"
+#include "rpckit/codec/text_decoder.hpp"
 
 namespace streamnook::v1 {
 
@@ -117,6 +119,17 @@ void decode(const nlohmann::json& j, ErrorCode& value, rpckit::codec::DecodePath
   rpckit::codec::check_listed_code(is_known(value), raw, kErrorCodeNames, path);
 }
 
+void write_json(std::string& out, const ErrorCode& value) {
+  rpckit::codec::write_json(out, static_cast<std::int32_t>(value));
+}
+
+bool read_json(rpckit::codec::JsonReader& in, ErrorCode& value) {
+  std::int32_t raw = 0;
+  if (!rpckit::codec::read_json(in, raw)) return false;
+  value = static_cast<ErrorCode>(raw);
+  return true;
+}
+
 void from_json(const nlohmann::json& j, ErrorCode& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -130,6 +143,17 @@ void decode(const nlohmann::json& j, EventName& value, rpckit::codec::DecodePath
   if (!j.is_string()) rpckit::codec::fail_kind(j, "string", path);
   value = EventName::from_wire(j.get_ref<const std::string&>());
   rpckit::codec::check_listed(value.is_known(), value.wire(), EventName::kWire, path);
+}
+
+void write_json(std::string& out, const EventName& value) {
+  rpckit::codec::write_json(out, std::string_view(value.wire()));
+}
+
+bool read_json(rpckit::codec::JsonReader& in, EventName& value) {
+  std::string wire;
+  if (!rpckit::codec::read_json(in, wire)) return false;
+  value = EventName::from_wire(wire);
+  return true;
 }
 
 void from_json(const nlohmann::json& j, EventName& value) {
@@ -147,6 +171,17 @@ void decode(const nlohmann::json& j, HostMethodName& value, rpckit::codec::Decod
   rpckit::codec::check_listed(value.is_known(), value.wire(), HostMethodName::kWire, path);
 }
 
+void write_json(std::string& out, const HostMethodName& value) {
+  rpckit::codec::write_json(out, std::string_view(value.wire()));
+}
+
+bool read_json(rpckit::codec::JsonReader& in, HostMethodName& value) {
+  std::string wire;
+  if (!rpckit::codec::read_json(in, wire)) return false;
+  value = HostMethodName::from_wire(wire);
+  return true;
+}
+
 void from_json(const nlohmann::json& j, HostMethodName& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -162,6 +197,17 @@ void decode(const nlohmann::json& j, CredentialKind& value, rpckit::codec::Decod
   rpckit::codec::check_listed(value.is_known(), value.wire(), CredentialKind::kWire, path);
 }
 
+void write_json(std::string& out, const CredentialKind& value) {
+  rpckit::codec::write_json(out, std::string_view(value.wire()));
+}
+
+bool read_json(rpckit::codec::JsonReader& in, CredentialKind& value) {
+  std::string wire;
+  if (!rpckit::codec::read_json(in, wire)) return false;
+  value = CredentialKind::from_wire(wire);
+  return true;
+}
+
 void from_json(const nlohmann::json& j, CredentialKind& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -175,6 +221,17 @@ void decode(const nlohmann::json& j, UiCapability& value, rpckit::codec::DecodeP
   if (!j.is_string()) rpckit::codec::fail_kind(j, "string", path);
   value = UiCapability::from_wire(j.get_ref<const std::string&>());
   rpckit::codec::check_listed(value.is_known(), value.wire(), UiCapability::kWire, path);
+}
+
+void write_json(std::string& out, const UiCapability& value) {
+  rpckit::codec::write_json(out, std::string_view(value.wire()));
+}
+
+bool read_json(rpckit::codec::JsonReader& in, UiCapability& value) {
+  std::string wire;
+  if (!rpckit::codec::read_json(in, wire)) return false;
+  value = UiCapability::from_wire(wire);
+  return true;
 }
 
 void from_json(const nlohmann::json& j, UiCapability& value) {
@@ -198,6 +255,47 @@ void decode(const nlohmann::json& j, Granted& value, rpckit::codec::DecodePath& 
   rpckit::codec::decode_required(j, "host_methods", value.host_methods, path);
   rpckit::codec::decode_required(j, "credentials", value.credentials, path);
   rpckit::codec::decode_required(j, "ui", value.ui, path);
+}
+
+void write_json(std::string& out, const Granted& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("credentials":)rpckit", value.credentials);
+  object.member(R"rpckit("events":)rpckit", value.events);
+  object.member(R"rpckit("host_methods":)rpckit", value.host_methods);
+  object.member(R"rpckit("ui":)rpckit", value.ui);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, Granted& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(events)rpckit") {
+      if (!read_member(in, value.events)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(host_methods)rpckit") {
+      if (!read_member(in, value.host_methods)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    if (key == R"rpckit(credentials)rpckit") {
+      if (!read_member(in, value.credentials)) return false;
+      seen |= std::uint64_t{1} << 2;
+      continue;
+    }
+    if (key == R"rpckit(ui)rpckit") {
+      if (!read_member(in, value.ui)) return false;
+      seen |= std::uint64_t{1} << 3;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 4) - 1) return false;  // a required member is missing
+  return true;
 }
 
 void from_json(const nlohmann::json& j, Granted& value) {
@@ -234,6 +332,72 @@ void decode(const nlohmann::json& j, Channel& value, rpckit::codec::DecodePath& 
   rpckit::codec::decode_required(j, "viewer_count", value.viewer_count, path);
 }
 
+void write_json(std::string& out, const Channel& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("channel_id":)rpckit", value.channel_id);
+  object.member(R"rpckit("display_name":)rpckit", value.display_name);
+  object.member(R"rpckit("game_id":)rpckit", value.game_id);
+  object.member(R"rpckit("game_name":)rpckit", value.game_name);
+  object.member(R"rpckit("login":)rpckit", value.login);
+  object.member(R"rpckit("started_at":)rpckit", value.started_at);
+  object.member(R"rpckit("viewer_count":)rpckit", value.viewer_count);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, Channel& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(channel_id)rpckit") {
+      if (!read_member(in, value.channel_id)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(login)rpckit") {
+      if (!read_member(in, value.login)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    if (key == R"rpckit(display_name)rpckit") {
+      if (!read_member(in, value.display_name)) return false;
+      seen |= std::uint64_t{1} << 2;
+      continue;
+    }
+    if (key == R"rpckit(game_id)rpckit") {
+      if (!read_member(in, value.game_id)) return false;
+      seen |= std::uint64_t{1} << 3;
+      continue;
+    }
+    if (key == R"rpckit(game_name)rpckit") {
+      if (!read_member(in, value.game_name)) return false;
+      seen |= std::uint64_t{1} << 4;
+      continue;
+    }
+    if (key == R"rpckit(started_at)rpckit") {
+      if (!read_member(in, value.started_at)) return false;
+      seen |= std::uint64_t{1} << 5;
+      continue;
+    }
+    if (key == R"rpckit(viewer_count)rpckit") {
+      if (!read_member(in, value.viewer_count)) return false;
+      seen |= std::uint64_t{1} << 6;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 7) - 1) return false;  // a required member is missing
+  rpckit::codec::DecodePath path;
+  {
+    rpckit::codec::DecodePath::Key scope(path, "started_at");
+    if (value.started_at.has_value()) {
+      rpckit::codec::check_date_time((*value.started_at), path);
+      }
+  }
+  return true;
+}
+
 void from_json(const nlohmann::json& j, Channel& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -251,6 +415,35 @@ void decode(const nlohmann::json& j, Badge& value, rpckit::codec::DecodePath& pa
   rpckit::codec::expect_object(j, path);
   rpckit::codec::decode_required(j, "name", value.name, path);
   rpckit::codec::decode_required(j, "version", value.version, path);
+}
+
+void write_json(std::string& out, const Badge& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("name":)rpckit", value.name);
+  object.member(R"rpckit("version":)rpckit", value.version);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, Badge& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(name)rpckit") {
+      if (!read_member(in, value.name)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(version)rpckit") {
+      if (!read_member(in, value.version)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 2) - 1) return false;  // a required member is missing
+  return true;
 }
 
 void from_json(const nlohmann::json& j, Badge& value) {
@@ -295,6 +488,100 @@ void decode(const nlohmann::json& j, ChatMessage& value, rpckit::codec::DecodePa
   }
 }
 
+void write_json(std::string& out, const ChatMessage& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("badges":)rpckit", value.badges);
+  object.member(R"rpckit("bits":)rpckit", value.bits);
+  object.member(R"rpckit("color":)rpckit", value.color);
+  object.member(R"rpckit("display_name":)rpckit", value.display_name);
+  object.member(R"rpckit("id":)rpckit", value.id);
+  object.member(R"rpckit("is_action":)rpckit", value.is_action);
+  object.member(R"rpckit("login":)rpckit", value.login);
+  object.member(R"rpckit("msg_type":)rpckit", value.msg_type);
+  object.member(R"rpckit("system_message":)rpckit", value.system_message);
+  object.member(R"rpckit("text":)rpckit", value.text);
+  object.member(R"rpckit("ts":)rpckit", value.ts);
+  object.member(R"rpckit("user_id":)rpckit", value.user_id);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, ChatMessage& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(id)rpckit") {
+      if (!read_member(in, value.id)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(user_id)rpckit") {
+      if (!read_member(in, value.user_id)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    if (key == R"rpckit(login)rpckit") {
+      if (!read_member(in, value.login)) return false;
+      seen |= std::uint64_t{1} << 2;
+      continue;
+    }
+    if (key == R"rpckit(display_name)rpckit") {
+      if (!read_member(in, value.display_name)) return false;
+      seen |= std::uint64_t{1} << 3;
+      continue;
+    }
+    if (key == R"rpckit(color)rpckit") {
+      if (!read_member(in, value.color)) return false;
+      seen |= std::uint64_t{1} << 4;
+      continue;
+    }
+    if (key == R"rpckit(badges)rpckit") {
+      if (!read_member(in, value.badges)) return false;
+      seen |= std::uint64_t{1} << 5;
+      continue;
+    }
+    if (key == R"rpckit(text)rpckit") {
+      if (!read_member(in, value.text)) return false;
+      seen |= std::uint64_t{1} << 6;
+      continue;
+    }
+    if (key == R"rpckit(is_action)rpckit") {
+      if (!read_member(in, value.is_action)) return false;
+      seen |= std::uint64_t{1} << 7;
+      continue;
+    }
+    if (key == R"rpckit(msg_type)rpckit") {
+      if (!read_member(in, value.msg_type)) return false;
+      seen |= std::uint64_t{1} << 8;
+      continue;
+    }
+    if (key == R"rpckit(system_message)rpckit") {
+      if (!read_member(in, value.system_message)) return false;
+      seen |= std::uint64_t{1} << 9;
+      continue;
+    }
+    if (key == R"rpckit(bits)rpckit") {
+      if (!read_member(in, value.bits)) return false;
+      seen |= std::uint64_t{1} << 10;
+      continue;
+    }
+    if (key == R"rpckit(ts)rpckit") {
+      if (!read_member(in, value.ts)) return false;
+      seen |= std::uint64_t{1} << 11;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 12) - 1) return false;  // a required member is missing
+  rpckit::codec::DecodePath path;
+  {
+    rpckit::codec::DecodePath::Key scope(path, "ts");
+    rpckit::codec::check_date_time(value.ts, path);
+  }
+  return true;
+}
+
 void from_json(const nlohmann::json& j, ChatMessage& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -327,6 +614,66 @@ void decode(const nlohmann::json& j, Credential& value, rpckit::codec::DecodePat
   }
 }
 
+void write_json(std::string& out, const Credential& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("client_id":)rpckit", value.client_id);
+  object.member(R"rpckit("device_id":)rpckit", value.device_id);
+  object.member(R"rpckit("expires_at":)rpckit", value.expires_at);
+  object.member(R"rpckit("kind":)rpckit", value.kind);
+  object.member(R"rpckit("token":)rpckit", value.token);
+  object.member(R"rpckit("user_id":)rpckit", value.user_id);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, Credential& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(kind)rpckit") {
+      if (!read_member(in, value.kind)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(token)rpckit") {
+      if (!read_member(in, value.token)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    if (key == R"rpckit(client_id)rpckit") {
+      if (!read_member(in, value.client_id)) return false;
+      seen |= std::uint64_t{1} << 2;
+      continue;
+    }
+    if (key == R"rpckit(user_id)rpckit") {
+      if (!read_member(in, value.user_id)) return false;
+      seen |= std::uint64_t{1} << 3;
+      continue;
+    }
+    if (key == R"rpckit(device_id)rpckit") {
+      if (!read_member(in, value.device_id)) return false;
+      seen |= std::uint64_t{1} << 4;
+      continue;
+    }
+    if (key == R"rpckit(expires_at)rpckit") {
+      if (!read_member(in, value.expires_at)) return false;
+      seen |= std::uint64_t{1} << 5;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 6) - 1) return false;  // a required member is missing
+  rpckit::codec::DecodePath path;
+  {
+    rpckit::codec::DecodePath::Key scope(path, "expires_at");
+    if (value.expires_at.has_value()) {
+      rpckit::codec::check_date_time((*value.expires_at), path);
+      }
+  }
+  return true;
+}
+
 void from_json(const nlohmann::json& j, Credential& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -356,6 +703,56 @@ void decode(const nlohmann::json& j, ToggleField& value, rpckit::codec::DecodePa
   rpckit::codec::decode_required(j, "label", value.label, path);
   rpckit::codec::decode_optional(j, "description", value.description, path);
   rpckit::codec::decode_optional(j, "default", value.default_, path);
+}
+
+void write_json(std::string& out, const ToggleField& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("default":)rpckit", value.default_);
+  object.member(R"rpckit("description":)rpckit", value.description);
+  object.member(R"rpckit("key":)rpckit", value.key);
+  object.member(R"rpckit("label":)rpckit", value.label);
+  object.constant(R"rpckit("type":)rpckit", R"rpckit("toggle")rpckit");
+}
+
+bool read_json(rpckit::codec::JsonReader& in, ToggleField& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(key)rpckit") {
+      if (!read_member(in, value.key)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(type)rpckit") {
+      if (!rpckit::codec::read_const_string(in, R"rpckit(toggle)rpckit")) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    if (key == R"rpckit(label)rpckit") {
+      if (!read_member(in, value.label)) return false;
+      seen |= std::uint64_t{1} << 2;
+      continue;
+    }
+    if (key == R"rpckit(description)rpckit") {
+      if (!read_member(in, value.description)) return false;
+      continue;
+    }
+    if (key == R"rpckit(default)rpckit") {
+      if (!read_member(in, value.default_)) return false;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 3) - 1) return false;  // a required member is missing
+  rpckit::codec::DecodePath path;
+  {
+    rpckit::codec::DecodePath::Key scope(path, "key");
+    rpckit::codec::check_pattern(value.key, pattern_0(), path);
+  }
+  return true;
 }
 
 void from_json(const nlohmann::json& j, ToggleField& value) {
@@ -393,6 +790,66 @@ void decode(const nlohmann::json& j, NumberField& value, rpckit::codec::DecodePa
   rpckit::codec::decode_optional(j, "default", value.default_, path);
 }
 
+void write_json(std::string& out, const NumberField& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("default":)rpckit", value.default_);
+  object.member(R"rpckit("description":)rpckit", value.description);
+  object.member(R"rpckit("key":)rpckit", value.key);
+  object.member(R"rpckit("label":)rpckit", value.label);
+  object.member(R"rpckit("max":)rpckit", value.max);
+  object.member(R"rpckit("min":)rpckit", value.min);
+  object.constant(R"rpckit("type":)rpckit", R"rpckit("number")rpckit");
+}
+
+bool read_json(rpckit::codec::JsonReader& in, NumberField& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(key)rpckit") {
+      if (!read_member(in, value.key)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(type)rpckit") {
+      if (!rpckit::codec::read_const_string(in, R"rpckit(number)rpckit")) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    if (key == R"rpckit(label)rpckit") {
+      if (!read_member(in, value.label)) return false;
+      seen |= std::uint64_t{1} << 2;
+      continue;
+    }
+    if (key == R"rpckit(description)rpckit") {
+      if (!read_member(in, value.description)) return false;
+      continue;
+    }
+    if (key == R"rpckit(min)rpckit") {
+      if (!read_member(in, value.min)) return false;
+      continue;
+    }
+    if (key == R"rpckit(max)rpckit") {
+      if (!read_member(in, value.max)) return false;
+      continue;
+    }
+    if (key == R"rpckit(default)rpckit") {
+      if (!read_member(in, value.default_)) return false;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 3) - 1) return false;  // a required member is missing
+  rpckit::codec::DecodePath path;
+  {
+    rpckit::codec::DecodePath::Key scope(path, "key");
+    rpckit::codec::check_pattern(value.key, pattern_0(), path);
+  }
+  return true;
+}
+
 void from_json(const nlohmann::json& j, NumberField& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -410,6 +867,35 @@ void decode(const nlohmann::json& j, SelectOption& value, rpckit::codec::DecodeP
   rpckit::codec::expect_object(j, path);
   rpckit::codec::decode_required(j, "value", value.value, path);
   rpckit::codec::decode_required(j, "label", value.label, path);
+}
+
+void write_json(std::string& out, const SelectOption& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("label":)rpckit", value.label);
+  object.member(R"rpckit("value":)rpckit", value.value);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, SelectOption& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(value)rpckit") {
+      if (!read_member(in, value.value)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(label)rpckit") {
+      if (!read_member(in, value.label)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 2) - 1) return false;  // a required member is missing
+  return true;
 }
 
 void from_json(const nlohmann::json& j, SelectOption& value) {
@@ -448,6 +934,66 @@ void decode(const nlohmann::json& j, SelectField& value, rpckit::codec::DecodePa
   rpckit::codec::decode_optional(j, "default", value.default_, path);
 }
 
+void write_json(std::string& out, const SelectField& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("default":)rpckit", value.default_);
+  object.member(R"rpckit("description":)rpckit", value.description);
+  object.member(R"rpckit("key":)rpckit", value.key);
+  object.member(R"rpckit("label":)rpckit", value.label);
+  object.member(R"rpckit("options":)rpckit", value.options);
+  object.constant(R"rpckit("type":)rpckit", R"rpckit("select")rpckit");
+}
+
+bool read_json(rpckit::codec::JsonReader& in, SelectField& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(key)rpckit") {
+      if (!read_member(in, value.key)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(type)rpckit") {
+      if (!rpckit::codec::read_const_string(in, R"rpckit(select)rpckit")) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    if (key == R"rpckit(label)rpckit") {
+      if (!read_member(in, value.label)) return false;
+      seen |= std::uint64_t{1} << 2;
+      continue;
+    }
+    if (key == R"rpckit(description)rpckit") {
+      if (!read_member(in, value.description)) return false;
+      continue;
+    }
+    if (key == R"rpckit(options)rpckit") {
+      if (!read_member(in, value.options)) return false;
+      seen |= std::uint64_t{1} << 3;
+      continue;
+    }
+    if (key == R"rpckit(default)rpckit") {
+      if (!read_member(in, value.default_)) return false;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 4) - 1) return false;  // a required member is missing
+  rpckit::codec::DecodePath path;
+  {
+    rpckit::codec::DecodePath::Key scope(path, "key");
+    rpckit::codec::check_pattern(value.key, pattern_0(), path);
+  }
+  {
+    rpckit::codec::DecodePath::Key scope(path, "options");
+    rpckit::codec::check_items(value.options.size(), std::size_t{1}, std::nullopt, path);
+  }
+  return true;
+}
+
 void from_json(const nlohmann::json& j, SelectField& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -479,6 +1025,61 @@ void decode(const nlohmann::json& j, TextField& value, rpckit::codec::DecodePath
   rpckit::codec::decode_optional(j, "description", value.description, path);
   rpckit::codec::decode_optional(j, "placeholder", value.placeholder, path);
   rpckit::codec::decode_optional(j, "default", value.default_, path);
+}
+
+void write_json(std::string& out, const TextField& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("default":)rpckit", value.default_);
+  object.member(R"rpckit("description":)rpckit", value.description);
+  object.member(R"rpckit("key":)rpckit", value.key);
+  object.member(R"rpckit("label":)rpckit", value.label);
+  object.member(R"rpckit("placeholder":)rpckit", value.placeholder);
+  object.constant(R"rpckit("type":)rpckit", R"rpckit("text")rpckit");
+}
+
+bool read_json(rpckit::codec::JsonReader& in, TextField& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(key)rpckit") {
+      if (!read_member(in, value.key)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(type)rpckit") {
+      if (!rpckit::codec::read_const_string(in, R"rpckit(text)rpckit")) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    if (key == R"rpckit(label)rpckit") {
+      if (!read_member(in, value.label)) return false;
+      seen |= std::uint64_t{1} << 2;
+      continue;
+    }
+    if (key == R"rpckit(description)rpckit") {
+      if (!read_member(in, value.description)) return false;
+      continue;
+    }
+    if (key == R"rpckit(placeholder)rpckit") {
+      if (!read_member(in, value.placeholder)) return false;
+      continue;
+    }
+    if (key == R"rpckit(default)rpckit") {
+      if (!read_member(in, value.default_)) return false;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 3) - 1) return false;  // a required member is missing
+  rpckit::codec::DecodePath path;
+  {
+    rpckit::codec::DecodePath::Key scope(path, "key");
+    rpckit::codec::check_pattern(value.key, pattern_0(), path);
+  }
+  return true;
 }
 
 void from_json(const nlohmann::json& j, TextField& value) {
@@ -514,6 +1115,61 @@ void decode(const nlohmann::json& j, StringListField& value, rpckit::codec::Deco
   rpckit::codec::decode_optional(j, "default", value.default_, path);
 }
 
+void write_json(std::string& out, const StringListField& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("default":)rpckit", value.default_);
+  object.member(R"rpckit("description":)rpckit", value.description);
+  object.member(R"rpckit("key":)rpckit", value.key);
+  object.member(R"rpckit("label":)rpckit", value.label);
+  object.member(R"rpckit("placeholder":)rpckit", value.placeholder);
+  object.constant(R"rpckit("type":)rpckit", R"rpckit("string_list")rpckit");
+}
+
+bool read_json(rpckit::codec::JsonReader& in, StringListField& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(key)rpckit") {
+      if (!read_member(in, value.key)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(type)rpckit") {
+      if (!rpckit::codec::read_const_string(in, R"rpckit(string_list)rpckit")) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    if (key == R"rpckit(label)rpckit") {
+      if (!read_member(in, value.label)) return false;
+      seen |= std::uint64_t{1} << 2;
+      continue;
+    }
+    if (key == R"rpckit(description)rpckit") {
+      if (!read_member(in, value.description)) return false;
+      continue;
+    }
+    if (key == R"rpckit(placeholder)rpckit") {
+      if (!read_member(in, value.placeholder)) return false;
+      continue;
+    }
+    if (key == R"rpckit(default)rpckit") {
+      if (!read_member(in, value.default_)) return false;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 3) - 1) return false;  // a required member is missing
+  rpckit::codec::DecodePath path;
+  {
+    rpckit::codec::DecodePath::Key scope(path, "key");
+    rpckit::codec::check_pattern(value.key, pattern_0(), path);
+  }
+  return true;
+}
+
 void from_json(const nlohmann::json& j, StringListField& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -533,6 +1189,41 @@ void decode(const nlohmann::json& j, ChannelRef& value, rpckit::codec::DecodePat
   rpckit::codec::decode_required(j, "channel_id", value.channel_id, path);
   rpckit::codec::decode_required(j, "channel_login", value.channel_login, path);
   rpckit::codec::decode_required(j, "display_name", value.display_name, path);
+}
+
+void write_json(std::string& out, const ChannelRef& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("channel_id":)rpckit", value.channel_id);
+  object.member(R"rpckit("channel_login":)rpckit", value.channel_login);
+  object.member(R"rpckit("display_name":)rpckit", value.display_name);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, ChannelRef& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(channel_id)rpckit") {
+      if (!read_member(in, value.channel_id)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(channel_login)rpckit") {
+      if (!read_member(in, value.channel_login)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    if (key == R"rpckit(display_name)rpckit") {
+      if (!read_member(in, value.display_name)) return false;
+      seen |= std::uint64_t{1} << 2;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 3) - 1) return false;  // a required member is missing
+  return true;
 }
 
 void from_json(const nlohmann::json& j, ChannelRef& value) {
@@ -564,6 +1255,56 @@ void decode(const nlohmann::json& j, ChannelListField& value, rpckit::codec::Dec
   rpckit::codec::decode_required(j, "label", value.label, path);
   rpckit::codec::decode_optional(j, "description", value.description, path);
   rpckit::codec::decode_optional(j, "default", value.default_, path);
+}
+
+void write_json(std::string& out, const ChannelListField& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("default":)rpckit", value.default_);
+  object.member(R"rpckit("description":)rpckit", value.description);
+  object.member(R"rpckit("key":)rpckit", value.key);
+  object.member(R"rpckit("label":)rpckit", value.label);
+  object.constant(R"rpckit("type":)rpckit", R"rpckit("channel_list")rpckit");
+}
+
+bool read_json(rpckit::codec::JsonReader& in, ChannelListField& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(key)rpckit") {
+      if (!read_member(in, value.key)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(type)rpckit") {
+      if (!rpckit::codec::read_const_string(in, R"rpckit(channel_list)rpckit")) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    if (key == R"rpckit(label)rpckit") {
+      if (!read_member(in, value.label)) return false;
+      seen |= std::uint64_t{1} << 2;
+      continue;
+    }
+    if (key == R"rpckit(description)rpckit") {
+      if (!read_member(in, value.description)) return false;
+      continue;
+    }
+    if (key == R"rpckit(default)rpckit") {
+      if (!read_member(in, value.default_)) return false;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 3) - 1) return false;  // a required member is missing
+  rpckit::codec::DecodePath path;
+  {
+    rpckit::codec::DecodePath::Key scope(path, "key");
+    rpckit::codec::check_pattern(value.key, pattern_0(), path);
+  }
+  return true;
 }
 
 void from_json(const nlohmann::json& j, ChannelListField& value) {
@@ -607,6 +1348,84 @@ void decode(const nlohmann::json& j, SliderField& value, rpckit::codec::DecodePa
   rpckit::codec::decode_optional(j, "default", value.default_, path);
 }
 
+void write_json(std::string& out, const SliderField& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("default":)rpckit", value.default_);
+  object.member(R"rpckit("description":)rpckit", value.description);
+  object.member(R"rpckit("display_divisor":)rpckit", value.display_divisor);
+  object.member(R"rpckit("key":)rpckit", value.key);
+  object.member(R"rpckit("label":)rpckit", value.label);
+  object.member(R"rpckit("max":)rpckit", value.max);
+  object.member(R"rpckit("min":)rpckit", value.min);
+  object.member(R"rpckit("step":)rpckit", value.step);
+  object.constant(R"rpckit("type":)rpckit", R"rpckit("slider")rpckit");
+  object.member(R"rpckit("unit":)rpckit", value.unit);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, SliderField& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(key)rpckit") {
+      if (!read_member(in, value.key)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(type)rpckit") {
+      if (!rpckit::codec::read_const_string(in, R"rpckit(slider)rpckit")) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    if (key == R"rpckit(label)rpckit") {
+      if (!read_member(in, value.label)) return false;
+      seen |= std::uint64_t{1} << 2;
+      continue;
+    }
+    if (key == R"rpckit(description)rpckit") {
+      if (!read_member(in, value.description)) return false;
+      continue;
+    }
+    if (key == R"rpckit(min)rpckit") {
+      if (!read_member(in, value.min)) return false;
+      seen |= std::uint64_t{1} << 3;
+      continue;
+    }
+    if (key == R"rpckit(max)rpckit") {
+      if (!read_member(in, value.max)) return false;
+      seen |= std::uint64_t{1} << 4;
+      continue;
+    }
+    if (key == R"rpckit(step)rpckit") {
+      if (!read_member(in, value.step)) return false;
+      seen |= std::uint64_t{1} << 5;
+      continue;
+    }
+    if (key == R"rpckit(unit)rpckit") {
+      if (!read_member(in, value.unit)) return false;
+      continue;
+    }
+    if (key == R"rpckit(display_divisor)rpckit") {
+      if (!read_member(in, value.display_divisor)) return false;
+      continue;
+    }
+    if (key == R"rpckit(default)rpckit") {
+      if (!read_member(in, value.default_)) return false;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 6) - 1) return false;  // a required member is missing
+  rpckit::codec::DecodePath path;
+  {
+    rpckit::codec::DecodePath::Key scope(path, "key");
+    rpckit::codec::check_pattern(value.key, pattern_0(), path);
+  }
+  return true;
+}
+
 void from_json(const nlohmann::json& j, SliderField& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -638,6 +1457,61 @@ void decode(const nlohmann::json& j, FolderField& value, rpckit::codec::DecodePa
   rpckit::codec::decode_optional(j, "description", value.description, path);
   rpckit::codec::decode_optional(j, "placeholder", value.placeholder, path);
   rpckit::codec::decode_optional(j, "default", value.default_, path);
+}
+
+void write_json(std::string& out, const FolderField& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("default":)rpckit", value.default_);
+  object.member(R"rpckit("description":)rpckit", value.description);
+  object.member(R"rpckit("key":)rpckit", value.key);
+  object.member(R"rpckit("label":)rpckit", value.label);
+  object.member(R"rpckit("placeholder":)rpckit", value.placeholder);
+  object.constant(R"rpckit("type":)rpckit", R"rpckit("folder")rpckit");
+}
+
+bool read_json(rpckit::codec::JsonReader& in, FolderField& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(key)rpckit") {
+      if (!read_member(in, value.key)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(type)rpckit") {
+      if (!rpckit::codec::read_const_string(in, R"rpckit(folder)rpckit")) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    if (key == R"rpckit(label)rpckit") {
+      if (!read_member(in, value.label)) return false;
+      seen |= std::uint64_t{1} << 2;
+      continue;
+    }
+    if (key == R"rpckit(description)rpckit") {
+      if (!read_member(in, value.description)) return false;
+      continue;
+    }
+    if (key == R"rpckit(placeholder)rpckit") {
+      if (!read_member(in, value.placeholder)) return false;
+      continue;
+    }
+    if (key == R"rpckit(default)rpckit") {
+      if (!read_member(in, value.default_)) return false;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 3) - 1) return false;  // a required member is missing
+  rpckit::codec::DecodePath path;
+  {
+    rpckit::codec::DecodePath::Key scope(path, "key");
+    rpckit::codec::check_pattern(value.key, pattern_0(), path);
+  }
+  return true;
 }
 
 void from_json(const nlohmann::json& j, FolderField& value) {
@@ -705,6 +1579,68 @@ void decode(const nlohmann::json& j, PanelField& value, rpckit::codec::DecodePat
   value.value = rpckit::JsonValue(j);  // a shape a newer peer may send
 }
 
+void write_json(std::string& out, const PanelField& value) {
+  std::visit([&out](const auto& member) {
+    using rpckit::codec::write_json;
+    write_json(out, member);
+  }, value.value);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, PanelField& value) {
+  using rpckit::codec::read_json;
+  std::optional<std::string> tag = rpckit::codec::peek_member_string(in, R"rpckit(type)rpckit");
+  if (!tag) return false;
+  if (*tag == R"rpckit(toggle)rpckit") {
+    ToggleField member{};
+    if (!read_json(in, member)) return false;
+    value.value = std::move(member);
+    return true;
+  }
+  if (*tag == R"rpckit(number)rpckit") {
+    NumberField member{};
+    if (!read_json(in, member)) return false;
+    value.value = std::move(member);
+    return true;
+  }
+  if (*tag == R"rpckit(select)rpckit") {
+    SelectField member{};
+    if (!read_json(in, member)) return false;
+    value.value = std::move(member);
+    return true;
+  }
+  if (*tag == R"rpckit(text)rpckit") {
+    TextField member{};
+    if (!read_json(in, member)) return false;
+    value.value = std::move(member);
+    return true;
+  }
+  if (*tag == R"rpckit(string_list)rpckit") {
+    StringListField member{};
+    if (!read_json(in, member)) return false;
+    value.value = std::move(member);
+    return true;
+  }
+  if (*tag == R"rpckit(channel_list)rpckit") {
+    ChannelListField member{};
+    if (!read_json(in, member)) return false;
+    value.value = std::move(member);
+    return true;
+  }
+  if (*tag == R"rpckit(slider)rpckit") {
+    SliderField member{};
+    if (!read_json(in, member)) return false;
+    value.value = std::move(member);
+    return true;
+  }
+  if (*tag == R"rpckit(folder)rpckit") {
+    FolderField member{};
+    if (!read_json(in, member)) return false;
+    value.value = std::move(member);
+    return true;
+  }
+  return false;
+}
+
 void from_json(const nlohmann::json& j, PanelField& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -727,6 +1663,45 @@ void decode(const nlohmann::json& j, PanelSection& value, rpckit::codec::DecodeP
     rpckit::codec::DecodePath::Key scope(path, "fields");
     rpckit::codec::check_items(value.fields.size(), std::nullopt, std::size_t{24}, path);
   }
+}
+
+void write_json(std::string& out, const PanelSection& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("description":)rpckit", value.description);
+  object.member(R"rpckit("fields":)rpckit", value.fields);
+  object.member(R"rpckit("label":)rpckit", value.label);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, PanelSection& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(label)rpckit") {
+      if (!read_member(in, value.label)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(description)rpckit") {
+      if (!read_member(in, value.description)) return false;
+      continue;
+    }
+    if (key == R"rpckit(fields)rpckit") {
+      if (!read_member(in, value.fields)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 2) - 1) return false;  // a required member is missing
+  rpckit::codec::DecodePath path;
+  {
+    rpckit::codec::DecodePath::Key scope(path, "fields");
+    rpckit::codec::check_items(value.fields.size(), std::nullopt, std::size_t{24}, path);
+  }
+  return true;
 }
 
 void from_json(const nlohmann::json& j, PanelSection& value) {
@@ -752,6 +1727,44 @@ void decode(const nlohmann::json& j, PanelSchema& value, rpckit::codec::DecodePa
     rpckit::codec::DecodePath::Key scope(path, "sections");
     rpckit::codec::check_items(value.sections.size(), std::nullopt, std::size_t{8}, path);
   }
+}
+
+void write_json(std::string& out, const PanelSchema& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("sections":)rpckit", value.sections);
+  object.member(R"rpckit("title":)rpckit", value.title);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, PanelSchema& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(title)rpckit") {
+      if (!read_member(in, value.title)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(sections)rpckit") {
+      if (!read_member(in, value.sections)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 2) - 1) return false;  // a required member is missing
+  rpckit::codec::DecodePath path;
+  {
+    rpckit::codec::DecodePath::Key scope(path, "title");
+    rpckit::codec::check_length(value.title, std::size_t{1}, std::size_t{60}, path);
+  }
+  {
+    rpckit::codec::DecodePath::Key scope(path, "sections");
+    rpckit::codec::check_items(value.sections.size(), std::nullopt, std::size_t{8}, path);
+  }
+  return true;
 }
 
 void from_json(const nlohmann::json& j, PanelSchema& value) {
@@ -799,6 +1812,21 @@ void decode(const nlohmann::json& j, PanelValue& value, rpckit::codec::DecodePat
   value.value = rpckit::JsonValue(j);  // a shape a newer peer may send
 }
 
+void write_json(std::string& out, const PanelValue& value) {
+  std::visit([&out](const auto& member) {
+    using rpckit::codec::write_json;
+    write_json(out, member);
+  }, value.value);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, PanelValue& value) {
+  rpckit::JsonValue dom;
+  rpckit::codec::read_json(in, dom);
+  rpckit::codec::DecodePath path;
+  decode(dom.get(), value, path);
+  return true;
+}
+
 void from_json(const nlohmann::json& j, PanelValue& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -822,6 +1850,47 @@ void decode(const nlohmann::json& j, PlaybackResolveArgs& value, rpckit::codec::
   rpckit::codec::decode_required(j, "auth_master", value.auth_master, path);
 }
 
+void write_json(std::string& out, const PlaybackResolveArgs& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("auth_master":)rpckit", value.auth_master);
+  object.member(R"rpckit("channel":)rpckit", value.channel);
+  object.member(R"rpckit("quality":)rpckit", value.quality);
+  object.member(R"rpckit("stream_id":)rpckit", value.stream_id);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, PlaybackResolveArgs& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(stream_id)rpckit") {
+      if (!read_member(in, value.stream_id)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(channel)rpckit") {
+      if (!read_member(in, value.channel)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    if (key == R"rpckit(quality)rpckit") {
+      if (!read_member(in, value.quality)) return false;
+      seen |= std::uint64_t{1} << 2;
+      continue;
+    }
+    if (key == R"rpckit(auth_master)rpckit") {
+      if (!read_member(in, value.auth_master)) return false;
+      seen |= std::uint64_t{1} << 3;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 4) - 1) return false;  // a required member is missing
+  return true;
+}
+
 void from_json(const nlohmann::json& j, PlaybackResolveArgs& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -842,6 +1911,31 @@ void decode(const nlohmann::json& j, DropsActionResult& value, rpckit::codec::De
     static const nlohmann::json expected = nlohmann::json::parse(R"rpckit(true)rpckit");
     rpckit::codec::decode_const(j, "ok", expected, true, path);
   }
+}
+
+void write_json(std::string& out, const DropsActionResult& value) {
+  rpckit::codec::ObjectWriter object(out);
+  (void)value;
+  object.constant(R"rpckit("ok":)rpckit", R"rpckit(true)rpckit");
+}
+
+bool read_json(rpckit::codec::JsonReader& in, DropsActionResult& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(ok)rpckit") {
+      if (!rpckit::codec::read_const_json(in, R"rpckit(true)rpckit")) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 1) - 1) return false;  // a required member is missing
+  (void)value;  // nothing to store: every member is a const
+  return true;
 }
 
 void from_json(const nlohmann::json& j, DropsActionResult& value) {
@@ -873,6 +1967,56 @@ void decode(const nlohmann::json& j, DropsStatus& value, rpckit::codec::DecodePa
   rpckit::codec::decode_optional(j, "required_minutes", value.required_minutes, path);
 }
 
+void write_json(std::string& out, const DropsStatus& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("active":)rpckit", value.active);
+  object.member(R"rpckit("campaign_id":)rpckit", value.campaign_id);
+  object.member(R"rpckit("channel_login":)rpckit", value.channel_login);
+  object.member(R"rpckit("current_minutes":)rpckit", value.current_minutes);
+  object.member(R"rpckit("game_name":)rpckit", value.game_name);
+  object.member(R"rpckit("is_mining":)rpckit", value.is_mining);
+  object.member(R"rpckit("required_minutes":)rpckit", value.required_minutes);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, DropsStatus& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(active)rpckit") {
+      if (!read_member(in, value.active)) return false;
+      continue;
+    }
+    if (key == R"rpckit(is_mining)rpckit") {
+      if (!read_member(in, value.is_mining)) return false;
+      continue;
+    }
+    if (key == R"rpckit(game_name)rpckit") {
+      if (!read_member(in, value.game_name)) return false;
+      continue;
+    }
+    if (key == R"rpckit(campaign_id)rpckit") {
+      if (!read_member(in, value.campaign_id)) return false;
+      continue;
+    }
+    if (key == R"rpckit(channel_login)rpckit") {
+      if (!read_member(in, value.channel_login)) return false;
+      continue;
+    }
+    if (key == R"rpckit(current_minutes)rpckit") {
+      if (!read_member(in, value.current_minutes)) return false;
+      continue;
+    }
+    if (key == R"rpckit(required_minutes)rpckit") {
+      if (!read_member(in, value.required_minutes)) return false;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  return true;
+}
+
 void from_json(const nlohmann::json& j, DropsStatus& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -892,6 +2036,35 @@ void decode(const nlohmann::json& j, ErrorData& value, rpckit::codec::DecodePath
   rpckit::codec::decode_required(j, "retry_after_ms", value.retry_after_ms, path);
 }
 
+void write_json(std::string& out, const ErrorData& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("name":)rpckit", value.name);
+  object.member(R"rpckit("retry_after_ms":)rpckit", value.retry_after_ms);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, ErrorData& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(name)rpckit") {
+      if (!read_member(in, value.name)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(retry_after_ms)rpckit") {
+      if (!read_member(in, value.retry_after_ms)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 2) - 1) return false;  // a required member is missing
+  return true;
+}
+
 void from_json(const nlohmann::json& j, ErrorData& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -905,6 +2078,17 @@ void decode(const nlohmann::json& j, NetworkAccess& value, rpckit::codec::Decode
   if (!j.is_string()) rpckit::codec::fail_kind(j, "string", path);
   value = NetworkAccess::from_wire(j.get_ref<const std::string&>());
   rpckit::codec::check_listed(value.is_known(), value.wire(), NetworkAccess::kWire, path);
+}
+
+void write_json(std::string& out, const NetworkAccess& value) {
+  rpckit::codec::write_json(out, std::string_view(value.wire()));
+}
+
+bool read_json(rpckit::codec::JsonReader& in, NetworkAccess& value) {
+  std::string wire;
+  if (!rpckit::codec::read_json(in, wire)) return false;
+  value = NetworkAccess::from_wire(wire);
+  return true;
 }
 
 void from_json(const nlohmann::json& j, NetworkAccess& value) {
@@ -922,6 +2106,17 @@ void decode(const nlohmann::json& j, ManifestTier& value, rpckit::codec::DecodeP
   rpckit::codec::check_listed(value.is_known(), value.wire(), ManifestTier::kWire, path);
 }
 
+void write_json(std::string& out, const ManifestTier& value) {
+  rpckit::codec::write_json(out, std::string_view(value.wire()));
+}
+
+bool read_json(rpckit::codec::JsonReader& in, ManifestTier& value) {
+  std::string wire;
+  if (!rpckit::codec::read_json(in, wire)) return false;
+  value = ManifestTier::from_wire(wire);
+  return true;
+}
+
 void from_json(const nlohmann::json& j, ManifestTier& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -937,6 +2132,17 @@ void decode(const nlohmann::json& j, RuntimeKind& value, rpckit::codec::DecodePa
   rpckit::codec::check_listed(value.is_known(), value.wire(), RuntimeKind::kWire, path);
 }
 
+void write_json(std::string& out, const RuntimeKind& value) {
+  rpckit::codec::write_json(out, std::string_view(value.wire()));
+}
+
+bool read_json(rpckit::codec::JsonReader& in, RuntimeKind& value) {
+  std::string wire;
+  if (!rpckit::codec::read_json(in, wire)) return false;
+  value = RuntimeKind::from_wire(wire);
+  return true;
+}
+
 void from_json(const nlohmann::json& j, RuntimeKind& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -950,6 +2156,17 @@ void decode(const nlohmann::json& j, RuntimeTransport& value, rpckit::codec::Dec
   if (!j.is_string()) rpckit::codec::fail_kind(j, "string", path);
   value = RuntimeTransport::from_wire(j.get_ref<const std::string&>());
   rpckit::codec::check_listed(value.is_known(), value.wire(), RuntimeTransport::kWire, path);
+}
+
+void write_json(std::string& out, const RuntimeTransport& value) {
+  rpckit::codec::write_json(out, std::string_view(value.wire()));
+}
+
+bool read_json(rpckit::codec::JsonReader& in, RuntimeTransport& value) {
+  std::string wire;
+  if (!rpckit::codec::read_json(in, wire)) return false;
+  value = RuntimeTransport::from_wire(wire);
+  return true;
 }
 
 void from_json(const nlohmann::json& j, RuntimeTransport& value) {
@@ -980,6 +2197,54 @@ void decode(const nlohmann::json& j, ManifestRuntime& value, rpckit::codec::Deco
   }
   rpckit::codec::decode_optional(j, "args", value.args, path);
   rpckit::codec::decode_optional(j, "transport", value.transport, path);
+}
+
+void write_json(std::string& out, const ManifestRuntime& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("args":)rpckit", value.args);
+  object.member(R"rpckit("entry":)rpckit", value.entry);
+  object.member(R"rpckit("kind":)rpckit", value.kind);
+  object.member(R"rpckit("transport":)rpckit", value.transport);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, ManifestRuntime& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(kind)rpckit") {
+      if (!read_member(in, value.kind)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(entry)rpckit") {
+      if (!read_member(in, value.entry)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    if (key == R"rpckit(args)rpckit") {
+      if (!read_member(in, value.args)) return false;
+      continue;
+    }
+    if (key == R"rpckit(transport)rpckit") {
+      if (!read_member(in, value.transport)) return false;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 2) - 1) return false;  // a required member is missing
+  rpckit::codec::DecodePath path;
+  {
+    rpckit::codec::DecodePath::Key scope(path, "entry");
+    rpckit::codec::check_length(value.entry, std::size_t{1}, std::nullopt, path);
+    rpckit::codec::check_pattern(value.entry, pattern_1(), path,
+        R"rpckit(expected a path relative to the plugin directory, not an absolute path (no leading / or \, no drive letter "C:"))rpckit");
+    rpckit::codec::check_not_pattern(value.entry, pattern_2(), path,
+        R"rpckit(expected no ".." segment and no NUL character (the entry must stay inside the plugin directory))rpckit");
+  }
+  return true;
 }
 
 void from_json(const nlohmann::json& j, ManifestRuntime& value) {
@@ -1021,6 +2286,63 @@ void decode(const nlohmann::json& j, ManifestCapabilities& value, rpckit::codec:
     rpckit::codec::DecodePath::Key scope(path, "ui");
     rpckit::codec::check_unique((*value.ui), path);
   }
+}
+
+void write_json(std::string& out, const ManifestCapabilities& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("credentials":)rpckit", value.credentials);
+  object.member(R"rpckit("events":)rpckit", value.events);
+  object.member(R"rpckit("host_methods":)rpckit", value.host_methods);
+  object.member(R"rpckit("network":)rpckit", value.network);
+  object.member(R"rpckit("ui":)rpckit", value.ui);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, ManifestCapabilities& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(events)rpckit") {
+      if (!read_member(in, value.events)) return false;
+      continue;
+    }
+    if (key == R"rpckit(host_methods)rpckit") {
+      if (!read_member(in, value.host_methods)) return false;
+      continue;
+    }
+    if (key == R"rpckit(credentials)rpckit") {
+      if (!read_member(in, value.credentials)) return false;
+      continue;
+    }
+    if (key == R"rpckit(network)rpckit") {
+      if (!read_member(in, value.network)) return false;
+      continue;
+    }
+    if (key == R"rpckit(ui)rpckit") {
+      if (!read_member(in, value.ui)) return false;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  rpckit::codec::DecodePath path;
+  if (value.events.has_value()) {
+    rpckit::codec::DecodePath::Key scope(path, "events");
+    rpckit::codec::check_unique((*value.events), path);
+  }
+  if (value.host_methods.has_value()) {
+    rpckit::codec::DecodePath::Key scope(path, "host_methods");
+    rpckit::codec::check_unique((*value.host_methods), path);
+  }
+  if (value.credentials.has_value()) {
+    rpckit::codec::DecodePath::Key scope(path, "credentials");
+    rpckit::codec::check_unique((*value.credentials), path);
+  }
+  if (value.ui.has_value()) {
+    rpckit::codec::DecodePath::Key scope(path, "ui");
+    rpckit::codec::check_unique((*value.ui), path);
+  }
+  return true;
 }
 
 void from_json(const nlohmann::json& j, ManifestCapabilities& value) {
@@ -1069,6 +2391,64 @@ void decode(const nlohmann::json& j, ManifestContributes& value, rpckit::codec::
           R"rpckit(expected a namespaced id feature.name (lowercase letters, digits, "_" and "-", dot-separated, e.g. "playback.resolve"))rpckit");
     }
   }
+}
+
+void write_json(std::string& out, const ManifestContributes& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("actions":)rpckit", value.actions);
+  object.member(R"rpckit("provides":)rpckit", value.provides);
+  object.member(R"rpckit("status":)rpckit", value.status);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, ManifestContributes& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(actions)rpckit") {
+      if (!read_member(in, value.actions)) return false;
+      continue;
+    }
+    if (key == R"rpckit(status)rpckit") {
+      if (!read_member(in, value.status)) return false;
+      continue;
+    }
+    if (key == R"rpckit(provides)rpckit") {
+      if (!read_member(in, value.provides)) return false;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  rpckit::codec::DecodePath path;
+  if (value.actions.has_value()) {
+    rpckit::codec::DecodePath::Key scope(path, "actions");
+    rpckit::codec::check_unique((*value.actions), path);
+    for (std::size_t i0 = 0; i0 < (*value.actions).size(); ++i0) {
+      rpckit::codec::DecodePath::Index scope0(path, i0);
+      rpckit::codec::check_pattern((*value.actions)[i0], pattern_3(), path,
+          R"rpckit(expected a namespaced id feature.name (lowercase letters, digits, "_" and "-", dot-separated, e.g. "playback.resolve"))rpckit");
+    }
+  }
+  if (value.status.has_value()) {
+    rpckit::codec::DecodePath::Key scope(path, "status");
+    rpckit::codec::check_unique((*value.status), path);
+    for (std::size_t i0 = 0; i0 < (*value.status).size(); ++i0) {
+      rpckit::codec::DecodePath::Index scope0(path, i0);
+      rpckit::codec::check_pattern((*value.status)[i0], pattern_3(), path,
+          R"rpckit(expected a namespaced id feature.name (lowercase letters, digits, "_" and "-", dot-separated, e.g. "playback.resolve"))rpckit");
+    }
+  }
+  if (value.provides.has_value()) {
+    rpckit::codec::DecodePath::Key scope(path, "provides");
+    rpckit::codec::check_unique((*value.provides), path);
+    for (std::size_t i0 = 0; i0 < (*value.provides).size(); ++i0) {
+      rpckit::codec::DecodePath::Index scope0(path, i0);
+      rpckit::codec::check_pattern((*value.provides)[i0], pattern_3(), path,
+          R"rpckit(expected a namespaced id feature.name (lowercase letters, digits, "_" and "-", dot-separated, e.g. "playback.resolve"))rpckit");
+    }
+  }
+  return true;
 }
 
 void from_json(const nlohmann::json& j, ManifestContributes& value) {
@@ -1158,6 +2538,118 @@ ManifestContributes Manifest::contributes_or_default() const {
   return fallback;
 }
 
+void write_json(std::string& out, const Manifest& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("author":)rpckit", value.author);
+  object.member(R"rpckit("capabilities":)rpckit", value.capabilities);
+  object.member(R"rpckit("contributes":)rpckit", value.contributes);
+  object.member(R"rpckit("description":)rpckit", value.description);
+  object.member(R"rpckit("homepage":)rpckit", value.homepage);
+  object.member(R"rpckit("host_min":)rpckit", value.host_min);
+  object.member(R"rpckit("id":)rpckit", value.id);
+  object.member(R"rpckit("name":)rpckit", value.name);
+  object.member(R"rpckit("runtime":)rpckit", value.runtime);
+  object.member(R"rpckit("tier":)rpckit", value.tier);
+  object.member(R"rpckit("version":)rpckit", value.version);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, Manifest& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(id)rpckit") {
+      if (!read_member(in, value.id)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(name)rpckit") {
+      if (!read_member(in, value.name)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    if (key == R"rpckit(version)rpckit") {
+      if (!read_member(in, value.version)) return false;
+      seen |= std::uint64_t{1} << 2;
+      continue;
+    }
+    if (key == R"rpckit(author)rpckit") {
+      if (!read_member(in, value.author)) return false;
+      seen |= std::uint64_t{1} << 3;
+      continue;
+    }
+    if (key == R"rpckit(tier)rpckit") {
+      if (!read_member(in, value.tier)) return false;
+      seen |= std::uint64_t{1} << 4;
+      continue;
+    }
+    if (key == R"rpckit(description)rpckit") {
+      if (!read_member(in, value.description)) return false;
+      seen |= std::uint64_t{1} << 5;
+      continue;
+    }
+    if (key == R"rpckit(homepage)rpckit") {
+      if (!read_member(in, value.homepage)) return false;
+      continue;
+    }
+    if (key == R"rpckit(host_min)rpckit") {
+      if (!read_member(in, value.host_min)) return false;
+      seen |= std::uint64_t{1} << 6;
+      continue;
+    }
+    if (key == R"rpckit(runtime)rpckit") {
+      if (!read_member(in, value.runtime)) return false;
+      seen |= std::uint64_t{1} << 7;
+      continue;
+    }
+    if (key == R"rpckit(capabilities)rpckit") {
+      if (!read_member(in, value.capabilities)) return false;
+      continue;
+    }
+    if (key == R"rpckit(contributes)rpckit") {
+      if (!read_member(in, value.contributes)) return false;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 8) - 1) return false;  // a required member is missing
+  rpckit::codec::DecodePath path;
+  {
+    rpckit::codec::DecodePath::Key scope(path, "id");
+    rpckit::codec::check_length(value.id, std::nullopt, std::size_t{64}, path);
+    rpckit::codec::check_pattern(value.id, pattern_4(), path,
+        R"rpckit(expected a plugin id: lowercase letters and digits in dot-separated parts, "-" allowed after the first dot (e.g. "dev.example.my-plugin"))rpckit");
+    rpckit::codec::check_not_pattern(value.id, pattern_5(), path,
+        R"rpckit(expected an id outside the reserved prefix "app.streamnook.")rpckit");
+  }
+  {
+    rpckit::codec::DecodePath::Key scope(path, "name");
+    rpckit::codec::check_length(value.name, std::size_t{1}, std::size_t{40}, path);
+  }
+  {
+    rpckit::codec::DecodePath::Key scope(path, "version");
+    rpckit::codec::check_pattern(value.version, pattern_6(), path,
+        R"rpckit(expected a semantic version MAJOR.MINOR.PATCH (SemVer 2.0.0, e.g. "1.0.0"))rpckit");
+  }
+  {
+    rpckit::codec::DecodePath::Key scope(path, "description");
+    rpckit::codec::check_length(value.description, std::nullopt, std::size_t{200}, path);
+  }
+  if (value.homepage.has_value()) {
+    rpckit::codec::DecodePath::Key scope(path, "homepage");
+    rpckit::codec::check_pattern((*value.homepage), pattern_7(), path,
+        R"rpckit(expected an https:// URL)rpckit");
+  }
+  {
+    rpckit::codec::DecodePath::Key scope(path, "host_min");
+    rpckit::codec::check_pattern(value.host_min, pattern_6(), path,
+        R"rpckit(expected a semantic version MAJOR.MINOR.PATCH (SemVer 2.0.0, e.g. "1.0.0"))rpckit");
+  }
+  return true;
+}
+
 void from_json(const nlohmann::json& j, Manifest& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -1188,6 +2680,64 @@ void decode(const nlohmann::json& j, InitializeParams& value, rpckit::codec::Dec
   rpckit::codec::decode_required(j, "log_dir", value.log_dir, path);
 }
 
+void write_json(std::string& out, const InitializeParams& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("data_dir":)rpckit", value.data_dir);
+  object.member(R"rpckit("granted":)rpckit", value.granted);
+  object.member(R"rpckit("host_version":)rpckit", value.host_version);
+  object.member(R"rpckit("log_dir":)rpckit", value.log_dir);
+  object.member(R"rpckit("plugin_id":)rpckit", value.plugin_id);
+  object.member(R"rpckit("protocol_version":)rpckit", value.protocol_version);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, InitializeParams& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(protocol_version)rpckit") {
+      if (!read_member(in, value.protocol_version)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(host_version)rpckit") {
+      if (!read_member(in, value.host_version)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    if (key == R"rpckit(plugin_id)rpckit") {
+      if (!read_member(in, value.plugin_id)) return false;
+      seen |= std::uint64_t{1} << 2;
+      continue;
+    }
+    if (key == R"rpckit(granted)rpckit") {
+      if (!read_member(in, value.granted)) return false;
+      seen |= std::uint64_t{1} << 3;
+      continue;
+    }
+    if (key == R"rpckit(data_dir)rpckit") {
+      if (!read_member(in, value.data_dir)) return false;
+      seen |= std::uint64_t{1} << 4;
+      continue;
+    }
+    if (key == R"rpckit(log_dir)rpckit") {
+      if (!read_member(in, value.log_dir)) return false;
+      seen |= std::uint64_t{1} << 5;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 6) - 1) return false;  // a required member is missing
+  rpckit::codec::DecodePath path;
+  {
+    rpckit::codec::DecodePath::Key scope(path, "host_version");
+    rpckit::codec::check_pattern(value.host_version, pattern_6(), path);
+  }
+  return true;
+}
+
 void from_json(const nlohmann::json& j, InitializeParams& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -1207,6 +2757,35 @@ void decode(const nlohmann::json& j, InitializeResult& value, rpckit::codec::Dec
   rpckit::codec::decode_required(j, "hooks", value.hooks, path);
 }
 
+void write_json(std::string& out, const InitializeResult& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("hooks":)rpckit", value.hooks);
+  object.member(R"rpckit("plugin_version":)rpckit", value.plugin_version);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, InitializeResult& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(plugin_version)rpckit") {
+      if (!read_member(in, value.plugin_version)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(hooks)rpckit") {
+      if (!read_member(in, value.hooks)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 2) - 1) return false;  // a required member is missing
+  return true;
+}
+
 void from_json(const nlohmann::json& j, InitializeResult& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -1222,6 +2801,23 @@ void to_json(nlohmann::json& j, const InitializedParams& value) {
 void decode(const nlohmann::json& j, InitializedParams& value, rpckit::codec::DecodePath& path) {
   rpckit::codec::expect_object(j, path);
   (void)value;
+}
+
+void write_json(std::string& out, const InitializedParams& value) {
+  rpckit::codec::ObjectWriter object(out);
+  (void)value;
+}
+
+bool read_json(rpckit::codec::JsonReader& in, InitializedParams& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::string key;
+  while (in.next_member(key)) {
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  (void)value;  // nothing to store: every member is a const
+  return true;
 }
 
 void from_json(const nlohmann::json& j, InitializedParams& value) {
@@ -1241,6 +2837,23 @@ void decode(const nlohmann::json& j, PingParams& value, rpckit::codec::DecodePat
   (void)value;
 }
 
+void write_json(std::string& out, const PingParams& value) {
+  rpckit::codec::ObjectWriter object(out);
+  (void)value;
+}
+
+bool read_json(rpckit::codec::JsonReader& in, PingParams& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::string key;
+  while (in.next_member(key)) {
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  (void)value;  // nothing to store: every member is a const
+  return true;
+}
+
 void from_json(const nlohmann::json& j, PingParams& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -1256,6 +2869,23 @@ void to_json(nlohmann::json& j, const PingResult& value) {
 void decode(const nlohmann::json& j, PingResult& value, rpckit::codec::DecodePath& path) {
   rpckit::codec::expect_object(j, path);
   (void)value;
+}
+
+void write_json(std::string& out, const PingResult& value) {
+  rpckit::codec::ObjectWriter object(out);
+  (void)value;
+}
+
+bool read_json(rpckit::codec::JsonReader& in, PingResult& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::string key;
+  while (in.next_member(key)) {
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  (void)value;  // nothing to store: every member is a const
+  return true;
 }
 
 void from_json(const nlohmann::json& j, PingResult& value) {
@@ -1275,6 +2905,23 @@ void decode(const nlohmann::json& j, ShutdownParams& value, rpckit::codec::Decod
   (void)value;
 }
 
+void write_json(std::string& out, const ShutdownParams& value) {
+  rpckit::codec::ObjectWriter object(out);
+  (void)value;
+}
+
+bool read_json(rpckit::codec::JsonReader& in, ShutdownParams& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::string key;
+  while (in.next_member(key)) {
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  (void)value;  // nothing to store: every member is a const
+  return true;
+}
+
 void from_json(const nlohmann::json& j, ShutdownParams& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -1290,6 +2937,23 @@ void to_json(nlohmann::json& j, const ExitParams& value) {
 void decode(const nlohmann::json& j, ExitParams& value, rpckit::codec::DecodePath& path) {
   rpckit::codec::expect_object(j, path);
   (void)value;
+}
+
+void write_json(std::string& out, const ExitParams& value) {
+  rpckit::codec::ObjectWriter object(out);
+  (void)value;
+}
+
+bool read_json(rpckit::codec::JsonReader& in, ExitParams& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::string key;
+  while (in.next_member(key)) {
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  (void)value;  // nothing to store: every member is a const
+  return true;
 }
 
 void from_json(const nlohmann::json& j, ExitParams& value) {
@@ -1323,6 +2987,34 @@ rpckit::JsonValue InvokeActionParams::args_or_default() const {
   return fallback;
 }
 
+void write_json(std::string& out, const InvokeActionParams& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("action":)rpckit", value.action);
+  object.member(R"rpckit("args":)rpckit", value.args);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, InvokeActionParams& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(action)rpckit") {
+      if (!read_member(in, value.action)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(args)rpckit") {
+      if (!read_member(in, value.args)) return false;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 1) - 1) return false;  // a required member is missing
+  return true;
+}
+
 void from_json(const nlohmann::json& j, InvokeActionParams& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -1338,6 +3030,29 @@ void to_json(nlohmann::json& j, const OnStreamStartParams& value) {
 void decode(const nlohmann::json& j, OnStreamStartParams& value, rpckit::codec::DecodePath& path) {
   rpckit::codec::expect_object(j, path);
   rpckit::codec::decode_required(j, "channel", value.channel, path);
+}
+
+void write_json(std::string& out, const OnStreamStartParams& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("channel":)rpckit", value.channel);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, OnStreamStartParams& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(channel)rpckit") {
+      if (!read_member(in, value.channel)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 1) - 1) return false;  // a required member is missing
+  return true;
 }
 
 void from_json(const nlohmann::json& j, OnStreamStartParams& value) {
@@ -1357,6 +3072,29 @@ void decode(const nlohmann::json& j, OnStreamStopParams& value, rpckit::codec::D
   rpckit::codec::decode_required(j, "channel_id", value.channel_id, path);
 }
 
+void write_json(std::string& out, const OnStreamStopParams& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("channel_id":)rpckit", value.channel_id);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, OnStreamStopParams& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(channel_id)rpckit") {
+      if (!read_member(in, value.channel_id)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 1) - 1) return false;  // a required member is missing
+  return true;
+}
+
 void from_json(const nlohmann::json& j, OnStreamStopParams& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -1374,6 +3112,35 @@ void decode(const nlohmann::json& j, OnChannelChangeParams& value, rpckit::codec
   rpckit::codec::expect_object(j, path);
   rpckit::codec::decode_required(j, "channel_id", value.channel_id, path);
   rpckit::codec::decode_required(j, "login", value.login, path);
+}
+
+void write_json(std::string& out, const OnChannelChangeParams& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("channel_id":)rpckit", value.channel_id);
+  object.member(R"rpckit("login":)rpckit", value.login);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, OnChannelChangeParams& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(channel_id)rpckit") {
+      if (!read_member(in, value.channel_id)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(login)rpckit") {
+      if (!read_member(in, value.login)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 2) - 1) return false;  // a required member is missing
+  return true;
 }
 
 void from_json(const nlohmann::json& j, OnChannelChangeParams& value) {
@@ -1398,6 +3165,40 @@ void decode(const nlohmann::json& j, OnWatchTickParams& value, rpckit::codec::De
   }
 }
 
+void write_json(std::string& out, const OnWatchTickParams& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("active_channel_id":)rpckit", value.active_channel_id);
+  object.member(R"rpckit("ts":)rpckit", value.ts);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, OnWatchTickParams& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(active_channel_id)rpckit") {
+      if (!read_member(in, value.active_channel_id)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(ts)rpckit") {
+      if (!read_member(in, value.ts)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 2) - 1) return false;  // a required member is missing
+  rpckit::codec::DecodePath path;
+  {
+    rpckit::codec::DecodePath::Key scope(path, "ts");
+    rpckit::codec::check_date_time(value.ts, path);
+  }
+  return true;
+}
+
 void from_json(const nlohmann::json& j, OnWatchTickParams& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -1413,6 +3214,29 @@ void to_json(nlohmann::json& j, const OnFollowedLiveParams& value) {
 void decode(const nlohmann::json& j, OnFollowedLiveParams& value, rpckit::codec::DecodePath& path) {
   rpckit::codec::expect_object(j, path);
   rpckit::codec::decode_required(j, "channels", value.channels, path);
+}
+
+void write_json(std::string& out, const OnFollowedLiveParams& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("channels":)rpckit", value.channels);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, OnFollowedLiveParams& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(channels)rpckit") {
+      if (!read_member(in, value.channels)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 1) - 1) return false;  // a required member is missing
+  return true;
 }
 
 void from_json(const nlohmann::json& j, OnFollowedLiveParams& value) {
@@ -1434,6 +3258,35 @@ void decode(const nlohmann::json& j, OnChatMessageParams& value, rpckit::codec::
   rpckit::codec::decode_required(j, "message", value.message, path);
 }
 
+void write_json(std::string& out, const OnChatMessageParams& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("channel":)rpckit", value.channel);
+  object.member(R"rpckit("message":)rpckit", value.message);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, OnChatMessageParams& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(channel)rpckit") {
+      if (!read_member(in, value.channel)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(message)rpckit") {
+      if (!read_member(in, value.message)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 2) - 1) return false;  // a required member is missing
+  return true;
+}
+
 void from_json(const nlohmann::json& j, OnChatMessageParams& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -1449,6 +3302,26 @@ void to_json(nlohmann::json& j, const OnSettingsChangeParams& value) {
 void decode(const nlohmann::json& j, OnSettingsChangeParams& value, rpckit::codec::DecodePath& path) {
   rpckit::codec::expect_object(j, path);
   rpckit::codec::decode_optional(j, "keys", value.keys, path);
+}
+
+void write_json(std::string& out, const OnSettingsChangeParams& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("keys":)rpckit", value.keys);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, OnSettingsChangeParams& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(keys)rpckit") {
+      if (!read_member(in, value.keys)) return false;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  return true;
 }
 
 void from_json(const nlohmann::json& j, OnSettingsChangeParams& value) {
@@ -1468,6 +3341,29 @@ void decode(const nlohmann::json& j, OnPanelChangeParams& value, rpckit::codec::
   rpckit::codec::decode_required(j, "values", value.values, path);
 }
 
+void write_json(std::string& out, const OnPanelChangeParams& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("values":)rpckit", value.values);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, OnPanelChangeParams& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(values)rpckit") {
+      if (!read_member(in, value.values)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 1) - 1) return false;  // a required member is missing
+  return true;
+}
+
 void from_json(const nlohmann::json& j, OnPanelChangeParams& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -1485,6 +3381,23 @@ void decode(const nlohmann::json& j, GetFollowedLiveParams& value, rpckit::codec
   (void)value;
 }
 
+void write_json(std::string& out, const GetFollowedLiveParams& value) {
+  rpckit::codec::ObjectWriter object(out);
+  (void)value;
+}
+
+bool read_json(rpckit::codec::JsonReader& in, GetFollowedLiveParams& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::string key;
+  while (in.next_member(key)) {
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  (void)value;  // nothing to store: every member is a const
+  return true;
+}
+
 void from_json(const nlohmann::json& j, GetFollowedLiveParams& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -1500,6 +3413,29 @@ void to_json(nlohmann::json& j, const GetFollowedLiveResult& value) {
 void decode(const nlohmann::json& j, GetFollowedLiveResult& value, rpckit::codec::DecodePath& path) {
   rpckit::codec::expect_object(j, path);
   rpckit::codec::decode_required(j, "channels", value.channels, path);
+}
+
+void write_json(std::string& out, const GetFollowedLiveResult& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("channels":)rpckit", value.channels);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, GetFollowedLiveResult& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(channels)rpckit") {
+      if (!read_member(in, value.channels)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 1) - 1) return false;  // a required member is missing
+  return true;
 }
 
 void from_json(const nlohmann::json& j, GetFollowedLiveResult& value) {
@@ -1524,6 +3460,40 @@ void decode(const nlohmann::json& j, SetUpstreamParams& value, rpckit::codec::De
   }
 }
 
+void write_json(std::string& out, const SetUpstreamParams& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("playlist_url":)rpckit", value.playlist_url);
+  object.member(R"rpckit("stream_id":)rpckit", value.stream_id);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, SetUpstreamParams& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(stream_id)rpckit") {
+      if (!read_member(in, value.stream_id)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(playlist_url)rpckit") {
+      if (!read_member(in, value.playlist_url)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 2) - 1) return false;  // a required member is missing
+  rpckit::codec::DecodePath path;
+  {
+    rpckit::codec::DecodePath::Key scope(path, "playlist_url");
+    rpckit::codec::check_pattern(value.playlist_url, pattern_8(), path);
+  }
+  return true;
+}
+
 void from_json(const nlohmann::json& j, SetUpstreamParams& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -1539,6 +3509,23 @@ void to_json(nlohmann::json& j, const SetUpstreamResult& value) {
 void decode(const nlohmann::json& j, SetUpstreamResult& value, rpckit::codec::DecodePath& path) {
   rpckit::codec::expect_object(j, path);
   (void)value;
+}
+
+void write_json(std::string& out, const SetUpstreamResult& value) {
+  rpckit::codec::ObjectWriter object(out);
+  (void)value;
+}
+
+bool read_json(rpckit::codec::JsonReader& in, SetUpstreamResult& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::string key;
+  while (in.next_member(key)) {
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  (void)value;  // nothing to store: every member is a const
+  return true;
 }
 
 void from_json(const nlohmann::json& j, SetUpstreamResult& value) {
@@ -1558,6 +3545,29 @@ void decode(const nlohmann::json& j, GetCredentialParams& value, rpckit::codec::
   rpckit::codec::decode_required(j, "kind", value.kind, path);
 }
 
+void write_json(std::string& out, const GetCredentialParams& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("kind":)rpckit", value.kind);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, GetCredentialParams& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(kind)rpckit") {
+      if (!read_member(in, value.kind)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 1) - 1) return false;  // a required member is missing
+  return true;
+}
+
 void from_json(const nlohmann::json& j, GetCredentialParams& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -1571,6 +3581,17 @@ void decode(const nlohmann::json& j, NotifyLevel& value, rpckit::codec::DecodePa
   if (!j.is_string()) rpckit::codec::fail_kind(j, "string", path);
   value = NotifyLevel::from_wire(j.get_ref<const std::string&>());
   rpckit::codec::check_listed(value.is_known(), value.wire(), NotifyLevel::kWire, path);
+}
+
+void write_json(std::string& out, const NotifyLevel& value) {
+  rpckit::codec::write_json(out, std::string_view(value.wire()));
+}
+
+bool read_json(rpckit::codec::JsonReader& in, NotifyLevel& value) {
+  std::string wire;
+  if (!rpckit::codec::read_json(in, wire)) return false;
+  value = NotifyLevel::from_wire(wire);
+  return true;
 }
 
 void from_json(const nlohmann::json& j, NotifyLevel& value) {
@@ -1592,6 +3613,34 @@ void decode(const nlohmann::json& j, NotifyParams& value, rpckit::codec::DecodeP
   rpckit::codec::decode_required(j, "message", value.message, path);
 }
 
+void write_json(std::string& out, const NotifyParams& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("level":)rpckit", value.level);
+  object.member(R"rpckit("message":)rpckit", value.message);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, NotifyParams& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(level)rpckit") {
+      if (!read_member(in, value.level)) return false;
+      continue;
+    }
+    if (key == R"rpckit(message)rpckit") {
+      if (!read_member(in, value.message)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 1) - 1) return false;  // a required member is missing
+  return true;
+}
+
 void from_json(const nlohmann::json& j, NotifyParams& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -1609,6 +3658,23 @@ void decode(const nlohmann::json& j, NotifyResult& value, rpckit::codec::DecodeP
   (void)value;
 }
 
+void write_json(std::string& out, const NotifyResult& value) {
+  rpckit::codec::ObjectWriter object(out);
+  (void)value;
+}
+
+bool read_json(rpckit::codec::JsonReader& in, NotifyResult& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::string key;
+  while (in.next_member(key)) {
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  (void)value;  // nothing to store: every member is a const
+  return true;
+}
+
 void from_json(const nlohmann::json& j, NotifyResult& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -1622,6 +3688,17 @@ void decode(const nlohmann::json& j, LogLevel& value, rpckit::codec::DecodePath&
   if (!j.is_string()) rpckit::codec::fail_kind(j, "string", path);
   value = LogLevel::from_wire(j.get_ref<const std::string&>());
   rpckit::codec::check_listed(value.is_known(), value.wire(), LogLevel::kWire, path);
+}
+
+void write_json(std::string& out, const LogLevel& value) {
+  rpckit::codec::write_json(out, std::string_view(value.wire()));
+}
+
+bool read_json(rpckit::codec::JsonReader& in, LogLevel& value) {
+  std::string wire;
+  if (!rpckit::codec::read_json(in, wire)) return false;
+  value = LogLevel::from_wire(wire);
+  return true;
 }
 
 void from_json(const nlohmann::json& j, LogLevel& value) {
@@ -1643,6 +3720,34 @@ void decode(const nlohmann::json& j, LogParams& value, rpckit::codec::DecodePath
   rpckit::codec::decode_required(j, "message", value.message, path);
 }
 
+void write_json(std::string& out, const LogParams& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("level":)rpckit", value.level);
+  object.member(R"rpckit("message":)rpckit", value.message);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, LogParams& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(level)rpckit") {
+      if (!read_member(in, value.level)) return false;
+      continue;
+    }
+    if (key == R"rpckit(message)rpckit") {
+      if (!read_member(in, value.message)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 1) - 1) return false;  // a required member is missing
+  return true;
+}
+
 void from_json(const nlohmann::json& j, LogParams& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -1658,6 +3763,29 @@ void to_json(nlohmann::json& j, const RegisterPanelParams& value) {
 void decode(const nlohmann::json& j, RegisterPanelParams& value, rpckit::codec::DecodePath& path) {
   rpckit::codec::expect_object(j, path);
   rpckit::codec::decode_required(j, "schema", value.schema, path);
+}
+
+void write_json(std::string& out, const RegisterPanelParams& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("schema":)rpckit", value.schema);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, RegisterPanelParams& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(schema)rpckit") {
+      if (!read_member(in, value.schema)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 1) - 1) return false;  // a required member is missing
+  return true;
 }
 
 void from_json(const nlohmann::json& j, RegisterPanelParams& value) {
@@ -1677,6 +3805,23 @@ void decode(const nlohmann::json& j, RegisterPanelResult& value, rpckit::codec::
   (void)value;
 }
 
+void write_json(std::string& out, const RegisterPanelResult& value) {
+  rpckit::codec::ObjectWriter object(out);
+  (void)value;
+}
+
+bool read_json(rpckit::codec::JsonReader& in, RegisterPanelResult& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::string key;
+  while (in.next_member(key)) {
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  (void)value;  // nothing to store: every member is a const
+  return true;
+}
+
 void from_json(const nlohmann::json& j, RegisterPanelResult& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -1692,6 +3837,23 @@ void to_json(nlohmann::json& j, const GetPanelValuesParams& value) {
 void decode(const nlohmann::json& j, GetPanelValuesParams& value, rpckit::codec::DecodePath& path) {
   rpckit::codec::expect_object(j, path);
   (void)value;
+}
+
+void write_json(std::string& out, const GetPanelValuesParams& value) {
+  rpckit::codec::ObjectWriter object(out);
+  (void)value;
+}
+
+bool read_json(rpckit::codec::JsonReader& in, GetPanelValuesParams& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::string key;
+  while (in.next_member(key)) {
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  (void)value;  // nothing to store: every member is a const
+  return true;
 }
 
 void from_json(const nlohmann::json& j, GetPanelValuesParams& value) {
@@ -1711,6 +3873,29 @@ void decode(const nlohmann::json& j, GetPanelValuesResult& value, rpckit::codec:
   rpckit::codec::decode_required(j, "values", value.values, path);
 }
 
+void write_json(std::string& out, const GetPanelValuesResult& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("values":)rpckit", value.values);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, GetPanelValuesResult& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(values)rpckit") {
+      if (!read_member(in, value.values)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 1) - 1) return false;  // a required member is missing
+  return true;
+}
+
 void from_json(const nlohmann::json& j, GetPanelValuesResult& value) {
   rpckit::codec::DecodePath path;
   decode(j, value, path);
@@ -1728,6 +3913,35 @@ void decode(const nlohmann::json& j, SetStatusParams& value, rpckit::codec::Deco
   rpckit::codec::expect_object(j, path);
   rpckit::codec::decode_required(j, "slot", value.slot, path);
   rpckit::codec::decode_required(j, "value", value.value, path);
+}
+
+void write_json(std::string& out, const SetStatusParams& value) {
+  rpckit::codec::ObjectWriter object(out);
+  object.member(R"rpckit("slot":)rpckit", value.slot);
+  object.member(R"rpckit("value":)rpckit", value.value);
+}
+
+bool read_json(rpckit::codec::JsonReader& in, SetStatusParams& value) {
+  using rpckit::codec::read_member;
+  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
+  in.begin_object();
+  std::uint64_t seen = 0;
+  std::string key;
+  while (in.next_member(key)) {
+    if (key == R"rpckit(slot)rpckit") {
+      if (!read_member(in, value.slot)) return false;
+      seen |= std::uint64_t{1} << 0;
+      continue;
+    }
+    if (key == R"rpckit(value)rpckit") {
+      if (!read_member(in, value.value)) return false;
+      seen |= std::uint64_t{1} << 1;
+      continue;
+    }
+    in.skip_value();  // unknown: skipped whole (and validated)
+  }
+  if (seen != (std::uint64_t{1} << 2) - 1) return false;  // a required member is missing
+  return true;
 }
 
 void from_json(const nlohmann::json& j, SetStatusParams& value) {

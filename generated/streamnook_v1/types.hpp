@@ -14,6 +14,7 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include "rpckit/codec/decode_error.hpp"
+#include "rpckit/codec/json_reader.hpp"
 #include "rpckit/values/json_value.hpp"
 #include "rpckit/values/nullable.hpp"
 #include "rpckit/values/open_enum.hpp"
@@ -53,6 +54,10 @@ std::optional<ErrorCode> error_code_from_string(std::string_view name) noexcept;
 void to_json(nlohmann::json& j, const ErrorCode& value);
 void from_json(const nlohmann::json& j, ErrorCode& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, ErrorCode& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const ErrorCode& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, ErrorCode& value);
 
 // The values of EventName (rpckit::OpenEnum).
 struct EventNameValues {
@@ -97,6 +102,10 @@ class EventName : public rpckit::OpenEnum<EventName, EventNameValues> {
 void to_json(nlohmann::json& j, const EventName& value);
 void from_json(const nlohmann::json& j, EventName& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, EventName& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const EventName& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, EventName& value);
 
 // The values of HostMethodName (rpckit::OpenEnum).
 struct HostMethodNameValues {
@@ -135,6 +144,10 @@ class HostMethodName : public rpckit::OpenEnum<HostMethodName, HostMethodNameVal
 void to_json(nlohmann::json& j, const HostMethodName& value);
 void from_json(const nlohmann::json& j, HostMethodName& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, HostMethodName& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const HostMethodName& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, HostMethodName& value);
 
 // The values of CredentialKind (rpckit::OpenEnum).
 struct CredentialKindValues {
@@ -158,6 +171,10 @@ class CredentialKind : public rpckit::OpenEnum<CredentialKind, CredentialKindVal
 void to_json(nlohmann::json& j, const CredentialKind& value);
 void from_json(const nlohmann::json& j, CredentialKind& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, CredentialKind& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const CredentialKind& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, CredentialKind& value);
 
 // The values of UiCapability (rpckit::OpenEnum).
 struct UiCapabilityValues {
@@ -181,6 +198,10 @@ class UiCapability : public rpckit::OpenEnum<UiCapability, UiCapabilityValues> {
 void to_json(nlohmann::json& j, const UiCapability& value);
 void from_json(const nlohmann::json& j, UiCapability& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, UiCapability& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const UiCapability& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, UiCapability& value);
 
 /// The subset of the manifest's requested capabilities that the user granted (spec section 2). A plugin must work with any subset: degrade or report through log, never crash.
 struct Granted {
@@ -198,6 +219,10 @@ struct Granted {
 void to_json(nlohmann::json& j, const Granted& value);
 void from_json(const nlohmann::json& j, Granted& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, Granted& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const Granted& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, Granted& value);
 
 /// A Twitch channel (spec section 6). The real host also sends an undocumented favorite boolean: unknown fields arrive in practice and must be ignored.
 struct Channel {
@@ -221,6 +246,10 @@ struct Channel {
 void to_json(nlohmann::json& j, const Channel& value);
 void from_json(const nlohmann::json& j, Channel& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, Channel& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const Channel& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, Channel& value);
 
 /// A chat badge (spec section 6).
 struct Badge {
@@ -234,6 +263,10 @@ struct Badge {
 void to_json(nlohmann::json& j, const Badge& value);
 void from_json(const nlohmann::json& j, Badge& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, Badge& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const Badge& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, Badge& value);
 
 /// One chat line (spec section 6).
 struct ChatMessage {
@@ -267,6 +300,10 @@ struct ChatMessage {
 void to_json(nlohmann::json& j, const ChatMessage& value);
 void from_json(const nlohmann::json& j, ChatMessage& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, ChatMessage& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const ChatMessage& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, ChatMessage& value);
 
 /// A credential handed over by get_credential (spec section 6).
 struct Credential {
@@ -287,6 +324,10 @@ struct Credential {
 void to_json(nlohmann::json& j, const Credential& value);
 void from_json(const nlohmann::json& j, Credential& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, Credential& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const Credential& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, Credential& value);
 
 /// A boolean switch; value kind boolean.
 struct ToggleField {
@@ -305,6 +346,10 @@ struct ToggleField {
 void to_json(nlohmann::json& j, const ToggleField& value);
 void from_json(const nlohmann::json& j, ToggleField& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, ToggleField& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const ToggleField& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, ToggleField& value);
 
 /// A number input; value kind number.
 struct NumberField {
@@ -327,6 +372,10 @@ struct NumberField {
 void to_json(nlohmann::json& j, const NumberField& value);
 void from_json(const nlohmann::json& j, NumberField& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, NumberField& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const NumberField& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, NumberField& value);
 
 /// One choice of a select field.
 struct SelectOption {
@@ -340,6 +389,10 @@ struct SelectOption {
 void to_json(nlohmann::json& j, const SelectOption& value);
 void from_json(const nlohmann::json& j, SelectOption& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, SelectOption& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const SelectOption& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, SelectOption& value);
 
 /// A choice among options; the value is one of options[].value.
 struct SelectField {
@@ -360,6 +413,10 @@ struct SelectField {
 void to_json(nlohmann::json& j, const SelectField& value);
 void from_json(const nlohmann::json& j, SelectField& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, SelectField& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const SelectField& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, SelectField& value);
 
 /// A single text input; value kind string.
 struct TextField {
@@ -380,6 +437,10 @@ struct TextField {
 void to_json(nlohmann::json& j, const TextField& value);
 void from_json(const nlohmann::json& j, TextField& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, TextField& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const TextField& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, TextField& value);
 
 /// An editable list of strings; value kind string[].
 struct StringListField {
@@ -400,6 +461,10 @@ struct StringListField {
 void to_json(nlohmann::json& j, const StringListField& value);
 void from_json(const nlohmann::json& j, StringListField& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, StringListField& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const StringListField& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, StringListField& value);
 
 /// A reference to a channel, the value kind of a channel_list field (spec section 6).
 struct ChannelRef {
@@ -415,6 +480,10 @@ struct ChannelRef {
 void to_json(nlohmann::json& j, const ChannelRef& value);
 void from_json(const nlohmann::json& j, ChannelRef& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, ChannelRef& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const ChannelRef& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, ChannelRef& value);
 
 /// A list of Twitch channels; value kind ChannelRef[].
 struct ChannelListField {
@@ -433,6 +502,10 @@ struct ChannelListField {
 void to_json(nlohmann::json& j, const ChannelListField& value);
 void from_json(const nlohmann::json& j, ChannelListField& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, ChannelListField& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const ChannelListField& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, ChannelListField& value);
 
 /// A slider; value kind number.
 struct SliderField {
@@ -461,6 +534,10 @@ struct SliderField {
 void to_json(nlohmann::json& j, const SliderField& value);
 void from_json(const nlohmann::json& j, SliderField& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, SliderField& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const SliderField& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, SliderField& value);
 
 /// A directory picker; value kind string (a directory path; "" = plugin default).
 struct FolderField {
@@ -481,6 +558,10 @@ struct FolderField {
 void to_json(nlohmann::json& j, const FolderField& value);
 void from_json(const nlohmann::json& j, FolderField& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, FolderField& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const FolderField& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, FolderField& value);
 
 /// One field of a settings panel (spec section 6): a tagged union on type. Common keys: key, type, label, description?, default? (a value of the type's kind). New field types are additive.
 // Tagged by "type". A member this version does not know is kept whole as the
@@ -493,6 +574,10 @@ struct PanelField {
 void to_json(nlohmann::json& j, const PanelField& value);
 void from_json(const nlohmann::json& j, PanelField& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, PanelField& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const PanelField& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, PanelField& value);
 
 /// A section of a settings panel (spec section 6).
 struct PanelSection {
@@ -508,6 +593,10 @@ struct PanelSection {
 void to_json(nlohmann::json& j, const PanelSection& value);
 void from_json(const nlohmann::json& j, PanelSection& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, PanelSection& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const PanelSection& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, PanelSection& value);
 
 /// A plugin's settings panel, registered with register_panel (spec section 6). The limits are enforced by the real host with -32602 (§9.7).
 struct PanelSchema {
@@ -521,6 +610,10 @@ struct PanelSchema {
 void to_json(nlohmann::json& j, const PanelSchema& value);
 void from_json(const nlohmann::json& j, PanelSchema& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, PanelSchema& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const PanelSchema& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, PanelSchema& value);
 
 /// The value of one panel field: boolean (toggle), number (number, slider), string (select, text, folder), string[] (string_list) or ChannelRef[] (channel_list).
 // Chosen by JSON type. A value of any other shape is kept whole as the trailing
@@ -533,6 +626,10 @@ struct PanelValue {
 void to_json(nlohmann::json& j, const PanelValue& value);
 void from_json(const nlohmann::json& j, PanelValue& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, PanelValue& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const PanelValue& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, PanelValue& value);
 
 /// The values of a settings panel: field key to value (spec section 6). get_panel_values returns persisted values only (defaults not filled in); on_panel_change carries the whole map.
 using PanelValues = std::map<std::string, PanelValue>;
@@ -553,6 +650,10 @@ struct PlaybackResolveArgs {
 void to_json(nlohmann::json& j, const PlaybackResolveArgs& value);
 void from_json(const nlohmann::json& j, PlaybackResolveArgs& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, PlaybackResolveArgs& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const PlaybackResolveArgs& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, PlaybackResolveArgs& value);
 
 /// invoke_action result of the drops actions (spec section 6; hook payloads are loosely typed).
 struct DropsActionResult {
@@ -563,6 +664,10 @@ struct DropsActionResult {
 void to_json(nlohmann::json& j, const DropsActionResult& value);
 void from_json(const nlohmann::json& j, DropsActionResult& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, DropsActionResult& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const DropsActionResult& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, DropsActionResult& value);
 
 /// set_status value of the drops.status slot (spec section 6; hook payloads are loosely typed, every field is optional).
 struct DropsStatus {
@@ -586,6 +691,10 @@ struct DropsStatus {
 void to_json(nlohmann::json& j, const DropsStatus& value);
 void from_json(const nlohmann::json& j, DropsStatus& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, DropsStatus& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const DropsStatus& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, DropsStatus& value);
 
 /// The optional error.data object (spec section 3).
 struct ErrorData {
@@ -599,6 +708,10 @@ struct ErrorData {
 void to_json(nlohmann::json& j, const ErrorData& value);
 void from_json(const nlohmann::json& j, ErrorData& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, ErrorData& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const ErrorData& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, ErrorData& value);
 
 // The values of NetworkAccess (rpckit::OpenEnum).
 struct NetworkAccessValues {
@@ -625,6 +738,10 @@ class NetworkAccess : public rpckit::OpenEnum<NetworkAccess, NetworkAccessValues
 void to_json(nlohmann::json& j, const NetworkAccess& value);
 void from_json(const nlohmann::json& j, NetworkAccess& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, NetworkAccess& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const NetworkAccess& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, NetworkAccess& value);
 
 // The values of ManifestTier (rpckit::OpenEnum).
 struct ManifestTierValues {
@@ -651,6 +768,10 @@ class ManifestTier : public rpckit::OpenEnum<ManifestTier, ManifestTierValues> {
 void to_json(nlohmann::json& j, const ManifestTier& value);
 void from_json(const nlohmann::json& j, ManifestTier& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, ManifestTier& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const ManifestTier& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, ManifestTier& value);
 
 // The values of RuntimeKind (rpckit::OpenEnum).
 struct RuntimeKindValues {
@@ -677,6 +798,10 @@ class RuntimeKind : public rpckit::OpenEnum<RuntimeKind, RuntimeKindValues> {
 void to_json(nlohmann::json& j, const RuntimeKind& value);
 void from_json(const nlohmann::json& j, RuntimeKind& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, RuntimeKind& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const RuntimeKind& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, RuntimeKind& value);
 
 // The values of RuntimeTransport (rpckit::OpenEnum).
 struct RuntimeTransportValues {
@@ -699,6 +824,10 @@ class RuntimeTransport : public rpckit::OpenEnum<RuntimeTransport, RuntimeTransp
 void to_json(nlohmann::json& j, const RuntimeTransport& value);
 void from_json(const nlohmann::json& j, RuntimeTransport& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, RuntimeTransport& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const RuntimeTransport& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, RuntimeTransport& value);
 
 /// [runtime]: how the host starts the plugin. Required.
 struct ManifestRuntime {
@@ -722,6 +851,10 @@ struct ManifestRuntime {
 void to_json(nlohmann::json& j, const ManifestRuntime& value);
 void from_json(const nlohmann::json& j, ManifestRuntime& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, ManifestRuntime& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const ManifestRuntime& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, ManifestRuntime& value);
 
 /// [capabilities]: what the plugin requests. Optional (absent = nothing requested). Unknown capability strings are rejected (fail closed); lists reject empty, whitespace-padded and duplicate values. The grant is always a subset of the request.
 struct ManifestCapabilities {
@@ -755,6 +888,10 @@ struct ManifestCapabilities {
 void to_json(nlohmann::json& j, const ManifestCapabilities& value);
 void from_json(const nlohmann::json& j, ManifestCapabilities& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, ManifestCapabilities& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const ManifestCapabilities& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, ManifestCapabilities& value);
 
 /// [contributes]: what the plugin adds to the host, as namespaced feature.name ids. Optional (absent = nothing contributed).
 struct ManifestContributes {
@@ -779,6 +916,10 @@ struct ManifestContributes {
 void to_json(nlohmann::json& j, const ManifestContributes& value);
 void from_json(const nlohmann::json& j, ManifestContributes& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, ManifestContributes& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const ManifestContributes& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, ManifestContributes& value);
 
 /// The plugin manifest plugin.toml, as JSON (spec section 7). Required: id, name, version, author, tier, description, host_min, runtime. homepage is optional; [capabilities] and [contributes] may be left out (absent = request nothing / contribute nothing), as may every list inside them (default []).
 struct Manifest {
@@ -816,6 +957,10 @@ struct Manifest {
 void to_json(nlohmann::json& j, const Manifest& value);
 void from_json(const nlohmann::json& j, Manifest& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, Manifest& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const Manifest& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, Manifest& value);
 
 /// Params of initialize.
 struct InitializeParams {
@@ -836,6 +981,10 @@ struct InitializeParams {
 void to_json(nlohmann::json& j, const InitializeParams& value);
 void from_json(const nlohmann::json& j, InitializeParams& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, InitializeParams& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const InitializeParams& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, InitializeParams& value);
 
 /// Result of initialize.
 struct InitializeResult {
@@ -849,6 +998,10 @@ struct InitializeResult {
 void to_json(nlohmann::json& j, const InitializeResult& value);
 void from_json(const nlohmann::json& j, InitializeResult& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, InitializeResult& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const InitializeResult& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, InitializeResult& value);
 
 /// Params of initialized: empty.
 struct InitializedParams {
@@ -857,6 +1010,10 @@ struct InitializedParams {
 void to_json(nlohmann::json& j, const InitializedParams& value);
 void from_json(const nlohmann::json& j, InitializedParams& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, InitializedParams& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const InitializedParams& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, InitializedParams& value);
 
 /// Params of ping: empty.
 struct PingParams {
@@ -865,6 +1022,10 @@ struct PingParams {
 void to_json(nlohmann::json& j, const PingParams& value);
 void from_json(const nlohmann::json& j, PingParams& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, PingParams& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const PingParams& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, PingParams& value);
 
 /// Result of ping: an empty object.
 struct PingResult {
@@ -873,6 +1034,10 @@ struct PingResult {
 void to_json(nlohmann::json& j, const PingResult& value);
 void from_json(const nlohmann::json& j, PingResult& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, PingResult& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const PingResult& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, PingResult& value);
 
 /// Params of shutdown: empty.
 struct ShutdownParams {
@@ -881,6 +1046,10 @@ struct ShutdownParams {
 void to_json(nlohmann::json& j, const ShutdownParams& value);
 void from_json(const nlohmann::json& j, ShutdownParams& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, ShutdownParams& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const ShutdownParams& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, ShutdownParams& value);
 
 /// Params of exit: empty.
 struct ExitParams {
@@ -889,6 +1058,10 @@ struct ExitParams {
 void to_json(nlohmann::json& j, const ExitParams& value);
 void from_json(const nlohmann::json& j, ExitParams& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, ExitParams& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const ExitParams& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, ExitParams& value);
 
 /// Params of invoke_action.
 struct InvokeActionParams {
@@ -905,6 +1078,10 @@ struct InvokeActionParams {
 void to_json(nlohmann::json& j, const InvokeActionParams& value);
 void from_json(const nlohmann::json& j, InvokeActionParams& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, InvokeActionParams& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const InvokeActionParams& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, InvokeActionParams& value);
 
 /// Params of on_stream_start.
 struct OnStreamStartParams {
@@ -915,6 +1092,10 @@ struct OnStreamStartParams {
 void to_json(nlohmann::json& j, const OnStreamStartParams& value);
 void from_json(const nlohmann::json& j, OnStreamStartParams& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, OnStreamStartParams& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const OnStreamStartParams& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, OnStreamStartParams& value);
 
 /// Params of on_stream_stop.
 struct OnStreamStopParams {
@@ -926,6 +1107,10 @@ struct OnStreamStopParams {
 void to_json(nlohmann::json& j, const OnStreamStopParams& value);
 void from_json(const nlohmann::json& j, OnStreamStopParams& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, OnStreamStopParams& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const OnStreamStopParams& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, OnStreamStopParams& value);
 
 /// Params of on_channel_change.
 struct OnChannelChangeParams {
@@ -939,6 +1124,10 @@ struct OnChannelChangeParams {
 void to_json(nlohmann::json& j, const OnChannelChangeParams& value);
 void from_json(const nlohmann::json& j, OnChannelChangeParams& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, OnChannelChangeParams& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const OnChannelChangeParams& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, OnChannelChangeParams& value);
 
 /// Params of on_watch_tick.
 struct OnWatchTickParams {
@@ -952,6 +1141,10 @@ struct OnWatchTickParams {
 void to_json(nlohmann::json& j, const OnWatchTickParams& value);
 void from_json(const nlohmann::json& j, OnWatchTickParams& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, OnWatchTickParams& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const OnWatchTickParams& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, OnWatchTickParams& value);
 
 /// Params of on_followed_live.
 struct OnFollowedLiveParams {
@@ -963,6 +1156,10 @@ struct OnFollowedLiveParams {
 void to_json(nlohmann::json& j, const OnFollowedLiveParams& value);
 void from_json(const nlohmann::json& j, OnFollowedLiveParams& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, OnFollowedLiveParams& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const OnFollowedLiveParams& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, OnFollowedLiveParams& value);
 
 /// Params of on_chat_message.
 struct OnChatMessageParams {
@@ -975,6 +1172,10 @@ struct OnChatMessageParams {
 void to_json(nlohmann::json& j, const OnChatMessageParams& value);
 void from_json(const nlohmann::json& j, OnChatMessageParams& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, OnChatMessageParams& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const OnChatMessageParams& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, OnChatMessageParams& value);
 
 /// Params of on_settings_change.
 struct OnSettingsChangeParams {
@@ -986,6 +1187,10 @@ struct OnSettingsChangeParams {
 void to_json(nlohmann::json& j, const OnSettingsChangeParams& value);
 void from_json(const nlohmann::json& j, OnSettingsChangeParams& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, OnSettingsChangeParams& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const OnSettingsChangeParams& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, OnSettingsChangeParams& value);
 
 /// Params of on_panel_change.
 struct OnPanelChangeParams {
@@ -996,6 +1201,10 @@ struct OnPanelChangeParams {
 void to_json(nlohmann::json& j, const OnPanelChangeParams& value);
 void from_json(const nlohmann::json& j, OnPanelChangeParams& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, OnPanelChangeParams& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const OnPanelChangeParams& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, OnPanelChangeParams& value);
 
 /// Params of get_followed_live: empty.
 struct GetFollowedLiveParams {
@@ -1004,6 +1213,10 @@ struct GetFollowedLiveParams {
 void to_json(nlohmann::json& j, const GetFollowedLiveParams& value);
 void from_json(const nlohmann::json& j, GetFollowedLiveParams& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, GetFollowedLiveParams& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const GetFollowedLiveParams& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, GetFollowedLiveParams& value);
 
 /// Result of get_followed_live.
 struct GetFollowedLiveResult {
@@ -1015,6 +1228,10 @@ struct GetFollowedLiveResult {
 void to_json(nlohmann::json& j, const GetFollowedLiveResult& value);
 void from_json(const nlohmann::json& j, GetFollowedLiveResult& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, GetFollowedLiveResult& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const GetFollowedLiveResult& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, GetFollowedLiveResult& value);
 
 /// Params of set_upstream.
 struct SetUpstreamParams {
@@ -1028,6 +1245,10 @@ struct SetUpstreamParams {
 void to_json(nlohmann::json& j, const SetUpstreamParams& value);
 void from_json(const nlohmann::json& j, SetUpstreamParams& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, SetUpstreamParams& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const SetUpstreamParams& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, SetUpstreamParams& value);
 
 /// Result of set_upstream: an empty object.
 struct SetUpstreamResult {
@@ -1036,6 +1257,10 @@ struct SetUpstreamResult {
 void to_json(nlohmann::json& j, const SetUpstreamResult& value);
 void from_json(const nlohmann::json& j, SetUpstreamResult& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, SetUpstreamResult& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const SetUpstreamResult& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, SetUpstreamResult& value);
 
 /// Params of get_credential.
 struct GetCredentialParams {
@@ -1046,6 +1271,10 @@ struct GetCredentialParams {
 void to_json(nlohmann::json& j, const GetCredentialParams& value);
 void from_json(const nlohmann::json& j, GetCredentialParams& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, GetCredentialParams& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const GetCredentialParams& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, GetCredentialParams& value);
 
 // The values of NotifyLevel (rpckit::OpenEnum).
 struct NotifyLevelValues {
@@ -1072,6 +1301,10 @@ class NotifyLevel : public rpckit::OpenEnum<NotifyLevel, NotifyLevelValues> {
 void to_json(nlohmann::json& j, const NotifyLevel& value);
 void from_json(const nlohmann::json& j, NotifyLevel& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, NotifyLevel& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const NotifyLevel& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, NotifyLevel& value);
 
 /// Params of notify.
 struct NotifyParams {
@@ -1088,6 +1321,10 @@ struct NotifyParams {
 void to_json(nlohmann::json& j, const NotifyParams& value);
 void from_json(const nlohmann::json& j, NotifyParams& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, NotifyParams& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const NotifyParams& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, NotifyParams& value);
 
 /// Result of notify: an empty object.
 struct NotifyResult {
@@ -1096,6 +1333,10 @@ struct NotifyResult {
 void to_json(nlohmann::json& j, const NotifyResult& value);
 void from_json(const nlohmann::json& j, NotifyResult& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, NotifyResult& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const NotifyResult& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, NotifyResult& value);
 
 // The values of LogLevel (rpckit::OpenEnum).
 struct LogLevelValues {
@@ -1124,6 +1365,10 @@ class LogLevel : public rpckit::OpenEnum<LogLevel, LogLevelValues> {
 void to_json(nlohmann::json& j, const LogLevel& value);
 void from_json(const nlohmann::json& j, LogLevel& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, LogLevel& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const LogLevel& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, LogLevel& value);
 
 /// Params of log.
 struct LogParams {
@@ -1140,6 +1385,10 @@ struct LogParams {
 void to_json(nlohmann::json& j, const LogParams& value);
 void from_json(const nlohmann::json& j, LogParams& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, LogParams& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const LogParams& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, LogParams& value);
 
 /// Params of register_panel.
 struct RegisterPanelParams {
@@ -1150,6 +1399,10 @@ struct RegisterPanelParams {
 void to_json(nlohmann::json& j, const RegisterPanelParams& value);
 void from_json(const nlohmann::json& j, RegisterPanelParams& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, RegisterPanelParams& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const RegisterPanelParams& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, RegisterPanelParams& value);
 
 /// Result of register_panel: an empty object.
 struct RegisterPanelResult {
@@ -1158,6 +1411,10 @@ struct RegisterPanelResult {
 void to_json(nlohmann::json& j, const RegisterPanelResult& value);
 void from_json(const nlohmann::json& j, RegisterPanelResult& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, RegisterPanelResult& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const RegisterPanelResult& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, RegisterPanelResult& value);
 
 /// Params of get_panel_values: empty.
 struct GetPanelValuesParams {
@@ -1166,6 +1423,10 @@ struct GetPanelValuesParams {
 void to_json(nlohmann::json& j, const GetPanelValuesParams& value);
 void from_json(const nlohmann::json& j, GetPanelValuesParams& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, GetPanelValuesParams& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const GetPanelValuesParams& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, GetPanelValuesParams& value);
 
 /// Result of get_panel_values.
 struct GetPanelValuesResult {
@@ -1176,6 +1437,10 @@ struct GetPanelValuesResult {
 void to_json(nlohmann::json& j, const GetPanelValuesResult& value);
 void from_json(const nlohmann::json& j, GetPanelValuesResult& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, GetPanelValuesResult& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const GetPanelValuesResult& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, GetPanelValuesResult& value);
 
 /// Params of set_status.
 struct SetStatusParams {
@@ -1189,5 +1454,9 @@ struct SetStatusParams {
 void to_json(nlohmann::json& j, const SetStatusParams& value);
 void from_json(const nlohmann::json& j, SetStatusParams& value);  // throws rpckit::codec::DecodeError
 void decode(const nlohmann::json& j, SetStatusParams& value, rpckit::codec::DecodePath& path);
+// Appends the JSON text to_json() + dump() would give, without the DOM.
+void write_json(std::string& out, const SetStatusParams& value);
+// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
+bool read_json(rpckit::codec::JsonReader& in, SetStatusParams& value);
 
 }  // namespace streamnook::v1

@@ -2,13 +2,19 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <array>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
 #include <cstdio>
+#include <mutex>
 #include <map>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "rpckit/framing/fd_io.hpp"
+#include "rpckit/framing/frame_sink.hpp"
 #include "rpckit/framing/framing.hpp"
 #include "rpckit/framing/memory_io.hpp"
 #include "rpckit/framing/memory_pipe.hpp"
@@ -87,7 +93,9 @@ TEST_P(ConcurrentWriters, IntoAMemorySink) {
   MemorySink sink;
   auto writer = make_writer(GetParam(), sink, kProtocolMax);
   write_from_threads(*writer);
-  EXPECT_EQ(sink.write_calls(), std::size_t{kThreads * kFramesPerThread});
+  // Frames that wait behind a write go out together (FrameSink): never more calls than frames.
+  EXPECT_LE(sink.write_calls(), std::size_t{kThreads * kFramesPerThread});
+  EXPECT_GE(sink.write_calls(), std::size_t{1});
   MemorySource source(sink.contents());
   auto reader = make_reader(GetParam(), source, kProtocolMax);
   expect_all_frames(*reader);
@@ -132,6 +140,105 @@ TEST_P(ConcurrentWriters, IntoAPipeReadConcurrently) {
   write_from_threads(*writer);
   pipe.sink->close();
   reader_thread.join();
+}
+
+// A sink whose first write waits until the test lets it go, and that can be told to fail.
+class GateSink final : public ByteSink {
+ public:
+  void open() {
+    std::lock_guard lock(mutex_);
+    open_ = true;
+    changed_.notify_all();
+  }
+  void fail_writes() { fail_ = true; }
+  std::size_t entered() const {
+    std::lock_guard lock(mutex_);
+    return entered_;
+  }
+  std::vector<std::string> writes() const {
+    std::lock_guard lock(mutex_);
+    return writes_;
+  }
+
+ private:
+  std::error_code write_parts(std::span<const std::string_view> parts) override {
+    std::unique_lock lock(mutex_);
+    ++entered_;
+    changed_.wait(lock, [&] { return open_; });
+    if (fail_) return std::make_error_code(std::errc::broken_pipe);
+    std::string all;
+    for (std::string_view part : parts) all += part;
+    writes_.push_back(all);
+    return {};
+  }
+
+  mutable std::mutex mutex_;
+  std::condition_variable changed_;
+  bool open_ = false;
+  std::size_t entered_ = 0;
+  std::atomic<bool> fail_{false};
+  std::vector<std::string> writes_;
+};
+
+// Waits until `n` frames wait behind the write in progress (no timing: the test's own
+// timeout is the limit).
+void wait_until_waiting(const FrameSink& sink, std::size_t n) {
+  while (sink.waiting_frames() < n) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+}
+
+TEST(FrameSink, FramesThatWaitBehindAWriteGoOutInOneWrite) {
+  GateSink bytes;
+  FrameSink sink(bytes);
+  std::vector<std::thread> writers;
+  writers.emplace_back([&] {
+    const std::array<std::string_view, 2> parts{"first", "|"};
+    EXPECT_TRUE(sink.write(parts).ok());
+  });
+  // The first writer is inside the byte sink's write, held at the gate.
+  while (bytes.entered() == 0) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  for (int i = 0; i < 5; ++i) {
+    writers.emplace_back([&sink, i] {
+      const std::string body = "frame" + std::to_string(i);
+      const std::array<std::string_view, 2> parts{body, "|"};
+      EXPECT_TRUE(sink.write(parts).ok());
+    });
+  }
+  wait_until_waiting(sink, 5);
+  bytes.open();
+  for (auto& t : writers) t.join();
+  const std::vector<std::string> writes = bytes.writes();
+  ASSERT_EQ(writes.size(), 2U);  // the first frame, then the five that waited, together
+  EXPECT_EQ(writes[0], "first|");
+  EXPECT_EQ(writes[1].size(), 5 * std::string("frameN|").size());
+  for (int i = 0; i < 5; ++i) {
+    EXPECT_NE(writes[1].find("frame" + std::to_string(i) + "|"), std::string::npos) << writes[1];
+  }
+}
+
+TEST(FrameSink, AFailedWriteFailsTheFramesThatWaitedAndEveryLaterOne) {
+  GateSink bytes;
+  bytes.fail_writes();
+  FrameSink sink(bytes);
+  std::thread first([&] {
+    const std::array<std::string_view, 1> parts{"first"};
+    EXPECT_EQ(sink.write(parts).status, WriteStatus::kIoError);
+  });
+  std::vector<std::thread> waiting;
+  for (int i = 0; i < 3; ++i) {
+    waiting.emplace_back([&] {
+      const std::array<std::string_view, 1> parts{"later"};
+      WriteResult result = sink.write(parts);
+      EXPECT_EQ(result.status, WriteStatus::kIoError);
+      EXPECT_EQ(result.error, std::make_error_code(std::errc::broken_pipe));
+    });
+  }
+  wait_until_waiting(sink, 3);
+  bytes.open();
+  first.join();
+  for (auto& t : waiting) t.join();
+  const std::array<std::string_view, 1> parts{"after"};
+  EXPECT_EQ(sink.write(parts).status, WriteStatus::kIoError);  // sticky
+  EXPECT_TRUE(bytes.writes().empty());
 }
 
 INSTANTIATE_TEST_SUITE_P(Framings, ConcurrentWriters,

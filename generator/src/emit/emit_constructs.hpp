@@ -20,4 +20,9 @@ void define_integer_enum(Printer& p, const ir::TypeDecl& d);
 void declare_union(Printer& p, const ir::TypeDecl& d);
 void define_union(Printer& p, const ir::TypeDecl& d);
 
+// write_json(): the direct encoder of any declared type (emit_writer.cpp).
+void define_writer(Printer& p, const ir::TypeDecl& d);
+// read_json(): the streaming decoder of any declared type (emit_reader.cpp).
+void define_reader(Printer& p, Patterns& patterns, const ir::TypeDecl& d);
+
 }  // namespace rpckit::gen

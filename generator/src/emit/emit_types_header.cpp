@@ -25,6 +25,7 @@ std::string emit_types_header(const ir::Module& m) {
       "#include <nlohmann/json_fwd.hpp>\n"
       "\n"
       "#include \"rpckit/codec/decode_error.hpp\"\n"
+      "#include \"rpckit/codec/json_reader.hpp\"\n"
       "#include \"rpckit/values/json_value.hpp\"\n"
       "#include \"rpckit/values/nullable.hpp\"\n"
       "#include \"rpckit/values/open_enum.hpp\"\n"
@@ -52,6 +53,10 @@ std::string emit_types_header(const ir::Module& m) {
         "void from_json(const nlohmann::json& j, $name$& value);  // throws "
         "rpckit::codec::DecodeError\n"
         "void decode(const nlohmann::json& j, $name$& value, rpckit::codec::DecodePath& path);\n"
+        "// Appends the JSON text to_json() + dump() would give, without the DOM.\n"
+        "void write_json(std::string& out, const $name$& value);\n"
+        "// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.\n"
+        "bool read_json(rpckit::codec::JsonReader& in, $name$& value);\n"
         "\n",
         {{"name", d.name}});
   }

@@ -27,6 +27,8 @@ std::string emit_types_source(const ir::Module& m) {
       case ir::TypeDecl::Kind::kUnion: define_union(body, d); break;
       case ir::TypeDecl::Kind::kAlias: continue;
     }
+    define_writer(body, d);
+    define_reader(body, patterns, d);
     body.print(
         "\n"
         "void from_json(const nlohmann::json& j, $name$& value) {\n"
@@ -48,6 +50,8 @@ std::string emit_types_source(const ir::Module& m) {
       "#include <nlohmann/json.hpp>\n"
       "\n"
       "#include \"rpckit/codec/codec.hpp\"\n"
+      "#include \"rpckit/codec/json_writer.hpp\"\n"
+      "#include \"rpckit/codec/text_decoder.hpp\"\n"
       "\n",
       {{"module", m.name}});
   open_namespace(p, m);

@@ -5,6 +5,7 @@
 
 #include "reply_outbox.hpp"
 #include "rpckit/codec/codec.hpp"
+#include "rpckit/codec/json_writer.hpp"
 
 namespace rpckit {
 namespace {
@@ -18,6 +19,12 @@ std::optional<nlohmann::json> parse_validated(std::string_view text) {
   nlohmann::json value = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (value.is_discarded()) return std::nullopt;
   return value;
+}
+
+// A JsonValue's text as the endpoint sends it (invalid UTF-8 from a handler replaced).
+std::optional<std::string> params_text(const std::optional<JsonValue>& params) {
+  if (!params) return std::nullopt;
+  return params->get().dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 CallError disconnected(std::string_view method, bool waiting) {
@@ -49,6 +56,22 @@ CallError unusable(std::string_view method, const std::string& why) {
 }
 
 }  // namespace
+
+CallResult CallResult::from_text(std::string text) {
+  CallResult out{JsonValue()};
+  out.text_ = std::move(text);
+  out.parsed_ = false;
+  return out;
+}
+
+const nlohmann::json& CallResult::result() const {
+  if (!parsed_) {
+    // Text the reader validated; should nlohmann ever disagree, the result reads as null.
+    value_ = JsonValue(parse_validated(*text_).value_or(nlohmann::json()));
+    parsed_ = true;
+  }
+  return std::get<0>(value_).get();
+}
 
 Endpoint::Endpoint(std::unique_ptr<framing::FrameReader> reader,
                    std::unique_ptr<framing::FrameWriter> writer, Options options)
@@ -326,18 +349,9 @@ void Endpoint::handle_incoming(Queued& message) {
   Incoming incoming;
   incoming.method = envelope.method;
   if (envelope.kind == Envelope::Kind::kRequest) incoming.id = envelope.id;
-  std::optional<nlohmann::json> params;
   if (envelope.params) {
     incoming.params_text = envelope.params->in(message.frame);
-    params = parse_validated(incoming.params_text);
-    if (!params) {
-      diagnose(Diagnostic::Kind::kParseError, incoming.method + ": params could not be parsed");
-      if (incoming.is_request()) {
-        send_error(incoming.id->get(), RpcError(jsonrpc_code::kParseError, "Parse error: params"));
-      }
-      return;
-    }
-    incoming.params = &*params;
+    incoming.params = LazyJson::of_text(incoming.params_text);  // validated by the scan
   }
   if (!incoming.is_request()) {
     try {
@@ -407,6 +421,13 @@ bool Endpoint::respond(const nlohmann::json& id, const std::string& method,
 
 CallResult Endpoint::call(std::string_view method, std::optional<JsonValue> params,
                           std::optional<std::chrono::milliseconds> deadline) {
+  std::optional<std::string> text = params_text(params);
+  return call_encoded(method, text, deadline);
+}
+
+CallResult Endpoint::call_encoded(std::string_view method,
+                                  std::optional<std::string_view> params_json,
+                                  std::optional<std::chrono::milliseconds> deadline) {
   auto timeout = deadline.value_or(options_.default_deadline);
   auto until = std::chrono::steady_clock::now() + timeout;
   std::int64_t id = 0;
@@ -416,7 +437,7 @@ CallResult Endpoint::call(std::string_view method, std::optional<JsonValue> para
     id = next_id_++;
     pending_[id];
   }
-  if (!send(request_envelope(id, method, std::move(params)))) {
+  if (!send_text(request_frame(id, method, params_json))) {
     std::lock_guard lock(mutex_);
     pending_.erase(id);
     return send_failed(method);
@@ -454,6 +475,13 @@ CallResult Endpoint::call(std::string_view method, std::optional<JsonValue> para
 
 void Endpoint::call_async(std::string_view method, std::optional<JsonValue> params,
                           Completion done, std::optional<std::chrono::milliseconds> deadline) {
+  std::optional<std::string> text = params_text(params);
+  call_async_encoded(method, text, std::move(done), deadline);
+}
+
+void Endpoint::call_async_encoded(std::string_view method,
+                                  std::optional<std::string_view> params_json, Completion done,
+                                  std::optional<std::chrono::milliseconds> deadline) {
   auto timeout = deadline.value_or(options_.default_deadline);
   std::int64_t id = 0;
   Completions completions;
@@ -475,7 +503,7 @@ void Endpoint::call_async(std::string_view method, std::optional<JsonValue> para
     complete(std::move(completions));
     return;
   }
-  if (send(request_envelope(id, method, std::move(params)))) return;
+  if (send_text(request_frame(id, method, params_json))) return;
   {
     // Unless the response, the deadline or the end of the connection has taken it already.
     std::lock_guard lock(mutex_);
@@ -487,17 +515,23 @@ void Endpoint::call_async(std::string_view method, std::optional<JsonValue> para
   complete(std::move(completions));
 }
 
-nlohmann::json Endpoint::request_envelope(std::int64_t id, std::string_view method,
-                                          std::optional<JsonValue> params) {
-  nlohmann::json request = make_envelope();
+std::string Endpoint::request_frame(std::int64_t id, std::string_view method,
+                                    std::optional<std::string_view> params_json) const {
+  // The members in nlohmann's key order, so a frame reads the same whichever way it was made.
+  std::string frame = "{\"id\":";
   if (options_.sent_ids == IdKind::kString) {
-    request["id"] = std::to_string(id);
+    codec::write_json(frame, std::to_string(id));
   } else {
-    request["id"] = id;
+    codec::write_json(frame, id);
   }
-  request["method"] = method;
-  if (params) request["params"] = std::move(params->get());
-  return request;
+  frame += ",\"jsonrpc\":\"2.0\",\"method\":";
+  codec::write_json(frame, method);
+  if (params_json) {
+    frame += ",\"params\":";
+    frame += *params_json;
+  }
+  frame += '}';
+  return frame;
 }
 
 Endpoint::Completions Endpoint::take_async(Take which) {
@@ -549,27 +583,40 @@ void Endpoint::complete(Completions completions) {
 CallResult Endpoint::resolve(std::string_view method, const Pending& done) const {
   if (done.unreadable) return unusable(method, *done.unreadable);
   const Received& response = *done.response;
-  const Span& member =
-      response.envelope.error ? *response.envelope.error : *response.envelope.result;
-  std::optional<nlohmann::json> value = parse_validated(member.in(response.frame));
-  if (!value) return unusable(method, "");
-  if (response.envelope.error) {
-    return CallError{CallError::Kind::kRemote, RpcError::from_json(*value, options_.error_objects)};
+  if (!response.envelope.error) {
+    // Kept as text: a typed call decodes it straight into its struct.
+    return CallResult::from_text(std::string(response.envelope.result->in(response.frame)));
   }
-  return CallResult(std::move(*value));
+  std::optional<nlohmann::json> value = parse_validated(response.envelope.error->in(response.frame));
+  if (!value) return unusable(method, "");
+  return CallError{CallError::Kind::kRemote, RpcError::from_json(*value, options_.error_objects)};
 }
 
 bool Endpoint::notify(std::string_view method, std::optional<JsonValue> params) {
   if (closed_.load()) return false;
-  nlohmann::json message = make_envelope();
-  message["method"] = method;
-  if (params) message["params"] = std::move(params->get());
-  return send(message);
+  std::optional<std::string> text = params_text(params);
+  return notify_encoded(method, text);
+}
+
+bool Endpoint::notify_encoded(std::string_view method,
+                              std::optional<std::string_view> params_json) {
+  if (closed_.load()) return false;
+  std::string frame = "{\"jsonrpc\":\"2.0\",\"method\":";
+  codec::write_json(frame, method);
+  if (params_json) {
+    frame += ",\"params\":";
+    frame += *params_json;
+  }
+  frame += '}';
+  return send_text(frame);
 }
 
 bool Endpoint::send(const nlohmann::json& message) {
   // Invalid UTF-8 from a handler must not throw out of the endpoint: replace it.
-  std::string body = message.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  return send_text(message.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+}
+
+bool Endpoint::send_text(std::string_view body) {
   framing::WriteResult written;
   if (frame_observer_) {
     // Observed before the write: the peer cannot answer a frame it has not been sent yet.

@@ -9,7 +9,7 @@
 namespace rpckit::framing {
 
 ContentLengthWriter::ContentLengthWriter(ByteSink& sink, std::size_t max_body_bytes)
-    : sink_(sink), max_body_bytes_(max_body_bytes) {}
+    : out_(sink), max_body_bytes_(max_body_bytes) {}
 
 WriteResult ContentLengthWriter::write(std::string_view body) {
   if (auto refused = check_size(body, max_body_bytes_)) return *refused;
@@ -22,7 +22,7 @@ WriteResult ContentLengthWriter::write(std::string_view body) {
   std::memcpy(digits_end, kEnd.data(), kEnd.size());
   const auto header_size = static_cast<std::size_t>(digits_end - header.data()) + kEnd.size();
   const std::array<std::string_view, 2> parts{std::string_view(header.data(), header_size), body};
-  return write_locked(sink_, parts, mutex_, failure_);
+  return out_.write(parts);
 }
 
 }  // namespace rpckit::framing

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <optional>
 #include <vector>
 
 #include "sigpipe_guard.hpp"
@@ -51,7 +52,10 @@ std::error_code FdSink::write_parts(std::span<const std::string_view> parts) {
     if (!part.empty()) pending.push_back({const_cast<char*>(part.data()), part.size()});
   }
   if (pending.empty()) return {};
-  SigpipeGuard guard;
+  // Guarded unless SIGPIPE is ignored already: then EPIPE is all a closed pipe can give, and
+  // the write is the only system call (the guard costs three).
+  std::optional<SigpipeGuard> guard;
+  if (!sigpipe_ignored()) guard.emplace();
   std::size_t first = 0;
   while (first < pending.size()) {
     const int count = static_cast<int>(std::min<std::size_t>(pending.size() - first, IOV_MAX));
@@ -62,7 +66,7 @@ std::error_code FdSink::write_parts(std::span<const std::string_view> parts) {
         if (std::error_code error = wait_for(fd_, POLLOUT)) return error;
         continue;
       }
-      if (errno == EPIPE) guard.saw_epipe();
+      if (errno == EPIPE && guard) guard->saw_epipe();
       return last_error();
     }
     // Partial write: drop the iovecs written in full, trim the one written in part.

@@ -8,7 +8,7 @@
 namespace rpckit::framing {
 
 NdjsonWriter::NdjsonWriter(ByteSink& sink, std::size_t max_body_bytes)
-    : sink_(sink), max_body_bytes_(max_body_bytes) {}
+    : out_(sink), max_body_bytes_(max_body_bytes) {}
 
 WriteResult NdjsonWriter::write(std::string_view body) {
   if (auto refused = check_size(body, max_body_bytes_)) return *refused;
@@ -22,7 +22,7 @@ WriteResult NdjsonWriter::write(std::string_view body) {
     return {WriteStatus::kInvalidBody, {}, "body is blank (NDJSON readers skip blank lines)"};
   }
   const std::array<std::string_view, 2> parts{body, "\n"};
-  return write_locked(sink_, parts, mutex_, failure_);
+  return out_.write(parts);
 }
 
 }  // namespace rpckit::framing

@@ -1,7 +1,10 @@
 #include "sigpipe_guard.hpp"
 
+#include "rpckit/framing/fd_io.hpp"
+
 #include <pthread.h>
 
+#include <atomic>
 #include <cerrno>
 #include <ctime>
 
@@ -15,6 +18,28 @@ sigset_t sigpipe_set() {
   return set;
 }
 }  // namespace
+
+namespace {
+// -1: not asked yet; 0: SIGPIPE is handled or defaulted; 1: ignored.
+std::atomic<int> g_ignored{-1};
+}  // namespace
+
+bool sigpipe_ignored() {
+  int known = g_ignored.load(std::memory_order_relaxed);
+  if (known < 0) {
+    struct sigaction current {};
+    known = sigaction(SIGPIPE, nullptr, &current) == 0 && current.sa_handler == SIG_IGN ? 1 : 0;
+    g_ignored.store(known, std::memory_order_relaxed);
+  }
+  return known == 1;
+}
+
+void ignore_sigpipe() {
+  struct sigaction ignore {};
+  ignore.sa_handler = SIG_IGN;
+  sigemptyset(&ignore.sa_mask);
+  if (sigaction(SIGPIPE, &ignore, nullptr) == 0) g_ignored.store(1, std::memory_order_relaxed);
+}
 
 SigpipeGuard::SigpipeGuard() {
   const sigset_t pipe_set = sigpipe_set();

@@ -8,6 +8,11 @@
 
 namespace rpckit::framing {
 
+// Whether SIGPIPE is ignored process-wide, so that a write needs no guard. Asked of the kernel
+// once; ignore_sigpipe() (rpckit/framing/fd_io.hpp) sets it. Ignoring is taken to be for
+// good: a process that restores SIGPIPE's default later must not rely on this cache.
+bool sigpipe_ignored();
+
 class SigpipeGuard {
  public:
   SigpipeGuard();

@@ -12,15 +12,4 @@ std::optional<WriteResult> check_size(std::string_view body, std::size_t max_bod
                          std::to_string(max_body_bytes) + "-byte limit"};
 }
 
-WriteResult write_locked(ByteSink& sink, std::span<const std::string_view> parts, std::mutex& mutex,
-                         std::optional<WriteResult>& failure) {
-  const std::lock_guard lock(mutex);
-  if (failure) return *failure;
-  if (const std::error_code error = sink.write_all(parts)) {
-    failure = WriteResult{WriteStatus::kIoError, error, "write failed: " + error.message()};
-    return *failure;
-  }
-  return {};
-}
-
 }  // namespace rpckit::framing

@@ -448,12 +448,18 @@ std::shared_ptr<Endpoint> PluginProcess::running_endpoint() const {
   return std::shared_ptr<Endpoint>(connection_, connection_->endpoint.get());
 }
 
-bool PluginProcess::enqueue(std::string_view method, JsonValue params) {
+bool PluginProcess::enqueue(std::string_view method, const JsonValue& params) {
+  return enqueue_encoded(method, std::make_shared<const std::string>(params.get().dump(
+                                     -1, ' ', false, nlohmann::json::error_handler_t::replace)));
+}
+
+bool PluginProcess::enqueue_encoded(std::string_view method,
+                                    std::shared_ptr<const std::string> params_json) {
   {
     std::lock_guard lock(mutex_);
     if (!accepting_events_) return false;
     if (events_.size() < settings_.max_queued_events) {
-      events_.emplace_back(std::string(method), std::move(params));
+      events_.emplace_back(std::string(method), std::move(params_json));
       wake_.notify_all();
       return true;
     }
@@ -485,7 +491,7 @@ void PluginProcess::send_loop() {
     auto conn = connection_;
     lock.unlock();
     // Only this plugin's sender waits if its pipe is full.
-    conn->endpoint->notify(method, std::move(params));
+    conn->endpoint->notify_encoded(method, *params);
     conn.reset();
     lock.lock();
   }

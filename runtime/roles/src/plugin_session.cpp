@@ -28,7 +28,7 @@ void PluginSession::hold(const Incoming& incoming) {
   }
   held_bytes_ += incoming.params_text.size();
   held_events_.push_back(HeldEvent{
-      incoming.method, incoming.params != nullptr
+      incoming.method, incoming.params.present()
                            ? std::optional<std::string>(incoming.params_text)
                            : std::nullopt});
 }
@@ -73,7 +73,7 @@ void PluginSession::end_session() {
   if (endpoint_ != nullptr) endpoint_->close();
 }
 
-JsonValue PluginSession::run_one(const std::string& method, const nlohmann::json* params) {
+JsonValue PluginSession::run_one(const std::string& method, const LazyJson& params) {
   const PluginLifecycle& life = settings_.lifecycle;
   if (!life.shutdown.empty() && method == life.shutdown) {
     // Handlers run one at a time, so every earlier message has been handled by now.
@@ -83,7 +83,7 @@ JsonValue PluginSession::run_one(const std::string& method, const nlohmann::json
   JsonValue result = route_(method, params);
   if (!life.handshake.empty() && method == life.handshake) {
     handshaken_ = true;
-    if (!life.grant_member.empty() && params != nullptr && params->is_object()) {
+    if (!life.grant_member.empty() && params.present() && params->is_object()) {
       auto grant = params->find(life.grant_member);
       // A plugin does not read its manifest: declared-list clauses are the host's to enforce.
       if (grant != params->end()) host_.set_grant(JsonValue(*grant));
@@ -100,9 +100,7 @@ void PluginSession::run_held_events() {
     held_events_.pop_front();
     held_bytes_ -= held.params ? held.params->size() : 0;
     try {
-      std::optional<nlohmann::json> params;
-      if (held.params) params = nlohmann::json::parse(*held.params);
-      run_one(held.method, params ? &*params : nullptr);
+      run_one(held.method, held.params ? LazyJson::of_text(*held.params) : LazyJson());
     } catch (const std::exception& e) {
       // A notification never gets a response: report it as the endpoint does.
       std::fprintf(stderr, "[rpckit] %s: %s\n", held.method.c_str(), e.what());
@@ -113,6 +111,9 @@ void PluginSession::run_held_events() {
 }
 
 int PluginSession::run() {
+  // This process's stdout is its protocol: a host gone away is a write error to report, never
+  // a signal. Ignored once for the process, so writes need no per-write guard.
+  framing::ignore_sigpipe();
   StdoutGuard guard;
   framing::InterruptibleFdSource source(STDIN_FILENO);
   framing::FdSink sink(guard.protocol_fd());

@@ -106,7 +106,7 @@ void Host::stop_all() {
 }
 
 std::size_t Host::emit_raw(std::string_view method, std::span<const GateClause> gate,
-                           const JsonValue& params) {
+                           const Event& event) {
   // Runners live until ~Host, so the pointers stay valid once the lock is released (the
   // application may call the Host from the on_report an enqueue can make).
   std::vector<PluginRunner*> runners;
@@ -115,14 +115,19 @@ std::size_t Host::emit_raw(std::string_view method, std::span<const GateClause> 
     for (auto& [id, plugin] : plugins_) runners.push_back(plugin.get());
   }
   std::size_t delivered = 0;
-  for (PluginRunner* plugin : runners) delivered += plugin->enqueue_event(method, gate, params);
+  const nlohmann::json* params = event.params ? &event.params->get() : nullptr;
+  for (PluginRunner* plugin : runners) {
+    delivered += plugin->enqueue_event(method, gate, event.params_json, params);
+  }
   return delivered;
 }
 
 bool Host::emit_raw_to(const std::string& plugin_id, std::string_view method,
-                       std::span<const GateClause> gate, const JsonValue& params) {
+                       std::span<const GateClause> gate, const Event& event) {
   PluginRunner* plugin = find(plugin_id);
-  return plugin != nullptr && plugin->enqueue_event(method, gate, params);
+  return plugin != nullptr &&
+         plugin->enqueue_event(method, gate, event.params_json,
+                               event.params ? &event.params->get() : nullptr);
 }
 
 Result<JsonValue> Host::invoke_action(const std::string& plugin_id, const std::string& action,

@@ -39,7 +39,9 @@ void PluginRunner::register_host_methods() {
 nlohmann::json PluginRunner::handle(const Incoming& incoming) {
   GateVerdict verdict;
   bool known = sn::PluginToHost::visit(incoming.method, [&]<class M>() {
-    verdict = evaluate_gate(M::kGate, granted_json_, &manifest_.json.get(), incoming.params);
+    // The params' DOM only for a gate that reads them: typed routing decodes the text.
+    verdict = evaluate_gate(M::kGate, granted_json_, &manifest_.json.get(),
+                            gate_reads_params(M::kGate) ? incoming.params.get() : nullptr);
   });
   if (!known) throw RpcError(jsonrpc_code::kMethodNotFound, "Method not found: " + incoming.method);
   // A missing gate parameter is invalid params: the router reports it with its path below.

@@ -162,13 +162,14 @@ std::vector<std::string> PluginRunner::hooks() const {
 }
 
 bool PluginRunner::enqueue_event(std::string_view method, std::span<const GateClause> gate,
-                                 const JsonValue& params) {
+                                 const std::shared_ptr<const std::string>& params_json,
+                                 const nlohmann::json* params) {
   {
     std::lock_guard lock(mutex_);
     if (std::find(hooks_.begin(), hooks_.end(), method) == hooks_.end()) return false;
   }
-  if (!evaluate_gate(gate, granted_json_, &manifest_.json.get(), &params.get()).allowed) return false;
-  return process_->enqueue(method, params);
+  if (!evaluate_gate(gate, granted_json_, &manifest_.json.get(), params).allowed) return false;
+  return process_->enqueue_encoded(method, params_json);
 }
 
 Result<JsonValue> PluginRunner::invoke_action(const std::string& action, const JsonValue& args) {

@@ -39,9 +39,11 @@ class PluginRunner {
   supervision::State state() const { return process_->state(); }
   std::vector<std::string> hooks() const;
 
-  // Queues an event if the plugin is running and hooked it; false if dropped.
+  // Queues an event if the plugin is running and hooked it; false if dropped. `params` (the
+  // DOM) is needed only by a gate that reads params (gate_reads_params), else may be null.
   bool enqueue_event(std::string_view method, std::span<const GateClause> gate,
-                     const JsonValue& params);
+                     const std::shared_ptr<const std::string>& params_json,
+                     const nlohmann::json* params);
   Result<JsonValue> invoke_action(const std::string& action, const JsonValue& args);
 
  private:

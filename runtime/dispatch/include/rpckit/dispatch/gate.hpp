@@ -20,6 +20,15 @@ struct GateVerdict {
   bool missing_param = false;
 };
 
+// Whether a clause of the gate looks at the params (a granted- or declared-param clause): if
+// none does, evaluate_gate needs no params, and a typed sender need not build their DOM.
+constexpr bool gate_reads_params(std::span<const GateClause> gate) {
+  for (const GateClause& clause : gate) {
+    if (clause.kind != GateClause::Kind::kGrantedValue) return true;
+  }
+  return false;
+}
+
 // `declared` may be null when the caller cannot know the declarations (a plugin does not
 // read its own manifest): declared-list clauses then pass, and the other side enforces them.
 GateVerdict evaluate_gate(std::span<const GateClause> gate, const nlohmann::json& granted,

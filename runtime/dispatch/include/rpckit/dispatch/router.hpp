@@ -24,6 +24,9 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include "rpckit/codec/decode_error.hpp"
+#include "rpckit/codec/json_writer.hpp"
+#include "rpckit/codec/lazy_json.hpp"
+#include "rpckit/codec/text_decoder.hpp"
 #include "rpckit/codec/value_codec.hpp"
 #include "rpckit/descriptors/message.hpp"
 #include "rpckit/values/json_value.hpp"
@@ -65,13 +68,21 @@ struct IndexOf<M, MessageList<Ms...>> {
 // default object when the message allows it. Throws codec::DecodeError ("params.x: ...").
 // Required params that are absent are "params: missing required field"; present but null,
 // "params: expected object, got null" (the codec's distinction for every other field).
+// Params that are wire text are decoded from it with no DOM (codec::decode_text, the same
+// values and errors).
 template <class M>
-typename M::Params decode_params(const nlohmann::json* params) {
+typename M::Params decode_params(const LazyJson& params) {
   typename M::Params out{};
-  if (params == nullptr || codec::is_null(*params)) {
+  if (!params.present()) {
     if (M::kParamsPresence != ParamsPresence::kRequired) return out;
-    if (params == nullptr) throw codec::DecodeError("params", "missing required field");
+    throw codec::DecodeError("params", "missing required field");
   }
+  if (std::optional<std::string_view> text = params.text()) {
+    if (*text == "null" && M::kParamsPresence != ParamsPresence::kRequired) return out;
+    codec::decode_text(*text, out, "params");
+    return out;
+  }
+  if (codec::is_null(*params) && M::kParamsPresence != ParamsPresence::kRequired) return out;
   codec::decode_from(*params, out, "params");
   return out;
 }
@@ -83,12 +94,20 @@ std::optional<JsonValue> encode_params(const typename M::Params& params) {
   return codec::encode(params);
 }
 
+// The same params as JSON text, written by the generated direct encoder (no DOM): what
+// the typed calls send. Byte for byte the dump() of encode_params<M>.
+template <class M>
+std::optional<std::string> encode_params_text(const typename M::Params& params) {
+  if (M::kParamsPresence == ParamsPresence::kOptionalOmit) return std::nullopt;
+  return codec::to_json_text(params);
+}
+
 template <class Direction>
 class Router {
   using Messages = typename Direction::Messages;
   // Decodes params and calls the typed handler; on a decode failure it sets *decode_error
   // and does not call the handler (a handler's own exceptions pass through untouched).
-  using Erased = std::function<JsonValue(const nlohmann::json*, std::string* decode_error)>;
+  using Erased = std::function<JsonValue(const LazyJson&, std::string* decode_error)>;
 
  public:
   // Registers the handler of message M: `Result(const Params&)` for a request,
@@ -102,7 +121,7 @@ class Router {
       using Result = typename M::Result;
       static_assert(std::is_invocable_r_v<Result, F&, const Params&>,
                     "a request handler takes const Params& and returns M::Result");
-      handlers_[index] = [h = std::forward<F>(handler)](const nlohmann::json* params,
+      handlers_[index] = [h = std::forward<F>(handler)](const LazyJson& params,
                                                          std::string* decode_error) mutable {
         std::optional<Params> decoded = try_decode<M>(params, decode_error);
         if (!decoded) return JsonValue();
@@ -111,7 +130,7 @@ class Router {
     } else {
       static_assert(std::is_invocable_v<F&, const Params&>,
                     "a notification handler takes const Params&");
-      handlers_[index] = [h = std::forward<F>(handler)](const nlohmann::json* params,
+      handlers_[index] = [h = std::forward<F>(handler)](const LazyJson& params,
                                                          std::string* decode_error) mutable {
         std::optional<Params> decoded = try_decode<M>(params, decode_error);
         if (decoded) h(*decoded);
@@ -125,8 +144,9 @@ class Router {
     return index && static_cast<bool>(handlers_[*index]);
   }
 
-  // Routes one incoming message. `params` is null when the envelope has none.
-  RouteResult route(std::string_view method, const nlohmann::json* params) const {
+  // Routes one incoming message. `params` is absent (null) when the envelope has none; wire
+  // text (Incoming::params) is decoded straight into the typed params.
+  RouteResult route(std::string_view method, const LazyJson& params) const {
     RouteResult out;
     auto index = Direction::find(method);
     if (!index) {
@@ -152,7 +172,7 @@ class Router {
 
  private:
   template <class M>
-  static std::optional<typename M::Params> try_decode(const nlohmann::json* params,
+  static std::optional<typename M::Params> try_decode(const LazyJson& params,
                                                       std::string* decode_error) {
     try {
       return decode_params<M>(params);

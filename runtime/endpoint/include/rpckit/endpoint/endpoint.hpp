@@ -14,8 +14,9 @@
 //   reported and dropped; one for a pending call that cannot be read fails that call.
 //
 // The peer is a stranger: frames are validated without recursion (rpckit::codec::JsonReader)
-// and wait in the queue as text; a frame's params are parsed only when it is dispatched, so
-// memory is the queued text (bounded by max_queued_bytes) plus one parsed message.
+// and wait in the queue as text; a frame's params reach the handler as that text (LazyJson),
+// decoded straight into a struct by typed handlers or parsed when asked for, so memory is the
+// queued text (bounded by max_queued_bytes) plus the message being handled.
 //
 // Threads: a reader thread reads and parses frames and completes calls; a dispatcher thread
 // runs the handler for incoming messages one at a time. A handler may call the peer and wait:
@@ -41,6 +42,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "rpckit/codec/lazy_json.hpp"
 #include "rpckit/descriptors/profile.hpp"
 #include "rpckit/endpoint/envelope.hpp"
 #include "rpckit/endpoint/reply.hpp"
@@ -54,8 +56,10 @@ namespace rpckit {
 // One incoming request or notification, as the handler sees it.
 struct Incoming {
   std::string method;
-  const nlohmann::json* params = nullptr;  // null when the envelope has no params
-  std::string_view params_text;            // the same params as they crossed the wire
+  // The params as they crossed the wire (absent when the envelope has none): typed handlers
+  // decode the text; used as a `const nlohmann::json*`, it is parsed then (once).
+  LazyJson params;
+  std::string_view params_text;  // the same text (empty when absent)
   std::optional<JsonValue> id;             // set for requests (number or string, echoed as is)
   bool is_request() const { return id.has_value(); }
   // Requests only: takes over the answer, which the returned Reply sends, now or later, from
@@ -70,13 +74,23 @@ class CallResult {
  public:
   CallResult(JsonValue result) : value_(std::move(result)) {}  // NOLINT
   CallResult(CallError error) : value_(std::move(error)) {}     // NOLINT
+  // A result kept as its wire text (validated JSON): typed calls decode the text, result()
+  // parses it on first use. Not for concurrent use from several threads.
+  static CallResult from_text(std::string text);
 
   bool ok() const { return value_.index() == 0; }
-  const nlohmann::json& result() const { return std::get<0>(value_).get(); }
+  const nlohmann::json& result() const;
+  // The result's wire text, when it came from the wire.
+  std::optional<std::string_view> result_text() const {
+    if (!text_) return std::nullopt;
+    return std::string_view(*text_);
+  }
   const CallError& error() const { return std::get<1>(value_); }
 
  private:
-  std::variant<JsonValue, CallError> value_;
+  mutable std::variant<JsonValue, CallError> value_;
+  std::optional<std::string> text_;
+  mutable bool parsed_ = true;  // value_ holds the result (false: only text_ does yet)
 };
 
 // Something the endpoint noticed about the peer that has no caller to return to: a response
@@ -171,6 +185,17 @@ class Endpoint {
   // Sends a notification; false when it could not be written.
   bool notify(std::string_view method, std::optional<JsonValue> params);
 
+  // call(), call_async() and notify() with the params already encoded: `params_json` is the
+  // text of one JSON value, spliced into the envelope as it is (the typed layer writes it
+  // with the generated direct encoders, so no DOM is built). The caller vouches that it is
+  // JSON; the frames are byte for byte what the JsonValue overloads send for the same value.
+  CallResult call_encoded(std::string_view method, std::optional<std::string_view> params_json,
+                          std::optional<std::chrono::milliseconds> deadline = std::nullopt);
+  void call_async_encoded(std::string_view method, std::optional<std::string_view> params_json,
+                          Completion done,
+                          std::optional<std::chrono::milliseconds> deadline = std::nullopt);
+  bool notify_encoded(std::string_view method, std::optional<std::string_view> params_json);
+
   // Stops reading, fails pending calls with kDisconnected, lets the running handler finish.
   // Safe from any thread, including a handler; idempotent.
   void close();
@@ -213,8 +238,8 @@ class Endpoint {
   CallResult resolve(std::string_view method, const Pending& done) const;
   // The pending call a response's id names, if it can name one of ours.
   std::optional<std::int64_t> own_id(const nlohmann::json& id) const;
-  nlohmann::json request_envelope(std::int64_t id, std::string_view method,
-                                         std::optional<JsonValue> params);
+  std::string request_frame(std::int64_t id, std::string_view method,
+                            std::optional<std::string_view> params_json) const;
   void fail_pending(const nlohmann::json& id, const std::string& reason);
   using Queued = Received;
   void handle_incoming(Queued& message);
@@ -222,6 +247,7 @@ class Endpoint {
   bool dispatch_one(std::unique_lock<std::mutex>& lock);
   void finish(const CloseReason& reason);
   bool send(const nlohmann::json& envelope);
+  bool send_text(std::string_view body);
   bool send_error(const nlohmann::json& id, const RpcError& error);
   // The one response to a request: its result or its error (a short -32603 in its place
   // when it cannot be written, e.g. a result over the frame cap).

@@ -2,7 +2,8 @@
 // Typed calls over an Endpoint, driven by a generated message descriptor M:
 //   Result<GetFollowedLiveResult> r = rpckit::call<messages::GetFollowedLive>(endpoint, {});
 //   rpckit::call_async<messages::Ping>(endpoint, {}, [](Result<PingResult> r) { ... });
-// Params are encoded as M says (omitted, {} or the object), the deadline defaults to M's,
+// Params are encoded as M says (omitted, {} or the object) by the generated direct encoder
+// (JSON text, no DOM), the deadline defaults to M's,
 // and the result is decoded into M::Result (a result that does not decode is an error too).
 #include <chrono>
 #include <optional>
@@ -11,6 +12,7 @@
 #include <variant>
 
 #include "rpckit/codec/decode_error.hpp"
+#include "rpckit/codec/text_decoder.hpp"
 #include "rpckit/codec/value_codec.hpp"
 #include "rpckit/dispatch/router.hpp"
 #include "rpckit/endpoint/endpoint.hpp"
@@ -52,7 +54,11 @@ Result<typename M::Result> decode_result(const CallResult& raw) {
   if (!raw.ok()) return raw.error();
   typename M::Result out{};
   try {
-    codec::decode_from(raw.result(), out, "result");
+    if (std::optional<std::string_view> text = raw.result_text()) {
+      codec::decode_text(*text, out, "result");  // no DOM
+    } else {
+      codec::decode_from(raw.result(), out, "result");
+    }
   } catch (const codec::DecodeError& e) {
     return CallError{CallError::Kind::kRemote,
                      RpcError(jsonrpc_code::kInternalError,
@@ -66,7 +72,7 @@ Result<typename M::Result> call(Endpoint& endpoint, const typename M::Params& pa
                                 std::optional<std::chrono::milliseconds> deadline = std::nullopt) {
   static_assert(M::kKind == MessageKind::kRequest, "call<M> needs a request; use notify<M>");
   if (!deadline) deadline = descriptor_deadline<M>();
-  return decode_result<M>(endpoint.call(M::kMethod, encode_params<M>(params), deadline));
+  return decode_result<M>(endpoint.call_encoded(M::kMethod, encode_params_text<M>(params), deadline));
 }
 
 // The non-blocking call<M>: `done(Result<M::Result>)` runs once, as Endpoint::call_async says
@@ -78,8 +84,8 @@ void call_async(Endpoint& endpoint, const typename M::Params& params, Done&& don
   static_assert(std::is_invocable_v<Done&, Result<typename M::Result>>,
                 "done takes Result<M::Result>");
   if (!deadline) deadline = descriptor_deadline<M>();
-  endpoint.call_async(
-      M::kMethod, encode_params<M>(params),
+  endpoint.call_async_encoded(
+      M::kMethod, encode_params_text<M>(params),
       [done = std::forward<Done>(done)](CallResult raw) mutable {
         done(decode_result<M>(raw));
       },
@@ -89,7 +95,7 @@ void call_async(Endpoint& endpoint, const typename M::Params& params, Done&& don
 template <class M>
 bool notify(Endpoint& endpoint, const typename M::Params& params) {
   static_assert(M::kKind == MessageKind::kNotification, "notify<M> needs a notification");
-  return endpoint.notify(M::kMethod, encode_params<M>(params));
+  return endpoint.notify_encoded(M::kMethod, encode_params_text<M>(params));
 }
 
 }  // namespace rpckit

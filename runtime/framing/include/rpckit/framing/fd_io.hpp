@@ -30,9 +30,15 @@ class FdSource final : public ByteSource {
 // (std::errc::broken_pipe) and never kills the process. Each write_all blocks SIGPIPE in the
 // calling thread, and if the write raised one, consumes it with sigtimedwait before restoring
 // the mask. Callers need no process-wide signal(SIGPIPE, SIG_IGN); a SIGPIPE already pending
-// before the call is left alone.
+// before the call is left alone. Where SIGPIPE is ignored process-wide (ignore_sigpipe(), or
+// SIG_IGN set before the first write), the guard is skipped and the write is the only system
+// call.
 // Thread safety: concurrent write_all calls are safe for the kernel but may interleave; the
 // frame writers serialise them.
+// Ignores SIGPIPE process-wide, once, for processes that own their signal policy (the plugin
+// roles call it: a plugin's stdout is its protocol). Writes then skip the guard above.
+void ignore_sigpipe();
+
 class FdSink final : public ByteSink {
  public:
   explicit FdSink(int fd) : fd_(fd) {}

@@ -27,8 +27,8 @@ struct WriteResult {
 // Writes frames to a ByteSink.
 //
 // Thread safety: write() may be called from any number of threads at once. Each frame goes to
-// the sink whole, under the writer's lock, in one write_all call (header and body gathered),
-// so frames never interleave. A refused body (kOversize, kInvalidBody) writes nothing and
+// the sink whole (header and body gathered), so frames never interleave; frames submitted
+// while another thread writes go out together in one write_all call (FrameSink). A refused body (kOversize, kInvalidBody) writes nothing and
 // leaves the writer usable. After kIoError the writer stays failed (the peer may have seen a
 // partial frame), returning the same error for every later write. The sink must outlive the
 // writer.

@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "rpckit/framing/byte_io.hpp"
+#include "rpckit/framing/frame_sink.hpp"
 #include "rpckit/framing/frame_writer.hpp"
 
 namespace rpckit::framing {
@@ -21,10 +22,8 @@ class NdjsonWriter final : public FrameWriter {
   WriteResult write(std::string_view body) override;
 
  private:
-  ByteSink& sink_;
+  FrameSink out_;  // whole frames, coalesced; the sticky I/O failure
   std::size_t max_body_bytes_;
-  std::mutex mutex_;
-  std::optional<WriteResult> failure_;  // sticky I/O failure, guarded by mutex_
 };
 
 }  // namespace rpckit::framing

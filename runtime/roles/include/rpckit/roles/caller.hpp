@@ -55,9 +55,12 @@ class Caller {
     std::lock_guard lock(mutex_);
     if (M::kGate.empty()) return {};
     if (!granted_) return {false, "the handshake has not happened yet"};
-    JsonValue encoded = codec::encode(params);
-    return evaluate_gate(M::kGate, granted_->get(), declared_ ? &declared_->get() : nullptr,
-                         &encoded.get());
+    const nlohmann::json* declared = declared_ ? &declared_->get() : nullptr;
+    if (!gate_reads_params(M::kGate)) {
+      return evaluate_gate(M::kGate, granted_->get(), declared, nullptr);
+    }
+    JsonValue encoded = codec::encode(params);  // only for a gate that reads the params
+    return evaluate_gate(M::kGate, granted_->get(), declared, &encoded.get());
   }
 
   // The connection to send on; nullptr detaches (see the thread-safety note above).

@@ -94,7 +94,10 @@ class PluginProcess {
 
   // Queues a notification if the plugin is running (handshake done); false if dropped (a
   // full queue is reported).
-  bool enqueue(std::string_view method, JsonValue params);
+  bool enqueue(std::string_view method, const JsonValue& params);
+  // The same with the params already JSON text, shared: a host fanning one event out to many
+  // plugins encodes it once and every plugin's queue holds the same text.
+  bool enqueue_encoded(std::string_view method, std::shared_ptr<const std::string> params_json);
   // The endpoint of the running process (handshake done), or nullptr.
   std::shared_ptr<Endpoint> running_endpoint() const;
   // Runs `job` on the sender thread (in order with the writes) once `delay` has passed; a job
@@ -143,7 +146,7 @@ class PluginProcess {
   std::uint64_t generation_ = 0;
   bool accepting_events_ = false;
   supervision::State state_ = supervision::State::kIdle;  // mirror for other threads
-  std::deque<std::pair<std::string, JsonValue>> events_;
+  std::deque<std::pair<std::string, std::shared_ptr<const std::string>>> events_;
   std::deque<std::function<void()>> writes_;  // lifecycle requests for the sender thread
   std::multimap<supervision::TimePoint, std::function<void()>> timers_;  // after()
   std::list<std::future<void>> async_;

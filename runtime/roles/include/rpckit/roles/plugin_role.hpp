@@ -104,7 +104,7 @@ class PluginRole {
       : caller_(denial),
         client_(caller_),
         session_(detail::plugin_settings<Profile>(),
-                 [this](const std::string& method, const nlohmann::json* params) {
+                 [this](const std::string& method, const LazyJson& params) {
                    return route_or_throw(router_, method, params);
                  },
                  caller_) {}

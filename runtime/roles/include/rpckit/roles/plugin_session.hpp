@@ -59,8 +59,9 @@ struct PluginSettings {
 class PluginSession {
  public:
   // Answers one message (a request's result; null for a notification) or throws an RpcError.
-  using Route =
-      std::function<JsonValue(const std::string& method, const nlohmann::json* params)>;
+  // `params` is the wire text (decoded straight into a typed struct by a Router), absent when
+  // the message has none.
+  using Route = std::function<JsonValue(const std::string& method, const LazyJson& params)>;
 
   PluginSession(PluginSettings settings, Route route, Caller& host);
   PluginSession(const PluginSession&) = delete;
@@ -71,8 +72,8 @@ class PluginSession {
   // Runs when shutdown arrives, before it is answered (every earlier message is handled).
   void on_shutdown(std::function<void()> hook) { shutdown_hook_ = std::move(hook); }
 
-  // Serves on stdin/stdout. Returns the process exit code: 0 after exit or a clean EOF, 1 on
-  // a broken stream.
+  // Serves on stdin/stdout (ignoring SIGPIPE process-wide: framing::ignore_sigpipe). Returns
+  // the process exit code: 0 after exit or a clean EOF, 1 on a broken stream.
   int run();
   // The same over any framed connection (tests use in-memory pipes).
   int serve(std::unique_ptr<framing::FrameReader> reader,
@@ -90,7 +91,7 @@ class PluginSession {
   static constexpr std::size_t kMaxHeldBytes = std::size_t{16} << 20U;
 
   JsonValue dispatch(const Incoming& incoming);
-  JsonValue run_one(const std::string& method, const nlohmann::json* params);
+  JsonValue run_one(const std::string& method, const LazyJson& params);
   void run_held_events();
   // Ends the session as the exit message does: nothing held runs after it.
   void end_session();

@@ -14,7 +14,7 @@ namespace rpckit::roles {
 // The router's answer to one message, or the RpcError to answer with instead.
 template <class Direction>
 JsonValue route_or_throw(const Router<Direction>& router, std::string_view method,
-                              const nlohmann::json* params) {
+                         const LazyJson& params) {
   RouteResult routed = router.route(method, params);
   switch (routed.status) {
     case RouteResult::Status::kOk:
