@@ -9,8 +9,12 @@
 #include <vector>
 
 #include "bench.hpp"
+#include "rpckit/framing/fd_io.hpp"
 
 int main(int argc, char** argv) {
+  // Both processes own their signal policy, as a host application or a plugin does: a peer
+  // gone away is EPIPE, and writes from this thread need no per-write SIGPIPE guard.
+  rpckit::framing::ignore_sigpipe();
   if (argc == 2 && std::strcmp(argv[1], rpckit::bench::kPeerFlag) == 0) {
     return rpckit::bench::run_peer();
   }

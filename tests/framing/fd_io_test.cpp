@@ -190,6 +190,29 @@ TEST(FdSink, EpipeInTheMiddleOfALargeFrame) {
   EXPECT_EQ(result.error, std::errc::broken_pipe);
 }
 
+// The runtime's own threads block SIGPIPE once and write without the guard: EPIPE, no death,
+// and no SIGPIPE left pending in the thread.
+TEST(FdSink, AThreadThatBlocksSigpipeWritesWithoutTheGuard) {
+  const DefaultSigpipe default_action;
+  Pipe pipe;
+  pipe.close_read();
+  bool pending_after = true;
+  bool blocked_after = false;
+  std::error_code error;
+  std::thread writer([&] {
+    block_sigpipe_in_this_thread();
+    FdSink sink(pipe.write_fd());
+    error = sink.write_all("x");
+    pending_after = sigpipe_pending();
+    blocked_after = sigpipe_blocked();
+  });
+  writer.join();
+  EXPECT_EQ(error, std::errc::broken_pipe);
+  EXPECT_FALSE(pending_after);  // the SIGPIPE the write raised was taken
+  EXPECT_TRUE(blocked_after);   // and the thread keeps it blocked, for good
+  EXPECT_FALSE(sigpipe_blocked());  // this thread's mask was never touched
+}
+
 TEST(FdSink, LeavesAnEarlierPendingSigpipeAndTheCallersMaskAlone) {
   // A caller that blocks SIGPIPE and has one pending keeps both.
   sigset_t pipe_set;

@@ -6,6 +6,7 @@
 #include "reply_outbox.hpp"
 #include "rpckit/codec/codec.hpp"
 #include "rpckit/codec/json_writer.hpp"
+#include "rpckit/framing/fd_io.hpp"
 
 namespace rpckit {
 namespace {
@@ -117,8 +118,15 @@ void Endpoint::start() {
   // The new threads read reader_thread_/dispatcher_thread_ (on_dispatcher_thread()) only after
   // taking mutex_, so assigning them under it orders the assignment before those reads.
   std::lock_guard lock(mutex_);
-  reader_thread_ = std::thread([this] { read_loop(); });
-  dispatcher_thread_ = std::thread([this] { dispatch_loop(); });
+  // Our own threads: SIGPIPE blocked once in each, so their writes need no per-write guard.
+  reader_thread_ = std::thread([this] {
+    framing::block_sigpipe_in_this_thread();
+    read_loop();
+  });
+  dispatcher_thread_ = std::thread([this] {
+    framing::block_sigpipe_in_this_thread();
+    dispatch_loop();
+  });
 }
 
 bool Endpoint::on_dispatcher_thread() const {

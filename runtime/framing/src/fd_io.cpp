@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <optional>
+#include <span>
 #include <vector>
 
 #include "sigpipe_guard.hpp"
@@ -45,17 +46,26 @@ IoResult FdSource::read(std::span<char> buffer) {
 }
 
 std::error_code FdSink::write_parts(std::span<const std::string_view> parts) {
-  std::vector<iovec> pending;
-  pending.reserve(parts.size());
+  // A frame is two or three parts: no allocation for it.
+  constexpr std::size_t kInline = 8;
+  iovec inline_parts[kInline];
+  std::vector<iovec> many;
+  std::span<iovec> pending;
+  std::size_t used = 0;
+  if (parts.size() > kInline) many.resize(parts.size());
+  iovec* slots = parts.size() > kInline ? many.data() : inline_parts;
   for (const std::string_view part : parts) {
     // iovec wants a non-const pointer; writev only reads through it.
-    if (!part.empty()) pending.push_back({const_cast<char*>(part.data()), part.size()});
+    if (!part.empty()) slots[used++] = {const_cast<char*>(part.data()), part.size()};
   }
-  if (pending.empty()) return {};
-  // Guarded unless SIGPIPE is ignored already: then EPIPE is all a closed pipe can give, and
-  // the write is the only system call (the guard costs three).
+  if (used == 0) return {};
+  pending = std::span<iovec>(slots, used);
+  // Guarded unless SIGPIPE is ignored, or blocked in this thread (the runtime's own threads):
+  // then EPIPE is all a closed pipe can give, and the write is the only system call (the
+  // guard costs three).
+  const bool blocked = sigpipe_blocked_in_this_thread();
   std::optional<SigpipeGuard> guard;
-  if (!sigpipe_ignored()) guard.emplace();
+  if (!blocked && !sigpipe_ignored()) guard.emplace();
   std::size_t first = 0;
   while (first < pending.size()) {
     const int count = static_cast<int>(std::min<std::size_t>(pending.size() - first, IOV_MAX));
@@ -67,6 +77,7 @@ std::error_code FdSink::write_parts(std::span<const std::string_view> parts) {
         continue;
       }
       if (errno == EPIPE && guard) guard->saw_epipe();
+      if (errno == EPIPE && blocked) drop_pending_sigpipe();
       return last_error();
     }
     // Partial write: drop the iovecs written in full, trim the one written in part.

@@ -10,6 +10,7 @@
 
 namespace rpckit::framing {
 
+
 namespace {
 sigset_t sigpipe_set() {
   sigset_t set;
@@ -20,25 +21,37 @@ sigset_t sigpipe_set() {
 }  // namespace
 
 namespace {
-// -1: not asked yet; 0: SIGPIPE is handled or defaulted; 1: ignored.
-std::atomic<int> g_ignored{-1};
+// Set by ignore_sigpipe(): only the runtime's own word counts, never a disposition found
+// (an application that set SIG_IGN may restore the default later, under our feet).
+std::atomic<bool> g_ignored{false};
+// This thread blocks SIGPIPE for good (block_sigpipe_in_this_thread).
+thread_local bool t_blocked = false;
 }  // namespace
 
-bool sigpipe_ignored() {
-  int known = g_ignored.load(std::memory_order_relaxed);
-  if (known < 0) {
-    struct sigaction current {};
-    known = sigaction(SIGPIPE, nullptr, &current) == 0 && current.sa_handler == SIG_IGN ? 1 : 0;
-    g_ignored.store(known, std::memory_order_relaxed);
-  }
-  return known == 1;
+bool sigpipe_blocked_in_this_thread() { return t_blocked; }
+
+void block_sigpipe_in_this_thread() {
+  if (t_blocked) return;
+  const sigset_t pipe_set = sigpipe_set();
+  if (pthread_sigmask(SIG_BLOCK, &pipe_set, nullptr) == 0) t_blocked = true;
 }
+
+void drop_pending_sigpipe() {
+  const int saved_errno = errno;
+  const sigset_t pipe_set = sigpipe_set();
+  const timespec no_wait{};
+  while (sigtimedwait(&pipe_set, nullptr, &no_wait) == -1 && errno == EINTR) {
+  }
+  errno = saved_errno;
+}
+
+bool sigpipe_ignored() { return g_ignored.load(std::memory_order_relaxed); }
 
 void ignore_sigpipe() {
   struct sigaction ignore {};
   ignore.sa_handler = SIG_IGN;
   sigemptyset(&ignore.sa_mask);
-  if (sigaction(SIGPIPE, &ignore, nullptr) == 0) g_ignored.store(1, std::memory_order_relaxed);
+  if (sigaction(SIGPIPE, &ignore, nullptr) == 0) g_ignored.store(true, std::memory_order_relaxed);
 }
 
 SigpipeGuard::SigpipeGuard() {

@@ -8,10 +8,15 @@
 
 namespace rpckit::framing {
 
-// Whether SIGPIPE is ignored process-wide, so that a write needs no guard. Asked of the kernel
-// once; ignore_sigpipe() (rpckit/framing/fd_io.hpp) sets it. Ignoring is taken to be for
-// good: a process that restores SIGPIPE's default later must not rely on this cache.
+// Whether ignore_sigpipe() (rpckit/framing/fd_io.hpp) has ignored SIGPIPE process-wide, so
+// that a write needs no guard. Ignoring is taken to be for good.
 bool sigpipe_ignored();
+
+// Whether this thread blocks SIGPIPE for good (block_sigpipe_in_this_thread(), declared in
+// rpckit/framing/fd_io.hpp): its writes need no guard, and an EPIPE leaves a SIGPIPE pending
+// for drop_pending_sigpipe() to take.
+bool sigpipe_blocked_in_this_thread();
+void drop_pending_sigpipe();
 
 class SigpipeGuard {
  public:

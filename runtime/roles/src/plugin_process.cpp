@@ -52,7 +52,10 @@ PluginProcess::PluginProcess(Settings settings, Lifecycle lifecycle, Endpoint::H
       observer_(std::move(observer)),
       supervisor_(settings_.policy) {
   control_thread_ = std::thread([this] { control_loop(); });
-  sender_thread_ = std::thread([this] { send_loop(); });
+  sender_thread_ = std::thread([this] {
+    framing::block_sigpipe_in_this_thread();  // ours: its writes need no per-write guard
+    send_loop();
+  });
 }
 
 PluginProcess::~PluginProcess() {

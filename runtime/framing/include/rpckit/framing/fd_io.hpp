@@ -30,14 +30,17 @@ class FdSource final : public ByteSource {
 // (std::errc::broken_pipe) and never kills the process. Each write_all blocks SIGPIPE in the
 // calling thread, and if the write raised one, consumes it with sigtimedwait before restoring
 // the mask. Callers need no process-wide signal(SIGPIPE, SIG_IGN); a SIGPIPE already pending
-// before the call is left alone. Where SIGPIPE is ignored process-wide (ignore_sigpipe(), or
-// SIG_IGN set before the first write), the guard is skipped and the write is the only system
-// call.
+// before the call is left alone. Where the runtime has ignored SIGPIPE process-wide
+// (ignore_sigpipe()), or in a thread that blocks it for good (block_sigpipe_in_this_thread(),
+// the runtime's own threads), the guard is skipped and the write is the only system call.
 // Thread safety: concurrent write_all calls are safe for the kernel but may interleave; the
 // frame writers serialise them.
 // Ignores SIGPIPE process-wide, once, for processes that own their signal policy (the plugin
 // roles call it: a plugin's stdout is its protocol). Writes then skip the guard above.
 void ignore_sigpipe();
+// Blocks SIGPIPE in the calling thread for good, so its writes skip the guard: for threads the
+// runtime owns (an endpoint's reader and dispatcher, a host's sender), never an application's.
+void block_sigpipe_in_this_thread();
 
 class FdSink final : public ByteSink {
  public:
