@@ -241,6 +241,30 @@ TEST(FrameSink, AFailedWriteFailsTheFramesThatWaitedAndEveryLaterOne) {
   EXPECT_TRUE(bytes.writes().empty());
 }
 
+// A sender draining its queue: every frame in order, in one write to the sink; a body the
+// framing refuses is skipped (its error returned) and the others still go out.
+TEST_P(ConcurrentWriters, WriteManyIsOneWriteInOrder) {
+  MemorySink sink;
+  auto writer = make_writer(GetParam(), sink, kProtocolMax);
+  const std::vector<std::string> bodies = {body_for(0, 0), body_for(0, 1), body_for(0, 2)};
+  const std::vector<std::string_view> views(bodies.begin(), bodies.end());
+  ASSERT_TRUE(writer->write_many(views).ok());
+  EXPECT_EQ(sink.write_calls(), 1U);
+
+  const std::string oversize(kProtocolMax + 1, ' ');
+  const std::vector<std::string_view> with_refused = {bodies[0], oversize, bodies[1]};
+  EXPECT_EQ(writer->write_many(with_refused).status, WriteStatus::kOversize);
+
+  MemorySource source(sink.contents());
+  auto reader = make_reader(GetParam(), source, kProtocolMax);
+  for (const std::string& expected : {bodies[0], bodies[1], bodies[2], bodies[0], bodies[1]}) {
+    ReadResult got = reader->read();
+    ASSERT_TRUE(got.ok());
+    EXPECT_EQ(got.body, expected);
+  }
+  EXPECT_EQ(reader->read().status, ReadStatus::kEof);
+}
+
 INSTANTIATE_TEST_SUITE_P(Framings, ConcurrentWriters,
                          ::testing::Values(Framing::kContentLength, Framing::kNewlineDelimited),
                          testing::framing_test_name);

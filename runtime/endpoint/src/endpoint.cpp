@@ -606,9 +606,9 @@ bool Endpoint::notify(std::string_view method, std::optional<JsonValue> params) 
   return notify_encoded(method, text);
 }
 
-bool Endpoint::notify_encoded(std::string_view method,
-                              std::optional<std::string_view> params_json) {
-  if (closed_.load()) return false;
+namespace {
+std::string notification_frame(std::string_view method,
+                               std::optional<std::string_view> params_json) {
   std::string frame = "{\"jsonrpc\":\"2.0\",\"method\":";
   codec::write_json(frame, method);
   if (params_json) {
@@ -616,12 +616,46 @@ bool Endpoint::notify_encoded(std::string_view method,
     frame += *params_json;
   }
   frame += '}';
-  return send_text(frame);
+  return frame;
+}
+}  // namespace
+
+bool Endpoint::notify_encoded(std::string_view method,
+                              std::optional<std::string_view> params_json) {
+  if (closed_.load()) return false;
+  return send_text(notification_frame(method, params_json));
+}
+
+bool Endpoint::notify_encoded_many(std::span<const EncodedNotification> notifications) {
+  if (closed_.load()) return false;
+  std::vector<std::string> frames;
+  frames.reserve(notifications.size());
+  for (const EncodedNotification& n : notifications) {
+    frames.push_back(notification_frame(n.method, n.params_json));
+  }
+  std::vector<std::string_view> bodies(frames.begin(), frames.end());
+  return send_texts(bodies);
 }
 
 bool Endpoint::send(const nlohmann::json& message) {
   // Invalid UTF-8 from a handler must not throw out of the endpoint: replace it.
   return send_text(message.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+}
+
+bool Endpoint::send_texts(std::span<const std::string_view> bodies) {
+  framing::WriteResult written;
+  if (frame_observer_) {
+    std::lock_guard lock(observed_write_mutex_);  // observed in order, just before the write
+    for (std::string_view body : bodies) record_frame(true, body);
+    written = writer_->write_many(bodies);
+  } else {
+    written = writer_->write_many(bodies);
+  }
+  if (!written.ok()) {
+    diagnose(Diagnostic::Kind::kWriteFailed, written.reason);
+    return false;
+  }
+  return true;
 }
 
 bool Endpoint::send_text(std::string_view body) {

@@ -2,6 +2,15 @@
 
 namespace rpckit::framing {
 
+WriteResult FrameWriter::write_many(std::span<const std::string_view> bodies) {
+  WriteResult first;
+  for (std::string_view body : bodies) {
+    WriteResult result = write(body);
+    if (!result.ok() && first.ok()) first = std::move(result);
+  }
+  return first;
+}
+
 std::string_view to_string(WriteStatus status) {
   switch (status) {
     case WriteStatus::kOk:

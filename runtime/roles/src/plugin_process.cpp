@@ -489,12 +489,20 @@ void PluginProcess::send_loop() {
       lock.lock();
       continue;
     }
-    auto [method, params] = std::move(events_.front());
-    events_.pop_front();
+    // Everything queued so far goes out in one write (up to a bound, so a job waits little).
+    constexpr std::size_t kMaxBatch = 256;
+    std::vector<std::pair<std::string, std::shared_ptr<const std::string>>> batch;
+    while (!events_.empty() && batch.size() < kMaxBatch) {
+      batch.push_back(std::move(events_.front()));
+      events_.pop_front();
+    }
     auto conn = connection_;
     lock.unlock();
+    std::vector<Endpoint::EncodedNotification> notifications;
+    notifications.reserve(batch.size());
+    for (const auto& [method, params] : batch) notifications.push_back({method, *params});
     // Only this plugin's sender waits if its pipe is full.
-    conn->endpoint->notify_encoded(method, *params);
+    conn->endpoint->notify_encoded_many(notifications);
     conn.reset();
     lock.lock();
   }

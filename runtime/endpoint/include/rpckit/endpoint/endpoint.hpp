@@ -36,6 +36,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <span>
 #include <string>
 #include <thread>
 #include <variant>
@@ -195,6 +196,13 @@ class Endpoint {
                           Completion done,
                           std::optional<std::chrono::milliseconds> deadline = std::nullopt);
   bool notify_encoded(std::string_view method, std::optional<std::string_view> params_json);
+  // Several notifications in order, written together (one writev): what a sender draining
+  // its queue sends. False when any could not be written.
+  struct EncodedNotification {
+    std::string_view method;
+    std::optional<std::string_view> params_json;
+  };
+  bool notify_encoded_many(std::span<const EncodedNotification> notifications);
 
   // Stops reading, fails pending calls with kDisconnected, lets the running handler finish.
   // Safe from any thread, including a handler; idempotent.
@@ -248,6 +256,7 @@ class Endpoint {
   void finish(const CloseReason& reason);
   bool send(const nlohmann::json& envelope);
   bool send_text(std::string_view body);
+  bool send_texts(std::span<const std::string_view> bodies);
   bool send_error(const nlohmann::json& id, const RpcError& error);
   // The one response to a request: its result or its error (a short -32603 in its place
   // when it cannot be written, e.g. a result over the frame cap).

@@ -1,6 +1,7 @@
 // The interface every framing's writer implements.
 #pragma once
 
+#include <span>
 #include <string>
 #include <string_view>
 #include <system_error>
@@ -37,6 +38,10 @@ class FrameWriter {
   virtual ~FrameWriter() = default;
 
   virtual WriteResult write(std::string_view body) = 0;
+  // Several frames in order, in one gathered write where the framing can (a sender draining
+  // its queue): ok when all were written, else the first failure (a refused body is skipped,
+  // the others are still written).
+  virtual WriteResult write_many(std::span<const std::string_view> bodies);
 };
 
 }  // namespace rpckit::framing

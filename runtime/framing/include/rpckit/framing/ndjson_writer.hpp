@@ -20,6 +20,7 @@ class NdjsonWriter final : public FrameWriter {
   NdjsonWriter(ByteSink& sink, std::size_t max_body_bytes);
 
   WriteResult write(std::string_view body) override;
+  WriteResult write_many(std::span<const std::string_view> bodies) override;  // one writev
 
  private:
   FrameSink out_;  // whole frames, coalesced; the sticky I/O failure
