@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
@@ -67,6 +68,10 @@ class Mutator {
  private:
   bool chance(int percent) { return pick(0, 99) < percent; }
   int pick(int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng_); }
+  // An index into a container of `size` items (size > 0).
+  std::size_t any_of(std::size_t size) {
+    return std::uniform_int_distribution<std::size_t>(0, size - 1)(rng_);
+  }
 
   std::string text() {
     static const std::vector<std::string> pieces = {
@@ -75,7 +80,7 @@ class Mutator {
         "\xff", "\xc3", "\xed\xa0\x80", "\xe0\x80\xaf", "\xf4\x90\x80\x80", "\x80", "#1E90FF",
         "2026-11-20T23:36:52Z", "app.streamnook.x"};
     std::string out;
-    for (int n = pick(0, 12); n > 0; --n) out += pieces[pick(0, static_cast<int>(pieces.size()) - 1)];
+    for (int n = pick(0, 12); n > 0; --n) out += pieces[any_of(pieces.size())];
     return out;
   }
 
@@ -83,7 +88,7 @@ class Mutator {
     static const std::vector<double> specials = {0.0, -0.0, 1.0, 3.0, -2.5, 0.1, 1e-300,
                                                  4.9e-324, 1.7976931348623157e308, 1e21,
                                                  123456789.125, -1e-7};
-    if (chance(40)) return specials[pick(0, static_cast<int>(specials.size()) - 1)];
+    if (chance(40)) return specials[any_of(specials.size())];
     return std::ldexp(std::uniform_real_distribution<double>(-1, 1)(rng_), pick(-1070, 1020));
   }
 
@@ -102,8 +107,8 @@ class Mutator {
         if (chance(50)) v = std::uniform_int_distribution<std::int64_t>(INT32_MIN, INT32_MAX)(rng_);
         break;
       case json::value_t::array:
-        if (!v.empty() && chance(20)) v.erase(v.begin() + pick(0, static_cast<int>(v.size()) - 1));
-        if (!v.empty() && chance(20)) v.push_back(v[pick(0, static_cast<int>(v.size()) - 1)]);
+        if (!v.empty() && chance(20)) v.erase(v.begin() + static_cast<std::ptrdiff_t>(any_of(v.size())));
+        if (!v.empty() && chance(20)) v.push_back(v[any_of(v.size())]);
         for (json& item : v) walk(item);
         break;
       case json::value_t::object: {

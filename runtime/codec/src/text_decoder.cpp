@@ -103,6 +103,14 @@ std::optional<std::string> peek_member_string(const JsonReader& in, std::string_
   return std::nullopt;
 }
 
+bool is_null_text(std::string_view text) {
+  constexpr std::string_view kSpace = " \t\n\r";
+  const std::size_t first = text.find_first_not_of(kSpace);
+  if (first == std::string_view::npos) return false;
+  const std::size_t last = text.find_last_not_of(kSpace);
+  return text.substr(first, last - first + 1) == "null";
+}
+
 namespace detail {
 
 JsonValue parse_for_decode(std::string_view text, std::string_view root) {

@@ -134,6 +134,9 @@ bool read_member(JsonReader& in, std::optional<T>& out) {
   return true;
 }
 
+// Whether `text` is the JSON null, white space around it allowed.
+bool is_null_text(std::string_view text);
+
 // ---- any codec type ---------------------------------------------------------------------
 
 // Decodes `text` (one JSON value) into `out`, naming paths from `root`. Throws DecodeError as

@@ -78,7 +78,7 @@ typename M::Params decode_params(const LazyJson& params) {
     throw codec::DecodeError("params", "missing required field");
   }
   if (std::optional<std::string_view> text = params.text()) {
-    if (*text == "null" && M::kParamsPresence != ParamsPresence::kRequired) return out;
+    if (M::kParamsPresence != ParamsPresence::kRequired && codec::is_null_text(*text)) return out;
     codec::decode_text(*text, out, "params");
     return out;
   }
