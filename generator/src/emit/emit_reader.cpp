@@ -17,7 +17,17 @@ namespace {
 
 constexpr std::size_t kMaxRequired = 64;  // one bit each in a std::uint64_t
 
-std::string string_literal(const std::string& text) { return raw_literal(text); }
+// A type whose read_json leaves the decision to the DOM decoder: the value is validated and
+// parsed from its own text, then decoded as decode() would (a failure throws DecodeError,
+// and decode_text reports it at its full path).
+void print_read_via_dom(Printer& p) {
+  p.print(
+      "rpckit::JsonValue dom;\n"
+      "rpckit::codec::read_json(in, dom);\n"
+      "rpckit::codec::DecodePath path;\n"
+      "decode(dom.get(), value, path);\n"
+      "return true;\n");
+}
 
 void define_struct_reader(Printer& p, Patterns& patterns, const ir::TypeDecl& d) {
   const auto& fields = d.struct_.fields;
@@ -28,12 +38,7 @@ void define_struct_reader(Printer& p, Patterns& patterns, const ir::TypeDecl& d)
   p.print("bool read_json(rpckit::codec::JsonReader& in, $name$& value) {\n", {{"name", d.name}});
   Printer::Indent in(p);
   if (required.size() > kMaxRequired) {  // not worth a bitset: the DOM decoder serves it
-    p.print(
-        "rpckit::JsonValue dom;\n"
-        "rpckit::codec::read_json(in, dom);\n"
-        "rpckit::codec::DecodePath path;\n"
-        "decode(dom.get(), value, path);\n"
-        "return true;\n");
+    print_read_via_dom(p);
     return;
   }
   p.print(
@@ -51,7 +56,7 @@ void define_struct_reader(Printer& p, Patterns& patterns, const ir::TypeDecl& d)
       for (; bit < required.size(); ++bit) {
         if (required[bit] == &f) break;
       }
-      Printer::Vars vars = {{"key", string_literal(f.wire_name)},
+      Printer::Vars vars = {{"key", raw_literal(f.wire_name)},
                             {"name", f.cpp_name},
                             {"bit", std::to_string(bit)}};
       p.print("if (key == $key$) {\n", vars);
@@ -61,10 +66,10 @@ void define_struct_reader(Printer& p, Patterns& patterns, const ir::TypeDecl& d)
           nlohmann::json expected = nlohmann::json::parse(*f.const_json);
           if (expected.is_string()) {
             p.print("if (!rpckit::codec::read_const_string(in, $expected$)) return false;\n",
-                    {{"expected", string_literal(expected.get<std::string>())}});
+                    {{"expected", raw_literal(expected.get<std::string>())}});
           } else {
             p.print("if (!rpckit::codec::read_const_json(in, $expected$)) return false;\n",
-                    {{"expected", string_literal(expected.dump())}});
+                    {{"expected", raw_literal(expected.dump())}});
           }
         } else {
           p.print("if (!read_member(in, value.$name$)) return false;\n", vars);
@@ -114,19 +119,14 @@ void define_union_reader(Printer& p, const ir::TypeDecl& d) {
   Printer::Indent in(p);
   if (!d.union_.discriminator) {
     // Chosen by the JSON kind of the value (and of an array's items): the DOM decoder does it.
-    p.print(
-        "rpckit::JsonValue dom;\n"
-        "rpckit::codec::read_json(in, dom);\n"
-        "rpckit::codec::DecodePath path;\n"
-        "decode(dom.get(), value, path);\n"
-        "return true;\n");
+    print_read_via_dom(p);
     return;
   }
   p.print(
       "using rpckit::codec::read_json;\n"
       "std::optional<std::string> tag = rpckit::codec::peek_member_string(in, $key$);\n"
       "if (!tag) return false;\n",
-      {{"key", string_literal(*d.union_.discriminator)}});
+      {{"key", raw_literal(*d.union_.discriminator)}});
   for (const ir::UnionMember& m : d.union_.members) {
     p.print(
         "if (*tag == $tag$) {\n"
@@ -135,7 +135,7 @@ void define_union_reader(Printer& p, const ir::TypeDecl& d) {
         "  value.value = std::move(member);\n"
         "  return true;\n"
         "}\n",
-        {{"tag", string_literal(m.tag)}, {"type", cpp_type(m.type)}});
+        {{"tag", raw_literal(m.tag)}, {"type", cpp_type(m.type)}});
   }
   p.print("return false;\n");
 }
