@@ -22,6 +22,19 @@ std::optional<nlohmann::json> parse_validated(std::string_view text) {
   return value;
 }
 
+// The members a request and a notification share, after the request's id, in nlohmann's key
+// order, and the closing brace: `"jsonrpc":"2.0","method":...[,"params":...]}`.
+void append_call(std::string& frame, std::string_view method,
+                 std::optional<std::string_view> params_json) {
+  frame += "\"jsonrpc\":\"2.0\",\"method\":";
+  codec::write_json(frame, method);
+  if (params_json) {
+    frame += ",\"params\":";
+    frame += *params_json;
+  }
+  frame += '}';
+}
+
 // A JsonValue's text as the endpoint sends it (invalid UTF-8 from a handler replaced).
 std::optional<std::string> params_text(const std::optional<JsonValue>& params) {
   if (!params) return std::nullopt;
@@ -532,13 +545,8 @@ std::string Endpoint::request_frame(std::int64_t id, std::string_view method,
   } else {
     codec::write_json(frame, id);
   }
-  frame += ",\"jsonrpc\":\"2.0\",\"method\":";
-  codec::write_json(frame, method);
-  if (params_json) {
-    frame += ",\"params\":";
-    frame += *params_json;
-  }
-  frame += '}';
+  frame += ',';
+  append_call(frame, method, params_json);
   return frame;
 }
 
@@ -609,13 +617,8 @@ bool Endpoint::notify(std::string_view method, std::optional<JsonValue> params) 
 namespace {
 std::string notification_frame(std::string_view method,
                                std::optional<std::string_view> params_json) {
-  std::string frame = "{\"jsonrpc\":\"2.0\",\"method\":";
-  codec::write_json(frame, method);
-  if (params_json) {
-    frame += ",\"params\":";
-    frame += *params_json;
-  }
-  frame += '}';
+  std::string frame = "{";
+  append_call(frame, method, params_json);
   return frame;
 }
 }  // namespace
