@@ -1,5 +1,6 @@
 #include "rpckit/endpoint/endpoint.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <utility>
 
@@ -105,12 +106,12 @@ Endpoint::Endpoint(std::unique_ptr<framing::FrameReader> reader,
 
 Endpoint::~Endpoint() {
   close();  // also ends deferred replies: none writes once close() returns
-  if (reader_thread_.joinable()) reader_thread_.join();
-  if (dispatcher_thread_.joinable()) {
-    if (on_dispatcher_thread()) {
-      dispatcher_thread_.detach();  // destroyed from its own handler: nothing left to join
+  for (std::thread& worker : workers_) {
+    if (!worker.joinable()) continue;
+    if (worker.get_id() == std::this_thread::get_id()) {
+      worker.detach();  // destroyed from its own handler: nothing left to join
     } else {
-      dispatcher_thread_.join();
+      worker.join();
     }
   }
 }
@@ -128,28 +129,74 @@ void Endpoint::on_frame(std::function<void(bool, std::string_view)> observer) {
 
 void Endpoint::start() {
   if (started_.exchange(true)) return;
-  // The new threads read reader_thread_/dispatcher_thread_ (on_dispatcher_thread()) only after
-  // taking mutex_, so assigning them under it orders the assignment before those reads.
+  // The new threads (a handler of theirs destroying the endpoint, or calling wait()) read
+  // workers_ only after taking mutex_, so assigning them under it orders the assignment first.
   std::lock_guard lock(mutex_);
-  // Our own threads: SIGPIPE blocked once in each, so their writes need no per-write guard.
-  reader_thread_ = std::thread([this] {
-    framing::block_sigpipe_in_this_thread();
-    read_loop();
-  });
-  dispatcher_thread_ = std::thread([this] {
-    framing::block_sigpipe_in_this_thread();
-    dispatch_loop();
-  });
+  for (int worker = 0; worker < 2; ++worker) {
+    // Our own threads: SIGPIPE blocked once in each, so their writes need no per-write guard.
+    workers_[worker] = std::thread([this, worker] {
+      framing::block_sigpipe_in_this_thread();
+      work(worker);
+    });
+  }
 }
 
-bool Endpoint::on_dispatcher_thread() const {
-  return std::this_thread::get_id() == dispatcher_thread_.get_id();
-}
+// ---- the endpoint's threads -----------------------------------------------------------
 
-// ---- reading --------------------------------------------------------------------------
-
-void Endpoint::read_loop() {
+void Endpoint::work(int worker) {
+  std::unique_lock lock(mutex_);
+  // The handler this thread watches while idle (by suspensions_), and since when.
+  std::uint64_t watched = 0;
+  TimePoint watched_since;
   for (;;) {
+    expire_async(lock);
+    if (reading_holder_ == kNoWorker && !reading_done_) {
+      // Free (at start, or handed over by a thread running a handler): this one reads. After
+      // close() it only reports the end.
+      reading_holder_ = worker;
+      reading_suspended_ = false;
+      read_while_holding(worker, lock);
+      continue;
+    }
+    if (reading_done_ || closed_.load()) return;
+    // Idle while the other thread reads or runs a handler it read. call_async() deadlines are
+    // kept here. While handlers run in place of reading (armed), this thread looks every
+    // kTakeOver: one that has run that long gets reading taken over from it, so read-ahead,
+    // back-pressure and the end of the stream do not wait for it. Disarmed once a look finds
+    // that none ran since the last, so an idle endpoint's threads sleep.
+    TimePoint wake = next_async_deadline().value_or(TimePoint::max());
+    if (idle_armed_) {
+      const TimePoint now = std::chrono::steady_clock::now();
+      if (watched != suspensions_) {
+        watched = suspensions_;
+        watched_since = now;
+      } else if (!reading_suspended_) {
+        idle_armed_ = false;
+      } else if (now - watched_since >= kTakeOver) {
+        need_reader();
+        continue;
+      }
+      if (idle_armed_) wake = std::min(wake, watched_since + kTakeOver);
+    }
+    idle_until_ = wake;
+    if (wake == TimePoint::max()) {
+      workers_changed_.wait(lock);
+    } else {
+      workers_changed_.wait_until(lock, wake);
+    }
+    idle_until_ = TimePoint::min();
+  }
+}
+
+void Endpoint::read_while_holding(int worker, std::unique_lock<std::mutex>& lock) {
+  while (reading_holder_ == worker) {
+    if (closed_.load()) {  // our own close(): nothing more is read
+      lock.unlock();
+      finish(CloseReason{});
+      lock.lock();
+      return;
+    }
+    lock.unlock();
     framing::ReadResult frame = reader_->read();
     if (!frame.ok()) {
       CloseReason reason;
@@ -166,14 +213,14 @@ void Endpoint::read_loop() {
       }
       if (closed_.load()) reason = CloseReason{};  // our own close() interrupted the read
       finish(reason);
+      lock.lock();
       return;
     }
-    if (closed_.load()) {
-      finish(CloseReason{});
-      return;
+    if (!closed_.load()) {
+      record_frame(false, frame.body);
+      handle_frame(worker, std::move(frame.body));
     }
-    record_frame(false, frame.body);
-    handle_frame(std::move(frame.body));
+    lock.lock();
   }
 }
 
@@ -205,7 +252,7 @@ const char* name_of(IdKind kind) {
 }
 }  // namespace
 
-void Endpoint::handle_frame(std::string body) {
+void Endpoint::handle_frame(int worker, std::string body) {
   auto scanned = scan_envelope(body, options_.max_depth);
   if (auto* problem = std::get_if<EnvelopeProblem>(&scanned)) {
     switch (problem->kind) {
@@ -240,17 +287,58 @@ void Endpoint::handle_frame(std::string body) {
     handle_response(std::move(received));
     return;
   }
+  accept_incoming(worker, std::move(received));
+}
+
+void Endpoint::accept_incoming(int worker, Received message) {
+  const std::size_t bytes = message.frame.size();
   std::unique_lock lock(mutex_);
-  const std::size_t bytes = received.frame.size();
-  changed_.wait(lock, [&] {
-    return closed_.load() || queue_.empty() ||
-           (queue_.size() < options_.max_queued &&
-            queued_bytes_ + bytes <= options_.max_queued_bytes);
-  });
-  if (closed_.load()) return;
+  for (;;) {
+    if (closed_.load()) return;
+    if (handler_thread_ == std::thread::id() && queue_.empty()) {
+      run_in_place(worker, lock, message);
+      return;
+    }
+    if (queue_.empty() || (queue_.size() < options_.max_queued &&
+                           queued_bytes_ + bytes <= options_.max_queued_bytes)) {
+      break;
+    }
+    room_changed_.wait(lock);  // full: the peer waits in the pipe
+  }
   queued_bytes_ += bytes;
-  queue_.push_back(std::move(received));
-  changed_.notify_all();
+  queue_.push_back(std::move(message));
+  lock.unlock();
+  callers_changed_.notify_all();  // the thread running handlers may be waiting in call()
+}
+
+void Endpoint::run_in_place(int worker, std::unique_lock<std::mutex>& lock, Received& message) {
+  // Reading pauses meanwhile unless calls are outstanding, whose responses must not wait for
+  // it; the idle thread watches, and takes over if the handler runs long.
+  handler_thread_ = std::this_thread::get_id();
+  reading_suspended_ = true;
+  ++suspensions_;
+  bool arm = false;
+  if (!pending_.empty()) {
+    need_reader();
+  } else if (!idle_armed_) {
+    idle_armed_ = arm = true;
+  }
+  lock.unlock();
+  if (arm) workers_changed_.notify_all();
+  handle_incoming(message);
+  lock.lock();
+  // What the other thread read meanwhile (it took over reading), in arrival order.
+  while (!closed_.load() && dispatch_one(lock)) {
+  }
+  handler_thread_ = std::thread::id();
+  if (reading_holder_ == worker) reading_suspended_ = false;
+}
+
+void Endpoint::need_reader() {
+  if (!reading_suspended_ || reading_done_) return;
+  reading_holder_ = kNoWorker;  // the idle endpoint thread takes it
+  reading_suspended_ = false;
+  workers_changed_.notify_all();
 }
 
 std::optional<std::int64_t> Endpoint::own_id(const nlohmann::json& id) const {
@@ -276,7 +364,7 @@ void Endpoint::fail_pending(const nlohmann::json& id, const std::string& reason)
         pending_.erase(it);
       } else {
         it->second.unreadable = reason;
-        changed_.notify_all();
+        callers_changed_.notify_all();
       }
     }
   }
@@ -294,7 +382,8 @@ void Endpoint::handle_response(Received response) {
     if (it != pending_.end() && !it->second.response && !it->second.unreadable) {
       it->second.response = std::move(response);
       if (!it->second.done) {
-        changed_.notify_all();
+        lock.unlock();  // the caller wakes to a free mutex
+        callers_changed_.notify_all();
         return;
       }
       Pending async = std::move(it->second);
@@ -319,8 +408,10 @@ void Endpoint::finish(const CloseReason& reason) {
     if (!close_reason_) close_reason_ = reason;
     completions = take_async(Take::kAll);
     for (auto& [id, pending] : pending_) pending.disconnected = true;
-    changed_.notify_all();
   }
+  callers_changed_.notify_all();
+  workers_changed_.notify_all();
+  room_changed_.notify_all();
   complete(std::move(completions));
   if (!close_observer_) return;
   try {
@@ -334,32 +425,13 @@ void Endpoint::finish(const CloseReason& reason) {
 
 // ---- dispatching ----------------------------------------------------------------------
 
-void Endpoint::dispatch_loop() {
-  std::unique_lock lock(mutex_);
-  auto ready = [&] { return !queue_.empty() || reading_done_ || closed_.load(); };
-  for (;;) {
-    // No predicate: any change wakes it, a new call_async() deadline included.
-    if (!ready()) {
-      if (auto next = next_async_deadline()) {
-        changed_.wait_until(lock, *next);
-      } else {
-        changed_.wait(lock);
-      }
-    }
-    expire_async(lock);
-    if (closed_.load()) return;  // close(): drop what is queued
-    if (dispatch_one(lock)) continue;
-    if (reading_done_) return;  // peer EOF: what was queued has been handled
-  }
-}
-
 bool Endpoint::dispatch_one(std::unique_lock<std::mutex>& lock) {
   if (queue_.empty()) return false;
   Queued message = std::move(queue_.front());
   queue_.pop_front();
   queued_bytes_ -= message.frame.size();
-  changed_.notify_all();  // room in the queue for the reader
   lock.unlock();
+  room_changed_.notify_all();  // room in the queue for the reader
   handle_incoming(message);
   lock.lock();
   return true;
@@ -457,6 +529,7 @@ CallResult Endpoint::call_encoded(std::string_view method,
     if (reading_done_ || closed_.load()) return disconnected(method, false);
     id = next_id_++;
     pending_[id];
+    need_reader();  // a handler that read its own request is not reading now
   }
   if (!send_text(request_frame(id, method, params_json))) {
     std::lock_guard lock(mutex_);
@@ -465,7 +538,7 @@ CallResult Endpoint::call_encoded(std::string_view method,
   }
 
   std::unique_lock lock(mutex_);
-  bool pump = on_dispatcher_thread();
+  const bool pump = runs_handlers();
   for (;;) {
     Pending& pending = pending_[id];
     if (pending.response || pending.unreadable) break;
@@ -473,7 +546,8 @@ CallResult Endpoint::call_encoded(std::string_view method,
       pending_.erase(id);
       return disconnected(method, true);
     }
-    // The dispatcher keeps serving the peer while it waits (nested requests), but only until
+    // The thread running handlers keeps serving the peer while it waits (nested requests), but
+    // only until
     // the deadline: past it, wait_until() below reports the timeout at once. It also keeps
     // the deadlines of call_async() requests.
     if (pump) {
@@ -482,7 +556,7 @@ CallResult Endpoint::call_encoded(std::string_view method,
     }
     auto wake = until;
     if (auto next = next_async_deadline(); pump && next && *next < wake) wake = *next;
-    if (changed_.wait_until(lock, wake) == std::cv_status::timeout && wake == until &&
+    if (callers_changed_.wait_until(lock, wake) == std::cv_status::timeout && wake == until &&
         !pending_[id].response && !pending_[id].unreadable) {
       pending_.erase(id);
       return timed_out(method, timeout);
@@ -506,6 +580,7 @@ void Endpoint::call_async_encoded(std::string_view method,
   auto timeout = deadline.value_or(options_.default_deadline);
   std::int64_t id = 0;
   Completions completions;
+  bool sooner = false;  // than the idle endpoint thread means to wake
   {
     std::lock_guard lock(mutex_);
     if (reading_done_ || closed_.load()) {
@@ -517,9 +592,11 @@ void Endpoint::call_async_encoded(std::string_view method,
       pending.method = std::string(method);
       pending.timeout = timeout;
       pending.until = std::chrono::steady_clock::now() + timeout;
-      changed_.notify_all();  // the dispatcher keeps the new deadline
+      sooner = pending.until < idle_until_;
+      need_reader();
     }
   }
+  if (sooner) workers_changed_.notify_all();  // the idle thread keeps the new deadline
   if (!completions.empty()) {
     complete(std::move(completions));
     return;
@@ -695,8 +772,10 @@ void Endpoint::close() {
     if (!close_reason_) close_reason_ = CloseReason{};
     completions = take_async(Take::kAll);
     for (auto& [id, pending] : pending_) pending.disconnected = true;
-    changed_.notify_all();
   }
+  callers_changed_.notify_all();
+  workers_changed_.notify_all();
+  room_changed_.notify_all();
   {
     std::lock_guard lock(outbox_->mutex);  // waits out a reply being sent
     outbox_->send = nullptr;
@@ -707,14 +786,15 @@ void Endpoint::close() {
 
 bool Endpoint::wait_done_reading(std::chrono::milliseconds timeout) {
   std::unique_lock lock(mutex_);
-  return changed_.wait_for(lock, timeout, [this] { return reading_done_ || closed_.load(); });
+  need_reader();  // a handler that read its own request is not reading now
+  return callers_changed_.wait_for(lock, timeout,
+                                   [this] { return reading_done_ || closed_.load(); });
 }
 
 CloseReason Endpoint::wait() {
-  if (reader_thread_.joinable() && std::this_thread::get_id() != reader_thread_.get_id()) {
-    reader_thread_.join();
+  for (std::thread& worker : workers_) {
+    if (worker.joinable() && worker.get_id() != std::this_thread::get_id()) worker.join();
   }
-  if (dispatcher_thread_.joinable() && !on_dispatcher_thread()) dispatcher_thread_.join();
   std::lock_guard lock(mutex_);
   return close_reason_.value_or(CloseReason{});
 }

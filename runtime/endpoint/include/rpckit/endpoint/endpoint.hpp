@@ -18,10 +18,15 @@
 // decoded straight into a struct by typed handlers or parsed when asked for, so memory is the
 // queued text (bounded by max_queued_bytes) plus the message being handled.
 //
-// Threads: a reader thread reads and parses frames and completes calls; a dispatcher thread
-// runs the handler for incoming messages one at a time. A handler may call the peer and wait:
-// while the dispatcher waits in call(), it keeps handling the messages that arrive meanwhile
-// (the peer's nested requests), so the connection never deadlocks and arrival order holds.
+// Threads: two endpoint threads share the work. Whichever holds the reading role reads and
+// parses frames and completes calls. A request or notification that arrives while no handler
+// runs and nothing is queued is run by the thread that read it, with no hand-off (a round
+// trip wakes no thread but the one the peer's frame wakes); one that arrives while a handler
+// runs waits in the queue. Reading goes on beside a handler: the other thread takes over at
+// once when this side has calls outstanding or makes one (otherwise it resumes when the
+// handler returns, as handlers run one at a time anyway). A handler may call the peer and
+// wait: while it waits in call(), it keeps handling the messages that arrive meanwhile (the
+// peer's nested requests), so the connection never deadlocks and arrival order holds.
 // call(), call_async(), notify() and close() may be used from any thread. call_async() parks
 // no thread: its completion runs on whichever thread settles the call. Handlers and observers
 // are set before start().
@@ -132,14 +137,14 @@ class Endpoint {
 
   struct Options {
     std::chrono::milliseconds default_deadline{30000};
-    // Incoming messages waiting for the dispatcher, by count and by frame bytes; when full the
+    // Incoming messages waiting for the handler, by count and by frame bytes; when full the
     // reader stops reading, which pushes back on the peer through the pipe instead of growing
     // memory. A frame larger than max_queued_bytes is still taken when the queue is empty.
     std::size_t max_queued = 4096;
     std::size_t max_queued_bytes = std::size_t{8} << 20U;
     // Deepest nesting taken from the peer (the envelope object is depth 1).
     std::size_t max_depth = 256;
-    // Unblocks the reader thread's read() (e.g. framing::InterruptibleFdSource::interrupt or
+    // Unblocks the reading thread's read() (e.g. framing::InterruptibleFdSource::interrupt or
     // MemoryPipeSource::close). Without it, close() still fails pending calls at once, but the
     // destructor waits for the peer to close its end.
     std::function<void()> interrupt_reader;
@@ -162,7 +167,7 @@ class Endpoint {
 
   void set_handler(Handler handler);
   void on_diagnostic(std::function<void(const Diagnostic&)> observer);
-  // Called once, from the reader thread, when the connection ends.
+  // Called once, from the endpoint thread that was reading, when the connection ends.
   void on_close(std::function<void(const CloseReason&)> observer);
   // Every frame read or written (body text), for transcripts and debugging, in the order the
   // frames crossed the pipe: an outgoing frame is observed just before it is written (writes
@@ -176,9 +181,10 @@ class Endpoint {
   CallResult call(std::string_view method, std::optional<JsonValue> params,
                   std::optional<std::chrono::milliseconds> deadline = std::nullopt);
   // Sends a request and returns at once: no thread waits for the answer. `done` runs exactly
-  // once: on the reader thread with the response, on the dispatcher thread at the deadline
-  // (late while a handler runs that does not wait on the peer), on the thread that closes
-  // the connection, or here at once when the request cannot be sent. It must not block: it
+  // once: on the endpoint thread that read the response, on an endpoint thread at the deadline
+  // (late while both are busy with a handler that does not wait on the peer), on the thread
+  // that closes the connection, or here at once when the request cannot be sent. It must not
+  // block: it
   // may call call_async(), notify() and close(), not call().
   using Completion = std::function<void(CallResult)>;
   void call_async(std::string_view method, std::optional<JsonValue> params,
@@ -207,8 +213,8 @@ class Endpoint {
   // Stops reading, fails pending calls with kDisconnected, lets the running handler finish.
   // Safe from any thread, including a handler; idempotent.
   void close();
-  // Blocks until the connection has ended (peer EOF, bad frame, or close()) and the
-  // dispatcher has drained what it had queued.
+  // Blocks until the connection has ended (peer EOF, bad frame, or close()) and what was
+  // queued has been handled.
   CloseReason wait();
   bool closed() const { return closed_.load(); }
   // Waits at most `timeout` for reading to end (the peer's end of stream, a bad frame, or
@@ -233,10 +239,22 @@ class Endpoint {
   };
   using Completions = std::vector<std::pair<Completion, CallResult>>;
 
-  void read_loop();
-  void dispatch_loop();
-  void handle_frame(std::string body);
+  // The two endpoint threads run work(): take the reading role when it is free, read while
+  // holding it (running inline what needs no hand-off), give deadlines their due when idle.
+  void work(int worker);
+  // Reads until reading ends or the role passes to the other thread; lock held on both ends.
+  void read_while_holding(int worker, std::unique_lock<std::mutex>& lock);
+  void handle_frame(int worker, std::string body);
   void handle_response(Received response);
+  // A request or notification read by `worker`: run now on this thread (nothing running,
+  // nothing queued), or queued for the thread running handlers.
+  void accept_incoming(int worker, Received message);
+  // Runs `message` on the thread that read it, then what was queued meanwhile; lock held on
+  // both ends, released while handlers run.
+  void run_in_place(int worker, std::unique_lock<std::mutex>& lock, Received& message);
+  // Someone needs frames read (a call waits, or may soon) while the holder of the reading role
+  // runs a handler instead: the idle endpoint thread takes the role now. Under mutex_.
+  void need_reader();
   // call_async() bookkeeping; the `take_*` ones run under mutex_, complete() without it.
   enum class Take { kAll, kOverdue };  // kAll: the connection ended; kOverdue: deadlines
   Completions take_async(Take which);
@@ -263,7 +281,7 @@ class Endpoint {
   bool respond(const nlohmann::json& id, const std::string& method,
                const nlohmann::json* result, const RpcError* error);
   void diagnose(Diagnostic::Kind kind, std::string detail);
-  bool on_dispatcher_thread() const;
+  bool runs_handlers() const { return handler_thread_ == std::this_thread::get_id(); }
   void record_frame(bool outgoing, std::string_view body);
 
   std::unique_ptr<framing::FrameReader> reader_;
@@ -275,20 +293,37 @@ class Endpoint {
   std::function<void(bool, std::string_view)> frame_observer_;
   std::mutex observed_write_mutex_;  // an observed frame and its write, as one step
 
+  static constexpr int kNoWorker = -1;
+  using TimePoint = std::chrono::steady_clock::time_point;
+
   std::mutex mutex_;  // guards everything below
-  std::condition_variable changed_;  // pending responses, queue, closing
+  // Waited on by the idle endpoint thread: the reading role free, reading over, closing, an
+  // earlier call_async() deadline than the one it sleeps until (idle_until_).
+  std::condition_variable workers_changed_;
+  // Waited on in call() and wait_done_reading(): a response, the end of the connection, a
+  // message queued for the thread running handlers (it keeps serving while it waits).
+  std::condition_variable callers_changed_;
+  // Waited on by a reader whose queue is full: room in it, or closing.
+  std::condition_variable room_changed_;
   std::map<std::int64_t, Pending> pending_;
   std::int64_t next_id_ = 1;
   std::deque<Queued> queue_;
   std::size_t queued_bytes_ = 0;
+  int reading_holder_ = kNoWorker;  // the endpoint thread reading; none: the idle one takes it
+  bool reading_suspended_ = false;  // the holder runs a handler it read instead of reading
+  std::uint64_t suspensions_ = 0;   // how many times it has (the idle thread watches them)
+  bool idle_armed_ = false;         // the idle thread looks every kTakeOver (work())
+  // How long a handler may run in place of reading before the idle thread takes over.
+  static constexpr std::chrono::milliseconds kTakeOver{2};
+  std::thread::id handler_thread_;  // the thread running handlers now (at most one)
+  TimePoint idle_until_ = TimePoint::min();  // min: it is not idle
   bool reading_done_ = false;
   std::optional<CloseReason> close_reason_;
 
   std::shared_ptr<detail::ReplyOutbox> outbox_;  // deferred replies send through it
   std::atomic<bool> closed_{false};
   std::atomic<bool> started_{false};
-  std::thread reader_thread_;
-  std::thread dispatcher_thread_;
+  std::thread workers_[2];
 };
 
 }  // namespace rpckit

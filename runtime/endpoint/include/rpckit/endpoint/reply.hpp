@@ -1,7 +1,7 @@
 #pragma once
 // Reply: a request answered later, from any thread. A handler that cannot answer at once
 // (it waits on a user, on another process, on a slow disk) calls Incoming::defer(), returns,
-// and the dispatcher goes on serving the peer (pings included) meanwhile.
+// and the endpoint goes on serving the peer (pings included) meanwhile.
 //
 // Exactly one answer: the first result() or error() goes out, later ones return false; a
 // Reply destroyed unanswered answers -32603 ("... was abandoned"); once the connection has

@@ -39,7 +39,7 @@ class FdSource final : public ByteSource {
 // roles call it: a plugin's stdout is its protocol). Writes then skip the guard above.
 void ignore_sigpipe();
 // Blocks SIGPIPE in the calling thread for good, so its writes skip the guard: for threads the
-// runtime owns (an endpoint's reader and dispatcher, a host's sender), never an application's.
+// runtime owns (an endpoint's two threads, a host's sender), never an application's.
 void block_sigpipe_in_this_thread();
 
 class FdSink final : public ByteSink {

@@ -12,7 +12,7 @@
 // choose_hooks() picks, always kept within granted.events; an unsupported protocol_version
 // gets -32600 protocol_version_mismatch), calls on_start after initialized, answers ping, on
 // shutdown runs on_shutdown then answers null, returns exit code 0 on exit and on stdin EOF.
-// Handlers run one at a time in arrival order on the runtime's dispatcher thread; they may
+// Handlers run one at a time in arrival order on one of the runtime's threads; they may
 // call the host and wait. While a handler waits, the runtime answers ping and honours exit at
 // once, and holds the events (notifications) that arrive until the handler has returned, so
 // an event never runs in the middle of another handler or of on_start. A request that
@@ -55,7 +55,7 @@ class Plugin {
   // Default: every granted event that has a handler.
   Plugin& choose_hooks(std::function<std::vector<std::string>(const sn::Granted&)> chooser);
   // Runs after `initialized`: the place for slow start-up work (the handshake must answer
-  // within 10 s). Runs on the dispatcher thread, so events wait until it returns.
+  // within 10 s). Runs as a handler does, so events wait until it returns.
   Plugin& on_start(std::function<void(HostApi&)> hook);
   // Runs when the host sends `shutdown`, before the runtime answers it.
   Plugin& on_shutdown(std::function<void()> hook);

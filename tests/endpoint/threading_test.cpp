@@ -1,0 +1,155 @@
+// Which thread does what: a request that arrives while nothing runs is run by the thread that
+// read it (no hand-off on a round trip); reading goes on beside a handler when it has to (calls
+// outstanding or made meanwhile, a handler that runs long), so nothing waits on the handler
+// that does not have to.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <map>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "endpoint_harness.hpp"
+
+namespace rpckit::endpoint_test {
+namespace {
+
+// The thread that read each incoming frame (the frame observer runs on it) and the thread that
+// ran each handler, by request id.
+struct ThreadLog {
+  std::mutex mutex;
+  std::map<std::int64_t, std::thread::id> read_by;
+  std::map<std::int64_t, std::thread::id> run_by;
+};
+
+TEST(Threading, ARequestRunsOnTheThreadThatReadItWhenNothingElseRuns) {
+  MemoryPair pair;
+  ThreadLog log;
+  pair.b->ep().on_frame([&](bool outgoing, std::string_view body) {
+    if (outgoing) return;
+    const json frame = json::parse(body);
+    std::lock_guard lock(log.mutex);
+    log.read_by[frame.at("params").at("i").get<std::int64_t>()] = std::this_thread::get_id();
+  });
+  pair.b->ep().set_handler([&](const Incoming& in) -> json {
+    std::lock_guard lock(log.mutex);
+    log.run_by[in.params->at("i").get<std::int64_t>()] = std::this_thread::get_id();
+    return nullptr;
+  });
+  pair.start();
+  constexpr std::int64_t kCalls = 50;
+  for (std::int64_t i = 0; i < kCalls; ++i) {
+    CallResult r = pair.a->ep().call("m", json{{"i", i}}, kWait);
+    ASSERT_TRUE(r.ok()) << r.error().describe();
+  }
+  std::lock_guard lock(log.mutex);
+  ASSERT_EQ(log.run_by.size(), static_cast<std::size_t>(kCalls));
+  for (std::int64_t i = 0; i < kCalls; ++i) {
+    EXPECT_EQ(log.read_by.at(i), log.run_by.at(i)) << "request " << i << " was handed off";
+    EXPECT_NE(log.run_by.at(i), std::this_thread::get_id());
+  }
+}
+
+// b's handler waits for the answer to a call b made before it started (call_async) and for one
+// another thread makes while it runs (call): both answers must be read beside the handler.
+TEST(Threading, ResponsesAreReadWhileAHandlerWaitsForThem) {
+  MemoryPair pair;
+  Gate release_slow;
+  pair.a->ep().set_handler([&](const Incoming& in) -> json {
+    if (in.method == "slow") {
+      EXPECT_TRUE(release_slow.wait());
+    }
+    return in.method;
+  });
+  Gate async_done;
+  Gate handler_done;
+  std::atomic<bool> sync_ok{false};
+  pair.b->ep().set_handler([&](const Incoming& in) -> json {
+    EXPECT_EQ(in.method, "block");
+    release_slow.open();
+    EXPECT_TRUE(async_done.wait()) << "the response to b's earlier call was not read";
+    std::thread other([&] {
+      CallResult r = pair.b->ep().call("quick", std::nullopt, kWait);
+      sync_ok = r.ok() && r.result() == "quick";
+    });
+    other.join();
+    handler_done.open();
+    return nullptr;
+  });
+  pair.start();
+  pair.b->ep().call_async("slow", std::nullopt, [&](CallResult r) {
+    EXPECT_TRUE(r.ok()) << r.error().describe();
+    async_done.open();
+  });
+  ASSERT_TRUE(pair.a->ep().notify("block", std::nullopt));
+  ASSERT_TRUE(handler_done.wait());
+  EXPECT_TRUE(sync_ok.load()) << "the response to another thread's call was not read";
+}
+
+// A handler that runs long and calls nobody: the other thread takes over reading, so the end of
+// the stream is seen (and reported) while the handler still runs.
+TEST(Threading, TheEndOfTheStreamIsSeenWhileAHandlerRunsLong) {
+  MemoryPair pair;
+  std::atomic<bool> closed_before_return{false};
+  Gate handler_done;
+  pair.b->ep().set_handler([&](const Incoming&) -> json {
+    pair.a->close_output();
+    closed_before_return = pair.b->closes.wait_size(1);
+    handler_done.open();
+    return nullptr;
+  });
+  pair.start();
+  ASSERT_TRUE(pair.a->ep().notify("n", std::nullopt));
+  ASSERT_TRUE(handler_done.wait());
+  EXPECT_TRUE(closed_before_return.load());
+  ASSERT_EQ(pair.b->closes.size(), 1u);
+  EXPECT_EQ(pair.b->closes.items()[0].kind, CloseReason::Kind::kEof);
+}
+
+// Handlers still run one at a time, whichever thread reads: a burst of notifications while
+// calls go the other way starts them in arrival order, and a handler only ever starts beside
+// another on the thread where that one waits in call() (a nested message, as documented).
+TEST(Threading, HandlersNeverOverlapWhicheverThreadReads) {
+  MemoryPair pair;
+  std::mutex mutex;
+  std::vector<std::thread::id> running;  // the threads of the handlers in progress, outermost first
+  bool overlapped = false;
+  Recorder<int> started;
+  pair.a->ep().set_handler(basic_handler);
+  pair.b->ep().set_handler([&](const Incoming& in) -> json {
+    const int i = in.params->at("i").get<int>();
+    {
+      std::lock_guard lock(mutex);
+      for (std::thread::id other : running) overlapped |= other != std::this_thread::get_id();
+      running.push_back(std::this_thread::get_id());
+    }
+    started.push(i);
+    if (i % 7 == 0) {  // some handlers call out, so reading passes between b's threads
+      CallResult r = pair.b->ep().call("add", json{{"a", i}, {"b", 1}}, kWait);
+      EXPECT_TRUE(r.ok() && r.result() == i + 1);
+    }
+    std::lock_guard lock(mutex);
+    running.pop_back();
+    return nullptr;
+  });
+  pair.start();
+  constexpr int kCount = 400;
+  std::thread caller([&] {
+    for (int i = 0; i < 50; ++i) {
+      EXPECT_TRUE(pair.b->ep().call("add", json{{"a", i}, {"b", 2}}, kWait).ok());
+    }
+  });
+  for (int i = 0; i < kCount; ++i) ASSERT_TRUE(pair.a->ep().notify("n", json{{"i", i}}));
+  caller.join();
+  ASSERT_TRUE(started.wait_size(kCount));
+  std::lock_guard lock(mutex);
+  EXPECT_FALSE(overlapped) << "two handlers ran at once on different threads";
+  std::vector<int> order = started.items();
+  for (int i = 0; i < kCount; ++i) EXPECT_EQ(order[static_cast<std::size_t>(i)], i);
+}
+
+}  // namespace
+}  // namespace rpckit::endpoint_test
