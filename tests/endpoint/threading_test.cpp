@@ -26,8 +26,8 @@ struct ThreadLog {
 };
 
 TEST(Threading, ARequestRunsOnTheThreadThatReadItWhenNothingElseRuns) {
-  MemoryPair pair;
   ThreadLog log;
+  MemoryPair pair;
   pair.b->ep().on_frame([&](bool outgoing, std::string_view body) {
     if (outgoing) return;
     const json frame = json::parse(body);
@@ -56,17 +56,17 @@ TEST(Threading, ARequestRunsOnTheThreadThatReadItWhenNothingElseRuns) {
 // b's handler waits for the answer to a call b made before it started (call_async) and for one
 // another thread makes while it runs (call): both answers must be read beside the handler.
 TEST(Threading, ResponsesAreReadWhileAHandlerWaitsForThem) {
-  MemoryPair pair;
   Gate release_slow;
+  Gate async_done;
+  Gate handler_done;
+  std::atomic<bool> sync_ok{false};
+  MemoryPair pair;  // after what its handlers use: destroyed (threads joined) first
   pair.a->ep().set_handler([&](const Incoming& in) -> json {
     if (in.method == "slow") {
       EXPECT_TRUE(release_slow.wait());
     }
     return in.method;
   });
-  Gate async_done;
-  Gate handler_done;
-  std::atomic<bool> sync_ok{false};
   pair.b->ep().set_handler([&](const Incoming& in) -> json {
     EXPECT_EQ(in.method, "block");
     release_slow.open();
@@ -92,9 +92,9 @@ TEST(Threading, ResponsesAreReadWhileAHandlerWaitsForThem) {
 // A handler that runs long and calls nobody: the other thread takes over reading, so the end of
 // the stream is seen (and reported) while the handler still runs.
 TEST(Threading, TheEndOfTheStreamIsSeenWhileAHandlerRunsLong) {
-  MemoryPair pair;
   std::atomic<bool> closed_before_return{false};
   Gate handler_done;
+  MemoryPair pair;
   pair.b->ep().set_handler([&](const Incoming&) -> json {
     pair.a->close_output();
     closed_before_return = pair.b->closes.wait_size(1);
@@ -113,11 +113,11 @@ TEST(Threading, TheEndOfTheStreamIsSeenWhileAHandlerRunsLong) {
 // calls go the other way starts them in arrival order, and a handler only ever starts beside
 // another on the thread where that one waits in call() (a nested message, as documented).
 TEST(Threading, HandlersNeverOverlapWhicheverThreadReads) {
-  MemoryPair pair;
   std::mutex mutex;
-  std::vector<std::thread::id> running;  // the threads of the handlers in progress, outermost first
+  std::vector<std::thread::id> running;  // threads of the handlers in progress, outermost first
   bool overlapped = false;
   Recorder<int> started;
+  MemoryPair pair;
   pair.a->ep().set_handler(basic_handler);
   pair.b->ep().set_handler([&](const Incoming& in) -> json {
     const int i = in.params->at("i").get<int>();
