@@ -155,7 +155,7 @@ TEST(AsyncCall, ACompletionThatThrowsIsContained) {
 
 TEST(AsyncCall, DeadlinesHoldWhileTheDispatcherWaitsInACall) {
   // a's handler calls b and waits; meanwhile an async call of a's (to a silent method) must
-  // still time out, kept by the dispatcher as it pumps.
+  // still time out, kept by the thread running handlers as it pumps.
   Recorder<std::string> outcomes;
   Gate b_answers;
   MemoryPair pair;

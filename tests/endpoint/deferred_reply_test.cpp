@@ -1,4 +1,4 @@
-// Incoming::defer(): a request answered later, from another thread, while the dispatcher goes
+// Incoming::defer(): a request answered later, from another thread, while the endpoint goes
 // on serving the peer. Exactly one answer per request, whatever the handler does with it.
 #include <gtest/gtest.h>
 

@@ -430,7 +430,8 @@ TEST(PairBackPressure, FullQueueStopsTheReaderAndLosesNothing) {
   const std::size_t stalled_at = 1 + kMaxQueued + 1;
   ASSERT_TRUE(reads.wait_size(stalled_at));
   // Negative checks (bounded, so they can only miss a bug, never fail a correct endpoint):
-  // nothing more is read while the handler holds the dispatcher, and the sender is stuck.
+  // nothing more is read while the handler runs (the other thread took over reading and
+  // stopped at the queue's bound), and the sender is stuck.
   EXPECT_FALSE(reads.wait_size(stalled_at + 1, 200ms)) << "the reader kept reading";
   EXPECT_FALSE(sender_done.is_open()) << "the sender should be blocked by the full pipe";
   EXPECT_EQ(handled.size(), 0u);
@@ -446,7 +447,7 @@ TEST(PairBackPressure, FullQueueStopsTheReaderAndLosesNothing) {
 
 TEST(PairBackPressure, HandlerCallingOutWhileTheQueueIsFullDoesNotDeadlock) {
   // b's queue holds one message; a floods b, and b's first handler calls a. a's answer sits
-  // in the pipe behind the flood; b's dispatcher must keep draining while it waits.
+  // in the pipe behind the flood; b's handler thread must keep draining while it waits.
   Endpoint::Options b_options;
   b_options.max_queued = 1;
   Recorder<int> handled;

@@ -1,4 +1,4 @@
-// Handlers that call the peer and wait: nesting, arrival order while the dispatcher pumps,
+// Handlers that call the peer and wait: nesting, arrival order while the thread running handlers pumps,
 // deadlines while it pumps.
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
-// Fuzz target: one incoming frame, any bytes, through a real rpckit::Endpoint (its reader and
-// dispatcher threads, over in-memory pipes) that lives for the whole run, as a long
+// Fuzz target: one incoming frame, any bytes, through a real rpckit::Endpoint (its two
+// threads, over in-memory pipes) that lives for the whole run, as a long
 // connection does. After each frame a sync request proves the endpoint still serves; every
 // frame it wrote meanwhile must be a JSON-RPC 2.0 response (never anything else).
 #include <cstddef>

@@ -161,7 +161,7 @@ void Endpoint::work(int worker) {
     if (reading_done_ || closed_.load()) return;
     // Idle while the other thread reads or runs a handler it read. call_async() deadlines are
     // kept here. While handlers run in place of reading (armed), this thread looks every
-    // kTakeOver: one that has run that long gets reading taken over from it, so read-ahead,
+    // reading_takeover: one that has run that long has reading taken over, so read-ahead,
     // back-pressure and the end of the stream do not wait for it. Disarmed once a look finds
     // that none ran since the last, so an idle endpoint's threads sleep.
     TimePoint wake = next_async_deadline().value_or(TimePoint::max());
@@ -172,11 +172,11 @@ void Endpoint::work(int worker) {
         watched_since = now;
       } else if (!reading_suspended_) {
         idle_armed_ = false;
-      } else if (now - watched_since >= kTakeOver) {
+      } else if (now - watched_since >= options_.reading_takeover) {
         need_reader();
         continue;
       }
-      if (idle_armed_) wake = std::min(wake, watched_since + kTakeOver);
+      if (idle_armed_) wake = std::min(wake, watched_since + options_.reading_takeover);
     }
     idle_until_ = wake;
     if (wake == TimePoint::max()) {
