@@ -120,6 +120,7 @@ TEST(Threading, HandlersNeverOverlapWhicheverThreadReads) {
   std::vector<std::thread::id> running;  // threads of the handlers in progress, outermost first
   bool overlapped = false;
   Recorder<int> started;
+  Recorder<int> finished;
   MemoryPair pair;
   pair.a->ep().set_handler(basic_handler);
   pair.b->ep().set_handler([&](const Incoming& in) -> json {
@@ -134,8 +135,11 @@ TEST(Threading, HandlersNeverOverlapWhicheverThreadReads) {
       CallResult r = pair.b->ep().call("add", json{{"a", i}, {"b", 1}}, kWait);
       EXPECT_TRUE(r.ok() && r.result() == i + 1);
     }
-    std::lock_guard lock(mutex);
-    running.pop_back();
+    {
+      std::lock_guard lock(mutex);
+      running.pop_back();
+    }
+    finished.push(i);
     return nullptr;
   });
   pair.start();
@@ -147,7 +151,7 @@ TEST(Threading, HandlersNeverOverlapWhicheverThreadReads) {
   });
   for (int i = 0; i < kCount; ++i) ASSERT_TRUE(pair.a->ep().notify("n", json{{"i", i}}));
   caller.join();
-  ASSERT_TRUE(started.wait_size(kCount));
+  ASSERT_TRUE(finished.wait_size(kCount));  // the last nested calls answered before teardown
   std::lock_guard lock(mutex);
   EXPECT_FALSE(overlapped) << "two handlers ran at once on different threads";
   std::vector<int> order = started.items();

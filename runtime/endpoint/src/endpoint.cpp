@@ -495,10 +495,14 @@ bool Endpoint::respond(const nlohmann::json& id, const std::string& method,
   if (error != nullptr) {
     sent = send_error(id, *error);
   } else {
-    nlohmann::json response = make_envelope();
-    response["id"] = id;
-    response["result"] = result != nullptr ? *result : nlohmann::json();
-    sent = send(response);
+    // As text, members in nlohmann's key order (the bytes dumping the envelope gave): the
+    // result is dumped where it is, not deep-copied into an envelope first.
+    constexpr auto kReplace = nlohmann::json::error_handler_t::replace;
+    std::string frame = "{\"id\":" + id.dump(-1, ' ', false, kReplace);
+    frame += ",\"jsonrpc\":\"2.0\",\"result\":";
+    frame += result != nullptr ? result->dump(-1, ' ', false, kReplace) : "null";
+    frame += '}';
+    sent = send_text(frame);
   }
   // Exactly one response, even when that one could not be written (e.g. a result over the
   // frame limit): a short internal error takes its place.
