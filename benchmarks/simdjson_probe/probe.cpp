@@ -2,10 +2,11 @@
 // For the three sized_events() (their wire text, params.dump()), CPU ns per message of
 //   rpckit        codec::decode_text into the generated struct (what the runtime does)
 //   nlohmann      nlohmann::json::parse alone (a DOM, no struct)
-//   od_typed      simdjson on-demand into the same struct (ondemand_decode.cpp), the text
+//   od_typed      simdjson on-demand into the same struct (simdjson_decode.cpp), the text
 //                 already in a padded_string prepared outside the timed loop
 //   od_typed_copy the same plus copying the text into a fresh padded_string per message
 //   simdjson_dom  simdjson's DOM parser alone (full validation, no struct), padded text
+//   dom_typed     simdjson_dom, then its tape walked into the struct (the same walk)
 //   struct_copy   a copy of the decoded struct: the allocations any typed decoder makes, no
 //                 parsing (a floor for the typed decoders)
 // interleaved in one run: rounds of one batch (~0.2 ms of rpckit) of each, the order rotated
@@ -29,10 +30,10 @@
 #include <string_view>
 #include <vector>
 
-#include "ondemand_decode.hpp"
 #include "payloads.hpp"
 #include "rpckit/codec/decode_error.hpp"
 #include "rpckit/codec/text_decoder.hpp"
+#include "simdjson_decode.hpp"
 #include "streamnook_v1/types.hpp"
 
 namespace rpckit::simdjson_probe {
@@ -98,19 +99,28 @@ void simdjson_dom_op(Subject<T>& s) {
 }
 
 template <class T>
+void dom_typed_op(Subject<T>& s) {
+  T out{};
+  if (!decode_dom(s.dom, s.padded, out)) fail("DOM decode failed");
+  benchmark::DoNotOptimize(&out);
+  benchmark::ClobberMemory();
+}
+
+template <class T>
 void struct_copy_op(Subject<T>& s) {
   T out = s.decoded;
   benchmark::DoNotOptimize(&out);
   benchmark::ClobberMemory();
 }
 
-constexpr std::size_t kOps = 6;
+constexpr std::size_t kOps = 7;
 constexpr std::array<const char*, kOps> kOpNames = {
-    "rpckit", "nlohmann", "od_typed", "od_typed_copy", "simdjson_dom", "struct_copy"};
+    "rpckit",       "nlohmann",  "od_typed",   "od_typed_copy",
+    "simdjson_dom", "dom_typed", "struct_copy"};
 template <class T>
 constexpr std::array<void (*)(Subject<T>&), kOps> kOpsOf = {
-    rpckit_op<T>,       nlohmann_op<T>,        od_typed_op<T>,
-    od_typed_copy_op<T>, simdjson_dom_op<T>, struct_copy_op<T>};
+    rpckit_op<T>,       nlohmann_op<T>,   od_typed_op<T>,    od_typed_copy_op<T>,
+    simdjson_dom_op<T>, dom_typed_op<T>, struct_copy_op<T>};
 
 // ---- timing -------------------------------------------------------------------------------
 
@@ -127,8 +137,8 @@ double median(std::vector<double> v) {
 }
 
 struct Options {
-  int reps = 7;
-  int rounds = 100;
+  int reps = 9;
+  int rounds = 200;
 };
 
 template <class T>
@@ -180,6 +190,9 @@ std::unique_ptr<Subject<T>> make_subject(const nlohmann::json& params) {
   T actual{};
   if (!decode_ondemand(s->ondemand, s->padded, actual)) fail("on-demand rejects a payload");
   if (!(actual == s->decoded)) fail("on-demand decodes a payload differently from rpckit");
+  T from_dom{};
+  if (!decode_dom(s->dom, s->padded, from_dom)) fail("DOM decode rejects a payload");
+  if (!(from_dom == s->decoded)) fail("DOM decode decodes a payload differently from rpckit");
   simdjson::dom::element root;
   if (s->dom.parse(s->padded).get(root) != simdjson::SUCCESS) fail("DOM rejects a payload");
   return s;
@@ -209,7 +222,8 @@ void print_validation() {
       {"missing item in an unknown array", "{" + id + "," + ts + R"(,"x":[1,,2]})"},
       {"unclosed array in an unknown member", "{" + id + "," + ts + R"(,"x":[1,2})"},
   };
-  std::printf("| input (on_watch_tick) | rpckit | od_typed | simdjson_dom |\n|---|---|---|---|\n");
+  std::printf("| input (on_watch_tick) | rpckit | od_typed | simdjson_dom | dom_typed |\n"
+              "|---|---|---|---|---|\n");
   simdjson::ondemand::parser ondemand;
   simdjson::dom::parser dom;
   for (const Case& c : cases) {
@@ -225,8 +239,10 @@ void print_validation() {
     const bool od_ok = decode_ondemand(ondemand, padded, out);
     simdjson::dom::element root;
     const bool dom_ok = dom.parse(padded).get(root) == simdjson::SUCCESS;
+    const bool dom_typed_ok = decode_dom(dom, padded, out);
     auto word = [](bool ok) { return ok ? "accepts" : "rejects"; };
-    std::printf("| %s | %s | %s | %s |\n", c.what, word(rpckit_ok), word(od_ok), word(dom_ok));
+    std::printf("| %s | %s | %s | %s | %s |\n", c.what, word(rpckit_ok), word(od_ok), word(dom_ok),
+                word(dom_typed_ok));
   }
   std::printf("\n");
 }

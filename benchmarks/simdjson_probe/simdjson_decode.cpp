@@ -1,4 +1,4 @@
-#include "ondemand_decode.hpp"
+#include "simdjson_decode.hpp"
 
 #include <cstdint>
 #include <limits>
@@ -14,23 +14,41 @@ namespace rpckit::simdjson_probe {
 namespace {
 
 namespace od = simdjson::ondemand;
+namespace dom = simdjson::dom;
 namespace v1 = streamnook::v1;
 using codec::DecodePath;
 using simdjson::SUCCESS;
 
-// Every overload first, so that the templates below find them all.
+// Every overload first, so that the templates below find them all. `Value`: od::value (a
+// cursor into the text) or dom::element (a node of the parsed tape).
 bool read(od::value& v, std::string& out);
 bool read(od::value& v, bool& out);
-bool read(od::value& v, std::int64_t& out);
-bool read(od::value& v, std::uint32_t& out);
-bool read(od::value& v, v1::Channel& out);
-bool read(od::value& v, v1::Badge& out);
-bool read(od::value& v, v1::ChatMessage& out);
-bool read(od::value& v, v1::OnWatchTickParams& out);
-bool read(od::value& v, v1::OnChatMessageParams& out);
-bool read(od::value& v, v1::OnFollowedLiveParams& out);
+bool read_int64(od::value& v, std::int64_t& out);
+bool is_null(od::value& v, bool& null);
+bool read(dom::element& v, std::string& out);
+bool read(dom::element& v, bool& out);
+bool read_int64(dom::element& v, std::int64_t& out);
+bool is_null(dom::element& v, bool& null);
+template <class Value>
+bool read(Value& v, std::int64_t& out);
+template <class Value>
+bool read(Value& v, std::uint32_t& out);
+template <class Value, class T>
+bool read(Value& v, Nullable<T>& out);
+template <class Value>
+bool read(Value& v, v1::Channel& out);
+template <class Value>
+bool read(Value& v, v1::Badge& out);
+template <class Value>
+bool read(Value& v, v1::ChatMessage& out);
+template <class Value>
+bool read(Value& v, v1::OnWatchTickParams& out);
+template <class Value>
+bool read(Value& v, v1::OnChatMessageParams& out);
+template <class Value>
+bool read(Value& v, v1::OnFollowedLiveParams& out);
 
-// ---- primitives and containers ------------------------------------------------------------
+// ---- on-demand primitives and containers --------------------------------------------------
 
 bool read(od::value& v, std::string& out) {
   std::string_view s;  // unescaped into the parser's string buffer (escapes checked here)
@@ -41,36 +59,11 @@ bool read(od::value& v, std::string& out) {
 
 bool read(od::value& v, bool& out) { return v.get_bool().get(out) == SUCCESS; }
 
-// An integer written as one, within [min, max] (as codec::read_int64).
-bool read_int64(od::value& v, std::int64_t min, std::int64_t max, std::int64_t& out) {
-  return v.get_int64().get(out) == SUCCESS && out >= min && out <= max;
-}
+// An integer written as one (no fraction, no exponent), as codec::read_int64.
+bool read_int64(od::value& v, std::int64_t& out) { return v.get_int64().get(out) == SUCCESS; }
 
-bool read(od::value& v, std::int64_t& out) {
-  return read_int64(v, std::numeric_limits<std::int64_t>::min(),
-                    std::numeric_limits<std::int64_t>::max(), out);
-}
-
-bool read(od::value& v, std::uint32_t& out) {
-  std::int64_t n = 0;
-  if (!read_int64(v, 0, std::numeric_limits<std::uint32_t>::max(), n)) return false;
-  out = static_cast<std::uint32_t>(n);
-  return true;
-}
-
-template <class T>
-bool read(od::value& v, Nullable<T>& out) {
-  bool null = false;
-  if (v.is_null().get(null) != SUCCESS) return false;  // consumes the value only if null
-  if (null) {
-    out.reset();
-    return true;
-  }
-  T value{};
-  if (!read(v, value)) return false;
-  out = std::move(value);
-  return true;
-}
+// Consumes the value only if it is null.
+bool is_null(od::value& v, bool& null) { return v.is_null().get(null) == SUCCESS; }
 
 template <class T>
 bool read(od::value& v, std::vector<T>& out) {
@@ -102,6 +95,75 @@ bool read_object(od::value& v, Member&& member) {
   return true;
 }
 
+// ---- DOM primitives and containers --------------------------------------------------------
+
+bool read(dom::element& v, std::string& out) {
+  std::string_view s;
+  if (v.get_string().get(s) != SUCCESS) return false;
+  out.assign(s);
+  return true;
+}
+
+bool read(dom::element& v, bool& out) { return v.get_bool().get(out) == SUCCESS; }
+
+bool read_int64(dom::element& v, std::int64_t& out) { return v.get_int64().get(out) == SUCCESS; }
+
+bool is_null(dom::element& v, bool& null) {
+  null = v.is_null();
+  return true;
+}
+
+template <class T>
+bool read(dom::element& v, std::vector<T>& out) {
+  dom::array array;
+  if (v.get_array().get(array) != SUCCESS) return false;
+  out.clear();  // no reserve(array.size()): the same growth as the other decoders
+  for (dom::element item : array) {
+    out.emplace_back();
+    if (!read(item, out.back())) return false;
+  }
+  return true;
+}
+
+template <class Member>
+bool read_object(dom::element& v, Member&& member) {
+  dom::object object;
+  if (v.get_object().get(object) != SUCCESS) return false;
+  for (dom::key_value_pair field : object) {
+    if (!member(field.key, field.value)) return false;
+  }
+  return true;
+}
+
+// ---- shared -------------------------------------------------------------------------------
+
+template <class Value>
+bool read(Value& v, std::int64_t& out) {
+  return read_int64(v, out);
+}
+
+template <class Value>
+bool read(Value& v, std::uint32_t& out) {
+  std::int64_t n = 0;
+  if (!read_int64(v, n) || n < 0 || n > std::numeric_limits<std::uint32_t>::max()) return false;
+  out = static_cast<std::uint32_t>(n);
+  return true;
+}
+
+template <class Value, class T>
+bool read(Value& v, Nullable<T>& out) {
+  bool null = false;
+  if (!is_null(v, null)) return false;
+  if (null) {
+    out.reset();
+    return true;
+  }
+  T value{};
+  if (!read(v, value)) return false;
+  out = std::move(value);
+  return true;
+}
+
 // Marks required member `bit` as seen; true, for chaining with &&.
 bool seen_bit(std::uint32_t& seen, unsigned bit) {
   seen |= std::uint32_t{1} << bit;
@@ -112,9 +174,10 @@ constexpr std::uint32_t all_bits(unsigned count) { return (std::uint32_t{1} << c
 
 // ---- the structs --------------------------------------------------------------------------
 
-bool read(od::value& v, v1::Channel& out) {
+template <class Value>
+bool read(Value& v, v1::Channel& out) {
   std::uint32_t seen = 0;
-  const bool ok = read_object(v, [&](std::string_view key, od::value& value) {
+  const bool ok = read_object(v, [&](std::string_view key, Value& value) {
     if (key == "channel_id") return seen_bit(seen, 0) && read(value, out.channel_id);
     if (key == "login") return seen_bit(seen, 1) && read(value, out.login);
     if (key == "display_name") return seen_bit(seen, 2) && read(value, out.display_name);
@@ -122,7 +185,7 @@ bool read(od::value& v, v1::Channel& out) {
     if (key == "game_name") return seen_bit(seen, 4) && read(value, out.game_name);
     if (key == "started_at") return seen_bit(seen, 5) && read(value, out.started_at);
     if (key == "viewer_count") return seen_bit(seen, 6) && read(value, out.viewer_count);
-    return true;  // unknown: skipped, not validated
+    return true;  // unknown: on-demand skips it unvalidated
   });
   if (!ok || seen != all_bits(7)) return false;
   DecodePath path;  // as the generated read_json(): one DecodePath per struct checked
@@ -133,9 +196,10 @@ bool read(od::value& v, v1::Channel& out) {
   return true;
 }
 
-bool read(od::value& v, v1::Badge& out) {
+template <class Value>
+bool read(Value& v, v1::Badge& out) {
   std::uint32_t seen = 0;
-  const bool ok = read_object(v, [&](std::string_view key, od::value& value) {
+  const bool ok = read_object(v, [&](std::string_view key, Value& value) {
     if (key == "name") return seen_bit(seen, 0) && read(value, out.name);
     if (key == "version") return seen_bit(seen, 1) && read(value, out.version);
     return true;
@@ -143,9 +207,10 @@ bool read(od::value& v, v1::Badge& out) {
   return ok && seen == all_bits(2);
 }
 
-bool read(od::value& v, v1::ChatMessage& out) {
+template <class Value>
+bool read(Value& v, v1::ChatMessage& out) {
   std::uint32_t seen = 0;
-  const bool ok = read_object(v, [&](std::string_view key, od::value& value) {
+  const bool ok = read_object(v, [&](std::string_view key, Value& value) {
     if (key == "id") return seen_bit(seen, 0) && read(value, out.id);
     if (key == "user_id") return seen_bit(seen, 1) && read(value, out.user_id);
     if (key == "login") return seen_bit(seen, 2) && read(value, out.login);
@@ -169,9 +234,10 @@ bool read(od::value& v, v1::ChatMessage& out) {
   return true;
 }
 
-bool read(od::value& v, v1::OnWatchTickParams& out) {
+template <class Value>
+bool read(Value& v, v1::OnWatchTickParams& out) {
   std::uint32_t seen = 0;
-  const bool ok = read_object(v, [&](std::string_view key, od::value& value) {
+  const bool ok = read_object(v, [&](std::string_view key, Value& value) {
     if (key == "active_channel_id") return seen_bit(seen, 0) && read(value, out.active_channel_id);
     if (key == "ts") return seen_bit(seen, 1) && read(value, out.ts);
     return true;
@@ -185,9 +251,10 @@ bool read(od::value& v, v1::OnWatchTickParams& out) {
   return true;
 }
 
-bool read(od::value& v, v1::OnChatMessageParams& out) {
+template <class Value>
+bool read(Value& v, v1::OnChatMessageParams& out) {
   std::uint32_t seen = 0;
-  const bool ok = read_object(v, [&](std::string_view key, od::value& value) {
+  const bool ok = read_object(v, [&](std::string_view key, Value& value) {
     if (key == "channel") return seen_bit(seen, 0) && read(value, out.channel);
     if (key == "message") return seen_bit(seen, 1) && read(value, out.message);
     return true;
@@ -195,18 +262,20 @@ bool read(od::value& v, v1::OnChatMessageParams& out) {
   return ok && seen == all_bits(2);
 }
 
-bool read(od::value& v, v1::OnFollowedLiveParams& out) {
+template <class Value>
+bool read(Value& v, v1::OnFollowedLiveParams& out) {
   std::uint32_t seen = 0;
-  const bool ok = read_object(v, [&](std::string_view key, od::value& value) {
+  const bool ok = read_object(v, [&](std::string_view key, Value& value) {
     if (key == "channels") return seen_bit(seen, 0) && read(value, out.channels);
     return true;
   });
   return ok && seen == all_bits(1);
 }
 
-// The document: one value, nothing after it.
+// ---- documents ----------------------------------------------------------------------------
+
 template <class T>
-bool decode_document(od::parser& parser, const simdjson::padded_string& text, T& out) {
+bool ondemand_document(od::parser& parser, const simdjson::padded_string& text, T& out) {
   try {
     od::document doc;
     if (parser.iterate(text).get(doc) != SUCCESS) return false;
@@ -220,21 +289,42 @@ bool decode_document(od::parser& parser, const simdjson::padded_string& text, T&
   }
 }
 
+template <class T>
+bool dom_document(dom::parser& parser, const simdjson::padded_string& text, T& out) {
+  try {
+    dom::element root;  // the parse validates the whole text, trailing content included
+    return parser.parse(text).get(root) == SUCCESS && read(root, out);
+  } catch (const codec::DecodeError&) {
+    return false;
+  }
+}
+
 }  // namespace
 
 bool decode_ondemand(od::parser& parser, const simdjson::padded_string& text,
                      v1::OnWatchTickParams& out) {
-  return decode_document(parser, text, out);
+  return ondemand_document(parser, text, out);
 }
-
 bool decode_ondemand(od::parser& parser, const simdjson::padded_string& text,
                      v1::OnChatMessageParams& out) {
-  return decode_document(parser, text, out);
+  return ondemand_document(parser, text, out);
 }
-
 bool decode_ondemand(od::parser& parser, const simdjson::padded_string& text,
                      v1::OnFollowedLiveParams& out) {
-  return decode_document(parser, text, out);
+  return ondemand_document(parser, text, out);
+}
+
+bool decode_dom(dom::parser& parser, const simdjson::padded_string& text,
+                v1::OnWatchTickParams& out) {
+  return dom_document(parser, text, out);
+}
+bool decode_dom(dom::parser& parser, const simdjson::padded_string& text,
+                v1::OnChatMessageParams& out) {
+  return dom_document(parser, text, out);
+}
+bool decode_dom(dom::parser& parser, const simdjson::padded_string& text,
+                v1::OnFollowedLiveParams& out) {
+  return dom_document(parser, text, out);
 }
 
 }  // namespace rpckit::simdjson_probe
