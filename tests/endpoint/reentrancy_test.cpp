@@ -1,5 +1,5 @@
-// Handlers that call the peer and wait: nesting, arrival order while the thread running handlers pumps,
-// deadlines while it pumps.
+// Handlers that call the peer and wait: nesting, arrival order while the thread running
+// handlers pumps, deadlines while it pumps.
 #include <gtest/gtest.h>
 
 #include <atomic>

@@ -49,8 +49,9 @@ struct Frame {
 class ScriptedHost {
  public:
   // Answers one plugin-to-host request: returns the result, or throws rpckit::RpcError to
-  // answer with that error. Runs on the host endpoint's thread running handlers and may block (to hold an
-  // answer back); requests behind it wait, frames are still recorded as they arrive.
+  // answer with that error. Runs on the host endpoint's thread running handlers and may block
+  // (to hold an answer back); requests behind it wait, frames are still recorded as they
+  // arrive.
   using Answer = std::function<Json(const Json& params)>;
 
   struct Options {

@@ -12,7 +12,18 @@
 namespace rpckit {
 namespace {
 
-nlohmann::json make_envelope() { return nlohmann::json{{"jsonrpc", "2.0"}}; }
+// A response's text with the members in nlohmann's key order ("error" < "id" < "jsonrpc" <
+// "result"), so the bytes are what dumping the envelope gave; the value is dumped where it is,
+// not copied into an envelope first. Invalid UTF-8 from a handler is replaced, never thrown.
+std::string response_frame(const nlohmann::json& id, bool is_error, const nlohmann::json& value) {
+  constexpr auto kReplace = nlohmann::json::error_handler_t::replace;
+  std::string frame = "{";
+  if (is_error) frame += "\"error\":" + value.dump(-1, ' ', false, kReplace) + ",";
+  frame += "\"id\":" + id.dump(-1, ' ', false, kReplace) + ",\"jsonrpc\":\"2.0\"";
+  if (!is_error) frame += ",\"result\":" + value.dump(-1, ' ', false, kReplace);
+  frame += '}';
+  return frame;
+}
 
 // Text scan_envelope() has validated (depth and numbers within limits), so nothing that walks
 // the result recurses deeper than max_depth. Never throws: should nlohmann ever disagree with
@@ -495,14 +506,7 @@ bool Endpoint::respond(const nlohmann::json& id, const std::string& method,
   if (error != nullptr) {
     sent = send_error(id, *error);
   } else {
-    // As text, members in nlohmann's key order (the bytes dumping the envelope gave): the
-    // result is dumped where it is, not deep-copied into an envelope first.
-    constexpr auto kReplace = nlohmann::json::error_handler_t::replace;
-    std::string frame = "{\"id\":" + id.dump(-1, ' ', false, kReplace);
-    frame += ",\"jsonrpc\":\"2.0\",\"result\":";
-    frame += result != nullptr ? result->dump(-1, ' ', false, kReplace) : "null";
-    frame += '}';
-    sent = send_text(frame);
+    sent = send_text(response_frame(id, false, result != nullptr ? *result : nlohmann::json()));
   }
   // Exactly one response, even when that one could not be written (e.g. a result over the
   // frame limit): a short internal error takes its place.
@@ -551,9 +555,8 @@ CallResult Endpoint::call_encoded(std::string_view method,
       return disconnected(method, true);
     }
     // The thread running handlers keeps serving the peer while it waits (nested requests), but
-    // only until
-    // the deadline: past it, wait_until() below reports the timeout at once. It also keeps
-    // the deadlines of call_async() requests.
+    // only until the deadline: past it, wait_until() below reports the timeout at once. It
+    // also keeps the deadlines of call_async() requests.
     if (pump) {
       expire_async(lock);
       if (std::chrono::steady_clock::now() < until && dispatch_one(lock)) continue;
@@ -721,36 +724,21 @@ bool Endpoint::notify_encoded_many(std::span<const EncodedNotification> notifica
   return send_texts(bodies);
 }
 
-bool Endpoint::send(const nlohmann::json& message) {
-  // Invalid UTF-8 from a handler must not throw out of the endpoint: replace it.
-  return send_text(message.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
-}
+bool Endpoint::send_text(std::string_view body) { return send_texts({&body, 1}); }
 
 bool Endpoint::send_texts(std::span<const std::string_view> bodies) {
+  auto write = [&] {
+    return bodies.size() == 1 ? writer_->write(bodies.front()) : writer_->write_many(bodies);
+  };
   framing::WriteResult written;
   if (frame_observer_) {
-    std::lock_guard lock(observed_write_mutex_);  // observed in order, just before the write
-    for (std::string_view body : bodies) record_frame(true, body);
-    written = writer_->write_many(bodies);
-  } else {
-    written = writer_->write_many(bodies);
-  }
-  if (!written.ok()) {
-    diagnose(Diagnostic::Kind::kWriteFailed, written.reason);
-    return false;
-  }
-  return true;
-}
-
-bool Endpoint::send_text(std::string_view body) {
-  framing::WriteResult written;
-  if (frame_observer_) {
-    // Observed before the write: the peer cannot answer a frame it has not been sent yet.
+    // Observed in order, just before the write: the peer cannot answer a frame it has not
+    // been sent yet.
     std::lock_guard lock(observed_write_mutex_);
-    record_frame(true, body);
-    written = writer_->write(body);
+    for (std::string_view body : bodies) record_frame(true, body);
+    written = write();
   } else {
-    written = writer_->write(body);
+    written = write();
   }
   if (!written.ok()) {
     diagnose(Diagnostic::Kind::kWriteFailed, written.reason);
@@ -760,10 +748,7 @@ bool Endpoint::send_text(std::string_view body) {
 }
 
 bool Endpoint::send_error(const nlohmann::json& id, const RpcError& error) {
-  nlohmann::json response = make_envelope();
-  response["id"] = id;
-  response["error"] = error.to_json();
-  return send(response);
+  return send_text(response_frame(id, true, error.to_json()));
 }
 
 // ---- closing --------------------------------------------------------------------------

@@ -24,7 +24,8 @@ std::optional<WriteResult> refuse(std::string_view body) {
                            " (NDJSON needs one body per line)"};
   }
   if (text::is_blank(body)) {
-    return WriteResult{WriteStatus::kInvalidBody, {}, "body is blank (NDJSON readers skip blank lines)"};
+    return WriteResult{
+        WriteStatus::kInvalidBody, {}, "body is blank (NDJSON readers skip blank lines)"};
   }
   return std::nullopt;
 }

@@ -278,7 +278,6 @@ class Endpoint {
   // Runs one queued message if there is one; the lock is released while the handler runs.
   bool dispatch_one(std::unique_lock<std::mutex>& lock);
   void finish(const CloseReason& reason);
-  bool send(const nlohmann::json& envelope);
   bool send_text(std::string_view body);
   bool send_texts(std::span<const std::string_view> bodies);
   bool send_error(const nlohmann::json& id, const RpcError& error);

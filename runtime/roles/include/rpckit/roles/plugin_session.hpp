@@ -67,7 +67,8 @@ class PluginSession {
   PluginSession(const PluginSession&) = delete;
   PluginSession& operator=(const PluginSession&) = delete;
 
-  // Runs after the handshake-done message was handled, on the thread running handlers (events wait).
+  // Runs after the handshake-done message was handled, on the thread running handlers
+  // (events wait).
   void on_ready(std::function<void()> hook) { ready_hook_ = std::move(hook); }
   // Runs when shutdown arrives, before it is answered (every earlier message is handled).
   void on_shutdown(std::function<void()> hook) { shutdown_hook_ = std::move(hook); }
