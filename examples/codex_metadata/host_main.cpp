@@ -63,8 +63,10 @@ std::string stop_class(StopCause cause) {
       return "malformed_line";
     case StopCause::kOversizedFrame:
       return "oversized_line";
-    case StopCause::kProtocolVersionMismatch:
+    case StopCause::kHandshakeRejected:
       return "protocol_version_mismatch";
+    case StopCause::kOutputCap:
+      return "output_cap";
     case StopCause::kExitTimeout:
       return "exit_timeout";
     case StopCause::kRequested:
@@ -241,6 +243,11 @@ int main(int argc, char** argv) {
   };
   observer.report = [&](std::string_view what) {
     transcript.host("runtime: " + std::string(what));
+  };
+  // Lines the host drops (spec 1, decision 8.12) are the plugin's violations, not fatal.
+  observer.diagnostic = [&](const rpckit::Diagnostic& d) {
+    if (d.kind == rpckit::Diagnostic::Kind::kOversize) failures.add("oversized_line", d.detail);
+    if (d.kind == rpckit::Diagnostic::Kind::kParseError) failures.add("malformed_line", d.detail);
   };
 
   // In 1.0 the plugin sends no requests: the host routes nothing (-32601 to anything).

@@ -358,7 +358,7 @@ TEST(RawWireErrorObjects, ACodeIsRequiredUnlessTheProtocolSaysWhatAMissingOneIs)
   };
   for (bool lenient : {false, true}) {
     Endpoint::Options options;
-    if (lenient) options.error_objects = ErrorObjects::lenient(-32000, "unknown error");
+    if (lenient) options.rules.error_objects = ErrorObjects::lenient(-32000, "unknown error");
     RawPeer peer(options);
     peer.start();
     for (const Case& c : cases) {

@@ -84,7 +84,9 @@ J& profile(SchemaFiles& s) {
   J& p = s["protocol.json"]["x-profile"];
   p = J::parse(R"({"framing": "ndjson", "max_frame_bytes": "count",
                    "ids": {"send": "string", "accept": ["string"]}, "spawned": "b",
-                   "lifecycle": {"handshake": "m"}, "stops_on": ["stdin_eof"]})");
+                   "lifecycle": {"handshake": "m"}, "stops_on": ["stdin_eof"],
+                   "oversize": "close", "stop": ["close_stdin", {"wait": "timeout_ms"}, "kill"],
+                   "timings": {"handshake_timeout": "timeout_ms", "restarts_in_window": "none"}})");
   return p;
 }
 // Gives the base schema a valid one-shot exchange (T gains the discriminator `kind`) and
@@ -568,17 +570,128 @@ const std::vector<Case>& cases() {
        [](SchemaFiles& s) { profile(s)["timings"]["boot_timeout"] = "timeout_ms"; },
        "protocol.json#/x-profile/timings/boot_timeout: unknown timing"},
       {"ProfileTimingNotADuration",
-       [](SchemaFiles& s) { profile(s)["timings"]["exit_grace"] = "count"; },
-       "protocol.json#/x-profile/timings/exit_grace: \"count\" is not a duration constant "
+       [](SchemaFiles& s) { profile(s)["timings"]["handshake_timeout"] = "count"; },
+       "protocol.json#/x-profile/timings/handshake_timeout: \"count\" is not a duration constant "
        "(x-unit \"ms\") of the protocol"},
       {"ProfileTimingNotACount",
-       [](SchemaFiles& s) { profile(s)["timings"]["health_check_misses"] = "timeout_ms"; },
-       "protocol.json#/x-profile/timings/health_check_misses: \"timeout_ms\" is not an integer "
+       [](SchemaFiles& s) { profile(s)["timings"]["restarts_in_window"] = "timeout_ms"; },
+       "protocol.json#/x-profile/timings/restarts_in_window: \"timeout_ms\" is not an integer "
        "constant of the protocol"},
       {"ProfileTimingNotDurations",
-       [](SchemaFiles& s) { profile(s)["timings"]["restart_backoff"] = "timeout_ms"; },
+       [](SchemaFiles& s) {
+         J& p = profile(s);
+         p["timings"]["restarts_in_window"] = "count";
+         p["timings"]["restart_backoff"] = "timeout_ms";
+       },
        "protocol.json#/x-profile/timings/restart_backoff: \"timeout_ms\" is not an array of "
        "durations (x-unit \"ms\") of the protocol"},
+      {"ProfileTimingExitGraceIsTheStopSequences",
+       [](SchemaFiles& s) { profile(s)["timings"]["exit_grace"] = "timeout_ms"; },
+       "protocol.json#/x-profile/timings/exit_grace: not used: the stop sequence's {\"wait\": "
+       "...} steps say how long"},
+      {"ProfileTimingMissing", [](SchemaFiles& s) { profile(s)["timings"].erase("handshake_timeout"); },
+       "protocol.json#/x-profile/timings: missing \"handshake_timeout\" (a constant, or \"none\")"},
+      {"ProfileTimingThatCannotApply",
+       [](SchemaFiles& s) { profile(s)["timings"]["health_check_interval"] = "timeout_ms"; },
+       "protocol.json#/x-profile/timings/health_check_interval: not used: the protocol has no "
+       "lifecycle.health_check"},
+      {"ProfileHealthChecksWithoutMisses",
+       [](SchemaFiles& s) {
+         J& p = profile(s);
+         p["lifecycle"]["health_check"] = "m";
+         p["timings"]["health_check_interval"] = "timeout_ms";
+         p["timings"]["health_check_misses"] = "none";
+       },
+       "protocol.json#/x-profile/timings/health_check_misses: a health_check_interval needs a "
+       "count of misses"},
+      // ---- lower: profile wire rules and stop sequence --------------------------------------
+      {"ProfileIdsUnknownKey", [](SchemaFiles& s) { profile(s)["ids"]["order"] = 1; },
+       "protocol.json#/x-profile/ids/order: unknown ids key"},
+      {"ProfileIdMatchUnknown", [](SchemaFiles& s) { profile(s)["ids"]["match"] = "loose"; },
+       "protocol.json#/x-profile/ids/match: expected one of \"exact\", \"string_form\""},
+      {"ProfileWithoutOversize", [](SchemaFiles& s) { profile(s).erase("oversize"); },
+       "protocol.json#/x-profile: missing \"oversize\""},
+      {"ProfileOversizeUnknown", [](SchemaFiles& s) { profile(s)["oversize"] = "truncate"; },
+       "protocol.json#/x-profile/oversize: expected one of \"close\", \"discard\", \"answer\""},
+      {"ProfilePerRoleNotObject", [](SchemaFiles& s) { profile(s)["not_json"] = 1; },
+       "protocol.json#/x-profile/not_json: expected a string or an object by receiving role"},
+      {"ProfilePerRoleUnknownRole",
+       [](SchemaFiles& s) { profile(s)["not_json"] = J::parse(R"({"c": "log"})"); },
+       "protocol.json#/x-profile/not_json/c: \"c\" is not a role of x-roles"},
+      {"ProfilePerRoleMissingRole",
+       [](SchemaFiles& s) { profile(s)["oversize"] = J::parse(R"({"a": "close"})"); },
+       "protocol.json#/x-profile/oversize: missing \"b\""},
+      {"ProfileStrayAnswerFromARequester",
+       [](SchemaFiles& s) { profile(s)["stray_response"] = J::parse(R"({"a": "answer"})"); },
+       "protocol.json#/x-profile/stray_response: \"a\" sends requests, so a response to it is "
+       "not stray: it must be \"log\""},
+      {"ProfileLineBreaksNeedNdjson",
+       [](SchemaFiles& s) {
+         J& p = profile(s);
+         p["framing"] = "content-length";
+         p["line_breaks"] = "any";
+       },
+       "protocol.json#/x-profile/line_breaks: \"any\" line breaks need ndjson framing"},
+      {"ProfileErrorDataNotObject", [](SchemaFiles& s) { profile(s)["error_data"] = "reason"; },
+       "protocol.json#/x-profile/error_data: expected {\"member\": ..., \"values\": {...}}"},
+      {"ProfileErrorDataUnknownKey",
+       [](SchemaFiles& s) {
+         profile(s)["error_data"] = J::parse(R"({"member": "r", "values": {}, "x": 1})");
+       },
+       "protocol.json#/x-profile/error_data/x: unknown error_data key"},
+      {"ProfileErrorDataEmptyMember",
+       [](SchemaFiles& s) { profile(s)["error_data"] = J::parse(R"({"member": "", "values": {}})"); },
+       "protocol.json#/x-profile/error_data/member: expected a member name"},
+      {"ProfileErrorDataUnknownError",
+       [](SchemaFiles& s) {
+         profile(s)["error_data"] = J::parse(R"({"member": "r", "values": {"timeout": "t"}})");
+       },
+       "protocol.json#/x-profile/error_data/values/timeout: unknown runtime error (expected "
+       "parse_error, batch, invalid_request, method_not_found, invalid_params or internal_error)"},
+      {"ProfileAfterShutdownWithoutShutdown",
+       [](SchemaFiles& s) { profile(s)["after_shutdown"] = "ignore_input"; },
+       "protocol.json#/x-profile/after_shutdown: after_shutdown needs lifecycle.shutdown"},
+      {"ProfileAfterShutdownContradictsStopsOn",
+       [](SchemaFiles& s) {
+         J& p = profile(s);
+         p["lifecycle"]["shutdown"] = "m";
+         p["stops_on"] = J::array({"shutdown"});
+         p["after_shutdown"] = "serve";
+       },
+       "protocol.json#/x-profile/after_shutdown: contradicts stops_on \"shutdown\""},
+      {"ProfileStopNotArray", [](SchemaFiles& s) { profile(s)["stop"] = "kill"; },
+       "protocol.json#/x-profile/stop: expected a non-empty array"},
+      {"ProfileStopWithoutKill",
+       [](SchemaFiles& s) { profile(s)["stop"] = J::parse(R"(["close_stdin"])"); },
+       "protocol.json#/x-profile/stop: the last step must be \"kill\" (so that every stop ends)"},
+      {"ProfileStopAfterKill",
+       [](SchemaFiles& s) { profile(s)["stop"] = J::parse(R"(["kill", "close_stdin"])"); },
+       "protocol.json#/x-profile/stop/1: nothing can follow \"kill\""},
+      {"ProfileStopWaitShape",
+       [](SchemaFiles& s) { profile(s)["stop"] = J::parse(R"([{"sleep": "timeout_ms"}, "kill"])"); },
+       "protocol.json#/x-profile/stop/0: expected {\"wait\": <constant>}"},
+      {"ProfileStopShutdownWithoutShutdown",
+       [](SchemaFiles& s) { profile(s)["stop"] = J::parse(R"(["shutdown", "kill"])"); },
+       "protocol.json#/x-profile/stop/0: \"shutdown\" needs lifecycle.shutdown"},
+      {"ProfileStopExitWithoutExit",
+       [](SchemaFiles& s) { profile(s)["stop"] = J::parse(R"(["exit", "kill"])"); },
+       "protocol.json#/x-profile/stop/0: \"exit\" needs lifecycle.exit"},
+      {"ProfileStopClosesTwice",
+       [](SchemaFiles& s) {
+         profile(s)["stop"] = J::parse(R"(["close_stdin", "close_stdin", "kill"])");
+       },
+       "protocol.json#/x-profile/stop/1: stdin is closed already"},
+      {"ProfileStopSendsAfterClosing",
+       [](SchemaFiles& s) {
+         J& p = profile(s);
+         p["lifecycle"]["shutdown"] = "m";
+         p["stop"] = J::parse(R"(["close_stdin", "shutdown", "kill"])");
+       },
+       "protocol.json#/x-profile/stop/1: cannot send once stdin is closed"},
+      {"ProfileStopSigtermWithoutWait",
+       [](SchemaFiles& s) { profile(s)["stop"] = J::parse(R"(["sigterm", "kill"])"); },
+       "protocol.json#/x-profile/stop/0: \"sigterm\" needs a {\"wait\": ...} after it, or it "
+       "is a kill"},
       {"DirectionUnknownRole", [](SchemaFiles& s) { msg(s)["x-direction"] = "a_to_c"; },
        "messages/m.json#/x-direction: expected \"<role>_to_<role>\" with roles from x-roles"},
       {"GateNotArray", [](SchemaFiles& s) { msg(s)["x-gate"] = J::object(); },
@@ -634,6 +747,37 @@ TEST_P(Diagnostic, HasExactMessage) {
 
 INSTANTIATE_TEST_SUITE_P(Schema, Diagnostic, ::testing::ValuesIn(cases()),
                          [](const ::testing::TestParamInfo<Case>& p) { return p.param.name; });
+
+// A profile in rpckit 0.1's first form (no "stop", no "oversize") is an error for the generator
+// and, for compat reading an old release, read with the meaning it had then.
+constexpr const char* kLegacyProfileMessage =
+    "protocol.json#/x-profile: a profile without \"stop\" must name timings.exit_grace (or give "
+    "a stop sequence)";
+
+TEST(Diagnostics, LegacyProfileIsReadOnlyWhenAskedFor) {
+  SchemaFiles files = base();
+  J& p = profile(files);
+  p.erase("oversize");
+  p.erase("stop");
+  p["timings"] = J::parse(R"({"exit_grace": "timeout_ms"})");
+  EXPECT_EQ(diagnostic_of(files, "legacy"), "protocol.json#/x-profile: missing \"oversize\"");
+  TempDir dir("legacy");
+  files.write(dir.path());
+  ir::Module m = lower(SchemaSet::load(dir.path() / "protocol.json"), {.accept_legacy_profile = true});
+  ASSERT_TRUE(m.profile);
+  ASSERT_EQ(m.profile->stop.size(), 3u);  // close stdin (no exit message), wait, kill
+  EXPECT_EQ(m.profile->stop[0].kind, "kCloseStdin");
+  EXPECT_EQ(m.profile->stop[1].wait, "kTimeoutMs");
+  EXPECT_EQ(m.profile->spawned_receives.oversize, "kClose");
+  p["timings"] = J::object();
+  files.write(dir.path());
+  try {
+    lower(SchemaSet::load(dir.path() / "protocol.json"), {.accept_legacy_profile = true});
+    ADD_FAILURE() << "no SchemaError";
+  } catch (const SchemaError& e) {
+    EXPECT_EQ(std::string(e.what()), kLegacyProfileMessage);
+  }
+}
 
 // Diagnostics no schema can reach: API misuse of the load layer.
 TEST(Diagnostics, NodeItemOutOfRange) {
@@ -697,8 +841,27 @@ TEST(Diagnostics, AcceptedNeighbours) {
        [](SchemaFiles& s) {
          prop(s, "backoff_ms") = J::parse(R"({"type": "integer", "const": [1, 2], "x-unit": "ms"})");
          profile(s)["timings"] = J::parse(
-             R"({"exit_grace": "timeout_ms", "health_check_misses": "count",
-                 "restart_backoff": "backoff_ms"})");
+             R"({"handshake_timeout": "timeout_ms", "restarts_in_window": "count",
+                 "restart_backoff": "backoff_ms", "restart_window": "timeout_ms"})");
+       }},
+      {"every wire rule and step",
+       [](SchemaFiles& s) {
+         J& p = profile(s);
+         p["lifecycle"]["shutdown"] = "m";
+         p["line_breaks"] = "any";
+         p["ids"]["match"] = "string_form";
+         p["jsonrpc_member"] = "optional";
+         p["blank_method"] = "invalid";
+         p["invalid_request_id"] = "null";
+         p["error_data"] = J::parse(R"({"member": "reason", "values": {"batch": "batch"}})");
+         p["not_json"] = J::parse(R"({"a": "log"})");
+         p["oversize"] = J::parse(R"({"a": "discard", "b": "answer"})");
+         p["stray_response"] = J::parse(R"({"b": "answer"})");
+         p["output_cap"] = "count";
+         p["after_shutdown"] = "ignore_input";
+         p["stop"] = J::parse(R"(["shutdown", "close_stdin", {"wait": "timeout_ms"}, "sigterm",
+                                 {"wait": "timeout_ms"}, "kill"])");
+         p["timings"]["shutdown_timeout"] = "none";
        }},
       {"not with only a pattern",
        [](SchemaFiles& s) { x(s) = J::parse(R"({"type": "string", "not": {"pattern": "^a"}})"); }},
@@ -765,6 +928,7 @@ TEST(DiagnosticCoverage, EveryMessageInTheSourcesHasACase) {
   // The API-only diagnostics tested above.
   messages.push_back("f.json#/a: missing item 3");
   messages.push_back("nope.json#: file not loaded");
+  messages.push_back(kLegacyProfileMessage);
 
   std::size_t checked = 0;
   std::vector<std::string> uncovered;

@@ -199,7 +199,7 @@ TEST_F(HostLifecycle, IgnoredPingsMakeThePluginUnhealthyAfterThreeMisses) {
   const LifecycleRecord* running = find(records, Kind::kRunning);
   const LifecycleRecord* stopped = find(records, Kind::kStopped);
   ASSERT_TRUE(running != nullptr && stopped != nullptr);
-  EXPECT_NE(stopped->detail.find("3 pings"), std::string::npos) << stopped->detail;
+  EXPECT_NE(stopped->detail.find("3 health checks"), std::string::npos) << stopped->detail;
   // Three pings went out unanswered before the verdict (the 4th interval decides).
   EXPECT_GE(stopped->at - running->at, 3 * 900ms);
   int pings = 0;
@@ -243,9 +243,13 @@ TEST_F(HostLifecycle, ProtocolVersionMismatchDisablesWithoutRestart) {
   host().start("test.mismatch");
   ASSERT_TRUE(app_.await_lifecycle("test.mismatch", Kind::kDisabled, 1, 10s));
   std::this_thread::sleep_for(100ms);  // several backoff periods: no restart follows
+  // The supervisor's cause is the profile's slot (a handshake rejected for good); the
+  // detail says StreamNook's reason.
+  EXPECT_NE(app_.lifecycle("test.mismatch").at(1).detail.find("protocol_version_mismatch"),
+            std::string::npos);
   EXPECT_EQ(sequence(app_.lifecycle("test.mismatch")),
-            (std::vector<std::string>{"starting", "stopped(protocol_version_mismatch)",
-                                      "disabled(protocol_version_mismatch)"}));
+            (std::vector<std::string>{"starting", "stopped(handshake_rejected)",
+                                      "disabled(handshake_rejected)"}));
   EXPECT_EQ(host().state("test.mismatch"), State::kDisabled);
   EXPECT_EQ(app_.count_frames("test.mismatch", true, "initialized"), 0);
   auto told = app_.told("test.mismatch");
@@ -262,8 +266,8 @@ TEST_F(HostLifecycle, ProtocolVersionMismatchIsRecognisedByItsNameWhateverTheCod
   host().start("test.mismatch-code");
   ASSERT_TRUE(app_.await_lifecycle("test.mismatch-code", Kind::kDisabled, 1, 10s));
   EXPECT_EQ(sequence(app_.lifecycle("test.mismatch-code")),
-            (std::vector<std::string>{"starting", "stopped(protocol_version_mismatch)",
-                                      "disabled(protocol_version_mismatch)"}));
+            (std::vector<std::string>{"starting", "stopped(handshake_rejected)",
+                                      "disabled(handshake_rejected)"}));
 }
 
 // Spec 2: on process exit the host restarts the plugin with backoff, a clean exit included.
@@ -297,7 +301,7 @@ TEST_F(HostLifecycle, NoExitAfterExitIsKilledAfterTheGracePeriod) {
   auto records = app_.lifecycle("test.no-exit");
   EXPECT_EQ(sequence(records),
             (std::vector<std::string>{"starting", "running", "stopped(exit_timeout)"}));
-  EXPECT_NE(records.back().detail.find("killed"), std::string::npos) << records.back().detail;
+  EXPECT_NE(records.back().detail.find("SIGKILL"), std::string::npos) << records.back().detail;
   EXPECT_EQ(app_.count_frames("test.no-exit", true, "shutdown"), 1);
   EXPECT_EQ(app_.count_frames("test.no-exit", true, "exit"), 1);
   EXPECT_NE(read_file(log_dir("test.no-exit") / "plugin.log").find("ignoring exit"),

@@ -61,6 +61,8 @@ const char* kind_name(Diagnostic::Kind kind) {
     case Diagnostic::Kind::kInvalidResponse: return "invalid_response";
     case Diagnostic::Kind::kParseError: return "parse_error";
     case Diagnostic::Kind::kInvalidRequest: return "invalid_request";
+    case Diagnostic::Kind::kOversize: return "oversize";
+    case Diagnostic::Kind::kLenientEnvelope: return "lenient_envelope";
     case Diagnostic::Kind::kNotificationFailed: return "notification_failed";
     case Diagnostic::Kind::kWriteFailed: return "write_failed";
     case Diagnostic::Kind::kObserverFailed: return "observer_failed";

@@ -73,15 +73,20 @@ def malformed(server):
     send('  {"jsonrpc":"2.0","id":14,"method":"system.ping"}\r{"jsonrpc":"2.0","id":15,'
          '"method":"system.ping"}  ')
     nulls = lambda: [m for m in lines if m.get("id") is None and "error" in m]
-    wait(lambda m: len(nulls()) >= 3, "three errors with id null")
+    wait(lambda m: len(nulls()) >= 5, "five errors with id null")
     reasons = sorted(m["error"]["data"]["reason"] for m in nulls())
-    assert reasons[:3] == ["batch_not_supported", "invalid_request", "parse_error"], reasons
-    # Known gap: for jsonrpc != "2.0" the endpoint echoes the id the spec says is null.
+    assert reasons == ["batch_not_supported"] + ["invalid_request"] * 3 + ["parse_error"], reasons
+    # Spec 3: jsonrpc != "2.0" and a blank method are -32600 invalid_request with id null,
+    # whatever id the request carried.
     wrong_version = lambda m: "error" in m and "jsonrpc" in m["error"]["message"]
-    check_error(wait(wrong_version, "jsonrpc 1.0"), -32600, "invalid_request")
-    # Known gap (the endpoint's envelope check): a blank method is routed and answered
-    # -32601 with its id, where the spec says -32600 invalid_request with id null.
-    assert wait(reply(6), "6")["error"]["code"] in (-32600, -32601)
+    answer = wait(wrong_version, "jsonrpc 1.0")
+    check_error(answer, -32600, "invalid_request")
+    assert answer["id"] is None, answer
+    blank = lambda m: "error" in m and "blank" in m["error"]["message"]
+    answer = wait(blank, "blank method")
+    check_error(answer, -32600, "invalid_request")
+    assert answer["id"] is None, answer
+    assert not [m for m in lines if m.get("id") == 6], "a blank method answered with its id"
     check_error(wait(reply(7), "7"), -32601, "method_not_found", method="no.such.method")
     check_error(wait(reply(8), "8"), -32602, "invalid_params")
     check_error(wait(reply(9), "9"), -32602, "invalid_params", field="session_id")

@@ -23,16 +23,20 @@ inline std::string_view kind_name(Action::Kind kind) {
   switch (kind) {
     case Action::Kind::kSpawn:
       return "spawn";
-    case Action::Kind::kSendInitialize:
-      return "initialize";
-    case Action::Kind::kSendInitialized:
-      return "initialized";
-    case Action::Kind::kSendPing:
-      return "ping";
+    case Action::Kind::kSendHandshake:
+      return "handshake";
+    case Action::Kind::kSendHandshakeDone:
+      return "handshake_done";
+    case Action::Kind::kSendHealthCheck:
+      return "health_check";
     case Action::Kind::kSendShutdown:
       return "shutdown";
     case Action::Kind::kSendExit:
       return "exit";
+    case Action::Kind::kCloseStdin:
+      return "close_stdin";
+    case Action::Kind::kTerminate:
+      return "sigterm";
     case Action::Kind::kKill:
       return "kill";
     case Action::Kind::kStopped:
@@ -47,7 +51,7 @@ inline std::string_view kind_name(Action::Kind kind) {
   return "?";
 }
 
-// "stopped(crashed)", "disabled(protocol_version_mismatch)", "restart(1000ms)", "spawn".
+// "stopped(crashed)", "disabled(handshake_rejected)", "restart(1000ms)", "spawn".
 inline std::string brief(const Action& a) {
   std::string out(kind_name(a.kind));
   switch (a.kind) {
@@ -97,7 +101,8 @@ inline std::string disabled(StopCause cause) {
 inline ExitStatus exit_code(int code) { return ExitStatus{false, code}; }
 inline ExitStatus killed_by(int signal) { return ExitStatus{true, signal}; }
 
-// The spec's values (section 2), independent of Policy's defaults, scaled like Policy::scaled.
+// StreamNook's values (spec section 2), the example protocol of these tests, scaled like
+// Policy::scaled.
 struct SpecTimes {
   double factor = 1.0;
   Duration scale(Duration d) const {
@@ -115,6 +120,22 @@ struct SpecTimes {
   // Not in the spec: the policy's own bound on waiting for the answer to `shutdown`.
   Duration shutdown() const { return scale(30s); }
 };
+
+// StreamNook's lifecycle as its profile states it (built here from the spec's numbers, not
+// from the generated profile, so the two are checked against each other elsewhere).
+inline Policy spec_policy() {
+  Policy p;
+  p.handshake_timeout = 10s;
+  p.health_check_interval = 30s;
+  p.health_check_misses = 3;
+  p.restart_backoff = {1s, 5s, 25s};
+  p.restart_window = 10min;
+  p.max_restarts_in_window = 3;
+  p.shutdown_timeout = 30s;
+  p.stop = {StopStep{StopStep::Kind::kShutdown}, StopStep{StopStep::Kind::kExit},
+            StopStep{StopStep::Kind::kWait, 5s}, StopStep{StopStep::Kind::kKill}};
+  return p;
+}
 
 class FakeDriver {
  public:
@@ -141,16 +162,22 @@ class FakeDriver {
     return sup_.launch_failed(now_, std::move(detail));
   }
   Actions handshake_ok() { return sup_.handshake_ok(now_); }
-  Actions handshake_failed(std::string detail, bool mismatch) {
-    return sup_.handshake_failed(now_, std::move(detail), mismatch);
+  Actions handshake_failed(std::string detail, bool permanent) {
+    return sup_.handshake_failed(now_, std::move(detail), permanent);
   }
-  Actions pong() { return sup_.pong(now_); }
+  Actions check_answered() { return sup_.health_check_answered(now_); }
   Actions frame_error(bool oversize, std::string detail = "bad frame") {
     return sup_.frame_error(now_, oversize, std::move(detail));
   }
   Actions exited(ExitStatus status = ExitStatus{true, 9}) { return sup_.exited(now_, status); }
   Actions stop() { return sup_.stop(now_); }
   Actions shutdown_done() { return sup_.shutdown_done(now_); }
+  Actions output_capped(std::string detail = "over the cap") {
+    return sup_.output_capped(now_, std::move(detail));
+  }
+  Actions disable(std::string detail = "disabled by the application") {
+    return sup_.disable(now_, std::move(detail));
+  }
   Actions tick() { return sup_.tick(now_); }
 
   // Advances to next_deadline() and ticks. A missing deadline fails the test.
@@ -178,7 +205,9 @@ class FakeDriver {
       }
       for (const auto& a : out) {
         all.push_back(a);
-        if (answer_pings && a.kind == Action::Kind::kSendPing) sup_.pong(now_);
+        if (answer_pings && a.kind == Action::Kind::kSendHealthCheck) {
+          sup_.health_check_answered(now_);
+        }
       }
     }
     now_ = std::max(now_, t);
@@ -193,8 +222,8 @@ class FakeDriver {
   void bring_up() {
     Actions out = sup_.state() == State::kBackoff ? fire() : start();
     ASSERT_EQ(briefs(out), std::vector<std::string>{"spawn"});
-    ASSERT_EQ(briefs(spawned()), std::vector<std::string>{"initialize"});
-    ASSERT_EQ(briefs(handshake_ok()), (std::vector<std::string>{"initialized", "running"}));
+    ASSERT_EQ(briefs(spawned()), std::vector<std::string>{"handshake"});
+    ASSERT_EQ(briefs(handshake_ok()), (std::vector<std::string>{"handshake_done", "running"}));
     ASSERT_EQ(sup_.state(), State::kRunning);
   }
 
@@ -208,7 +237,18 @@ class FakeDriver {
 struct PolicyCase {
   const char* name;
   double factor;
-  Policy policy() const { return factor == 1.0 ? Policy{} : Policy{}.scaled(factor); }
+  // A stop sequence with every kind of step (close stdin and SIGTERM too), as loaf RPC's.
+  bool every_step = false;
+  Policy policy() const {
+    Policy p = spec_policy();
+    if (every_step) {
+      p.stop = {StopStep{StopStep::Kind::kShutdown}, StopStep{StopStep::Kind::kExit},
+                StopStep{StopStep::Kind::kCloseStdin}, StopStep{StopStep::Kind::kWait, 5s},
+                StopStep{StopStep::Kind::kSigterm},    StopStep{StopStep::Kind::kWait, 5s},
+                StopStep{StopStep::Kind::kKill}};
+    }
+    return factor == 1.0 ? p : p.scaled(factor);
+  }
   SpecTimes spec() const { return SpecTimes{factor}; }
 };
 

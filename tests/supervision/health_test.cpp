@@ -42,8 +42,8 @@ TEST_P(HealthTest, FirstPingIsOneIntervalAfterRunning) {
   d.advance_to(running + spec.ping() - 1ms);
   EXPECT_THAT(d.tick(), IsEmpty());
   d.advance_to(running + spec.ping());
-  EXPECT_THAT(briefs(d.tick()), ElementsAre("ping"));
-  EXPECT_EQ(d.sup().missed_pings(), 0) << "a ping just sent is not missed";
+  EXPECT_THAT(briefs(d.tick()), ElementsAre("health_check"));
+  EXPECT_EQ(d.sup().missed_health_checks(), 0) << "a ping just sent is not missed";
   EXPECT_EQ(d.until_deadline(), spec.ping());
 }
 
@@ -58,14 +58,14 @@ TEST_P(HealthTest, AnsweredPingsNeverCount) {
   up();
   int pings = 0;
   for (int i = 0; i < 200; ++i) {
-    ASSERT_THAT(next_ping_tick(), ElementsAre("ping")) << "ping " << i;
+    ASSERT_THAT(next_ping_tick(), ElementsAre("health_check")) << "ping " << i;
     ++pings;
     // Answer at various points inside the interval, including 1 ms before the next ping.
     const Duration delays[] = {0ms, 1ms, spec.ping() / 2, spec.ping() - 1ms};
     const Duration delay = delays[i % 4];
     d.advance(delay);
-    EXPECT_THAT(d.pong(), IsEmpty());
-    EXPECT_EQ(d.sup().missed_pings(), 0);
+    EXPECT_THAT(d.check_answered(), IsEmpty());
+    EXPECT_EQ(d.sup().missed_health_checks(), 0);
   }
   EXPECT_EQ(pings, 200);
   EXPECT_EQ(d.state(), State::kRunning);
@@ -76,19 +76,19 @@ TEST_P(HealthTest, RunUntilAnsweringPingsStaysHealthyForAnHour) {
   up();
   Actions out = d.run_for(spec.scale(1h), /*answer_pings=*/true);
   ASSERT_EQ(out.size(), 120u) << "one ping per 30 s for an hour";
-  for (const auto& a : out) EXPECT_EQ(a.kind, Action::Kind::kSendPing);
+  for (const auto& a : out) EXPECT_EQ(a.kind, Action::Kind::kSendHealthCheck);
   EXPECT_EQ(d.state(), State::kRunning);
 }
 
 TEST_P(HealthTest, ThreeConsecutiveMissesMakeThePluginUnhealthy) {
   up();
   const TimePoint running = d.now();
-  EXPECT_THAT(next_ping_tick(), ElementsAre("ping"));  // 30 s: ping 1
-  EXPECT_EQ(d.sup().missed_pings(), 0);
-  EXPECT_THAT(next_ping_tick(), ElementsAre("ping"));  // 60 s: ping 1 missed, ping 2
-  EXPECT_EQ(d.sup().missed_pings(), 1);
-  EXPECT_THAT(next_ping_tick(), ElementsAre("ping"));  // 90 s: ping 2 missed, ping 3
-  EXPECT_EQ(d.sup().missed_pings(), 2);
+  EXPECT_THAT(next_ping_tick(), ElementsAre("health_check"));  // 30 s: ping 1
+  EXPECT_EQ(d.sup().missed_health_checks(), 0);
+  EXPECT_THAT(next_ping_tick(), ElementsAre("health_check"));  // 60 s: ping 1 missed, ping 2
+  EXPECT_EQ(d.sup().missed_health_checks(), 1);
+  EXPECT_THAT(next_ping_tick(), ElementsAre("health_check"));  // 90 s: ping 2 missed, ping 3
+  EXPECT_EQ(d.sup().missed_health_checks(), 2);
 
   d.advance(spec.ping() - 1ms);  // 119.999 s: ping 3 not yet missed
   EXPECT_THAT(d.tick(), IsEmpty());
@@ -97,7 +97,7 @@ TEST_P(HealthTest, ThreeConsecutiveMissesMakeThePluginUnhealthy) {
   EXPECT_EQ(d.now() - running, 4 * spec.ping());
   Actions out = d.tick();
   ASSERT_THAT(briefs(out), ElementsAre(stopped(StopCause::kUnhealthy), "kill"));
-  EXPECT_THAT(out[0].detail, HasSubstr("3 pings"));
+  EXPECT_THAT(out[0].detail, HasSubstr("3 health checks"));
   EXPECT_EQ(d.state(), State::kTerminating);
   EXPECT_FALSE(d.sup().next_deadline()) << "no more pings to a process being killed";
 
@@ -107,48 +107,48 @@ TEST_P(HealthTest, ThreeConsecutiveMissesMakeThePluginUnhealthy) {
 
   // The restarted process starts with a clean count.
   up();
-  EXPECT_EQ(d.sup().missed_pings(), 0);
-  EXPECT_THAT(next_ping_tick(), ElementsAre("ping"));
-  EXPECT_THAT(next_ping_tick(), ElementsAre("ping"));
-  EXPECT_THAT(next_ping_tick(), ElementsAre("ping"));
+  EXPECT_EQ(d.sup().missed_health_checks(), 0);
+  EXPECT_THAT(next_ping_tick(), ElementsAre("health_check"));
+  EXPECT_THAT(next_ping_tick(), ElementsAre("health_check"));
+  EXPECT_THAT(next_ping_tick(), ElementsAre("health_check"));
   EXPECT_THAT(next_ping_tick(), ElementsAre(stopped(StopCause::kUnhealthy), "kill"));
 }
 
 TEST_P(HealthTest, TwoMissesThenAPongResetTheCount) {
   up();
-  EXPECT_THAT(next_ping_tick(), ElementsAre("ping"));  // 30 s
-  EXPECT_THAT(next_ping_tick(), ElementsAre("ping"));  // 60 s, miss 1
-  EXPECT_THAT(next_ping_tick(), ElementsAre("ping"));  // 90 s, miss 2
-  ASSERT_EQ(d.sup().missed_pings(), 2);
+  EXPECT_THAT(next_ping_tick(), ElementsAre("health_check"));  // 30 s
+  EXPECT_THAT(next_ping_tick(), ElementsAre("health_check"));  // 60 s, miss 1
+  EXPECT_THAT(next_ping_tick(), ElementsAre("health_check"));  // 90 s, miss 2
+  ASSERT_EQ(d.sup().missed_health_checks(), 2);
   d.advance(spec.ping() / 3);
-  EXPECT_THAT(d.pong(), IsEmpty());  // ping 3 answered in time
-  EXPECT_EQ(d.sup().missed_pings(), 0);
+  EXPECT_THAT(d.check_answered(), IsEmpty());  // ping 3 answered in time
+  EXPECT_EQ(d.sup().missed_health_checks(), 0);
 
   // Three fresh misses are needed again: 120 s ping, 150 s miss 1, 180 s miss 2, 210 s miss 3.
-  EXPECT_THAT(next_ping_tick(), ElementsAre("ping"));
-  EXPECT_EQ(d.sup().missed_pings(), 0);
-  EXPECT_THAT(next_ping_tick(), ElementsAre("ping"));
-  EXPECT_EQ(d.sup().missed_pings(), 1);
-  EXPECT_THAT(next_ping_tick(), ElementsAre("ping"));
-  EXPECT_EQ(d.sup().missed_pings(), 2);
+  EXPECT_THAT(next_ping_tick(), ElementsAre("health_check"));
+  EXPECT_EQ(d.sup().missed_health_checks(), 0);
+  EXPECT_THAT(next_ping_tick(), ElementsAre("health_check"));
+  EXPECT_EQ(d.sup().missed_health_checks(), 1);
+  EXPECT_THAT(next_ping_tick(), ElementsAre("health_check"));
+  EXPECT_EQ(d.sup().missed_health_checks(), 2);
   EXPECT_THAT(next_ping_tick(), ElementsAre(stopped(StopCause::kUnhealthy), "kill"));
 }
 
 TEST_P(HealthTest, APingAnsweredLateResetsTheMisses) {
   up();
   const TimePoint running = d.now();
-  EXPECT_THAT(next_ping_tick(), ElementsAre("ping"));  // 30 s: ping 1
-  EXPECT_THAT(next_ping_tick(), ElementsAre("ping"));  // 60 s: ping 1 missed, ping 2 sent
-  ASSERT_EQ(d.sup().missed_pings(), 1);
+  EXPECT_THAT(next_ping_tick(), ElementsAre("health_check"));  // 30 s: ping 1
+  EXPECT_THAT(next_ping_tick(), ElementsAre("health_check"));  // 60 s: ping 1 missed, ping 2 sent
+  ASSERT_EQ(d.sup().missed_health_checks(), 1);
 
   d.advance(1ms);  // the answer to ping 1 arrives after ping 2 was sent
-  EXPECT_THAT(d.pong(), IsEmpty());
-  EXPECT_EQ(d.sup().missed_pings(), 0) << "a late answer proves the plugin alive";
+  EXPECT_THAT(d.check_answered(), IsEmpty());
+  EXPECT_EQ(d.sup().missed_health_checks(), 0) << "a late answer proves the plugin alive";
 
   // Without the reset, 120 s would be the third miss. With it, nothing until the plugin
   // leaves three more pings unanswered.
   Actions out = d.run_until(running + 5 * spec.ping());  // through 150 s
-  EXPECT_THAT(briefs(out), ElementsAre("ping", "ping", "ping"));
+  EXPECT_THAT(briefs(out), ElementsAre("health_check", "health_check", "health_check"));
   EXPECT_EQ(d.state(), State::kRunning);
   out = d.run_until(running + 6 * spec.ping());  // 180 s
   EXPECT_THAT(briefs(out), ElementsAre(stopped(StopCause::kUnhealthy), "kill"));
@@ -156,10 +156,10 @@ TEST_P(HealthTest, APingAnsweredLateResetsTheMisses) {
 
 TEST_P(HealthTest, ExtraPongsDoNotBankCredit) {
   up();
-  for (int i = 0; i < 10; ++i) EXPECT_THAT(d.pong(), IsEmpty());  // nothing was asked
-  EXPECT_THAT(next_ping_tick(), ElementsAre("ping"));
-  EXPECT_THAT(next_ping_tick(), ElementsAre("ping"));
-  EXPECT_THAT(next_ping_tick(), ElementsAre("ping"));
+  for (int i = 0; i < 10; ++i) EXPECT_THAT(d.check_answered(), IsEmpty());  // nothing was asked
+  EXPECT_THAT(next_ping_tick(), ElementsAre("health_check"));
+  EXPECT_THAT(next_ping_tick(), ElementsAre("health_check"));
+  EXPECT_THAT(next_ping_tick(), ElementsAre("health_check"));
   EXPECT_THAT(next_ping_tick(), ElementsAre(stopped(StopCause::kUnhealthy), "kill"));
 }
 
@@ -167,12 +167,12 @@ TEST_P(HealthTest, AnUnhealthyRestartCountsTowardsTheCrashLoop) {
   for (std::size_t i = 0; i < 3; ++i) {
     up();
     ASSERT_THAT(briefs(d.run_for(4 * spec.ping())),
-                ElementsAre("ping", "ping", "ping", stopped(StopCause::kUnhealthy), "kill"));
+                ElementsAre("health_check", "health_check", "health_check", stopped(StopCause::kUnhealthy), "kill"));
     ASSERT_THAT(briefs(d.exited(killed_by(9))), ElementsAre(restart(spec.backoff(i))));
   }
   up();
   ASSERT_THAT(briefs(d.run_for(4 * spec.ping())),
-              ElementsAre("ping", "ping", "ping", stopped(StopCause::kUnhealthy), "kill"));
+              ElementsAre("health_check", "health_check", "health_check", stopped(StopCause::kUnhealthy), "kill"));
   EXPECT_THAT(briefs(d.exited(killed_by(9))), ElementsAre(disabled(StopCause::kUnhealthy)));
   EXPECT_EQ(d.state(), State::kDisabled);
 }

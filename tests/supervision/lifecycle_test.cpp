@@ -30,21 +30,21 @@ TEST_P(LifecycleTest, StartSpawnsThenInitializeThenRunning) {
   EXPECT_FALSE(d.sup().next_deadline()) << "spawning has no timer of its own";
 
   d.advance(3ms);
-  EXPECT_THAT(briefs(d.spawned()), ElementsAre("initialize"));
+  EXPECT_THAT(briefs(d.spawned()), ElementsAre("handshake"));
   EXPECT_EQ(d.state(), State::kHandshaking);
   EXPECT_EQ(d.until_deadline(), spec.handshake());
 
   d.advance(spec.handshake() / 2);
-  EXPECT_THAT(briefs(d.handshake_ok()), ElementsAre("initialized", "running"));
+  EXPECT_THAT(briefs(d.handshake_ok()), ElementsAre("handshake_done", "running"));
   EXPECT_EQ(d.state(), State::kRunning);
   EXPECT_EQ(d.until_deadline(), spec.ping()) << "first ping one interval after running";
-  EXPECT_EQ(d.sup().missed_pings(), 0);
+  EXPECT_EQ(d.sup().missed_health_checks(), 0);
   EXPECT_EQ(d.sup().restarts_in_window(d.now()), 0);
 }
 
 TEST_P(LifecycleTest, HandshakeTimesOutAtExactlyTheDeadlineNotBefore) {
   ASSERT_THAT(briefs(d.start()), ElementsAre("spawn"));
-  ASSERT_THAT(briefs(d.spawned()), ElementsAre("initialize"));
+  ASSERT_THAT(briefs(d.spawned()), ElementsAre("handshake"));
   const TimePoint sent = d.now();
 
   d.advance_to(sent + spec.handshake() - 1ms);  // 9.999 s (0.099 s scaled)
@@ -54,7 +54,7 @@ TEST_P(LifecycleTest, HandshakeTimesOutAtExactlyTheDeadlineNotBefore) {
   d.advance_to(sent + spec.handshake());  // 10 s exactly
   Actions out = d.tick();
   ASSERT_THAT(briefs(out), ElementsAre(stopped(StopCause::kHandshakeTimeout), "kill"));
-  EXPECT_THAT(out[0].detail, HasSubstr("initialize"));
+  EXPECT_THAT(out[0].detail, HasSubstr("handshake"));
   EXPECT_EQ(d.state(), State::kTerminating);
   EXPECT_FALSE(d.sup().next_deadline()) << "waiting for the exit has no timer";
 
@@ -81,7 +81,7 @@ TEST_P(LifecycleTest, HandshakeAnsweredJustBeforeTheDeadlineIsInTime) {
   d.spawned();
   d.advance(spec.handshake() - 1ms);
   EXPECT_THAT(d.tick(), IsEmpty());
-  EXPECT_THAT(briefs(d.handshake_ok()), ElementsAre("initialized", "running"));
+  EXPECT_THAT(briefs(d.handshake_ok()), ElementsAre("handshake_done", "running"));
   // The handshake deadline is gone: the next timer is the first ping, from now.
   EXPECT_EQ(d.until_deadline(), spec.ping());
   d.advance(1ms);
@@ -109,7 +109,7 @@ TEST_P(LifecycleTest, StopWhileRunningSendsShutdownThenExitThenStops) {
 
   d.advance(10ms);
   EXPECT_THAT(briefs(d.shutdown_done()), ElementsAre("exit"));
-  EXPECT_EQ(d.state(), State::kExiting);
+  EXPECT_EQ(d.state(), State::kStopping);
   EXPECT_EQ(d.until_deadline(), spec.exit_grace());
 
   d.advance(10ms);
@@ -142,12 +142,12 @@ TEST_P(LifecycleTest, ExitThatNeverComesIsKilledAtExactlyTheGrace) {
 
   d.advance_to(exit_sent + spec.exit_grace() - 1ms);
   EXPECT_THAT(d.tick(), IsEmpty());
-  EXPECT_EQ(d.state(), State::kExiting);
+  EXPECT_EQ(d.state(), State::kStopping);
 
   d.advance_to(exit_sent + spec.exit_grace());
   Actions out = d.tick();
   ASSERT_THAT(briefs(out), ElementsAre(stopped(StopCause::kExitTimeout), "kill"));
-  EXPECT_THAT(out[0].detail, HasSubstr("killed"));
+  EXPECT_THAT(out[0].detail, HasSubstr("SIGKILL"));
   EXPECT_EQ(d.state(), State::kTerminating);
   EXPECT_FALSE(d.sup().next_deadline());
 
@@ -171,7 +171,7 @@ TEST_P(LifecycleTest, ShutdownWithoutAnswerSendsExitAnywayAfterTheShutdownTimeou
 
   d.advance_to(shutdown_sent + spec.shutdown());
   EXPECT_THAT(briefs(d.tick()), ElementsAre("exit"));
-  EXPECT_EQ(d.state(), State::kExiting);
+  EXPECT_EQ(d.state(), State::kStopping);
   EXPECT_EQ(d.until_deadline(), spec.exit_grace()) << "grace counts from the exit";
 
   // A late answer to shutdown changes nothing now.
@@ -276,7 +276,7 @@ TEST_P(LifecycleTest, EventsThatDoNotApplyWhileIdleAreIgnored) {
   EXPECT_IGNORED(d.handshake_ok());
   EXPECT_IGNORED(d.handshake_failed("x", false));
   EXPECT_IGNORED(d.handshake_failed("x", true));
-  EXPECT_IGNORED(d.pong());
+  EXPECT_IGNORED(d.check_answered());
   EXPECT_IGNORED(d.frame_error(false));
   EXPECT_IGNORED(d.frame_error(true));
   EXPECT_IGNORED(d.exited(exit_code(1)));
@@ -290,7 +290,7 @@ TEST_P(LifecycleTest, EventsThatDoNotApplyWhileLaunchingAreIgnored) {
   EXPECT_IGNORED(d.start());
   EXPECT_IGNORED(d.handshake_ok());
   EXPECT_IGNORED(d.handshake_failed("x", true));
-  EXPECT_IGNORED(d.pong());
+  EXPECT_IGNORED(d.check_answered());
   EXPECT_IGNORED(d.frame_error(false));
   EXPECT_IGNORED(d.exited(exit_code(1)));
   EXPECT_IGNORED(d.shutdown_done());
@@ -305,9 +305,9 @@ TEST_P(LifecycleTest, EventsThatDoNotApplyWhileHandshakingAreIgnored) {
   EXPECT_IGNORED(d.start());
   EXPECT_IGNORED(d.spawned());
   EXPECT_IGNORED(d.launch_failed());
-  EXPECT_IGNORED(d.pong());
+  EXPECT_IGNORED(d.check_answered());
   EXPECT_IGNORED(d.shutdown_done());
-  EXPECT_EQ(d.sup().missed_pings(), 0);
+  EXPECT_EQ(d.sup().missed_health_checks(), 0);
 }
 
 TEST_P(LifecycleTest, EventsThatDoNotApplyWhileRunningAreIgnored) {
@@ -319,7 +319,7 @@ TEST_P(LifecycleTest, EventsThatDoNotApplyWhileRunningAreIgnored) {
   EXPECT_IGNORED(d.handshake_failed("late", false));
   EXPECT_IGNORED(d.handshake_failed("late", true));
   EXPECT_IGNORED(d.shutdown_done());  // no shutdown was sent
-  EXPECT_IGNORED(d.pong());           // no ping was sent
+  EXPECT_IGNORED(d.check_answered());           // no ping was sent
   EXPECT_EQ(d.state(), State::kRunning);
 }
 
@@ -329,7 +329,7 @@ TEST_P(LifecycleTest, EventsAfterAKillAreIgnoredUntilTheExit) {
               ElementsAre(stopped(StopCause::kMalformedFrame), "kill"));
   EXPECT_IGNORED(d.frame_error(false));  // frame_error after kill: no second kill
   EXPECT_IGNORED(d.frame_error(true));
-  EXPECT_IGNORED(d.pong());
+  EXPECT_IGNORED(d.check_answered());
   EXPECT_IGNORED(d.handshake_ok());
   EXPECT_IGNORED(d.shutdown_done());
   EXPECT_IGNORED(d.start());
@@ -345,7 +345,7 @@ TEST_P(LifecycleTest, EventsThatDoNotApplyWhileStoppedAreIgnored) {
   d.shutdown_done();
   d.exited(exit_code(0));
   ASSERT_EQ(d.state(), State::kStopped);
-  EXPECT_IGNORED(d.pong());                // pong while stopped
+  EXPECT_IGNORED(d.check_answered());                // pong while stopped
   EXPECT_IGNORED(d.exited(exit_code(0)));  // exited twice
   EXPECT_IGNORED(d.exited(killed_by(9)));
   EXPECT_IGNORED(d.spawned());
@@ -387,19 +387,20 @@ TEST(SupervisionNames, EveryStopCauseHasTheSpecName) {
       {StopCause::kUnhealthy, "unhealthy"},
       {StopCause::kMalformedFrame, "malformed_frame"},
       {StopCause::kOversizedFrame, "oversized_frame"},
-      {StopCause::kProtocolVersionMismatch, "protocol_version_mismatch"},
+      {StopCause::kHandshakeRejected, "handshake_rejected"},
       {StopCause::kExitTimeout, "exit_timeout"},
       {StopCause::kRequested, "requested"},
   };
   for (const auto& [cause, name] : names) EXPECT_EQ(to_string(cause), name);
   // protocol_version_mismatch is also the data.name of the -32600 answer (section 9.2).
-  EXPECT_EQ(to_string(StopCause::kProtocolVersionMismatch), "protocol_version_mismatch");
+  EXPECT_EQ(to_string(StopCause::kHandshakeRejected), "handshake_rejected");
 }
 
 TEST(SupervisionNames, EveryStateHasADistinctName) {
   const State states[] = {
-      State::kIdle,     State::kLaunching, State::kHandshaking, State::kRunning, State::kBackoff,
-      State::kStopping, State::kExiting,   State::kTerminating, State::kStopped, State::kDisabled};
+      State::kIdle,     State::kLaunching,   State::kHandshaking, State::kRunning,
+      State::kBackoff,  State::kStopping,    State::kTerminating, State::kStopped,
+      State::kDisabled};
   std::set<std::string_view> seen;
   for (State s : states) {
     EXPECT_FALSE(to_string(s).empty());
@@ -416,38 +417,40 @@ TEST(SupervisionExitStatus, DescribesCodesAndSignals) {
   EXPECT_THAT(killed_by(15).describe(), HasSubstr("signal 15 ("));
 }
 
-TEST(SupervisionPolicy, DefaultsAreTheSpecValues) {
+TEST(SupervisionPolicy, DefaultsAreNoTimerAndNoRestart) {
+  // The runtime has no protocol's values: a profile states every timer (lifecycle_policy).
   const Policy p;
-  EXPECT_EQ(p.handshake_timeout, 10s);
-  EXPECT_EQ(p.ping_interval, 30s);
-  EXPECT_EQ(p.ping_max_misses, 3);
-  EXPECT_THAT(p.restart_backoff, ElementsAre(1s, 5s, 25s));
-  EXPECT_EQ(p.restart_window, 10min);
-  EXPECT_EQ(p.max_restarts_in_window, 3);
-  EXPECT_EQ(p.exit_grace, 5s);
-  EXPECT_EQ(p.shutdown_timeout, 30s);
+  EXPECT_FALSE(p.handshake_timeout);
+  EXPECT_FALSE(p.health_check_interval);
+  EXPECT_EQ(p.health_check_misses, 0);
+  EXPECT_TRUE(p.restart_backoff.empty());
+  EXPECT_FALSE(p.restart_window);
+  EXPECT_EQ(p.max_restarts_in_window, 0);
+  EXPECT_FALSE(p.shutdown_timeout);
+  EXPECT_TRUE(p.stop.empty());
 }
 
 TEST(SupervisionPolicy, ScaledMultipliesEveryDurationAndNoCount) {
-  const Policy p = Policy{}.scaled(0.01);
+  const Policy p = spec_policy().scaled(0.01);
   EXPECT_EQ(p.handshake_timeout, 100ms);
-  EXPECT_EQ(p.ping_interval, 300ms);
-  EXPECT_EQ(p.ping_max_misses, 3);
+  EXPECT_EQ(p.health_check_interval, 300ms);
+  EXPECT_EQ(p.health_check_misses, 3);
   EXPECT_THAT(p.restart_backoff, ElementsAre(10ms, 50ms, 250ms));
   EXPECT_EQ(p.restart_window, 6s);
   EXPECT_EQ(p.max_restarts_in_window, 3);
-  EXPECT_EQ(p.exit_grace, 50ms);
+  EXPECT_EQ(p.stop.at(2).wait, 50ms);
   EXPECT_EQ(p.shutdown_timeout, 300ms);
-  EXPECT_EQ(Policy{}.scaled(1.0).restart_window, 10min);
+  EXPECT_EQ(spec_policy().scaled(1.0).restart_window, 10min);
+  EXPECT_FALSE(Policy{}.scaled(0.5).handshake_timeout) << "none stays none";
 }
 
 TEST(SupervisionPolicy, ScaledRoundsInsteadOfTruncatingFloatingPointError) {
   // 5000 * 0.57 == 2849.9999999999995 and 25000 * 0.29 == 7249.999999999999 in double.
-  const Policy p = Policy{}.scaled(0.57);
+  const Policy p = spec_policy().scaled(0.57);
   EXPECT_EQ(p.handshake_timeout, 5700ms);
-  EXPECT_EQ(p.exit_grace, 2850ms);
+  EXPECT_EQ(p.stop.at(2).wait, 2850ms);
   EXPECT_EQ(p.restart_window, 342000ms);
-  EXPECT_EQ(Policy{}.scaled(0.29).restart_backoff[2], 7250ms);
+  EXPECT_EQ(spec_policy().scaled(0.29).restart_backoff[2], 7250ms);
 }
 
 }  // namespace

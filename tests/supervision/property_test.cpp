@@ -59,6 +59,8 @@ enum class Event {
   kFrameError,
   kExited,
   kShutdownDone,
+  kOutputCapped,
+  kDisable,
 };
 
 class PropertyRun {
@@ -97,7 +99,7 @@ class PropertyRun {
       Event event;
       std::uint32_t weight;
     };
-    const std::array<Weighted, 13> table = {{
+    const std::array<Weighted, 15> table = {{
         {Event::kAdvanceAndTick, 30},
         {Event::kJumpToDeadline, 18},
         {Event::kJustBeforeDeadline, 3},
@@ -111,6 +113,8 @@ class PropertyRun {
         {Event::kFrameError, 1},
         {Event::kExited, world_.killed ? 40u : 2u},
         {Event::kShutdownDone, 5},
+        {Event::kOutputCapped, 1},
+        {Event::kDisable, 1},
     }};
     std::uint32_t total = 0;
     for (const auto& w : table) total += w.weight;
@@ -138,13 +142,13 @@ class PropertyRun {
   void expect_ignored(const char* what, Call&& call) {
     const State before = d_.state();
     const auto deadline = d_.sup().next_deadline();
-    const int missed = d_.sup().missed_pings();
+    const int missed = d_.sup().missed_health_checks();
     Actions out = call();
     note(std::string("(noise) ") + what);
     ASSERT_TRUE(out.empty()) << what << " produced " << brief(out.front()) << "\n" << context();
     ASSERT_EQ(d_.state(), before) << what << "\n" << context();
     ASSERT_EQ(d_.sup().next_deadline(), deadline) << what << "\n" << context();
-    ASSERT_EQ(d_.sup().missed_pings(), missed) << what << "\n" << context();
+    ASSERT_EQ(d_.sup().missed_health_checks(), missed) << what << "\n" << context();
   }
 
   void process_ended() {
@@ -162,9 +166,9 @@ class PropertyRun {
       case Event::kAdvanceAndTick: {
         const std::uint32_t kind = pick(20);
         Duration dt = kind < 8    ? fraction_of(policy_.restart_backoff.front(), 100)
-                      : kind < 18 ? fraction_of(policy_.ping_interval, 150)
-                      : kind < 19 ? fraction_of(policy_.restart_window, 60)
-                                  : policy_.restart_window + 1ms;  // everything slides out
+                      : kind < 18 ? fraction_of(*policy_.health_check_interval, 150)
+                      : kind < 19 ? fraction_of(*policy_.restart_window, 60)
+                                  : *policy_.restart_window + 1ms;  // everything slides out
         d_.advance(dt);
         tick("advance " + std::to_string(dt.count()) + "ms");
         return;
@@ -246,12 +250,12 @@ class PropertyRun {
       }
       case Event::kPong:
         if (!world_.alive || world_.pings_unanswered == 0) {
-          expect_ignored("pong", [&] { return d_.pong(); });
+          expect_ignored("pong", [&] { return d_.check_answered(); });
           return;
         }
         --world_.pings_unanswered;
         note("pong");
-        apply(d_.pong(), false);
+        apply(d_.check_answered(), false);
         return;
       case Event::kFrameError: {
         const bool oversize = chance(50);
@@ -273,6 +277,22 @@ class PropertyRun {
         process_ended();
         note("exited " + status.describe());
         apply(d_.exited(status), false);
+        return;
+      }
+      case Event::kOutputCapped:
+        if (!world_.alive) {
+          expect_ignored("output_capped", [&] { return d_.output_capped(); });
+          return;
+        }
+        note("output_capped");
+        apply(d_.output_capped(), false);
+        return;
+      case Event::kDisable: {
+        Actions out = d_.disable();
+        note("disable");
+        world_.timer_may_spawn = false;
+        world_.user_stopped = true;
+        apply(out, false);
         return;
       }
       case Event::kShutdownDone:
@@ -320,21 +340,23 @@ class PropertyRun {
           world_.mismatch = false;
           ++spawns_;
           break;
-        case Action::Kind::kSendInitialize:
-        case Action::Kind::kSendInitialized:
+        case Action::Kind::kSendHandshake:
+        case Action::Kind::kSendHandshakeDone:
         case Action::Kind::kRunning:
-        case Action::Kind::kSendPing:
+        case Action::Kind::kSendHealthCheck:
         case Action::Kind::kSendShutdown:
         case Action::Kind::kSendExit:
+        case Action::Kind::kCloseStdin:
+        case Action::Kind::kTerminate:
         case Action::Kind::kKill:
           ASSERT_TRUE(world_.alive) << brief(a) << " with no process\n" << context();
           ASSERT_FALSE(world_.killed) << brief(a) << " after kill\n" << context();
-          if (a.kind == Action::Kind::kSendInitialize || a.kind == Action::Kind::kSendInitialized ||
-              a.kind == Action::Kind::kRunning || a.kind == Action::Kind::kSendPing) {
+          if (a.kind == Action::Kind::kSendHandshake || a.kind == Action::Kind::kSendHandshakeDone ||
+              a.kind == Action::Kind::kRunning || a.kind == Action::Kind::kSendHealthCheck) {
             ASSERT_FALSE(world_.user_stopped) << brief(a) << " after stop()\n" << context();
           }
-          if (a.kind == Action::Kind::kSendInitialize) world_.init_pending = true;
-          if (a.kind == Action::Kind::kSendPing) ++world_.pings_unanswered;
+          if (a.kind == Action::Kind::kSendHandshake) world_.init_pending = true;
+          if (a.kind == Action::Kind::kSendHealthCheck) ++world_.pings_unanswered;
           if (a.kind == Action::Kind::kSendShutdown) world_.shutdown_pending = true;
           if (a.kind == Action::Kind::kKill) world_.killed = true;
           break;
@@ -355,7 +377,7 @@ class PropertyRun {
           ++disables_;
           break;
         case Action::Kind::kStopped:
-          if (a.cause == StopCause::kProtocolVersionMismatch) world_.mismatch = true;
+          if (a.cause == StopCause::kHandshakeRejected) world_.mismatch = true;
           seen_causes_.insert(a.cause);
           break;
       }
@@ -386,7 +408,6 @@ class PropertyRun {
       case State::kHandshaking:
       case State::kRunning:
       case State::kStopping:
-      case State::kExiting:
         ASSERT_TRUE(world_.alive) << context();
         ASSERT_FALSE(world_.killed) << context();
         ASSERT_TRUE(deadline) << context();
@@ -398,7 +419,7 @@ class PropertyRun {
         break;
     }
     if (s == State::kRunning) {
-      ASSERT_LT(d_.sup().missed_pings(), policy_.ping_max_misses) << context();
+      ASSERT_LT(d_.sup().missed_health_checks(), policy_.health_check_misses) << context();
     }
     ASSERT_LE(d_.sup().restarts_in_window(d_.now()), policy_.max_restarts_in_window) << context();
   }
@@ -419,7 +440,8 @@ class PropertyRun {
 class PropertyTest : public ::testing::TestWithParam<PolicyCase> {};
 INSTANTIATE_TEST_SUITE_P(Policies, PropertyTest,
                          ::testing::Values(PolicyCase{"spec", 1.0},
-                                           PolicyCase{"scaled_0_01", 0.01}),
+                                           PolicyCase{"scaled_0_01", 0.01},
+                                           PolicyCase{"every_step", 1.0, true}),
                          policy_case_name);
 
 TEST_P(PropertyTest, RandomEventSequencesKeepTheInvariants) {
@@ -430,14 +452,17 @@ TEST_P(PropertyTest, RandomEventSequencesKeepTheInvariants) {
     run.run(kSteps);
     if (HasFatalFailure()) return;
 
-    // Not vacuous: the walk reached every state, action and cause, many times over.
-    EXPECT_EQ(run.states().size(), 10u) << "states reached: " << run.states().size();
-    EXPECT_EQ(run.kinds().size(), 11u) << "action kinds reached: " << run.kinds().size();
+    // Not vacuous: the walk reached every state, action and cause, many times over (the
+    // spec's stop sequence has no close_stdin or SIGTERM step; every_step's has all).
+    const bool every_step = GetParam().every_step;
+    EXPECT_EQ(run.states().size(), 9u) << "states reached: " << run.states().size();
+    EXPECT_EQ(run.kinds().size(), every_step ? 13u : 11u)
+        << "action kinds reached: " << run.kinds().size();
     for (StopCause c :
          {StopCause::kLaunchFailed, StopCause::kHandshakeFailed, StopCause::kHandshakeTimeout,
           StopCause::kCrashed, StopCause::kUnhealthy, StopCause::kMalformedFrame,
-          StopCause::kOversizedFrame, StopCause::kProtocolVersionMismatch, StopCause::kExitTimeout,
-          StopCause::kRequested}) {
+          StopCause::kOversizedFrame, StopCause::kOutputCap, StopCause::kHandshakeRejected,
+          StopCause::kExitTimeout, StopCause::kRequested}) {
       EXPECT_TRUE(run.causes().count(c)) << "never saw " << to_string(c);
     }
     EXPECT_GT(run.spawns(), 200);

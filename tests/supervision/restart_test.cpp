@@ -26,7 +26,7 @@ class RestartTest : public SupervisorTest {
   Actions crash_at(TimePoint t) {
     EXPECT_EQ(d.state(), State::kRunning);
     Actions during = d.run_until(t, /*answer_pings=*/true);
-    for (const auto& a : during) EXPECT_EQ(a.kind, Action::Kind::kSendPing) << brief(a);
+    for (const auto& a : during) EXPECT_EQ(a.kind, Action::Kind::kSendHealthCheck) << brief(a);
     return d.exited(exit_code(3));
   }
   // Brings the plugin up (from idle, or by firing the backoff timer) and crashes it at once.
@@ -124,11 +124,11 @@ TEST_P(RestartTest, ProtocolVersionMismatchDisablesAndIsNeverRestarted) {
   d.start();
   d.spawned();
   Actions out = d.handshake_failed("protocol_version_mismatch: speaks 2", /*mismatch=*/true);
-  ASSERT_THAT(briefs(out), ElementsAre(stopped(StopCause::kProtocolVersionMismatch), "kill"));
+  ASSERT_THAT(briefs(out), ElementsAre(stopped(StopCause::kHandshakeRejected), "kill"));
   EXPECT_EQ(d.state(), State::kTerminating);
 
   out = d.exited(exit_code(0));
-  ASSERT_THAT(briefs(out), ElementsAre(disabled(StopCause::kProtocolVersionMismatch)));
+  ASSERT_THAT(briefs(out), ElementsAre(disabled(StopCause::kHandshakeRejected)));
   EXPECT_EQ(out[0].detail, "protocol_version_mismatch: speaks 2");
   EXPECT_EQ(d.state(), State::kDisabled);
   EXPECT_FALSE(d.sup().next_deadline());
@@ -144,7 +144,7 @@ TEST_P(RestartTest, ProtocolVersionMismatchAfterARestartStillDisables) {
   d.spawned();
   d.handshake_failed("mismatch", true);
   EXPECT_THAT(briefs(d.exited(killed_by(9))),
-              ElementsAre(disabled(StopCause::kProtocolVersionMismatch)));
+              ElementsAre(disabled(StopCause::kHandshakeRejected)));
   EXPECT_EQ(d.state(), State::kDisabled);
 }
 
@@ -412,8 +412,8 @@ TEST_P(RestartTest, StartAfterAMismatchDisableTriesAgain) {
   d.exited(exit_code(0));
   ASSERT_EQ(d.state(), State::kDisabled);
   EXPECT_THAT(briefs(d.start()), ElementsAre("spawn"));
-  EXPECT_THAT(briefs(d.spawned()), ElementsAre("initialize"));
-  EXPECT_THAT(briefs(d.handshake_ok()), ElementsAre("initialized", "running"));
+  EXPECT_THAT(briefs(d.spawned()), ElementsAre("handshake"));
+  EXPECT_THAT(briefs(d.handshake_ok()), ElementsAre("handshake_done", "running"));
 }
 
 }  // namespace

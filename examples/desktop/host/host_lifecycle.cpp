@@ -30,8 +30,10 @@ std::optional<Failure> failure_of(const LifecycleEvent& event) {
       return Failure{"malformed_frame", event.detail};
     case StopCause::kOversizedFrame:
       return Failure{"oversized_line", event.detail};
-    case StopCause::kProtocolVersionMismatch:
+    case StopCause::kHandshakeRejected:
       return Failure{"unhealthy", event.detail};
+    case StopCause::kOutputCap:
+      return Failure{"crashed", event.detail};
     case StopCause::kExitTimeout:
       return Failure{"exit_timeout", event.detail};
     case StopCause::kRequested:

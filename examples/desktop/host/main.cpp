@@ -92,7 +92,7 @@ int main(int argc, char** argv) {
         rpckit::roles::route_through(router), std::move(observer));
     plugin.start();
     // The supervisor's own health deadline ends the wait; the margin only guards a bug.
-    if (log.wait_running(policy.handshake_timeout + std::chrono::seconds(60))) {
+    if (log.wait_running(policy.handshake_timeout.value_or(std::chrono::seconds(10)) + std::chrono::seconds(60))) {
       if (auto endpoint = plugin.running_endpoint()) {
         violations = desktop_sample::run_script(*endpoint, app, transcript);
       }

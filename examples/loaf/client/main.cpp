@@ -52,7 +52,8 @@ std::string failure_class(StopCause cause) {
     case StopCause::kLaunchFailed: return "launch_failed";
     case StopCause::kHandshakeFailed: return "handshake_refused";
     case StopCause::kHandshakeTimeout: return "handshake_timeout";
-    case StopCause::kProtocolVersionMismatch: return "unsupported_protocol_version";
+    case StopCause::kHandshakeRejected: return "unsupported_protocol_version";
+    case StopCause::kOutputCap: return "malformed_output";
     case StopCause::kUnhealthy: return "ping_timeout";
     case StopCause::kMalformedFrame:
     case StopCause::kOversizedFrame: return "malformed_output";
@@ -148,7 +149,7 @@ int main(int argc, char** argv) {
   {
     std::unique_lock lock(outcome.mutex);
     // The supervisor's handshake timer decides; this wait only needs to outlast it.
-    outcome.changed.wait_for(lock, policy.handshake_timeout * 2 + std::chrono::seconds(5),
+    outcome.changed.wait_for(lock, policy.handshake_timeout.value_or(std::chrono::seconds(30)) * 2 + std::chrono::seconds(5),
                              [&] { return outcome.running || outcome.failure.has_value(); });
     if (!outcome.running && !outcome.failure) {
       outcome.failure.emplace("handshake_timeout", "no rpc.handshake answer");

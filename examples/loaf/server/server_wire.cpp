@@ -177,7 +177,6 @@ int ServerWire::serve(rpckit::roles::PluginSession& session) {
   }
   rpckit::Endpoint::Options options;
   options.interrupt_reader = [&source] { source.interrupt(); };
-  options.max_depth = Profile::kMaxJsonDepth;
   auto reader = std::make_unique<Reader>(
       *this, rpckit::framing::make_reader(Profile::kFraming, source, Profile::kMaxFrameBytes));
   auto writer = std::make_unique<Writer>(

@@ -5,6 +5,8 @@
 #include <optional>
 
 #include "compat/diff.hpp"
+#include "ir/dump.hpp"
+#include "lower/lower.hpp"
 
 namespace rpckit::compat {
 
@@ -60,6 +62,64 @@ std::string text_or_none(const std::optional<Node>& n) {
 
 std::string loc_or_empty(const std::optional<Node>& n) { return n ? location(*n) : std::string(); }
 
+// The profiles by what they mean (the lowered profile, one line per concern), not by their
+// text: a profile restated in newer terms, or with its keys reordered, is the same profile.
+// The profile's lines: what it means when the schema lowers (`lowered`), else its members as
+// written (compat also compares broken drafts). Which directions exist is the messages'
+// business, reported with them.
+std::optional<std::vector<std::string>> profile_lines(const gen::SchemaSet& set, bool lowered) {
+  if (!set.root().has("x-profile")) return std::vector<std::string>{};
+  std::string text;
+  if (lowered) {
+    try {
+      gen::ir::Module m = gen::lower(set, {.accept_legacy_profile = true});
+      text = gen::dump_profile(*m.profile);
+    } catch (const gen::SchemaError&) {
+      return std::nullopt;
+    }
+  } else if (Node profile = set.root().child("x-profile"); profile.json->is_object()) {
+    for (const auto& [key, value] : profile.json->items()) {
+      text += "profile " + key + " " + json_text(value) + "\n";
+    }
+  }
+  std::vector<std::string> lines;
+  for (std::size_t at = 0; at < text.size();) {
+    std::size_t end = text.find('\n', at);
+    if (end == std::string::npos) end = text.size();
+    std::string line = text.substr(at, end - at);
+    if (line.starts_with("profile roles ")) line = line.substr(0, line.find(" to-spawned "));
+    lines.push_back(std::move(line));
+    at = end + 1;
+  }
+  return lines;
+}
+
+void compare_profiles(const gen::SchemaSet& before, const gen::SchemaSet& after, Changes& out) {
+  auto lowered_a = profile_lines(before, true);
+  auto lowered_z = profile_lines(after, true);
+  const bool both = lowered_a && lowered_z;  // else both as written, alike
+  std::vector<std::string> a = both ? *lowered_a : *profile_lines(before, false);
+  std::vector<std::string> z = both ? *lowered_z : *profile_lines(after, false);
+  auto old_location = child_if(before.root(), "x-profile");
+  auto new_location = child_if(after.root(), "x-profile");
+  auto missing = [](const std::vector<std::string>& in, const std::string& line) {
+    return std::find(in.begin(), in.end(), line) == in.end();
+  };
+  std::vector<std::string> gone, came;
+  for (const std::string& line : a) if (missing(z, line)) gone.push_back(line);
+  for (const std::string& line : z) if (missing(a, line)) came.push_back(line);
+  if (gone.empty() && came.empty()) return;
+  auto join = [](const std::vector<std::string>& lines) {
+    std::string text;
+    for (const std::string& l : lines) text += (text.empty() ? "" : "; ") + l;
+    return text.empty() ? std::string("none") : text;
+  };
+  out.add(protocol_change(Verdict::kBreaking, "protocol.profile", both_sides(after),
+                          "protocol x-profile", join(gone) + " -> " + join(came),
+                          "the peers disagree on how the protocol travels or lives",
+                          loc_or_empty(old_location), loc_or_empty(new_location)));
+}
+
 void compare_identity(const gen::SchemaSet& before, const gen::SchemaSet& after, Changes& out) {
   struct Key {
     const char* key;
@@ -84,32 +144,30 @@ void compare_identity(const gen::SchemaSet& before, const gen::SchemaSet& after,
                             text_or_none(a) + " -> " + text_or_none(z), k.why, loc_or_empty(a),
                             loc_or_empty(z)));
   }
-  // x-profile and x-exchange, member by member: how the protocol travels and lives. An
-  // exchange's description is documentation only.
-  for (const char* section : {"x-profile", "x-exchange"}) {
-    auto po = child_if(o, section);
-    auto pn = child_if(n, section);
-    std::vector<std::string> keys_seen;
-    for (const auto& p : {pn, po}) {
-      if (!p || !p->json->is_object()) continue;
-      for (const auto& [key, value] : p->json->items()) {
-        if (std::find(keys_seen.begin(), keys_seen.end(), key) == keys_seen.end()) {
-          keys_seen.push_back(key);
-        }
+  compare_profiles(before, after, out);
+  // x-exchange, member by member: how a one-shot protocol travels. Its description is
+  // documentation only.
+  auto po = child_if(o, "x-exchange");
+  auto pn = child_if(n, "x-exchange");
+  std::vector<std::string> keys_seen;
+  for (const auto& p : {pn, po}) {
+    if (!p || !p->json->is_object()) continue;
+    for (const auto& [key, value] : p->json->items()) {
+      if (std::find(keys_seen.begin(), keys_seen.end(), key) == keys_seen.end()) {
+        keys_seen.push_back(key);
       }
     }
-    const std::string rule = std::string("protocol.") + (section + 2);
-    for (const std::string& key : keys_seen) {
-      if (std::string_view(section) == "x-exchange" && key == "description") continue;
-      auto a = po && po->json->is_object() ? child_if(*po, key) : std::nullopt;
-      auto z = pn && pn->json->is_object() ? child_if(*pn, key) : std::nullopt;
-      if (text_or_none(a) == text_or_none(z)) continue;
-      out.add(protocol_change(Verdict::kBreaking, rule, both_sides(after),
-                              "protocol " + std::string(section) + "." + key,
-                              text_or_none(a) + " -> " + text_or_none(z),
-                              "the peers disagree on how the protocol travels or lives",
-                              loc_or_empty(a), loc_or_empty(z)));
-    }
+  }
+  for (const std::string& key : keys_seen) {
+    if (key == "description") continue;
+    auto a = po && po->json->is_object() ? child_if(*po, key) : std::nullopt;
+    auto z = pn && pn->json->is_object() ? child_if(*pn, key) : std::nullopt;
+    if (text_or_none(a) == text_or_none(z)) continue;
+    out.add(protocol_change(Verdict::kBreaking, "protocol.exchange", both_sides(after),
+                            "protocol x-exchange." + key,
+                            text_or_none(a) + " -> " + text_or_none(z),
+                            "the peers disagree on how the protocol travels or lives",
+                            loc_or_empty(a), loc_or_empty(z)));
   }
 }
 

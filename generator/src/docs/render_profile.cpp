@@ -34,6 +34,43 @@ std::string list(const gen::Json& j) {
   return join(j, [](const gen::Json& item) { return text_or_json(item); });
 }
 
+// A setting given for both sides, or per receiving role: "host: log · plugin: answer".
+std::string per_role(const gen::Json& v) {
+  if (!v.is_object()) return text_or_json(v);
+  std::string out;
+  for (auto it = v.begin(); it != v.end(); ++it) {
+    out += (out.empty() ? "" : " · ") + md::code(it.key()) + ": " + text_or_json(it.value());
+  }
+  return out;
+}
+
+// The stop sequence, steps in order; waits link their constant.
+std::string stop_steps(const Context& ctx, const gen::Json& v) {
+  if (!v.is_array()) return text_or_json(v);
+  std::string out;
+  for (const gen::Json& step : v) {
+    std::string text = step.is_object() && step.contains("wait")
+                           ? "wait " + constant(ctx, step["wait"]) + " for the exit"
+                           : text_or_json(step);
+    out += (out.empty() ? "" : " → ") + text;
+  }
+  return out;
+}
+
+// What each wire-rule key means, for the table's first column.
+const char* wire_label(const std::string& key) {
+  if (key == "jsonrpc_member") return "The `jsonrpc` member";
+  if (key == "blank_method") return "A blank `method`";
+  if (key == "invalid_request_id") return "Id of a -32600 answer";
+  if (key == "line_breaks") return "Line breaks";
+  if (key == "not_json") return "A frame that is not JSON, by receiving role";
+  if (key == "oversize") return "A frame over the cap, by receiving role";
+  if (key == "stray_response") return "A response to no request, by receiving role";
+  if (key == "output_cap") return "Output the spawner reads from one process (bytes)";
+  if (key == "after_shutdown") return "After answering shutdown, the spawned role";
+  return nullptr;
+}
+
 }  // namespace
 
 void render_profile(const Context& ctx, md::Document& doc) {
@@ -57,6 +94,17 @@ void render_profile(const Context& ctx, md::Document& doc) {
     } else if (key == "ids" && v.is_object()) {
       if (v.contains("send")) rows.push_back({"Request ids sent", list(v["send"])});
       if (v.contains("accept")) rows.push_back({"Request ids accepted", list(v["accept"])});
+      if (v.contains("match")) rows.push_back({"Answers matched to requests by", list(v["match"])});
+    } else if (key == "stop") {
+      rows.push_back({"How the spawner stops the process", stop_steps(ctx, v)});
+    } else if (key == "output_cap") {
+      rows.push_back({wire_label(key), constant(ctx, v)});
+    } else if (key == "error_data" && v.is_object()) {
+      std::string text = "`{" + v.value("member", std::string()) + ": ...}`";
+      if (v.contains("values") && v["values"].is_object()) text += ": " + per_role(v["values"]);
+      rows.push_back({"Data of the errors the runtime makes", text});
+    } else if (const char* wire = wire_label(key)) {
+      rows.push_back({wire, per_role(v)});
     } else if (key == "spawned") {
       rows.push_back({"Spawned role", md::code(ip.spawned_role) + " (a child process of " +
                                           md::code(ip.spawner_role) + ", over its stdin/stdout)"});
@@ -83,7 +131,8 @@ void render_profile(const Context& ctx, md::Document& doc) {
       rows.push_back({"The spawned role stops on", list(v)});
     } else if (key == "timings" && v.is_object()) {
       for (auto t = v.begin(); t != v.end(); ++t) {
-        timers.push_back({label(t.key()), constant(ctx, t.value())});
+        timers.push_back({label(t.key()), t.value() == "none" ? std::string("none")
+                                                                : constant(ctx, t.value())});
       }
     } else {
       rows.push_back({label(key), v.is_array() ? list(v) : text_or_json(v)});
@@ -91,7 +140,7 @@ void render_profile(const Context& ctx, md::Document& doc) {
   }
   doc.raw(md::table({"setting", "value"}, rows) + "\n");
   if (!timers.empty()) {
-    doc.paragraph("Lifecycle timers (the supervisor's defaults hold for the others):");
+    doc.paragraph("Lifecycle timers (none: the protocol sets no such limit):");
     doc.raw(md::table({"timer", "value"}, timers) + "\n");
   }
 }

@@ -1,5 +1,8 @@
 // profile.hpp: the protocol's profile (protocol.json "x-profile") as constexpr traits, which
 // is all a generic role knows of a protocol besides its descriptors and role surfaces.
+#include <algorithm>
+#include <array>
+
 #include "emit/common.hpp"
 #include "emit/emit.hpp"
 
@@ -16,25 +19,74 @@ std::string error_objects(const ir::Profile& profile) {
          profile.missing_error_message + ")";
 }
 
-// The lifecycle timers the protocol sets, as traits of the constants that hold them.
-std::string timings(const ir::Profile& profile, const std::string& qualified) {
-  if (profile.timings.empty()) return "";
+std::string flag(bool b) { return b ? "true" : "false"; }
+
+// A C++ string literal of `text`: plain when it needs no escape, raw otherwise.
+std::string literal(const std::string& text) {
+  bool plain = std::all_of(text.begin(), text.end(), [](char c) {
+    return c >= 0x20 && c < 0x7f && c != '"' && c != '\\';
+  });
+  return plain ? "\"" + text + "\"" : raw_literal(text);
+}
+
+constexpr const char* kIndent = "\n      ";
+
+std::string envelope(const ir::Profile& p) {
+  return std::string("{") + kIndent + ".id_match = rpckit::IdMatch::" + p.id_match + "," +
+         kIndent + ".jsonrpc_optional = " + flag(p.jsonrpc_optional) + "," + kIndent +
+         ".blank_method_invalid = " + flag(p.blank_method_invalid) + "," + kIndent +
+         ".invalid_request_id_null = " + flag(p.invalid_request_id_null) + "}";
+}
+
+std::string error_data(const ir::Profile& p) {
+  if (p.error_data_member.empty()) return "{}";
+  static constexpr std::array<const char*, 6> kFields = {
+      "parse_error", "batch", "invalid_request", "method_not_found", "invalid_params",
+      "internal_error"};
+  std::string out = std::string("{") + kIndent + ".member = " + literal(p.error_data_member);
+  for (std::size_t i = 0; i < kFields.size(); ++i) {
+    out += std::string(",") + kIndent + "." + kFields[i] + " = " + literal(p.error_data_values[i]);
+  }
+  return out + "}";
+}
+
+std::string receives(const ir::Profile::Receive& r) {
+  return std::string("{") + kIndent + ".not_json = rpckit::OnNotJson::" + r.not_json + "," +
+         kIndent + ".oversize = rpckit::OnOversize::" + r.oversize + "," + kIndent +
+         ".stray_response = rpckit::OnStrayResponse::" + r.stray_response + "}";
+}
+
+std::string stop(const ir::Profile& p, const std::string& q) {
+  std::string out;
+  for (const ir::Profile::StopStep& s : p.stop) {
+    out += "      rpckit::StopStep{rpckit::StopStep::Kind::" + s.kind;
+    if (!s.wait.empty()) out += ", " + q + s.wait;
+    out += "},\n";
+  }
+  return out;
+}
+
+// Every lifecycle timer, as a trait of the constant that holds it or as none.
+std::string timings(const ir::Profile& profile, const std::string& q) {
   Printer out;
-  out.print("  /// Lifecycle timers (\"timings\"); those not here keep the supervisor's defaults.\n");
   for (const ir::Profile::Timing& t : profile.timings) {
+    const bool none = t.constant.empty();
     const char* form = "";
     switch (t.kind) {
       case ir::Profile::Timing::Kind::kDuration:
-        form = "  static constexpr std::chrono::milliseconds $trait$ = $q$$constant$;\n";
+        form = none ? "  static constexpr rpckit::Timer $trait$ = std::nullopt;\n"
+                    : "  static constexpr rpckit::Timer $trait$ = $q$$constant$;\n";
         break;
       case ir::Profile::Timing::Kind::kDurations:
-        form = "  static constexpr auto $trait$ = $q$$constant$;\n";
+        form = none ? "  static constexpr std::array<std::chrono::milliseconds, 0> $trait$ = {};\n"
+                    : "  static constexpr auto $trait$ = $q$$constant$;\n";
         break;
       case ir::Profile::Timing::Kind::kCount:
-        form = "  static constexpr int $trait$ = static_cast<int>($q$$constant$);\n";
+        form = none ? "  static constexpr int $trait$ = 0;\n"
+                    : "  static constexpr int $trait$ = static_cast<int>($q$$constant$);\n";
         break;
     }
-    out.print(form, {{"trait", t.trait}, {"q", qualified}, {"constant", t.constant}});
+    out.print(form, {{"trait", t.trait}, {"q", q}, {"constant", t.constant}});
   }
   return out.str();
 }
@@ -48,15 +100,18 @@ std::string emit_profile_header(const ir::Module& m) {
   out.print(
       "#pragma once\n"
       "\n"
-      "$chrono$"
+      "#include <array>\n"
+      "#include <chrono>\n"
       "#include <cstddef>\n"
+      "#include <cstdint>\n"
+      "#include <optional>\n"
       "#include <string_view>\n"
       "\n"
       "#include \"$module$/messages.hpp\"\n"
       "#include \"rpckit/descriptors/profile.hpp\"\n"
       "#include \"rpckit/framing/framing.hpp\"\n"
       "\n",
-      {{"module", m.name}, {"chrono", profile.timings.empty() ? "" : "#include <chrono>\n"}});
+      {{"module", m.name}});
   open_namespace(out, m);
   std::string accepted;
   for (const std::string& kind : profile.ids_accepted) {
@@ -66,7 +121,9 @@ std::string emit_profile_header(const ir::Module& m) {
   std::string depth = profile.max_json_depth.empty()
                           ? "rpckit::kDefaultMaxJsonDepth"
                           : "static_cast<std::size_t>(" + qualified + profile.max_json_depth + ")";
-  auto flag = [](bool b) { return std::string(b ? "true" : "false"); };
+  std::string cap = profile.output_cap.empty()
+                        ? "0"
+                        : "static_cast<std::uint64_t>(" + qualified + profile.output_cap + ")";
   out.print(
       "/// How the protocol travels and lives (protocol.json \"x-profile\"): what the generic\n"
       "/// roles read. Lifecycle messages the protocol does not have are rpckit::NoMessage.\n"
@@ -75,16 +132,27 @@ std::string emit_profile_header(const ir::Module& m) {
       "  static constexpr std::size_t kMaxFrameBytes =\n"
       "      static_cast<std::size_t>($q$$max_frame$);\n"
       "  static constexpr std::size_t kMaxJsonDepth = $depth$;\n"
+      "  /// NDJSON lines also end at a lone CR (\"line_breaks\": \"any\").\n"
+      "  static constexpr bool kSplitOnCr = $split_on_cr$;\n"
       "  /// The id kind this protocol's requests carry, and the kinds a peer's may carry.\n"
       "  static constexpr rpckit::IdKind kSentIds = rpckit::IdKind::$sent$;\n"
       "  static constexpr rpckit::IdKinds kAcceptedIds = $accepted$;\n"
+      "  /// How envelopes are read beyond JSON-RPC's letter.\n"
+      "  static constexpr rpckit::EnvelopeRules kEnvelope = $envelope$;\n"
+      "  /// The data the runtime puts on the errors it makes itself (\"error_data\").\n"
+      "  static constexpr rpckit::ErrorReasons kErrorData = $error_data$;\n"
+      "  /// What each side does with input its peer should not have sent.\n"
+      "  static constexpr rpckit::ReceiveRules kSpawnedReceives = $spawned_receives$;\n"
+      "  static constexpr rpckit::ReceiveRules kSpawnerReceives = $spawner_receives$;\n"
+      "  /// Bytes the spawner reads from one process before it restarts it (0: no cap).\n"
+      "  static constexpr std::uint64_t kOutputCap = $cap$;\n"
       "  /// The role run as a child process, and what makes it stop by itself.\n"
       "  static constexpr Role kSpawned = Role::$spawned$;\n"
       "  static constexpr bool kStopsOnStdinEof = $eof$;\n"
       "  static constexpr bool kStopsOnSigterm = $sigterm$;\n"
       "  static constexpr bool kStopsOnExit = $exit_flag$;\n"
-      "  /// Stops once its answer to Shutdown is written (a protocol without an exit message).\n"
-      "  static constexpr bool kStopsOnShutdown = $shutdown_flag$;\n"
+      "  /// What the spawned role does once it has answered Shutdown.\n"
+      "  static constexpr rpckit::AfterShutdown kAfterShutdown = rpckit::AfterShutdown::$after$;\n"
       "  using Handshake = $handshake$;\n"
       "  using HandshakeDone = $handshake_done$;\n"
       "  using HealthCheck = $health_check$;\n"
@@ -94,6 +162,11 @@ std::string emit_profile_header(const ir::Module& m) {
       "  static constexpr std::string_view kGrantMember = \"$grant$\";\n"
       "  /// How a peer's error object without `code` is read (strict: as malformed).\n"
       "  static constexpr rpckit::ErrorObjects kErrorObjects = $error_objects$;\n"
+      "  /// How the spawner stops the process (\"stop\"): in order, until it has exited.\n"
+      "  static constexpr std::array<rpckit::StopStep, $stop_size$> kStop = {\n"
+      "$stop$"
+      "  };\n"
+      "  /// Lifecycle timers (\"timings\"): every one, std::nullopt (or 0) where there is none.\n"
       "$timings$"
       "};\n"
       "\n",
@@ -101,13 +174,19 @@ std::string emit_profile_header(const ir::Module& m) {
        {"q", qualified},
        {"max_frame", profile.max_frame_bytes},
        {"depth", depth},
+       {"split_on_cr", flag(profile.split_on_cr)},
        {"sent", profile.id_sent},
        {"accepted", accepted},
+       {"envelope", envelope(profile)},
+       {"error_data", error_data(profile)},
+       {"spawned_receives", receives(profile.spawned_receives)},
+       {"spawner_receives", receives(profile.spawner_receives)},
+       {"cap", cap},
        {"spawned", m.role_enumerator(profile.spawned_role)},
        {"eof", flag(profile.stops_on_stdin_eof)},
        {"sigterm", flag(profile.stops_on_sigterm)},
        {"exit_flag", flag(profile.stops_on_exit)},
-       {"shutdown_flag", flag(profile.stops_on_shutdown)},
+       {"after", profile.after_shutdown},
        {"handshake", message_or_none(profile.handshake)},
        {"handshake_done", message_or_none(profile.handshake_done)},
        {"health_check", message_or_none(profile.health_check)},
@@ -115,6 +194,8 @@ std::string emit_profile_header(const ir::Module& m) {
        {"exit", message_or_none(profile.exit)},
        {"grant", profile.grant_member},
        {"error_objects", error_objects(profile)},
+       {"stop_size", std::to_string(profile.stop.size())},
+       {"stop", stop(profile, qualified)},
        {"timings", timings(profile, qualified)}});
   close_namespace(out, m);
   return out.str();

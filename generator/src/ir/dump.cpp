@@ -4,6 +4,7 @@
 #include <charconv>
 #include <ostream>
 #include <sstream>
+#include <utility>
 
 namespace rpckit::gen {
 namespace {
@@ -90,12 +91,33 @@ void dump_profile(std::ostream& out, const ir::Profile& p) {
       << "\n";
   out << "profile stops" << (p.stops_on_stdin_eof ? " stdin-eof" : "")
       << (p.stops_on_sigterm ? " sigterm" : "") << (p.stops_on_exit ? " exit" : "")
-      << (p.stops_on_shutdown ? " shutdown" : "") << "\n";
+      << (p.stops_on_shutdown ? " shutdown" : "") << " after-shutdown " << p.after_shutdown
+      << "\n";
+  out << "profile envelope id-match " << p.id_match << " jsonrpc "
+      << (p.jsonrpc_optional ? "optional" : "required") << " blank-method "
+      << (p.blank_method_invalid ? "invalid" : "valid") << " invalid-request-id "
+      << (p.invalid_request_id_null ? "null" : "echo") << " line-breaks "
+      << (p.split_on_cr ? "any" : "lf") << "\n";
+  if (!p.error_data_member.empty()) {
+    out << "profile error-data " << p.error_data_member;
+    for (const auto& v : p.error_data_values) out << " " << optional(v);
+    out << "\n";
+  }
+  for (const auto& [role, r] : {std::pair{p.spawned_role, &p.spawned_receives},
+                                std::pair{p.spawner_role, &p.spawner_receives}}) {
+    out << "profile receives " << role << " not-json " << r->not_json << " oversize "
+        << r->oversize << " stray-response " << r->stray_response << "\n";
+  }
+  out << "profile output-cap " << optional(p.output_cap) << "\n";
+  out << "profile stop";
+  for (const auto& step : p.stop) out << " " << step.kind << (step.wait.empty() ? "" : "(" + step.wait + ")");
+  out << "\n";
   for (const auto& t : p.timings) {
     const char* kind = t.kind == ir::Profile::Timing::Kind::kDuration    ? "duration"
                        : t.kind == ir::Profile::Timing::Kind::kDurations ? "durations"
                                                                           : "count";
-    out << "profile timing " << t.trait << " = " << t.constant << " (" << kind << ")\n";
+    out << "profile timing " << t.trait << " = " << (t.constant.empty() ? "none" : t.constant)
+        << " (" << kind << ")\n";
   }
 }
 
@@ -188,6 +210,12 @@ std::string dump_ir(const ir::Module& m) {
   }
   if (m.profile) dump_profile(out, *m.profile);
   if (m.exchange) dump_exchange(out, *m.exchange);
+  return out.str();
+}
+
+std::string dump_profile(const ir::Profile& p) {
+  std::ostringstream out;
+  dump_profile(out, p);
   return out.str();
 }
 

@@ -7,6 +7,8 @@
 namespace rpckit::gen {
 
 std::string dump_ir(const ir::Module& m);
+// The profile alone, one line per concern (part of dump_ir): what compat compares.
+std::string dump_profile(const ir::Profile& p);
 std::string describe(const ir::TypeRef& t);  // "array<nullable<string>>{maxItems=8}"
 
 }  // namespace rpckit::gen

@@ -194,9 +194,36 @@ struct Profile {
   std::string missing_error_message;
   bool stops_on_stdin_eof = false, stops_on_sigterm = false, stops_on_exit = false;
   bool stops_on_shutdown = false;  // once its answer to shutdown is written
-  // The lifecycle timers the protocol sets ("timings"): trait name ("kHandshakeTimeout") and
-  // the C++ name of its constant, in the order of the profile's key list; the others keep the
-  // supervisor's defaults.
+  std::string after_shutdown = "kServe";  // enumerator of rpckit::AfterShutdown
+  // Wire rules beyond JSON-RPC's letter (rpckit/descriptors/profile.hpp): enumerators and flags.
+  std::string id_match = "kExact";
+  bool jsonrpc_optional = false;
+  bool blank_method_invalid = false;
+  bool invalid_request_id_null = false;
+  bool split_on_cr = false;  // NDJSON lines end at a lone CR too
+  // "error_data": the member, and the reason per runtime error in the order of
+  // rpckit::ErrorReasons (parse_error, batch, invalid_request, method_not_found,
+  // invalid_params, internal_error); an empty member: none.
+  std::string error_data_member;
+  std::vector<std::string> error_data_values;
+  // What each side does with what its peer should not have sent (enumerators).
+  struct Receive {
+    std::string not_json = "kAnswer";
+    std::string oversize;
+    std::string stray_response = "kLog";
+  };
+  Receive spawned_receives, spawner_receives;
+  std::string output_cap;  // C++ name of the integer constant capping a spawned role's output
+  // The spawner's stop sequence: each step's rpckit::StopStep::Kind enumerator and, for a
+  // wait, the C++ name of its duration constant.
+  struct StopStep {
+    std::string kind;
+    std::string wait;
+  };
+  std::vector<StopStep> stop;
+  // The lifecycle timers ("timings"), every one of them, in a fixed order: trait name
+  // ("kHandshakeTimeout") and the C++ name of its constant; an empty constant is none (the
+  // profile said "none", or the protocol has nothing the timer would apply to).
   struct Timing {
     std::string trait;
     std::string constant;

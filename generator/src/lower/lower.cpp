@@ -36,7 +36,7 @@ ir::Module Lowerer::run() {
   }
   module_.types = sorted_types();
   lower_surfaces();
-  if (root.has("x-profile")) module_.profile = lower_profile(root.child("x-profile"), module_);
+  if (root.has("x-profile")) module_.profile = lower_profile(root.child("x-profile"), module_, options_.accept_legacy_profile);
   if (root.has("x-exchange")) {
     if (module_.profile) root.child("x-exchange").fail("a protocol has x-profile or x-exchange, not both");
     module_.exchange = lower_exchange(root.child("x-exchange"), module_);
@@ -103,6 +103,8 @@ std::vector<TypeDecl> Lowerer::sorted_types() {
   return out;
 }
 
-ir::Module lower(const SchemaSet& schema) { return Lowerer(schema).run(); }
+ir::Module lower(const SchemaSet& schema, LowerOptions options) {
+  return Lowerer(schema, options).run();
+}
 
 }  // namespace rpckit::gen

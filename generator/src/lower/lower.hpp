@@ -6,6 +6,12 @@
 
 namespace rpckit::gen {
 
-ir::Module lower(const SchemaSet& schema);
+struct LowerOptions {
+  // Read a profile in rpckit 0.1's first form (lower_profile): for compat, which reads old
+  // releases; the generator never writes code from one.
+  bool accept_legacy_profile = false;
+};
+
+ir::Module lower(const SchemaSet& schema, LowerOptions options = {});
 
 }  // namespace rpckit::gen

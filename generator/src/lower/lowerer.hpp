@@ -15,6 +15,7 @@
 
 #include "ir/ir.hpp"
 #include "load/schema_set.hpp"
+#include "lower/lower.hpp"
 
 namespace rpckit::gen {
 
@@ -24,7 +25,7 @@ using ir::TypeRef;
 
 class Lowerer {
  public:
-  explicit Lowerer(const SchemaSet& schema) : schema_(schema) {}
+  Lowerer(const SchemaSet& schema, LowerOptions options) : schema_(schema), options_(options) {}
 
   ir::Module run();
 
@@ -69,6 +70,7 @@ class Lowerer {
   void lower_errors(const Node& file, ir::Message& m);
 
   const SchemaSet& schema_;
+  LowerOptions options_;
   ir::Module module_;
   std::map<std::string, ir::Constant> constants_;   // by wire name
   std::map<std::string, std::string> declared_;     // location -> name

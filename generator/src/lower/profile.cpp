@@ -2,38 +2,25 @@
 
 #include <algorithm>
 #include <array>
+#include <optional>
 #include <string_view>
 #include <tuple>
 #include <utility>
 
 #include "lower/names.hpp"
+#include "lower/profile_rules.hpp"
 #include "lower/profile_values.hpp"
 
 namespace rpckit::gen {
 
 namespace {
 
-constexpr std::array<std::string_view, 10> kKeys = {
-    "framing", "max_frame_bytes", "max_json_depth", "ids",      "spawned",
-    "lifecycle", "grant",         "error_objects", "stops_on", "timings"};
-
-// "timings" keys: the supervisor's timers, the trait each becomes and the constant it needs.
-struct TimingKey {
-  std::string_view key;
-  std::string_view trait;
-  ir::Profile::Timing::Kind kind;
-};
-using TimingKind = ir::Profile::Timing::Kind;
-constexpr std::array<TimingKey, 8> kTimings = {{
-    {"handshake_timeout", "kHandshakeTimeout", TimingKind::kDuration},
-    {"health_check_interval", "kHealthCheckInterval", TimingKind::kDuration},
-    {"health_check_misses", "kHealthCheckMisses", TimingKind::kCount},
-    {"restart_backoff", "kRestartBackoff", TimingKind::kDurations},
-    {"restart_window", "kRestartWindow", TimingKind::kDuration},
-    {"restarts_in_window", "kRestartsInWindow", TimingKind::kCount},
-    {"shutdown_timeout", "kShutdownTimeout", TimingKind::kDuration},
-    {"exit_grace", "kExitGrace", TimingKind::kDuration},
-}};
+constexpr std::array<std::string_view, 21> kKeys = {
+    "framing",        "max_frame_bytes", "max_json_depth", "ids",          "spawned",
+    "lifecycle",      "grant",           "error_objects",  "stops_on",     "timings",
+    "jsonrpc_member", "blank_method",    "invalid_request_id", "line_breaks", "error_data",
+    "not_json",       "oversize",        "stray_response", "output_cap",   "after_shutdown",
+    "stop"};
 constexpr std::array<std::string_view, 5> kLifecycle = {"handshake", "handshake_done",
                                                         "health_check", "shutdown", "exit"};
 
@@ -77,9 +64,54 @@ void lower_error_objects(const Node& n, const ir::Module& m, ir::Profile& p) {
   p.missing_error_message = Json(string_of(n.child("missing_message"))).dump();  // C++ literal
 }
 
+// A profile written before "stop" and "oversize" existed (rpckit 0.1's first form, as in the
+// released streamnook-v1.0 schema), restated in today's terms with the meaning it had then:
+// an over-long frame ended the connection; the stop was shutdown (when the protocol had it),
+// then exit or, without an exit message, closing stdin, the exit grace, and a kill. Timers it
+// did not name were the supervisor's defaults then; today they read as none. Only `compat`
+// meets such a profile (an old release); the generator refuses to write code from one.
+Json upgraded_legacy_profile(const Node& profile) {
+  Json p = *profile.json;
+  p["oversize"] = "close";
+  Json stop = Json::array();
+  const Json lifecycle = p.value("lifecycle", Json::object());
+  if (lifecycle.contains("shutdown")) stop.push_back("shutdown");
+  stop.push_back(lifecycle.contains("exit") ? "exit" : "close_stdin");
+  Json& timings = p["timings"];
+  if (!timings.is_object()) timings = Json::object();
+  if (!timings.contains("exit_grace")) {
+    profile.fail("a profile without \"stop\" must name timings.exit_grace (or give a stop "
+                 "sequence)");
+  }
+  stop.push_back(Json{{"wait", timings["exit_grace"]}});
+  timings.erase("exit_grace");
+  stop.push_back("kill");
+  p["stop"] = std::move(stop);
+  const bool health = lifecycle.contains("health_check");
+  const bool shutdown = lifecycle.contains("shutdown");
+  for (const char* key : {"handshake_timeout", "restarts_in_window"}) {
+    if (!timings.contains(key)) timings[key] = "none";
+  }
+  const bool restarts = timings["restarts_in_window"] != "none";
+  for (const auto& [key, applies] :
+       {std::pair{"health_check_interval", health}, std::pair{"health_check_misses", health},
+        std::pair{"restart_backoff", restarts}, std::pair{"restart_window", restarts},
+        std::pair{"shutdown_timeout", shutdown}}) {
+    if (applies && !timings.contains(key)) timings[key] = "none";
+    if (!applies) timings.erase(key);
+  }
+  return p;
+}
+
 }  // namespace
 
-ir::Profile lower_profile(const Node& profile, const ir::Module& m) {
+ir::Profile lower_profile(const Node& given, const ir::Module& m, bool accept_legacy) {
+  std::optional<Json> upgraded;
+  Node profile = given;
+  if (accept_legacy && given.json->is_object() && !given.has("stop") && !given.has("oversize")) {
+    upgraded = upgraded_legacy_profile(given);
+    profile.json = &*upgraded;
+  }
   if (!profile.json->is_object()) profile.fail("expected an object");
   for (const auto& item : profile.json->items()) {
     if (std::find(kKeys.begin(), kKeys.end(), item.key()) == kKeys.end()) {
@@ -96,6 +128,11 @@ ir::Profile lower_profile(const Node& profile, const ir::Module& m) {
   }
 
   Node ids = profile.child("ids");
+  for (const auto& item : ids.json->items()) {
+    if (item.key() != "send" && item.key() != "accept" && item.key() != "match") {
+      ids.child(item.key()).fail("unknown ids key");
+    }
+  }
   p.id_sent = id_kind(ids.child("send"));
   Node accept = ids.child("accept");
   if (!accept.json->is_array() || accept.json->empty()) accept.fail("expected a non-empty array");
@@ -152,21 +189,9 @@ ir::Profile lower_profile(const Node& profile, const ir::Module& m) {
     stops.fail("\"shutdown\" needs lifecycle.shutdown");
   }
 
-  if (profile.has("timings")) {
-    Node timings = profile.child("timings");
-    if (!timings.json->is_object()) timings.fail("expected an object");
-    for (const auto& item : timings.json->items()) {
-      auto known = [&](const TimingKey& k) { return k.key == item.key(); };
-      if (std::none_of(kTimings.begin(), kTimings.end(), known)) {
-        timings.child(item.key()).fail("unknown timing");
-      }
-    }
-    for (const TimingKey& k : kTimings) {
-      if (!timings.has(k.key)) continue;
-      p.timings.push_back({std::string(k.trait),
-                           timing_constant(timings.child(k.key), k.kind, m), k.kind});
-    }
-  }
+  lower_wire_rules(profile, m, p);
+  lower_stop(profile, m, p);
+  lower_timings(profile, m, p);
   return p;
 }
 

@@ -53,6 +53,9 @@ std::optional<std::string> params_text(const std::optional<JsonValue>& params) {
   return params->get().dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
+// A call without a deadline waits this long: for ever, as far as a process is concerned.
+constexpr std::chrono::milliseconds kNoDeadline{std::chrono::hours(24 * 365)};
+
 CallError disconnected(std::string_view method, bool waiting) {
   return CallError{CallError::Kind::kDisconnected,
                    RpcError(jsonrpc_code::kInternalError,
@@ -209,6 +212,16 @@ void Endpoint::read_while_holding(int worker, std::unique_lock<std::mutex>& lock
     }
     lock.unlock();
     framing::ReadResult frame = reader_->read();
+    if (frame.status == framing::ReadStatus::kOversize &&
+        options_.rules.receive.oversize != OnOversize::kClose && !closed_.load()) {
+      // Skipped by the reader, which reads on (ReaderOptions::resume_after_oversize).
+      const bool answer = options_.rules.receive.oversize == OnOversize::kAnswer;
+      diagnose_dropped(Diagnostic::Kind::kOversize, dropped_oversize_,
+                       frame.reason + (answer ? ": answered -32600" : ": skipped"));
+      if (answer) answer_invalid("frame too large: " + frame.reason);
+      lock.lock();
+      continue;
+    }
     if (!frame.ok()) {
       CloseReason reason;
       reason.read_status = frame.status;
@@ -264,34 +277,59 @@ const char* name_of(IdKind kind) {
 }  // namespace
 
 void Endpoint::handle_frame(int worker, std::string body) {
-  auto scanned = scan_envelope(body, options_.max_depth);
+  const WireRules& rules = options_.rules;
+  ScanRules scan{rules.max_depth, rules.envelope.jsonrpc_optional,
+                 rules.envelope.blank_method_invalid, contains(rules.accepted_ids, IdKind::kNull)};
+  auto scanned = scan_envelope(body, scan);
   if (auto* problem = std::get_if<EnvelopeProblem>(&scanned)) {
     switch (problem->kind) {
       case EnvelopeProblem::Kind::kParseError:
+        if (rules.receive.not_json == OnNotJson::kLog) {
+          diagnose_dropped(Diagnostic::Kind::kParseError, dropped_not_json_,
+                           "frame is not JSON, dropped: " + problem->reason);
+          return;
+        }
         diagnose(Diagnostic::Kind::kParseError, "frame is not JSON: " + problem->reason);
         send_error(nullptr,
                    RpcError(jsonrpc_code::kParseError, "Parse error: " + problem->reason));
         return;
-      case EnvelopeProblem::Kind::kInvalidRequest:
+      case EnvelopeProblem::Kind::kInvalidRequest: {
         diagnose(Diagnostic::Kind::kInvalidRequest, problem->reason);
-        send_error(problem->id,
-                   RpcError(jsonrpc_code::kInvalidRequest, "Invalid Request: " + problem->reason));
+        const nlohmann::json& id =
+            rules.envelope.invalid_request_id_null ? nlohmann::json() : problem->id.get();
+        send_error(id, with_reason(RpcError(jsonrpc_code::kInvalidRequest,
+                                            "Invalid Request: " + problem->reason),
+                                   problem->batch));
         return;
+      }
       case EnvelopeProblem::Kind::kInvalidResponse:
+        if (rules.receive.stray_response == OnStrayResponse::kAnswer) {
+          // A side that sends no requests takes no response at all.
+          diagnose(Diagnostic::Kind::kInvalidRequest, "a response sent to this side: " +
+                                                          problem->reason);
+          answer_invalid("a response sent to this side");
+          return;
+        }
         // Never answered; the call it was meant for fails now rather than at its deadline.
         fail_pending(problem->id, problem->reason);
         return;
     }
   }
   Received received{std::move(body), std::move(std::get<Envelope>(scanned))};
+  if (received.envelope.jsonrpc_absent && !lenient_logged_) {
+    lenient_logged_ = true;
+    diagnose(Diagnostic::Kind::kLenientEnvelope,
+             "a message without \"jsonrpc\" was taken, as the protocol allows (logged once)");
+  }
   if (IdKind kind = kind_of(received.envelope.id.get());
       received.envelope.kind == Envelope::Kind::kRequest &&
-      !contains(options_.accepted_ids, kind)) {
+      !contains(rules.accepted_ids, kind)) {
     std::string reason =
         std::string("id: this protocol does not accept ") + name_of(kind) + " ids";
     diagnose(Diagnostic::Kind::kInvalidRequest, reason);
-    send_error(received.envelope.id.get(),
-               RpcError(jsonrpc_code::kInvalidRequest, "Invalid Request: " + reason));
+    const nlohmann::json& id =
+        rules.envelope.invalid_request_id_null ? nlohmann::json() : received.envelope.id.get();
+    send_error(id, with_reason(RpcError(jsonrpc_code::kInvalidRequest, "Invalid Request: " + reason)));
     return;
   }
   if (received.envelope.kind == Envelope::Kind::kResponse) {
@@ -353,9 +391,14 @@ void Endpoint::need_reader() {
 }
 
 std::optional<std::int64_t> Endpoint::own_id(const nlohmann::json& id) const {
-  if (options_.sent_ids == IdKind::kString) {
-    return id.is_string() ? decimal_id(id.get_ref<const std::string&>()) : std::nullopt;
+  // Our ids are counters: sent as numbers or as their decimal text. Matched by kind and
+  // value, or by string form (a number matches its decimal text) when the profile says so.
+  const bool string_form = options_.rules.envelope.id_match == IdMatch::kStringForm;
+  if (id.is_string()) {
+    if (options_.rules.sent_ids != IdKind::kString && !string_form) return std::nullopt;
+    return decimal_id(id.get_ref<const std::string&>());
   }
+  if (options_.rules.sent_ids == IdKind::kString && !string_form) return std::nullopt;
   if (!id.is_number_integer()) return std::nullopt;
   if (id.is_number_unsigned() &&
       id.get<std::uint64_t>() > static_cast<std::uint64_t>(INT64_MAX)) {
@@ -407,6 +450,12 @@ void Endpoint::handle_response(Received response) {
     }
   }
   // Reported without the lock: the observer may call close(), call() or notify().
+  if (options_.rules.receive.stray_response == OnStrayResponse::kAnswer) {
+    diagnose(Diagnostic::Kind::kInvalidRequest,
+             "a response (id " + id_text + ") sent to this side, which sends no requests");
+    answer_invalid("a response sent to this side");
+    return;
+  }
   diagnose(Diagnostic::Kind::kUnknownResponseId,
            "response with id " + id_text + " matches no pending call");
 }
@@ -504,16 +553,16 @@ bool Endpoint::respond(const nlohmann::json& id, const std::string& method,
                        const nlohmann::json* result, const RpcError* error) {
   bool sent = false;
   if (error != nullptr) {
-    sent = send_error(id, *error);
+    sent = send_error(id, with_reason(*error));
   } else {
     sent = send_text(response_frame(id, false, result != nullptr ? *result : nlohmann::json()));
   }
   // Exactly one response, even when that one could not be written (e.g. a result over the
   // frame limit): a short internal error takes its place.
   if (!sent) {
-    sent = send_error(id, RpcError(jsonrpc_code::kInternalError,
-                                   "Internal error in " + method +
-                                       ": the response could not be sent"));
+    sent = send_error(id, with_reason(RpcError(jsonrpc_code::kInternalError,
+                                               "Internal error in " + method +
+                                                   ": the response could not be sent")));
   }
   return sent;
 }
@@ -529,7 +578,7 @@ CallResult Endpoint::call(std::string_view method, std::optional<JsonValue> para
 CallResult Endpoint::call_encoded(std::string_view method,
                                   std::optional<std::string_view> params_json,
                                   std::optional<std::chrono::milliseconds> deadline) {
-  auto timeout = deadline.value_or(options_.default_deadline);
+  auto timeout = deadline ? *deadline : options_.default_deadline.value_or(kNoDeadline);
   auto until = std::chrono::steady_clock::now() + timeout;
   std::int64_t id = 0;
   {
@@ -584,7 +633,7 @@ void Endpoint::call_async(std::string_view method, std::optional<JsonValue> para
 void Endpoint::call_async_encoded(std::string_view method,
                                   std::optional<std::string_view> params_json, Completion done,
                                   std::optional<std::chrono::milliseconds> deadline) {
-  auto timeout = deadline.value_or(options_.default_deadline);
+  auto timeout = deadline ? *deadline : options_.default_deadline.value_or(kNoDeadline);
   std::int64_t id = 0;
   Completions completions;
   bool sooner = false;  // than the idle endpoint thread means to wake
@@ -624,7 +673,7 @@ std::string Endpoint::request_frame(std::int64_t id, std::string_view method,
                                     std::optional<std::string_view> params_json) const {
   // The members in nlohmann's key order, so a frame reads the same whichever way it was made.
   std::string frame = "{\"id\":";
-  if (options_.sent_ids == IdKind::kString) {
+  if (options_.rules.sent_ids == IdKind::kString) {
     codec::write_json(frame, std::to_string(id));
   } else {
     codec::write_json(frame, id);
@@ -689,7 +738,7 @@ CallResult Endpoint::resolve(std::string_view method, const Pending& done) const
   }
   std::optional<nlohmann::json> value = parse_validated(response.envelope.error->in(response.frame));
   if (!value) return unusable(method, "");
-  return CallError{CallError::Kind::kRemote, RpcError::from_json(*value, options_.error_objects)};
+  return CallError{CallError::Kind::kRemote, RpcError::from_json(*value, options_.rules.error_objects)};
 }
 
 bool Endpoint::notify(std::string_view method, std::optional<JsonValue> params) {
@@ -749,6 +798,39 @@ bool Endpoint::send_texts(std::span<const std::string_view> bodies) {
 
 bool Endpoint::send_error(const nlohmann::json& id, const RpcError& error) {
   return send_text(response_frame(id, true, error.to_json()));
+}
+
+RpcError Endpoint::with_reason(const RpcError& error, bool batch) const {
+  const ErrorReasons& reasons = options_.rules.error_data;
+  if (reasons.member.empty() || error.data()) return error;
+  std::string_view reason = batch ? reasons.batch : reasons.for_code(error.code());
+  if (reason.empty()) return error;
+  nlohmann::json data = nlohmann::json::object();
+  data[std::string(reasons.member)] = std::string(reason);
+  return RpcError(error.code(), error.message(), JsonValue(std::move(data)));
+}
+
+void Endpoint::answer_invalid(const std::string& reason, bool batch) {
+  send_error(nullptr, with_reason(RpcError(jsonrpc_code::kInvalidRequest,
+                                           "Invalid Request: " + reason),
+                                  batch));
+}
+
+void Endpoint::diagnose_dropped(Diagnostic::Kind kind, std::uint64_t& count,
+                                const std::string& what) {
+  ++count;
+  if (count <= 10) {
+    diagnose(kind, what + (count == 10 ? " (more are counted, and logged at every power of ten)"
+                                       : ""));
+    return;
+  }
+  for (std::uint64_t at = 100; at <= count && at != 0; at *= 10) {
+    if (at == count) {
+      diagnose(kind, std::to_string(count) + " such frames so far; the last: " + what);
+      return;
+    }
+    if (at > UINT64_MAX / 10) break;
+  }
 }
 
 // ---- closing --------------------------------------------------------------------------

@@ -133,10 +133,13 @@ EnvelopeProblem problem(const Members& m, std::string reason) {
   return p;
 }
 
+bool blank(const std::string& s) { return s.find_first_not_of(" \t\r\n") == std::string::npos; }
+
 }  // namespace
 
 std::variant<Envelope, EnvelopeProblem> scan_envelope(std::string_view frame,
-                                                      std::size_t max_depth) {
+                                                      const ScanRules& rules) {
+  const std::size_t max_depth = rules.max_depth;
   Members m;
   try {
     m = scan_members(frame, JsonReader::Options{max_depth, true});
@@ -156,13 +159,17 @@ std::variant<Envelope, EnvelopeProblem> scan_envelope(std::string_view frame,
   }
   if (m.top == JsonReader::Kind::kArray) {
     return EnvelopeProblem{EnvelopeProblem::Kind::kInvalidRequest, JsonValue(),
-                           "batches not supported"};
+                           "batches not supported", true};
   }
   if (m.top != JsonReader::Kind::kObject) return problem(m, "envelope is not an object");
   if (!m.duplicate.empty()) return problem(m, "member \"" + m.duplicate + "\" occurs twice");
-  if (m.jsonrpc != "2.0") return problem(m, "jsonrpc must be \"2.0\"");
-
   Envelope envelope;
+  if (!m.has_jsonrpc && rules.jsonrpc_optional) {
+    envelope.jsonrpc_absent = true;
+  } else if (m.jsonrpc != "2.0") {
+    return problem(m, "jsonrpc must be \"2.0\"");
+  }
+
   if (!m.has_method) {
     if (!m.result && !m.error) return problem(m, "no method, result or error");
     if (m.result && m.error) return problem(m, "response needs exactly one of result and error");
@@ -177,7 +184,11 @@ std::variant<Envelope, EnvelopeProblem> scan_envelope(std::string_view frame,
     return envelope;
   }
   if (!m.method) return problem(m, "method must be a string");
-  if (m.has_id && !m.id_usable) return problem(m, "id must be a string or an integer");
+  if (rules.blank_method_invalid && blank(*m.method)) return problem(m, "method is blank");
+  if (m.has_id && !m.id_usable && !(m.id_null && rules.null_id_requests)) {
+    return problem(m, rules.null_id_requests ? "id must be a string, an integer or null"
+                                             : "id must be a string or an integer");
+  }
   if (m.params && m.params_kind != JsonReader::Kind::kObject &&
       m.params_kind != JsonReader::Kind::kArray && m.params_kind != JsonReader::Kind::kNull) {
     return problem(m, "params must be an object or an array");

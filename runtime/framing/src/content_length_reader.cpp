@@ -24,6 +24,7 @@ ContentLengthReader::ContentLengthReader(ByteSource& source, std::size_t max_bod
 
 ReadResult ContentLengthReader::read() {
   if (terminal_) return *terminal_;
+  if (skip_remaining_ > 0 && !skip_body()) return *terminal_;
   std::size_t body_bytes = 0;
   ReadResult header = read_header(body_bytes);
   if (!header.ok()) return header;
@@ -60,8 +61,11 @@ ReadResult ContentLengthReader::read_header(std::size_t& body_bytes) {
         }
         const std::uint64_t length = *header.content_length();
         if (length > max_body_bytes_) {
-          return fail(ReadStatus::kOversize, "Content-Length " + std::to_string(length) +
-                                                 " exceeds the " + limit_text(max_body_bytes_));
+          std::string reason = "Content-Length " + std::to_string(length) + " exceeds the " +
+                               limit_text(max_body_bytes_);
+          if (!options_.resume_after_oversize) return fail(ReadStatus::kOversize, reason);
+          skip_remaining_ = length;  // dropped as it arrives, at the next read()
+          return ReadResult{ReadStatus::kOversize, {}, std::move(reason)};
         }
         body_bytes = static_cast<std::size_t>(length);
         return {};
@@ -83,6 +87,29 @@ ReadResult ContentLengthReader::read_header(std::size_t& body_bytes) {
                                                     " bytes: " + text::quote(buffer_.data()));
     }
   }
+}
+
+// Drops the body of a frame over the limit; false when the stream ends (or fails) first.
+bool ContentLengthReader::skip_body() {
+  while (skip_remaining_ > 0) {
+    if (buffer_.size() > 0) {
+      const std::size_t take =
+          static_cast<std::size_t>(std::min<std::uint64_t>(skip_remaining_, buffer_.size()));
+      buffer_.consume(take);
+      skip_remaining_ -= take;
+      continue;
+    }
+    const IoResult got = buffer_.fill(source_);
+    if (got.error) {
+      fail(ReadStatus::kIoError, "read failed: " + got.error.message());
+      return false;
+    }
+    if (got.eof()) {
+      fail(ReadStatus::kTruncatedBody, "stream ended inside an over-long body");
+      return false;
+    }
+  }
+  return true;
 }
 
 ReadResult ContentLengthReader::read_body(std::size_t body_bytes) {

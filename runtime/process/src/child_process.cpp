@@ -139,16 +139,16 @@ void ChildProcess::end_stdin() {
   ::close(null_fd);
 }
 
-void ChildProcess::kill() {
+void ChildProcess::send_signal(int signal) {
   std::lock_guard lock(mutex_);
   if (status_) return;
   // The leader is not reaped yet (status_ is set before reaping), so its group id names no
   // other group.
-  if (group_) ::kill(-pid_, SIGKILL);
+  if (group_) ::kill(-pid_, signal);
   if (pidfd_ >= 0) {
-    ::syscall(SYS_pidfd_send_signal, pidfd_, SIGKILL, nullptr, 0);
+    ::syscall(SYS_pidfd_send_signal, pidfd_, signal, nullptr, 0);
   } else {
-    ::kill(pid_, SIGKILL);  // not reaped yet (status_ is set before reaping completes)
+    ::kill(pid_, signal);  // not reaped yet (status_ is set before reaping completes)
   }
 }
 

@@ -4,6 +4,7 @@
 #include <chrono>
 
 #include "debug_validation.hpp"
+#include "rpckit/framing/capped_source.hpp"
 #include "rpckit/framing/fd_io.hpp"
 #include "rpckit/framing/interruptible_fd_source.hpp"
 
@@ -26,6 +27,8 @@ std::string_view to_string(LifecycleEvent::Kind kind) {
 namespace {
 // How long the reader may take to read what a child wrote before it exited.
 constexpr std::chrono::milliseconds kDrainAfterExit{1000};
+// The deadline of a call the profile puts no limit on: the process's exit (or a stop) ends it.
+constexpr std::chrono::milliseconds kNoDeadline{std::chrono::hours(24 * 365)};
 }  // namespace
 
 struct PluginProcess::Connection {
@@ -39,6 +42,7 @@ struct PluginProcess::Connection {
   std::uint64_t generation = 0;
   std::unique_ptr<process::ChildProcess> child;
   std::unique_ptr<framing::InterruptibleFdSource> source;
+  std::unique_ptr<framing::CappedSource> capped;  // the profile's output cap over `source`
   std::unique_ptr<framing::FdSink> sink;
   std::shared_ptr<Endpoint> endpoint;
   std::thread waiter;
@@ -148,8 +152,8 @@ void PluginProcess::execute(std::vector<Action> actions) {
   for (const Action& a : actions) {
     switch (a.kind) {
       case Action::Kind::kSpawn: spawn(); break;
-      case Action::Kind::kSendInitialize: send_handshake(); break;
-      case Action::Kind::kSendInitialized: {
+      case Action::Kind::kSendHandshake: send_handshake(); break;
+      case Action::Kind::kSendHandshakeDone: {
         if (auto conn = connection(); conn && lifecycle_.handshake_done) {
           lifecycle_.handshake_done(*conn->endpoint);
         }
@@ -157,18 +161,21 @@ void PluginProcess::execute(std::vector<Action> actions) {
         accepting_events_ = true;
         break;
       }
-      case Action::Kind::kSendPing: send_health_check(); break;
+      case Action::Kind::kSendHealthCheck: send_health_check(); break;
       case Action::Kind::kSendShutdown: send_shutdown(); break;
       case Action::Kind::kSendExit:
         // Off the control thread: a plugin that stopped reading keeps its stdin pipe full, so
         // this write may block until the kill that only the control thread can order (after
-        // exit_grace). Blocking here would hang stop() forever.
+        // the stop sequence's wait). Blocking here would hang stop() forever.
         if (auto conn = connection(); conn && lifecycle_.exit) {
           run_async([this, conn] { lifecycle_.exit(*conn->endpoint); });
-        } else if (conn) {
-          // A protocol without an exit message ends a child by closing its input.
-          conn->child->end_stdin();
         }
+        break;
+      case Action::Kind::kCloseStdin:
+        if (auto conn = connection()) conn->child->end_stdin();
+        break;
+      case Action::Kind::kTerminate:
+        if (auto conn = connection()) conn->child->terminate();
         break;
       case Action::Kind::kKill:
         if (auto conn = connection()) conn->child->kill();
@@ -252,18 +259,16 @@ void PluginProcess::spawn() {
   conn->generation = generation;
   conn->child = std::move(child);
   conn->source = std::make_unique<framing::InterruptibleFdSource>(conn->child->stdout_fd());
+  const ConnectionRules& rules = settings_.connection;
+  conn->capped = std::make_unique<framing::CappedSource>(*conn->source, rules.output_cap);
   conn->sink = std::make_unique<framing::FdSink>(conn->child->stdin_fd());
-  std::size_t max = settings_.max_frame_bytes;
   Endpoint::Options endpoint_options;
   endpoint_options.default_deadline = settings_.default_deadline;
   endpoint_options.interrupt_reader = [source = conn->source.get()] { source->interrupt(); };
-  endpoint_options.max_depth = settings_.max_json_depth;
-  endpoint_options.sent_ids = settings_.sent_ids;
-  endpoint_options.accepted_ids = settings_.accepted_ids;
-  endpoint_options.error_objects = settings_.error_objects;
-  conn->endpoint = std::make_shared<Endpoint>(
-      framing::make_reader(settings_.framing, *conn->source, max),
-      framing::make_writer(settings_.framing, *conn->sink, max), std::move(endpoint_options));
+  endpoint_options.rules = rules.wire;
+  conn->endpoint = std::make_shared<Endpoint>(rules.make_reader(*conn->capped),
+                                              rules.make_writer(*conn->sink),
+                                              std::move(endpoint_options));
   conn->endpoint->set_handler(incoming_);
   auto watch = debug_watch(false, [this](const std::string& line) {
     if (observer_.report) {
@@ -279,9 +284,20 @@ void PluginProcess::spawn() {
     });
   }
   conn->endpoint->on_diagnostic([this](const Diagnostic& d) {
+    if (observer_.diagnostic) observer_.diagnostic(d);
     if (observer_.report) observer_.report(d.detail);
   });
-  conn->endpoint->on_close([this, generation](const CloseReason& reason) {
+  conn->endpoint->on_close([this, generation, capped = conn->capped.get()](
+                               const CloseReason& reason) {
+    if (capped->capped()) {
+      std::string detail = "wrote more than " + std::to_string(settings_.connection.output_cap) +
+                           " bytes on stdout, the protocol's output cap";
+      post([this, generation, detail] {
+        if (generation != generation_) return;
+        execute(supervisor_.output_capped(Clock::now(), detail));
+      });
+      return;
+    }
     if (reason.kind != CloseReason::Kind::kMalformed &&
         reason.kind != CloseReason::Kind::kOversize) {
       return;
@@ -338,7 +354,8 @@ void PluginProcess::on_exited(std::uint64_t generation, supervision::ExitStatus 
 void PluginProcess::send_handshake() {
   auto conn = connection();
   if (!conn) return;
-  auto deadline = settings_.policy.handshake_timeout;
+  // No deadline of its own beyond the supervisor's; none at all when the profile sets none.
+  auto deadline = settings_.policy.handshake_timeout.value_or(kNoDeadline);
   std::uint64_t generation = conn->generation;
   // No thread waits for the answer: it (or the deadline) hands the outcome to the control
   // thread. The completion holds no Connection: it may run on that connection's own reader
@@ -374,14 +391,14 @@ void PluginProcess::send_health_check() {
   std::uint64_t generation = conn->generation;
   auto healthy = [this, generation] {
     post([this, generation] {
-      if (generation == generation_) execute(supervisor_.pong(Clock::now()));
+      if (generation == generation_) execute(supervisor_.health_check_answered(Clock::now()));
     });
   };
   if (!lifecycle_.health_check) {
     healthy();
     return;
   }
-  auto deadline = settings_.policy.ping_interval;
+  auto deadline = settings_.policy.health_check_interval.value_or(kNoDeadline);
   write_in_order([this, conn, deadline, healthy] {
     lifecycle_.health_check(*conn->endpoint, deadline, [healthy](bool answered) {
       if (answered) healthy();  // a miss: the supervisor counts it at the next ping
@@ -408,7 +425,7 @@ void PluginProcess::send_shutdown() {
     done();
     return;
   }
-  auto deadline = settings_.policy.shutdown_timeout;
+  auto deadline = settings_.policy.shutdown_timeout.value_or(kNoDeadline);
   write_in_order([this, conn, deadline, done] { lifecycle_.shutdown(*conn->endpoint, deadline, done); });
 }
 
@@ -416,6 +433,12 @@ void PluginProcess::send_shutdown() {
 
 void PluginProcess::start() {
   post([this] { execute(supervisor_.start(Clock::now())); });
+}
+
+void PluginProcess::disable(std::string reason) {
+  post([this, reason = std::move(reason)] {
+    execute(supervisor_.disable(Clock::now(), reason));
+  });
 }
 
 void PluginProcess::stop() {

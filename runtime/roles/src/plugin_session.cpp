@@ -10,6 +10,7 @@
 #include "rpckit/framing/fd_io.hpp"
 #include "rpckit/framing/interruptible_fd_source.hpp"
 #include "debug_validation.hpp"
+#include "rpckit/roles/signal_stop.hpp"
 #include "rpckit/roles/stdout_guard.hpp"
 
 namespace rpckit::roles {
@@ -35,6 +36,7 @@ void PluginSession::hold(const Incoming& incoming) {
 
 JsonValue PluginSession::dispatch(const Incoming& incoming) {
   const PluginLifecycle& life = settings_.lifecycle;
+  if (ignoring_input_) return JsonValue();  // after shutdown (AfterShutdown::kIgnoreInput)
   if (!life.exit.empty() && incoming.method == life.exit) {
     end_session();  // honoured at once, even while a handler waits
     return JsonValue();
@@ -58,11 +60,16 @@ JsonValue PluginSession::dispatch(const Incoming& incoming) {
   if (handler_depth_ == 1) run_held_events();
   --handler_depth_;
   if (error) std::rethrow_exception(error);
-  if (life.stops_after_shutdown && incoming.is_request() && incoming.method == life.shutdown) {
-    // Answered here, so the stop follows the answer on the wire.
+  if (life.after_shutdown != AfterShutdown::kServe && incoming.is_request() &&
+      !life.shutdown.empty() && incoming.method == life.shutdown) {
+    // Answered here, so what follows comes after the answer on the wire.
     Reply reply = incoming.defer();
     reply.result(std::move(result));
-    end_session();
+    if (life.after_shutdown == AfterShutdown::kStop) {
+      end_session();
+    } else {
+      ignoring_input_ = true;  // every later frame is read and dropped
+    }
     return JsonValue();
   }
   return result;
@@ -119,18 +126,19 @@ int PluginSession::run() {
   framing::FdSink sink(guard.protocol_fd());
   Endpoint::Options options;
   options.interrupt_reader = [&source] { source.interrupt(); };
-  options.max_depth = settings_.max_json_depth;
-  std::size_t max = settings_.max_frame_bytes;
-  return serve(framing::make_reader(settings_.framing, source, max),
-               framing::make_writer(settings_.framing, sink, max), std::move(options));
+  SignalStop signals(settings_.lifecycle.stops_on_sigterm, [this, &source] {
+    if (signal_hook_) signal_hook_();
+    stopped_by_signal_ = true;
+    source.interrupt();
+  });
+  const ConnectionRules& rules = settings_.connection;
+  return serve(rules.make_reader(source), rules.make_writer(sink), std::move(options));
 }
 
 int PluginSession::serve(std::unique_ptr<framing::FrameReader> reader,
                          std::unique_ptr<framing::FrameWriter> writer,
                          Endpoint::Options options) {
-  options.sent_ids = settings_.sent_ids;
-  options.accepted_ids = settings_.accepted_ids;
-  options.error_objects = settings_.error_objects;
+  options.rules = settings_.connection.wire;
   Endpoint endpoint(std::move(reader), std::move(writer), std::move(options));
   endpoint_ = &endpoint;
   host_.attach(&endpoint);
@@ -152,8 +160,15 @@ int PluginSession::serve(std::unique_ptr<framing::FrameReader> reader,
   switch (reason.kind) {
     case CloseReason::Kind::kLocal:
     case CloseReason::Kind::kEof:
-      if (!exit_requested_) std::fprintf(stderr, "[rpckit] host closed the connection\n");
+      // The end of stdin is a normal stop where the profile says so; say it only otherwise.
+      if (!exit_requested_ && !stopped_by_signal_ && !settings_.lifecycle.stops_on_stdin_eof) {
+        std::fprintf(stderr, "[rpckit] host closed the connection\n");
+      }
       return 0;
+    case CloseReason::Kind::kIoError:
+      if (stopped_by_signal_) return 0;  // the signal interrupted the read
+      std::fprintf(stderr, "[rpckit] broken connection: %s\n", reason.detail.c_str());
+      return 1;
     default:
       std::fprintf(stderr, "[rpckit] broken connection: %s\n", reason.detail.c_str());
       return 1;

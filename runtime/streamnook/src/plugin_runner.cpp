@@ -23,7 +23,7 @@ supervision::Duration scaled(std::chrono::milliseconds d, double factor) {
 std::string disabled_notice(const LifecycleEvent& event) {
   std::string why;
   switch (event.cause) {
-    case supervision::StopCause::kProtocolVersionMismatch:
+    case supervision::StopCause::kHandshakeRejected:  // StreamNook refuses for good only so
       why = "it does not speak StreamNook protocol version " + std::to_string(sn::kProtocolVersion);
       break;
     default:
@@ -130,6 +130,9 @@ roles::HandshakeOutcome PluginRunner::judge_handshake(const Result<sn::Initializ
     // Recognised by its name alone: a plugin may send it with another code.
     return data && data->name == "protocol_version_mismatch";
   });
+  // The supervisor names the slot (a handshake rejected for good); the detail names the spec's
+  // reason.
+  if (outcome.permanent) outcome.detail = "protocol_version_mismatch: " + outcome.detail;
   if (outcome.kind != roles::HandshakeOutcome::Kind::kAccepted) return outcome;
   std::vector<std::string> accepted;
   std::vector<std::string> ignored;  // reported once: a plugin may name half a million

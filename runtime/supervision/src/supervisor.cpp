@@ -14,22 +14,39 @@ Action stopped(StopCause cause, std::string detail) {
   return Action{Kind::kStopped, cause, std::move(detail), Duration{0}};
 }
 
+std::string ms(Duration d) { return std::to_string(d.count()) + " ms"; }
+
+std::string_view step_name(StopStep::Kind kind) {
+  switch (kind) {
+    case StopStep::Kind::kShutdown: return "shutdown";
+    case StopStep::Kind::kExit: return "exit";
+    case StopStep::Kind::kCloseStdin: return "closing stdin";
+    case StopStep::Kind::kSigterm: return "SIGTERM";
+    case StopStep::Kind::kWait: return "waiting";
+    case StopStep::Kind::kKill: return "SIGKILL";
+  }
+  return "";
+}
+
 }  // namespace
 
 Policy Policy::scaled(double factor) const {
   // Rounded, not truncated: 5000 ms * 0.57 is 2849.9999999999995 in double arithmetic.
-  // Never below 1 ms: a 0 ms ping interval would make a driver spin on its own deadline.
+  // Never below 1 ms: a 0 ms health-check interval would make a driver spin on its deadline.
   auto scale = [factor](Duration d) {
     auto ms = static_cast<Duration::rep>(std::llround(static_cast<double>(d.count()) * factor));
     return Duration{d.count() > 0 ? std::max<Duration::rep>(ms, 1) : ms};
   };
+  auto scale_optional = [&](std::optional<Duration> d) {
+    return d ? std::optional<Duration>(scale(*d)) : std::nullopt;
+  };
   Policy p = *this;
-  p.handshake_timeout = scale(handshake_timeout);
-  p.ping_interval = scale(ping_interval);
+  p.handshake_timeout = scale_optional(handshake_timeout);
+  p.health_check_interval = scale_optional(health_check_interval);
   for (auto& b : p.restart_backoff) b = scale(b);
-  p.restart_window = scale(restart_window);
-  p.shutdown_timeout = scale(shutdown_timeout);
-  p.exit_grace = scale(exit_grace);
+  p.restart_window = scale_optional(restart_window);
+  p.shutdown_timeout = scale_optional(shutdown_timeout);
+  for (auto& step : p.stop) step.wait = scale(step.wait);
   return p;
 }
 
@@ -41,7 +58,6 @@ std::string_view to_string(State state) {
     case State::kRunning: return "running";
     case State::kBackoff: return "backoff";
     case State::kStopping: return "stopping";
-    case State::kExiting: return "exiting";
     case State::kTerminating: return "terminating";
     case State::kStopped: return "stopped";
     case State::kDisabled: return "disabled";
@@ -54,11 +70,12 @@ std::string_view to_string(StopCause cause) {
     case StopCause::kLaunchFailed: return "launch_failed";
     case StopCause::kHandshakeFailed: return "handshake_failed";
     case StopCause::kHandshakeTimeout: return "handshake_timeout";
+    case StopCause::kHandshakeRejected: return "handshake_rejected";
     case StopCause::kCrashed: return "crashed";
     case StopCause::kUnhealthy: return "unhealthy";
     case StopCause::kMalformedFrame: return "malformed_frame";
     case StopCause::kOversizedFrame: return "oversized_frame";
-    case StopCause::kProtocolVersionMismatch: return "protocol_version_mismatch";
+    case StopCause::kOutputCap: return "output_cap";
     case StopCause::kExitTimeout: return "exit_timeout";
     case StopCause::kRequested: return "requested";
   }
@@ -75,12 +92,13 @@ Supervisor::Supervisor(Policy policy) : policy_(std::move(policy)) {}
 
 int Supervisor::restarts_in_window(TimePoint now) const {
   return static_cast<int>(std::count_if(restarts_.begin(), restarts_.end(), [&](TimePoint t) {
-    return now - t < policy_.restart_window;
+    return !policy_.restart_window || now - t < *policy_.restart_window;
   }));
 }
 
 void Supervisor::prune(TimePoint now) {
-  while (!restarts_.empty() && now - restarts_.front() >= policy_.restart_window) {
+  if (!policy_.restart_window) return;  // no window: every restart counts
+  while (!restarts_.empty() && now - restarts_.front() >= *policy_.restart_window) {
     restarts_.pop_front();
   }
 }
@@ -88,6 +106,7 @@ void Supervisor::prune(TimePoint now) {
 std::vector<Action> Supervisor::start(TimePoint now) {
   if (state_ != State::kIdle && state_ != State::kStopped && state_ != State::kDisabled) return {};
   stop_requested_ = false;
+  disable_requested_ = false;
   restarts_.clear();  // an explicit start (or re-enable) begins a fresh window
   return launch(now);
 }
@@ -96,8 +115,8 @@ std::vector<Action> Supervisor::launch(TimePoint) {
   state_ = State::kLaunching;
   deadline_.reset();
   pending_failure_.reset();
-  ping_outstanding_ = false;
-  missed_pings_ = 0;
+  check_outstanding_ = false;
+  missed_checks_ = 0;
   return {act(Kind::kSpawn)};
 }
 
@@ -105,9 +124,11 @@ std::vector<Action> Supervisor::spawned(TimePoint now) {
   if (state_ != State::kLaunching) return {};
   process_alive_ = true;
   if (stop_requested_) return fail(now, StopCause::kRequested, "stopped while starting");
+  if (disable_requested_) return fail(now, StopCause::kRequested, "disabled while starting");
   state_ = State::kHandshaking;
-  deadline_ = now + policy_.handshake_timeout;
-  return {act(Kind::kSendInitialize)};
+  deadline_.reset();
+  if (policy_.handshake_timeout) deadline_ = now + *policy_.handshake_timeout;
+  return {act(Kind::kSendHandshake)};
 }
 
 std::vector<Action> Supervisor::launch_failed(TimePoint now, std::string detail) {
@@ -122,21 +143,22 @@ std::vector<Action> Supervisor::launch_failed(TimePoint now, std::string detail)
 std::vector<Action> Supervisor::handshake_ok(TimePoint now) {
   if (state_ != State::kHandshaking) return {};
   state_ = State::kRunning;
-  deadline_ = now + policy_.ping_interval;
-  return {act(Kind::kSendInitialized), act(Kind::kRunning)};
+  deadline_.reset();
+  if (policy_.health_check_interval) deadline_ = now + *policy_.health_check_interval;
+  return {act(Kind::kSendHandshakeDone), act(Kind::kRunning)};
 }
 
 std::vector<Action> Supervisor::handshake_failed(TimePoint now, std::string detail,
-                                                 bool mismatch) {
+                                                 bool permanent) {
   if (state_ != State::kHandshaking) return {};
-  return fail(now, mismatch ? StopCause::kProtocolVersionMismatch : StopCause::kHandshakeFailed,
+  return fail(now, permanent ? StopCause::kHandshakeRejected : StopCause::kHandshakeFailed,
               std::move(detail));
 }
 
-std::vector<Action> Supervisor::pong(TimePoint) {
+std::vector<Action> Supervisor::health_check_answered(TimePoint) {
   if (state_ != State::kRunning) return {};
-  ping_outstanding_ = false;
-  missed_pings_ = 0;
+  check_outstanding_ = false;
+  missed_checks_ = 0;
   return {};
 }
 
@@ -144,6 +166,11 @@ std::vector<Action> Supervisor::frame_error(TimePoint now, bool oversize, std::s
   if (!process_alive_ || state_ == State::kTerminating) return {};
   return fail(now, oversize ? StopCause::kOversizedFrame : StopCause::kMalformedFrame,
               std::move(detail));
+}
+
+std::vector<Action> Supervisor::output_capped(TimePoint now, std::string detail) {
+  if (!process_alive_ || state_ == State::kTerminating) return {};
+  return fail(now, StopCause::kOutputCap, std::move(detail));
 }
 
 // A failure while the process lives: report it, kill, and decide once it has exited.
@@ -164,18 +191,22 @@ std::vector<Action> Supervisor::exited(TimePoint now, ExitStatus status) {
     case State::kTerminating: {
       auto [cause, detail] = pending_failure_.value_or(std::pair{StopCause::kCrashed, std::string()});
       if (cause == StopCause::kRequested || cause == StopCause::kExitTimeout) {
-        state_ = State::kStopped;
+        state_ = disable_requested_ ? State::kDisabled : State::kStopped;
         deadline_.reset();
-        // exit_timeout was reported when the kill was decided; a plain stop is reported now.
+        if (disable_requested_) {
+          return {Action{Kind::kDisabled, StopCause::kRequested, detail, Duration{0}}};
+        }
+        // exit_timeout was reported when a wait of the stop sequence ran out.
         if (cause == StopCause::kRequested) return {stopped(cause, status.describe())};
         return {};
       }
       return after_exit(now, cause, std::move(detail));
     }
     case State::kStopping:
-    case State::kExiting:
       state_ = State::kStopped;
       deadline_.reset();
+      // exit_timeout was reported when a wait ran out; a clean stop is reported now.
+      if (waited_out_) return {};
       return {stopped(StopCause::kRequested, status.describe())};
     default: {  // it ended on its own
       std::string detail = status.describe();
@@ -194,23 +225,31 @@ std::vector<Action> Supervisor::after_exit(TimePoint now, StopCause cause, std::
     state_ = State::kStopped;
     return {};
   }
-  if (cause == StopCause::kProtocolVersionMismatch) {
+  if (cause == StopCause::kHandshakeRejected || disable_requested_) {
     state_ = State::kDisabled;
     return {Action{Kind::kDisabled, cause, std::move(detail), Duration{0}}};
+  }
+  if (policy_.max_restarts_in_window <= 0) {
+    state_ = State::kStopped;  // the protocol restarts nothing: it stays down
+    return {};
   }
   prune(now);
   if (static_cast<int>(restarts_.size()) >= policy_.max_restarts_in_window) {
     state_ = State::kDisabled;
+    std::string within =
+        policy_.restart_window ? " within " + std::to_string(policy_.restart_window->count() / 1000) + " s"
+                               : "";
     return {Action{Kind::kDisabled, cause,
-                   "more than " + std::to_string(policy_.max_restarts_in_window) +
-                       " restarts within " +
-                       std::to_string(policy_.restart_window.count() / 1000) +
-                       " s; last failure: " + std::string(to_string(cause)) +
+                   "more than " + std::to_string(policy_.max_restarts_in_window) + " restarts" +
+                       within + "; last failure: " + std::string(to_string(cause)) +
                        (detail.empty() ? "" : " (" + detail + ")"),
                    Duration{0}}};
   }
-  std::size_t step = std::min(restarts_.size(), policy_.restart_backoff.size() - 1);
-  Duration delay = policy_.restart_backoff[step];
+  Duration delay{0};
+  if (!policy_.restart_backoff.empty()) {
+    std::size_t step = std::min(restarts_.size(), policy_.restart_backoff.size() - 1);
+    delay = policy_.restart_backoff[step];
+  }
   restarts_.push_back(now);
   state_ = State::kBackoff;
   deadline_ = now + delay;
@@ -222,8 +261,10 @@ std::vector<Action> Supervisor::stop(TimePoint now) {
   switch (state_) {
     case State::kRunning:
       state_ = State::kStopping;
-      deadline_ = now + policy_.shutdown_timeout;
-      return {act(Kind::kSendShutdown)};
+      step_ = 0;
+      waited_out_ = false;
+      deadline_.reset();
+      return run_stop(now);
     case State::kHandshaking:
       return fail(now, StopCause::kRequested, "stopped during the handshake");
     case State::kBackoff:
@@ -233,16 +274,70 @@ std::vector<Action> Supervisor::stop(TimePoint now) {
     case State::kIdle:
       state_ = State::kStopped;
       return {};
-    default:  // launching (handled at spawned), terminating, stopping, exiting, stopped
+    default:  // launching (handled at spawned), terminating, stopping, stopped, disabled
       return {};
   }
 }
 
+std::vector<Action> Supervisor::disable(TimePoint now, std::string detail) {
+  disable_requested_ = true;
+  switch (state_) {
+    case State::kLaunching:  // acted on once spawned() or launch_failed() comes
+      return {};
+    case State::kHandshaking:
+    case State::kRunning:
+    case State::kStopping:
+      return fail(now, StopCause::kRequested, std::move(detail));
+    case State::kTerminating:
+      return {};  // disabled once it has exited
+    default:
+      state_ = State::kDisabled;
+      deadline_.reset();
+      return {Action{Kind::kDisabled, StopCause::kRequested, std::move(detail), Duration{0}}};
+  }
+}
+
+std::vector<Action> Supervisor::run_stop(TimePoint now) {
+  std::vector<Action> out;
+  deadline_.reset();
+  // The last resort: killed, and stopped once it has exited (as exit_timeout when a wait of
+  // the sequence ran out first, reported then).
+  auto kill = [&] {
+    state_ = State::kTerminating;
+    pending_failure_ = {waited_out_ ? StopCause::kExitTimeout : StopCause::kRequested, ""};
+    out.push_back(act(Kind::kKill));
+  };
+  if (policy_.stop.empty()) {
+    kill();
+    return out;
+  }
+  while (step_ < policy_.stop.size()) {
+    const StopStep& step = policy_.stop[step_++];
+    switch (step.kind) {
+      case StopStep::Kind::kShutdown:
+        out.push_back(act(Kind::kSendShutdown));
+        if (policy_.shutdown_timeout) deadline_ = now + *policy_.shutdown_timeout;
+        --step_;  // stays here until shutdown_done() or the deadline
+        return out;
+      case StopStep::Kind::kExit: out.push_back(act(Kind::kSendExit)); break;
+      case StopStep::Kind::kCloseStdin: out.push_back(act(Kind::kCloseStdin)); break;
+      case StopStep::Kind::kSigterm: out.push_back(act(Kind::kTerminate)); break;
+      case StopStep::Kind::kKill: kill(); return out;
+      case StopStep::Kind::kWait:
+        deadline_ = now + step.wait;
+        return out;
+    }
+  }
+  return out;  // a sequence without a kill: the process ends by itself, or never
+}
+
 std::vector<Action> Supervisor::shutdown_done(TimePoint now) {
-  if (state_ != State::kStopping) return {};
-  state_ = State::kExiting;
-  deadline_ = now + policy_.exit_grace;
-  return {act(Kind::kSendExit)};
+  if (state_ != State::kStopping || step_ >= policy_.stop.size() ||
+      policy_.stop[step_].kind != StopStep::Kind::kShutdown) {
+    return {};
+  }
+  ++step_;
+  return run_stop(now);
 }
 
 std::vector<Action> Supervisor::tick(TimePoint now) {
@@ -250,24 +345,36 @@ std::vector<Action> Supervisor::tick(TimePoint now) {
   switch (state_) {
     case State::kHandshaking:
       return fail(now, StopCause::kHandshakeTimeout,
-                  "no answer to initialize within " +
-                      std::to_string(policy_.handshake_timeout.count()) + " ms");
+                  "no answer to the handshake within " + ms(*policy_.handshake_timeout));
     case State::kRunning:
-      if (ping_outstanding_ && ++missed_pings_ >= policy_.ping_max_misses) {
+      if (check_outstanding_ && ++missed_checks_ >= policy_.health_check_misses) {
         return fail(now, StopCause::kUnhealthy,
-                    std::to_string(missed_pings_) + " pings in a row unanswered");
+                    std::to_string(missed_checks_) + " health checks in a row unanswered");
       }
-      ping_outstanding_ = true;
-      deadline_ = now + policy_.ping_interval;
-      return {act(Kind::kSendPing)};
+      check_outstanding_ = true;
+      deadline_ = now + *policy_.health_check_interval;
+      return {act(Kind::kSendHealthCheck)};
     case State::kBackoff:
       return launch(now);
-    case State::kStopping:  // no answer to shutdown: send exit anyway
-      return shutdown_done(now);
-    case State::kExiting: {
-      std::string detail = "still running " + std::to_string(policy_.exit_grace.count()) +
-                           " ms after exit: killed";
-      auto out = fail(now, StopCause::kExitTimeout, detail);
+    case State::kStopping: {
+      const StopStep& step = policy_.stop[step_ > 0 ? step_ - 1 : 0];
+      if (step_ < policy_.stop.size() && policy_.stop[step_].kind == StopStep::Kind::kShutdown) {
+        return shutdown_done(now);  // no answer to shutdown: on with the sequence
+      }
+      // A wait ran out: the process did not exit in time.
+      std::vector<Action> out;
+      if (!waited_out_) {
+        waited_out_ = true;
+        std::string after = step_ >= 2 ? std::string(step_name(policy_.stop[step_ - 2].kind))
+                                       : std::string("the stop began");
+        std::string next = step_ < policy_.stop.size()
+                               ? std::string(step_name(policy_.stop[step_].kind))
+                               : std::string("left running");
+        out.push_back(stopped(StopCause::kExitTimeout,
+                              "still running " + ms(step.wait) + " after " + after + ": " + next));
+      }
+      auto rest = run_stop(now);
+      out.insert(out.end(), rest.begin(), rest.end());
       return out;
     }
     default:

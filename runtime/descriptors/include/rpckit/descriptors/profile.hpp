@@ -1,8 +1,17 @@
 #pragma once
 // The vocabulary of generated protocol profiles (<module>/profile.hpp): the traits a generic
-// role reads instead of code (framing, ids, lifecycle messages, leniency).
+// role reads instead of code (framing, ids, lifecycle messages, the stop sequence, what a side
+// does with input its peer should not have sent).
+//
+// The defaults of these types are JSON-RPC 2.0's own rules (answer a parse error with -32700
+// and a null id, echo the id of an invalid request when it can be read, match an answer to its
+// request by an id equal in kind and value, require "jsonrpc": "2.0"). Where JSON-RPC says
+// nothing (frame limits, timers, the stop sequence) a profile must say it: no protocol's
+// choice is a default here.
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string_view>
 
 #include "rpckit/codec/json_reader.hpp"
@@ -19,6 +28,12 @@ constexpr bool contains(IdKind set, IdKind kind) {
   return (static_cast<std::uint8_t>(set) & static_cast<std::uint8_t>(kind)) != 0;
 }
 
+// How an answer's id is matched to the request it answers ("ids.match").
+enum class IdMatch : std::uint8_t {
+  kExact,       // the same kind and value (JSON-RPC)
+  kStringForm,  // the same string form: a number matches its decimal text ("7" answers 7)
+};
+
 // How a peer's error objects are read. Strict (JSON-RPC 2.0): one without an integer `code` is
 // malformed, and the call fails with -32603 saying so. Lenient, for protocols whose peers omit
 // `code`: such an object is read as `missing_code`, and a missing `message` as
@@ -32,6 +47,83 @@ struct ErrorObjects {
   static constexpr ErrorObjects lenient(int code, std::string_view message) {
     return {true, code, message};
   }
+};
+
+// How incoming envelopes are read beyond JSON-RPC's letter.
+struct EnvelopeRules {
+  IdMatch id_match = IdMatch::kExact;
+  bool jsonrpc_optional = false;      // a message without "jsonrpc" is still taken (logged once)
+  bool blank_method_invalid = false;  // a method of only white space is an invalid request
+  bool invalid_request_id_null = false;  // -32600 always answers with id null, never the id
+};
+
+// The `data` the runtime puts on the errors it makes itself ("error_data"): an object with one
+// member, `member`, whose value names the error; empty `member`: no data.
+struct ErrorReasons {
+  std::string_view member;
+  std::string_view parse_error;       // -32700
+  std::string_view batch;             // -32600 for a batch array
+  std::string_view invalid_request;   // -32600 otherwise (an over-long frame included)
+  std::string_view method_not_found;  // -32601
+  std::string_view invalid_params;    // -32602
+  std::string_view internal_error;    // -32603
+  // The reason for an error code (empty: the code is not one of the six).
+  constexpr std::string_view for_code(int code) const {
+    switch (code) {
+      case -32700: return parse_error;
+      case -32600: return invalid_request;
+      case -32601: return method_not_found;
+      case -32602: return invalid_params;
+      case -32603: return internal_error;
+      default: return {};
+    }
+  }
+};
+
+// What a receiving side does with input its peer should not have sent ("not_json",
+// "oversize", "stray_response" of the profile, per receiving role).
+enum class OnNotJson : std::uint8_t {
+  kAnswer,  // -32700 with a null id (JSON-RPC)
+  kLog,     // logged (rate-limited) and discarded; nothing is answered
+};
+enum class OnOversize : std::uint8_t {
+  kClose,    // the connection ends (a protocol violation)
+  kDiscard,  // logged and skipped, never buffered whole; the connection keeps serving
+  kAnswer,   // answered -32600 with a null id, then skipped as kDiscard
+};
+enum class OnStrayResponse : std::uint8_t {
+  kLog,     // a response that answers no request of ours is logged and dropped
+  kAnswer,  // it is answered -32600 with a null id (a side that never sends requests)
+};
+struct ReceiveRules {
+  OnNotJson not_json = OnNotJson::kAnswer;
+  OnOversize oversize = OnOversize::kClose;
+  OnStrayResponse stray_response = OnStrayResponse::kLog;
+};
+
+// A lifecycle timer: a duration, or none (std::nullopt: the protocol sets no such limit).
+using Timer = std::optional<std::chrono::milliseconds>;
+
+// One step of the spawner's stop sequence ("stop"). The sequence runs in order and ends as
+// soon as the process has exited.
+struct StopStep {
+  enum class Kind : std::uint8_t {
+    kShutdown,    // the shutdown request; waits for its answer (at most the shutdown timeout)
+    kExit,        // the exit notification
+    kCloseStdin,  // closes the process's stdin
+    kSigterm,     // sends SIGTERM
+    kWait,        // waits `wait` for the process to exit
+    kKill,        // SIGKILL; the process is then reaped
+  };
+  Kind kind = Kind::kKill;
+  std::chrono::milliseconds wait{0};
+};
+
+// What the spawned side does once it has answered shutdown ("after_shutdown").
+enum class AfterShutdown : std::uint8_t {
+  kServe,        // carries on until its other stop conditions
+  kStop,         // ends the session once the answer is written
+  kIgnoreInput,  // reads and drops every later line until its other stop conditions
 };
 
 // A lifecycle slot the protocol leaves empty (no health check, no exit notification, ...).

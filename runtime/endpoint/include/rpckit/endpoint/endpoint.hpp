@@ -53,6 +53,7 @@
 #include "rpckit/endpoint/envelope.hpp"
 #include "rpckit/endpoint/reply.hpp"
 #include "rpckit/endpoint/rpc_error.hpp"
+#include "rpckit/endpoint/wire_rules.hpp"
 #include "rpckit/framing/frame_reader.hpp"
 #include "rpckit/framing/frame_writer.hpp"
 #include "rpckit/values/json_value.hpp"
@@ -105,8 +106,11 @@ struct Diagnostic {
   enum class Kind {
     kUnknownResponseId,  // response to no pending call (late, duplicate, or invented)
     kInvalidResponse,    // response that cannot be used (neither result nor error, too deep)
-    kParseError,         // frame body is not JSON (answered with -32700)
+    kParseError,         // frame body is not JSON (answered -32700, or logged and dropped as
+                         // the profile says; a flood is logged at a falling rate)
     kInvalidRequest,     // envelope is not a valid request (answered with -32600)
+    kOversize,           // a frame over the cap, skipped (answered -32600 if the profile says)
+    kLenientEnvelope,    // taken though JSON-RPC would refuse it (no "jsonrpc"): logged once
     kNotificationFailed, // a notification's handler threw (no response is sent)
     kWriteFailed,        // a frame could not be written
     kObserverFailed,     // an observer, a call_async() completion, or a handler after
@@ -136,7 +140,10 @@ class Endpoint {
   using Handler = std::function<JsonValue(const Incoming&)>;
 
   struct Options {
-    std::chrono::milliseconds default_deadline{30000};
+    // The deadline of a call that names none (typed calls name their message's). None by
+    // default: JSON-RPC sets no deadline, so such a call waits for its answer, the end of the
+    // connection or close().
+    std::optional<std::chrono::milliseconds> default_deadline;
     // Incoming messages waiting for the handler, by count and by frame bytes; when full the
     // reader stops reading, which pushes back on the peer through the pipe instead of growing
     // memory. A frame larger than max_queued_bytes is still taken when the queue is empty.
@@ -148,19 +155,13 @@ class Endpoint {
     // call hands reading over at once). Shorter costs a wake-up of the idle thread per period
     // while messages keep arriving: at 2 ms, events to 10 plugins on one core ran ~25% slower.
     std::chrono::milliseconds reading_takeover{50};
-    // Deepest nesting taken from the peer (the envelope object is depth 1).
-    std::size_t max_depth = 256;
     // Unblocks the reading thread's read() (e.g. framing::InterruptibleFdSource::interrupt or
     // MemoryPipeSource::close). Without it, close() still fails pending calls at once, but the
     // destructor waits for the peer to close its end.
     std::function<void()> interrupt_reader;
-    // The ids this side's requests carry (integers, or the same numbers as decimal strings),
-    // and the kinds a peer's requests may carry; another kind is answered -32600. Generated
-    // profiles name both (Profile::kSentIds, kAcceptedIds).
-    IdKind sent_ids = IdKind::kInteger;
-    IdKinds accepted_ids = IdKind::kInteger | IdKind::kString;
-    // Whether a peer's error object may lack `code` (Profile::kErrorObjects).
-    ErrorObjects error_objects = ErrorObjects::strict();
+    // The protocol's rules for this side (ids, leniency, what bad input gets): a generated
+    // profile's, through rpckit::roles::connection_rules(); JSON-RPC's own by default.
+    WireRules rules;
   };
 
   Endpoint(std::unique_ptr<framing::FrameReader> reader,
@@ -183,7 +184,8 @@ class Endpoint {
 
   void start();
 
-  // Sends a request and waits for the response or the deadline (default_deadline if none).
+  // Sends a request and waits for the response or the deadline (default_deadline if none;
+  // with neither, until the answer or the end of the connection).
   CallResult call(std::string_view method, std::optional<JsonValue> params,
                   std::optional<std::chrono::milliseconds> deadline = std::nullopt);
   // Sends a request and returns at once: no thread waits for the answer. `done` runs exactly
@@ -281,6 +283,13 @@ class Endpoint {
   bool send_text(std::string_view body);
   bool send_texts(std::span<const std::string_view> bodies);
   bool send_error(const nlohmann::json& id, const RpcError& error);
+  // The profile's data on an error that has none (ErrorReasons); `batch` for a batch array.
+  RpcError with_reason(const RpcError& error, bool batch = false) const;
+  // -32600 with a null id, for input that has no id to answer with.
+  void answer_invalid(const std::string& reason, bool batch = false);
+  // Input the profile drops: counted, and logged at a falling rate (the first ten, then
+  // the 100th, 1000th, ...), so a flood cannot flood the log.
+  void diagnose_dropped(Diagnostic::Kind kind, std::uint64_t& count, const std::string& what);
   // The one response to a request: its result or its error (a short -32603 in its place
   // when it cannot be written, e.g. a result over the frame cap).
   bool respond(const nlohmann::json& id, const std::string& method,
@@ -322,6 +331,10 @@ class Endpoint {
   TimePoint idle_until_ = TimePoint::min();  // min: it is not idle
   bool reading_done_ = false;
   std::optional<CloseReason> close_reason_;
+  // Reading thread only: frames dropped so far, and whether a lenient envelope was logged.
+  std::uint64_t dropped_not_json_ = 0;
+  std::uint64_t dropped_oversize_ = 0;
+  bool lenient_logged_ = false;
 
   std::shared_ptr<detail::ReplyOutbox> outbox_;  // deferred replies send through it
   std::atomic<bool> closed_{false};

@@ -24,7 +24,8 @@ struct Envelope {
   enum class Kind { kRequest, kNotification, kResponse };
   Kind kind = Kind::kNotification;
   std::string method;            // requests and notifications
-  JsonValue id;                  // requests and responses: a string or an integer
+  JsonValue id;                  // requests and responses: a string, an integer (or null)
+  bool jsonrpc_absent = false;   // taken without "jsonrpc" (ScanRules::jsonrpc_optional)
   std::optional<Span> params;    // absent when the envelope has none
   std::optional<Span> result;    // responses: exactly one of result and error
   std::optional<Span> error;
@@ -41,10 +42,23 @@ struct EnvelopeProblem {
   Kind kind = Kind::kParseError;
   JsonValue id;        // null when none could be recovered
   std::string reason;  // says where and why: "at byte 4100: nesting deeper than 256 levels"
+  bool batch = false;  // the frame is a batch array
 };
 
-// `max_depth` counts the envelope object itself as depth 1.
+// How strictly a frame is read, beyond JSON-RPC's letter (the profile's EnvelopeRules).
+struct ScanRules {
+  std::size_t max_depth = 256;  // the envelope object itself is depth 1
+  bool jsonrpc_optional = false;
+  bool blank_method_invalid = false;
+  bool null_id_requests = false;  // {"id": null, "method": ...} is a request answered with null
+};
+
 std::variant<Envelope, EnvelopeProblem> scan_envelope(std::string_view frame,
-                                                      std::size_t max_depth);
+                                                      const ScanRules& rules);
+// JSON-RPC's own rules, with `max_depth`.
+inline std::variant<Envelope, EnvelopeProblem> scan_envelope(std::string_view frame,
+                                                             std::size_t max_depth) {
+  return scan_envelope(frame, ScanRules{max_depth});
+}
 
 }  // namespace rpckit

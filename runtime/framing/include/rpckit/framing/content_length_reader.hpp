@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 
 #include "rpckit/framing/byte_io.hpp"
@@ -14,7 +15,8 @@ namespace rpckit::framing {
 // case-insensitive; unknown headers are ignored; spaces/tabs around names and values are
 // tolerated; N counts bytes and must be plain decimal digits. Content-Length given twice is
 // accepted only with the same value. N > max_body_bytes is reported as kOversize as soon as
-// the header section is complete, before any body byte is requested.
+// the header section is complete, before any body byte is requested (and, with
+// ReaderOptions::resume_after_oversize, its body is then dropped as it arrives).
 // Thread safety: see FrameReader (one reading thread).
 class ContentLengthReader final : public FrameReader {
  public:
@@ -26,12 +28,14 @@ class ContentLengthReader final : public FrameReader {
   ReadResult read_header(std::size_t& body_bytes);
   ReadResult read_body(std::size_t body_bytes);
   ReadResult fail(ReadStatus status, std::string reason);
+  bool skip_body();
 
   ByteSource& source_;
   std::size_t max_body_bytes_;
   ReaderOptions options_;
   ReadBuffer buffer_;
   std::optional<ReadResult> terminal_;  // sticky eof / failure
+  std::uint64_t skip_remaining_ = 0;    // body bytes of an over-long frame still to drop
 };
 
 }  // namespace rpckit::framing

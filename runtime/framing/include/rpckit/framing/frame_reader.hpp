@@ -21,6 +21,14 @@ struct ReaderOptions {
   // '\n' is a frame (the next read() is kEof) instead of kTruncatedBody.
   bool deliver_blank_lines = false;
   bool accept_unterminated_last_line = false;
+  // A frame over the size limit is skipped instead of ending the stream: read() reports it
+  // once as kOversize (the reason says how big it was, as far as is known) and the next
+  // read() goes on with the frame after it. What the over-long frame holds is dropped as it
+  // arrives, never buffered whole. Off: kOversize is final, like every other failure.
+  bool resume_after_oversize = false;
+  // NDJSON only: a lone '\r' also ends a line (LF, CRLF or CR), for peers that split input
+  // so (loaf RPC).
+  bool split_on_cr = false;
 };
 
 // Reads frames from a ByteSource.
@@ -28,7 +36,8 @@ struct ReaderOptions {
 // read() blocks until a whole frame, the end of the stream, or a failure. It reports every
 // problem in the result and does not throw (short of std::bad_alloc), so it can run on its own
 // thread. After anything but kOk the stream cannot be resynchronised: every later read()
-// returns the same status and reason without touching the source.
+// returns the same status and reason without touching the source; the one exception is
+// kOversize with ReaderOptions::resume_after_oversize, after which reading goes on.
 //
 // Thread safety: one thread calls read() (a reader owns parse state). The source must outlive
 // the reader.

@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <optional>
+#include <string_view>
 
 #include "rpckit/framing/byte_io.hpp"
 #include "rpckit/framing/frame_reader.hpp"
@@ -18,6 +19,9 @@ namespace rpckit::framing {
 // ReaderOptions::deliver_blank_lines and accept_unterminated_last_line make it stricter
 // about blank lines and laxer about a final line without '\n'; a delivered line then has its
 // surrounding spaces, tabs and '\r' stripped (the limit still counts them).
+// ReaderOptions::resume_after_oversize skips an over-long line (dropped as it arrives: at
+// most max_body_bytes + 1 + chunk_bytes are held) and reads on; split_on_cr ends lines at a
+// lone '\r' too.
 // Thread safety: see FrameReader (one reading thread).
 class NdjsonReader final : public FrameReader {
  public:
@@ -26,14 +30,24 @@ class NdjsonReader final : public FrameReader {
   ReadResult read() override;
 
  private:
+  struct LineEnd {
+    std::size_t at;    // offset of the terminator, or npos
+    std::size_t size;  // 1 (LF, CR) or 2 (CRLF)
+  };
   ReadResult fail(ReadStatus status, std::string reason);
-  // Either strict option is on: delivered lines are stripped.
+  ReadResult oversize(std::string reason);  // final unless resume_after_oversize
+  // A strict or CR-splitting option is on: delivered lines are stripped.
   bool strips_lines() const;
+  LineEnd find_end(std::string_view data, std::size_t from, bool at_eof) const;
+  bool skip_rest_of_line();
 
   ByteSource& source_;
   std::size_t max_body_bytes_;
   bool deliver_blank_lines_;
   bool accept_unterminated_last_line_;
+  bool resume_after_oversize_;
+  bool split_on_cr_;
+  bool skipping_ = false;  // inside an over-long line being dropped
   ReadBuffer buffer_;
   std::optional<ReadResult> terminal_;  // sticky eof / failure
 };

@@ -6,6 +6,7 @@
 #include <sys/types.h>
 
 #include <chrono>
+#include <csignal>
 #include <filesystem>
 #include <memory>
 #include <mutex>
@@ -52,7 +53,10 @@ class ChildProcess {
 
   // SIGKILL, unless the process has already been reaped (a pidfd makes this race-free); with
   // own_process_group, to its whole group.
-  void kill();
+  void kill() { send_signal(SIGKILL); }
+  // SIGTERM the same way: a request to stop that the process may handle.
+  void terminate() { send_signal(SIGTERM); }
+  void send_signal(int signal);
   // Blocks until the process ends and reaps it. One thread waits; the result is kept.
   ExitStatus wait();
   // wait(), but gives up (nullopt, the process left running) after `timeout`.

@@ -16,6 +16,7 @@
 
 #include "rpckit/descriptors/profile.hpp"
 #include "rpckit/endpoint/typed.hpp"
+#include "rpckit/roles/connection_rules.hpp"
 #include "rpckit/roles/plugin_process.hpp"
 
 namespace rpckit::roles {
@@ -82,26 +83,24 @@ PluginProcess::Lifecycle host_lifecycle(
   return life;
 }
 
-// The supervisor's policy with the timers Protocol's profile sets ("timings"), the others at
-// their defaults, every duration multiplied by `time_scale`.
+// The supervisor's policy as Protocol's profile states it: every timer ("timings"; none where
+// the profile says none) and the stop sequence, every duration multiplied by `time_scale`.
 template <class Protocol>
 supervision::Policy lifecycle_policy(double time_scale = 1.0) {
   using Profile = typename Protocol::Profile;
   supervision::Policy p;
-  if constexpr (requires { Profile::kHandshakeTimeout; }) p.handshake_timeout = Profile::kHandshakeTimeout;
-  if constexpr (requires { Profile::kHealthCheckInterval; }) p.ping_interval = Profile::kHealthCheckInterval;
-  if constexpr (requires { Profile::kHealthCheckMisses; }) p.ping_max_misses = Profile::kHealthCheckMisses;
-  if constexpr (requires { Profile::kRestartBackoff; }) {
-    p.restart_backoff.assign(Profile::kRestartBackoff.begin(), Profile::kRestartBackoff.end());
-  }
-  if constexpr (requires { Profile::kRestartWindow; }) p.restart_window = Profile::kRestartWindow;
-  if constexpr (requires { Profile::kRestartsInWindow; }) p.max_restarts_in_window = Profile::kRestartsInWindow;
-  if constexpr (requires { Profile::kShutdownTimeout; }) p.shutdown_timeout = Profile::kShutdownTimeout;
-  if constexpr (requires { Profile::kExitGrace; }) p.exit_grace = Profile::kExitGrace;
+  p.handshake_timeout = Profile::kHandshakeTimeout;
+  p.health_check_interval = Profile::kHealthCheckInterval;
+  p.health_check_misses = Profile::kHealthCheckMisses;
+  p.restart_backoff.assign(Profile::kRestartBackoff.begin(), Profile::kRestartBackoff.end());
+  p.restart_window = Profile::kRestartWindow;
+  p.max_restarts_in_window = Profile::kRestartsInWindow;
+  p.shutdown_timeout = Profile::kShutdownTimeout;
+  p.stop.assign(Profile::kStop.begin(), Profile::kStop.end());
   return p.scaled(time_scale);
 }
 
-// What a PluginProcess takes from Protocol's profile: framing and limits.
+// What a PluginProcess takes from Protocol's profile: the spawner's connection rules.
 template <class Protocol>
 PluginProcess::Settings process_settings(std::string id, process::SpawnOptions spawn,
                                          supervision::Policy policy) {
@@ -109,12 +108,7 @@ PluginProcess::Settings process_settings(std::string id, process::SpawnOptions s
   PluginProcess::Settings s;
   s.id = std::move(id);
   s.spawn = std::move(spawn);
-  s.framing = Profile::kFraming;
-  s.max_frame_bytes = Profile::kMaxFrameBytes;
-  s.max_json_depth = Profile::kMaxJsonDepth;
-  s.sent_ids = Profile::kSentIds;
-  s.accepted_ids = Profile::kAcceptedIds;
-  s.error_objects = Profile::kErrorObjects;
+  s.connection = connection_rules<Profile>(Side::kSpawner);
   s.policy = std::move(policy);
   return s;
 }

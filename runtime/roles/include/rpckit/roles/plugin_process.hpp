@@ -28,6 +28,7 @@
 #include "rpckit/endpoint/endpoint.hpp"
 #include "rpckit/framing/framing.hpp"
 #include "rpckit/process/child_process.hpp"
+#include "rpckit/roles/connection_rules.hpp"
 #include "rpckit/roles/lifecycle_event.hpp"
 #include "rpckit/supervision/supervisor.hpp"
 #include "rpckit/values/json_value.hpp"
@@ -58,19 +59,15 @@ class PluginProcess {
     std::function<void(Endpoint&, supervision::Duration, std::function<void(bool answered)>)>
         health_check;  // none: the plugin counts as healthy
     std::function<void(Endpoint&, supervision::Duration, Done)> shutdown;  // none: exit next
-    std::function<void(Endpoint&)> exit;  // none: its stdin is closed, killed after the exit grace
+    std::function<void(Endpoint&)> exit;  // none: the stop sequence has no exit step
   };
   struct Settings {
     std::string id;
     process::SpawnOptions spawn;
-    framing::Framing framing = framing::Framing::kContentLength;
-    std::size_t max_frame_bytes = 0;
-    std::size_t max_json_depth = 0;
-    IdKind sent_ids = IdKind::kInteger;
-    IdKinds accepted_ids = IdKind::kInteger | IdKind::kString;
-    ErrorObjects error_objects = ErrorObjects::strict();
+    ConnectionRules connection;  // the spawner's side of the profile
     supervision::Policy policy;
-    supervision::Duration default_deadline{30000};
+    // The deadline of a call whose message names none (see Endpoint::Options).
+    std::optional<supervision::Duration> default_deadline;
     // Events waiting for a plugin that is slow to read; beyond this they are dropped (and
     // reported) rather than letting one plugin hold memory or delay the others.
     std::size_t max_queued_events = 1024;
@@ -78,6 +75,9 @@ class PluginProcess {
   struct Observer {
     std::function<void(const LifecycleEvent&)> lifecycle;
     std::function<void(std::string_view what)> report;
+    // What the endpoint noticed about the plugin (a line dropped as not JSON or over the
+    // cap, a stray answer, ...), by kind; `report` gets the same as text.
+    std::function<void(const Diagnostic&)> diagnostic;
     std::function<void(bool outgoing, std::string_view body)> frame;
   };
 
@@ -90,6 +90,9 @@ class PluginProcess {
   const std::string& id() const { return settings_.id; }
   void start();
   void stop();  // blocks until stopped or disabled
+  // Gives up on the plugin (killed if it runs) until start() again: for failures the
+  // application counts itself (e.g. failed initializations in a window). Does not block.
+  void disable(std::string reason);
   supervision::State state() const;
 
   // Queues a notification if the plugin is running (handshake done); false if dropped (a

@@ -48,12 +48,7 @@ JsonValue default_result() {
 template <class Profile>
 PluginSettings plugin_settings() {
   PluginSettings s;
-  s.framing = Profile::kFraming;
-  s.max_frame_bytes = Profile::kMaxFrameBytes;
-  s.max_json_depth = Profile::kMaxJsonDepth;
-  s.sent_ids = Profile::kSentIds;
-  s.accepted_ids = Profile::kAcceptedIds;
-  s.error_objects = Profile::kErrorObjects;
+  s.connection = connection_rules<Profile>(Side::kSpawned);
   s.lifecycle.handshake = method_of<typename Profile::Handshake>();
   s.lifecycle.handshake_done = method_of<typename Profile::HandshakeDone>();
   s.lifecycle.health_check = method_of<typename Profile::HealthCheck>();
@@ -62,7 +57,9 @@ PluginSettings plugin_settings() {
   s.lifecycle.health_check_result = default_result<typename Profile::HealthCheck>();
   s.lifecycle.shutdown_result = default_result<typename Profile::Shutdown>();
   s.lifecycle.grant_member = std::string(Profile::kGrantMember);
-  s.lifecycle.stops_after_shutdown = Profile::kStopsOnShutdown;
+  s.lifecycle.after_shutdown = Profile::kAfterShutdown;
+  s.lifecycle.stops_on_sigterm = Profile::kStopsOnSigterm;
+  s.lifecycle.stops_on_stdin_eof = Profile::kStopsOnStdinEof;
   return s;
 }
 

@@ -15,6 +15,7 @@
 //   notifications that arrive meanwhile are held, bounded, and run once that handler has
 //   returned: an event never runs in the middle of another handler;
 // - reports what it cannot answer (a notification's failure, a dropped event) on stderr.
+#include <atomic>
 #include <cstddef>
 #include <deque>
 #include <functional>
@@ -28,6 +29,7 @@
 #include "rpckit/endpoint/endpoint.hpp"
 #include "rpckit/framing/framing.hpp"
 #include "rpckit/roles/caller.hpp"
+#include "rpckit/roles/connection_rules.hpp"
 #include "rpckit/values/json_value.hpp"
 
 namespace rpckit::roles {
@@ -43,16 +45,15 @@ struct PluginLifecycle {
   JsonValue health_check_result;  // encoded default result
   JsonValue shutdown_result;
   std::string grant_member;  // the handshake params member that holds the grant
-  bool stops_after_shutdown = false;  // ends the session once the shutdown answer is written
+  // What the session does once its shutdown answer is written: carry on, end (the exit
+  // message of a protocol without one), or read and drop every later frame.
+  AfterShutdown after_shutdown = AfterShutdown::kServe;
+  bool stops_on_sigterm = false;  // SIGTERM (and SIGINT) end the session as stdin EOF does
+  bool stops_on_stdin_eof = false;  // the end of stdin is a normal stop (nothing is reported)
 };
 
 struct PluginSettings {
-  framing::Framing framing = framing::Framing::kContentLength;
-  std::size_t max_frame_bytes = 0;
-  std::size_t max_json_depth = 0;
-  IdKind sent_ids = IdKind::kInteger;
-  IdKinds accepted_ids = IdKind::kInteger | IdKind::kString;
-  ErrorObjects error_objects = ErrorObjects::strict();
+  ConnectionRules connection;
   PluginLifecycle lifecycle;
 };
 
@@ -72,6 +73,9 @@ class PluginSession {
   void on_ready(std::function<void()> hook) { ready_hook_ = std::move(hook); }
   // Runs when shutdown arrives, before it is answered (every earlier message is handled).
   void on_shutdown(std::function<void()> hook) { shutdown_hook_ = std::move(hook); }
+  // Runs, on a thread of its own, when SIGTERM or SIGINT stops a session whose profile stops
+  // on it, before reading ends (e.g. to tell the peer why).
+  void on_signal(std::function<void()> hook) { signal_hook_ = std::move(hook); }
 
   // Serves on stdin/stdout (ignoring SIGPIPE process-wide: framing::ignore_sigpipe). Returns
   // the process exit code: 0 after exit or a clean EOF, 1 on a broken stream.
@@ -103,8 +107,11 @@ class PluginSession {
   Caller& host_;
   std::function<void()> ready_hook_;
   std::function<void()> shutdown_hook_;
+  std::function<void()> signal_hook_;
   Endpoint* endpoint_ = nullptr;
   bool exit_requested_ = false;
+  bool ignoring_input_ = false;  // dispatcher thread: shutdown answered, input dropped
+  std::atomic<bool> stopped_by_signal_{false};
   bool handshaken_ = false;
   // Dispatcher thread only: handlers running (more than 1 when the endpoint dispatches a
   // message while a handler waits in a host call), and the events held meanwhile.

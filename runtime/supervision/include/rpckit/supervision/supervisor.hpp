@@ -4,12 +4,17 @@
 // returns, and calls tick() at next_deadline(). Tests drive it with fake time.
 //
 //   idle --start--> launching --spawned--> handshaking --handshake_ok--> running
-//     running: ping every ping_interval; ping_max_misses misses in a row -> unhealthy
-//     any failure -> backoff (1 s, 5 s, 25 s by restarts in the window) -> launching
-//                 -> disabled when it would be restart number max_restarts_in_window + 1
-//                    within restart_window, or on protocol_version_mismatch
-//     stop(): running -> stopping (shutdown sent) -> exiting (exit sent) -> stopped,
-//             killed after exit_grace (exit_timeout); a pending restart is cancelled.
+//     running: a health check every health_check_interval; health_check_misses unanswered in
+//              a row -> unhealthy
+//     any failure -> the process is killed; then backoff (restart_backoff by restarts in the
+//                 window) -> launching, or disabled when it would be restart number
+//                 max_restarts_in_window + 1 within restart_window, or on a rejected handshake
+//     stop(): running -> stopping: the profile's stop sequence, step by step (shutdown and its
+//             answer, exit, close stdin, SIGTERM, waits for the exit, a kill) until the process
+//             has exited -> stopped; a pending restart is cancelled.
+//
+// Every timer is the profile's (rpckit::roles::lifecycle_policy): a timer it does not set is
+// none here, never another protocol's value.
 #include <chrono>
 #include <cstdint>
 #include <deque>
@@ -18,6 +23,8 @@
 #include <string_view>
 #include <vector>
 
+#include "rpckit/descriptors/profile.hpp"
+
 namespace rpckit::supervision {
 
 using Clock = std::chrono::steady_clock;
@@ -25,14 +32,14 @@ using TimePoint = Clock::time_point;
 using Duration = std::chrono::milliseconds;
 
 struct Policy {
-  Duration handshake_timeout{10000};
-  Duration ping_interval{30000};
-  int ping_max_misses = 3;
-  std::vector<Duration> restart_backoff{Duration{1000}, Duration{5000}, Duration{25000}};
-  Duration restart_window{600000};
-  int max_restarts_in_window = 3;
-  Duration shutdown_timeout{30000};  // waiting for the answer to `shutdown`
-  Duration exit_grace{5000};
+  std::optional<Duration> handshake_timeout;      // none: the handshake may take any time
+  std::optional<Duration> health_check_interval;  // none: no health checks
+  int health_check_misses = 0;                    // unanswered checks in a row: unhealthy
+  std::vector<Duration> restart_backoff;          // the delay before restart 1, 2, ... (last repeats)
+  std::optional<Duration> restart_window;         // in which restarts are counted
+  int max_restarts_in_window = 0;                 // 0: a lost process is never restarted
+  std::optional<Duration> shutdown_timeout;       // waiting for shutdown's answer; none: until exit
+  std::vector<StopStep> stop;                     // the stop sequence; empty: a kill
 
   // Every duration multiplied by `factor` (demos and tests run the same policy faster).
   Policy scaled(double factor) const;
@@ -41,27 +48,27 @@ struct Policy {
 enum class State {
   kIdle,
   kLaunching,    // spawn requested
-  kHandshaking,  // process up, initialize sent
-  kRunning,      // initialized sent; pings flow
+  kHandshaking,  // process up, the handshake sent
+  kRunning,      // handshake done; health checks flow
   kBackoff,      // waiting to restart after a failure
-  kStopping,     // shutdown sent, waiting for its answer
-  kExiting,      // exit sent, waiting for the process to end
+  kStopping,     // the stop sequence runs, until the process has exited
   kTerminating,  // killed after a failure (or a stop mid-start), waiting for it to end
-  kStopped,      // stopped on request
-  kDisabled,     // gave up: crash loop or protocol version mismatch
+  kStopped,      // stopped on request, or lost and not restarted
+  kDisabled,     // gave up: too many restarts, or a handshake rejected for good
 };
 
 enum class StopCause {
   kLaunchFailed,
-  kHandshakeFailed,
+  kHandshakeFailed,    // refused (it is restarted)
   kHandshakeTimeout,
-  kCrashed,  // the process ended on its own (exit status or signal in the detail)
-  kUnhealthy,  // missed pings
+  kHandshakeRejected,  // refused for good (e.g. a protocol version mismatch): disabled
+  kCrashed,            // the process ended on its own (exit status or signal in the detail)
+  kUnhealthy,          // health checks unanswered
   kMalformedFrame,
   kOversizedFrame,
-  kProtocolVersionMismatch,
-  kExitTimeout,  // did not exit within the grace period after `exit`: killed
-  kRequested,    // stopped on request, cleanly
+  kOutputCap,          // wrote more than the profile's output cap
+  kExitTimeout,        // did not exit within a wait of the stop sequence: signalled or killed
+  kRequested,          // stopped on request, cleanly
 };
 
 std::string_view to_string(State state);
@@ -69,17 +76,19 @@ std::string_view to_string(StopCause cause);  // "launch_failed", "crashed", ...
 
 struct Action {
   enum class Kind {
-    kSpawn,          // start the process
-    kSendInitialize, // the handshake request (the driver reports handshake_ok/failed)
-    kSendInitialized,
-    kSendPing,       // the driver reports pong, or nothing (a miss is the supervisor's call)
-    kSendShutdown,   // the driver reports shutdown_done (answered, failed or timed out)
-    kSendExit,
-    kKill,           // SIGKILL; the driver still reports the exit
-    kStopped,        // a stop happened: `cause`, `detail`
-    kRestartScheduled,  // `delay` until the next launch
-    kDisabled,       // no more restarts: `cause`, `detail`
-    kRunning,        // handshake complete, events may flow
+    kSpawn,              // start the process
+    kSendHandshake,      // the driver reports handshake_ok/failed
+    kSendHandshakeDone,  // the handshake-done notification, if the protocol has one
+    kSendHealthCheck,    // the driver reports the answer; a miss is the supervisor's call
+    kSendShutdown,       // the driver reports shutdown_done (answered, failed or timed out)
+    kSendExit,           // the exit notification
+    kCloseStdin,
+    kTerminate,          // SIGTERM
+    kKill,               // SIGKILL; the driver still reports the exit
+    kStopped,            // a stop happened: `cause`, `detail`
+    kRestartScheduled,   // `delay` until the next launch
+    kDisabled,           // no more restarts: `cause`, `detail`
+    kRunning,            // handshake complete, events may flow
   };
   Kind kind;
   StopCause cause = StopCause::kRequested;
@@ -101,12 +110,16 @@ class Supervisor {
   std::vector<Action> spawned(TimePoint now);
   std::vector<Action> launch_failed(TimePoint now, std::string detail);
   std::vector<Action> handshake_ok(TimePoint now);
-  // `mismatch` = the plugin answered protocol_version_mismatch (disable, never restart).
-  std::vector<Action> handshake_failed(TimePoint now, std::string detail, bool mismatch);
-  std::vector<Action> pong(TimePoint now);
+  // `permanent`: the peer refused for good (disable, never restart).
+  std::vector<Action> handshake_failed(TimePoint now, std::string detail, bool permanent);
+  std::vector<Action> health_check_answered(TimePoint now);
   std::vector<Action> frame_error(TimePoint now, bool oversize, std::string detail);
+  std::vector<Action> output_capped(TimePoint now, std::string detail);
   std::vector<Action> exited(TimePoint now, ExitStatus status);
   std::vector<Action> stop(TimePoint now);
+  // Gives up on the plugin now (a failure the application counts, e.g. failed initializations
+  // in a window): it is killed if it runs, and disabled until start() again.
+  std::vector<Action> disable(TimePoint now, std::string detail);
   std::vector<Action> shutdown_done(TimePoint now);
   // Fires whatever deadline has passed.
   std::vector<Action> tick(TimePoint now);
@@ -114,23 +127,28 @@ class Supervisor {
   std::optional<TimePoint> next_deadline() const { return deadline_; }
   State state() const { return state_; }
   int restarts_in_window(TimePoint now) const;
-  int missed_pings() const { return missed_pings_; }
+  int missed_health_checks() const { return missed_checks_; }
 
  private:
   std::vector<Action> fail(TimePoint now, StopCause cause, std::string detail);
   std::vector<Action> after_exit(TimePoint now, StopCause cause, std::string detail);
   std::vector<Action> launch(TimePoint now);
+  // Runs the stop sequence from step_ until a step waits (or the sequence ends).
+  std::vector<Action> run_stop(TimePoint now);
   void prune(TimePoint now);
 
   Policy policy_;
   State state_ = State::kIdle;
   std::optional<TimePoint> deadline_;
   bool process_alive_ = false;
-  bool ping_outstanding_ = false;
-  int missed_pings_ = 0;
+  bool check_outstanding_ = false;
+  int missed_checks_ = 0;
+  std::size_t step_ = 0;  // the stop sequence's next step
+  bool waited_out_ = false;  // a wait of the stop sequence ran out (reported as exit_timeout)
   // Why the process is being terminated; acted on (restart, disable, stop) once it exits.
   std::optional<std::pair<StopCause, std::string>> pending_failure_;
   bool stop_requested_ = false;  // no restart after the current process ends
+  bool disable_requested_ = false;
   std::deque<TimePoint> restarts_;  // restart times inside the window
 };
 
