@@ -14,5 +14,6 @@ void add_generate_commands(CLI::App& app, int& status);  // generate, check
 void add_validate_command(CLI::App& app, int& status);
 void add_compat_command(CLI::App& app, int& status);
 void add_docs_command(CLI::App& app, int& status);
+void add_trace_command(CLI::App& app, int& status);
 
 }  // namespace rpckit::cli

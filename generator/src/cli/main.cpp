@@ -1,4 +1,4 @@
-// rpckit: the toolkit's command line (generate, check, validate, compat, docs).
+// rpckit: the toolkit's command line (generate, check, validate, compat, docs, trace).
 //   rpckit <command> --help   what a command takes
 // Exit status: 0 ok, 1 the check found problems, 2 usage or input error (commands.hpp).
 #include <iostream>
@@ -7,8 +7,8 @@
 #include "emit/emit.hpp"
 
 int main(int argc, char** argv) {
-  CLI::App app{"rpckit: typed bindings, validation, compatibility and reference docs for "
-               "JSON Schema plugin protocols"};
+  CLI::App app{"rpckit: typed bindings, validation, compatibility, reference docs and session "
+               "inspection for JSON Schema plugin protocols"};
   app.set_version_flag("--version", std::string("rpckit ") + rpckit::gen::kGeneratorVersion);
   app.require_subcommand(1);
   int status = rpckit::cli::kOk;
@@ -16,6 +16,7 @@ int main(int argc, char** argv) {
   rpckit::cli::add_validate_command(app, status);
   rpckit::cli::add_compat_command(app, status);
   rpckit::cli::add_docs_command(app, status);
+  rpckit::cli::add_trace_command(app, status);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

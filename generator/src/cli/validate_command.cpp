@@ -16,6 +16,7 @@
 #include "rpckit/validate/json_position.hpp"
 #include "rpckit/validate/protocol.hpp"
 #include "rpckit/validate/transcript.hpp"
+#include "trace/finding_text.hpp"
 
 namespace rpckit::cli {
 namespace {
@@ -114,20 +115,7 @@ class Printer {
 
  private:
   static std::string render(const Report& r) {
-    std::string out = r.file;
-    if (r.line) out += ":" + std::to_string(r.line);
-    if (r.column) out += ":" + std::to_string(r.column);
-    out += ": ";
-    out += r.violation.severity == v::Violation::Severity::kError ? "error: " : "warning: ";
-    if (r.frame) {
-      out += "frame " + std::to_string(r.frame);
-      if (!r.from.empty()) out += " from " + r.from;
-      if (!r.peer.empty()) out += " (" + r.peer + ")";
-      out += ": ";
-    }
-    out += (r.violation.instance.empty() ? "/" : r.violation.instance) + ": " + r.violation.message();
-    if (!r.violation.schema.empty()) out += " [" + r.violation.schema + "]";
-    return out;
+    return trace::finding_text({r.file, r.line, r.column, r.frame, r.peer, r.from}, r.violation);
   }
 
   bool json_;
@@ -139,12 +127,11 @@ class Printer {
 // whose instance pointer is `within` (e.g. "/message" in a JSON-lines entry) + the violation's.
 void place(Report& r, std::string_view text, std::size_t first_line,
            const std::string& within = "") {
-  if (auto offset = v::locate(text, within + r.violation.instance)) {
-    const auto p = v::position_of(text, *offset);
-    r.line = first_line + p.line - 1;
+  trace::FindingPlace p;
+  trace::place_in(p, text, first_line, r.violation.instance, within);
+  if (p.line) {
+    r.line = p.line;
     r.column = p.column;
-  } else if (first_line) {
-    r.line = first_line;
   }
 }
 

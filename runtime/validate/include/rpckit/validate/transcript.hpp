@@ -70,8 +70,6 @@ class TranscriptChecker {
   std::size_t frames_ = 0;
 };
 
-enum class TranscriptFormat : std::uint8_t { kContentLength, kNdjson, kJsonLines };
-
 std::optional<TranscriptFormat> parse_transcript_format(std::string_view name);
 std::string_view to_string(TranscriptFormat format);
 // From the first bytes: "Content-Length:" headers, JSON lines of the demo host's transcript

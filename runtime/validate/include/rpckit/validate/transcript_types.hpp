@@ -1,11 +1,15 @@
 #pragma once
 // What the transcript checkers take and give: a frame, and a finding about one.
 #include <cstddef>
+#include <cstdint>
 #include <string>
 
 #include "rpckit/validate/violation.hpp"
 
 namespace rpckit::validate {
+
+// How a conversation was recorded: the raw bytes of one pipe, or a host's JSON-lines transcript.
+enum class TranscriptFormat : std::uint8_t { kContentLength, kNdjson, kJsonLines };
 
 struct Frame {
   std::size_t number = 0;  // 1-based, in the order frames crossed the pipe(s)
