@@ -1,6 +1,8 @@
 #include "transcript.hpp"
 
+#include <cerrno>
 #include <cstdio>
+#include <map>
 #include <optional>
 #include <utility>
 
@@ -70,7 +72,34 @@ std::string summarize(const nlohmann::json& message) {
   return out;
 }
 
+// `rpckit trace` on this host's transcript: the protocol is the one of the program running
+// (each sample host speaks one; a renamed host gets a placeholder to fill in).
+std::string inspect_command(const std::string& jsonl) {
+  static const std::map<std::string, std::string> kSchemas = {
+      {"streamnook-demo-host", "schema/protocol.json"},
+      {"desktop-host", "schema/desktop/protocol.json"},
+      {"codex-metadata-host", "schema/codex_metadata/protocol.json"},
+      {"loaf-client", "schema/loaf/protocol.json"},
+      {"core-line-host", "schema/core_line/protocol.json"}};
+  auto quoted = [](const std::string& s) {
+    return s.find_first_of(" '\"$`\\") == std::string::npos ? s : "'" + s + "'";
+  };
+  const auto schema = kSchemas.find(program_invocation_short_name);
+  return quoted(RPCKIT_TOOL) + " trace --schema " +
+         (schema == kSchemas.end() ? std::string("<protocol.json>")
+                                   : quoted(std::string(RPCKIT_SOURCE_DIR) + "/" + schema->second)) +
+         " " + quoted(jsonl);
+}
+
 }  // namespace
+
+Transcript::~Transcript() {
+  std::lock_guard lock(mutex_);
+  if (!jsonl_) return;
+  jsonl_.reset();
+  std::printf("inspect: %s\n", inspect_command(jsonl_path_).c_str());
+  std::fflush(stdout);
+}
 
 Transcript::Transcript(bool verbose_frames, std::string local_role, std::string peer_role)
     : verbose_frames_(verbose_frames),
@@ -85,6 +114,7 @@ bool Transcript::open_jsonl(const std::string& path, std::string* error) {
     jsonl_.reset();
     return false;
   }
+  jsonl_path_ = path;
   return true;
 }
 

@@ -19,6 +19,8 @@ class Transcript {
   // `local_role` and `peer_role` name the sides in the protocol's words ("host", "plugin").
   explicit Transcript(bool verbose_frames, std::string local_role = "host",
                       std::string peer_role = "plugin");
+  // With JSON lines written: prints the command that opens them in the inspector.
+  ~Transcript();
   // Also writes JSON lines to `path`; false (with *error) when it cannot be opened.
   bool open_jsonl(const std::string& path, std::string* error);
 
@@ -37,6 +39,7 @@ class Transcript {
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
   std::mutex mutex_;
   std::optional<std::ofstream> jsonl_;
+  std::string jsonl_path_;
 };
 
 }  // namespace rpckit_examples
