@@ -118,11 +118,14 @@ const Timeline = (() => {
         rect(color, x0 - 0.75, x0 + 0.75, top - 1, h + 2);
       }
     };
+    // Ticks first, spans over them: zoomed out, a lane's requests stay visible.
     const from = lowerBound(items, view.t0 - laneMaxSpan[row.lane]);
-    for (let j = from; j < items.length; j++) {
-      const k = items[j];
-      if (M.t[k] > view.t1) break;
-      draw1(k);
+    for (const spans of [false, true]) {
+      for (let j = from; j < items.length; j++) {
+        const k = items[j];
+        if (M.t[k] > view.t1) break;
+        if ((M.kind[k] === 0) === spans) draw1(k);
+      }
     }
     for (const k of laneOpen[row.lane]) if (M.t[k] < view.t0 - laneMaxSpan[row.lane]) draw1(k);
   }

@@ -37,7 +37,8 @@ function fmtDuration(d) {
   if (ms < 100) return ms.toFixed(1) + ' ms';
   if (ms < 1000) return Math.round(ms) + ' ms';
   if (d < 100) return d.toFixed(2) + ' s';
-  return d.toFixed(0) + ' s';
+  if (d < 3600) return Math.floor(d / 60) + ' min ' + Math.round(d % 60) + ' s';
+  return Math.floor(d / 3600) + ' h ' + Math.round((d % 3600) / 60) + ' min';
 }
 
 function fmtBytes(n) {
