@@ -204,9 +204,13 @@ TEST(CoreLineHost, RunsTheSamplePluginAndPrintsTheToolsOutput) {
                        sh(CORE_LINE_PLUGIN_EXE)));
   ASSERT_EQ(r.status, 0) << r.out << r.err;
   EXPECT_EQ(r.err, "");
-  // The output is the last line of stdout.
-  ASSERT_GE(r.out.size(), 2U);
-  std::string last = r.out.substr(r.out.rfind('\n', r.out.size() - 2) + 1);
+  // The output is the last line of stdout, before the command that opens the transcript in
+  // the inspector (`inspect: rpckit trace ...`, printed when --transcript is given).
+  const std::size_t inspect = r.out.rfind("\ninspect: ");
+  ASSERT_NE(inspect, std::string::npos) << r.out;
+  const std::string out = r.out.substr(0, inspect + 1);
+  ASSERT_GE(out.size(), 2U);
+  std::string last = out.substr(out.rfind('\n', out.size() - 2) + 1);
   EXPECT_EQ(nlohmann::json::parse(last), nlohmann::json::parse(R"({"text":"HELLO WORLD"})"));
 
   // Exactly the four lines of the spec, alternating, matched by request_id.
