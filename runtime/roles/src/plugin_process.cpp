@@ -1,12 +1,16 @@
+// PluginProcess: the supervisor's driver. A control thread owns the Supervisor and executes its
+// actions; lifecycle messages go out through the outbox, in order with the events, and their
+// answers come back as tasks for the control thread. The processes themselves are
+// plugin_connection.cpp's; the sender thread is the Outbox.
 #include "rpckit/roles/plugin_process.hpp"
 
 #include <algorithm>
 #include <chrono>
 
-#include "debug_validation.hpp"
-#include "rpckit/framing/capped_source.hpp"
-#include "rpckit/framing/fd_io.hpp"
-#include "rpckit/framing/interruptible_fd_source.hpp"
+#include <nlohmann/json.hpp>
+
+#include "outbox.hpp"
+#include "plugin_connection.hpp"
 
 namespace rpckit::roles {
 
@@ -25,28 +29,9 @@ std::string_view to_string(LifecycleEvent::Kind kind) {
 }
 
 namespace {
-// How long the reader may take to read what a child wrote before it exited.
-constexpr std::chrono::milliseconds kDrainAfterExit{1000};
 // The deadline of a call the profile puts no limit on: the process's exit (or a stop) ends it.
 constexpr std::chrono::milliseconds kNoDeadline{std::chrono::hours(24 * 365)};
 }  // namespace
-
-struct PluginProcess::Connection {
-  ~Connection() {  // kills the process if alive, closes the endpoint, joins the waiter
-    if (child) child->kill();
-    if (endpoint) endpoint->close();
-    if (waiter.joinable()) waiter.join();
-    endpoint.reset();
-    child.reset();
-  }
-  std::uint64_t generation = 0;
-  std::unique_ptr<process::ChildProcess> child;
-  std::unique_ptr<framing::InterruptibleFdSource> source;
-  std::unique_ptr<framing::CappedSource> capped;  // the profile's output cap over `source`
-  std::unique_ptr<framing::FdSink> sink;
-  std::shared_ptr<Endpoint> endpoint;
-  std::thread waiter;
-};
 
 PluginProcess::PluginProcess(Settings settings, Lifecycle lifecycle, Endpoint::Handler incoming,
                              Observer observer)
@@ -55,20 +40,17 @@ PluginProcess::PluginProcess(Settings settings, Lifecycle lifecycle, Endpoint::H
       incoming_(std::move(incoming)),
       observer_(std::move(observer)),
       supervisor_(settings_.policy) {
+  outbox_ = std::make_unique<detail::Outbox>(settings_.max_queued_events);
   control_thread_ = std::thread([this] { control_loop(); });
-  sender_thread_ = std::thread([this] {
-    framing::block_sigpipe_in_this_thread();  // ours: its writes need no per-write guard
-    send_loop();
-  });
 }
 
 PluginProcess::~PluginProcess() {
   {
     std::lock_guard lock(mutex_);
     quit_ = true;
-    accepting_events_ = false;
     wake_.notify_all();
   }
+  outbox_->close();
   control_thread_.join();
   std::shared_ptr<Connection> last;
   {
@@ -80,11 +62,9 @@ PluginProcess::~PluginProcess() {
   // would not end it.
   if (last && last->child) last->child->kill();
   last.reset();
-  sender_thread_.join();
+  outbox_.reset();  // joins the sender
   for (auto& f : async_) f.wait();
 }
-
-// ---- control thread -----------------------------------------------------------------------
 
 void PluginProcess::post(std::function<void()> task) {
   std::lock_guard lock(mutex_);
@@ -124,9 +104,8 @@ void PluginProcess::control_loop() {
     // next timer and the supervisor's next deadline.
     auto now = Clock::now();
     while (!timers_.empty() && timers_.begin()->first <= now) {
-      writes_.push_back(std::move(timers_.begin()->second));
+      outbox_->run_in_order(std::move(timers_.begin()->second));
       timers_.erase(timers_.begin());
-      wake_.notify_all();
     }
     auto deadline = supervisor_.next_deadline();
     bool supervisor_due = deadline && *deadline <= now;
@@ -154,11 +133,11 @@ void PluginProcess::execute(std::vector<Action> actions) {
       case Action::Kind::kSpawn: spawn(); break;
       case Action::Kind::kSendHandshake: send_handshake(); break;
       case Action::Kind::kSendHandshakeDone: {
-        if (auto conn = connection(); conn && lifecycle_.handshake_done) {
-          lifecycle_.handshake_done(*conn->endpoint);
+        if (auto conn = connection()) {
+          if (lifecycle_.handshake_done) lifecycle_.handshake_done(*conn->endpoint);
+          // Keeps the whole connection (process, pipes) alive while events are written.
+          outbox_->open(std::shared_ptr<Endpoint>(conn, conn->endpoint.get()));
         }
-        std::lock_guard lock(mutex_);
-        accepting_events_ = true;
         break;
       }
       case Action::Kind::kSendHealthCheck: send_health_check(); break;
@@ -184,11 +163,7 @@ void PluginProcess::execute(std::vector<Action> actions) {
         report(LifecycleEvent::Kind::kRunning, a.cause, a.detail);
         break;
       case Action::Kind::kStopped: {
-        {
-          std::lock_guard lock(mutex_);
-          accepting_events_ = false;
-          events_.clear();  // events for a plugin that is down are dropped, never replayed
-        }
+        outbox_->close();  // events for a plugin that is down are dropped, never replayed
         report(LifecycleEvent::Kind::kStopped, a.cause, a.detail);
         break;
       }
@@ -217,17 +192,6 @@ void PluginProcess::report(LifecycleEvent::Kind kind, supervision::StopCause cau
   observer_.lifecycle(event);
 }
 
-std::shared_ptr<PluginProcess::Connection> PluginProcess::connection() const {
-  std::lock_guard lock(mutex_);
-  return connection_;
-}
-
-void PluginProcess::write_in_order(std::function<void()> job) {
-  std::lock_guard lock(mutex_);
-  if (quit_) return;
-  writes_.push_back(std::move(job));
-  wake_.notify_all();
-}
 
 void PluginProcess::after(supervision::Duration delay, std::function<void()> job) {
   std::lock_guard lock(mutex_);
@@ -241,115 +205,7 @@ void PluginProcess::run_async(std::function<void()> fn) {
   async_.push_back(std::async(std::launch::async, std::move(fn)));
 }
 
-void PluginProcess::spawn() {
-  retire_connection();
-  std::uint64_t generation = 0;
-  {
-    std::lock_guard lock(mutex_);
-    generation = ++generation_;
-  }
-  report(LifecycleEvent::Kind::kStarting, supervision::StopCause::kRequested, {});
-  std::string error;
-  auto child = process::ChildProcess::spawn(settings_.spawn, &error);
-  if (!child) {
-    execute(supervisor_.launch_failed(Clock::now(), error));
-    return;
-  }
-  auto conn = std::make_shared<Connection>();
-  conn->generation = generation;
-  conn->child = std::move(child);
-  conn->source = std::make_unique<framing::InterruptibleFdSource>(conn->child->stdout_fd());
-  const ConnectionRules& rules = settings_.connection;
-  conn->capped = std::make_unique<framing::CappedSource>(*conn->source, rules.output_cap);
-  conn->sink = std::make_unique<framing::FdSink>(conn->child->stdin_fd());
-  Endpoint::Options endpoint_options;
-  endpoint_options.default_deadline = settings_.default_deadline;
-  endpoint_options.interrupt_reader = [source = conn->source.get()] { source->interrupt(); };
-  endpoint_options.rules = rules.wire;
-  conn->endpoint = std::make_shared<Endpoint>(rules.make_reader(*conn->capped),
-                                              rules.make_writer(*conn->sink),
-                                              std::move(endpoint_options));
-  conn->endpoint->set_handler(incoming_);
-  auto watch = debug_watch(false, [this](const std::string& line) {
-    if (observer_.report) {
-      observer_.report(line);
-    } else {
-      std::fprintf(stderr, "[rpckit] %s\n", line.c_str());
-    }
-  });
-  if (observer_.frame || watch) {
-    conn->endpoint->on_frame([this, watch](bool outgoing, std::string_view body) {
-      if (watch) watch->observe(outgoing, body);
-      if (observer_.frame) observer_.frame(outgoing, body);
-    });
-  }
-  conn->endpoint->on_diagnostic([this](const Diagnostic& d) {
-    if (observer_.diagnostic) observer_.diagnostic(d);
-    if (observer_.report) observer_.report(d.detail);
-  });
-  conn->endpoint->on_close([this, generation, capped = conn->capped.get()](
-                               const CloseReason& reason) {
-    if (capped->capped()) {
-      std::string detail = "wrote more than " + std::to_string(settings_.connection.output_cap) +
-                           " bytes on stdout, the protocol's output cap";
-      post([this, generation, detail] {
-        if (generation != generation_) return;
-        execute(supervisor_.output_capped(Clock::now(), detail));
-      });
-      return;
-    }
-    if (reason.kind != CloseReason::Kind::kMalformed &&
-        reason.kind != CloseReason::Kind::kOversize) {
-      return;
-    }
-    bool oversize = reason.kind == CloseReason::Kind::kOversize;
-    std::string detail = reason.detail;
-    post([this, generation, oversize, detail] {
-      if (generation != generation_) return;
-      execute(supervisor_.frame_error(Clock::now(), oversize, detail));
-    });
-  });
-  conn->waiter = std::thread([this, generation, child_process = conn->child.get(),
-                              endpoint = conn->endpoint.get()] {
-    supervision::ExitStatus status = child_process->wait();
-    // What the child wrote before it ended (the answer to a shutdown, say) may still be in the
-    // pipe: the reader takes it, up to the end of the stream, before the exit retires the
-    // connection. Bounded, as a grandchild may hold the pipe open; ~Connection closes the
-    // endpoint first, which ends the wait at once.
-    endpoint->wait_done_reading(kDrainAfterExit);
-    post([this, generation, status] { on_exited(generation, status); });
-  });
-  {
-    std::lock_guard lock(mutex_);
-    connection_ = conn;
-  }
-  conn->endpoint->start();
-  execute(supervisor_.spawned(Clock::now()));
-}
 
-void PluginProcess::retire_connection() {
-  std::shared_ptr<Connection> old;
-  {
-    std::lock_guard lock(mutex_);
-    old = std::move(connection_);
-    accepting_events_ = false;
-  }
-  if (!old) return;
-  // Torn down off the control thread (and off the lock): the teardown joins the endpoint's
-  // dispatcher, which may still be inside a handler the application is slow to answer (a
-  // consent prompt may take minutes); joining it here would hold up the restart and stop().
-  old->child->kill();
-  run_async([old = std::move(old)]() mutable { old.reset(); });
-}
-
-void PluginProcess::on_exited(std::uint64_t generation, supervision::ExitStatus status) {
-  if (generation != generation_) return;
-  {
-    std::lock_guard lock(mutex_);
-    accepting_events_ = false;
-  }
-  execute(supervisor_.exited(Clock::now(), status));
-}
 
 void PluginProcess::send_handshake() {
   auto conn = connection();
@@ -361,7 +217,7 @@ void PluginProcess::send_handshake() {
   // thread. The completion holds no Connection: it may run on that connection's own reader
   // thread. The write itself goes through the sender, as a plugin that does not read blocks
   // it and the control thread must not block.
-  write_in_order([this, conn, deadline, generation] {
+  outbox_->run_in_order([this, conn, deadline, generation] {
     lifecycle_.handshake(*conn->endpoint, deadline,
                          [this, generation](const HandshakeOutcome& outcome) {
                            post([this, generation, outcome] {
@@ -399,7 +255,7 @@ void PluginProcess::send_health_check() {
     return;
   }
   auto deadline = settings_.policy.health_check_interval.value_or(kNoDeadline);
-  write_in_order([this, conn, deadline, healthy] {
+  outbox_->run_in_order([this, conn, deadline, healthy] {
     lifecycle_.health_check(*conn->endpoint, deadline, [healthy](bool answered) {
       if (answered) healthy();  // a miss: the supervisor counts it at the next ping
     });
@@ -407,11 +263,7 @@ void PluginProcess::send_health_check() {
 }
 
 void PluginProcess::send_shutdown() {
-  {
-    std::lock_guard lock(mutex_);
-    accepting_events_ = false;
-    events_.clear();
-  }
+  outbox_->close();
   auto conn = connection();
   if (!conn) return;
   std::uint64_t generation = conn->generation;
@@ -426,10 +278,8 @@ void PluginProcess::send_shutdown() {
     return;
   }
   auto deadline = settings_.policy.shutdown_timeout.value_or(kNoDeadline);
-  write_in_order([this, conn, deadline, done] { lifecycle_.shutdown(*conn->endpoint, deadline, done); });
+  outbox_->run_in_order([this, conn, deadline, done] { lifecycle_.shutdown(*conn->endpoint, deadline, done); });
 }
-
-// ---- public, any thread -------------------------------------------------------------------
 
 void PluginProcess::start() {
   post([this] { execute(supervisor_.start(Clock::now())); });
@@ -468,8 +318,9 @@ supervision::State PluginProcess::state() const {
 }
 
 std::shared_ptr<Endpoint> PluginProcess::running_endpoint() const {
+  if (!outbox_->is_open()) return nullptr;
   std::lock_guard lock(mutex_);
-  if (!accepting_events_ || !connection_) return nullptr;
+  if (!connection_) return nullptr;
   // Keeps the whole connection (process, pipes) alive as long as the caller holds it.
   return std::shared_ptr<Endpoint>(connection_, connection_->endpoint.get());
 }
@@ -481,54 +332,16 @@ bool PluginProcess::enqueue(std::string_view method, const JsonValue& params) {
 
 bool PluginProcess::enqueue_encoded(std::string_view method,
                                     std::shared_ptr<const std::string> params_json) {
-  {
-    std::lock_guard lock(mutex_);
-    if (!accepting_events_) return false;
-    if (events_.size() < settings_.max_queued_events) {
-      events_.emplace_back(std::string(method), std::move(params_json));
-      wake_.notify_all();
-      return true;
-    }
+  switch (outbox_->push(method, std::move(params_json))) {
+    case detail::Outbox::Push::kQueued: return true;
+    case detail::Outbox::Push::kClosed: return false;
+    case detail::Outbox::Push::kFull: break;
   }
-  // Reported without the lock: the application may call back into the host from it.
+  // Reported without a lock: the application may call back into the host from it.
   if (observer_.report) {
     observer_.report("event " + std::string(method) + " dropped: the plugin is not reading");
   }
   return false;
-}
-
-void PluginProcess::send_loop() {
-  std::unique_lock lock(mutex_);
-  for (;;) {
-    wake_.wait(lock, [&] {
-      return quit_ || !writes_.empty() || (!events_.empty() && connection_);
-    });
-    if (quit_) return;
-    if (!writes_.empty()) {
-      auto job = std::move(writes_.front());
-      writes_.pop_front();
-      lock.unlock();
-      job();
-      lock.lock();
-      continue;
-    }
-    // Everything queued so far goes out in one write (up to a bound, so a job waits little).
-    constexpr std::size_t kMaxBatch = 256;
-    std::vector<std::pair<std::string, std::shared_ptr<const std::string>>> batch;
-    while (!events_.empty() && batch.size() < kMaxBatch) {
-      batch.push_back(std::move(events_.front()));
-      events_.pop_front();
-    }
-    auto conn = connection_;
-    lock.unlock();
-    std::vector<Endpoint::EncodedNotification> notifications;
-    notifications.reserve(batch.size());
-    for (const auto& [method, params] : batch) notifications.push_back({method, *params});
-    // Only this plugin's sender waits if its pipe is full.
-    conn->endpoint->notify_encoded_many(notifications);
-    conn.reset();
-    lock.lock();
-  }
 }
 
 }  // namespace rpckit::roles

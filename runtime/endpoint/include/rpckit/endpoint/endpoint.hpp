@@ -37,7 +37,6 @@
 #include <deque>
 #include <functional>
 #include <vector>
-#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -50,6 +49,8 @@
 
 #include "rpckit/codec/lazy_json.hpp"
 #include "rpckit/descriptors/profile.hpp"
+#include "rpckit/endpoint/call_result.hpp"
+#include "rpckit/endpoint/detail/pending_calls.hpp"
 #include "rpckit/endpoint/envelope.hpp"
 #include "rpckit/endpoint/reply.hpp"
 #include "rpckit/endpoint/rpc_error.hpp"
@@ -74,30 +75,6 @@ struct Incoming {
   // second call, or a call for a notification, returns a Reply that answers nothing.
   Reply defer() const { return deferrer ? deferrer() : Reply(); }
   std::function<Reply()> deferrer;  // set by the endpoint
-};
-
-// The result of call(): the peer's result, or why there is none.
-class CallResult {
- public:
-  CallResult(JsonValue result) : value_(std::move(result)) {}  // NOLINT
-  CallResult(CallError error) : value_(std::move(error)) {}     // NOLINT
-  // A result kept as its wire text (validated JSON): typed calls decode the text, result()
-  // parses it on first use. Not for concurrent use from several threads.
-  static CallResult from_text(std::string text);
-
-  bool ok() const { return value_.index() == 0; }
-  const nlohmann::json& result() const;
-  // The result's wire text, when it came from the wire.
-  std::optional<std::string_view> result_text() const {
-    if (!text_) return std::nullopt;
-    return std::string_view(*text_);
-  }
-  const CallError& error() const { return std::get<1>(value_); }
-
- private:
-  mutable std::variant<JsonValue, CallError> value_;
-  std::optional<std::string> text_;
-  mutable bool parsed_ = true;  // value_ holds the result (false: only text_ does yet)
 };
 
 // Something the endpoint noticed about the peer that has no caller to return to: a response
@@ -230,30 +207,16 @@ class Endpoint {
   bool wait_done_reading(std::chrono::milliseconds timeout);
 
  private:
-  // A frame and what scan_envelope() found in it (spans index into `frame`).
-  struct Received {
-    std::string frame;
-    Envelope envelope;
-  };
-  struct Pending {
-    std::optional<Received> response;
-    std::optional<std::string> unreadable;  // why the response for this call could not be used
-    bool disconnected = false;
-    // call_async() only: whom to tell, and when to give up.
-    Completion done;
-    std::string method;
-    std::chrono::milliseconds timeout{0};
-    std::chrono::steady_clock::time_point until;
-  };
+  using Received = detail::ReceivedFrame;
   using Completions = std::vector<std::pair<Completion, CallResult>>;
 
-  // The two endpoint threads run work(): take the reading role when it is free, read while
-  // holding it (running inline what needs no hand-off), give deadlines their due when idle.
+  // ---- the two endpoint threads (reading.cpp): who reads, who runs handlers -------------
+  // Both run work(): take the reading role when it is free, read while holding it (running
+  // inline what needs no hand-off), keep call_async() deadlines and watch long handlers when
+  // idle.
   void work(int worker);
   // Reads until reading ends or the role passes to the other thread; lock held on both ends.
   void read_while_holding(int worker, std::unique_lock<std::mutex>& lock);
-  void handle_frame(int worker, std::string body);
-  void handle_response(Received response);
   // A request or notification read by `worker`: run now on this thread (nothing running,
   // nothing queued), or queued for the thread running handlers.
   void accept_incoming(int worker, Received message);
@@ -263,25 +226,20 @@ class Endpoint {
   // Someone needs frames read (a call waits, or may soon) while the holder of the reading role
   // runs a handler instead: the idle endpoint thread takes the role now. Under mutex_.
   void need_reader();
-  // call_async() bookkeeping; the `take_*` ones run under mutex_, complete() without it.
-  enum class Take { kAll, kOverdue };  // kAll: the connection ended; kOverdue: deadlines
-  Completions take_async(Take which);
-  std::optional<std::chrono::steady_clock::time_point> next_async_deadline() const;
-  void expire_async(std::unique_lock<std::mutex>& lock);  // completes overdue calls
-  void complete(Completions completions);
-  CallResult resolve(std::string_view method, const Pending& done) const;
-  // The pending call a response's id names, if it can name one of ours.
-  std::optional<std::int64_t> own_id(const nlohmann::json& id) const;
-  std::string request_frame(std::int64_t id, std::string_view method,
-                            std::optional<std::string_view> params_json) const;
-  void fail_pending(const nlohmann::json& id, const std::string& reason);
-  using Queued = Received;
-  void handle_incoming(Queued& message);
   // Runs one queued message if there is one; the lock is released while the handler runs.
   bool dispatch_one(std::unique_lock<std::mutex>& lock);
+  // Reading has ended: every call learns it, the close observer is told.
   void finish(const CloseReason& reason);
-  bool send_text(std::string_view body);
-  bool send_texts(std::span<const std::string_view> bodies);
+
+  // ---- what arrives (incoming.cpp): JSON-RPC's rules and the profile's ------------------
+  void handle_frame(int worker, std::string body);
+  void handle_response(Received response);
+  void fail_pending(const nlohmann::json& id, const std::string& reason);
+  void handle_incoming(Received& message);
+  // The one response to a request: its result or its error (a short -32603 in its place
+  // when it cannot be written, e.g. a result over the frame cap).
+  bool respond(const nlohmann::json& id, const std::string& method,
+               const nlohmann::json* result, const RpcError* error);
   bool send_error(const nlohmann::json& id, const RpcError& error);
   // The profile's data on an error that has none (ErrorReasons); `batch` for a batch array.
   RpcError with_reason(const RpcError& error, bool batch = false) const;
@@ -290,10 +248,19 @@ class Endpoint {
   // Input the profile drops: counted, and logged at a falling rate (the first ten, then
   // the 100th, 1000th, ...), so a flood cannot flood the log.
   void diagnose_dropped(Diagnostic::Kind kind, std::uint64_t& count, const std::string& what);
-  // The one response to a request: its result or its error (a short -32603 in its place
-  // when it cannot be written, e.g. a result over the frame cap).
-  bool respond(const nlohmann::json& id, const std::string& method,
-               const nlohmann::json* result, const RpcError* error);
+  // A settled call's outcome, parsed on the thread that takes it.
+  CallResult resolve(std::string_view method, const detail::PendingCall& done) const;
+
+  // ---- what goes out (outgoing.cpp) ------------------------------------------------------
+  std::string request_frame(std::int64_t id, std::string_view method,
+                            std::optional<std::string_view> params_json) const;
+  bool send_text(std::string_view body);
+  bool send_texts(std::span<const std::string_view> bodies);
+  // call_async() deadlines: completes the overdue calls (lock released meanwhile).
+  void expire_async(std::unique_lock<std::mutex>& lock);
+  Completions take_async_all();  // under mutex_: the connection ended
+  void complete(Completions completions);
+
   void diagnose(Diagnostic::Kind kind, std::string detail);
   bool runs_handlers() const { return handler_thread_ == std::this_thread::get_id(); }
   void record_frame(bool outgoing, std::string_view body);
@@ -319,9 +286,8 @@ class Endpoint {
   std::condition_variable callers_changed_;
   // Waited on by a reader whose queue is full: room in it, or closing.
   std::condition_variable room_changed_;
-  std::map<std::int64_t, Pending> pending_;
-  std::int64_t next_id_ = 1;
-  std::deque<Queued> queue_;
+  detail::PendingCalls pending_;
+  std::deque<Received> queue_;
   std::size_t queued_bytes_ = 0;
   int reading_holder_ = kNoWorker;  // the endpoint thread reading; none: the idle one takes it
   bool reading_suspended_ = false;  // the holder runs a handler it read instead of reading

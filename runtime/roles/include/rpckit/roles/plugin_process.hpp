@@ -35,6 +35,10 @@
 
 namespace rpckit::roles {
 
+namespace detail {
+class Outbox;
+}  // namespace detail
+
 // How a handshake ended, as the protocol layer judges its answer.
 struct HandshakeOutcome {
   enum class Kind {
@@ -108,29 +112,27 @@ class PluginProcess {
   void after(supervision::Duration delay, std::function<void()> job);
 
  private:
-  struct Connection;
+  struct Connection;  // one process generation: plugin_connection.hpp
 
-  // Control thread.
+  // The supervisor's driver, on the control thread (plugin_process.cpp).
   void control_loop();
   void post(std::function<void()> task);
   void execute(std::vector<supervision::Action> actions);
-  void spawn();
+  void report(LifecycleEvent::Kind kind, supervision::StopCause cause, std::string detail,
+              supervision::Duration delay = supervision::Duration{0});
+  // Runs `fn` on a short-lived thread, for what must not block the control thread.
+  void run_async(std::function<void()> fn);
+  // The lifecycle messages, written by the outbox in order, answered asynchronously.
   void send_handshake();
   void handshake_done(std::uint64_t generation, const HandshakeOutcome& outcome);
   void send_health_check();
   void send_shutdown();
+
+  // The process and its connection (plugin_connection.cpp).
+  void spawn();
   void on_exited(std::uint64_t generation, supervision::ExitStatus status);
   void retire_connection();
-  void report(LifecycleEvent::Kind kind, supervision::StopCause cause, std::string detail,
-              supervision::Duration delay = supervision::Duration{0});
-  // Runs `job` (which writes to the connection) on the sender thread, ahead of queued events.
-  void write_in_order(std::function<void()> job);
-  // Runs `fn` on a short-lived thread, for what must not block the control thread.
-  void run_async(std::function<void()> fn);
   std::shared_ptr<Connection> connection() const;
-
-  // Sender thread.
-  void send_loop();
 
   Settings settings_;
   Lifecycle lifecycle_;
@@ -147,15 +149,12 @@ class PluginProcess {
   std::uint64_t stops_done_ = 0;       // the highest ticket whose stop has been executed
   std::shared_ptr<Connection> connection_;
   std::uint64_t generation_ = 0;
-  bool accepting_events_ = false;
   supervision::State state_ = supervision::State::kIdle;  // mirror for other threads
-  std::deque<std::pair<std::string, std::shared_ptr<const std::string>>> events_;
-  std::deque<std::function<void()>> writes_;  // lifecycle requests for the sender thread
   std::multimap<supervision::TimePoint, std::function<void()>> timers_;  // after()
   std::list<std::future<void>> async_;
 
+  std::unique_ptr<detail::Outbox> outbox_;  // the sender thread; events while running
   std::thread control_thread_;
-  std::thread sender_thread_;
 };
 
 }  // namespace rpckit::roles

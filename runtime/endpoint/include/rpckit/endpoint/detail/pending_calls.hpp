@@ -1,0 +1,86 @@
+#pragma once
+// The Endpoint's table of calls it has sent and not yet seen answered: the ids it hands out,
+// the text they are sent as, which answer names which call (the profile's id rules), and the
+// deadlines of the calls no thread waits for. Not thread-safe: the Endpoint holds its mutex
+// around every use. An implementation detail of rpckit::Endpoint.
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "rpckit/descriptors/profile.hpp"
+#include "rpckit/endpoint/call_result.hpp"
+#include "rpckit/endpoint/envelope.hpp"
+
+namespace rpckit::detail {
+
+using TimePoint = std::chrono::steady_clock::time_point;
+
+// A frame and what scan_envelope() found in it (spans index into `frame`).
+struct ReceivedFrame {
+  std::string frame;
+  Envelope envelope;
+};
+
+struct PendingCall {
+  std::optional<ReceivedFrame> response;
+  std::optional<std::string> unreadable;  // why the response for this call could not be used
+  bool disconnected = false;
+  // call_async() only: whom to tell, and when to give up.
+  std::function<void(CallResult)> done;
+  std::string method;
+  std::chrono::milliseconds timeout{0};
+  TimePoint until;
+
+  bool settled() const { return response || unreadable; }
+};
+
+class PendingCalls {
+ public:
+  using Completion = std::function<void(CallResult)>;
+  // A call_async() whose end has come, and the error it ends with (its answer is handled
+  // where it arrives).
+  using Expired = std::vector<std::pair<Completion, CallError>>;
+
+  PendingCalls(IdKind sent_ids, IdMatch match) : sent_ids_(sent_ids), match_(match) {}
+
+  bool empty() const { return calls_.empty(); }
+  // A new call's id: a synchronous one waits in its slot, an asynchronous one is completed
+  // by whoever settles it.
+  std::int64_t open();
+  std::int64_t open_async(Completion done, std::string method, std::chrono::milliseconds timeout,
+                          TimePoint until);
+  PendingCall* find(std::int64_t id);
+  void erase(std::int64_t id);
+  // The id as the request carries it (a number, or its decimal text), as JSON text.
+  std::string id_text(std::int64_t id) const;
+  // The call a response's id names, when it can name one of ours: by kind and value, or by
+  // string form when the profile says so ("7" answers 7).
+  std::optional<std::int64_t> own_id(const nlohmann::json& id) const;
+
+  // The asynchronous calls that are over, taken out: every one (the connection ended) or the
+  // overdue ones; they get `disconnected` or a timeout built by the caller of these.
+  Expired take_all_async(const std::function<CallError(const PendingCall&)>& why);
+  Expired take_overdue_async(TimePoint now,
+                             const std::function<CallError(const PendingCall&)>& why);
+  std::optional<TimePoint> next_async_deadline() const;
+  // Every waiting synchronous call learns that the connection has ended.
+  void disconnect_all();
+
+ private:
+  Expired take_async(bool all, TimePoint now,
+                     const std::function<CallError(const PendingCall&)>& why);
+
+  IdKind sent_ids_;
+  IdMatch match_;
+  std::map<std::int64_t, PendingCall> calls_;
+  std::int64_t next_id_ = 1;
+};
+
+}  // namespace rpckit::detail

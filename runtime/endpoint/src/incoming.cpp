@@ -1,0 +1,285 @@
+// What arrives, by JSON-RPC's rules and the profile's (WireRules): requests and notifications
+// to the handler, responses to the calls they answer, and the answers the endpoint gives
+// itself to input it cannot take (-32700, -32600, with the profile's ids and error data).
+#include <cstdint>
+#include <string>
+#include <utility>
+
+#include "call_errors.hpp"
+#include "reply_outbox.hpp"
+#include "rpckit/codec/codec.hpp"
+#include "validated_json.hpp"
+
+#include "rpckit/endpoint/endpoint.hpp"
+
+namespace rpckit {
+namespace {
+
+std::string response_frame(const nlohmann::json& id, bool is_error, const nlohmann::json& value) {
+  constexpr auto kReplace = nlohmann::json::error_handler_t::replace;
+  std::string frame = "{";
+  if (is_error) frame += "\"error\":" + value.dump(-1, ' ', false, kReplace) + ",";
+  frame += "\"id\":" + id.dump(-1, ' ', false, kReplace) + ",\"jsonrpc\":\"2.0\"";
+  if (!is_error) frame += ",\"result\":" + value.dump(-1, ' ', false, kReplace);
+  frame += '}';
+  return frame;
+}
+
+// Text scan_envelope() has validated (depth and numbers within limits), so nothing that walks
+// the result recurses deeper than max_depth. Never throws: should nlohmann ever disagree with
+// the scan, the value is treated as unparseable rather than ending the thread.
+
+IdKind kind_of(const nlohmann::json& id) {
+  if (id.is_string()) return IdKind::kString;
+  if (id.is_null()) return IdKind::kNull;
+  return IdKind::kInteger;
+}
+
+const char* name_of(IdKind kind) {
+  switch (kind) {
+    case IdKind::kString: return "string";
+    case IdKind::kNull: return "null";
+    case IdKind::kInteger: break;
+  }
+  return "integer";
+}
+
+}  // namespace
+
+void Endpoint::handle_frame(int worker, std::string body) {
+  const WireRules& rules = options_.rules;
+  ScanRules scan{rules.max_depth, rules.envelope.jsonrpc_optional,
+                 rules.envelope.blank_method_invalid, contains(rules.accepted_ids, IdKind::kNull)};
+  auto scanned = scan_envelope(body, scan);
+  if (auto* problem = std::get_if<EnvelopeProblem>(&scanned)) {
+    switch (problem->kind) {
+      case EnvelopeProblem::Kind::kParseError:
+        if (rules.receive.not_json == OnNotJson::kLog) {
+          diagnose_dropped(Diagnostic::Kind::kParseError, dropped_not_json_,
+                           "frame is not JSON, dropped: " + problem->reason);
+          return;
+        }
+        diagnose(Diagnostic::Kind::kParseError, "frame is not JSON: " + problem->reason);
+        send_error(nullptr,
+                   RpcError(jsonrpc_code::kParseError, "Parse error: " + problem->reason));
+        return;
+      case EnvelopeProblem::Kind::kInvalidRequest: {
+        diagnose(Diagnostic::Kind::kInvalidRequest, problem->reason);
+        const nlohmann::json& id =
+            rules.envelope.invalid_request_id_null ? nlohmann::json() : problem->id.get();
+        send_error(id, with_reason(RpcError(jsonrpc_code::kInvalidRequest,
+                                            "Invalid Request: " + problem->reason),
+                                   problem->batch));
+        return;
+      }
+      case EnvelopeProblem::Kind::kInvalidResponse:
+        if (rules.receive.stray_response == OnStrayResponse::kAnswer) {
+          // A side that sends no requests takes no response at all.
+          diagnose(Diagnostic::Kind::kInvalidRequest, "a response sent to this side: " +
+                                                          problem->reason);
+          answer_invalid("a response sent to this side");
+          return;
+        }
+        // Never answered; the call it was meant for fails now rather than at its deadline.
+        fail_pending(problem->id, problem->reason);
+        return;
+    }
+  }
+  Received received{std::move(body), std::move(std::get<Envelope>(scanned))};
+  if (received.envelope.jsonrpc_absent && !lenient_logged_) {
+    lenient_logged_ = true;
+    diagnose(Diagnostic::Kind::kLenientEnvelope,
+             "a message without \"jsonrpc\" was taken, as the protocol allows (logged once)");
+  }
+  if (IdKind kind = kind_of(received.envelope.id.get());
+      received.envelope.kind == Envelope::Kind::kRequest &&
+      !contains(rules.accepted_ids, kind)) {
+    std::string reason =
+        std::string("id: this protocol does not accept ") + name_of(kind) + " ids";
+    diagnose(Diagnostic::Kind::kInvalidRequest, reason);
+    const nlohmann::json& id =
+        rules.envelope.invalid_request_id_null ? nlohmann::json() : received.envelope.id.get();
+    send_error(id, with_reason(RpcError(jsonrpc_code::kInvalidRequest, "Invalid Request: " + reason)));
+    return;
+  }
+  if (received.envelope.kind == Envelope::Kind::kResponse) {
+    handle_response(std::move(received));
+    return;
+  }
+  accept_incoming(worker, std::move(received));
+}
+
+void Endpoint::fail_pending(const nlohmann::json& id, const std::string& reason) {
+  Completions completions;
+  if (auto own = pending_.own_id(id)) {
+    std::lock_guard lock(mutex_);
+    detail::PendingCall* call = pending_.find(*own);
+    if (call != nullptr && !call->settled()) {
+      if (call->done) {
+        completions.emplace_back(std::move(call->done), detail::unusable(call->method, reason));
+        pending_.erase(*own);
+      } else {
+        call->unreadable = reason;
+        callers_changed_.notify_all();
+      }
+    }
+  }
+  complete(std::move(completions));
+  diagnose(Diagnostic::Kind::kInvalidResponse,
+           "response with id " + codec::snippet(id) + " cannot be used: " + reason);
+}
+
+void Endpoint::handle_response(Received response) {
+  const nlohmann::json& id = response.envelope.id.get();
+  std::string id_text = codec::snippet(id);
+  if (auto own = pending_.own_id(id)) {
+    std::unique_lock lock(mutex_);
+    detail::PendingCall* call = pending_.find(*own);
+    if (call != nullptr && !call->settled()) {
+      call->response = std::move(response);
+      if (!call->done) {
+        lock.unlock();  // the caller wakes to a free mutex
+        callers_changed_.notify_all();
+        return;
+      }
+      detail::PendingCall async = std::move(*call);
+      pending_.erase(*own);
+      lock.unlock();
+      Completions completions;
+      completions.emplace_back(std::move(async.done), resolve(async.method, async));
+      complete(std::move(completions));
+      return;
+    }
+  }
+  // Reported without the lock: the observer may call close(), call() or notify().
+  if (options_.rules.receive.stray_response == OnStrayResponse::kAnswer) {
+    diagnose(Diagnostic::Kind::kInvalidRequest,
+             "a response (id " + id_text + ") sent to this side, which sends no requests");
+    answer_invalid("a response sent to this side");
+    return;
+  }
+  diagnose(Diagnostic::Kind::kUnknownResponseId,
+           "response with id " + id_text + " matches no pending call");
+}
+
+void Endpoint::handle_incoming(Received& message) {
+  const Envelope& envelope = message.envelope;
+  Incoming incoming;
+  incoming.method = envelope.method;
+  if (envelope.kind == Envelope::Kind::kRequest) incoming.id = envelope.id;
+  if (envelope.params) {
+    incoming.params_text = envelope.params->in(message.frame);
+    incoming.params = LazyJson::of_text(incoming.params_text);  // validated by the scan
+  }
+  if (!incoming.is_request()) {
+    try {
+      if (handler_) handler_(incoming);
+    } catch (const std::exception& e) {
+      diagnose(Diagnostic::Kind::kNotificationFailed, incoming.method + ": " + e.what());
+    } catch (...) {
+      diagnose(Diagnostic::Kind::kNotificationFailed, incoming.method + ": unknown exception");
+    }
+    return;
+  }
+  // Exactly one response, whatever the handler does, unless it deferred it to a Reply.
+  bool deferred = false;
+  incoming.deferrer = [this, &incoming, &deferred]() -> Reply {
+    if (deferred) return Reply();
+    deferred = true;
+    return Reply(outbox_, *incoming.id, incoming.method);
+  };
+  std::optional<JsonValue> result;
+  std::optional<RpcError> error;
+  try {
+    if (!handler_) {
+      throw RpcError(jsonrpc_code::kMethodNotFound, "Method not found: " + incoming.method);
+    }
+    result = handler_(incoming);
+  } catch (const RpcError& e) {
+    error = e;
+  } catch (const std::exception& e) {
+    error = RpcError(jsonrpc_code::kInternalError,
+                     "Internal error in " + incoming.method + ": " + e.what());
+  } catch (...) {
+    error = RpcError(jsonrpc_code::kInternalError, "Internal error in " + incoming.method);
+  }
+  if (deferred) {
+    if (error) {
+      diagnose(Diagnostic::Kind::kObserverFailed,
+               incoming.method + ": threw after deferring its reply: " + error->message());
+    }
+    return;
+  }
+  respond(incoming.id->get(), incoming.method, result ? &result->get() : nullptr,
+          error ? &*error : nullptr);
+}
+
+bool Endpoint::respond(const nlohmann::json& id, const std::string& method,
+                       const nlohmann::json* result, const RpcError* error) {
+  bool sent = false;
+  if (error != nullptr) {
+    sent = send_error(id, with_reason(*error));
+  } else {
+    sent = send_text(response_frame(id, false, result != nullptr ? *result : nlohmann::json()));
+  }
+  // Exactly one response, even when that one could not be written (e.g. a result over the
+  // frame limit): a short internal error takes its place.
+  if (!sent) {
+    sent = send_error(id, with_reason(RpcError(jsonrpc_code::kInternalError,
+                                               "Internal error in " + method +
+                                                   ": the response could not be sent")));
+  }
+  return sent;
+}
+
+CallResult Endpoint::resolve(std::string_view method, const detail::PendingCall& done) const {
+  if (done.unreadable) return detail::unusable(method, *done.unreadable);
+  const Received& response = *done.response;
+  if (!response.envelope.error) {
+    // Kept as text: a typed call decodes it straight into its struct.
+    return CallResult::from_text(std::string(response.envelope.result->in(response.frame)));
+  }
+  std::optional<nlohmann::json> value =
+      detail::parse_validated(response.envelope.error->in(response.frame));
+  if (!value) return detail::unusable(method, "");
+  return CallError{CallError::Kind::kRemote, RpcError::from_json(*value, options_.rules.error_objects)};
+}
+
+bool Endpoint::send_error(const nlohmann::json& id, const RpcError& error) {
+  return send_text(response_frame(id, true, error.to_json()));
+}
+
+RpcError Endpoint::with_reason(const RpcError& error, bool batch) const {
+  const ErrorReasons& reasons = options_.rules.error_data;
+  if (reasons.member.empty() || error.data()) return error;
+  std::string_view reason = batch ? reasons.batch : reasons.for_code(error.code());
+  if (reason.empty()) return error;
+  nlohmann::json data = nlohmann::json::object();
+  data[std::string(reasons.member)] = std::string(reason);
+  return RpcError(error.code(), error.message(), JsonValue(std::move(data)));
+}
+
+void Endpoint::answer_invalid(const std::string& reason, bool batch) {
+  send_error(nullptr, with_reason(RpcError(jsonrpc_code::kInvalidRequest,
+                                           "Invalid Request: " + reason),
+                                  batch));
+}
+
+void Endpoint::diagnose_dropped(Diagnostic::Kind kind, std::uint64_t& count,
+                                const std::string& what) {
+  ++count;
+  if (count <= 10) {
+    diagnose(kind, what + (count == 10 ? " (more are counted, and logged at every power of ten)"
+                                       : ""));
+    return;
+  }
+  for (std::uint64_t at = 100; at <= count && at != 0; at *= 10) {
+    if (at == count) {
+      diagnose(kind, std::to_string(count) + " such frames so far; the last: " + what);
+      return;
+    }
+    if (at > UINT64_MAX / 10) break;
+  }
+}
+
+}  // namespace rpckit

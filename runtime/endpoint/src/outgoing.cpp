@@ -1,0 +1,235 @@
+// What goes out: requests (waiting in call(), or parked in call_async()), notifications,
+// written as text in nlohmann's key order, and the call_async() deadlines.
+#include <algorithm>
+#include <utility>
+
+#include <nlohmann/json.hpp>
+
+#include "call_errors.hpp"
+#include "rpckit/codec/json_writer.hpp"
+
+#include "rpckit/endpoint/endpoint.hpp"
+
+namespace rpckit {
+namespace {
+
+void append_call(std::string& frame, std::string_view method,
+                 std::optional<std::string_view> params_json) {
+  frame += "\"jsonrpc\":\"2.0\",\"method\":";
+  codec::write_json(frame, method);
+  if (params_json) {
+    frame += ",\"params\":";
+    frame += *params_json;
+  }
+  frame += '}';
+}
+
+// A JsonValue's text as the endpoint sends it (invalid UTF-8 from a handler replaced).
+
+std::optional<std::string> params_text(const std::optional<JsonValue>& params) {
+  if (!params) return std::nullopt;
+  return params->get().dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+// A call without a deadline waits this long: for ever, as far as a process is concerned.
+
+constexpr std::chrono::milliseconds kNoDeadline{std::chrono::hours(24 * 365)};
+
+std::string notification_frame(std::string_view method,
+                               std::optional<std::string_view> params_json) {
+  std::string frame = "{";
+  append_call(frame, method, params_json);
+  return frame;
+}
+
+}  // namespace
+
+CallResult Endpoint::call(std::string_view method, std::optional<JsonValue> params,
+                          std::optional<std::chrono::milliseconds> deadline) {
+  std::optional<std::string> text = params_text(params);
+  return call_encoded(method, text, deadline);
+}
+
+CallResult Endpoint::call_encoded(std::string_view method,
+                                  std::optional<std::string_view> params_json,
+                                  std::optional<std::chrono::milliseconds> deadline) {
+  auto timeout = deadline ? *deadline : options_.default_deadline.value_or(kNoDeadline);
+  auto until = std::chrono::steady_clock::now() + timeout;
+  std::int64_t id = 0;
+  {
+    std::lock_guard lock(mutex_);
+    if (reading_done_ || closed_.load()) return detail::disconnected(method, false);
+    id = pending_.open();
+    need_reader();  // a handler that read its own request is not reading now
+  }
+  if (!send_text(request_frame(id, method, params_json))) {
+    std::lock_guard lock(mutex_);
+    pending_.erase(id);
+    return detail::send_failed(method);
+  }
+
+  std::unique_lock lock(mutex_);
+  const bool pump = runs_handlers();
+  for (;;) {
+    detail::PendingCall& pending = *pending_.find(id);
+    if (pending.settled()) break;
+    if (pending.disconnected || closed_.load()) {
+      pending_.erase(id);
+      return detail::disconnected(method, true);
+    }
+    // The thread running handlers keeps serving the peer while it waits (nested requests), but
+    // only until the deadline: past it, wait_until() below reports the timeout at once. It
+    // also keeps the deadlines of call_async() requests.
+    if (pump) {
+      expire_async(lock);
+      if (std::chrono::steady_clock::now() < until && dispatch_one(lock)) continue;
+    }
+    auto wake = until;
+    if (auto next = pending_.next_async_deadline(); pump && next && *next < wake) wake = *next;
+    if (callers_changed_.wait_until(lock, wake) == std::cv_status::timeout && wake == until &&
+        !pending_.find(id)->settled()) {
+      pending_.erase(id);
+      return detail::timed_out(method, timeout);
+    }
+  }
+  detail::PendingCall done = std::move(*pending_.find(id));
+  pending_.erase(id);
+  lock.unlock();
+  return resolve(method, done);
+}
+
+void Endpoint::call_async(std::string_view method, std::optional<JsonValue> params,
+                          Completion done, std::optional<std::chrono::milliseconds> deadline) {
+  std::optional<std::string> text = params_text(params);
+  call_async_encoded(method, text, std::move(done), deadline);
+}
+
+void Endpoint::call_async_encoded(std::string_view method,
+                                  std::optional<std::string_view> params_json, Completion done,
+                                  std::optional<std::chrono::milliseconds> deadline) {
+  auto timeout = deadline ? *deadline : options_.default_deadline.value_or(kNoDeadline);
+  std::int64_t id = 0;
+  Completions completions;
+  bool sooner = false;  // than the idle endpoint thread means to wake
+  {
+    std::lock_guard lock(mutex_);
+    if (reading_done_ || closed_.load()) {
+      completions.emplace_back(std::move(done), detail::disconnected(method, false));
+    } else {
+      const TimePoint until = std::chrono::steady_clock::now() + timeout;
+      id = pending_.open_async(std::move(done), std::string(method), timeout, until);
+      sooner = until < idle_until_;
+      need_reader();
+    }
+  }
+  if (sooner) workers_changed_.notify_all();  // the idle thread keeps the new deadline
+  if (!completions.empty()) {
+    complete(std::move(completions));
+    return;
+  }
+  if (send_text(request_frame(id, method, params_json))) return;
+  {
+    // Unless the response, the deadline or the end of the connection has taken it already.
+    std::lock_guard lock(mutex_);
+    detail::PendingCall* call = pending_.find(id);
+    if (call == nullptr) return;
+    completions.emplace_back(std::move(call->done), detail::send_failed(method));
+    pending_.erase(id);
+  }
+  complete(std::move(completions));
+}
+
+std::string Endpoint::request_frame(std::int64_t id, std::string_view method,
+                                    std::optional<std::string_view> params_json) const {
+  // The members in nlohmann's key order, so a frame reads the same whichever way it was made.
+  std::string frame = "{\"id\":" + pending_.id_text(id) + ",";
+  append_call(frame, method, params_json);
+  return frame;
+}
+
+Endpoint::Completions Endpoint::take_async_all() {
+  Completions out;
+  for (auto& [done, error] : pending_.take_all_async(
+           [](const detail::PendingCall& call) { return detail::disconnected(call.method, true); })) {
+    out.emplace_back(std::move(done), std::move(error));
+  }
+  return out;
+}
+
+void Endpoint::expire_async(std::unique_lock<std::mutex>& lock) {
+  Completions overdue;
+  for (auto& [done, error] : pending_.take_overdue_async(
+           std::chrono::steady_clock::now(), [](const detail::PendingCall& call) {
+             return detail::timed_out(call.method, call.timeout);
+           })) {
+    overdue.emplace_back(std::move(done), std::move(error));
+  }
+  if (overdue.empty()) return;
+  lock.unlock();
+  complete(std::move(overdue));
+  lock.lock();
+}
+
+// Completions are the application's code: one that throws must not end the thread it runs on.
+
+void Endpoint::complete(Completions completions) {
+  for (auto& [done, result] : completions) {
+    try {
+      done(std::move(result));
+    } catch (const std::exception& e) {
+      diagnose(Diagnostic::Kind::kObserverFailed, std::string("call completion: ") + e.what());
+    } catch (...) {
+      diagnose(Diagnostic::Kind::kObserverFailed, "call completion threw");
+    }
+  }
+}
+
+// Parsed here, on the thread that takes the result, from text the reader validated.
+
+bool Endpoint::notify(std::string_view method, std::optional<JsonValue> params) {
+  if (closed_.load()) return false;
+  std::optional<std::string> text = params_text(params);
+  return notify_encoded(method, text);
+}
+
+bool Endpoint::notify_encoded(std::string_view method,
+                              std::optional<std::string_view> params_json) {
+  if (closed_.load()) return false;
+  return send_text(notification_frame(method, params_json));
+}
+
+bool Endpoint::notify_encoded_many(std::span<const EncodedNotification> notifications) {
+  if (closed_.load()) return false;
+  std::vector<std::string> frames;
+  frames.reserve(notifications.size());
+  for (const EncodedNotification& n : notifications) {
+    frames.push_back(notification_frame(n.method, n.params_json));
+  }
+  std::vector<std::string_view> bodies(frames.begin(), frames.end());
+  return send_texts(bodies);
+}
+
+bool Endpoint::send_text(std::string_view body) { return send_texts({&body, 1}); }
+
+bool Endpoint::send_texts(std::span<const std::string_view> bodies) {
+  auto write = [&] {
+    return bodies.size() == 1 ? writer_->write(bodies.front()) : writer_->write_many(bodies);
+  };
+  framing::WriteResult written;
+  if (frame_observer_) {
+    // Observed in order, just before the write: the peer cannot answer a frame it has not
+    // been sent yet.
+    std::lock_guard lock(observed_write_mutex_);
+    for (std::string_view body : bodies) record_frame(true, body);
+    written = write();
+  } else {
+    written = write();
+  }
+  if (!written.ok()) {
+    diagnose(Diagnostic::Kind::kWriteFailed, written.reason);
+    return false;
+  }
+  return true;
+}
+
+}  // namespace rpckit

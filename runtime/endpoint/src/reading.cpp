@@ -1,0 +1,188 @@
+// The Endpoint's two threads: which one holds the reading role, which one runs handlers, and
+// how a request is run on the thread that read it (no hand-off) while the other takes over
+// reading when a call waits or a handler runs long.
+#include <algorithm>
+#include <utility>
+
+#include "rpckit/endpoint/endpoint.hpp"
+
+namespace rpckit {
+
+void Endpoint::work(int worker) {
+  std::unique_lock lock(mutex_);
+  // The handler this thread watches while idle (by suspensions_), and since when.
+  std::uint64_t watched = 0;
+  TimePoint watched_since;
+  for (;;) {
+    expire_async(lock);
+    if (reading_holder_ == kNoWorker && !reading_done_) {
+      // Free (at start, or handed over by a thread running a handler): this one reads. After
+      // close() it only reports the end.
+      reading_holder_ = worker;
+      reading_suspended_ = false;
+      read_while_holding(worker, lock);
+      continue;
+    }
+    if (reading_done_ || closed_.load()) return;
+    // Idle while the other thread reads or runs a handler it read. call_async() deadlines are
+    // kept here. While handlers run in place of reading (armed), this thread looks every
+    // reading_takeover: one that has run that long has reading taken over, so read-ahead,
+    // back-pressure and the end of the stream do not wait for it. Disarmed once a look finds
+    // that none ran since the last, so an idle endpoint's threads sleep.
+    TimePoint wake = pending_.next_async_deadline().value_or(TimePoint::max());
+    if (idle_armed_) {
+      const TimePoint now = std::chrono::steady_clock::now();
+      if (watched != suspensions_) {
+        watched = suspensions_;
+        watched_since = now;
+      } else if (!reading_suspended_) {
+        idle_armed_ = false;
+      } else if (now - watched_since >= options_.reading_takeover) {
+        need_reader();
+        continue;
+      }
+      if (idle_armed_) wake = std::min(wake, watched_since + options_.reading_takeover);
+    }
+    idle_until_ = wake;
+    if (wake == TimePoint::max()) {
+      workers_changed_.wait(lock);
+    } else {
+      workers_changed_.wait_until(lock, wake);
+    }
+    idle_until_ = TimePoint::min();
+  }
+}
+
+void Endpoint::read_while_holding(int worker, std::unique_lock<std::mutex>& lock) {
+  while (reading_holder_ == worker) {
+    if (closed_.load()) {  // our own close(): nothing more is read
+      lock.unlock();
+      finish(CloseReason{});
+      lock.lock();
+      return;
+    }
+    lock.unlock();
+    framing::ReadResult frame = reader_->read();
+    if (frame.status == framing::ReadStatus::kOversize &&
+        options_.rules.receive.oversize != OnOversize::kClose && !closed_.load()) {
+      // Skipped by the reader, which reads on (ReaderOptions::resume_after_oversize).
+      const bool answer = options_.rules.receive.oversize == OnOversize::kAnswer;
+      diagnose_dropped(Diagnostic::Kind::kOversize, dropped_oversize_,
+                       frame.reason + (answer ? ": answered -32600" : ": skipped"));
+      if (answer) answer_invalid("frame too large: " + frame.reason);
+      lock.lock();
+      continue;
+    }
+    if (!frame.ok()) {
+      CloseReason reason;
+      reason.read_status = frame.status;
+      reason.detail = frame.reason;
+      if (frame.status == framing::ReadStatus::kEof) {
+        reason.kind = CloseReason::Kind::kEof;
+      } else if (frame.status == framing::ReadStatus::kOversize) {
+        reason.kind = CloseReason::Kind::kOversize;
+      } else if (frame.status == framing::ReadStatus::kIoError) {
+        reason.kind = CloseReason::Kind::kIoError;
+      } else {
+        reason.kind = CloseReason::Kind::kMalformed;
+      }
+      if (closed_.load()) reason = CloseReason{};  // our own close() interrupted the read
+      finish(reason);
+      lock.lock();
+      return;
+    }
+    if (!closed_.load()) {
+      record_frame(false, frame.body);
+      handle_frame(worker, std::move(frame.body));
+    }
+    lock.lock();
+  }
+}
+
+void Endpoint::accept_incoming(int worker, Received message) {
+  const std::size_t bytes = message.frame.size();
+  std::unique_lock lock(mutex_);
+  for (;;) {
+    if (closed_.load()) return;
+    if (handler_thread_ == std::thread::id() && queue_.empty()) {
+      run_in_place(worker, lock, message);
+      return;
+    }
+    if (queue_.empty() || (queue_.size() < options_.max_queued &&
+                           queued_bytes_ + bytes <= options_.max_queued_bytes)) {
+      break;
+    }
+    room_changed_.wait(lock);  // full: the peer waits in the pipe
+  }
+  queued_bytes_ += bytes;
+  queue_.push_back(std::move(message));
+  lock.unlock();
+  callers_changed_.notify_all();  // the thread running handlers may be waiting in call()
+}
+
+void Endpoint::run_in_place(int worker, std::unique_lock<std::mutex>& lock, Received& message) {
+  // Reading pauses meanwhile unless calls are outstanding, whose responses must not wait for
+  // it; the idle thread watches, and takes over if the handler runs long.
+  handler_thread_ = std::this_thread::get_id();
+  reading_suspended_ = true;
+  ++suspensions_;
+  bool arm = false;
+  if (!pending_.empty()) {
+    need_reader();
+  } else if (!idle_armed_) {
+    idle_armed_ = arm = true;
+  }
+  lock.unlock();
+  if (arm) workers_changed_.notify_all();
+  handle_incoming(message);
+  lock.lock();
+  // What the other thread read meanwhile (it took over reading), in arrival order.
+  while (!closed_.load() && dispatch_one(lock)) {
+  }
+  handler_thread_ = std::thread::id();
+  if (reading_holder_ == worker) reading_suspended_ = false;
+}
+
+void Endpoint::need_reader() {
+  if (!reading_suspended_ || reading_done_) return;
+  reading_holder_ = kNoWorker;  // the idle endpoint thread takes it
+  reading_suspended_ = false;
+  workers_changed_.notify_all();
+}
+
+bool Endpoint::dispatch_one(std::unique_lock<std::mutex>& lock) {
+  if (queue_.empty()) return false;
+  Received message = std::move(queue_.front());
+  queue_.pop_front();
+  queued_bytes_ -= message.frame.size();
+  lock.unlock();
+  room_changed_.notify_all();  // room in the queue for the reader
+  handle_incoming(message);
+  lock.lock();
+  return true;
+}
+
+void Endpoint::finish(const CloseReason& reason) {
+  Completions completions;
+  {
+    std::lock_guard lock(mutex_);
+    reading_done_ = true;
+    if (!close_reason_) close_reason_ = reason;
+    completions = take_async_all();
+    pending_.disconnect_all();
+  }
+  callers_changed_.notify_all();
+  workers_changed_.notify_all();
+  room_changed_.notify_all();
+  complete(std::move(completions));
+  if (!close_observer_) return;
+  try {
+    close_observer_(*close_reason_);
+  } catch (const std::exception& e) {
+    diagnose(Diagnostic::Kind::kObserverFailed, std::string("close observer: ") + e.what());
+  } catch (...) {
+    diagnose(Diagnostic::Kind::kObserverFailed, "close observer threw");
+  }
+}
+
+}  // namespace rpckit
