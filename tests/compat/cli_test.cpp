@@ -80,6 +80,69 @@ TEST(CompatCli, JsonOutput) {
   EXPECT_EQ(j["changes"][0]["old_location"], "types/channel.json#/properties/login");
 }
 
+// --accept FILE: a breaking change it names (rule and where) no longer fails the check; an
+// entry that names nothing does (it must not outlive its change); a malformed line is a usage
+// error naming the line.
+TEST(CompatCli, AcceptedBreakingChanges) {
+  SchemaCopy copy;
+  break_channel(copy);
+  TempDir dir("compat-accept");
+  const fs::path file = dir.path() / "ACCEPTED";
+  auto run_with = [&](const std::string& text, std::vector<std::string> extra = {}) {
+    gen::test::write_file(file, text);
+    std::vector<std::string> args = {schema_dir(), copy.path("").string(), "--no-api", "--accept",
+                                     file.string()};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return compat(args);
+  };
+
+  RunResult ok = run_with("# why each is fine\n\nmember.required_removed Channel.login -- a test\n");
+  EXPECT_EQ(ok.exit_code, 0) << ok.out << ok.err;
+  EXPECT_THAT(ok.out, HasSubstr("1  breaking (accepted)  host -> plugin"));
+  EXPECT_THAT(ok.out, HasSubstr("   accepted: a test\n"));
+  EXPECT_THAT(ok.out, HasSubstr("1 breaking (1 accepted), 0 additive. protocol_version 1 (not "
+                                "bumped): every breaking change is accepted. OK (exit 0)"));
+
+  RunResult json = run_with("member.required_removed Channel.login -- a test\n", {"--json"});
+  EXPECT_EQ(json.exit_code, 0) << json.err;
+  J j = J::parse(json.out);
+  EXPECT_EQ(j["breaking"], 1);
+  EXPECT_EQ(j["accepted"], 1);
+  EXPECT_EQ(j["fails"], false);
+  EXPECT_EQ(j["changes"][0]["accepted"], "a test");
+  EXPECT_EQ(j["unused_acceptances"], J::array());
+
+  // Another rule at the same place, or another place, accepts nothing.
+  RunResult other = run_with("member.optional_removed Channel.login -- wrong rule\n");
+  EXPECT_EQ(other.exit_code, 1) << other.out;
+  EXPECT_THAT(other.out, HasSubstr("1 accepted change(s) match nothing (remove them): "
+                                   "\"member.optional_removed Channel.login\". FAILED (exit 1)"));
+  RunResult stale = run_with(
+      "member.required_removed Channel.login -- a test\nconstant.changed constant x -- gone\n");
+  EXPECT_EQ(stale.exit_code, 1) << stale.out;
+
+  RunResult bad = run_with("# fine\nmember.required_removed Channel.login\n");
+  EXPECT_EQ(bad.exit_code, 2) << bad.out;
+  EXPECT_THAT(bad.err, HasSubstr("line 2: expected \"<rule> <where> -- <why>\""));
+  RunResult missing = compat({schema_dir(), copy.path("").string(), "--accept",
+                              (dir.path() / "nothing").string()});
+  EXPECT_EQ(missing.exit_code, 2) << missing.out;
+}
+
+TEST(CompatAcceptances, ParseOneChangePerLine) {
+  std::vector<Acceptance> a = parse_acceptances(
+      "# comment\r\n\n  api.changed error code -32099 -- spaces in where -- and in why\r\n"
+      "member.required_removed Channel.login -- x\n");
+  ASSERT_EQ(a.size(), 2u);
+  EXPECT_EQ(a[0].rule, "api.changed");
+  EXPECT_EQ(a[0].where, "error code -32099");
+  EXPECT_EQ(a[0].why, "spaces in where -- and in why");
+  EXPECT_EQ(a[1].where, "Channel.login");
+  EXPECT_THROW(parse_acceptances("rule where --  \n"), std::runtime_error);
+  EXPECT_THROW(parse_acceptances("rule -- why\n"), std::runtime_error);
+  EXPECT_TRUE(parse_acceptances("").empty());
+}
+
 // A git repository with two commits of the schema: tagged v1, then a breaking change.
 class GitRefs : public ::testing::Test {
  protected:

@@ -2,8 +2,11 @@
 // schema as additive or breaking, per side of the wire, and compares the C++ API the
 // generator makes of each (docs/compat.md). Exit 1 on a breaking change unless the version
 // constant was bumped.
+#include <fstream>
 #include <iostream>
+#include <iterator>
 #include <memory>
+#include <stdexcept>
 
 #include "cli/commands.hpp"
 #include "compat/compat.hpp"
@@ -22,6 +25,7 @@ struct CompatOptions {
   bool no_api = false;
   std::vector<std::string> closed_enums;
   std::string version_constant = "protocol_version";
+  std::string accept_file;
 };
 
 // Loads one version; a schema that does not load is reported with its file#pointer.
@@ -43,6 +47,16 @@ int run_compat(const CompatOptions& o) {
     options.version_constant = o.version_constant;
     options.closed_enums.insert(o.closed_enums.begin(), o.closed_enums.end());
     options.compare_api = !o.no_api;
+    if (!o.accept_file.empty()) {
+      std::ifstream in(o.accept_file, std::ios::binary);
+      if (!in) throw std::runtime_error("cannot read " + o.accept_file);
+      std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+      try {
+        options.accepted = compat::parse_acceptances(text);
+      } catch (const std::runtime_error& e) {
+        throw std::runtime_error(o.accept_file + ": " + e.what());
+      }
+    }
     compat::Report report = compat::compare(old_set, new_set, options);
     compat::Labels labels{before.label(), after.label(), o.version_constant};
     if (o.json) {
@@ -82,8 +96,9 @@ void add_compat_command(CLI::App& app, int& status) {
       "union members). Messages (removed, renamed, kind, direction, gate, deadline), error\n"
       "codes, capabilities, constants and the generated C++ API are compared too.\n"
       "\n"
-      "Exit status: 0 no breaking change, or the version constant was bumped; 1 a breaking\n"
-      "change without a bump; 2 usage or input error (a bad argument, a schema that does not\n"
+      "Exit status: 0 no breaking change, or the version constant was bumped, or every breaking\n"
+      "change is accepted (--accept); 1 a breaking change without a bump, or an acceptance\n"
+      "that matches no change; 2 usage or input error (a bad argument, a schema that does not\n"
       "load: the message names file#/pointer).\n"
       "\n"
       "Examples:\n"
@@ -106,6 +121,9 @@ void add_compat_command(CLI::App& app, int& status) {
                 "generated decoders are")
       ->expected(1)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  c->add_option("--accept", o->accept_file,
+                "A file of breaking changes accepted without a version bump, one per line: "
+                "`<rule> <where> -- <why>` (rule and where as the report shows them; # comments)");
   c->add_option("--version-constant", o->version_constant,
                 "The protocol.json constant whose bump allows breaking changes "
                 "(default: protocol_version)");

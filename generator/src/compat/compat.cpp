@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <stdexcept>
 
 #include "compat/api_diff.hpp"
 #include "compat/diff.hpp"
@@ -17,6 +18,43 @@ const char* verdict_name(Verdict v) { return v == Verdict::kAdditive ? "additive
 std::size_t Report::count(Verdict v) const {
   return static_cast<std::size_t>(std::count_if(changes.begin(), changes.end(),
                                                 [v](const Change& c) { return c.verdict == v; }));
+}
+
+std::size_t Report::accepted() const {
+  return static_cast<std::size_t>(std::count_if(changes.begin(), changes.end(), [](const Change& c) {
+    return c.verdict == Verdict::kBreaking && !c.accepted.empty();
+  }));
+}
+
+std::vector<Acceptance> parse_acceptances(const std::string& text) {
+  std::vector<Acceptance> out;
+  std::size_t number = 0;
+  std::size_t at = 0;
+  while (at < text.size()) {
+    std::size_t end = std::min(text.find('\n', at), text.size());
+    std::string line = text.substr(at, end - at);
+    at = end + 1;
+    ++number;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    std::size_t first = line.find_first_not_of(" \t");
+    if (first == std::string::npos || line[first] == '#') continue;
+    line = line.substr(first);
+    std::size_t space = line.find(' ');
+    std::size_t dashes = line.find(" -- ");
+    Acceptance a;
+    if (space != std::string::npos && dashes != std::string::npos && dashes > space) {
+      a.rule = line.substr(0, space);
+      a.where = line.substr(space + 1, dashes - space - 1);
+      a.why = line.substr(dashes + 4);
+    }
+    auto blank = [](const std::string& s) { return s.find_first_not_of(" \t") == std::string::npos; };
+    if (a.rule.empty() || blank(a.where) || blank(a.why)) {
+      throw std::runtime_error("line " + std::to_string(number) +
+                               ": expected \"<rule> <where> -- <why>\", got \"" + line + "\"");
+    }
+    out.push_back(std::move(a));
+  }
+  return out;
 }
 
 std::string location(const gen::Node& node) { return node.file + "#" + node.pointer; }
@@ -174,6 +212,16 @@ Report compare(const gen::SchemaSet& before, const gen::SchemaSet& after,
   payloads.compare_unreached_types(error_codes);
   if (options.compare_api) compare_api(before, after, out);
   report.changes = out.take();
+  for (const Acceptance& a : options.accepted) {
+    bool used = false;
+    for (Change& c : report.changes) {
+      if (c.verdict == Verdict::kBreaking && c.rule == a.rule && c.where == a.where) {
+        c.accepted = a.why;
+        used = true;
+      }
+    }
+    if (!used) report.unused_acceptances.push_back(a);
+  }
   return report;
 }
 

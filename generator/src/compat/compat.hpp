@@ -42,9 +42,25 @@ struct Change {
   std::string old_location;
   // The message payloads that carry the changed type ("on_stream_start params", ...).
   std::vector<std::string> via;
+  // Why this breaking change was accepted without a version bump (an Acceptance that names
+  // it); "" when it was not.
+  std::string accepted;
 
   const std::string& location() const { return new_location.empty() ? old_location : new_location; }
 };
+
+// A breaking change recorded as accepted without a version bump (`rpckit compat --accept
+// FILE`): a correction no released peer can depend on, say. It names the change by rule and
+// where, exactly as the report shows them, and says why.
+struct Acceptance {
+  std::string rule;
+  std::string where;
+  std::string why;
+};
+
+// Reads an acceptance file: one `<rule> <where> -- <why>` per line; blank lines and lines
+// starting with # are skipped. Throws std::runtime_error naming the line of a malformed one.
+std::vector<Acceptance> parse_acceptances(const std::string& text);
 
 struct CompareOptions {
   // The protocol.json constant whose bump allows breaking changes.
@@ -55,6 +71,8 @@ struct CompareOptions {
   std::set<std::string> closed_enums;
   // Also compare the C++ API the generator makes of each version (lower + emit).
   bool compare_api = true;
+  // Breaking changes that do not need a version bump.
+  std::vector<Acceptance> accepted;
 };
 
 struct Report {
@@ -63,10 +81,20 @@ struct Report {
   std::optional<std::string> old_version, new_version;
   bool version_bumped = false;  // new_version is greater than old_version
 
+  // Acceptances that named no change: stale, so they fail the check until removed (an
+  // acceptance must not outlive its change and silently cover a later one).
+  std::vector<Acceptance> unused_acceptances;
+
   std::size_t count(Verdict v) const;
   bool breaking() const { return count(Verdict::kBreaking) != 0; }
-  // The check's outcome: a breaking change without a version bump.
-  bool fails() const { return breaking() && !version_bumped; }
+  // Breaking changes an Acceptance covers.
+  std::size_t accepted() const;
+  // The check's outcome: a breaking change neither accepted nor allowed by a version bump, or
+  // an acceptance that matches nothing.
+  bool fails() const {
+    return (count(Verdict::kBreaking) > accepted() && !version_bumped) ||
+           !unused_acceptances.empty();
+  }
 };
 
 // Throws gen::SchemaError when a version cannot be lowered (compare_api) and std::exception

@@ -45,6 +45,13 @@ std::string pad(const std::string& s, std::size_t w) {
   return have >= w ? s : s + std::string(w - have, ' ');
 }
 
+// "breaking", "breaking (accepted)" or "additive".
+std::string verdict_text(const Change& c) {
+  std::string out = verdict_name(c.verdict);
+  if (c.verdict == Verdict::kBreaking && !c.accepted.empty()) out += " (accepted)";
+  return out;
+}
+
 std::string markdown_cell(std::string s) {
   std::string out;
   for (char ch : s) {
@@ -58,22 +65,32 @@ std::string markdown_cell(std::string s) {
 
 std::string summary(const Report& report, const Labels& labels) {
   std::size_t breaking = report.count(Verdict::kBreaking);
+  std::size_t accepted = report.accepted();
   std::size_t additive = report.count(Verdict::kAdditive);
   std::string out;
   if (report.changes.empty()) {
     out = "No differences.";
   } else {
-    out = std::to_string(breaking) + " breaking, " + std::to_string(additive) + " additive.";
+    out = std::to_string(breaking) + " breaking" +
+          (accepted != 0 ? " (" + std::to_string(accepted) + " accepted)" : std::string()) + ", " +
+          std::to_string(additive) + " additive.";
   }
   std::string version = labels.version_constant + " " + report.old_version.value_or("(none)");
   if (report.old_version != report.new_version) {
     version += " -> " + report.new_version.value_or("(none)");
   }
-  if (report.version_bumped) {
+  if (!report.unused_acceptances.empty()) {
+    out += " " + std::to_string(report.unused_acceptances.size()) +
+           " accepted change(s) match nothing (remove them):";
+    for (const Acceptance& a : report.unused_acceptances) out += " \"" + a.rule + " " + a.where + "\"";
+    out += ". FAILED (exit 1)";
+  } else if (report.version_bumped) {
     out += " " + version + " (bumped): breaking changes are allowed. OK (exit 0)";
-  } else if (breaking != 0) {
+  } else if (breaking > accepted) {
     out += " " + version + " (not bumped): a breaking change needs a bump of " +
            labels.version_constant + ". FAILED (exit 1)";
+  } else if (accepted != 0) {
+    out += " " + version + " (not bumped): every breaking change is accepted. OK (exit 0)";
   } else {
     out += " " + version + ". OK (exit 0)";
   }
@@ -88,7 +105,7 @@ std::string render_table(const Report& report, const Labels& labels) {
     std::vector<std::vector<std::string>> rows;
     for (std::size_t i = 0; i < report.changes.size(); ++i) {
       const Change& c = report.changes[i];
-      rows.push_back({std::to_string(i + 1), verdict_name(c.verdict), direction_text(c.direction),
+      rows.push_back({std::to_string(i + 1), verdict_text(c), direction_text(c.direction),
                       c.affected, c.where, c.change, c.why});
     }
     std::vector<std::size_t> w(head.size(), 0);
@@ -115,6 +132,8 @@ std::string render_table(const Report& report, const Labels& labels) {
       out += line(rows[i]);
       std::string at = at_text(report.changes[i]);
       if (!at.empty()) out += std::string(indent, ' ') + "at " + at + "\n";
+      const std::string& accepted = report.changes[i].accepted;
+      if (!accepted.empty()) out += std::string(indent, ' ') + "accepted: " + accepted + "\n";
     }
     out += "\n";
   }
@@ -128,7 +147,9 @@ std::string render_markdown(const Report& report, const Labels& labels) {
     out += "|---|---|---|---|---|---|---|---|\n";
     for (std::size_t i = 0; i < report.changes.size(); ++i) {
       const Change& c = report.changes[i];
-      std::string verdict = c.verdict == Verdict::kBreaking ? "**breaking**" : "additive";
+      std::string verdict = c.verdict == Verdict::kAdditive ? "additive"
+                            : c.accepted.empty()            ? "**breaking**"
+                                                            : "breaking (accepted: " + c.accepted + ")";
       out += "| " + std::to_string(i + 1) + " | " + verdict + " | " +
              markdown_cell(direction_text(c.direction)) + " | " + markdown_cell(c.affected) +
              " | `" + markdown_cell(c.where) + "` | " + markdown_cell(c.change) + " | " +
@@ -149,6 +170,7 @@ std::string render_json(const Report& report, const Labels& labels) {
   j["version_constant"] = labels.version_constant;
   j["version_bumped"] = report.version_bumped;
   j["breaking"] = report.count(Verdict::kBreaking);
+  j["accepted"] = report.accepted();
   j["additive"] = report.count(Verdict::kAdditive);
   j["fails"] = report.fails();
   j["exit_status"] = report.fails() ? 1 : 0;
@@ -165,9 +187,15 @@ std::string render_json(const Report& report, const Labels& labels) {
     e["old_location"] = c.old_location;
     e["new_location"] = c.new_location;
     e["via"] = c.via;
+    e["accepted"] = c.accepted.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(c.accepted);
     changes.push_back(std::move(e));
   }
   j["changes"] = std::move(changes);
+  nlohmann::ordered_json unused = nlohmann::ordered_json::array();
+  for (const Acceptance& a : report.unused_acceptances) {
+    unused.push_back({{"rule", a.rule}, {"where", a.where}, {"why", a.why}});
+  }
+  j["unused_acceptances"] = std::move(unused);
   return j.dump(2) + "\n";
 }
 
