@@ -16,8 +16,8 @@
 namespace live_alerts {
 
 inline constexpr const char* kVersion = "1.0.0";
-inline constexpr const char* kTestAction = "live_alerts.test";
-inline constexpr const char* kLiveCountSlot = "live_alerts.live_count";
+inline constexpr const char* kTestAction = "live-alerts.test";
+inline constexpr const char* kLiveCountSlot = "live-alerts.live-count";
 
 class LiveAlerts {
  public:

@@ -202,10 +202,10 @@ TEST(DecodeErrors, ManifestUniqueItemsAndSemver) {
   EXPECT_EQ(decode_error<sn::Manifest>(m, ""),
             "capabilities.events[2]: expected unique items (same as [0])");
   m = base;
-  m["contributes"] = json::parse(R"({"actions":["drops.claim_all","claim"]})");
+  m["contributes"] = json::parse(R"({"actions":["drops.claim-all","claim"]})");
   EXPECT_EQ(decode_error<sn::Manifest>(m, ""),
             R"(contributes.actions[1]: expected a namespaced id feature.name (lowercase letters, )"
-            R"(digits, "_" and "-", dot-separated, e.g. "playback.resolve"))");
+            R"(digits and "-", dot-separated, no "_", e.g. "drops.mine-auto"))");
   m = base;
   m["version"] = "v1.0.0";
   EXPECT_EQ(decode_error<sn::Manifest>(m, "manifest"),

@@ -620,10 +620,11 @@ constexpr std::string_view kEntryAbsolute =
 constexpr std::string_view kBadId =
     R"(id: expected a plugin id: lowercase letters and digits in dot-separated parts, "-" )"
     R"(allowed after the first dot (e.g. "dev.example.my-plugin"))";
-#define RPCKIT_NOT_NAMESPACED                                                          \
-  R"(expected a namespaced id feature.name (lowercase letters, digits, "_" and "-", )" \
-  R"(dot-separated, e.g. "playback.resolve"))"
+#define RPCKIT_NOT_NAMESPACED                                                        \
+  R"(expected a namespaced id feature.name (lowercase letters, digits and "-", )"    \
+  R"(dot-separated, no "_", e.g. "drops.mine-auto"))"
 constexpr std::string_view kActionNotNamespaced = "contributes.actions[0]: " RPCKIT_NOT_NAMESPACED;
+constexpr std::string_view kStatusNotNamespaced = "contributes.status[0]: " RPCKIT_NOT_NAMESPACED;
 constexpr std::string_view kProvidesNotNamespaced =
     "contributes.provides[0]: " RPCKIT_NOT_NAMESPACED;
 #undef RPCKIT_NOT_NAMESPACED
@@ -700,6 +701,10 @@ const std::vector<Expectation> kInvalidManifests = {
      kActionNotNamespaced},
     {"manifest", "uppercase action id", Expect::kFails,
      kActionNotNamespaced},
+    {"manifest", "action id with underscore (the real host refuses it)", Expect::kFails,
+     kActionNotNamespaced},
+    {"manifest", "status slot with underscore (the real host refuses it)", Expect::kFails,
+     kStatusNotNamespaced},
     {"manifest", "duplicate status slot", Expect::kFails,
      "contributes.status[1]: expected unique items (same as [0])"},
     {"manifest", "empty name after the dot", Expect::kFails,
@@ -728,7 +733,7 @@ TEST(Fixtures, ValidManifestsRoundTrip) {
     ++exercised;
   }
   EXPECT_EQ(exercised, valid.size());
-  EXPECT_EQ(exercised, 8u);
+  EXPECT_EQ(exercised, 9u);
   // The one unknown key of the valid manifests is dropped, nothing else.
   EXPECT_EQ(dropped, std::vector<std::string>{"manifest.valid[2].$comment_from_toml"});
 }
@@ -746,7 +751,7 @@ TEST(Fixtures, InvalidManifestsAreRejectedWhereTheDecoderCanTell) {
   }
   checker.finish();
   EXPECT_EQ(checker.seen(), fixture.at("invalid").size());
-  EXPECT_EQ(checker.seen(), 52u);
+  EXPECT_EQ(checker.seen(), 54u);
 }
 
 // ---- types/*.json -------------------------------------------------------------------------

@@ -123,9 +123,9 @@ TEST(Presence, OptionalPresentStaysPresent) {
 // wire, kept apart: absent (nullopt), null (a JsonValue holding null), a value.
 TEST(Presence, OptionalAnyJsonKeepsAbsentNullAndValueApart) {
   using M = msg::InvokeAction;
-  auto absent = params_of<M>(json::parse(R"({"action":"drops.claim_all"})"));
-  auto null = params_of<M>(json::parse(R"({"action":"drops.claim_all","args":null})"));
-  auto value = params_of<M>(json::parse(R"({"action":"drops.claim_all","args":{}})"));
+  auto absent = params_of<M>(json::parse(R"({"action":"drops.claim-all"})"));
+  auto null = params_of<M>(json::parse(R"({"action":"drops.claim-all","args":null})"));
+  auto value = params_of<M>(json::parse(R"({"action":"drops.claim-all","args":{}})"));
   EXPECT_FALSE(absent.args.has_value());
   ASSERT_TRUE(null.args.has_value());
   EXPECT_TRUE(null.args->is_null());
@@ -133,9 +133,9 @@ TEST(Presence, OptionalAnyJsonKeepsAbsentNullAndValueApart) {
   EXPECT_EQ(value.args->get(), json::object());
   EXPECT_FALSE(absent == null);
   EXPECT_FALSE(null == value);
-  EXPECT_EQ(encode(absent), json::parse(R"({"action":"drops.claim_all"})"));
-  EXPECT_EQ(encode(null), json::parse(R"({"action":"drops.claim_all","args":null})"));
-  EXPECT_EQ(encode(value), json::parse(R"({"action":"drops.claim_all","args":{}})"));
+  EXPECT_EQ(encode(absent), json::parse(R"({"action":"drops.claim-all"})"));
+  EXPECT_EQ(encode(null), json::parse(R"({"action":"drops.claim-all","args":null})"));
+  EXPECT_EQ(encode(value), json::parse(R"({"action":"drops.claim-all","args":{}})"));
 }
 
 // ---- nullable, required -------------------------------------------------------------------

@@ -303,13 +303,13 @@ constexpr std::string_view kFullCapabilities =
 
 sn::ManifestContributes full_contributes() {
   sn::ManifestContributes c;
-  c.actions = std::vector<std::string>{"drops.claim_all", "playback.resolve"};
+  c.actions = std::vector<std::string>{"drops.claim-all", "playback.resolve"};
   c.status = std::vector<std::string>{"drops.status"};
   c.provides = std::vector<std::string>{"drops.miner"};
   return c;
 }
 constexpr std::string_view kFullContributes =
-    R"({"actions":["drops.claim_all","playback.resolve"],"status":["drops.status"],
+    R"({"actions":["drops.claim-all","playback.resolve"],"status":["drops.status"],
         "provides":["drops.miner"]})";
 
 sn::Manifest minimal_manifest() {
@@ -599,8 +599,8 @@ void lifecycle_messages() {
                R"({"action":"playback.resolve","args":{"stream_id":"relay-7f3a2c","channel":"xqc",
                    "quality":"1080p60","auth_master":null}})");
     sn::InvokeActionParams m;
-    m.action = "drops.claim_all";
-    round_trip("InvokeActionParams", Shape::kMinimal, m, R"({"action":"drops.claim_all"})");
+    m.action = "drops.claim-all";
+    round_trip("InvokeActionParams", Shape::kMinimal, m, R"({"action":"drops.claim-all"})");
   }
 }
 

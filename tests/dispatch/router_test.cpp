@@ -140,7 +140,7 @@ TEST(Router, TypedHandlersSeeTypedParamsAndReturnTypedResults) {
   plugin.on<msg::InvokeAction>([](const sn::InvokeActionParams& p) -> rpckit::JsonValue {
     // Direct-initialised: copy-initialising a JsonValue from a json trips g++'s -Wconversion
     // (JsonValue's converting constructor vs json's conversion operator; see the report).
-    if (p.action == "drops.claim_all") return rpckit::JsonValue(json{{"ok", true}});
+    if (p.action == "drops.claim-all") return rpckit::JsonValue(json{{"ok", true}});
     return rpckit::JsonValue(json{{"declined", true}});
   });
 
@@ -168,7 +168,7 @@ TEST(Router, TypedHandlersSeeTypedParamsAndReturnTypedResults) {
   EXPECT_EQ(r.status, Status::kOk);
   EXPECT_EQ(r.result, json::parse(R"({"plugin_version":"0.3.1","hooks":["on_stream_stop"]})"));
 
-  json action = {{"action", "drops.claim_all"}};
+  json action = {{"action", "drops.claim-all"}};
   r = plugin.route("invoke_action", &action);
   EXPECT_EQ(r.result, json::parse(R"({"ok":true})"));
 

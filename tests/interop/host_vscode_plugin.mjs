@@ -312,13 +312,13 @@ expectResult("register_panel", {}, reports.includes('registered panel "VS Code p
              "(the demo app did not register it)");
 expectResult("get_panel_values", { values: {} });
 {
-  const line = reports.find((r) => r.startsWith("status vscode_probe.state = {") && r.includes("ready"));
+  const line = reports.find((r) => r.startsWith("status vscode-probe.state = {") && r.includes("ready"));
   let value;
-  try { value = JSON.parse(line.slice("status vscode_probe.state = ".length)); } catch { value = undefined; }
+  try { value = JSON.parse(line.slice("status vscode-probe.state = ".length)); } catch { value = undefined; }
   check("set_status: the declared slot reaches the demo app, value intact",
         same(value, { phase: "ready", by: "vscode-jsonrpc" }), show(line));
   check("set_status: an undeclared slot is ignored",
-        !reports.some((r) => r.startsWith("status vscode_probe.undeclared")), show(reports.filter((r) => r.includes("undeclared"))));
+        !reports.some((r) => r.startsWith("status vscode-probe.undeclared")), show(reports.filter((r) => r.includes("undeclared"))));
 }
 expectError("register_panel.title_too_long", -32602, "invalid_params");
 expectError("unknown_method", -32601);
@@ -388,13 +388,13 @@ const EXPECTED_EVENTS = [
 {
   const invokes = toPlugin.filter((m) => m.method === "invoke_action");
   const invoke = invokes[0];
-  check("invoke_action: one request, action live_alerts.test, args {text: \"Test alert\"}",
+  check("invoke_action: one request, action live-alerts.test, args {text: \"Test alert\"}",
         invokes.length === 1 && isRequest(invoke)
-        && same(invoke.params, { action: "live_alerts.test", args: { text: "Test alert" } }), show(invokes));
+        && same(invoke.params, { action: "live-alerts.test", args: { text: "Test alert" } }), show(invokes));
   const answer = invoke ? responseTo(fromPlugin, invoke.id) : [];
   check("invoke_action: answered {ok: true}, and the host got it",
         answer.length === 1 && same(answer[0].result, { ok: true })
-        && narration.includes(`invoke_action ${PLUGIN_ID} live_alerts.test -> {"ok":true}`),
+        && narration.includes(`invoke_action ${PLUGIN_ID} live-alerts.test -> {"ok":true}`),
         show([answer, narration.find((t) => t.startsWith("invoke_action"))]));
   check("invoke_action: the plugin handled it once",
         (summary.invoke_action ?? []).length === 1 && same(summary.invoke_action[0].answer, { ok: true }),

@@ -178,15 +178,15 @@ async function main() {
         alert?.params?.message === "Streamer2 is live playing Chess", JSON.stringify(alert?.params));
   const status = await waitFor("set_status", (m) => m.method === "set_status");
   check("set_status notification with the live count",
-        same(status?.params, { slot: "live_alerts.live_count", value: 2 }), JSON.stringify(status?.params));
+        same(status?.params, { slot: "live-alerts.live-count", value: 2 }), JSON.stringify(status?.params));
 
   const pong = await withTimeout(connection.sendRequest("ping", {}), "ping");
   check("ping -> {}", same(pong, {}), JSON.stringify(pong));
 
-  const action = await withTimeout(connection.sendRequest("invoke_action", { action: "live_alerts.test", args: {} }), "invoke_action");
-  check("invoke_action live_alerts.test -> {ok: true}", same(action, { ok: true }), JSON.stringify(action));
+  const action = await withTimeout(connection.sendRequest("invoke_action", { action: "live-alerts.test", args: {} }), "invoke_action");
+  check("invoke_action live-alerts.test -> {ok: true}", same(action, { ok: true }), JSON.stringify(action));
   const test = await waitFor("test notify", (m) => m.method === "notify" && m.params?.message === "Test alert from Live alerts");
-  check("invoke_action live_alerts.test -> a notify request", !!test);
+  check("invoke_action live-alerts.test -> a notify request", !!test);
 
   try {
     const unknown = await withTimeout(connection.sendRequest("invoke_action", { action: "nope.nothing", args: {} }), "invoke_action");

@@ -22,7 +22,7 @@ using ::testing::ElementsAre;
 
 TEST(ManifestFixtures, EveryValidManifestPasses) {
   const json& valid = fixtures().at("valid");
-  ASSERT_GE(valid.size(), 8U);
+  ASSERT_GE(valid.size(), 9U);
   for (std::size_t i = 0; i < valid.size(); ++i) {
     SCOPED_TRACE("valid[" + std::to_string(i) + "]");
     rs::ManifestResult result = rs::check_manifest(valid[i], "/plugins/x");
@@ -88,6 +88,8 @@ const std::map<std::string, std::string>& expected_fields() {
       {"events is a string", "capabilities.events"},
       {"action id not namespaced", "contributes.actions[0]"},
       {"uppercase action id", "contributes.actions[0]"},
+      {"action id with underscore (the real host refuses it)", "contributes.actions[0]"},
+      {"status slot with underscore (the real host refuses it)", "contributes.status[0]"},
       {"duplicate status slot", "contributes.status[1]"},
       {"empty name after the dot", "contributes.provides[0]"},
   };
@@ -96,7 +98,7 @@ const std::map<std::string, std::string>& expected_fields() {
 
 TEST(ManifestFixtures, EveryInvalidManifestIsReportedAtTheFieldItsWhyNames) {
   const json& invalid = fixtures().at("invalid");
-  ASSERT_GE(invalid.size(), 52U);
+  ASSERT_GE(invalid.size(), 54U);
   std::set<std::string> seen;
   for (const json& entry : invalid) {
     const std::string why = entry.at("why").get<std::string>();
@@ -125,8 +127,8 @@ const std::string kEvents =
     R"(expected one of "on_stream_start", "on_stream_stop", "on_channel_change", "on_watch_tick", )"
     R"("on_followed_live", "on_chat_message", "on_settings_change", "on_panel_change", got )";
 const std::string kNamespacedId =
-    R"(expected a namespaced id feature.name (lowercase letters, digits, "_" and "-", )"
-    R"(dot-separated, e.g. "playback.resolve"))";
+    R"(expected a namespaced id feature.name (lowercase letters, digits and "-", dot-separated, )"
+    R"(no "_", e.g. "drops.mine-auto"))";
 
 // The issues of the full valid manifest with `path` (a JSON pointer) set to `value`.
 std::vector<std::string> report_with(const std::string& pointer, const json& value) {
@@ -395,7 +397,44 @@ TEST(ManifestRules, NamespacedContributionIds) {
   EXPECT_THAT(report_with("/contributes/provides", {"drops."}),
               ElementsAre(R"(contributes.provides[0] = "drops.": )" + kNamespacedId));
   EXPECT_THAT(report_with("/contributes/status", {"Drops.Status"}), ::testing::SizeIs(1));
-  EXPECT_THAT(report_with("/contributes/actions", {"a.b.c", "x_y.z-w", "0.1"}), ElementsAre());
+  EXPECT_THAT(report_with("/contributes/actions", {"a.b.c", "x-y.z-w", "0.1"}), ElementsAre());
+}
+
+// Contribution ids take the real StreamNook host's character set (issue 29; schema/README.md):
+// its install check (src-tauri/src/plugin_host/manifest.rs, is_namespaced_id) wants two or more
+// dot-separated parts, each non-empty, of a-z, 0-9 and "-". The spec says only "namespaced
+// feature.name ids"; every example it gives passes.
+TEST(ManifestRules, ContributionIdsTakeTheRealHostsCharacterSet) {
+  const std::vector<std::string> valid = {
+      // the spec's (sections 6 and 7)
+      "feature.name", "playback.resolve", "drops.status",
+      // the real host's hook catalog (docs/plugins/HOOKS.md, MANIFEST.md)
+      "drops.mine", "drops.mine-auto", "drops.mine-all", "drops.stop", "drops.mining", "drops.run",
+      // what its check lets through besides: digits, "-" anywhere in a part, more parts
+      "0.1", "-x.y-", "a.b.c", "live-alerts.test", "live-alerts.live-count"};
+  const std::vector<std::string> invalid = {
+      // "_": refused by the real host ("contribution '...' must be a namespaced id like
+      // 'feature.name'"), as live-alerts' own ids were before issue 29
+      "live_alerts.test", "live_alerts.live_count", "drops.claim_all", "x.y_", "_.x",
+      // not namespaced, an empty part, other characters: refused by both
+      "resolve", "drops.", ".drops", "drops..mine", "Drops.Status", "drops.mine auto",
+      " drops.mine", "drops/mine", "drops.m\u00eene", "drops.mine\n", ""};
+  for (const char* list : {"actions", "status", "provides"}) {
+    SCOPED_TRACE(list);
+    const std::string pointer = std::string("/contributes/") + list;
+    for (const std::string& id : valid) {
+      EXPECT_THAT(report_with(pointer, {id}), ElementsAre()) << id;
+    }
+    for (const std::string& id : invalid) {
+      json m = full_manifest();
+      m["contributes"][list] = {id};
+      rs::ManifestResult result = rs::check_manifest(m);
+      ASSERT_EQ(result.issues.size(), 1U) << id;
+      EXPECT_EQ(result.issues[0].field, "contributes." + std::string(list) + "[0]");
+      // (a padded id also gets the whitespace hint)
+      EXPECT_THAT(result.issues[0].rule, ::testing::StartsWith(kNamespacedId)) << id;
+    }
+  }
 }
 
 TEST(ManifestRules, AllViolationsAreCollected) {

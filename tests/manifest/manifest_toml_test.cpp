@@ -46,11 +46,11 @@ TEST(ManifestToml, LiveAlertsExampleLoadsAndDecodesEveryField) {
   EXPECT_FALSE(m.capabilities->network.has_value());
   EXPECT_EQ(m.capabilities->ui, (std::vector<sn::UiCapability>{sn::UiCapability::kPanel}));
   ASSERT_TRUE(m.contributes.has_value());
-  EXPECT_EQ(m.contributes->actions, (std::vector<std::string>{"live_alerts.test"}));
-  EXPECT_EQ(m.contributes->status, (std::vector<std::string>{"live_alerts.live_count"}));
+  EXPECT_EQ(m.contributes->actions, (std::vector<std::string>{"live-alerts.test"}));
+  EXPECT_EQ(m.contributes->status, (std::vector<std::string>{"live-alerts.live-count"}));
   EXPECT_FALSE(m.contributes->provides.has_value());
   // The JSON form (for gate checks on declared lists) and the directory.
-  EXPECT_EQ(result.loaded->json.get().at("contributes").at("status"), json::array({"live_alerts.live_count"}));
+  EXPECT_EQ(result.loaded->json.get().at("contributes").at("status"), json::array({"live-alerts.live-count"}));
   EXPECT_EQ(result.loaded->json.get().at("runtime").at("args"), json::array());
   EXPECT_TRUE(result.loaded->dir.is_absolute());
   EXPECT_TRUE(std::filesystem::equivalent(result.loaded->dir, dir));
@@ -151,7 +151,7 @@ actions = ["resolve"]
                           R"(capabilities.events[4] = "": )" + events + R"("")",
                           R"(capabilities.credentials[0] = "twitch.web": expected one of "twitch.android", got "twitch.web")",
                           R"(capabilities.network = "internal": expected one of "none", "external", got "internal")",
-                          R"(contributes.actions[0] = "resolve": expected a namespaced id feature.name (lowercase letters, digits, "_" and "-", dot-separated, e.g. "playback.resolve"))"));
+                          R"(contributes.actions[0] = "resolve": expected a namespaced id feature.name (lowercase letters, digits and "-", dot-separated, no "_", e.g. "drops.mine-auto"))"));
 }
 
 // Each issue says where in plugin.toml: the offending value, the table of a missing member

@@ -40,7 +40,7 @@ TEST(PluginGrants, FullGrantAlertsThroughNotify) {
   EXPECT_EQ(notify->params().value("level", "info"), "info");
   auto status = la.host.wait_request("set_status");
   ASSERT_TRUE(status);
-  EXPECT_EQ(status->params(), (Json{{"slot", "live_alerts.live_count"}, {"value", 2}}));
+  EXPECT_EQ(status->params(), (Json{{"slot", "live-alerts.live-count"}, {"value", 2}}));
   la.barrier();
   EXPECT_EQ(notify_messages(la.host), std::vector<std::string>{alert_for("2")});
   la.stop();
@@ -138,11 +138,11 @@ TEST(PluginGrants, NothingGrantedStillAnswersTheWholeLifecycle) {
   EXPECT_EQ(init.at("hooks"), Json::array());
 
   rpckit::CallResult action = la.host.call(
-      "invoke_action", Json{{"action", "live_alerts.test"}, {"args", Json::object()}});
+      "invoke_action", Json{{"action", "live-alerts.test"}, {"args", Json::object()}});
   ASSERT_TRUE(action.ok()) << error_of(action).dump();
   EXPECT_EQ(action.result(), (Json{{"ok", true}}));
   rpckit::CallResult unknown =
-      la.host.call("invoke_action", Json{{"action", "live_alerts.nope"}, {"args", {}}});
+      la.host.call("invoke_action", Json{{"action", "live-alerts.nope"}, {"args", {}}});
   EXPECT_EQ(error_of(unknown).at("code"), -32601);
   la.stop();
 

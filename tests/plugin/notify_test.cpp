@@ -81,7 +81,7 @@ TEST(PluginActions, TestActionAnswersOkAndNotifies) {
   LiveAlertsHost la(dir.path());
   la.handshake(init_params(full_grant(), dir.path()));
   rpckit::CallResult r =
-      la.host.call("invoke_action", Json{{"action", "live_alerts.test"}, {"args", Json::object()}});
+      la.host.call("invoke_action", Json{{"action", "live-alerts.test"}, {"args", Json::object()}});
   ASSERT_TRUE(r.ok()) << error_of(r).dump();
   EXPECT_EQ(r.result(), (Json{{"ok", true}}));
   auto notify = la.host.wait_request("notify");
@@ -89,9 +89,9 @@ TEST(PluginActions, TestActionAnswersOkAndNotifies) {
   EXPECT_EQ(notify->params().at("message"), "Test alert from Live alerts");
 
   // Custom text; absent args are {} (spec 9.8).
-  r = la.host.call("invoke_action", Json{{"action", "live_alerts.test"}, {"args", {{"text", "hi"}}}});
+  r = la.host.call("invoke_action", Json{{"action", "live-alerts.test"}, {"args", {{"text", "hi"}}}});
   ASSERT_TRUE(r.ok()) << error_of(r).dump();
-  r = la.host.call("invoke_action", Json{{"action", "live_alerts.test"}});
+  r = la.host.call("invoke_action", Json{{"action", "live-alerts.test"}});
   ASSERT_TRUE(r.ok()) << error_of(r).dump();
   EXPECT_EQ(r.result(), (Json{{"ok", true}}));
   ASSERT_TRUE(la.host.wait_for([](const Frame& f) {

@@ -54,7 +54,7 @@ TEST(PluginRobustness, UnknownFieldsEverywhereAreIgnored) {
   la.host.send_frame({{"jsonrpc", "2.0"},
                       {"id", 3},
                       {"method", "invoke_action"},
-                      {"params", {{"action", "live_alerts.test"}, {"args", {}}, {"origin", "ui"}}}});
+                      {"params", {{"action", "live-alerts.test"}, {"args", {}}, {"origin", "ui"}}}});
   auto action = la.host.wait_response(3);
   ASSERT_TRUE(action);
   EXPECT_EQ(action->json.at("result"), (Json{{"ok", true}}));
@@ -179,7 +179,7 @@ TEST(PluginRobustness, StdoutCarriesFramesOnlyThroughABusySession) {
     for (int j = 1; j <= i; ++j) live.push_back(channel(std::to_string(j)));
     la.host.notify("on_followed_live", Json{{"channels", live}});
   }
-  la.host.call("invoke_action", Json{{"action", "live_alerts.test"}, {"args", {{"text", "é ✓"}}}});
+  la.host.call("invoke_action", Json{{"action", "live-alerts.test"}, {"args", {{"text", "é ✓"}}}});
   ASSERT_TRUE(la.host.wait_for([](const Frame& f) {
     return f.method() == "notify" && f.params().at("message") == "é ✓";
   }));

@@ -20,8 +20,8 @@ import { fileURLToPath } from "node:url";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const PLUGIN_VERSION = "1.0.0";
-const STATUS_SLOT = "vscode_probe.state";
-const ACTIONS = ["live_alerts.test"];
+const STATUS_SLOT = "vscode-probe.state";
+const ACTIONS = ["live-alerts.test"];
 const LOG_MESSAGE = "vscode-probe: a log line, ünïcødé — 配信 🎉";
 const SHUTDOWN_DRAIN_MS = 1000;  // bound on finishing in-flight calls before answering shutdown
 
@@ -184,7 +184,7 @@ async function callEveryHostMethod() {
     await request("register_panel.title_too_long", "register_panel",
                   { schema: { ...PANEL, title: "x".repeat(61) } });
   }
-  notification("set_status.undeclared", "set_status", { slot: "vscode_probe.undeclared", value: 1 });
+  notification("set_status.undeclared", "set_status", { slot: "vscode-probe.undeclared", value: 1 });
   // Spec 8: a receiver copes with what it does not know; a notification never gets an answer.
   notification("unknown_notification", "vscode_probe.no_such_notification", { n: 1 });
   await request("unknown_method", "vscode_probe.no_such_method", {});
