@@ -96,7 +96,8 @@ TEST(CompatCli, AcceptedBreakingChanges) {
     return compat(args);
   };
 
-  RunResult ok = run_with("# why each is fine\n\nmember.required_removed Channel.login -- a test\n");
+  RunResult ok =
+      run_with("# why each is fine\n\nmember.required_removed Channel.login -- a test\n");
   EXPECT_EQ(ok.exit_code, 0) << ok.out << ok.err;
   EXPECT_THAT(ok.out, HasSubstr("1  breaking (accepted)  host -> plugin"));
   EXPECT_THAT(ok.out, HasSubstr("   accepted: a test\n"));
@@ -124,8 +125,8 @@ TEST(CompatCli, AcceptedBreakingChanges) {
   RunResult bad = run_with("# fine\nmember.required_removed Channel.login\n");
   EXPECT_EQ(bad.exit_code, 2) << bad.out;
   EXPECT_THAT(bad.err, HasSubstr("line 2: expected \"<rule> <where> -- <why>\""));
-  RunResult missing = compat({schema_dir(), copy.path("").string(), "--accept",
-                              (dir.path() / "nothing").string()});
+  RunResult missing =
+      compat({schema_dir(), copy.path("").string(), "--accept", (dir.path() / "nothing").string()});
   EXPECT_EQ(missing.exit_code, 2) << missing.out;
 }
 

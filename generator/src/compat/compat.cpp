@@ -21,9 +21,9 @@ std::size_t Report::count(Verdict v) const {
 }
 
 std::size_t Report::accepted() const {
-  return static_cast<std::size_t>(std::count_if(changes.begin(), changes.end(), [](const Change& c) {
-    return c.verdict == Verdict::kBreaking && !c.accepted.empty();
-  }));
+  return static_cast<std::size_t>(std::count_if(
+      changes.begin(), changes.end(),
+      [](const Change& c) { return c.verdict == Verdict::kBreaking && !c.accepted.empty(); }));
 }
 
 std::vector<Acceptance> parse_acceptances(const std::string& text) {
@@ -47,7 +47,9 @@ std::vector<Acceptance> parse_acceptances(const std::string& text) {
       a.where = line.substr(space + 1, dashes - space - 1);
       a.why = line.substr(dashes + 4);
     }
-    auto blank = [](const std::string& s) { return s.find_first_not_of(" \t") == std::string::npos; };
+    auto blank = [](const std::string& s) {
+      return s.find_first_not_of(" \t") == std::string::npos;
+    };
     if (a.rule.empty() || blank(a.where) || blank(a.why)) {
       throw std::runtime_error("line " + std::to_string(number) +
                                ": expected \"<rule> <where> -- <why>\", got \"" + line + "\"");

@@ -82,7 +82,9 @@ std::string summary(const Report& report, const Labels& labels) {
   if (!report.unused_acceptances.empty()) {
     out += " " + std::to_string(report.unused_acceptances.size()) +
            " accepted change(s) match nothing (remove them):";
-    for (const Acceptance& a : report.unused_acceptances) out += " \"" + a.rule + " " + a.where + "\"";
+    for (const Acceptance& a : report.unused_acceptances) {
+      out += " \"" + a.rule + " " + a.where + "\"";
+    }
     out += ". FAILED (exit 1)";
   } else if (report.version_bumped) {
     out += " " + version + " (bumped): breaking changes are allowed. OK (exit 0)";
@@ -147,9 +149,10 @@ std::string render_markdown(const Report& report, const Labels& labels) {
     out += "|---|---|---|---|---|---|---|---|\n";
     for (std::size_t i = 0; i < report.changes.size(); ++i) {
       const Change& c = report.changes[i];
-      std::string verdict = c.verdict == Verdict::kAdditive ? "additive"
-                            : c.accepted.empty()            ? "**breaking**"
-                                                            : "breaking (accepted: " + c.accepted + ")";
+      std::string verdict = "additive";
+      if (c.verdict == Verdict::kBreaking) {
+        verdict = c.accepted.empty() ? "**breaking**" : "breaking (accepted: " + c.accepted + ")";
+      }
       out += "| " + std::to_string(i + 1) + " | " + verdict + " | " +
              markdown_cell(direction_text(c.direction)) + " | " + markdown_cell(c.affected) +
              " | `" + markdown_cell(c.where) + "` | " + markdown_cell(c.change) + " | " +
@@ -187,7 +190,8 @@ std::string render_json(const Report& report, const Labels& labels) {
     e["old_location"] = c.old_location;
     e["new_location"] = c.new_location;
     e["via"] = c.via;
-    e["accepted"] = c.accepted.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(c.accepted);
+    e["accepted"] =
+        c.accepted.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(c.accepted);
     changes.push_back(std::move(e));
   }
   j["changes"] = std::move(changes);
