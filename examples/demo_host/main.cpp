@@ -113,6 +113,10 @@ int main(int argc, char** argv) {
       }
       return 2;
     }
+    // Allowed by the spec, refused or ignored by the real StreamNook host: said, not fatal.
+    for (const auto& warning : manifest.warnings) {
+      std::fprintf(stderr, "%s\n", warning.located(plugin_dir + "/plugin.toml").c_str());
+    }
     manifests.push_back(std::move(*manifest.loaded));
   }
 

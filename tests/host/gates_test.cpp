@@ -111,6 +111,28 @@ TEST_F(HostGates, PanelMethodsNeedOnlyUiPanel) {
   expect_error(call_host(kId, "notify", Json{{"message", "x"}}), -32000, "capability_denied");
 }
 
+// A folder field is in the spec, so the panel is served; the real StreamNook host's
+// register_panel would refuse it (-32602), which the application hears (schema/README.md).
+TEST_F(HostGates, AFolderFieldIsServedAndReportedAsRefusedByTheRealHost) {
+  start(grant({}, {}, {}, {"panel"}));
+  Json field = {{"key", "out_dir"}, {"type", "folder"}, {"label", "Output folder"}};
+  Json params = {
+      {"schema",
+       {{"title", "Settings"}, {"sections", {{{"label", "Files"}, {"fields", {field}}}}}}}};
+  EXPECT_TRUE(call_host(kId, "register_panel", params).contains("result"));
+  ASSERT_EQ(app_.calls(kId, "register_panel").size(), 1u);
+  EXPECT_EQ(app_.calls(kId, "register_panel")[0].params, params);
+  EXPECT_TRUE(app_.has_report(
+      kId, R"(register_panel: warning: schema.sections[0].fields[0].type = "folder": the real )"
+           R"(StreamNook host's register_panel refuses this field type)"));
+  // Without one, nothing is said.
+  EXPECT_TRUE(call_host(kId, "register_panel", requests()[4].second).contains("result"));
+  std::size_t said = 0;
+  for (const ReportRecord& r : app_.reports(kId))
+    said += r.what.find("register_panel") == 0 ? 1 : 0;
+  EXPECT_EQ(said, 1u);
+}
+
 TEST_F(HostGates, LogIsDroppedAndReportedWhenNotGranted) {
   start(grant({}, {"get_followed_live"}));
   send_host(kId, "log", {{"level", "info"}, {"message", "secret"}});

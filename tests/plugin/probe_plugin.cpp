@@ -2,7 +2,11 @@
 // gates to an end-to-end test, one action each.
 //   probe.rate_limited  throws make_error(kRateLimited, ..., 1500)
 //   probe.call {method} calls that host method through HostApi and describes the outcome:
-//                       {ok, kind, code, name, message} ({sent} for the notifications)
+//                       {ok, kind, code, name, message} ({sent} for the notifications);
+//                       "register_folder_panel" registers a panel with a folder field
+//   probe.date_times    the date-time members of the last on_stream_start, on_watch_tick,
+//                       on_followed_live and on_chat_message it decoded, as received
+#include <mutex>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -43,6 +47,32 @@ json describe(const rpckit::Result<T>& r) {
 int main() {
   rpckit::streamnook::Plugin plugin("0.0.1");
   rpckit::streamnook::HostApi& host = plugin.host();
+  // Every event that carries a date-time member: what the decoder handed over, kept as text.
+  std::mutex mutex;
+  json date_times = json::object();
+  auto keep = [&](const char* event, json value) {
+    std::lock_guard lock(mutex);
+    date_times[event] = std::move(value);
+  };
+  auto nullable = [](const rpckit::Nullable<std::string>& v) {
+    return v.has_value() ? json(*v) : json(nullptr);
+  };
+  plugin.on<sn::messages::OnStreamStart>([&](const sn::OnStreamStartParams& p) {
+    keep("on_stream_start", nullable(p.channel.started_at));
+  });
+  plugin.on<sn::messages::OnWatchTick>(
+      [&](const sn::OnWatchTickParams& p) { keep("on_watch_tick", p.ts); });
+  plugin.on<sn::messages::OnFollowedLive>([&](const sn::OnFollowedLiveParams& p) {
+    json all = json::array();
+    for (const sn::Channel& c : p.channels) all.push_back(nullable(c.started_at));
+    keep("on_followed_live", std::move(all));
+  });
+  plugin.on<sn::messages::OnChatMessage>(
+      [&](const sn::OnChatMessageParams& p) { keep("on_chat_message", p.message.ts); });
+  plugin.on_action("probe.date_times", [&](const rpckit::JsonValue&) -> json {
+    std::lock_guard lock(mutex);
+    return date_times;
+  });
   plugin.on_action("probe.rate_limited", [](const rpckit::JsonValue&) -> json {
     throw rpckit::streamnook::make_error(sn::ErrorCode::kRateLimited, "slow down", 1500);
   });
@@ -53,6 +83,21 @@ int main() {
     if (method == "register_panel") {
       sn::PanelSchema schema;
       schema.title = "Probe";
+      return describe(host.register_panel(schema));
+    }
+    if (method == "register_folder_panel") {
+      sn::PanelSchema schema;
+      schema.title = "Probe";
+      sn::PanelSection section;
+      section.label = "Files";
+      sn::ToggleField toggle;
+      toggle.key = "enabled";
+      toggle.label = "Enabled";
+      sn::FolderField folder;
+      folder.key = "out_dir";
+      folder.label = "Output folder";
+      section.fields = {sn::PanelField{toggle}, sn::PanelField{folder}};
+      schema.sections = {section};
       return describe(host.register_panel(schema));
     }
     if (method == "get_panel_values") return describe(host.get_panel_values());

@@ -1,5 +1,11 @@
 #include "rpckit/streamnook/host_api.hpp"
 
+#include <string>
+#include <vector>
+
+#include "rpckit/streamnook/logger.hpp"
+#include "rpckit/streamnook/real_host.hpp"
+
 namespace rpckit::streamnook {
 
 Result<sn::SetUpstreamResult> HostApi::set_upstream(std::string stream_id,
@@ -33,6 +39,13 @@ bool HostApi::log(sn::LogLevel level, std::string message) {
 Result<sn::RegisterPanelResult> HostApi::register_panel(sn::PanelSchema schema) {
   sn::RegisterPanelParams params;
   params.schema = std::move(schema);
+  // The spec allows it, so it is sent; the plugin's log says what the real host would refuse.
+  std::vector<std::string> warnings = real_host_panel_warnings(params.schema);
+  if (!warnings.empty() && allowed<sn::messages::RegisterPanel>(params).allowed) {
+    for (const std::string& warning : warnings) {
+      Logger(*this).warning("register_panel: " + warning);
+    }
+  }
   return client_.register_panel(params);
 }
 

@@ -1,11 +1,13 @@
 // The host side of plugin-to-host messages: the capability gate first, then the rules the
 // spec puts on the host (shutting_down, the notify rate limit, get_credential consent, `log`
-// into plugin.log), then the typed call into the HostApplication (the generated sn::bind).
+// into plugin.log), then the typed call into the HostApplication (the generated sn::bind);
+// register_panel also reports what the real StreamNook host would refuse in the panel.
 #include <chrono>
 #include <string>
 
 #include "plugin_runner.hpp"
 #include "rpckit/dispatch/gate.hpp"
+#include "rpckit/streamnook/real_host.hpp"
 
 namespace rpckit::streamnook {
 
@@ -27,6 +29,13 @@ void PluginRunner::register_host_methods() {
                        *wait);
     }
     return app_.notify(context_, params);
+  });
+  router_.on<msg::RegisterPanel>([this](const sn::RegisterPanelParams& params) {
+    // Served as the spec says; the application hears what the real host would refuse.
+    for (const std::string& warning : real_host_panel_warnings(params.schema)) {
+      app_.on_report(id_, "register_panel: warning: " + warning);
+    }
+    return app_.register_panel(context_, params);
   });
   router_.on<msg::Log>([this](const sn::LogParams& params) {
     if (!log_file_.append(params.level_or_default().wire(), params.message)) {

@@ -18,6 +18,7 @@
 
 #include "manifest_toml.hpp"
 #include "manifest_util.hpp"
+#include "real_host_manifest.hpp"
 #include "rpckit/codec/decode_error.hpp"
 
 namespace rpckit::streamnook {
@@ -33,7 +34,7 @@ std::string ManifestIssue::str() const {
 std::string ManifestIssue::located(std::string_view file) const {
   std::string out(file);
   if (line != 0) out += ":" + std::to_string(line) + ":" + std::to_string(column);
-  return out + ": " + str();
+  return out + (warning ? ": warning: " : ": ") + str();
 }
 
 namespace {
@@ -200,11 +201,20 @@ ManifestResult check_rules(const json& manifest, std::filesystem::path dir,
   }
   ManifestResult result;
   result.issues = std::move(issues);
+  result.warnings = manifest_detail::real_host_warnings(manifest);
   if (!result.issues.empty()) return result;
   loaded.json = manifest;
   loaded.dir = std::move(dir);
   result.loaded = std::move(loaded);
   return result;
+}
+
+// In the order of the file, as a compiler reports (a missing member where its table is).
+void sort_by_place(std::vector<ManifestIssue>& issues) {
+  std::stable_sort(issues.begin(), issues.end(),
+                   [](const ManifestIssue& a, const ManifestIssue& b) {
+                     return std::tie(a.line, a.column) < std::tie(b.line, b.column);
+                   });
 }
 
 }  // namespace
@@ -248,7 +258,19 @@ ManifestResult load_manifest(const std::filesystem::path& plugin_dir) {
 
   std::filesystem::path dir = std::filesystem::absolute(plugin_dir, ec);
   if (ec) dir = plugin_dir;
-  return parse_manifest(text, std::move(dir));
+  result = parse_manifest(text, dir);
+  if (!result.loaded) return result;
+  std::vector<ManifestIssue> missing =
+      manifest_detail::real_host_file_warnings(result.loaded->json.get(), dir);
+  if (missing.empty()) return result;
+  // Rare: parsed again for the positions rather than kept from parse_manifest.
+  manifest_detail::TomlConversion toml = manifest_detail::toml_to_json(text, "plugin.toml");
+  for (ManifestIssue& warning : missing) {
+    std::tie(warning.line, warning.column) = toml.position_of(warning.field);
+  }
+  result.warnings.insert(result.warnings.end(), missing.begin(), missing.end());
+  sort_by_place(result.warnings);
+  return result;
 }
 
 ManifestResult parse_manifest(std::string_view toml_text, const std::filesystem::path& dir) {
@@ -264,14 +286,12 @@ ManifestResult parse_manifest(std::string_view toml_text, const std::filesystem:
     return result;
   }
   result = check_rules(*toml.json, dir, std::move(toml.issues), toml.unconvertible);
-  for (ManifestIssue& issue : result.issues) {
-    if (issue.line == 0) std::tie(issue.line, issue.column) = toml.position_of(issue.field);
+  for (std::vector<ManifestIssue>* list : {&result.issues, &result.warnings}) {
+    for (ManifestIssue& issue : *list) {
+      if (issue.line == 0) std::tie(issue.line, issue.column) = toml.position_of(issue.field);
+    }
+    sort_by_place(*list);
   }
-  // In the order of the file, as a compiler reports (a missing member where its table is).
-  std::stable_sort(result.issues.begin(), result.issues.end(),
-                   [](const ManifestIssue& a, const ManifestIssue& b) {
-                     return std::tie(a.line, a.column) < std::tie(b.line, b.column);
-                   });
   return result;
 }
 

@@ -17,8 +17,8 @@
 //   ("not a stdio plugin"), and whether a host runs ui plugins is the host's decision, not
 //   the manifest's. A host that only runs process plugins checks manifest.runtime.kind itself.
 // - runtime.entry is checked lexically (not empty, no leading / or \, no drive letter "C:",
-//   no ".." segment with / or \ as separators, no NUL character). The loader does not look
-//   at the file system for it: whether the entry exists is for the host to find out at spawn.
+//   no ".." segment with / or \ as separators, no NUL character). Whether the entry exists is
+//   for the host to find out at spawn; load_manifest only warns when the directory lacks it.
 // - Lengths (id, name, description) count Unicode code points, as JSON Schema does.
 // - A value that is none of the expected kinds (args = "x", events = "on_x", a null) is one
 //   issue naming the expected kind, in TOML words (table, float); the members of a list are
@@ -26,6 +26,13 @@
 // - TOML values with no JSON form (dates, times, date-times, non-finite floats) are issues
 //   wherever they appear, even under keys that would otherwise be ignored: the manifest must
 //   have a faithful JSON form (LoadedManifest::json).
+//
+// The spec is the contract: what it allows loads. What it allows but the real StreamNook host
+// refuses or ignores (a plugin id part starting with "-", a ".." inside an entry name, a ui
+// plugin that requests capabilities, runtime.ui_entry, an entry missing from the directory,
+// ...) is a warning (ManifestResult::warnings), never an issue. schema/README.md ("The real
+// StreamNook host") records each of the real host's rules, where it was read, and what rpckit
+// does with it.
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -57,11 +64,14 @@ struct ManifestIssue {
   // checked as JSON (check_manifest), or the file itself is the problem (not found).
   std::size_t line = 0;
   std::size_t column = 0;
+  // A warning (ManifestResult::warnings): the spec allows it, the real StreamNook host refuses
+  // or ignores it.
+  bool warning = false;
 
   // "runtime.kind = \"wasm\": expected one of ...", or "<field>: <rule>" when value is empty.
   std::string str() const;
   // "<file>:4:8: " + str(), or "<file>: " + str() without a position: the form compilers and
-  // editors read.
+  // editors read; "<file>:4:8: warning: " + str() for a warning.
   std::string located(std::string_view file = "plugin.toml") const;
 
   friend bool operator==(const ManifestIssue&, const ManifestIssue&) = default;
@@ -77,6 +87,10 @@ struct ManifestResult {
   std::optional<LoadedManifest> loaded;  // set only when issues is empty
   std::vector<ManifestIssue> issues;     // every violation found: in the order of the file
                                          // (load/parse_manifest), else of the schema
+  // What the spec allows but the real StreamNook host refuses or ignores: the manifest still
+  // loads (ok() does not look at these), but would not install or work there. Found with or
+  // without issues, placed and ordered as they are; each has `warning` set.
+  std::vector<ManifestIssue> warnings;
   bool ok() const { return issues.empty(); }
 };
 
@@ -84,7 +98,8 @@ struct ManifestResult {
 inline constexpr std::size_t kMaxManifestBytes = 1 << 20;
 
 // Reads <plugin_dir>/plugin.toml, converts it to JSON and runs check_manifest(), locating each
-// issue in the file (ManifestIssue::line, column). Never throws
+// issue and warning in the file (ManifestIssue::line, column); also warns about runtime.entry
+// (and runtime.ui_entry) when <plugin_dir> does not hold it. Never throws
 // for a bad plugin: a missing, unreadable or oversized file, TOML syntax errors and nesting
 // beyond the limits (dotted keys of more than 32 parts, JSON deeper than 256 levels) are
 // issues with field "plugin.toml" (syntax errors say "line:column").
