@@ -3,74 +3,10 @@
 #include <cerrno>
 #include <cstdio>
 #include <map>
-#include <optional>
 #include <utility>
-
-#include "rpckit/codec/json_reader.hpp"
 
 namespace rpckit_examples {
 namespace {
-
-constexpr std::size_t kLineChars = 160;  // a frame's summary on the terminal
-constexpr std::size_t kTextChars = 2000;  // a plugin's report or log line on the terminal
-
-// Text a plugin controls, made safe to print: control characters (terminal escapes
-// included) become '?', and it is cut at `max` bytes on a character boundary.
-std::string printable(std::string_view text, std::size_t max) {
-  std::string out;
-  std::size_t n = text.size();
-  if (n > max) {
-    n = max - 3;
-    while (n > 0 && (static_cast<unsigned char>(text[n]) & 0xC0U) == 0x80U) --n;
-  }
-  out.reserve(n + 3);
-  for (std::size_t i = 0; i < n; ++i) {
-    auto b = static_cast<unsigned char>(text[i]);
-    out += (b < 0x20 || b == 0x7F) ? '?' : text[i];
-  }
-  if (n < text.size()) out += "...";
-  return out;
-}
-
-// A frame as JSON, when it is JSON the runtime would take: validated first (depth, UTF-8,
-// numbers), so nothing below recurses without bound or throws on a plugin's bytes.
-std::optional<nlohmann::json> parse_frame(std::string_view body) {
-  try {
-    rpckit::codec::validate_json(body);
-  } catch (const rpckit::codec::JsonError&) {
-    return std::nullopt;
-  }
-  nlohmann::json message = nlohmann::json::parse(body, nullptr, /*allow_exceptions=*/false);
-  if (message.is_discarded()) return std::nullopt;
-  return message;
-}
-
-std::string dump(const nlohmann::json& j) {
-  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-}
-
-// One line per frame: method or result/error, with params shortened for reading.
-std::string summarize(const nlohmann::json& message) {
-  if (!message.is_object()) return dump(message);
-  auto member = [&](const char* key) -> const nlohmann::json* {
-    auto it = message.find(key);
-    return it == message.end() ? nullptr : &*it;
-  };
-  std::string out;
-  const nlohmann::json* id = member("id");
-  std::string id_text = id != nullptr ? " #" + dump(*id) : "";
-  if (const nlohmann::json* method = member("method")) {
-    out = (method->is_string() ? method->get<std::string>() : dump(*method)) + id_text;
-    if (const nlohmann::json* params = member("params")) out += " " + dump(*params);
-  } else if (const nlohmann::json* error = member("error")) {
-    out = "error" + id_text + " " + dump(*error);
-  } else if (const nlohmann::json* result = member("result")) {
-    out = "result" + id_text + " " + dump(*result);
-  } else {
-    out = dump(message);
-  }
-  return out;
-}
 
 // `rpckit trace` on this host's transcript: the protocol is the one of the program running
 // (each sample host speaks one; a renamed host gets a placeholder to fill in).
@@ -93,93 +29,13 @@ std::string inspect_command(const std::string& jsonl) {
 
 }  // namespace
 
-Transcript::~Transcript() {
-  std::lock_guard lock(mutex_);
-  if (!jsonl_) return;
-  jsonl_.reset();
-  std::printf("inspect: %s\n", inspect_command(jsonl_path_).c_str());
-  std::fflush(stdout);
-}
-
 Transcript::Transcript(bool verbose_frames, std::string local_role, std::string peer_role)
-    : verbose_frames_(verbose_frames),
-      local_role_(std::move(local_role)),
-      peer_role_(std::move(peer_role)) {}
+    : rpckit::roles::Transcript(Options{std::move(local_role), std::move(peer_role), stdout,
+                                        verbose_frames}) {}
 
-bool Transcript::open_jsonl(const std::string& path, std::string* error) {
-  std::lock_guard lock(mutex_);
-  jsonl_.emplace(path, std::ios::trunc);
-  if (!*jsonl_) {
-    *error = "cannot write " + path;
-    jsonl_.reset();
-    return false;
-  }
-  jsonl_path_ = path;
-  return true;
-}
-
-double Transcript::elapsed_s() const {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-}
-
-void Transcript::write_line(const nlohmann::json& entry) {
-  if (!jsonl_) return;
-  *jsonl_ << entry.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
-  jsonl_->flush();
-}
-
-void Transcript::frame(std::string_view plugin_id, bool outgoing, std::string_view body) {
-  std::optional<nlohmann::json> message = parse_frame(body);
-  std::lock_guard lock(mutex_);
-  double t = elapsed_s();
-  write_line({{"t", t},
-              {"type", "frame"},
-              {"plugin", plugin_id},
-              {"direction", outgoing ? local_role_ + "_to_" + peer_role_
-                                     : peer_role_ + "_to_" + local_role_},
-              {"message", message ? *message : nlohmann::json(body)}});
-  if (!verbose_frames_) return;
-  std::string text = printable(message ? summarize(*message) : std::string(body), kLineChars);
-  std::printf("%7.2fs  %-6s %s %-24.*s %s\n", t, local_role_.c_str(), outgoing ? "->" : "<-",
-              static_cast<int>(plugin_id.size()), plugin_id.data(), text.c_str());
-  std::fflush(stdout);
-}
-
-void Transcript::lifecycle(std::string_view plugin_id, std::string_view kind,
-                           std::string_view cause, std::string_view detail) {
-  std::lock_guard lock(mutex_);
-  double t = elapsed_s();
-  write_line({{"t", t},
-              {"type", "lifecycle"},
-              {"plugin", plugin_id},
-              {"event", kind},
-              {"cause", cause},
-              {"detail", detail}});
-  std::string shown = printable(detail, kTextChars);
-  std::printf("%7.2fs  == %.*s %.*s%s%.*s%s%s\n", t, static_cast<int>(plugin_id.size()),
-              plugin_id.data(), static_cast<int>(kind.size()), kind.data(),
-              cause.empty() ? "" : " (", static_cast<int>(cause.size()), cause.data(),
-              detail.empty() ? (cause.empty() ? "" : ")") : (cause.empty() ? ": " : "): "),
-              shown.c_str());
-  std::fflush(stdout);
-}
-
-void Transcript::host(std::string_view what) {
-  std::lock_guard lock(mutex_);
-  double t = elapsed_s();
-  write_line({{"t", t}, {"type", "host"}, {"text", what}});
-  std::string text = printable(what, kTextChars);
-  std::printf("%7.2fs  ** %s\n", t, text.c_str());
-  std::fflush(stdout);
-}
-
-void Transcript::plugin_says(std::string_view plugin_id, std::string_view what) {
-  std::lock_guard lock(mutex_);
-  double t = elapsed_s();
-  write_line({{"t", t}, {"type", "report"}, {"plugin", plugin_id}, {"text", what}});
-  std::string text = printable(what, kTextChars);
-  std::printf("%7.2fs  .. %.*s: %s\n", t, static_cast<int>(plugin_id.size()), plugin_id.data(),
-              text.c_str());
+Transcript::~Transcript() {
+  if (jsonl_path().empty()) return;
+  std::printf("inspect: %s\n", inspect_command(jsonl_path()).c_str());
   std::fflush(stdout);
 }
 

@@ -14,9 +14,8 @@
 #include <vector>
 
 #include "consumer_echo/roles.hpp"
-#include "rpckit/roles/host_role.hpp"
 #include "rpckit/roles/plugin_role.hpp"
-#include "rpckit/roles/route.hpp"
+#include "rpckit/roles/spawned_plugin.hpp"
 #include "rpckit/version.hpp"
 
 namespace echo = consumer::echo;
@@ -79,54 +78,32 @@ int run_host(const char* self) {
   std::printf("rpckit %s\n", RPCKIT_VERSION_STRING);
   Host host;
   Session session;
-  rpckit::Router<echo::WorkerToHost> router;
-  echo::bind(router, host, session);
-
-  std::mutex mutex;
-  std::condition_variable changed;
-  bool running = false;
-  rpckit::roles::PluginProcess::Observer observer;
-  observer.lifecycle = [&](const rpckit::roles::LifecycleEvent& e) {
-    std::lock_guard lock(mutex);
-    running = running || e.kind == rpckit::roles::LifecycleEvent::Kind::kRunning;
-    changed.notify_all();
-  };
-  rpckit::process::SpawnOptions spawn;
-  spawn.executable = self;
-  spawn.args = {"--worker"};
-  auto lifecycle = rpckit::roles::host_lifecycle<echo::Protocol>(
-      [] { return echo::HelloParams{.protocol_version = echo::kProtocolVersion, .host = "consumer-echo"}; },
-      [](const rpckit::Result<echo::HelloResult>& r) {
-        if (r.ok()) std::printf("hello: %s\n", r->worker.c_str());
-        return rpckit::roles::judge_handshake(r);
-      });
-  rpckit::roles::PluginProcess worker(
-      rpckit::roles::process_settings<echo::Protocol>(
-          "echo", spawn, rpckit::roles::lifecycle_policy<echo::Protocol>()),
-      std::move(lifecycle), rpckit::roles::route_through(router), std::move(observer));
-  worker.start();
-  {
-    std::unique_lock lock(mutex);
-    changed.wait_for(lock, std::chrono::seconds(20), [&] { return running; });
-  }
-  int failures = 0;
-  auto endpoint = worker.running_endpoint();
-  if (!endpoint) {
-    std::printf("FAIL the worker is not running\n");
+  rpckit::roles::SpawnedPlugin<echo::Protocol> worker({
+      .id = "echo",
+      .command = {self, "--worker"},
+      .handshake_params = [] {
+        return echo::HelloParams{.protocol_version = echo::kProtocolVersion, .host = "consumer-echo"};
+      },
+  });
+  worker.bind(host, session);
+  if (!worker.start()) {
+    auto why = worker.stop_reason();
+    std::printf("FAIL the worker is not running: %s\n", why ? why->detail.c_str() : "no answer");
     return 1;
   }
-  auto once = rpckit::call<echo::messages::Echo>(*endpoint, {.text = "hi"});
-  auto thrice = rpckit::call<echo::messages::Echo>(*endpoint, {.text = "ab", .times = 3});
+  std::printf("hello: %s\n", worker.handshake_result()->worker.c_str());
+  int failures = 0;
+  auto once = worker.client().echo({.text = "hi"});
+  auto thrice = worker.client().echo({.text = "ab", .times = 3});
   std::printf("echo: %s\n", once ? once->text.c_str() : once.error().describe().c_str());
   std::printf("echo x3: %s\n", thrice ? thrice->text.c_str() : thrice.error().describe().c_str());
   failures += !(once && once->text == "hi");
   failures += !(thrice && thrice->text == "ababab");
   // Outside the schema's bounds (times <= 8): the worker answers -32602, naming the path.
-  auto refused = rpckit::call<echo::messages::Echo>(*endpoint, {.text = "x", .times = 9});
+  auto refused = worker.client().echo({.text = "x", .times = 9});
   std::printf("echo x9: %s\n", refused ? "accepted" : refused.error().describe().c_str());
   failures += refused.ok() || refused.error().error.code() != rpckit::jsonrpc_code::kInvalidParams;
   for (const std::string& line : host.wait_for_lines(2)) std::printf("log: %s\n", line.c_str());
-  endpoint.reset();
   worker.stop();
   std::printf("%s\n", failures == 0 ? "ok" : "FAILED");
   return failures == 0 ? 0 : 1;

@@ -5,6 +5,8 @@
 #include <type_traits>
 #include <variant>
 
+#include <nlohmann/json.hpp>
+
 #include "streamnook_v1/messages.hpp"
 
 namespace demo {

@@ -16,6 +16,7 @@
 
 #include "rpckit/descriptors/profile.hpp"
 #include "rpckit/dispatch/router.hpp"
+#include "rpckit/roles/bind.hpp"
 #include "rpckit/roles/caller.hpp"
 #include "rpckit/roles/plugin_session.hpp"
 #include "rpckit/roles/route.hpp"
@@ -61,13 +62,6 @@ PluginSettings plugin_settings() {
   s.lifecycle.stops_on_sigterm = Profile::kStopsOnSigterm;
   s.lifecycle.stops_on_stdin_eof = Profile::kStopsOnStdinEof;
   return s;
-}
-
-// The generated bind (found by ADL in the module's namespace), from a scope where no member
-// named bind hides it.
-template <class Direction, class Handler, class Context>
-void bind_generated(Router<Direction>& router, Handler& handler, Context& context) {
-  bind(router, handler, context);
 }
 
 // The client of a protocol whose spawned role sends nothing (a host that only calls, like

@@ -1,0 +1,282 @@
+#pragma once
+// SpawnedPlugin<Protocol>: the host role of any generated protocol for one plugin, as short to
+// use as the plugin role:
+//
+//   rpckit::roles::SpawnedPlugin<echo::Protocol> plugin({.id = "echo", .command = {"./worker"}});
+//   plugin.bind(host_app, session);             // what the plugin may call on the host
+//   if (!plugin.start()) return fail(plugin.stop_reason()->detail);  // "cannot execute ..."
+//   auto echoed = plugin.client().echo({.text = "hi"});  // the generated client, typed
+//   plugin.stop();                              // the profile's stop sequence
+//
+// Underneath is a PluginProcess: spawn, handshake, health checks, restarts and the stop
+// sequence are all the profile's. What a host wants to know is kept: the handshake's answer,
+// the first time the plugin went down (its cause and detail), the endpoint's diagnostics (lines
+// not JSON, over the cap, stray answers), and, with a Transcript, every frame and event.
+#include <chrono>
+#include <cstdint>
+#include <condition_variable>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <type_traits>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "rpckit/dispatch/router.hpp"
+#include "rpckit/roles/bind.hpp"
+#include "rpckit/process/find_executable.hpp"
+#include "rpckit/roles/caller.hpp"
+#include "rpckit/roles/host_role.hpp"
+#include "rpckit/roles/route.hpp"
+#include "rpckit/roles/transcript.hpp"
+
+namespace rpckit::roles {
+
+// Why a plugin is not running: the supervisor's cause and what it said.
+struct StopReason {
+  supervision::StopCause cause = supervision::StopCause::kRequested;
+  std::string detail;
+};
+
+// The spawn options of a command line: the executable looked up on PATH when it has no '/'
+// (as a shell would); one found nowhere is kept as given, so the spawn fails saying why.
+inline process::SpawnOptions spawn_command(const std::vector<std::string>& command) {
+  process::SpawnOptions spawn;
+  if (command.empty()) return spawn;
+  std::string unresolved;
+  spawn.executable =
+      process::resolve_command(command.front(), &unresolved).value_or(command.front());
+  spawn.args.assign(command.begin() + 1, command.end());
+  return spawn;
+}
+
+namespace detail {
+// The direction the plugin sends in; a protocol whose plugins send nothing (Codex metadata
+// plugins) has none, and every request from such a plugin is answered -32601.
+struct NoDirection {};
+template <class Protocol, class = void>
+struct to_spawner {
+  using type = NoDirection;
+};
+template <class Protocol>
+struct to_spawner<Protocol, std::void_t<typename Protocol::ToSpawner>> {
+  using type = typename Protocol::ToSpawner;
+};
+}  // namespace detail
+
+template <class Protocol>
+class SpawnedPlugin {
+ public:
+  using Profile = typename Protocol::Profile;
+  using Handshake = typename Profile::Handshake;
+  using HandshakeResult = typename Handshake::Result;
+  using Client = typename Protocol::SpawnedClient;
+  using ToSpawner = typename detail::to_spawner<Protocol>::type;
+  static constexpr bool kPluginSends = !std::is_same_v<ToSpawner, detail::NoDirection>;
+
+  struct Options {
+    std::string id = "plugin";
+    std::vector<std::string> command{};  // the plugin's executable and arguments
+    // Everything else of the spawn (working dir, environment, stderr log); `command` fills in
+    // executable and args when given.
+    process::SpawnOptions spawn{};
+    // Multiplies every timer of the profile (tests and demos run the same policy faster).
+    double time_scale = 1.0;
+    // The supervisor's policy, when not the profile's scaled by time_scale.
+    std::optional<supervision::Policy> policy{};
+    // The handshake's params (default: default-constructed) and what its answer means
+    // (default: judge_handshake: accepted when answered).
+    std::function<typename Handshake::Params()> handshake_params{};
+    std::function<HandshakeOutcome(const Result<HandshakeResult>&)> judge{};
+    // What gated messages to the plugin are checked against (the grant it was given).
+    std::optional<JsonValue> grant{};
+    // Events waiting for a plugin that is slow to read, beyond which they are dropped.
+    std::size_t max_queued_events = 1024;
+    Transcript* transcript = nullptr;  // every frame and lifecycle event, when set
+  };
+
+  explicit SpawnedPlugin(Options options) : options_(std::move(options)) {
+    if (options_.grant) caller_.set_grant(options_.grant);
+  }
+  ~SpawnedPlugin() { stop(); }
+  SpawnedPlugin(const SpawnedPlugin&) = delete;
+  SpawnedPlugin& operator=(const SpawnedPlugin&) = delete;
+
+  // Routes what the plugin sends to `handler` (a generated <Role>Handler); before start().
+  template <class Handler, class Context>
+    requires kPluginSends
+  SpawnedPlugin& bind(Handler& handler, Context& context) {
+    detail::bind_generated(router_, handler, context);
+    return *this;
+  }
+  auto& router()
+    requires kPluginSends
+  {
+    return router_;
+  }
+  // Observers, set before start(): every lifecycle event, and what the endpoint noticed.
+  void on_lifecycle(std::function<void(const LifecycleEvent&)> observer) {
+    lifecycle_observer_ = std::move(observer);
+  }
+  void on_diagnostic(std::function<void(const Diagnostic&)> observer) {
+    diagnostic_observer_ = std::move(observer);
+  }
+
+  // Starts the plugin and waits until it runs (the handshake done) or goes down; `limit`
+  // bounds the wait (default: the handshake timeout and ten seconds more, or for ever when
+  // the profile sets none). True when running; otherwise stop_reason() says why.
+  bool start(std::optional<std::chrono::milliseconds> limit = std::nullopt) {
+    if (!process_) create();
+    process_->start();
+    return wait_running(limit);
+  }
+  // Waits until it runs, or goes down after this call began (a restart may follow).
+  bool wait_running(std::optional<std::chrono::milliseconds> limit = std::nullopt) {
+    const auto bound = limit.value_or(default_wait());
+    std::unique_lock lock(mutex_);
+    const std::uint64_t downs = downs_;
+    changed_.wait_for(lock, bound, [&] { return running_ || downs_ != downs; });
+    return running_;
+  }
+
+  // The plugin's messages, typed and gated; calls fail with kDisconnected while it is down.
+  const Client& client() const { return client_; }
+  Caller& caller() { return caller_; }
+  // The running process's endpoint, or nullptr.
+  std::shared_ptr<Endpoint> endpoint() const {
+    return process_ ? process_->running_endpoint() : nullptr;
+  }
+  std::optional<HandshakeResult> handshake_result() const {
+    std::lock_guard lock(mutex_);
+    return handshake_;
+  }
+  // The first time the plugin went down on its own (launch failure, failed handshake, crash,
+  // ...), or nullopt.
+  std::optional<StopReason> stop_reason() const {
+    std::lock_guard lock(mutex_);
+    return first_down_;
+  }
+  supervision::State state() const {
+    return process_ ? process_->state() : supervision::State::kIdle;
+  }
+  PluginProcess* process() { return process_.get(); }
+
+  // Stops it with the profile's stop sequence; blocks until it has stopped.
+  void stop() {
+    if (!process_) return;
+    process_->stop();
+    caller_.attach(nullptr);
+    std::lock_guard lock(mutex_);
+    attached_.reset();
+  }
+
+ private:
+  Endpoint::Handler incoming() {
+    if constexpr (kPluginSends) {
+      return route_through(router_);
+    } else {
+      return [](const Incoming& incoming) -> JsonValue {
+        throw RpcError(jsonrpc_code::kMethodNotFound, "Method not found: " + incoming.method);
+      };
+    }
+  }
+
+  std::chrono::milliseconds default_wait() const {
+    const supervision::Policy p = policy();
+    if (!p.handshake_timeout) return std::chrono::hours(24 * 365);
+    return *p.handshake_timeout + std::chrono::seconds(10);
+  }
+  supervision::Policy policy() const {
+    return options_.policy.value_or(lifecycle_policy<Protocol>(options_.time_scale));
+  }
+
+  void create() {
+    auto params = options_.handshake_params
+                      ? options_.handshake_params
+                      : std::function<typename Handshake::Params()>(
+                            [] { return typename Handshake::Params{}; });
+    auto judge = options_.judge ? options_.judge
+                                : std::function<HandshakeOutcome(const Result<HandshakeResult>&)>(
+                                      [](const Result<HandshakeResult>& r) {
+                                        return judge_handshake(r);
+                                      });
+    auto lifecycle = host_lifecycle<Protocol>(
+        std::move(params), [this, judge = std::move(judge)](const Result<HandshakeResult>& r) {
+          if (r.ok()) {
+            std::lock_guard lock(mutex_);
+            handshake_ = r.value();
+          }
+          return judge(r);
+        });
+    PluginProcess::Observer observer;
+    observer.lifecycle = [this](const LifecycleEvent& e) { on_event(e); };
+    observer.diagnostic = [this](const Diagnostic& d) {
+      if (diagnostic_observer_) diagnostic_observer_(d);
+    };
+    if (Transcript* t = options_.transcript) {
+      observer.frame = [t, id = options_.id](bool out, std::string_view body) {
+        t->frame(id, out, body);
+      };
+      observer.report = [t, id = options_.id](std::string_view what) { t->plugin_says(id, what); };
+    }
+    process::SpawnOptions spawn = options_.spawn;
+    if (!options_.command.empty()) {
+      process::SpawnOptions from_command = spawn_command(options_.command);
+      spawn.executable = from_command.executable;
+      spawn.args = from_command.args;
+    }
+    auto settings = process_settings<Protocol>(options_.id, std::move(spawn), policy());
+    settings.max_queued_events = options_.max_queued_events;
+    process_ = std::make_unique<PluginProcess>(std::move(settings), std::move(lifecycle),
+                                               incoming(), std::move(observer));
+  }
+
+  void on_event(const LifecycleEvent& e) {
+    if (options_.transcript) options_.transcript->lifecycle(e);
+    if (e.kind == LifecycleEvent::Kind::kRunning) {
+      // Calls made from now on go to this process; ones still on an older one fail there.
+      std::shared_ptr<Endpoint> endpoint = process_->running_endpoint();
+      caller_.attach(endpoint.get());
+      std::lock_guard lock(mutex_);
+      attached_ = std::move(endpoint);
+    }
+    {
+      std::lock_guard lock(mutex_);
+      if (e.kind == LifecycleEvent::Kind::kRunning) running_ = true;
+      const bool down = e.kind == LifecycleEvent::Kind::kStopped ||
+                        e.kind == LifecycleEvent::Kind::kDisabled;
+      if (down) {
+        running_ = false;
+        ++downs_;
+        if (!first_down_ && e.cause != supervision::StopCause::kRequested) {
+          first_down_ = StopReason{e.cause, e.detail};
+        }
+      }
+    }
+    changed_.notify_all();
+    if (lifecycle_observer_) lifecycle_observer_(e);
+  }
+
+  Options options_;
+  std::conditional_t<kPluginSends, Router<ToSpawner>, detail::NoDirection> router_;
+  Caller caller_;
+  Client client_{caller_};
+  std::function<void(const LifecycleEvent&)> lifecycle_observer_;
+  std::function<void(const Diagnostic&)> diagnostic_observer_;
+
+  mutable std::mutex mutex_;
+  std::condition_variable changed_;
+  bool running_ = false;
+  std::uint64_t downs_ = 0;  // times it went down
+  std::optional<HandshakeResult> handshake_;
+  std::optional<StopReason> first_down_;
+  std::shared_ptr<Endpoint> attached_;  // keeps the endpoint the caller sends on alive
+
+  std::unique_ptr<PluginProcess> process_;  // last: its threads use everything above
+};
+
+}  // namespace rpckit::roles
