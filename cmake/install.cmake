@@ -6,6 +6,12 @@ include(CMakePackageConfigHelpers)
 set(rpckit_libraries
   values codec descriptors dispatch framing endpoint process supervision roles validate
   streamnook_common streamnook_plugin streamnook_host streamnook_manifest)
+# Each protocol's host library, when it was built.
+foreach(name desktop_host)
+  if(TARGET rpckit_${name})
+    list(APPEND rpckit_libraries ${name})
+  endif()
+endforeach()
 set(rpckit_install_targets rpckit)
 foreach(name ${rpckit_libraries})
   set_target_properties(rpckit_${name} PROPERTIES EXPORT_NAME ${name})
@@ -13,7 +19,8 @@ foreach(name ${rpckit_libraries})
     $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
   list(APPEND rpckit_install_targets rpckit_${name})
 endforeach()
-foreach(dir values codec descriptors dispatch framing endpoint process supervision roles validate streamnook)
+foreach(dir values codec descriptors dispatch framing endpoint process supervision roles validate
+            streamnook desktop)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/runtime/${dir}/include/
           DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 endforeach()

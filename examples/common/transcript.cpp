@@ -29,14 +29,17 @@ std::string inspect_command(const std::string& jsonl) {
 
 }  // namespace
 
-Transcript::Transcript(bool verbose_frames, std::string local_role, std::string peer_role)
-    : rpckit::roles::Transcript(Options{std::move(local_role), std::move(peer_role), stdout,
+Transcript::Transcript(bool verbose_frames, std::string local_role, std::string peer_role,
+                       std::FILE* readable)
+    : rpckit::roles::Transcript(Options{std::move(local_role), std::move(peer_role), readable,
                                         verbose_frames}) {}
 
 Transcript::~Transcript() {
   if (jsonl_path().empty()) return;
-  std::printf("inspect: %s\n", inspect_command(jsonl_path()).c_str());
-  std::fflush(stdout);
+  // On stderr when stdout carries data (plain mode).
+  std::FILE* out = readable() != nullptr ? readable() : stdout;
+  std::fprintf(out, "inspect: %s\n", inspect_command(jsonl_path()).c_str());
+  std::fflush(out);
 }
 
 }  // namespace rpckit_examples

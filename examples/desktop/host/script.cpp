@@ -39,36 +39,36 @@ std::string shown(const rpckit::CallResult& r) {
 
 }  // namespace
 
-std::vector<std::string> run_script(rpckit::Endpoint& plugin, HostApp& app,
+std::vector<std::string> run_script(rpckit::desktop::Host& host,
                                     rpckit_examples::Transcript& transcript) {
   Checks c(transcript);
-  auto health = rpckit::call<dv1::messages::PluginHealth>(plugin, {});
+  auto health = host.client().plugin_health();
   c.check(health.ok() && (health->ok.value_or(false) || health->status.value_or("") == "ok"),
           "plugin/health may be repeated and stays healthy");
 
-  HostCounts before = app.counts();
+  rpckit::desktop::HostCounts before = host.counts();
   nlohmann::json params = {{"text", kText}};
-  rpckit::CallResult counted = plugin.call("sample/word_count", params, kCallLimit);
+  rpckit::CallResult counted = host.call("sample/word_count", params);
   c.check(counted.ok() && counted.result().value("status", "") == "finished" &&
               counted.result().value("words", -1) == 9 && counted.result().value("lines", -1) == 2,
           "sample/word_count counts 9 words on 2 lines after the user approves: " + shown(counted));
-  HostCounts after = app.counts();
+  rpckit::desktop::HostCounts after = host.counts();
   c.check(after.pings > before.pings, "the plugin called host/ping while the host waited on it");
   c.check(after.approved > before.approved,
           "the plugin asked host/request_approval (workspace.read) while the host waited on it");
 
   params["permission"] = "network.connect";
-  rpckit::CallResult denied = plugin.call("sample/word_count", params, kCallLimit);
+  rpckit::CallResult denied = host.call("sample/word_count", params);
   c.check(denied.ok() && denied.result().value("status", "") == "denied",
           "an unknown permission is declined, and the plugin says so: " + shown(denied));
 
   rpckit::CallResult invalid =
-      plugin.call("sample/word_count", nlohmann::json{{"text", 5}}, kCallLimit);
+      host.call("sample/word_count", nlohmann::json{{"text", 5}});
   c.check(error_code_is(invalid, dv1::ErrorCode::kInvalidParams),
           "params of the wrong shape are -32602: " + shown(invalid));
 
   rpckit::CallResult unknown =
-      plugin.call("sample/no_such_method", nlohmann::json::object(), kCallLimit);
+      host.call("sample/no_such_method", nlohmann::json::object());
   c.check(error_code_is(unknown, dv1::ErrorCode::kMethodNotFound),
           "an unknown plugin method is -32601: " + shown(unknown));
 
@@ -76,9 +76,11 @@ std::vector<std::string> run_script(rpckit::Endpoint& plugin, HostApp& app,
   // when the plugin answered, so a plugin that sends none fails at once).
   bool events =
       counted.ok() && denied.ok() &&
-      app.wait_for([&](const HostCounts& n) { return n.events >= before.events + 4; }, kCallLimit);
+      host.wait_for(
+          [&](const rpckit::desktop::HostCounts& n) { return n.events >= before.events + 4; },
+          kCallLimit);
   c.check(events,
-          "codex/event notifications arrived (" + std::to_string(app.counts().events) + ")");
+          "codex/event notifications arrived (" + std::to_string(host.counts().events) + ")");
   return c.failed();
 }
 

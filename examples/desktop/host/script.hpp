@@ -6,14 +6,13 @@
 #include <string>
 #include <vector>
 
-#include "host_app.hpp"
-#include "rpckit/endpoint/endpoint.hpp"
+#include "rpckit/desktop/host.hpp"
 #include "transcript.hpp"
 
 namespace desktop_sample {
 
 // Runs the script; returns what did not go as the spec says (empty: all of it did).
-std::vector<std::string> run_script(rpckit::Endpoint& plugin, HostApp& app,
+std::vector<std::string> run_script(rpckit::desktop::Host& host,
                                     rpckit_examples::Transcript& transcript);
 
 }  // namespace desktop_sample

@@ -59,7 +59,9 @@ void Endpoint::handle_frame(int worker, std::string body) {
                            "frame is not JSON, dropped: " + problem->reason);
           return;
         }
-        diagnose(Diagnostic::Kind::kParseError, "frame is not JSON: " + problem->reason);
+        // Answered every time; logged at a falling rate, as a flood of them may come.
+        diagnose_dropped(Diagnostic::Kind::kParseError, dropped_not_json_,
+                         "frame is not JSON: " + problem->reason);
         send_error(nullptr,
                    RpcError(jsonrpc_code::kParseError, "Parse error: " + problem->reason));
         return;

@@ -297,7 +297,8 @@ class Endpoint {
   TimePoint idle_until_ = TimePoint::min();  // min: it is not idle
   bool reading_done_ = false;
   std::optional<CloseReason> close_reason_;
-  // Reading thread only: frames dropped so far, and whether a lenient envelope was logged.
+  // Reading thread only: frames not JSON and over the cap so far (their log falls off), and
+  // whether a lenient envelope was logged.
   std::uint64_t dropped_not_json_ = 0;
   std::uint64_t dropped_oversize_ = 0;
   bool lenient_logged_ = false;

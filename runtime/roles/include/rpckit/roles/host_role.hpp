@@ -10,6 +10,7 @@
 //       rpckit::roles::process_settings<demo::tasks::Protocol>(id, spawn, policy),
 //       std::move(lifecycle), handler, observer);
 #include <functional>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -33,12 +34,14 @@ HandshakeOutcome judge_handshake(const rpckit::Result<Result>& result,
 }
 
 // The lifecycle of Protocol's spawned role as its profile names it. `params` makes the
-// handshake's params for each process generation; `judge` turns its answer into an outcome.
+// handshake's params for each process generation; `judge` turns its answer into an outcome;
+// `shutdown_answered`, when set, hears how the shutdown request ended (nullopt: answered).
 template <class Protocol>
 PluginProcess::Lifecycle host_lifecycle(
     std::function<typename Protocol::Profile::Handshake::Params()> params,
     std::function<HandshakeOutcome(const Result<typename Protocol::Profile::Handshake::Result>&)>
-        judge) {
+        judge,
+    std::function<void(const std::optional<CallError>&)> shutdown_answered = {}) {
   using Profile = typename Protocol::Profile;
   using Handshake = typename Profile::Handshake;
   PluginProcess::Lifecycle life;
@@ -69,11 +72,16 @@ PluginProcess::Lifecycle host_lifecycle(
   }
   if constexpr (!std::is_same_v<typename Profile::Shutdown, NoMessage>) {
     using Shutdown = typename Profile::Shutdown;
-    life.shutdown = [](Endpoint& endpoint, supervision::Duration deadline,
-                       PluginProcess::Done done) {
+    life.shutdown = [shutdown_answered](Endpoint& endpoint, supervision::Duration deadline,
+                                        PluginProcess::Done done) {
       rpckit::call_async<Shutdown>(
           endpoint, {},
-          [done = std::move(done)](const Result<typename Shutdown::Result>&) { done(); },
+          [shutdown_answered, done = std::move(done)](const Result<typename Shutdown::Result>& r) {
+            if (shutdown_answered) {
+              shutdown_answered(r.ok() ? std::nullopt : std::optional<CallError>(r.error()));
+            }
+            done();
+          },
           deadline);
     };
   }

@@ -92,6 +92,8 @@ class SpawnedPlugin {
     // (default: judge_handshake: accepted when answered).
     std::function<typename Handshake::Params()> handshake_params{};
     std::function<HandshakeOutcome(const Result<HandshakeResult>&)> judge{};
+    // Hears how the shutdown request of the stop sequence ended (nullopt: answered).
+    std::function<void(const std::optional<CallError>&)> shutdown_answered{};
     // What gated messages to the plugin are checked against (the grant it was given).
     std::optional<JsonValue> grant{};
     // Events waiting for a plugin that is slow to read, beyond which they are dropped.
@@ -118,12 +120,13 @@ class SpawnedPlugin {
   {
     return router_;
   }
-  // Observers, set before start(): every lifecycle event, and what the endpoint noticed.
+  // Observers, added before start() (each one added runs, in order): every lifecycle event,
+  // and what the endpoint noticed.
   void on_lifecycle(std::function<void(const LifecycleEvent&)> observer) {
-    lifecycle_observer_ = std::move(observer);
+    lifecycle_observers_.push_back(std::move(observer));
   }
   void on_diagnostic(std::function<void(const Diagnostic&)> observer) {
-    diagnostic_observer_ = std::move(observer);
+    diagnostic_observers_.push_back(std::move(observer));
   }
 
   // Starts the plugin and waits until it runs (the handshake done) or goes down; `limit`
@@ -211,11 +214,12 @@ class SpawnedPlugin {
             handshake_ = r.value();
           }
           return judge(r);
-        });
+        },
+        options_.shutdown_answered);
     PluginProcess::Observer observer;
     observer.lifecycle = [this](const LifecycleEvent& e) { on_event(e); };
     observer.diagnostic = [this](const Diagnostic& d) {
-      if (diagnostic_observer_) diagnostic_observer_(d);
+      for (const auto& observe : diagnostic_observers_) observe(d);
     };
     if (Transcript* t = options_.transcript) {
       observer.frame = [t, id = options_.id](bool out, std::string_view body) {
@@ -258,15 +262,15 @@ class SpawnedPlugin {
       }
     }
     changed_.notify_all();
-    if (lifecycle_observer_) lifecycle_observer_(e);
+    for (const auto& observe : lifecycle_observers_) observe(e);
   }
 
   Options options_;
   std::conditional_t<kPluginSends, Router<ToSpawner>, detail::NoDirection> router_;
   Caller caller_;
   Client client_{caller_};
-  std::function<void(const LifecycleEvent&)> lifecycle_observer_;
-  std::function<void(const Diagnostic&)> diagnostic_observer_;
+  std::vector<std::function<void(const LifecycleEvent&)>> lifecycle_observers_;
+  std::vector<std::function<void(const Diagnostic&)>> diagnostic_observers_;
 
   mutable std::mutex mutex_;
   std::condition_variable changed_;

@@ -39,6 +39,7 @@ class Transcript {
   bool open_jsonl(const std::string& path, std::string* error);
   // The JSON-lines file, when one is open (or was: it stays known after close).
   const std::string& jsonl_path() const { return jsonl_path_; }
+  std::FILE* readable() const { return options_.readable; }
 
   void frame(std::string_view plugin_id, bool outgoing, std::string_view body);
   void lifecycle(std::string_view plugin_id, std::string_view kind, std::string_view cause,
