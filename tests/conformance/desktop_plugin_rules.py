@@ -11,7 +11,6 @@ usage: desktop_plugin_rules.py [--only NAME]... [--list] [--] <plugin command...
 Exit 0 when every check passed, 1 with the list of failed checks otherwise.
 """
 
-import signal
 import sys
 import time
 import os

@@ -477,7 +477,10 @@ def memory_verdict(child, base, line_len, limit):
         return False, "could not read VmHWM of pid %d (peer %s)" % (child.pid, child.describe_end())
     growth = peak - base
     bound = 2 * line_len // 1024
-    note = "" if child.alive() else " (the peer had exited: %s)" % child.describe_end()
+    if not child.alive():
+        return False, ("not measurable: the peer exited before its peak could be read (last "
+                       "sample %s above the baseline; %s)" % (mib(growth), child.describe_end()))
+    note = ""
     return growth < bound, (
         "peak RSS (VmHWM) grew by %s for a %d MiB line; bound: < %s (twice the line: the line "
         "is never held whole twice); a reader that drops the line at the %d MiB limit stays "
