@@ -7,7 +7,7 @@ set(rpckit_libraries
   values codec descriptors dispatch framing endpoint process supervision roles validate
   streamnook_common streamnook_plugin streamnook_host streamnook_manifest)
 # Each protocol's host library, when it was built.
-foreach(name desktop_host)
+foreach(name desktop_host loaf_client codex_metadata_host core_line_host)
   if(TARGET rpckit_${name})
     list(APPEND rpckit_libraries ${name})
   endif()
@@ -20,9 +20,11 @@ foreach(name ${rpckit_libraries})
   list(APPEND rpckit_install_targets rpckit_${name})
 endforeach()
 foreach(dir values codec descriptors dispatch framing endpoint process supervision roles validate
-            streamnook desktop)
-  install(DIRECTORY ${PROJECT_SOURCE_DIR}/runtime/${dir}/include/
-          DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+            streamnook desktop loaf codex_metadata core_line)
+  if(EXISTS ${PROJECT_SOURCE_DIR}/runtime/${dir}/include/)
+    install(DIRECTORY ${PROJECT_SOURCE_DIR}/runtime/${dir}/include/
+            DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+  endif()
 endforeach()
 install(FILES ${PROJECT_BINARY_DIR}/include/rpckit/version.hpp
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/rpckit)
