@@ -7,6 +7,7 @@
 
 #include "plugin_runner.hpp"
 #include "rpckit/dispatch/gate.hpp"
+#include "rpckit/roles/incoming_gate.hpp"
 #include "rpckit/streamnook/real_host.hpp"
 
 namespace rpckit::streamnook {
@@ -46,13 +47,10 @@ void PluginRunner::register_host_methods() {
 }
 
 nlohmann::json PluginRunner::handle(const Incoming& incoming) {
-  GateVerdict verdict;
-  bool known = sn::PluginToHost::visit(incoming.method, [&]<class M>() {
-    // The params' DOM only for a gate that reads them: typed routing decodes the text.
-    verdict = evaluate_gate(M::kGate, granted_json_, &manifest_.json.get(),
-                            gate_reads_params(M::kGate) ? incoming.params.get() : nullptr);
-  });
-  if (!known) throw RpcError(jsonrpc_code::kMethodNotFound, "Method not found: " + incoming.method);
+  std::optional<GateVerdict> gate =
+      roles::incoming_gate<sn::PluginToHost>(incoming, granted_json_, &manifest_.json.get());
+  if (!gate) throw RpcError(jsonrpc_code::kMethodNotFound, "Method not found: " + incoming.method);
+  const GateVerdict& verdict = *gate;
   // A missing gate parameter is invalid params: the router reports it with its path below.
   if (!verdict.allowed && !verdict.missing_param) {
     if (incoming.is_request()) {

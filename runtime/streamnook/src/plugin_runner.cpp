@@ -164,15 +164,16 @@ std::vector<std::string> PluginRunner::hooks() const {
   return hooks_;
 }
 
-bool PluginRunner::enqueue_event(std::string_view method, std::span<const GateClause> gate,
-                                 const std::shared_ptr<const std::string>& params_json,
-                                 const nlohmann::json* params) {
+bool PluginRunner::enqueue_event(const roles::EncodedEvent& event) {
   {
     std::lock_guard lock(mutex_);
-    if (std::find(hooks_.begin(), hooks_.end(), method) == hooks_.end()) return false;
+    if (std::find(hooks_.begin(), hooks_.end(), event.method) == hooks_.end()) return false;
   }
-  if (!evaluate_gate(gate, granted_json_, &manifest_.json.get(), params).allowed) return false;
-  return process_->enqueue_encoded(method, params_json);
+  if (!evaluate_gate(event.gate, granted_json_, &manifest_.json.get(), event.params_dom())
+           .allowed) {
+    return false;
+  }
+  return process_->enqueue_encoded(event.method, event.params_json);
 }
 
 Result<JsonValue> PluginRunner::invoke_action(const std::string& action, const JsonValue& args) {

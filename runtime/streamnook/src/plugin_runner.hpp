@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "rpckit/dispatch/router.hpp"
+#include "rpckit/roles/fan_out.hpp"
 #include "rpckit/roles/plugin_process.hpp"
 #include "rpckit/roles/rate_limit.hpp"
 #include "rpckit/streamnook/host.hpp"
@@ -39,11 +40,9 @@ class PluginRunner {
   supervision::State state() const { return process_->state(); }
   std::vector<std::string> hooks() const;
 
-  // Queues an event if the plugin is running and hooked it; false if dropped. `params` (the
-  // DOM) is needed only by a gate that reads params (gate_reads_params), else may be null.
-  bool enqueue_event(std::string_view method, std::span<const GateClause> gate,
-                     const std::shared_ptr<const std::string>& params_json,
-                     const nlohmann::json* params);
+  // Queues an event if the plugin is running, hooked it and its grant allows it; false if
+  // dropped.
+  bool enqueue_event(const roles::EncodedEvent& event);
   Result<JsonValue> invoke_action(const std::string& action, const JsonValue& args);
 
  private:

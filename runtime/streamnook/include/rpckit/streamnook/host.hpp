@@ -13,10 +13,9 @@
 #include <string>
 #include <vector>
 
-#include "rpckit/codec/json_writer.hpp"
-#include "rpckit/codec/value_codec.hpp"
-#include "rpckit/dispatch/gate.hpp"
 #include "rpckit/endpoint/typed.hpp"
+#include "rpckit/roles/fan_out.hpp"
+#include "rpckit/roles/plugin_registry.hpp"
 #include "rpckit/streamnook/host_application.hpp"
 #include "rpckit/streamnook/manifest.hpp"
 #include "rpckit/supervision/supervisor.hpp"
@@ -72,8 +71,7 @@ class Host {
   std::size_t emit(const typename M::Params& params) {
     static_assert(M::kFrom == sn::Role::kHost && M::kKind == MessageKind::kNotification,
                   "emit<M>: M must be a host-to-plugin notification");
-    Event event = encode_event<M>(params);
-    return emit_raw(M::kMethod, M::kGate, event);
+    return emit_raw(roles::encode_event<M>(params));
   }
 
   // Sends event M to one plugin, under the same conditions as emit(): what concerns that
@@ -82,7 +80,7 @@ class Host {
   bool emit_to(const std::string& plugin_id, const typename M::Params& params) {
     static_assert(M::kFrom == sn::Role::kHost && M::kKind == MessageKind::kNotification,
                   "emit_to<M>: M must be a host-to-plugin notification");
-    return emit_raw_to(plugin_id, M::kMethod, M::kGate, encode_event<M>(params));
+    return emit_raw_to(plugin_id, roles::encode_event<M>(params));
   }
 
   // invoke_action to the plugin that declared `action` in [contributes].actions.
@@ -99,29 +97,12 @@ class Host {
   std::vector<std::string> hooks(const std::string& plugin_id) const;
 
  private:
-  // An event encoded once for every plugin it goes to: its params as JSON text (the
-  // generated direct encoder), shared by the plugins' queues, and as a DOM only when the
-  // message's gate reads params.
-  struct Event {
-    std::shared_ptr<const std::string> params_json;
-    std::optional<JsonValue> params;
-  };
-  template <class M>
-  static Event encode_event(const typename M::Params& params) {
-    Event event{std::make_shared<const std::string>(codec::to_json_text(params)), std::nullopt};
-    if (gate_reads_params(M::kGate)) event.params = codec::encode(params);
-    return event;
-  }
-  std::size_t emit_raw(std::string_view method, std::span<const GateClause> gate,
-                       const Event& event);
-  bool emit_raw_to(const std::string& plugin_id, std::string_view method,
-                   std::span<const GateClause> gate, const Event& event);
-  PluginRunner* find(const std::string& plugin_id) const;
+  std::size_t emit_raw(const roles::EncodedEvent& event);
+  bool emit_raw_to(const std::string& plugin_id, const roles::EncodedEvent& event);
 
   HostApplication& app_;
   HostOptions options_;
-  mutable std::mutex mutex_;
-  std::map<std::string, std::unique_ptr<PluginRunner>> plugins_;
+  roles::PluginRegistry<PluginRunner> plugins_;
 };
 
 }  // namespace rpckit::streamnook
