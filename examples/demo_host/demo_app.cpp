@@ -9,7 +9,7 @@
 namespace demo {
 
 using rpckit::streamnook::LifecycleEvent;
-using rpckit::streamnook::make_error;
+using rpckit::streamnook::spec_error;
 using rpckit::streamnook::PluginContext;
 
 sn::Channel demo_channel(const std::string& id, const std::string& login,
@@ -59,7 +59,7 @@ sn::GetFollowedLiveResult DemoApplication::get_followed_live(const PluginContext
 sn::SetUpstreamResult DemoApplication::set_upstream(const PluginContext& plugin,
                                                     const sn::SetUpstreamParams& params) {
   if (params.stream_id != "relay-1") {
-    throw make_error(sn::ErrorCode::kUnknownStream,
+    throw spec_error(sn::ErrorCode::kUnknownStream,
                      "no relay session \"" + params.stream_id + "\"");
   }
   transcript_.plugin_says(plugin.plugin_id, "upstream of relay-1 is now " + params.playlist_url);

@@ -7,6 +7,7 @@
 #include <type_traits>
 
 #include "codex_metadata_v1/dispatch.hpp"
+#include "codex_metadata_v1/errors.hpp"
 #include "codex_metadata_v1/profile.hpp"
 #include "rpckit/dispatch/router.hpp"
 #include "rpckit/roles/caller.hpp"

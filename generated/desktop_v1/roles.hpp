@@ -7,6 +7,7 @@
 #include <type_traits>
 
 #include "desktop_v1/dispatch.hpp"
+#include "desktop_v1/errors.hpp"
 #include "desktop_v1/profile.hpp"
 #include "rpckit/dispatch/router.hpp"
 #include "rpckit/roles/caller.hpp"

@@ -170,13 +170,13 @@ TEST_F(HostGates, SetStatusOnlyForDeclaredSlots) {
 TEST_F(HostGates, TypedErrorsFromTheApplicationReachThePluginIntact) {
   app_.set_call_hook([](const std::string&, const std::string& method, const Json&) {
     if (method == "notify") {
-      throw rs::make_error(sn::ErrorCode::kRateLimited, "slow down", 2500);
+      throw rs::spec_error(sn::ErrorCode::kRateLimited, "slow down", 2500);
     }
     if (method == "get_credential") {
-      throw rs::make_error(sn::ErrorCode::kConsentDenied, "the user said no");
+      throw rs::spec_error(sn::ErrorCode::kConsentDenied, "the user said no");
     }
     if (method == "set_upstream") {
-      throw rs::make_error(sn::ErrorCode::kUnknownStream, "no relay session");
+      throw rs::spec_error(sn::ErrorCode::kUnknownStream, "no relay session");
     }
   });
   start(grant_everything());

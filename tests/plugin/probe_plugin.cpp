@@ -1,6 +1,6 @@
 // probe-plugin: a tiny test plugin that exposes the plugin role's typed errors and HostApi
 // gates to an end-to-end test, one action each.
-//   probe.rate_limited  throws make_error(kRateLimited, ..., 1500)
+//   probe.rate_limited  throws spec_error(kRateLimited, ..., 1500)
 //   probe.call {method} calls that host method through HostApi and describes the outcome:
 //                       {ok, kind, code, name, message} ({sent} for the notifications);
 //                       "register_folder_panel" registers a panel with a folder field
@@ -74,7 +74,7 @@ int main() {
     return date_times;
   });
   plugin.on_action("probe.rate_limited", [](const rpckit::JsonValue&) -> json {
-    throw rpckit::streamnook::make_error(sn::ErrorCode::kRateLimited, "slow down", 1500);
+    throw rpckit::streamnook::spec_error(sn::ErrorCode::kRateLimited, "slow down", 1500);
   });
   plugin.on_action("probe.call", [&host](const rpckit::JsonValue& args) -> json {
     std::string method = args.get().value("method", "");
@@ -108,7 +108,7 @@ int main() {
       return describe(host.set_upstream("s1", "https://example.com/media.m3u8"));
     }
     if (method == "log") return {{"sent", host.log(sn::LogLevel::kInfo, "probe log")}};
-    throw rpckit::streamnook::make_error(sn::ErrorCode::kInvalidParams, "unknown method " + method);
+    throw rpckit::streamnook::spec_error(sn::ErrorCode::kInvalidParams, "unknown method " + method);
   });
   return plugin.run();
 }

@@ -22,6 +22,7 @@ std::string emit_dispatch_header(const ir::Module& m);
 std::string emit_roles_header(const ir::Module& m);
 std::string emit_profile_header(const ir::Module& m);  // m.profile must be set
 std::string emit_exchange_header(const ir::Module& m);  // m.exchange must be set
+std::string emit_errors_header(const ir::Module& m);    // m.error_code_type must be set
 std::string emit_cmake(const ir::Module& m);
 
 // Every artifact of the module, in path order.

@@ -12,11 +12,15 @@ std::vector<OutputFile> emit_all(const ir::Module& m) {
       {m.name + "/types.cpp", emit_types_source(m)},
       {m.name + "/types.hpp", emit_types_header(m)},
   };
+  // Sorted by name, as the files above.
   if (m.profile) {
     files.insert(files.begin() + 4, {m.name + "/profile.hpp", emit_profile_header(m)});
   }
-  if (m.exchange) {  // sorted by name, as the files above
+  if (m.exchange) {
     files.insert(files.begin() + 3, {m.name + "/exchange.hpp", emit_exchange_header(m)});
+  }
+  if (m.error_code_type) {
+    files.insert(files.begin() + 3, {m.name + "/errors.hpp", emit_errors_header(m)});
   }
   return files;
 }

@@ -164,12 +164,14 @@ std::string emit_roles_header(const ir::Module& m) {
       "#include <type_traits>\n"
       "\n"
       "#include \"$module$/dispatch.hpp\"\n"
+      "$errors$"
       "$profile$"
       "#include \"rpckit/dispatch/router.hpp\"\n"
       "#include \"rpckit/roles/caller.hpp\"\n"
       "#include \"rpckit/roles/handler.hpp\"\n"
       "\n",
       {{"module", m.name},
+       {"errors", m.error_code_type ? "#include \"" + m.name + "/errors.hpp\"\n" : ""},
        {"profile", m.profile ? "#include \"" + m.name + "/profile.hpp\"\n" : ""}});
   open_namespace(p, m);
   for (const ir::RoleSurface& s : m.surfaces) {

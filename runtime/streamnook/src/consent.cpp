@@ -58,7 +58,7 @@ void ConsentBook::close() {
 }
 
 void ConsentBook::refuse(std::vector<Waiting>& waiting, const std::string& why) {
-  for (Waiting& w : waiting) w.reply.error(make_error(sn::ErrorCode::kConsentDenied, "get_credential: " + why));
+  for (Waiting& w : waiting) w.reply.error(spec_error(sn::ErrorCode::kConsentDenied, "get_credential: " + why));
 }
 
 }  // namespace rpckit::streamnook

@@ -4,7 +4,7 @@
 
 namespace rpckit::streamnook {
 
-RpcError make_error(sn::ErrorCode code, std::string message,
+RpcError spec_error(sn::ErrorCode code, std::string message,
                     std::optional<std::int64_t> retry_after_ms) {
   sn::ErrorData data;
   std::string_view name = sn::to_string(code);
@@ -12,20 +12,11 @@ RpcError make_error(sn::ErrorCode code, std::string message,
   nlohmann::json encoded = data;
   // The schema's type is number; whole milliseconds go on the wire as an integer.
   if (retry_after_ms) encoded["retry_after_ms"] = *retry_after_ms;
-  return RpcError(static_cast<int>(code), std::move(message), std::move(encoded));
-}
-
-std::optional<sn::ErrorData> error_data(const RpcError& error) {
-  if (!error.data()) return std::nullopt;
-  try {
-    return error.data()->get().get<sn::ErrorData>();
-  } catch (const std::exception&) {
-    return std::nullopt;
-  }
+  return sn::make_error(code, std::move(message), JsonValue(std::move(encoded)));
 }
 
 RpcError capability_denied_error(std::string reason) {
-  return make_error(sn::ErrorCode::kCapabilityDenied, "capability_denied: " + reason);
+  return spec_error(sn::ErrorCode::kCapabilityDenied, "capability_denied: " + reason);
 }
 
 CallError capability_denied(std::string reason) {

@@ -23,7 +23,7 @@ void PluginRunner::register_host_methods() {
       wait = notify_limit_.take(std::chrono::steady_clock::now());
     }
     if (wait) {
-      throw make_error(sn::ErrorCode::kRateLimited,
+      throw spec_error(sn::ErrorCode::kRateLimited,
                        "notify: rate limited (a burst of " + std::to_string(sn::kNotifyBurst) +
                            ", then one per " + std::to_string(sn::kNotifyRefillMs.count() / 1000) +
                            " s); retry in " + std::to_string(*wait) + " ms",
@@ -54,13 +54,13 @@ nlohmann::json PluginRunner::handle(const Incoming& incoming) {
   // A missing gate parameter is invalid params: the router reports it with its path below.
   if (!verdict.allowed && !verdict.missing_param) {
     if (incoming.is_request()) {
-      throw make_error(sn::ErrorCode::kCapabilityDenied, incoming.method + ": " + verdict.reason);
+      throw spec_error(sn::ErrorCode::kCapabilityDenied, incoming.method + ": " + verdict.reason);
     }
     app_.on_report(id_, "dropped " + incoming.method + " notification: " + verdict.reason);
     return nullptr;
   }
   if (incoming.is_request() && shutting_down_) {
-    throw make_error(sn::ErrorCode::kShuttingDown,
+    throw spec_error(sn::ErrorCode::kShuttingDown,
                      incoming.method + ": the host is stopping this plugin; the call was not performed");
   }
   if (incoming.is_request() && incoming.method == msg::GetCredential::kMethod) {
@@ -79,7 +79,7 @@ nlohmann::json PluginRunner::route(const Incoming& incoming) {
       throw RpcError(jsonrpc_code::kMethodNotFound, "Method not found: " + incoming.method);
     case RouteResult::Status::kInvalidParams:
       if (!incoming.is_request()) app_.on_report(id_, "invalid notification: " + routed.error);
-      throw make_error(sn::ErrorCode::kInvalidParams, "Invalid params: " + routed.error);
+      throw spec_error(sn::ErrorCode::kInvalidParams, "Invalid params: " + routed.error);
   }
   return nullptr;
 }
@@ -96,7 +96,7 @@ nlohmann::json PluginRunner::get_credential(const Incoming& incoming) {
     case ConsentBook::Decision::kGranted:
       return route(incoming);
     case ConsentBook::Decision::kDenied:
-      throw make_error(sn::ErrorCode::kConsentDenied,
+      throw spec_error(sn::ErrorCode::kConsentDenied,
                        "get_credential: the user has not consented to share " +
                            std::string(params.kind.wire()));
     case ConsentBook::Decision::kAsk:

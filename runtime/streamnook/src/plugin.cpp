@@ -52,7 +52,7 @@ void Plugin::register_lifecycle() {
   role_.router().on<msg::InvokeAction>([this](const sn::InvokeActionParams& p) {
     auto it = actions_.find(p.action);
     if (it == actions_.end()) {
-      throw make_error(sn::ErrorCode::kMethodNotFound,
+      throw spec_error(sn::ErrorCode::kMethodNotFound,
                        "this plugin has no action \"" + p.action + "\"");
     }
     // `args` may be absent (spec 9.8): the schema's default, {}.
@@ -62,11 +62,11 @@ void Plugin::register_lifecycle() {
 
 sn::InitializeResult Plugin::initialize(const sn::InitializeParams& params) {
   if (host_.initialized()) {
-    throw make_error(sn::ErrorCode::kInvalidRequest, "initialize was already received");
+    throw spec_error(sn::ErrorCode::kInvalidRequest, "initialize was already received");
   }
   if (params.protocol_version != sn::kProtocolVersion) {
     // Spec 9.2: the host disables (does not restart) a plugin that answers this.
-    RpcError error = make_error(sn::ErrorCode::kInvalidRequest,
+    RpcError error = spec_error(sn::ErrorCode::kInvalidRequest,
                                 "protocol_version " + std::to_string(params.protocol_version) +
                                     " is not supported (this plugin speaks " +
                                     std::to_string(sn::kProtocolVersion) + ")");

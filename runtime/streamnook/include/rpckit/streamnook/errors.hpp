@@ -1,29 +1,27 @@
 #pragma once
-// StreamNook's typed errors on top of rpckit::RpcError: a code from the generated ErrorCode
-// enum and error.data = ErrorData {name, retry_after_ms}.
+// StreamNook's errors: the generated ones (streamnook_v1/errors.hpp: make_error, error_code,
+// error_data) plus the spec's rule that error.data names its code: {name, retry_after_ms}.
 #include <cstdint>
 #include <optional>
 #include <string>
 
 #include "rpckit/endpoint/rpc_error.hpp"
-#include "streamnook_v1/types.hpp"
+#include "streamnook_v1/errors.hpp"
 
 namespace rpckit::streamnook {
 
 namespace sn = ::streamnook::v1;
 
-// An error with data {name: "<code name>", retry_after_ms}; the name of a code this version
-// does not know is "unknown". retry_after_ms (whole milliseconds, for rate_limited) is sent
-// as an integer.
-RpcError make_error(sn::ErrorCode code, std::string message,
+// An error as the spec writes them (section 4): data {name: "<code name>", retry_after_ms};
+// the name of a code this version does not know is "unknown". retry_after_ms (whole
+// milliseconds, for rate_limited) is sent as an integer. (sn::make_error is the generated
+// form without the name rule.)
+RpcError spec_error(sn::ErrorCode code, std::string message,
                     std::optional<std::int64_t> retry_after_ms = std::nullopt);
 
-// The code of an error (any int: codes a newer peer sends stay representable).
-inline sn::ErrorCode error_code(const RpcError& error) {
-  return static_cast<sn::ErrorCode>(error.code());
-}
-// error.data decoded as ErrorData, or nullopt when absent or of another shape.
-std::optional<sn::ErrorData> error_data(const RpcError& error);
+// The code of an error, and its data as ErrorData (the generated helpers).
+using sn::error_code;
+using sn::error_data;
 
 // The capability_denied error a gate produces, before anything is sent.
 CallError capability_denied(std::string reason);

@@ -4,7 +4,7 @@
 // it. The role checks every capability gate before calling these, so they only see calls the
 // plugin was granted.
 // Throw an RpcError (see make_error) to answer with a typed error, e.g.
-//   throw make_error(sn::ErrorCode::kUnknownStream, "no relay session \"" + id + "\"");
+//   throw spec_error(sn::ErrorCode::kUnknownStream, "no relay session \"" + id + "\"");
 // The rules the spec puts on the host itself (notify's rate limit, shutting_down, consent
 // for get_credential, `log` into plugin.log) are the host role's: they never reach here.
 // Calls come from the plugins' connection threads: several plugins may call at once.

@@ -1,0 +1,73 @@
+// errors.hpp (a protocol with x-error-codes): its ErrorCode and rpckit::RpcError both ways,
+// so throwing or reading a protocol error needs no cast; with an ErrorData type, its data
+// typed too.
+#include <algorithm>
+
+#include "emit/common.hpp"
+#include "emit/emit.hpp"
+
+namespace rpckit::gen {
+
+std::string emit_errors_header(const ir::Module& m) {
+  const bool has_data = std::any_of(m.types.begin(), m.types.end(), [](const ir::TypeDecl& d) {
+    return d.name == "ErrorData" && d.kind == ir::TypeDecl::Kind::kStruct;
+  });
+  Printer p;
+  p.raw(banner(m, "//"));
+  p.print(
+      "#pragma once\n"
+      "\n"
+      "#include <optional>\n"
+      "#include <string>\n"
+      "#include <utility>\n"
+      "\n"
+      "#include \"$module$/types.hpp\"\n"
+      "#include \"rpckit/codec/value_codec.hpp\"\n"
+      "#include \"rpckit/endpoint/rpc_error.hpp\"\n"
+      "\n",
+      {{"module", m.name}});
+  open_namespace(p, m);
+  p.print(
+      "/// An error to answer with (throw it from a handler): this protocol's `code`, with\n"
+      "/// `data` when given.\n"
+      "inline rpckit::RpcError make_error($enum$ code, std::string message,\n"
+      "                                   std::optional<rpckit::JsonValue> data = std::nullopt) {\n"
+      "  return rpckit::RpcError(static_cast<int>(code), std::move(message), std::move(data));\n"
+      "}\n"
+      "\n"
+      "/// The code of an error as this protocol's enum (any int: a code a newer peer sends\n"
+      "/// stays representable; is_known() tells).\n"
+      "inline $enum$ error_code(const rpckit::RpcError& error) {\n"
+      "  return static_cast<$enum$>(error.code());\n"
+      "}\n"
+      "/// The code of a call's error: the peer's, or the local one (timeout, disconnected...).\n"
+      "inline $enum$ error_code(const rpckit::CallError& error) {\n"
+      "  return error_code(error.error);\n"
+      "}\n",
+      {{"enum", *m.error_code_type}});
+  if (has_data) {
+    p.print(
+        "\n"
+        "/// An error whose data is this protocol's ErrorData.\n"
+        "inline rpckit::RpcError make_error($enum$ code, std::string message, const ErrorData& data) {\n"
+        "  return make_error(code, std::move(message), rpckit::codec::encode(data));\n"
+        "}\n"
+        "\n"
+        "/// error.data as ErrorData, or nullopt when absent or of another shape.\n"
+        "inline std::optional<ErrorData> error_data(const rpckit::RpcError& error) {\n"
+        "  if (!error.data()) return std::nullopt;\n"
+        "  try {\n"
+        "    ErrorData data{};\n"
+        "    rpckit::codec::decode_from(error.data()->get(), data, \"error.data\");\n"
+        "    return data;\n"
+        "  } catch (const rpckit::codec::DecodeError&) {\n"
+        "    return std::nullopt;\n"
+        "  }\n"
+        "}\n",
+        {{"enum", *m.error_code_type}});
+  }
+  close_namespace(p, m);
+  return p.str();
+}
+
+}  // namespace rpckit::gen
