@@ -249,7 +249,8 @@ TEST(TracePage, ReadsARawStreamOfOneSide) {
   EXPECT_THAT(page.texts(2), ::testing::ElementsAre(
                                  HasSubstr("host.bin: error: frame 2 from host: /params: expected exactly one"),
                                  HasSubstr("host.bin: error: frame 2 from host: /params: expected a value of type object")));
-  EXPECT_THAT(page.texts(1), ::testing::ElementsAre(HasSubstr("expected an answer to ping (id 7)")));
+  // One side's stream: the ping's answer is in the other pipe, so it is not "unanswered".
+  EXPECT_THAT(page.texts(1), ::testing::IsEmpty());
 }
 
 TEST(TracePage, PairsTheStepsOfAOneShotExchange) {

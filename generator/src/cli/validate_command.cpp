@@ -2,7 +2,9 @@
 // schema. Each problem is printed as `file:line:column: error: <instance pointer>: expected ...,
 // found ... [schema file#/pointer]` (or with the frame number in a transcript), or as JSON.
 #include <algorithm>
+#include <cstdio>
 #include <fstream>
+#include <set>
 #include <tuple>
 #include <iostream>
 #include <iterator>
@@ -190,7 +192,9 @@ int run_transcript(const ValidateOptions& o, const v::ProtocolValidator& validat
   v::TranscriptChecker checker(validator);
   checker.set_one_sided(!o.from.empty() && format != v::TranscriptFormat::kJsonLines);
   std::map<std::size_t, const v::Frame*> by_number;
+  std::set<std::size_t> frames_found;  // frames with a finding
   auto report = [&](v::Finding f) {
+    if (f.frame != 0) frames_found.insert(f.frame);
     Report r{o.transcript, f.line, 0, f.frame, f.peer, f.from, std::move(f.violation)};
     auto it = by_number.find(f.frame);
     if (it != by_number.end() && it->second->line) {
@@ -210,8 +214,23 @@ int run_transcript(const ValidateOptions& o, const v::ProtocolValidator& validat
     report(std::move(f));
   }
   for (auto& f : problems) report(std::move(f));
-  return printer.finish(o.transcript + " (" + std::string(v::to_string(format)) + ")",
-                        frames.size());
+  const int status =
+      printer.finish(o.transcript + " (" + std::string(v::to_string(format)) + ")", frames.size());
+  const bool every_frame = !frames.empty() && frames_found.size() == frames.size();
+  if (!o.json_output && every_frame && o.format.empty()) {
+    // A file read in the wrong form fails on every line: say which one was tried.
+    std::fprintf(stderr,
+                 "rpckit validate: read as %s, the form detected from the first line; if it is "
+                 "another, say so: --format content-length, ndjson or jsonl\n",
+                 std::string(v::to_string(format)).c_str());
+  }
+  if (!o.json_output && !o.from.empty() && format != v::TranscriptFormat::kJsonLines) {
+    std::fprintf(stderr,
+                 "rpckit validate: --from %s: one side's stream: its answers were not matched to "
+                 "requests, which are in the other side's\n",
+                 o.from.c_str());
+  }
+  return status;
 }
 
 int run_validate(const ValidateOptions& o) {

@@ -54,6 +54,7 @@ TranscriptChecker::TranscriptChecker(const ProtocolValidator& validator, std::si
 }
 
 void TranscriptChecker::set_one_sided(bool one_sided) {
+  one_sided_ = one_sided;
   if (validator_.protocol().exchange()) exchange_.emplace(validator_, one_sided, max_tracked_);
 }
 
@@ -186,6 +187,11 @@ void TranscriptChecker::response(const Frame& frame, const std::string& id, cons
       return;
     }
   }
+  if (found == pending_.end() && one_sided_) {
+    // One side's stream: the requests it answers are in the other side's, not here.
+    for (auto& v : validator_.envelope(envelope)) out.push_back(at_frame(frame, std::move(v)));
+    return;
+  }
   if (found == pending_.end()) {
     for (auto& v : validator_.envelope(envelope)) out.push_back(at_frame(frame, std::move(v)));
     std::string why = "no request in flight has this id";
@@ -217,8 +223,9 @@ void TranscriptChecker::response(const Frame& frame, const std::string& id, cons
 std::vector<Finding> TranscriptChecker::finish() {
   std::vector<Finding> out;
   if (exchange_) out = exchange_->finish();
+  // One side's stream holds no answers to its own requests: they went the other way.
   for (const auto& [key, p] : pending_) {
-    out.push_back(unanswered(key, p, "none by the end of the transcript"));
+    if (!one_sided_) out.push_back(unanswered(key, p, "none by the end of the transcript"));
   }
   pending_.clear();
   pending_by_frame_.clear();

@@ -36,8 +36,13 @@ TranscriptFormat detect_transcript_format(std::string_view bytes) {
   if (head == "content-length:") return TranscriptFormat::kContentLength;
   const auto end = bytes.find('\n', first);
   json entry = json::parse(bytes.substr(first, end == std::string_view::npos ? end : end - first), nullptr, false);
-  if (entry.is_object() && entry.contains("type") && entry.contains("t") && !entry.contains("jsonrpc")) {
-    return TranscriptFormat::kJsonLines;
+  // A transcript entry names its type; a JSON-RPC message never has these (nor "t" needed).
+  if (entry.is_object() && !entry.contains("jsonrpc") && entry.contains("type") &&
+      entry["type"].is_string()) {
+    const std::string type = entry["type"].get<std::string>();
+    if (type == "frame" || type == "lifecycle" || type == "host" || type == "report") {
+      return TranscriptFormat::kJsonLines;
+    }
   }
   return TranscriptFormat::kNdjson;
 }

@@ -30,8 +30,10 @@ class TranscriptChecker {
   static constexpr std::size_t kDefaultMaxTracked = 65536;
   explicit TranscriptChecker(const ProtocolValidator& validator,
                              std::size_t max_tracked = kDefaultMaxTracked);
-  // The frames are one role's only (a raw stream read with --from): for a one-shot exchange,
-  // the other role's steps are taken as sent.
+  // The frames are one role's only (a raw stream read with --from): its answers are checked
+  // as envelopes but not matched to requests (those are in the other side's stream), its own
+  // requests are not reported unanswered; for a one-shot exchange, the other role's steps are
+  // taken as sent.
   void set_one_sided(bool one_sided);
 
   std::vector<Finding> feed(const Frame& frame);
@@ -68,12 +70,14 @@ class TranscriptChecker {
   // with an id no readable request carried.
   std::map<std::pair<std::string, std::string>, std::size_t> unreadable_;
   std::size_t frames_ = 0;
+  bool one_sided_ = false;
 };
 
 std::optional<TranscriptFormat> parse_transcript_format(std::string_view name);
 std::string_view to_string(TranscriptFormat format);
-// From the first bytes: "Content-Length:" headers, JSON lines of the demo host's transcript
-// ({"type": "frame", "direction": ...}), or else NDJSON.
+// From the first bytes: "Content-Length:" headers, a host's JSON-lines transcript (an object
+// whose "type" is frame, lifecycle, host or report, without "jsonrpc": docs/transcript.md), or
+// else NDJSON.
 TranscriptFormat detect_transcript_format(std::string_view bytes);
 
 // Splits a recorded transcript into frames. `from` names the sender of every frame of a raw
