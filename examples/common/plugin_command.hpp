@@ -26,15 +26,15 @@ inline std::vector<std::string> take_plugin_command(int& argc, char** argv) {
 }
 
 // Parses the options and fills `command` (bound to the app's "command" positional, used when
-// there is no "--"); the exit status when the host should stop now: --help, a bad option
-// (CLI11's), or no plugin command (2).
+// there is no "--"); the exit status when the host should stop now: --help (0), a bad option
+// or no plugin command (2, the hosts' usage status; CLI11's own codes would not say it).
 inline std::optional<int> parse_host_command_line(CLI::App& cli, int argc, char** argv,
                                                   std::vector<std::string>& command) {
   std::vector<std::string> after_dashes = take_plugin_command(argc, argv);
   try {
     cli.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return cli.exit(e);
+    return cli.exit(e) == 0 ? 0 : 2;
   }
   if (!after_dashes.empty()) command = std::move(after_dashes);
   if (command.empty()) {

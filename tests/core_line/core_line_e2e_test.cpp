@@ -15,38 +15,14 @@
 
 #include <nlohmann/json.hpp>
 
+#include "run_command.hpp"
+
 namespace {
 
-struct Outcome {
-  int status = -1;
-  std::string out, err;
-};
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-std::string temp_path(const std::string& name) {
-  return ::testing::TempDir() + "core_line_" + name + "_" + std::to_string(::getpid());
-}
-
-Outcome run(const std::string& command) {
-  std::string err_path = temp_path("stderr");
-  Outcome r;
-  if (FILE* pipe = ::popen((command + " 2>" + err_path).c_str(), "r")) {
-    char buffer[4096];
-    std::size_t n = 0;
-    while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) r.out.append(buffer, n);
-    int raw = ::pclose(pipe);
-    r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-  }
-  r.err = slurp(err_path);
-  std::remove(err_path.c_str());
-  return r;
-}
-
-std::string sh(const std::string& s) { return "'" + s + "'"; }
+using core_line_test::Outcome;
+using core_line_test::run;
+using core_line_test::sh;
+using core_line_test::temp_path;
 
 // The host with a scale that leaves a loaded machine time to start Python (handshake 6 s).
 std::string host(const std::string& options) {
@@ -57,7 +33,7 @@ std::string misbehaving(const std::string& mode, const std::string& arg = "") {
 }
 // The misbehaving plugin's binding; it declares tool.execute.
 std::string as_misbehaving(const std::string& extra = "", const std::string& allow = "tool.execute") {
-  return "--plugin test.misbehaving --tool echo --input '{\"n\":1}' " +
+  return "--plugin test.misbehaving --tool echo --input-json '{\"n\":1}' " +
          (allow.empty() ? "" : "--allow " + allow + " ") + extra;
 }
 
@@ -200,7 +176,7 @@ TEST(CoreLineHost, RunsTheSamplePluginAndPrintsTheToolsOutput) {
   Outcome r = run(host("--transcript " + sh(transcript) +
                        " --plugin rpckit.text --tool text.transform --allow tool.execute,fs:read"
                        " --context '{\"workspace_id\":\"ws-1\"}'"
-                       " --input '{\"text\":\"  Hello  World \",\"ops\":[\"squeeze\",\"trim\",\"upper\"]}' -- " +
+                       " --input-json '{\"text\":\"  Hello  World \",\"ops\":[\"squeeze\",\"trim\",\"upper\"]}' -- " +
                        sh(CORE_LINE_PLUGIN_EXE)));
   ASSERT_EQ(r.status, 0) << r.out << r.err;
   EXPECT_EQ(r.err, "");

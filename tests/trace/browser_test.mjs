@@ -58,7 +58,7 @@ const PROTOCOLS = [
     run: (t) => [args['loaf-client'], ['--time-scale', '0.5', '--transcript', t, '--', args['loaf-server'], 'rpc']] },
   { name: 'core_line', schema: schema('schema/core_line/protocol.json'), exchange: true,
     run: (t) => [args['core-host'], ['--plugin', 'rpckit.text', '--tool', 'text.transform', '--allow',
-      'tool.execute', '--input', '{"text":"stressed","ops":["reverse"]}', '--transcript', t, '--', args['core-plugin']]] },
+      'tool.execute', '--input-json', '{"text":"stressed","ops":["reverse"]}', '--transcript', t, '--', args['core-plugin']]] },
 ];
 
 function run(cmd, argv, options = {}) {

@@ -14,7 +14,7 @@
 #include <cstring>
 #include <string>
 
-#include "../trim.hpp"
+#include "trim.hpp"
 #include "core_line_v1/exchange.hpp"
 #include "rpckit/roles/one_shot.hpp"
 #include "text_tools.hpp"

@@ -2,7 +2,7 @@
 
 #include <cctype>
 
-#include "../trim.hpp"
+#include "trim.hpp"
 
 namespace core_line_sample {
 namespace {

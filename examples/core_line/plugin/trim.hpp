@@ -1,5 +1,5 @@
 #pragma once
-// The whitespace the core line spec strips ("after trimming whitespace"), for both sides.
+// The whitespace the core line spec strips ("after trimming whitespace").
 #include <string>
 #include <string_view>
 
