@@ -270,7 +270,8 @@ class RawPeer {
     json parsed() const { return json::parse(body, nullptr, false); }
   };
 
-  explicit RawPeer(Endpoint::Options options = {}, std::size_t max_body = kMaxBody) {
+  explicit RawPeer(Endpoint::Options options = {}, std::size_t max_body = kMaxBody,
+                   framing::ReaderOptions reader_options = {}) {
     framing::MemoryPipe in = framing::make_memory_pipe(SIZE_MAX);  // test writes never block
     framing::MemoryPipe out = framing::make_memory_pipe();
     to_endpoint_ = std::move(in.sink);
@@ -281,7 +282,7 @@ class RawPeer {
       options.interrupt_reader = [source = endpoint_in_.get()] { source->close(); };
     }
     endpoint_ = std::make_unique<Endpoint>(
-        std::make_unique<framing::ContentLengthReader>(*endpoint_in_, max_body),
+        std::make_unique<framing::ContentLengthReader>(*endpoint_in_, max_body, reader_options),
         std::make_unique<framing::ContentLengthWriter>(*endpoint_out_, max_body),
         std::move(options));
     observe(*endpoint_, diags, closes);
@@ -299,6 +300,9 @@ class RawPeer {
   Endpoint* operator->() { return endpoint_.get(); }
   void start() { endpoint_->start(); }
   void destroy_endpoint() { endpoint_.reset(); }
+  // Ends what the endpoint writes (after destroy_endpoint(): every frame it wrote is then
+  // captured once wait_output_end() returns true).
+  void end_output() { endpoint_out_->close(); }
 
   void write_raw(std::string_view bytes) {
     std::error_code error = to_endpoint_->write_all(bytes);
