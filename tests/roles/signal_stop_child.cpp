@@ -15,6 +15,7 @@
 //              before), then "destroyed hooks=<n> term=<what> int=<what>", <what> naming the
 //              disposition now in place (default, ignore, handler, other)
 //     exit     "bye", exit status 0
+#include <poll.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -61,6 +62,14 @@ bool read_line(std::string& line) {
   line.clear();
   char c = 0;
   for (;;) {
+    // Waits in poll(), not read(): ThreadSanitizer runs a signal's handler at once only in
+    // calls it knows to block (poll is one), so a signal that comes while this thread waits
+    // is handled then, not after the next command.
+    pollfd p{STDIN_FILENO, POLLIN, 0};
+    if (::poll(&p, 1, -1) < 0) {
+      if (errno == EINTR) continue;
+      return false;
+    }
     const ssize_t n = ::read(STDIN_FILENO, &c, 1);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) return false;
