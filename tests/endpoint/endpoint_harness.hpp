@@ -319,6 +319,20 @@ class RawPeer {
     if (!frames_.wait_size(taken_ + 1, limit)) return std::nullopt;
     return frames_.items()[taken_++];
   }
+  // The next n frames, taken together with one copy of the record (for floods); empty (and
+  // a failure) when they do not all come within limit.
+  std::vector<Frame> next_n(std::size_t n, std::chrono::milliseconds limit = kWait) {
+    if (!frames_.wait_size(taken_ + n, limit)) {
+      ADD_FAILURE() << "the endpoint wrote " << frames_.size() - taken_ << " of " << n
+                    << " frames within " << limit.count() << " ms";
+      return {};
+    }
+    std::vector<Frame> all = frames_.items();
+    std::vector<Frame> out(all.begin() + static_cast<std::ptrdiff_t>(taken_),
+                           all.begin() + static_cast<std::ptrdiff_t>(taken_ + n));
+    taken_ += n;
+    return out;
+  }
   json next_json() {
     std::optional<Frame> frame = next();
     if (!frame) {

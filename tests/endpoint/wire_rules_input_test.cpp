@@ -35,6 +35,28 @@ TEST(WireRulesNotJson, AnswerSendsParseErrorWithNullId) {
   EXPECT_TRUE(peer->sync());
 }
 
+TEST(WireRulesNotJson, AnswerAnswersEveryFrameOfAFloodAndLogsAtAFallingRate) {
+  RulesPeer peer = rules_peer(with_receive({.not_json = OnNotJson::kAnswer}));
+  std::string flood;
+  for (int i = 0; i < 10000; ++i) flood += cl_frame(kNotJson);
+  peer->write_raw(flood);
+  peer->send(request(1, "add", json{{"a", 2}, {"b", 3}}));
+  const std::vector<RawPeer::Frame> frames = peer->next_n(10001);
+  ASSERT_EQ(frames.size(), 10001u);
+  const std::string parse_error =
+      error_frame(R"({"code":-32700,"message":"Parse error: )" + kNotJsonReason + R"("})", "null");
+  std::size_t answered = 0;
+  for (std::size_t i = 0; i < 10000; ++i) answered += frames[i].body == parse_error ? 1 : 0;
+  EXPECT_EQ(answered, 10000u);
+  EXPECT_EQ(frames[10000].body, R"({"id":1,"jsonrpc":"2.0","result":5})");
+  const auto diags = peer->diags.items();
+  ASSERT_EQ(diags.size(), 13u) << peer->diags.dump();
+  for (const Diagnostic& d : diags) EXPECT_EQ(d.kind, Kind::kParseError);
+  EXPECT_EQ(diags[0].detail, "frame is not JSON: " + kNotJsonReason);
+  EXPECT_EQ(diags[12].detail,
+            "10000 such frames so far; the last: frame is not JSON: " + kNotJsonReason);
+}
+
 TEST(WireRulesNotJson, LogWritesNothingAndReportsAParseError) {
   RulesPeer peer = rules_peer(with_receive({.not_json = OnNotJson::kLog}));
   peer->send(kNotJson);
