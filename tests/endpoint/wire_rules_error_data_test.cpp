@@ -117,15 +117,7 @@ TEST(WireRulesErrorData, NoMemberNoData) {
                         "null"));
 }
 
-// BUG (runtime/endpoint/src/endpoint.cpp, Endpoint::handle_frame, EnvelopeProblem::kParseError
-// with OnNotJson::kAnswer): the -32700 answer is sent with send_error() directly, not through
-// with_reason(), so ErrorReasons::parse_error never reaches the wire, although
-// descriptors/profile.hpp ("-32700") and schema/README.md ("runtime errors are parse_error,
-// ...") say it is put on the errors the runtime makes itself. Bytes: for the frame body `nul`
-// with error_data {member "reason", parse_error "parse_error"} the endpoint writes
-// {"error":{"code":-32700,"message":"Parse error: at byte 0: expected null, found 'n'"},"id":null,"jsonrpc":"2.0"}
-// (no "data").
-TEST(WireRulesErrorData, DISABLED_ParseErrorGetsItsReason) {
+TEST(WireRulesErrorData, ParseErrorGetsItsReason) {
   RulesPeer peer = rules_peer(with_reasons());
   peer->send("nul");
   EXPECT_EQ(peer->next_body(), reasoned(-32700, "parse_error",

@@ -182,14 +182,7 @@ TEST(WireRulesOversize, CloseEndsTheConnection) {
   }
 }
 
-// BUG (runtime/endpoint/src/endpoint.cpp, Endpoint::read_while_holding): with
-// receive.oversize kDiscard or kAnswer but a reader without ReaderOptions::resume_after_oversize
-// (Options::rules set by hand; roles::connection_rules() pairs them), the reader's kOversize is
-// final and returned by every later read(), and the endpoint loops on it: it reads nothing more
-// and never ends the connection, spinning a core (diagnostics at the falling rate) until
-// close(). Expected: the connection ends (CloseReason::kOversize), as the reader cannot go on.
-// Bytes: max 256, one frame "Content-Length: 300\r\n\r\n" + 300 spaces; no CloseReason comes.
-TEST(WireRulesOversize, DISABLED_DiscardWithAReaderThatCannotResumeEndsTheConnection) {
+TEST(WireRulesOversize, DiscardWithAReaderThatCannotResumeEndsTheConnection) {
   RulesPeer peer =
       rules_peer(with_receive({.oversize = OnOversize::kDiscard}), small_frames(false));
   peer->send(kOverlongBody);

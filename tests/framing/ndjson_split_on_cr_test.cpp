@@ -111,7 +111,7 @@ TEST(NdjsonSplitOnCr, ALineAtTheLimitEndedByALoneCr) {
     SCOPED_TRACE("piece " + std::to_string(piece));
     EXPECT_EQ(read_chunked(ten + "\r{2}\r", piece, any_breaks(), 10),
               (Texts{"ok:" + ten, "ok:{2}", "eof:end of stream"}));
-    // One over, ended by CRLF (a lone CR there: see the disabled test below).
+    // One over, ended by CRLF.
     EXPECT_EQ(outline([&] {
                 MemorySource source(std::string(11, 'x') + "\r\n{2}\n", piece);
                 NdjsonReader reader(source, 10, any_breaks(false, /*resume=*/true));
@@ -130,15 +130,7 @@ TEST(NdjsonSplitOnCr, OverlongLineEndedByCrLfSplitAcrossReadsIsSkippedOnce) {
             (Texts{"oversize", "ok:{2}", "eof"}));
 }
 
-// BUG (runtime/framing/src/ndjson_reader.cpp, NdjsonReader::read): with split_on_cr and
-// resume_after_oversize, when an over-long line is found while buffering (no line end yet)
-// and the buffered bytes end in '\r', that '\r' may be the over-long line's own end (a lone
-// CR, once the next byte shows it is not CRLF). read() consumes it with the rest
-// (`buffer_.consume(data.size())`), so skip_rest_of_line() then looks for a further line end
-// and drops the next line as well. Bytes: reads "xxxxxxxxxxxxxxxxxxxx\r" then "{2}\r", max 10:
-// expected oversize, ok "{2}", eof; got oversize, eof ("{2}" lost). skip_rest_of_line()
-// already keeps such a trailing '\r'; the detection path should too.
-TEST(NdjsonSplitOnCr, DISABLED_OverlongLineEndedByALoneCrAtTheEndOfAReadKeepsTheNextLine) {
+TEST(NdjsonSplitOnCr, OverlongLineEndedByALoneCrAtTheEndOfAReadKeepsTheNextLine) {
   EXPECT_EQ(outline([] {
               ScriptedSource source({std::string(20, 'x') + "\r", "{2}\r"});
               NdjsonReader reader(source, 10, any_breaks(false, /*resume=*/true));
@@ -163,14 +155,7 @@ TEST(NdjsonSplitOnCr, DISABLED_OverlongLineEndedByALoneCrAtTheEndOfAReadKeepsThe
   }
 }
 
-// BUG (runtime/framing/src/ndjson_reader.cpp, NdjsonReader::find_end): a lone CR that is the
-// last byte available is taken as a possible first half of a CRLF, so the line it ends is only
-// delivered once another byte (or the end of the stream) arrives: an interactive peer that
-// ends a message with CR and waits for the answer waits for ever (see
-// WireRulesProfile.DISABLED_LoafAnswersALineEndedByALoneCrWithoutWaitingForMore). Bytes: one
-// read gives "{1}\r"; read() asks the source for more instead of returning "{1}" (a later
-// "\n" would then have to be dropped as the rest of that CRLF).
-TEST(NdjsonSplitOnCr, DISABLED_ALineEndedByALoneCrIsDeliveredWithoutAnotherRead) {
+TEST(NdjsonSplitOnCr, ALineEndedByALoneCrIsDeliveredWithoutAnotherRead) {
   ScriptedSource source({"{1}\r"}, /*fail_past_end=*/true);
   NdjsonReader reader(source, kMax, any_breaks());
   const ReadResult first = reader.read();

@@ -62,8 +62,8 @@ void Endpoint::handle_frame(int worker, std::string body) {
         // Answered every time; logged at a falling rate, as a flood of them may come.
         diagnose_dropped(Diagnostic::Kind::kParseError, dropped_not_json_,
                          "frame is not JSON: " + problem->reason);
-        send_error(nullptr,
-                   RpcError(jsonrpc_code::kParseError, "Parse error: " + problem->reason));
+        send_error(nullptr, with_reason(RpcError(jsonrpc_code::kParseError,
+                                                 "Parse error: " + problem->reason)));
         return;
       case EnvelopeProblem::Kind::kInvalidRequest: {
         diagnose(Diagnostic::Kind::kInvalidRequest, problem->reason);

@@ -64,8 +64,10 @@ void Endpoint::read_while_holding(int worker, std::unique_lock<std::mutex>& lock
     lock.unlock();
     framing::ReadResult frame = reader_->read();
     if (frame.status == framing::ReadStatus::kOversize &&
-        options_.rules.receive.oversize != OnOversize::kClose && !closed_.load()) {
-      // Skipped by the reader, which reads on (ReaderOptions::resume_after_oversize).
+        options_.rules.receive.oversize != OnOversize::kClose &&
+        reader_->resumes_after_oversize() && !closed_.load()) {
+      // Skipped by the reader, which reads on. A reader that cannot resume ends the
+      // connection below: its kOversize is final, and reading on would spin.
       const bool answer = options_.rules.receive.oversize == OnOversize::kAnswer;
       diagnose_dropped(Diagnostic::Kind::kOversize, dropped_oversize_,
                        frame.reason + (answer ? ": answered -32600" : ": skipped"));

@@ -34,34 +34,44 @@ bool NdjsonReader::strips_lines() const {
 }
 
 // Where the line at the front of `data` ends (the terminator's offset) and how long its
-// terminator is, looking from `from`; npos when no complete terminator is buffered yet (a '\r'
-// at the very end may be the first half of a CRLF).
-NdjsonReader::LineEnd NdjsonReader::find_end(std::string_view data, std::size_t from,
-                                             bool at_eof) const {
-  if (!split_on_cr_) {
-    const std::size_t lf = data.find('\n', from);
-    return {lf, 1};
-  }
+// terminator is, looking from `from`; npos when no terminator is buffered yet. With
+// split_on_cr a '\r' ends its line at once, even as the last byte buffered, so a peer that
+// ends a message with a lone CR and waits is answered; the '\n' of a CRLF split across reads
+// is then dropped by drop_lf_after_cr().
+NdjsonReader::LineEnd NdjsonReader::find_end(std::string_view data, std::size_t from) const {
+  if (!split_on_cr_) return {data.find('\n', from), 1};
   const std::size_t at = data.find_first_of("\r\n", from);
   if (at == std::string_view::npos || data[at] == '\n') return {at, 1};
-  if (at + 1 < data.size()) return {at, data[at + 1] == '\n' ? std::size_t{2} : std::size_t{1}};
-  return at_eof ? LineEnd{at, 1} : LineEnd{std::string_view::npos, 0};
+  return {at, at + 1 < data.size() && data[at + 1] == '\n' ? std::size_t{2} : std::size_t{1}};
+}
+
+// Consumes a line and its terminator; remembers a '\r' that was the last byte buffered, whose
+// '\n' (if it is a CRLF) arrives with the next read.
+void NdjsonReader::consume_line(std::string_view data, LineEnd end) {
+  buffer_.consume(end.at + end.size);
+  lf_may_follow_ =
+      split_on_cr_ && end.size == 1 && data[end.at] == '\r' && end.at + 1 == data.size();
+}
+
+void NdjsonReader::drop_lf_after_cr() {
+  if (!lf_may_follow_ || buffer_.size() == 0) return;
+  if (buffer_.data().front() == '\n') buffer_.consume(1);
+  lf_may_follow_ = false;
 }
 
 // Drops the rest of a line that went over the limit, as it arrives; true once its end has
 // been consumed, false at the end of the stream (or a failure, which is then terminal_).
 bool NdjsonReader::skip_rest_of_line() {
   for (;;) {
+    drop_lf_after_cr();
     const std::string_view data = buffer_.data();
-    const LineEnd end = find_end(data, 0, false);
+    const LineEnd end = find_end(data, 0);
     if (end.at != std::string_view::npos) {
-      buffer_.consume(end.at + end.size);
+      consume_line(data, end);
       skipping_ = false;
       return true;
     }
-    // Keep a trailing '\r' (half of a CRLF); drop the rest.
-    const bool keep_cr = split_on_cr_ && !data.empty() && data.back() == '\r';
-    buffer_.consume(data.size() - (keep_cr ? 1 : 0));
+    buffer_.consume(data.size());
     const IoResult got = buffer_.fill(source_);
     if (got.error) {
       fail(ReadStatus::kIoError, "read failed: " + got.error.message());
@@ -79,24 +89,28 @@ ReadResult NdjsonReader::read() {
   if (skipping_ && !skip_rest_of_line()) return *terminal_;
   std::size_t scan_from = 0;  // the buffered line has no terminator before this offset
   for (;;) {
+    if (lf_may_follow_ && buffer_.size() > 0) {
+      drop_lf_after_cr();
+      scan_from = 0;
+    }
     const std::string_view data = buffer_.data();
-    const LineEnd end = find_end(data, scan_from, false);
+    const LineEnd end = find_end(data, scan_from);
     if (end.at != std::string_view::npos) {
       std::string_view line = data.substr(0, end.at);
       if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
       if (text::is_blank(line) && !deliver_blank_lines_) {
-        buffer_.consume(end.at + end.size);
+        consume_line(data, end);
         scan_from = 0;
         continue;
       }
       if (line.size() > max_body_bytes_) {
         const std::size_t size = line.size();
-        buffer_.consume(end.at + end.size);
+        consume_line(data, end);
         return oversize("line of " + std::to_string(size) + " bytes exceeds " +
                         limit_text(max_body_bytes_));
       }
       ReadResult result{ReadStatus::kOk, std::string(strips_lines() ? text::strip(line) : line), {}};
-      buffer_.consume(end.at + end.size);
+      consume_line(data, end);
       return result;
     }
     // No line end yet. One byte over the limit may still be the '\r' of a CRLF; more may not.
@@ -110,21 +124,10 @@ ReadResult NdjsonReader::read() {
       }
       return oversize(std::move(reason));
     }
-    scan_from = data.empty() ? 0 : data.size() - (split_on_cr_ && data.back() == '\r' ? 1 : 0);
+    scan_from = data.size();
     const IoResult got = buffer_.fill(source_);
     if (got.error) return fail(ReadStatus::kIoError, "read failed: " + got.error.message());
     if (got.eof()) {
-      if (split_on_cr_ && buffer_.size() > 0 && buffer_.data().back() == '\r') {
-        // A lone CR at the very end ends the last line.
-        const std::string_view rest = buffer_.data();
-        std::string_view line = rest.substr(0, rest.size() - 1);
-        if (!text::is_blank(line) && line.size() <= max_body_bytes_) {
-          ReadResult last{ReadStatus::kOk, std::string(text::strip(line)), {}};
-          buffer_.consume(rest.size());
-          return last;
-        }
-        buffer_.consume(rest.size());
-      }
       if (text::is_blank(buffer_.data())) return fail(ReadStatus::kEof, "end of stream");
       if (accept_unterminated_last_line_) {
         ReadResult last{ReadStatus::kOk, std::string(text::strip(buffer_.data())), {}};

@@ -23,6 +23,7 @@ class ContentLengthReader final : public FrameReader {
   ContentLengthReader(ByteSource& source, std::size_t max_body_bytes, ReaderOptions options = {});
 
   ReadResult read() override;
+  bool resumes_after_oversize() const override { return options_.resume_after_oversize; }
 
  private:
   ReadResult read_header(std::size_t& body_bytes);

@@ -46,6 +46,10 @@ class FrameReader {
   virtual ~FrameReader() = default;
 
   virtual ReadResult read() = 0;
+
+  // Whether a kOversize from read() is followed by the next frame (resume_after_oversize)
+  // rather than being final; a reader's user that skips over-long frames needs one that does.
+  virtual bool resumes_after_oversize() const { return false; }
 };
 
 }  // namespace rpckit::framing

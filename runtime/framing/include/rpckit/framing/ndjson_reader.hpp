@@ -28,6 +28,7 @@ class NdjsonReader final : public FrameReader {
   NdjsonReader(ByteSource& source, std::size_t max_body_bytes, ReaderOptions options = {});
 
   ReadResult read() override;
+  bool resumes_after_oversize() const override { return resume_after_oversize_; }
 
  private:
   struct LineEnd {
@@ -38,7 +39,9 @@ class NdjsonReader final : public FrameReader {
   ReadResult oversize(std::string reason);  // final unless resume_after_oversize
   // A strict or CR-splitting option is on: delivered lines are stripped.
   bool strips_lines() const;
-  LineEnd find_end(std::string_view data, std::size_t from, bool at_eof) const;
+  LineEnd find_end(std::string_view data, std::size_t from) const;
+  void consume_line(std::string_view data, LineEnd end);
+  void drop_lf_after_cr();
   bool skip_rest_of_line();
 
   ByteSource& source_;
@@ -47,7 +50,8 @@ class NdjsonReader final : public FrameReader {
   bool accept_unterminated_last_line_;
   bool resume_after_oversize_;
   bool split_on_cr_;
-  bool skipping_ = false;  // inside an over-long line being dropped
+  bool skipping_ = false;       // inside an over-long line being dropped
+  bool lf_may_follow_ = false;  // the last line ended with the last byte buffered, a '\r'
   ReadBuffer buffer_;
   std::optional<ReadResult> terminal_;  // sticky eof / failure
 };
