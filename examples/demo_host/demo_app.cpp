@@ -44,11 +44,24 @@ int DemoApplication::notifications() const {
 
 bool DemoApplication::wait_for(const std::string& plugin_id, LifecycleEvent::Kind kind,
                                std::chrono::milliseconds timeout) {
+  return wait_for_any(plugin_id, {kind}, timeout).has_value();
+}
+
+std::optional<LifecycleEvent::Kind> DemoApplication::wait_for_any(
+    const std::string& plugin_id, const std::vector<LifecycleEvent::Kind>& kinds,
+    std::chrono::milliseconds timeout) {
   std::unique_lock lock(mutex_);
-  return changed_.wait_for(lock, timeout, [&] {
-    const auto& seen = seen_[plugin_id];
-    return std::find(seen.begin(), seen.end(), kind) != seen.end();
+  std::optional<LifecycleEvent::Kind> found;
+  changed_.wait_for(lock, timeout, [&] {
+    for (LifecycleEvent::Kind kind : seen_[plugin_id]) {
+      if (std::find(kinds.begin(), kinds.end(), kind) != kinds.end()) {
+        found = kind;
+        return true;
+      }
+    }
+    return false;
   });
+  return found;
 }
 
 sn::GetFollowedLiveResult DemoApplication::get_followed_live(const PluginContext&,

@@ -28,6 +28,11 @@ class DemoApplication : public rpckit::streamnook::HostApplication {
   // Lifecycle events seen so far, for the script to wait on.
   bool wait_for(const std::string& plugin_id, rpckit::streamnook::LifecycleEvent::Kind kind,
                 std::chrono::milliseconds timeout);
+  // The first of `kinds` seen so far (waiting up to `timeout`), or nullopt.
+  std::optional<rpckit::streamnook::LifecycleEvent::Kind> wait_for_any(
+      const std::string& plugin_id,
+      const std::vector<rpckit::streamnook::LifecycleEvent::Kind>& kinds,
+      std::chrono::milliseconds timeout);
   int notifications() const;
 
   sn::GetFollowedLiveResult get_followed_live(const rpckit::streamnook::PluginContext& plugin,

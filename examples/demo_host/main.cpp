@@ -5,6 +5,8 @@
 //
 //   streamnook-demo-host build/dev/examples/live_alerts/plugin --time-scale 0.1
 //   streamnook-demo-host <dir> [<dir>...] --host-methods log,notify --transcript out.jsonl
+//   streamnook-demo-host --plain [--call M[=JSON]]... <dir>   any plugin: its lifecycle and
+//       the calls given, a verdict on the plugin (exit 0/1/2, see plain_session.hpp)
 #include <pthread.h>
 #include <signal.h>
 #include <unistd.h>
@@ -19,6 +21,7 @@
 #include <CLI/CLI.hpp>
 
 #include "demo_app.hpp"
+#include "plain_session.hpp"
 #include "rpckit/streamnook/host.hpp"
 #include "rpckit/streamnook/manifest.hpp"
 #include "script.hpp"
@@ -92,7 +95,36 @@ int main(int argc, char** argv) {
   bool stdin_stops = true;
   cli.add_flag("!--ignore-stdin", stdin_stops,
                "Do not stop when stdin closes (for runs with stdin at /dev/null)");
-  CLI11_PARSE(cli, argc, argv);
+  bool plain = false;
+  std::vector<std::string> call_args;
+  cli.add_flag("--plain", plain,
+               "Run one plugin through its lifecycle and the --call messages only, and judge it "
+               "(exit 0 conformed, 1 violated the spec, 2 usage or launch error)");
+  cli.add_option("--call", call_args,
+                 "With --plain: invoke_action=PARAMS_JSON or an event METHOD=PARAMS_JSON, in order");
+  try {
+    cli.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return cli.exit(e) == 0 ? 0 : 2;
+  }
+  std::vector<rpckit_examples::PlainCall> calls;
+  for (const std::string& arg : call_args) {
+    std::string error;
+    auto call = rpckit_examples::parse_plain_call(arg, &error);
+    if (!call) {
+      std::fprintf(stderr, "%s\n", error.c_str());
+      return 2;
+    }
+    calls.push_back(std::move(*call));
+  }
+  if (plain && plugin_dirs.size() != 1) {
+    std::fprintf(stderr, "--plain judges one plugin: give one plugin directory\n");
+    return 2;
+  }
+  if (!plain && !calls.empty()) {
+    std::fprintf(stderr, "--call is for --plain\n");
+    return 2;
+  }
 
   // Signals are handled by one thread (sigwait), so block them before any thread starts.
   sigset_t signals;
@@ -128,13 +160,27 @@ int main(int argc, char** argv) {
   options.log_root = std::filesystem::path(state_dir) / "logs";
   options.time_scale = time_scale;
 
-  rpckit_examples::Transcript transcript(frames);
+  // In plain mode stdout carries the calls' lines only: the readable account goes to stderr.
+  rpckit_examples::Transcript transcript(frames && !plain, "host", "plugin",
+                                         plain ? stderr : stdout);
   if (!transcript_path.empty()) {
     std::string error;
     if (!transcript.open_jsonl(transcript_path, &error)) {
       std::fprintf(stderr, "%s\n", error.c_str());
       return 2;
     }
+  }
+  if (plain) {
+    demo::PlainSession session{manifests.front(), {}, std::move(calls), options};
+    sn::Granted requested = rpckit::streamnook::requested_capabilities(manifests.front().manifest);
+    session.offered.events = parse_list(events, requested.events);
+    session.offered.host_methods = parse_list(host_methods, requested.host_methods);
+    session.offered.credentials = parse_list(credentials, requested.credentials);
+    session.offered.ui = parse_list(ui, requested.ui);
+    session.start_timeout =
+        std::chrono::milliseconds(static_cast<std::int64_t>(20000 * time_scale) + 2000);
+    pthread_sigmask(SIG_UNBLOCK, &signals, nullptr);  // no signal thread: a signal ends us
+    return demo::run_plain(session, transcript);
   }
   for (const auto& loaded : manifests) {
     const sn::Manifest& m = loaded.manifest;

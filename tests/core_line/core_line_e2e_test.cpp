@@ -19,10 +19,10 @@
 
 namespace {
 
-using core_line_test::Outcome;
-using core_line_test::run;
-using core_line_test::sh;
-using core_line_test::temp_path;
+using test_support::Outcome;
+using test_support::run;
+using test_support::sh;
+using test_support::temp_path;
 
 // The host with a scale that leaves a loaded machine time to start Python (handshake 6 s).
 std::string host(const std::string& options) {

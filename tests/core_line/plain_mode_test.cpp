@@ -14,10 +14,10 @@
 
 namespace {
 
-using core_line_test::Outcome;
-using core_line_test::run;
-using core_line_test::sh;
-using core_line_test::temp_path;
+using test_support::Outcome;
+using test_support::run;
+using test_support::sh;
+using test_support::temp_path;
 using nlohmann::json;
 
 // Python on a loaded machine may take a while to start: the deadlines tripled, unless the

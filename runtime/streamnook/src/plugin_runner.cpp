@@ -103,6 +103,7 @@ roles::PluginProcess::Observer PluginRunner::observer() {
     }
   };
   o.report = [this](std::string_view what) { app_.on_report(id_, what); };
+  o.diagnostic = [this](const Diagnostic& d) { app_.on_diagnostic(id_, d); };
   o.frame = [this](bool outgoing, std::string_view body) { app_.on_frame(id_, outgoing, body); };
   return o;
 }

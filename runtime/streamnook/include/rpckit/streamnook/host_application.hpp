@@ -12,6 +12,7 @@
 #include <string>
 #include <string_view>
 
+#include "rpckit/endpoint/endpoint.hpp"
 #include "rpckit/streamnook/errors.hpp"
 #include "rpckit/roles/lifecycle_event.hpp"
 #include "streamnook_v1/roles.hpp"
@@ -52,6 +53,13 @@ class HostApplication : public sn::HostHandler<const PluginContext> {
   virtual void on_report(std::string_view plugin_id, std::string_view what) {
     (void)plugin_id;
     (void)what;
+  }
+  // What the endpoint noticed on a plugin's stdout (a frame that is not JSON, a stray
+  // answer, ...), by kind; on_report gets the same as text. See conformance.hpp for the
+  // spec's words.
+  virtual void on_diagnostic(std::string_view plugin_id, const Diagnostic& diagnostic) {
+    (void)plugin_id;
+    (void)diagnostic;
   }
   // Every frame to (outgoing) or from a plugin, for transcripts.
   virtual void on_frame(std::string_view plugin_id, bool outgoing, std::string_view body) {

@@ -1,5 +1,5 @@
 #pragma once
-// Running a shell command line as a test of the core line programs does: its exit status,
+// Running a shell command line as the tests of a program do: its exit status,
 // stdout, and stderr (through a temporary file).
 #include <gtest/gtest.h>
 #include <sys/wait.h>
@@ -10,7 +10,7 @@
 #include <iterator>
 #include <string>
 
-namespace core_line_test {
+namespace test_support {
 
 struct Outcome {
   int status = -1;
@@ -23,7 +23,7 @@ inline std::string slurp(const std::string& path) {
 }
 
 inline std::string temp_path(const std::string& name) {
-  return ::testing::TempDir() + "core_line_" + name + "_" + std::to_string(::getpid());
+  return ::testing::TempDir() + "rpckit_" + name + "_" + std::to_string(::getpid());
 }
 
 inline Outcome run(const std::string& command) {
@@ -44,4 +44,4 @@ inline Outcome run(const std::string& command) {
 // Single-quoted for the shell (the paths used hold no quote).
 inline std::string sh(const std::string& s) { return "'" + s + "'"; }
 
-}  // namespace core_line_test
+}  // namespace test_support
