@@ -1,125 +1,138 @@
 #include "host_session.hpp"
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
-#include "rpckit/codec/value_codec.hpp"
-
 namespace codex_host {
+
+namespace cmh = rpckit::codex_metadata;
+namespace cm = ::codex_metadata::v1;
+
+void Failures::add(const std::string& failure_class, const std::string& detail) {
+  std::lock_guard lock(mutex_);
+  // One line per class: a lost process also fails every call still waiting on it.
+  for (const auto& f : failures_) {
+    if (f.first == failure_class) return;
+  }
+  failures_.emplace_back(failure_class, detail);
+}
+
+bool Failures::any() const {
+  std::lock_guard lock(mutex_);
+  return !failures_.empty();
+}
+
+std::vector<std::string> Failures::lines() const {
+  std::lock_guard lock(mutex_);
+  std::vector<std::string> out;
+  for (const auto& [name, detail] : failures_) {
+    out.push_back("failure: " + name + (detail.empty() ? "" : ": " + detail));
+  }
+  return out;
+}
+
 namespace {
 
-// Spec 2: consecutive failed metadata calls (error, timeout, process loss) on one running
-// plugin; max_consecutive_call_failures of them disable the instance, a success resets.
-class CallAccounting {
- public:
-  CallAccounting(rpckit_examples::Transcript& transcript, Failures& failures)
-      : transcript_(transcript), failures_(failures) {}
+// The class of a call that gave no usable result.
+std::string failure_class(const rpckit::CallError& e) {
+  if (cmh::is_invalid_result(e)) return "invalid_result";
+  if (e.kind == rpckit::CallError::Kind::kRemote) return cmh::error_name(e.error.code());
+  if (e.kind == rpckit::CallError::Kind::kTimeout) return "request_timeout";
+  std::string reason = cmh::failed_reason(e);
+  if (reason == "restarted" || reason == "disconnected" || reason == "send_failed") {
+    return "process_lost";
+  }
+  return reason;  // disabled, rate_limited, not_a_metadata_provider, ...
+}
 
-  // Records one call's outcome; `expected` names the error the script asked for.
+// The script's steps: each call's outcome against what the script expects.
+class Steps {
+ public:
+  Steps(cmh::Host& host, rpckit_examples::Transcript& transcript, Failures& failures)
+      : host_(host), transcript_(transcript), failures_(failures) {}
+
+  // True when the call gave a result; `expected_error` names the error the script asks for.
   template <class T>
-  bool record(const char* step, const rpckit::Result<T>& r, int expected_error = 0) {
+  bool record(const std::string& step, const rpckit::Result<T>& r, int expected_error = 0) {
     if (r.ok()) {
-      consecutive_ = 0;
       if (expected_error != 0) {
         failures_.add("unexpected_result",
-                      std::string(step) + " succeeded, expected " + error_name(expected_error));
+                      step + " succeeded, expected " + cmh::error_name(expected_error));
       }
       return true;
     }
-    ++consecutive_;
     const rpckit::CallError& e = r.error();
-    if (e.kind == rpckit::CallError::Kind::kDisconnected ||
-        e.kind == rpckit::CallError::Kind::kSendFailed) {
-      lost_ = std::string(step) + ": " + e.describe();  // the caller asks the lifecycle why
-      return false;
-    }
     if (e.kind == rpckit::CallError::Kind::kRemote && e.error.code() == expected_error &&
-        !is_invalid_result(e)) {
-      transcript_.host(std::string(step) + ": " + error_name(expected_error) + " as expected (" +
+        !cmh::is_invalid_result(e)) {
+      transcript_.host(step + ": " + cmh::error_name(expected_error) + " as expected (" +
                        e.error.message() + ")");
     } else {
-      std::string detail = std::string(step) + ": " + e.describe();
+      std::string failure = failure_class(e);
+      std::string detail = step + ": " + e.describe();
       if (e.kind == rpckit::CallError::Kind::kRemote &&
-          e.error.code() == static_cast<int>(codex::ErrorCode::kRateLimited)) {
-        detail += " (retry after " + std::to_string(retry_after_seconds(e.error)) + " s)";
+          e.error.code() == static_cast<int>(cm::ErrorCode::kRateLimited)) {
+        detail += " (retry after " + std::to_string(cmh::retry_after_seconds(e.error)) + " s)";
       }
-      failures_.add(failure_class(e), detail);
+      lost_ = lost_ || failure == "process_lost";
+      failures_.add(failure, detail);
     }
-    if (consecutive_ >= codex::kMaxConsecutiveCallFailures) {
-      failures_.add("consecutive_call_failures", std::to_string(consecutive_) +
-                                                     " failed metadata calls in a row: "
-                                                     "the running instance is disabled");
-      disabled_ = true;
+    // Section 2: three failed metadata calls in a row disable the instance.
+    if (auto disabled = host_.disabled()) {
+      failures_.add(disabled->kind, disabled->detail);
+      over_ = true;
     }
     return false;
   }
-  // No more calls: the instance is disabled or its process is gone.
-  bool over() const { return disabled_ || lost_.has_value(); }
-  SessionEnd end() const { return {lost_.has_value(), lost_.value_or("")}; }
-
-  static std::string failure_class(const rpckit::CallError& e) {
-    switch (e.kind) {
-      case rpckit::CallError::Kind::kTimeout:
-        return "request_timeout";
-      case rpckit::CallError::Kind::kDisconnected:
-      case rpckit::CallError::Kind::kSendFailed:
-        return "process_lost";
-      case rpckit::CallError::Kind::kLocal:
-        return "refused_locally";
-      case rpckit::CallError::Kind::kRemote:
-        break;
-    }
-    return is_invalid_result(e) ? "invalid_result" : error_name(e.error.code());
-  }
+  // No more calls: the instance is disabled or its process was lost.
+  bool over() const { return over_ || lost_; }
 
  private:
+  cmh::Host& host_;
   rpckit_examples::Transcript& transcript_;
   Failures& failures_;
-  int consecutive_ = 0;
-  bool disabled_ = false;
-  std::optional<std::string> lost_;
+  bool over_ = false;
+  bool lost_ = false;
 };
 
 std::string number(double value) { return nlohmann::json(value).dump(); }
 
-std::string brief(const codex::SearchResult& r) {
+std::string brief(const cm::SearchResult& r) {
   return r.externalId + " \"" + r.title + "\"" + (r.score ? " score " + number(*r.score) : "");
 }
 
 }  // namespace
 
-SessionEnd run_session(const codex::PluginClient& plugin, const codex::PluginManifest& manifest,
-                       const Script& script, rpckit_examples::Transcript& transcript,
-                       Failures& failures) {
-  const auto deadline = script.request_timeout;
-  transcript.host("plugin " + manifest.name + " " + manifest.version + " (protocol " +
-                  manifest.protocolVersion + ")");
+void run_session(cmh::Host& host, const Script& script, rpckit_examples::Transcript& transcript,
+                 Failures& failures) {
+  std::optional<cm::PluginManifest> manifest = host.manifest();
+  if (!manifest) return;
+  transcript.host("plugin " + manifest->name + " " + manifest->version + " (protocol " +
+                  manifest->protocolVersion + ")");
 
   // Decision 8.3: any string is a healthy answer; anything else fails the check.
-  auto pong = plugin.ping({}, deadline);
-  if (pong.ok()) {
-    transcript.host("ping answered \"" + std::string(pong->wire()) + "\"");
-  } else {
-    std::string failure = CallAccounting::failure_class(pong.error());
-    std::string detail = "ping: " + pong.error().describe();
-    if (failure == "process_lost") return {true, detail};
-    failures.add(failure == "invalid_result" ? "health_check_failed" : failure, detail);
-    return {};
+  auto pong = host.ping();
+  if (!pong.ok()) {
+    std::string failure = failure_class(pong.error());
+    failures.add(failure == "invalid_result" ? "health_check_failed" : failure,
+                 "ping: " + pong.error().describe());
+    return;
   }
+  transcript.host("ping answered \"" + std::string(pong->wire()) + "\"");
 
-  // Decision 8.15: metadata/* only to a series metadata provider.
-  if (!manifest.capabilities.seriesMetadataProvider_or_default()) {
+  // Decision 8.15: metadata/* only to a series metadata provider (the host refuses them).
+  if (!manifest->capabilities.seriesMetadataProvider_or_default()) {
     failures.add("not_a_metadata_provider",
                  "capabilities.seriesMetadataProvider is not true: no metadata/* may be sent");
-    return {};
+    return;
   }
-  CallAccounting calls(transcript, failures);
+  Steps steps(host, transcript, failures);
 
-  codex::MetadataSearchParams search;
+  cm::MetadataSearchParams search;
   search.query = script.query;
   search.limit = 5;
-  auto found = plugin.metadata_search(search, deadline);
-  std::optional<codex::SearchResult> best;
-  if (calls.record("metadata/search", found)) {
+  auto found = host.search(search);
+  std::optional<cm::SearchResult> best;
+  if (steps.record("metadata/search", found)) {
     transcript.host("metadata/search \"" + script.query +
                     "\": " + std::to_string(found->results.size()) + " result(s)");
     if (found->results.empty() || found->results.size() > 5) {
@@ -132,12 +145,12 @@ SessionEnd run_session(const codex::PluginClient& plugin, const codex::PluginMan
     }
   }
 
-  if (best && !calls.over()) {
-    codex::MetadataGetParams get;
+  if (best && !steps.over()) {
+    cm::MetadataGetParams get;
     get.externalId = best->externalId;
     get.providerData = best->providerData;  // decision 8.7: handed back unchanged
-    auto series = plugin.metadata_get(get, deadline);
-    if (calls.record("metadata/get", series)) {
+    auto series = host.get(get);
+    if (steps.record("metadata/get", series)) {
       transcript.host("metadata/get " + get.externalId + ": \"" + series->titles.front().value +
                       "\", " + std::to_string(series->titles.size()) + " title(s)");
       if (series->externalId != get.externalId) {
@@ -147,39 +160,25 @@ SessionEnd run_session(const codex::PluginClient& plugin, const codex::PluginMan
     }
   }
 
-  if (!calls.over()) {
-    codex::MetadataGetParams unknown;
+  if (!steps.over()) {
+    cm::MetadataGetParams unknown;
     unknown.externalId = "no-such-series-0000";
-    calls.record("metadata/get unknown id", plugin.metadata_get(unknown, deadline),
-                 static_cast<int>(codex::ErrorCode::kNotFound));
+    steps.record("metadata/get unknown id", host.get(unknown),
+                 static_cast<int>(cm::ErrorCode::kNotFound));
   }
 
-  if (!calls.over()) {
-    codex::MetadataMatchParams match;
+  if (!steps.over()) {
+    cm::MetadataMatchParams match;
     match.title = script.title;
     match.year = 2011;
-    auto matched = plugin.metadata_match(match, deadline);
-    if (!matched.ok() && matched.error().kind == rpckit::CallError::Kind::kRemote &&
-        matched.error().error.code() == rpckit::jsonrpc_code::kMethodNotFound) {
-      // Spec 4: no match implementation: search with limit 10 and take the best result.
-      transcript.host("metadata/match not implemented: falling back to metadata/search");
-      codex::MetadataSearchParams fallback;
-      fallback.query = script.title;
-      fallback.limit = codex::kMatchFallbackSearchLimit;
-      auto fell_back = plugin.metadata_search(fallback, deadline);
-      if (calls.record("metadata/search (match fallback)", fell_back)) {
-        transcript.host(fell_back->results.empty()
-                            ? std::string("fallback: no match")
-                            : "fallback match: " + brief(fell_back->results.front()));
-      }
-    } else if (calls.record("metadata/match", matched)) {
+    auto matched = host.match(match);  // falls back to metadata/search without match (section 4)
+    if (steps.record("metadata/match", matched)) {
       transcript.host(matched->match.has_value()
                           ? "match: " + brief(*matched->match) + ", confidence " +
                                 number(matched->confidence)
                           : "no confident match (confidence " + number(matched->confidence) + ")");
     }
   }
-  return calls.end();
 }
 
 }  // namespace codex_host
