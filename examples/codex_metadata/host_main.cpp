@@ -49,7 +49,7 @@ nlohmann::json call_line(const std::string& method, const rpckit::CallResult& re
   const rpckit::CallError& e = result.error();
   if (e.kind != rpckit::CallError::Kind::kRemote) {
     line["failed"] = cmh::failed_reason(e);
-  } else if (e.error.code() == static_cast<int>(::codex_metadata::v1::ErrorCode::kRateLimited)) {
+  } else if (::codex_metadata::v1::error_code(e) == ::codex_metadata::v1::ErrorCode::kRateLimited) {
     line["retryAfterSeconds"] = cmh::retry_after_seconds(e.error);
   }
   return line;
@@ -125,7 +125,8 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "--config: not a JSON object\n");
     return 2;
   }
-  auto credentials = parse_credentials(no_credentials ? std::vector<std::string>{} : credential_pairs);
+  auto credentials =
+      parse_credentials(no_credentials ? std::vector<std::string>{} : credential_pairs);
   if (!credentials) {
     std::fprintf(stderr, "--credential takes KEY=VALUE\n");
     return 2;

@@ -36,7 +36,7 @@ namespace {
 // The class of a call that gave no usable result.
 std::string failure_class(const rpckit::CallError& e) {
   if (cmh::is_invalid_result(e)) return "invalid_result";
-  if (e.kind == rpckit::CallError::Kind::kRemote) return cmh::error_name(e.error.code());
+  if (e.kind == rpckit::CallError::Kind::kRemote) return cmh::error_name(e.error);
   if (e.kind == rpckit::CallError::Kind::kTimeout) return "request_timeout";
   std::string reason = cmh::failed_reason(e);
   if (reason == "restarted" || reason == "disconnected" || reason == "send_failed") {
@@ -53,24 +53,25 @@ class Steps {
 
   // True when the call gave a result; `expected_error` names the error the script asks for.
   template <class T>
-  bool record(const std::string& step, const rpckit::Result<T>& r, int expected_error = 0) {
+  bool record(const std::string& step, const rpckit::Result<T>& r,
+              std::optional<cm::ErrorCode> expected_error = std::nullopt) {
     if (r.ok()) {
-      if (expected_error != 0) {
+      if (expected_error) {
         failures_.add("unexpected_result",
-                      step + " succeeded, expected " + cmh::error_name(expected_error));
+                      step + " succeeded, expected " + std::string(cm::to_string(*expected_error)));
       }
       return true;
     }
     const rpckit::CallError& e = r.error();
-    if (e.kind == rpckit::CallError::Kind::kRemote && e.error.code() == expected_error &&
-        !cmh::is_invalid_result(e)) {
-      transcript_.host(step + ": " + cmh::error_name(expected_error) + " as expected (" +
+    if (expected_error && e.kind == rpckit::CallError::Kind::kRemote &&
+        cm::error_code(e) == *expected_error && !cmh::is_invalid_result(e)) {
+      transcript_.host(step + ": " + cmh::error_name(e.error) + " as expected (" +
                        e.error.message() + ")");
     } else {
       std::string failure = failure_class(e);
       std::string detail = step + ": " + e.describe();
       if (e.kind == rpckit::CallError::Kind::kRemote &&
-          e.error.code() == static_cast<int>(cm::ErrorCode::kRateLimited)) {
+          cm::error_code(e) == cm::ErrorCode::kRateLimited) {
         detail += " (retry after " + std::to_string(cmh::retry_after_seconds(e.error)) + " s)";
       }
       lost_ = lost_ || failure == "process_lost";
@@ -163,8 +164,7 @@ void run_session(cmh::Host& host, const Script& script, rpckit_examples::Transcr
   if (!steps.over()) {
     cm::MetadataGetParams unknown;
     unknown.externalId = "no-such-series-0000";
-    steps.record("metadata/get unknown id", host.get(unknown),
-                 static_cast<int>(cm::ErrorCode::kNotFound));
+    steps.record("metadata/get unknown id", host.get(unknown), cm::ErrorCode::kNotFound);
   }
 
   if (!steps.over()) {

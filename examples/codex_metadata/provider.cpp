@@ -12,13 +12,6 @@ constexpr double kConfidentMatch = 60;  // below it, metadata/match answers matc
 constexpr const char* kCredentialKey = "api_key";
 constexpr const char* kCredentialEnv = "API_KEY";  // spec 2.2: the key in upper case
 
-[[noreturn]] void fail(codex::ErrorCode code, std::string message,
-                       std::optional<nlohmann::json> data = std::nullopt) {
-  std::optional<rpckit::JsonValue> payload;
-  if (data) payload = rpckit::JsonValue(std::move(*data));
-  throw rpckit::RpcError(static_cast<int>(code), std::move(message), std::move(payload));
-}
-
 codex::CredentialField api_key_field() {
   codex::CredentialField f;
   f.key = kCredentialKey;
@@ -38,8 +31,9 @@ void apply_config(Session& s, const std::map<std::string, rpckit::JsonValue>& co
   if (it == config.end()) return;
   const nlohmann::json& v = it->second.get();
   if (!v.is_number_integer() || v.get<std::int64_t>() < 1 || v.get<std::int64_t>() > kMaxLimit) {
-    fail(codex::ErrorCode::kConfigError, "config.defaultLimit must be an integer from 1 to " +
-                                             std::to_string(kMaxLimit) + ", got " + v.dump());
+    throw codex::make_error(codex::ErrorCode::kConfigError,
+                            "config.defaultLimit must be an integer from 1 to " +
+                                std::to_string(kMaxLimit) + ", got " + v.dump());
   }
   s.default_limit = v.get<std::int64_t>();
 }
@@ -88,31 +82,33 @@ codex::PluginManifest Provider::initialize(Session& s, const codex::InitializePa
 void Provider::check_ready(const Session& s, const char* method) const {
   if (!s.initialized) {
     // Spec 2: nothing is sent before initialize succeeds; a host that does is not valid.
-    fail(codex::ErrorCode::kInvalidRequest, std::string(method) + " before initialize");
+    throw codex::make_error(codex::ErrorCode::kInvalidRequest,
+                            std::string(method) + " before initialize");
   }
   if (!s.api_key) {
-    fail(codex::ErrorCode::kConfigError,
-         "missing credential api_key (set API_KEY or send credentials.api_key)");
+    throw codex::make_error(codex::ErrorCode::kConfigError,
+                            "missing credential api_key (set API_KEY or send credentials.api_key)");
   }
   // The stand-in provider's answers to special keys, so every provider error can be seen.
   if (*s.api_key == "revoked")
-    fail(codex::ErrorCode::kAuthFailed, "the catalog rejected the API key");
+    throw codex::make_error(codex::ErrorCode::kAuthFailed, "the catalog rejected the API key");
   if (*s.api_key == "throttled") {
-    fail(codex::ErrorCode::kRateLimited, "catalog rate limit reached",
-         nlohmann::json{{"retryAfterSeconds", 30}});
+    throw codex::make_error(codex::ErrorCode::kRateLimited, "catalog rate limit reached",
+                            rpckit::codec::encode(codex::RateLimitedData{30}));
   }
   if (*s.api_key == "broken") {
-    fail(codex::ErrorCode::kApiError, "the catalog answered 503",
-         nlohmann::json{{"statusCode", 503}});
+    throw codex::make_error(codex::ErrorCode::kApiError, "the catalog answered 503",
+                            rpckit::codec::encode(codex::ApiErrorData{503}));
   }
 }
 
 codex::SearchResponse Provider::metadata_search(Session& s, const codex::MetadataSearchParams& p) {
   check_ready(s, "metadata/search");
   if (p.query.find_first_not_of(" \t\r\n") == std::string::npos) {
-    fail(codex::ErrorCode::kInvalidParams, "Invalid params: query is blank");
+    throw codex::make_error(codex::ErrorCode::kInvalidParams, "Invalid params: query is blank");
   }
-  if (p.limit && *p.limit < 1) fail(codex::ErrorCode::kInvalidParams, "Invalid params: limit < 1");
+  if (p.limit && *p.limit < 1)
+    throw codex::make_error(codex::ErrorCode::kInvalidParams, "Invalid params: limit < 1");
   std::int64_t limit = std::min(p.limit.value_or(s.default_limit), kMaxLimit);
   std::vector<Scored> hits = catalog_.search(p.query);
   codex::SearchResponse r;
@@ -130,7 +126,8 @@ codex::SeriesMetadata Provider::metadata_get(Session& s, const codex::MetadataGe
   // providerData is a hint only (decision 8.7): the externalId decides.
   const codex::SeriesMetadata* found = catalog_.find(p.externalId);
   if (found == nullptr) {
-    fail(codex::ErrorCode::kNotFound, "no series with externalId \"" + p.externalId + "\"");
+    throw codex::make_error(codex::ErrorCode::kNotFound,
+                            "no series with externalId \"" + p.externalId + "\"");
   }
   return *found;
 }
@@ -139,7 +136,7 @@ codex::MatchResponse Provider::metadata_match(Session& s, const codex::MetadataM
   if (!with_match_) return PluginHandler::metadata_match(s, p);  // -32601: host falls back
   check_ready(s, "metadata/match");
   if (p.title.find_first_not_of(" \t\r\n") == std::string::npos) {
-    fail(codex::ErrorCode::kInvalidParams, "Invalid params: title is blank");
+    throw codex::make_error(codex::ErrorCode::kInvalidParams, "Invalid params: title is blank");
   }
   std::vector<Scored> hits = catalog_.match(p.title, p.year, p.author);
   codex::MatchResponse r;

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cmath>
-
 #include <nlohmann/json.hpp>
 
 namespace rpckit::codex_metadata {
@@ -23,9 +22,9 @@ bool is_metadata(std::string_view method) { return method.rfind("metadata/", 0) 
 CallError refusal(const std::string& reason, const std::string& detail,
                   nlohmann::json data = nlohmann::json::object()) {
   data["reason"] = reason;
-  return CallError{CallError::Kind::kLocal,
-                   RpcError(jsonrpc_code::kInternalError, reason + ": " + detail,
-                            JsonValue(std::move(data)))};
+  return CallError{
+      CallError::Kind::kLocal,
+      RpcError(jsonrpc_code::kInternalError, reason + ": " + detail, JsonValue(std::move(data)))};
 }
 
 // A result of a request the protocol knows that does not match its schema: why, or nullopt.
@@ -44,20 +43,26 @@ std::optional<std::string> invalid_result_of(std::string_view method, const Call
 
 std::string failed_reason(const CallError& error) {
   switch (error.kind) {
-    case CallError::Kind::kRemote: return "";
-    case CallError::Kind::kTimeout: return "timeout";
+    case CallError::Kind::kRemote:
+      return "";
+    case CallError::Kind::kTimeout:
+      return "timeout";
     case CallError::Kind::kLocal:
     case CallError::Kind::kDisconnected:
-    case CallError::Kind::kSendFailed: break;
+    case CallError::Kind::kSendFailed:
+      break;
   }
   if (error.error.data() && error.error.data()->get().is_object()) {
     auto it = error.error.data()->get().find("reason");
     if (it != error.error.data()->get().end() && it->is_string()) return it->get<std::string>();
   }
   switch (error.kind) {
-    case CallError::Kind::kDisconnected: return "disconnected";
-    case CallError::Kind::kSendFailed: return "send_failed";
-    default: return "refused";
+    case CallError::Kind::kDisconnected:
+      return "disconnected";
+    case CallError::Kind::kSendFailed:
+      return "send_failed";
+    default:
+      return "refused";
   }
 }
 
@@ -123,6 +128,10 @@ std::chrono::milliseconds Host::scaled(std::chrono::milliseconds d) const {
       std::llround(static_cast<double>(d.count()) * options_.time_scale));
 }
 
+supervision::TimePoint Host::now() const {
+  return options_.clock ? options_.clock() : Clock::now();
+}
+
 bool Host::start() {
   if (command_refused_) {
     record(*command_refused_, false);
@@ -183,8 +192,7 @@ CallResult Host::call(std::string_view method, std::optional<std::string> params
   if (auto* refused = std::get_if<CallError>(&admitted)) return *refused;
   const Admission& a = std::get<Admission>(admitted);
   CallResult raw = a.endpoint->call_encoded(method, params_json, deadline_);
-  std::optional<std::string> invalid =
-      raw.ok() ? invalid_result_of(method, raw) : std::nullopt;
+  std::optional<std::string> invalid = raw.ok() ? invalid_result_of(method, raw) : std::nullopt;
   return settle(method, std::move(raw), invalid, a);
 }
 
@@ -215,7 +223,7 @@ Result<cm::SeriesMetadata> Host::get(const cm::MetadataGetParams& params) {
 Result<cm::MatchResponse> Host::match(const cm::MetadataMatchParams& params) {
   Result<cm::MatchResponse> matched = typed<cm::messages::MetadataMatch>(params);
   if (matched.ok() || matched.error().kind != CallError::Kind::kRemote ||
-      matched.error().error.code() != jsonrpc_code::kMethodNotFound) {
+      cm::error_code(matched.error()) != cm::ErrorCode::kMethodNotFound) {
     return matched;
   }
   // Section 4: no match implementation: search with limit 10 and take the best result.
@@ -260,7 +268,7 @@ std::variant<Host::Admission, CallError> Host::admit(std::string_view method) {
     }
     std::unique_lock lock(mutex_);
     // Section 3: after -32001, nothing before the retry-after has elapsed.
-    if (auto held = retry_after_.remaining(Clock::now())) {
+    if (auto held = retry_after_.remaining(now())) {
       if (options_.while_held == WhileHeld::kRefuse) {
         double seconds = static_cast<double>(held->count()) / 1000.0 / options_.time_scale;
         return refusal("rate_limited",
@@ -274,11 +282,11 @@ std::variant<Host::Admission, CallError> Host::admit(std::string_view method) {
       continue;  // the plugin may have changed meanwhile
     }
     // Section 2: the host-side token bucket refuses excess calls before they reach the plugin.
-    if (auto wait = rate_limit_.take(Clock::now())) {
-      return refusal("rate_limited",
-                     "more than " + std::to_string(options_.rate_limit_per_minute) +
-                         " metadata requests per minute; the next may go in " +
-                         std::to_string(*wait) + " ms (section 2, host-side rate limiter)");
+    if (auto wait = rate_limit_.take(now())) {
+      return refusal("rate_limited", "more than " + std::to_string(options_.rate_limit_per_minute) +
+                                         " metadata requests per minute; the next may go in " +
+                                         std::to_string(*wait) +
+                                         " ms (section 2, host-side rate limiter)");
     }
     a.restarts = restarts_;
     a.disables = disables_;
@@ -309,7 +317,8 @@ std::variant<std::shared_ptr<Endpoint>, CallError> Host::await_running() {
         return refusal("disabled", disabled_ ? disabled_->describe() : "the plugin is disabled");
       case Life::kStarting:
       case Life::kDown:
-      case Life::kRestarting: break;
+      case Life::kRestarting:
+        break;
     }
     const std::uint64_t seen = events_;
     if (!changed_.wait_for(lock, wait_bound_, [&] { return events_ != seen || stopping_; })) {
@@ -336,20 +345,20 @@ CallResult Host::settle(std::string_view method, CallResult raw,
   const CallError& e = raw.error();
   switch (e.kind) {
     case CallError::Kind::kRemote:
-      if (is_metadata(method) && e.error.code() == static_cast<int>(cm::ErrorCode::kRateLimited)) {
+      if (is_metadata(method) && cm::error_code(e) == cm::ErrorCode::kRateLimited) {
         std::int64_t seconds = retry_after_seconds(e.error);
-        auto delay = std::chrono::milliseconds(static_cast<std::int64_t>(std::min<double>(
-            static_cast<double>(seconds) * 1000.0 * options_.time_scale, 1e15)));
+        auto delay = std::chrono::milliseconds(static_cast<std::int64_t>(
+            std::min<double>(static_cast<double>(seconds) * 1000.0 * options_.time_scale, 1e15)));
         {
           std::lock_guard lock(mutex_);
-          retry_after_.hold(Clock::now(), delay);
+          retry_after_.hold(now(), delay);
         }
         note(std::string(method) + ": -32001, no metadata call for " + std::to_string(seconds) +
              " s (section 3)");
       }
       // Section 4: -32601 to metadata/match is "no match implementation", not a failure.
       account(method, !(method == cm::messages::MetadataMatch::kMethod &&
-                        e.error.code() == jsonrpc_code::kMethodNotFound));
+                        cm::error_code(e) == cm::ErrorCode::kMethodNotFound));
       return raw;
     case CallError::Kind::kTimeout:
       account(method, true);
@@ -361,7 +370,8 @@ CallResult Host::settle(std::string_view method, CallResult raw,
       return CallError{e.kind, RpcError(e.error.code(), e.error.message(),
                                         JsonValue(nlohmann::json{{"reason", reason}}))};
     }
-    case CallError::Kind::kLocal: break;
+    case CallError::Kind::kLocal:
+      break;
   }
   return raw;
 }
@@ -410,7 +420,8 @@ roles::HandshakeOutcome Host::judge(const Result<cm::PluginManifest>& answer) {
     handshake_finding_ = verdict.finding;
   }
   switch (verdict.kind) {
-    case InitializeVerdict::Kind::kAccepted: return {};
+    case InitializeVerdict::Kind::kAccepted:
+      return {};
     case InitializeVerdict::Kind::kRefused:
       // A legal answer: counted as a failed initialization, not the plugin's fault.
       note("initialize refused: " + verdict.finding->detail);
@@ -418,7 +429,8 @@ roles::HandshakeOutcome Host::judge(const Result<cm::PluginManifest>& answer) {
     case InitializeVerdict::Kind::kInvalid:
       record(*verdict.finding, false);
       return {Outcome::Kind::kRefused, verdict.finding->detail, verdict.version_mismatch};
-    case InitializeVerdict::Kind::kNoAnswer: break;
+    case InitializeVerdict::Kind::kNoAnswer:
+      break;
   }
   return {Outcome::Kind::kUnsettled, {}, false};
 }
@@ -455,14 +467,16 @@ void Host::on_event(const roles::LifecycleEvent& e) {
         if (!down_) down_ = finding;  // the first since it last ran: the others follow from it
         // The judge recorded a manifest it refused; an error answer is legal.
         if (!handshake) findings.emplace_back(finding, false);
-        if (!ran_ && e.cause != StopCause::kExitTimeout && e.cause != StopCause::kHandshakeRejected &&
-            init_failures_.record(Clock::now()) && !disabled_) {
+        if (!ran_ && e.cause != StopCause::kExitTimeout &&
+            e.cause != StopCause::kHandshakeRejected && init_failures_.record(now()) &&
+            !disabled_) {
           disabled_ = Finding{"initialization_failures",
                               std::to_string(cm::kMaxFailedInitializations) +
                                   " failed initializations within " +
                                   std::to_string(cm::kFailedInitializationWindowMs.count() / 1000) +
                                   " s: the plugin is disabled until re-enabled (section 2); "
-                                  "last: " + finding.describe()};
+                                  "last: " +
+                                  finding.describe()};
           disable = disabled_->detail;
         }
         break;

@@ -2,8 +2,9 @@
 
 #include <algorithm>
 #include <cctype>
-
 #include <nlohmann/json.hpp>
+
+#include "rpckit/codec/value_codec.hpp"
 
 namespace rpckit::codex_metadata {
 namespace {
@@ -54,33 +55,32 @@ InitializeVerdict judge_initialize(const Result<cm::PluginManifest>& answer) {
     bool version = e.error.message().find("result.protocolVersion:") != std::string::npos;
     return {Kind::kInvalid,
             Finding{version ? "protocol_version_mismatch" : "invalid_manifest",
-                    e.error.message() + (version ? " (section 7, decision 8.14)"
-                                                 : " (section 5, decision 8.5)")},
+                    e.error.message() +
+                        (version ? " (section 7, decision 8.14)" : " (section 5, decision 8.5)")},
             version};
   }
   if (e.kind == CallError::Kind::kRemote) {
     return {Kind::kRefused,
             Finding{"initialize_failed",
-                    error_name(e.error.code()) + ": " + e.error.message() + " (section 2)"},
+                    error_name(e.error) + ": " + e.error.message() + " (section 2)"},
             false};
   }
   return {Kind::kNoAnswer, std::nullopt, false};
 }
 
-std::string error_name(int code) {
-  auto value = static_cast<cm::ErrorCode>(code);
-  return is_known(value) ? std::string(cm::to_string(value)) : "plugin_error";
+std::string error_name(const RpcError& error) {
+  cm::ErrorCode code = cm::error_code(error);
+  return is_known(code) ? std::string(cm::to_string(code)) : "plugin_error";
 }
 
 std::int64_t retry_after_seconds(const RpcError& error) {
-  if (error.data() && error.data()->get().is_object()) {
-    const nlohmann::json& data = error.data()->get();
-    auto it = data.find("retryAfterSeconds");
-    if (it != data.end() && it->is_number_integer() &&
-        (it->is_number_unsigned() || it->get<std::int64_t>() >= 0)) {
-      // An unsigned beyond int64 is read as its most, not as a negative.
-      if (it->is_number_unsigned() && it->get<std::uint64_t>() > INT64_MAX) return INT64_MAX;
-      return it->get<std::int64_t>();
+  // RateLimitedData's decoder takes an integer >= 0 and nothing else.
+  if (error.data()) {
+    try {
+      cm::RateLimitedData data;
+      codec::decode_from(error.data()->get(), data, "error.data");
+      return data.retryAfterSeconds;
+    } catch (const codec::DecodeError&) {
     }
   }
   return cm::kDefaultRetryAfterSeconds;
@@ -94,17 +94,28 @@ bool is_invalid_result(const CallError& error) {
 
 std::string down_name(StopCause cause) {
   switch (cause) {
-    case StopCause::kLaunchFailed: return "launch_failed";
-    case StopCause::kHandshakeFailed: return "initialize_failed";
-    case StopCause::kHandshakeTimeout: return "initialize_timeout";
-    case StopCause::kHandshakeRejected: return "protocol_version_mismatch";
-    case StopCause::kCrashed: return "process_lost";
-    case StopCause::kUnhealthy: return "health_check_failed";
-    case StopCause::kMalformedFrame: return "malformed_line";
-    case StopCause::kOversizedFrame: return "oversized_line";
-    case StopCause::kOutputCap: return "output_cap";
-    case StopCause::kExitTimeout: return "exit_timeout";
-    case StopCause::kRequested: break;
+    case StopCause::kLaunchFailed:
+      return "launch_failed";
+    case StopCause::kHandshakeFailed:
+      return "initialize_failed";
+    case StopCause::kHandshakeTimeout:
+      return "initialize_timeout";
+    case StopCause::kHandshakeRejected:
+      return "protocol_version_mismatch";
+    case StopCause::kCrashed:
+      return "process_lost";
+    case StopCause::kUnhealthy:
+      return "health_check_failed";
+    case StopCause::kMalformedFrame:
+      return "malformed_line";
+    case StopCause::kOversizedFrame:
+      return "oversized_line";
+    case StopCause::kOutputCap:
+      return "output_cap";
+    case StopCause::kExitTimeout:
+      return "exit_timeout";
+    case StopCause::kRequested:
+      break;
   }
   return "";
 }
@@ -112,18 +123,30 @@ std::string down_name(StopCause cause) {
 Finding describe_down(const roles::StopReason& reason) {
   std::string where;
   switch (reason.cause) {
-    case StopCause::kLaunchFailed: where = "the command could not be started (section 1)"; break;
-    case StopCause::kHandshakeFailed: where = "initialize failed (section 2)"; break;
+    case StopCause::kLaunchFailed:
+      where = "the command could not be started (section 1)";
+      break;
+    case StopCause::kHandshakeFailed:
+      where = "initialize failed (section 2)";
+      break;
     case StopCause::kHandshakeTimeout:
       where = "initialize unanswered within the 30 s request timeout (section 2 Deadlines)";
       break;
-    case StopCause::kHandshakeRejected: where = "the manifest is refused for good (section 7)"; break;
-    case StopCause::kCrashed: where = "the plugin process ended on its own (section 2)"; break;
+    case StopCause::kHandshakeRejected:
+      where = "the manifest is refused for good (section 7)";
+      break;
+    case StopCause::kCrashed:
+      where = "the plugin process ended on its own (section 2)";
+      break;
     case StopCause::kUnhealthy:
       where = "ping unanswered, or answered with a non-string (section 2, decision 8.3)";
       break;
-    case StopCause::kMalformedFrame: where = "stdout is not UTF-8 JSON lines (section 1)"; break;
-    case StopCause::kOversizedFrame: where = "a stdout line over 1 MiB (section 1)"; break;
+    case StopCause::kMalformedFrame:
+      where = "stdout is not UTF-8 JSON lines (section 1)";
+      break;
+    case StopCause::kOversizedFrame:
+      where = "a stdout line over 1 MiB (section 1)";
+      break;
     case StopCause::kOutputCap:
       where =
           "stdout passed 104,857,600 bytes (100 MiB): the host stopped reading it and restarts "
@@ -134,7 +157,8 @@ Finding describe_down(const roles::StopReason& reason) {
           "still running 5 s after shutdown, with stdin open: killed (section 2 Deadlines, "
           "decision 8.4: the plugin exits on its own)";
       break;
-    case StopCause::kRequested: break;
+    case StopCause::kRequested:
+      break;
   }
   return {down_name(reason.cause), reason.detail.empty() ? where : where + ": " + reason.detail};
 }
@@ -147,26 +171,31 @@ std::optional<Finding> violation_of(const Diagnostic& d) {
     case Diagnostic::Kind::kOversize:
       return Finding{"oversized_line",
                      "a stdout line over 1,048,576 bytes (1 MiB), discarded (section 1, decision "
-                     "8.12): " + d.detail};
+                     "8.12): " +
+                         d.detail};
     case Diagnostic::Kind::kUnknownResponseId:
       return Finding{"unknown_response_id",
                      "a response whose id matches no pending request (never sent, or after its "
-                     "timeout), logged and dropped (section 1, decision 8.11): " + d.detail};
-    case Diagnostic::Kind::kInvalidResponse:
-      return Finding{"invalid_response",
-                     "a line that does not parse as a response, logged and dropped (section 1): " +
+                     "timeout), logged and dropped (section 1, decision 8.11): " +
                          d.detail};
+    case Diagnostic::Kind::kInvalidResponse:
+      return Finding{
+          "invalid_response",
+          "a line that does not parse as a response, logged and dropped (section 1): " + d.detail};
     case Diagnostic::Kind::kInvalidRequest:
       return Finding{"invalid_message",
                      "a message that is not a response (section 1: in 1.0 the plugin sends no "
-                     "requests or notifications): " + d.detail};
+                     "requests or notifications): " +
+                         d.detail};
     case Diagnostic::Kind::kLenientEnvelope:
       return Finding{"lenient_envelope",
                      "a message the host took though the plugin should not have sent it so "
-                     "(section 1): " + d.detail};
+                     "(section 1): " +
+                         d.detail};
     case Diagnostic::Kind::kNotificationFailed:
     case Diagnostic::Kind::kWriteFailed:
-    case Diagnostic::Kind::kObserverFailed: break;
+    case Diagnostic::Kind::kObserverFailed:
+      break;
   }
   return std::nullopt;
 }

@@ -29,6 +29,9 @@
 //
 // Time scaling (tests, demos): every timer of the spec is multiplied by `time_scale`: the
 // profile's, the retry-after, the rate limiter's minute and the 3600 s window.
+// The clock: the host's own rules (the token bucket, the retry-after, the 3600 s window of
+// failed initializations) read `Options::clock`, so a test moves time by hand; the profile's
+// timers (request timeout, health checks, exit wait) are the runtime's, on the steady clock.
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
@@ -66,7 +69,7 @@ class Host {
 
   struct Options {
     std::string id = "codex-plugin";
-    std::vector<std::string> command{};  // the plugin's command and its arguments
+    std::vector<std::string> command{};                 // the plugin's command and its arguments
     std::optional<std::filesystem::path> plugin_dir{};  // absolute commands must be under it
     // Names allowed besides node, npx, python, python3, uv, uvx (comma-separated); nullopt:
     // the host's CODEX_PLUGIN_ALLOWED_COMMANDS.
@@ -76,6 +79,9 @@ class Host {
     std::map<std::string, std::string> environment{};  // the admin-configured variables
     std::map<std::string, JsonValue> config{};         // initialize's params.config
     double time_scale = 1.0;
+    // What the host's own rules read as now (default: the steady clock).
+    std::function<supervision::TimePoint()> clock{};
+    // kWait sleeps (on the steady clock) until `clock` says the retry-after has elapsed.
     WhileHeld while_held = WhileHeld::kRefuse;
     std::int64_t rate_limit_per_minute = cm::kRateLimitRequestsPerMinute;
     roles::Transcript* transcript = nullptr;
@@ -138,8 +144,8 @@ class Host {
 
   std::variant<Admission, CallError> admit(std::string_view method);
   std::variant<std::shared_ptr<Endpoint>, CallError> await_running();
-  CallResult settle(std::string_view method, CallResult raw, const std::optional<std::string>& invalid,
-                    const Admission& admission);
+  CallResult settle(std::string_view method, CallResult raw,
+                    const std::optional<std::string>& invalid, const Admission& admission);
   template <class M>
   Result<typename M::Result> typed(const typename M::Params& params);
   std::string why_lost(const Admission& admission);
@@ -149,6 +155,7 @@ class Host {
   void record(Finding finding, bool violation);
   void note(const std::string& what);
   std::chrono::milliseconds scaled(std::chrono::milliseconds d) const;
+  supervision::TimePoint now() const;
 
   Options options_;
   std::optional<std::filesystem::path> executable_;

@@ -28,9 +28,9 @@ std::optional<Finding> judge_manifest(const cm::PluginManifest& manifest);
 struct InitializeVerdict {
   enum class Kind {
     kAccepted,
-    kRefused,    // answered with an error: a legal answer, an initialization failure (section 2)
-    kInvalid,    // a manifest the host cannot take: `finding` says why
-    kNoAnswer,   // timeout or exit: the supervisor names it
+    kRefused,   // answered with an error: a legal answer, an initialization failure (section 2)
+    kInvalid,   // a manifest the host cannot take: `finding` says why
+    kNoAnswer,  // timeout or exit: the supervisor names it
   };
   Kind kind = Kind::kAccepted;
   std::optional<Finding> finding;  // kRefused: initialize_failed; kInvalid: the manifest's
@@ -38,8 +38,8 @@ struct InitializeVerdict {
 };
 InitializeVerdict judge_initialize(const Result<cm::PluginManifest>& answer);
 
-// Section 3: the name of an error code (-32002 -> "not_found"), "plugin_error" for others.
-std::string error_name(int code);
+// Section 3: the name of an error's code (-32002 -> "not_found"), "plugin_error" for others.
+std::string error_name(const RpcError& error);
 // Section 3: -32001's delay: data.retryAfterSeconds, or 60 when absent or not a
 // non-negative integer.
 std::int64_t retry_after_seconds(const RpcError& error);
