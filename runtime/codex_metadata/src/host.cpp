@@ -142,7 +142,14 @@ bool Host::start() {
     stopping_ = false;
     down_.reset();
   }
-  return plugin_->start();
+  if (plugin_->start()) return true;
+  // The plugin's own wait ends before this host's observer has heard why: wait for it, so
+  // why_not_running() says it.
+  std::unique_lock lock(mutex_);
+  changed_.wait_for(lock, wait_bound_, [&] {
+    return down_ || disabled_ || life_ == Life::kRunning || stopping_;
+  });
+  return life_ == Life::kRunning;
 }
 
 void Host::stop() {
