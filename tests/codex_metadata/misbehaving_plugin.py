@@ -26,7 +26,18 @@ MODES = {
     "exit-1": "exits 1 after answering shutdown",               # unclean_exit
     "shutdown-error": "answers shutdown with an error, exits",   # shutdown_failed
     "ignore-shutdown": "never answers shutdown, keeps running",  # shutdown_timeout
+    # For the host library's tests (tests/codex_metadata/host_library_test.cpp):
+    "well-behaved": "answers everything; see below",
+    "string-ids": "answers with the decimal string of the request's id",
+    "noisy": "100,000 non-JSON lines before each metadata/search answer",
+    "long-line": "a 64 MiB non-JSON line before each metadata/search answer",
+    "flood": "first process: 101 MiB of responses to an id never sent on metadata/search",
 }
+# In every mode: the manifest's description is JSON {"env": $API_KEY, "credentials": ...,
+# "config": ...} as initialize received them; a metadata/search result's totalResults counts
+# the metadata calls this process received; metadata/search with query "throttle:<data>"
+# answers -32001 with that data (JSON; none when empty); metadata/get of an unknown id
+# answers -32002.
 
 MODE = sys.argv[1] if len(sys.argv) > 1 else ""
 if MODE not in MODES:
@@ -36,7 +47,22 @@ if MODE not in MODES:
 
 
 def send(obj):
+    if MODE == "string-ids" and isinstance(obj.get("id"), int):
+        obj["id"] = str(obj["id"])
     sys.stdout.write(json.dumps(obj) + "\n")
+    sys.stdout.flush()
+
+
+def flood_once():
+    # A file marks the flood as done, so the process the host starts next behaves.
+    marker = os.environ.get("CODEX_TEST_FLOOD_MARKER")
+    if not marker or os.path.exists(marker):
+        return
+    open(marker, "w").close()
+    line = json.dumps({"jsonrpc": "2.0", "id": 999999999,
+                       "result": {"pad": "x" * (512 * 1024)}}) + "\n"
+    for _ in range((101 << 20) // len(line) + 1):
+        sys.stdout.write(line)
     sys.stdout.flush()
 
 
@@ -54,8 +80,15 @@ def error(rid, code, message, data=None):
 SERIES = {"externalId": "m-1", "title": "Blue Harbor", "year": 2011, "score": 100}
 
 
-def manifest():
+METADATA_CALLS = 0
+
+
+def manifest(params):
+    params = params if isinstance(params, dict) else {}
+    seen = {"env": os.environ.get("API_KEY"), "credentials": params.get("credentials"),
+            "config": params.get("config")}
     m = {"name": "misbehaving", "displayName": "Misbehaving", "version": "0.0.1",
+         "description": json.dumps(seen),
          "protocolVersion": "1.0", "capabilities": {"seriesMetadataProvider": True}}
     if MODE == "bad-version":
         m["protocolVersion"] = "2.0"
@@ -74,7 +107,7 @@ def handle(msg):
             return
         if MODE == "init-error":
             return error(rid, -32005, "missing configuration")
-        return result(rid, manifest())
+        return result(rid, manifest(msg.get("params")))
     if method == "ping":
         return result(rid, 42 if MODE == "ping-number" else "pong")
     if method == "shutdown":
@@ -87,6 +120,9 @@ def handle(msg):
         if MODE == "no-exit":
             return
         sys.exit(1 if MODE == "exit-1" else 0)
+    if metadata:
+        global METADATA_CALLS
+        METADATA_CALLS += 1
     if metadata and MODE == "crash":
         os._exit(3)
     if metadata and MODE == "auth-fail":
@@ -98,7 +134,18 @@ def handle(msg):
             return result(rid, {"total": 1})
         if MODE == "huge-line":
             return result(rid, {"results": [dict(SERIES, summary="x" * (2 << 20))]})
-        return result(rid, {"results": [SERIES]})
+        query = (msg.get("params") or {}).get("query", "")
+        if query.startswith("throttle:"):
+            data = query[len("throttle:"):]
+            return error(rid, -32001, "provider throttled",
+                         json.loads(data) if data else None)
+        if MODE == "noisy":
+            sys.stdout.write("not json\n" * 100000)
+        if MODE == "long-line":
+            sys.stdout.write("y" * (64 << 20) + "\n")
+        if MODE == "flood":
+            flood_once()
+        return result(rid, {"results": [SERIES], "totalResults": METADATA_CALLS})
     if method == "metadata/get":
         if msg.get("params", {}).get("externalId") != "m-1":
             return error(rid, -32002, "not found")

@@ -146,9 +146,8 @@ bool Host::start() {
   // The plugin's own wait ends before this host's observer has heard why: wait for it, so
   // why_not_running() says it.
   std::unique_lock lock(mutex_);
-  changed_.wait_for(lock, wait_bound_, [&] {
-    return down_ || disabled_ || life_ == Life::kRunning || stopping_;
-  });
+  changed_.wait_for(lock, wait_bound_,
+                    [&] { return down_ || disabled_ || life_ == Life::kRunning || stopping_; });
   return life_ == Life::kRunning;
 }
 
@@ -398,8 +397,10 @@ std::string Host::why_lost(const Admission& a) {
 void Host::account(std::string_view method, bool failed) {
   if (!is_metadata(method)) return;
   std::optional<Finding> disable;
+  std::uint64_t disables = 0;
   {
     std::lock_guard lock(mutex_);
+    disables = disables_;
     if (!failed) {
       consecutive_.succeeded();
       return;
@@ -415,6 +416,10 @@ void Host::account(std::string_view method, bool failed) {
   // Stopped as a disabled plugin is (section 2: with shutdown), then disabled until enable().
   plugin_->stop();
   if (auto* process = plugin_->process()) process->disable(disable->detail);
+  // The supervisor says so asynchronously: wait, so that an enable() after this call returned
+  // is not undone by it.
+  std::unique_lock lock(mutex_);
+  changed_.wait_for(lock, wait_bound_, [&] { return disables_ != disables; });
 }
 
 // ---- what the plugin did -------------------------------------------------------------------
