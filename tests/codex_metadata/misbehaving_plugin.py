@@ -32,6 +32,7 @@ MODES = {
     "noisy": "100,000 non-JSON lines before each metadata/search answer",
     "long-line": "a 64 MiB non-JSON line before each metadata/search answer",
     "flood": "first process: 101 MiB of responses to an id never sent on metadata/search",
+    "init-error-exit": "answers initialize with -32005, exits 0 by itself half a second later",
 }
 # In every mode: the manifest's description is JSON {"env": $API_KEY, "credentials": ...,
 # "config": ...} as initialize received them; a metadata/search result's totalResults counts
@@ -107,6 +108,11 @@ def handle(msg):
             return
         if MODE == "init-error":
             return error(rid, -32005, "missing configuration")
+        if MODE == "init-error-exit":
+            error(rid, -32005, "missing configuration")
+            time.sleep(0.5)
+            open(os.environ["CODEX_TEST_EXIT_MARKER"], "w").close()
+            sys.exit(0)
         return result(rid, manifest(msg.get("params")))
     if method == "ping":
         return result(rid, 42 if MODE == "ping-number" else "pong")
