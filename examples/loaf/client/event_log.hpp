@@ -1,6 +1,6 @@
 #pragma once
-// What loaf-client keeps of the server's `event` notifications: each decoded as the typed
-// EventEnvelope (unknown types are accepted, spec section 7), counted by type, and waited on.
+// What loaf-client's scripted session keeps of the server's events (decoded by
+// rpckit::loaf::Client): every one, counted by type, and waited on.
 #include <chrono>
 #include <condition_variable>
 #include <functional>
@@ -9,21 +9,17 @@
 #include <string>
 #include <vector>
 
-#include "loaf_v1/roles.hpp"
+#include "rpckit/loaf/events.hpp"
 
 namespace loaf_client {
 
-struct Server {};  // the one server this client talks to
-
-class EventLog : public loaf::v1::ClientHandler<Server> {
+class EventLog {
  public:
-  void event(Server&, const loaf::v1::EventParams& params) override;
+  void add(const rpckit::loaf::Event& event);
 
   // Waits until some event satisfies `done` (checked over every event so far).
-  bool wait_for(const std::function<bool(const loaf::v1::EventEnvelope&)>& done,
+  bool wait_for(const std::function<bool(const rpckit::loaf::Event&)>& done,
                 std::chrono::milliseconds timeout);
-  // Whether the turn ended as the spec says: its session.status {pending: false, "ready"}.
-  bool wait_turn_end(const std::string& turn_id, std::chrono::milliseconds timeout);
   // Waits until `n` events of `type` have arrived (events and responses travel apart).
   bool wait_count(const std::string& type, int n, std::chrono::milliseconds timeout);
   std::map<std::string, int> counts() const;
@@ -32,7 +28,7 @@ class EventLog : public loaf::v1::ClientHandler<Server> {
  private:
   mutable std::mutex mutex_;
   std::condition_variable changed_;
-  std::vector<loaf::v1::EventEnvelope> events_;
+  std::vector<rpckit::loaf::Event> events_;
   std::map<std::string, int> counts_;
 };
 

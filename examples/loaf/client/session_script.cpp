@@ -12,7 +12,7 @@ namespace msg = loaf::v1::messages;
 
 template <class M>
 typename M::Result SessionScript::call(const typename M::Params& params) {
-  auto r = rpckit::call<M>(*endpoint_, params, timeout_);
+  auto r = client_.call<M>(params, timeout_);
   if (r.ok()) return r.value();
   const rpckit::CallError& e = r.error();
   std::string what = std::string(M::kMethod) + ": " + e.describe();
@@ -20,18 +20,15 @@ typename M::Result SessionScript::call(const typename M::Params& params) {
     case rpckit::CallError::Kind::kTimeout: throw Failure("request_timeout", what);
     case rpckit::CallError::Kind::kDisconnected:
     case rpckit::CallError::Kind::kSendFailed: throw Failure("server_exited", what);
-    default: break;
-  }
-  // A result that does not decode is reported as an error too: the answer breaks the spec.
-  if (e.error.code() == rpckit::jsonrpc_code::kInternalError && !e.error.data()) {
-    throw Failure("invalid_response", what);
+    case rpckit::CallError::Kind::kLocal: throw Failure("invalid_response", what);  // its shape
+    case rpckit::CallError::Kind::kRemote: break;
   }
   throw Failure("unexpected_error", what);
 }
 
 template <class M>
 rpckit::RpcError SessionScript::call_fails(const typename M::Params& params, int code) {
-  auto r = rpckit::call<M>(*endpoint_, params, timeout_);
+  auto r = client_.call<M>(params, timeout_);
   if (r.ok()) throw Failure("invalid_response", std::string(M::kMethod) + " should have failed");
   if (r.error().kind == rpckit::CallError::Kind::kTimeout) {
     throw Failure("request_timeout", r.error().describe());
@@ -47,7 +44,8 @@ void SessionScript::check(bool ok, const std::string& what) {
 }
 
 void SessionScript::wait_turn(const std::string& turn_id, const std::string& what) {
-  if (!events_.wait_turn_end(turn_id, timeout_)) {
+  auto ends = [&](const rpckit::loaf::Event& e) { return rpckit::loaf::is_turn_end(e, turn_id); };
+  if (!events_.wait_for(ends, timeout_)) {
     throw Failure("turn_incomplete", what + ": no session.status ready for turn " + turn_id);
   }
   out_.host("ok: " + what + " ended with session.status ready");
@@ -62,8 +60,8 @@ void SessionScript::run() {
             !created.state.pending,
         "session.create: an idle session");
   check(events_.wait_for(
-            [&](const v1::EventEnvelope& e) {
-              auto* s = std::get_if<v1::StateChangedEvent>(&e.value);
+            [&](const rpckit::loaf::Event& e) {
+              auto* s = e.as<v1::StateChangedEvent>();
               return s && s->payload.reason == "session_created" &&
                      s->payload.session_id == created.session_id;
             },
@@ -193,7 +191,11 @@ void SessionScript::commands_and_history(const std::string& sid) {
   v1::HistoryListParams paged;
   paged.limit = 2.0;
   auto first = call<msg::HistoryList>(paged);
-  check(first.sessions.size() <= 2 && first.total == page.total, "history.list paging");
+  check(first.sessions.size() <= 2 && first.total == page.total, "history.list page");
+  // Decision 8.10: paged until a short page, next_cursor not trusted.
+  auto all = client_.list_history({.page_size = 2, .deadline = timeout_});
+  check(all.ok() && all->size() == page.sessions.size(),
+        "history.list paged by twos: " + std::to_string(all.ok() ? all->size() : 0) + " sessions");
   v1::HistoryGetParams last;
   last.last = true;
   auto record = call<msg::HistoryGet>(last);

@@ -4,12 +4,11 @@
 // queue, an interrupt, a failed turn, compaction, commands, history, skills, tools), each
 // answer checked against the spec. A deviation throws Failure naming its class.
 #include <chrono>
-#include <memory>
 #include <stdexcept>
 #include <string>
 
 #include "event_log.hpp"
-#include "rpckit/endpoint/endpoint.hpp"
+#include "rpckit/loaf/client.hpp"
 #include "transcript.hpp"
 
 namespace loaf_client {
@@ -24,9 +23,9 @@ struct Failure : std::runtime_error {
 class SessionScript {
  public:
   // `timeout`: how long one call or one turn may take (clients pick their own, 8.9).
-  SessionScript(std::shared_ptr<rpckit::Endpoint> endpoint, EventLog& events,
+  SessionScript(rpckit::loaf::Client& client, EventLog& events,
                 rpckit_examples::Transcript& transcript, std::chrono::milliseconds timeout)
-      : endpoint_(std::move(endpoint)), events_(events), out_(transcript), timeout_(timeout) {}
+      : client_(client), events_(events), out_(transcript), timeout_(timeout) {}
 
   void run();  // throws Failure
 
@@ -41,7 +40,7 @@ class SessionScript {
   void session_turns(const std::string& session_id);
   void commands_and_history(const std::string& session_id);
 
-  std::shared_ptr<rpckit::Endpoint> endpoint_;
+  rpckit::loaf::Client& client_;
   EventLog& events_;
   rpckit_examples::Transcript& out_;
   std::chrono::milliseconds timeout_;
