@@ -7,22 +7,22 @@
 
 #include "catalog.hpp"
 #include "loaf_v1/constants.hpp"
+#include "loaf_v1/errors.hpp"
 
 namespace loaf_server {
 
 namespace {
 
-using rpckit::JsonValue;
-using rpckit::RpcError;
-
 [[noreturn]] void invalid(const std::string& field, const std::string& why) {
-  throw RpcError(rpckit::jsonrpc_code::kInvalidParams, "Invalid params: " + field + " " + why,
-                 JsonValue(nlohmann::json{{"reason", "invalid_params"}, {"field", field}}));
+  v1::ErrorData data;
+  data.reason = v1::ErrorReason::kInvalidParams;
+  data.field = field;
+  throw v1::make_error(v1::ErrorCode::kInvalidParams, "Invalid params: " + field + " " + why, data);
 }
 
+// data {reason: "internal_error"} is the runtime's (the profile's error_data).
 [[noreturn]] void fail(const std::string& message) {
-  throw RpcError(rpckit::jsonrpc_code::kInternalError, message,
-                 JsonValue(nlohmann::json{{"reason", "internal_error"}}));
+  throw v1::make_error(v1::ErrorCode::kInternalError, message);
 }
 
 std::string trim(const std::string& s) {
@@ -60,8 +60,7 @@ std::string uuid() {
 
 }  // namespace
 
-LoafServer::LoafServer(const v1::ClientClient& client, std::function<void()> on_shutdown)
-    : events_(client), on_shutdown_(std::move(on_shutdown)) {}
+LoafServer::LoafServer(const v1::ClientClient& client) : events_(client) {}
 
 // ---- lifecycle ----------------------------------------------------------------------------
 
@@ -69,10 +68,11 @@ v1::RpcHandshakeResult LoafServer::rpc_handshake(Peer&, const v1::RpcHandshakePa
   auto version = given(p.protocol_version);
   auto strict = given(p.strict);
   if (strict.value_or(false) && version.value_or("") != v1::kProtocolVersion) {
-    throw RpcError(rpckit::jsonrpc_code::kInvalidParams,
-                   "unsupported protocol_version " + version.value_or("(none)"),
-                   JsonValue(nlohmann::json{{"reason", "unsupported_protocol_version"},
-                                            {"supported", v1::kProtocolVersion}}));
+    v1::ErrorData data;
+    data.reason = v1::ErrorReason::kUnsupportedProtocolVersion;
+    data.supported = std::string(v1::kProtocolVersion);
+    throw v1::make_error(v1::ErrorCode::kInvalidParams,
+                         "unsupported protocol_version " + version.value_or("(none)"), data);
   }
   v1::RpcHandshakeResult r;
   r.protocol_version = std::string(v1::kProtocolVersion);
@@ -93,7 +93,6 @@ v1::SystemShutdownResult LoafServer::system_shutdown(Peer&, const v1::SystemShut
   auto reason = given(p.reason);
   abort_turns();
   changed(reason.value_or("shutdown"));
-  if (on_shutdown_) on_shutdown_();
   v1::SystemShutdownResult r;
   r.reason = reason;
   return r;

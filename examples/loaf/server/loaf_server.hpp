@@ -21,8 +21,7 @@ namespace v1 = loaf::v1;
 
 class LoafServer : public v1::ServerHandler<Peer> {
  public:
-  // `on_shutdown` runs once system.shutdown has been handled (the wire then ignores input).
-  LoafServer(const v1::ClientClient& client, std::function<void()> on_shutdown);
+  explicit LoafServer(const v1::ClientClient& client);
 
   // SIGINT/SIGTERM: turns aborted, state.changed with reason "sigint"/"sigterm".
   void on_signal(const std::string& reason);
@@ -79,7 +78,6 @@ class LoafServer : public v1::ServerHandler<Peer> {
   v1::CompressCommandOutput compact(FakeSession& s, v1::CompactionReason reason);
 
   EventSink events_;
-  std::function<void()> on_shutdown_;
   std::atomic<bool> debug_{false};
   std::mutex mutex_;  // everything below
   std::map<std::string, std::unique_ptr<FakeSession>> sessions_;

@@ -4,24 +4,23 @@
 #include "catalog.hpp"
 #include "loaf_server.hpp"
 #include "loaf_v1/constants.hpp"
+#include "loaf_v1/errors.hpp"
 
 namespace loaf_server {
 
 namespace {
 
-using rpckit::JsonValue;
-using rpckit::RpcError;
-
 [[noreturn]] void fail(const std::string& message) {
-  throw RpcError(rpckit::jsonrpc_code::kInternalError, message,
-                 JsonValue(nlohmann::json{{"reason", "internal_error"}}));
+  throw v1::make_error(v1::ErrorCode::kInternalError, message);
 }
 
 void check_provider(const v1::AuthProvider& p) {
   if (!p.is_known()) {
-    throw RpcError(rpckit::jsonrpc_code::kInvalidParams,
-                   "Invalid params: unknown provider " + std::string(p.wire()),
-                   JsonValue(nlohmann::json{{"reason", "invalid_params"}, {"field", "provider"}}));
+    v1::ErrorData data;
+    data.reason = v1::ErrorReason::kInvalidParams;
+    data.field = "provider";
+    throw v1::make_error(v1::ErrorCode::kInvalidParams,
+                         "Invalid params: unknown provider " + std::string(p.wire()), data);
   }
 }
 

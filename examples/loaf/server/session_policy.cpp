@@ -3,8 +3,7 @@
 #include <exception>
 #include <string>
 
-#include <nlohmann/json.hpp>
-
+#include "loaf_v1/errors.hpp"
 #include "rpckit/roles/plugin_role.hpp"
 #include "rpckit/roles/route.hpp"
 
@@ -37,18 +36,19 @@ std::string field_of(const std::string& message) {
 // The members of the spec's data the runtime cannot know (it adds `reason` to the rest).
 RpcError with_members(const RpcError& e, std::string_view method) {
   if (e.data()) return e;
-  if (e.code() == rpckit::jsonrpc_code::kMethodNotFound) {
-    return RpcError(e.code(), e.message(),
-                    JsonValue(nlohmann::json{{"reason", "method_not_found"},
-                                             {"method", std::string(method)}}));
+  v1::ErrorData data;
+  switch (v1::error_code(e)) {
+    case v1::ErrorCode::kMethodNotFound:
+      data.reason = v1::ErrorReason::kMethodNotFound;
+      data.method = std::string(method);
+      return v1::make_error(v1::ErrorCode::kMethodNotFound, e.message(), data);
+    case v1::ErrorCode::kInvalidParams:
+      data.reason = v1::ErrorReason::kInvalidParams;
+      data.field = field_of(e.message());
+      if (data.field->empty()) return e;  // the params as a whole: no field (section 3)
+      return v1::make_error(v1::ErrorCode::kInvalidParams, e.message(), data);
+    default: return e;
   }
-  if (e.code() == rpckit::jsonrpc_code::kInvalidParams) {
-    if (std::string field = field_of(e.message()); !field.empty()) {
-      return RpcError(e.code(), e.message(),
-                      JsonValue(nlohmann::json{{"reason", "invalid_params"}, {"field", field}}));
-    }
-  }
-  return e;
 }
 
 }  // namespace
@@ -68,7 +68,7 @@ rpckit::roles::PluginSession::Route loaf_route(const rpckit::Router<v1::ClientTo
     } catch (const RpcError& e) {
       throw with_members(e, method);
     } catch (const std::exception& e) {
-      throw RpcError(rpckit::jsonrpc_code::kInternalError, e.what());
+      throw v1::make_error(v1::ErrorCode::kInternalError, e.what());
     }
   };
 }
