@@ -11,6 +11,12 @@ with one thing wrong)
   bad-result  answers state.get with a result of the wrong shape -> invalid_response
   no-ready    a turn never ends with session.status ready      -> turn_incomplete
   linger      keeps running after stdin closes, ignores SIGTERM -> exit_timeout
+  exit-3      exits with status 3 once stdin closes            -> exit_status
+Hostile or odd output before its state.get answer (for the client library's tests):
+  flood       100000 lines that are not JSON                   -> logged at a falling rate
+  overlong    an event line of 160 MiB (over decision 8.7's 64) -> dropped, still served
+  bad-event   a state.changed event whose payload is not the spec's, then one of an
+              unknown type                                     -> a violation; the other passed on
 """
 import os
 import signal
@@ -33,7 +39,25 @@ class Misbehaving(loaf_plugin.Server):
             os._exit(3)
         if MODE == "bad-result" and method == "state.get":
             return {"bogus": True}
+        if method == "state.get":
+            self.odd_output()
         return super().call(method, params)
+
+    def odd_output(self):
+        with self.write_lock:
+            if MODE == "flood":
+                self.out.write("this is not json {\n" * 100000)
+            elif MODE == "overlong":
+                head = '{"jsonrpc":"2.0","method":"event","params":{"type":"x.big","timestamp":"t",'
+                self.out.write(head + '"payload":{"blob":"')
+                chunk = "a" * (1 << 20)
+                for _ in range(160):
+                    self.out.write(chunk)
+                self.out.write('"}}}\n')
+            self.out.flush()
+        if MODE == "bad-event":
+            self.event("state.changed", {"reason": 42})
+            self.event("x.future.kind", {"anything": [1, 2]})
 
     def handle_line(self, line):
         if MODE == "silent" or (MODE == "mute" and '"state.get"' in line):
@@ -51,3 +75,5 @@ if __name__ == "__main__":
     Misbehaving().serve()
     if MODE == "linger":
         time.sleep(120)
+    if MODE == "exit-3":
+        sys.exit(3)
