@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "loaf_v1/errors.hpp"
 #include "rpckit/loaf/client.hpp"
 
@@ -216,6 +218,23 @@ TEST(LoafClient, ALineOver64MiBIsDroppedWithoutHoldingItWhole) {
       << client.outcome().violations()[0];
   const std::size_t grew_kib = peak_rss_kib() - before;
   EXPECT_LT(grew_kib, std::size_t{160} * 1024) << grew_kib << " KiB";
+}
+
+}  // namespace
+
+namespace {
+
+// Decision 8.11: upstream always sends data.reason; the client tolerates its absence.
+TEST(LoafClient, ErrorReasonToleratesErrorsWithoutData) {
+  EXPECT_EQ(rpckit::loaf::error_reason(rpckit::RpcError(-32603, "boom")), std::nullopt);
+  EXPECT_EQ(rpckit::loaf::error_reason(
+                rpckit::RpcError(-32603, "boom", rpckit::JsonValue(nlohmann::json("odd")))),
+            std::nullopt);
+  lv1::ErrorData data;
+  data.reason = lv1::ErrorReason::kInternalError;
+  EXPECT_EQ(rpckit::loaf::error_reason(lv1::make_error(lv1::ErrorCode::kInternalError, "boom",
+                                                        data)),
+            "internal_error");
 }
 
 }  // namespace

@@ -44,7 +44,17 @@ Client::Client(Options options) : options_(std::move(options)) {
 
 Client::~Client() { stop(); }
 
-bool Client::start() { return plugin_->start(); }
+bool Client::start() {
+  if (plugin_->start()) return true;
+  // The role wakes start() before its observers run: the verdict is recorded here too (the
+  // observer's, later, is not the first and changes nothing).
+  if (auto down = plugin_->stop_reason()) {
+    outcome_.fail(failure_name(*down), down->detail);
+  } else {
+    outcome_.fail("handshake_timeout", "the server neither answered rpc.handshake nor ended");
+  }
+  return false;
+}
 
 std::optional<lv1::RpcHandshakeResult> Client::handshake() const {
   return plugin_->handshake_result();
