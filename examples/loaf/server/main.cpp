@@ -32,7 +32,7 @@ int main(int argc, char** argv) {
     rpckit::roles::PluginSession session(loaf_server::plugin_settings(),
                                          loaf_server::loaf_route(router), caller);
     // Section 2: state.changed with reason "sigint" or "sigterm". The session's hook does not
-    // say which signal came (a runtime gap, tests/loaf DISABLED_SigintIsReportedAsSigint):
+    // say which signal came (a runtime gap: tests/loaf/loaf_e2e_test.cpp LoafServerRuntimeGap):
     // SIGTERM, the one the client's stop sequence sends, is assumed.
     session.on_signal([&server] { server.on_signal("sigterm"); });
     int code = session.run();
