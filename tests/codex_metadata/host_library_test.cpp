@@ -351,10 +351,8 @@ TEST(CodexHostLibrary, AStringIdHoldingTheDecimalIsAccepted) {
 }
 
 // Section 1: "The plugin copies the id unchanged. The host also accepts a string id containing
-// a decimal integer." Accepted (above), but a deviation the host should report: the endpoint
-// matches it by its string form (IdMatch::kStringForm, runtime/endpoint/src/pending_calls.cpp)
-// without a Diagnostic, so the library cannot see it. Enable once the runtime reports it.
-TEST(CodexHostLibrary, DISABLED_AStringIdIsReportedAsTheBindingsDeviation) {
+// a decimal integer." Accepted (above), and reported as the plugin's deviation.
+TEST(CodexHostLibrary, AStringIdIsReportedAsTheBindingsDeviation) {
   cmh::Host host(plugin("string-ids"));
   ASSERT_TRUE(host.start());
   EXPECT_EQ(calls_seen(host.search(query("a"))), 1);

@@ -90,7 +90,9 @@ int main(int argc, char** argv) {
   set_disposition(SIGINT, prior);
 
   std::atomic<int> hooks{0};
-  auto hook = [&hooks] { say("hook " + std::to_string(++hooks)); };
+  auto hook = [&hooks](int signal) {
+    say("hook " + std::to_string(++hooks) + (signal == SIGINT ? " SIGINT" : " SIGTERM"));
+  };
   auto stop = std::make_unique<rpckit::roles::SignalStop>(std::strcmp(argv[2], "enabled") == 0,
                                                           hook);
   say("ready");
@@ -104,7 +106,7 @@ int main(int argc, char** argv) {
     } else if (command == "second") {
       bool constructed = false;
       try {
-        rpckit::roles::SignalStop second(true, [] {});
+        rpckit::roles::SignalStop second(true, [](int) {});
         constructed = true;
       } catch (const std::logic_error&) {
       }

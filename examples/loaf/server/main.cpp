@@ -3,6 +3,8 @@
 // the wire and the ways to stop as loaf's profile says (stdin EOF, SIGINT/SIGTERM), plus the
 // server's own policy (session_policy.hpp). No network: a scripted fake model streams canned
 // replies. Exit status 0.
+#include <signal.h>
+
 #include <cstdio>
 #include <exception>
 #include <string>
@@ -31,10 +33,9 @@ int main(int argc, char** argv) {
     bind(router, server, peer);
     rpckit::roles::PluginSession session(loaf_server::plugin_settings(),
                                          loaf_server::loaf_route(router), caller);
-    // Section 2: state.changed with reason "sigint" or "sigterm". The session's hook does not
-    // say which signal came (a runtime gap: tests/loaf/loaf_e2e_test.cpp LoafServerRuntimeGap):
-    // SIGTERM, the one the client's stop sequence sends, is assumed.
-    session.on_signal([&server] { server.on_signal("sigterm"); });
+    // Section 2: state.changed with reason "sigint" or "sigterm".
+    session.on_signal(
+        [&server](int signal) { server.on_signal(signal == SIGINT ? "sigint" : "sigterm"); });
     int code = session.run();
     server.end_sessions();
     std::fflush(stdout);

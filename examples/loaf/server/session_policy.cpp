@@ -56,7 +56,9 @@ RpcError with_members(const RpcError& e, std::string_view method) {
 rpckit::roles::PluginSettings plugin_settings() {
   auto s = rpckit::roles::detail::plugin_settings<v1::Profile>();
   s.lifecycle.health_check.clear();  // its result carries the current time
-  s.lifecycle.shutdown.clear();      // it echoes a reason and emits state.changed first
+  // Its shutdown answer echoes a reason and emits state.changed first; the session still
+  // ignores every later input line once it is written (section 2).
+  s.lifecycle.shutdown_by_route = true;
   return s;
 }
 

@@ -135,6 +135,12 @@ void Endpoint::handle_response(Received response) {
   const nlohmann::json& id = response.envelope.id.get();
   std::string id_text = codec::snippet(id);
   if (auto own = pending_.own_id(id)) {
+    if (pending_.in_other_form(id)) {
+      // Accepted (the profile's ids.match), yet not the id as sent: the peer's deviation.
+      diagnose_dropped(Diagnostic::Kind::kLenientEnvelope, other_form_ids_,
+                       "response id " + id_text + " is not the request's id as sent; matched "
+                       "by its string form");
+    }
     std::unique_lock lock(mutex_);
     detail::PendingCall* call = pending_.find(*own);
     if (call != nullptr && !call->settled()) {
@@ -160,8 +166,9 @@ void Endpoint::handle_response(Received response) {
     answer_invalid("a response sent to this side");
     return;
   }
-  diagnose(Diagnostic::Kind::kUnknownResponseId,
-           "response with id " + id_text + " matches no pending call");
+  // Logged at a falling rate: a flood of them may come.
+  diagnose_dropped(Diagnostic::Kind::kUnknownResponseId, stray_responses_,
+                   "response with id " + id_text + " matches no pending call");
 }
 
 void Endpoint::handle_incoming(Received& message) {

@@ -55,6 +55,10 @@ std::string PendingCalls::id_text(std::int64_t id) const {
   return out;
 }
 
+bool PendingCalls::in_other_form(const nlohmann::json& id) const {
+  return (sent_ids_ == IdKind::kString) != id.is_string();
+}
+
 std::optional<std::int64_t> PendingCalls::own_id(const nlohmann::json& id) const {
   // Our ids are counters: sent as numbers or as their decimal text.
   const bool string_form = match_ == IdMatch::kStringForm;

@@ -66,6 +66,10 @@ void Endpoint::read_while_holding(int worker, std::unique_lock<std::mutex>& lock
     if (frame.status == framing::ReadStatus::kOversize &&
         options_.rules.receive.oversize != OnOversize::kClose &&
         reader_->resumes_after_oversize() && !closed_.load()) {
+      if (ignoring_input_.load()) {
+        lock.lock();
+        continue;
+      }
       // Skipped by the reader, which reads on. A reader that cannot resume ends the
       // connection below: its kOversize is final, and reading on would spin.
       const bool answer = options_.rules.receive.oversize == OnOversize::kAnswer;
@@ -95,7 +99,7 @@ void Endpoint::read_while_holding(int worker, std::unique_lock<std::mutex>& lock
     }
     if (!closed_.load()) {
       record_frame(false, frame.body);
-      handle_frame(worker, std::move(frame.body));
+      if (!ignoring_input_.load()) handle_frame(worker, std::move(frame.body));
     }
     lock.lock();
   }

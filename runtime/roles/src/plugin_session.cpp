@@ -36,7 +36,12 @@ void PluginSession::hold(const Incoming& incoming) {
 
 JsonValue PluginSession::dispatch(const Incoming& incoming) {
   const PluginLifecycle& life = settings_.lifecycle;
-  if (ignoring_input_) return JsonValue();  // after shutdown (AfterShutdown::kIgnoreInput)
+  if (ignoring_input_) {
+    // After shutdown (AfterShutdown::kIgnoreInput): a request read before the endpoint began
+    // dropping input gets no answer either.
+    if (incoming.is_request()) incoming.defer().withdraw();
+    return JsonValue();
+  }
   if (!life.exit.empty() && incoming.method == life.exit) {
     end_session();  // honoured at once, even while a handler waits
     return JsonValue();
@@ -68,7 +73,8 @@ JsonValue PluginSession::dispatch(const Incoming& incoming) {
     if (life.after_shutdown == AfterShutdown::kStop) {
       end_session();
     } else {
-      ignoring_input_ = true;  // every later frame is read and dropped
+      ignoring_input_ = true;  // every later frame is read and dropped, unanswered
+      if (endpoint_ != nullptr) endpoint_->ignore_input();
     }
     return JsonValue();
   }
@@ -85,7 +91,7 @@ JsonValue PluginSession::run_one(const std::string& method, const LazyJson& para
   if (!life.shutdown.empty() && method == life.shutdown) {
     // Handlers run one at a time, so every earlier message has been handled by now.
     if (shutdown_hook_) shutdown_hook_();
-    return life.shutdown_result;
+    return life.shutdown_by_route ? route_(method, params) : life.shutdown_result;
   }
   JsonValue result = route_(method, params);
   if (!life.handshake.empty() && method == life.handshake) {
@@ -126,8 +132,8 @@ int PluginSession::run() {
   framing::FdSink sink(guard.protocol_fd());
   Endpoint::Options options;
   options.interrupt_reader = [&source] { source.interrupt(); };
-  SignalStop signals(settings_.lifecycle.stops_on_sigterm, [this, &source] {
-    if (signal_hook_) signal_hook_();
+  SignalStop signals(settings_.lifecycle.stops_on_sigterm, [this, &source](int signal) {
+    if (signal_hook_) signal_hook_(signal);
     stopped_by_signal_ = true;
     source.interrupt();
   });

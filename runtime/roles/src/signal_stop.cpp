@@ -30,7 +30,7 @@ constexpr char kQuit = 'q';
 
 }  // namespace
 
-SignalStop::SignalStop(bool enabled, std::function<void()> on_signal)
+SignalStop::SignalStop(bool enabled, std::function<void(int signal)> on_signal)
     : enabled_(enabled), on_signal_(std::move(on_signal)) {
   if (!enabled_) return;
   int fds[2];
@@ -75,7 +75,7 @@ void SignalStop::watch() {
     if (byte == kQuit) return;
     if (!fired) {
       fired = true;  // the first signal stops; later ones change nothing
-      if (on_signal_) on_signal_();
+      if (on_signal_) on_signal_(byte == 'i' ? SIGINT : SIGTERM);
     }
   }
 }

@@ -87,7 +87,8 @@ struct Diagnostic {
                          // the profile says; a flood is logged at a falling rate)
     kInvalidRequest,     // envelope is not a valid request (answered with -32600)
     kOversize,           // a frame over the cap, skipped (answered -32600 if the profile says)
-    kLenientEnvelope,    // taken though JSON-RPC would refuse it (no "jsonrpc"): logged once
+    kLenientEnvelope,    // taken though JSON-RPC would refuse it (no "jsonrpc", a response id
+                         // in the other form than sent, matched by ids.match string_form)
     kNotificationFailed, // a notification's handler threw (no response is sent)
     kWriteFailed,        // a frame could not be written
     kObserverFailed,     // an observer, a call_async() completion, or a handler after
@@ -202,6 +203,10 @@ class Endpoint {
   // queued has been handled.
   CloseReason wait();
   bool closed() const { return closed_.load(); }
+  // From now on every frame read is dropped unanswered (requests, non-JSON, over-long ones
+  // alike) and reading goes on to the end of the stream: a spawned side that ignores input
+  // after answering shutdown. Calls and replies already under way still complete.
+  void ignore_input() { ignoring_input_.store(true); }
   // Waits at most `timeout` for reading to end (the peer's end of stream, a bad frame, or
   // close()); whether it has.
   bool wait_done_reading(std::chrono::milliseconds timeout);
@@ -301,10 +306,13 @@ class Endpoint {
   // whether a lenient envelope was logged.
   std::uint64_t dropped_not_json_ = 0;
   std::uint64_t dropped_oversize_ = 0;
+  std::uint64_t stray_responses_ = 0;
+  std::uint64_t other_form_ids_ = 0;
   bool lenient_logged_ = false;
 
   std::shared_ptr<detail::ReplyOutbox> outbox_;  // deferred replies send through it
   std::atomic<bool> closed_{false};
+  std::atomic<bool> ignoring_input_{false};
   std::atomic<bool> started_{false};
   std::thread workers_[2];
 };

@@ -31,6 +31,9 @@ class Reply {
 
   bool result(JsonValue value);
   bool error(const RpcError& error);
+  // Gives up answering: the peer gets no response at all (a spawned side that ignores input
+  // after answering shutdown). Not for requests a protocol says must be answered.
+  void withdraw() { outbox_.reset(); }
   // Still to be answered.
   bool pending() const { return outbox_ != nullptr; }
   const std::string& method() const { return method_; }

@@ -44,6 +44,9 @@ struct PluginLifecycle {
   std::string exit;
   JsonValue health_check_result;  // encoded default result
   JsonValue shutdown_result;
+  // The route answers shutdown (its answer depends on the params, or it has work to do
+  // first) instead of shutdown_result; the session still applies after_shutdown to it.
+  bool shutdown_by_route = false;
   std::string grant_member;  // the handshake params member that holds the grant
   // What the session does once its shutdown answer is written: carry on, end (the exit
   // message of a protocol without one), or read and drop every later frame.
@@ -74,8 +77,8 @@ class PluginSession {
   // Runs when shutdown arrives, before it is answered (every earlier message is handled).
   void on_shutdown(std::function<void()> hook) { shutdown_hook_ = std::move(hook); }
   // Runs, on a thread of its own, when SIGTERM or SIGINT stops a session whose profile stops
-  // on it, before reading ends (e.g. to tell the peer why).
-  void on_signal(std::function<void()> hook) { signal_hook_ = std::move(hook); }
+  // on it, before reading ends (e.g. to tell the peer why), with the signal that came.
+  void on_signal(std::function<void(int signal)> hook) { signal_hook_ = std::move(hook); }
 
   // Serves on stdin/stdout (ignoring SIGPIPE process-wide: framing::ignore_sigpipe). Returns
   // the process exit code: 0 after exit or a clean EOF, 1 on a broken stream.
@@ -107,7 +110,7 @@ class PluginSession {
   Caller& host_;
   std::function<void()> ready_hook_;
   std::function<void()> shutdown_hook_;
-  std::function<void()> signal_hook_;
+  std::function<void(int signal)> signal_hook_;
   Endpoint* endpoint_ = nullptr;
   bool exit_requested_ = false;
   bool ignoring_input_ = false;  // dispatcher thread: shutdown answered, input dropped

@@ -49,6 +49,8 @@ class PendingCalls {
   using Expired = std::vector<std::pair<Completion, CallError>>;
 
   PendingCalls(IdKind sent_ids, IdMatch match) : sent_ids_(sent_ids), match_(match) {}
+  // Whether `id` matches only by IdMatch::kStringForm: the other kind than we send ids as.
+  bool in_other_form(const nlohmann::json& id) const;
 
   bool empty() const { return calls_.empty(); }
   // A new call's id: a synchronous one waits in its slot, an asynchronous one is completed
