@@ -112,15 +112,41 @@ void Transcript::write_line(const nlohmann::json& entry) {
 }
 
 void Transcript::frame(std::string_view plugin_id, bool outgoing, std::string_view body) {
-  std::optional<nlohmann::json> message = parse_frame(body);
+  // On the endpoint's reading thread: a frame is parsed only for the readable account, and
+  // goes into the JSON lines as its own text when it is valid JSON.
+  bool to_file = false;
+  {
+    std::lock_guard lock(mutex_);
+    to_file = jsonl_.has_value();
+    if (!to_file && !options_.readable_frames) return;  // nothing would be written
+  }
+  bool valid = true;
+  try {
+    rpckit::codec::validate_json(body);
+  } catch (const rpckit::codec::JsonError&) {
+    valid = false;
+  }
+  // A frame's text spliced in as it is must hold no line break (JSON allows them between
+  // tokens): such a frame is parsed and written again on one line.
+  const bool one_line = valid && body.find_first_of("\r\n") == std::string_view::npos;
+  std::optional<nlohmann::json> message;
+  if (valid && (options_.readable_frames || !one_line)) message = parse_frame(body);
   std::lock_guard lock(mutex_);
   double t = elapsed_s();
-  write_line({{"t", t},
-              {"type", "frame"},
-              {"plugin", plugin_id},
-              {"direction", outgoing ? options_.local_role + "_to_" + options_.peer_role
-                                     : options_.peer_role + "_to_" + options_.local_role},
-              {"message", message ? *message : nlohmann::json(body)}});
+  if (jsonl_) {
+    const std::string direction = outgoing ? options_.local_role + "_to_" + options_.peer_role
+                                           : options_.peer_role + "_to_" + options_.local_role;
+    nlohmann::json entry = {
+        {"t", t}, {"type", "frame"}, {"plugin", plugin_id}, {"direction", direction}};
+    if (!one_line) entry["message"] = message ? *message : nlohmann::json(std::string(body));
+    std::string line = dump(entry);
+    if (one_line) {  // {"direction":..,"t":..} + ,"message":<body>}
+      line.pop_back();
+      line.append(",\"message\":").append(body).push_back('}');
+    }
+    *jsonl_ << line << "\n";
+    jsonl_->flush();
+  }
   if (!options_.readable_frames) return;
   std::string text = printable(message ? summarize(*message) : std::string(body), kLineChars);
   print("%7.2fs  %-6s %s %-24.*s %s\n", t, options_.local_role.c_str(), outgoing ? "->" : "<-",
