@@ -360,10 +360,8 @@ TEST(CodexHostLibrary, AStringIdIsReportedAsTheBindingsDeviation) {
 }
 
 // Section 2 Deadlines: "failed initialize: no shutdown is sent; the host waits up to 5 s for
-// exit, then kills". The supervisor kills at once on a refused handshake
-// (Supervisor::fail, runtime/supervision/src/supervisor.cpp), so a plugin that exits by itself
-// after its error never gets to. Enable once the runtime gives it the exit wait.
-TEST(CodexHostLibrary, DISABLED_AFailedInitializeGetsTheExitWaitBeforeTheKill) {
+// exit, then kills" (the profile's handshake_failure_exit_wait).
+TEST(CodexHostLibrary, AFailedInitializeGetsTheExitWaitBeforeTheKill) {
   std::filesystem::path marker =
       std::filesystem::temp_directory_path() / ("codex-exit-" + std::to_string(::getpid()));
   std::filesystem::remove(marker);

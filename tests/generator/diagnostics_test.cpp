@@ -86,7 +86,9 @@ J& profile(SchemaFiles& s) {
                    "ids": {"send": "string", "accept": ["string"]}, "spawned": "b",
                    "lifecycle": {"handshake": "m"}, "stops_on": ["stdin_eof"],
                    "oversize": "close", "stop": ["close_stdin", {"wait": "timeout_ms"}, "kill"],
-                   "timings": {"handshake_timeout": "timeout_ms", "restarts_in_window": "none"}})");
+                   "timings": {"handshake_timeout": "timeout_ms",
+                               "handshake_failure_exit_wait": "none",
+                               "restarts_in_window": "none"}})");
   return p;
 }
 // Gives the base schema a valid one-shot exchange (T gains the discriminator `kind`) and
@@ -591,6 +593,10 @@ const std::vector<Case>& cases() {
        "...} steps say how long"},
       {"ProfileTimingMissing", [](SchemaFiles& s) { profile(s)["timings"].erase("handshake_timeout"); },
        "protocol.json#/x-profile/timings: missing \"handshake_timeout\" (a constant, or \"none\")"},
+      {"ProfileExitWaitMissing",
+       [](SchemaFiles& s) { profile(s)["timings"].erase("handshake_failure_exit_wait"); },
+       "protocol.json#/x-profile/timings: missing \"handshake_failure_exit_wait\" (a constant, or "
+       "\"none\")"},
       {"ProfileTimingThatCannotApply",
        [](SchemaFiles& s) { profile(s)["timings"]["health_check_interval"] = "timeout_ms"; },
        "protocol.json#/x-profile/timings/health_check_interval: not used: the protocol has no "
@@ -841,8 +847,9 @@ TEST(Diagnostics, AcceptedNeighbours) {
        [](SchemaFiles& s) {
          prop(s, "backoff_ms") = J::parse(R"({"type": "integer", "const": [1, 2], "x-unit": "ms"})");
          profile(s)["timings"] = J::parse(
-             R"({"handshake_timeout": "timeout_ms", "restarts_in_window": "count",
-                 "restart_backoff": "backoff_ms", "restart_window": "timeout_ms"})");
+             R"({"handshake_timeout": "timeout_ms", "handshake_failure_exit_wait": "timeout_ms",
+                 "restarts_in_window": "count", "restart_backoff": "backoff_ms",
+                 "restart_window": "timeout_ms"})");
        }},
       {"every wire rule and step",
        [](SchemaFiles& s) {

@@ -120,6 +120,41 @@ TEST_P(RestartTest, GenericHandshakeFailureKillsThenRestarts) {
   EXPECT_EQ(out[0].cause, StopCause::kHandshakeFailed);
 }
 
+// handshake_failure_exit_wait (Codex: "failed initialize: no shutdown is sent; the host waits
+// up to 5 s for exit, then kills"): nothing is sent, and the kill comes only when the wait runs
+// out; a process that exits within it is not killed at all.
+TEST_P(RestartTest, AnExitWaitAfterAFailedHandshakeKillsOnlyWhenItRunsOut) {
+  Policy policy = GetParam().policy();
+  policy.handshake_failure_exit_wait = spec.handshake();  // any duration
+  const Duration wait = *policy.handshake_failure_exit_wait;
+  FakeDriver w(policy);
+  w.start();
+  w.spawned();
+  Actions out = w.handshake_failed("-32603 internal: boom", /*mismatch=*/false);
+  ASSERT_THAT(briefs(out), ElementsAre(stopped(StopCause::kHandshakeFailed)));
+  EXPECT_EQ(w.state(), State::kTerminating);
+  EXPECT_EQ(w.until_deadline(), wait);
+  w.advance(wait - 1ms);
+  EXPECT_THAT(w.tick(), IsEmpty());
+  w.advance(1ms);
+  EXPECT_THAT(briefs(w.tick()), ElementsAre("kill"));
+  EXPECT_FALSE(w.sup().next_deadline());
+  out = w.exited(killed_by(9));
+  ASSERT_THAT(briefs(out), ElementsAre(restart(spec.backoff(0))));
+  EXPECT_EQ(out[0].cause, StopCause::kHandshakeFailed);
+
+  // Exits by itself within the wait: no kill, the same restart.
+  FakeDriver early(policy);
+  early.start();
+  early.spawned();
+  early.handshake_failed("boom", false);
+  early.advance(wait / 2);
+  out = early.exited(exit_code(1));
+  ASSERT_THAT(briefs(out), ElementsAre(restart(spec.backoff(0))));
+  EXPECT_THAT(briefs(early.run_for(spec.backoff(0))), ElementsAre("spawn"))
+      << "the restart, and no kill after the exit";
+}
+
 TEST_P(RestartTest, ProtocolVersionMismatchDisablesAndIsNeverRestarted) {
   d.start();
   d.spawned();

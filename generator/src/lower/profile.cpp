@@ -89,7 +89,7 @@ Json upgraded_legacy_profile(const Node& profile) {
   p["stop"] = std::move(stop);
   const bool health = lifecycle.contains("health_check");
   const bool shutdown = lifecycle.contains("shutdown");
-  for (const char* key : {"handshake_timeout", "restarts_in_window"}) {
+  for (const char* key : {"handshake_timeout", "handshake_failure_exit_wait", "restarts_in_window"}) {
     if (!timings.contains(key)) timings[key] = "none";
   }
   const bool restarts = timings["restarts_in_window"] != "none";

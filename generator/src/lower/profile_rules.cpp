@@ -93,8 +93,9 @@ struct TimingKey {
   std::string_view trait;
   TimingKind kind;
 };
-constexpr std::array<TimingKey, 7> kTimings = {{
+constexpr std::array<TimingKey, 8> kTimings = {{
     {"handshake_timeout", "kHandshakeTimeout", TimingKind::kDuration},
+    {"handshake_failure_exit_wait", "kHandshakeFailureExitWait", TimingKind::kDuration},
     {"health_check_interval", "kHealthCheckInterval", TimingKind::kDuration},
     {"health_check_misses", "kHealthCheckMisses", TimingKind::kCount},
     {"restart_backoff", "kRestartBackoff", TimingKind::kDurations},
@@ -242,7 +243,7 @@ void lower_timings(const Node& profile, const ir::Module& m, ir::Profile& p) {
     p.timings.push_back({std::string(k.trait), timer(timings.child(k.key), k.kind, m), k.kind});
   }
   // Checks without a count of misses could never find a plugin unhealthy.
-  if (health && !p.timings[1].constant.empty() && p.timings[2].constant.empty()) {
+  if (health && !p.timings[2].constant.empty() && p.timings[3].constant.empty()) {
     timings.child("health_check_misses").fail("a health_check_interval needs a count of misses");
   }
 }

@@ -42,6 +42,7 @@ Policy Policy::scaled(double factor) const {
   };
   Policy p = *this;
   p.handshake_timeout = scale_optional(handshake_timeout);
+  p.handshake_failure_exit_wait = scale_optional(handshake_failure_exit_wait);
   p.health_check_interval = scale_optional(health_check_interval);
   for (auto& b : p.restart_backoff) b = scale(b);
   p.restart_window = scale_optional(restart_window);
@@ -151,8 +152,13 @@ std::vector<Action> Supervisor::handshake_ok(TimePoint now) {
 std::vector<Action> Supervisor::handshake_failed(TimePoint now, std::string detail,
                                                  bool permanent) {
   if (state_ != State::kHandshaking) return {};
-  return fail(now, permanent ? StopCause::kHandshakeRejected : StopCause::kHandshakeFailed,
-              std::move(detail));
+  const StopCause cause = permanent ? StopCause::kHandshakeRejected : StopCause::kHandshakeFailed;
+  if (!policy_.handshake_failure_exit_wait) return fail(now, cause, std::move(detail));
+  // Given the time to exit on its own; killed when it runs out (tick).
+  state_ = State::kTerminating;
+  pending_failure_ = {cause, detail};
+  deadline_ = now + *policy_.handshake_failure_exit_wait;
+  return {stopped(cause, std::move(detail))};
 }
 
 std::vector<Action> Supervisor::health_check_answered(TimePoint) {
@@ -356,6 +362,9 @@ std::vector<Action> Supervisor::tick(TimePoint now) {
       return {act(Kind::kSendHealthCheck)};
     case State::kBackoff:
       return launch(now);
+    case State::kTerminating:  // a refused handshake's exit wait ran out
+      deadline_.reset();
+      return {act(Kind::kKill)};
     case State::kStopping: {
       const StopStep& step = policy_.stop[step_ > 0 ? step_ - 1 : 0];
       if (step_ < policy_.stop.size() && policy_.stop[step_].kind == StopStep::Kind::kShutdown) {

@@ -33,6 +33,9 @@ using Duration = std::chrono::milliseconds;
 
 struct Policy {
   std::optional<Duration> handshake_timeout;      // none: the handshake may take any time
+  // After a refused handshake, how long the process may take to exit on its own before it is
+  // killed (nothing is sent to it); none: killed at once.
+  std::optional<Duration> handshake_failure_exit_wait;
   std::optional<Duration> health_check_interval;  // none: no health checks
   int health_check_misses = 0;                    // unanswered checks in a row: unhealthy
   std::vector<Duration> restart_backoff;          // the delay before restart 1, 2, ... (last repeats)
