@@ -250,7 +250,7 @@ TEST_F(HostEvents, InvokeActionGoesOnlyToThePluginThatDeclaredIt) {
   EXPECT_EQ(data->name, "capability_denied");
   EXPECT_EQ(app_.count_frames("test.no-actions", true, "invoke_action"), 0);
 
-  // The declared action reaches the plugin, which says it does not handle it (-32601).
+  // The declared action reaches the plugin, which answers it (t.state: what it has seen).
   auto declared = action("test.no-actions", "t.state");
   EXPECT_TRUE(declared.ok());
   EXPECT_EQ(app_.count_frames("test.no-actions", true, "invoke_action"), 1);
