@@ -40,6 +40,14 @@ TEST(DocsCli, WritesThenLeavesAnUnchangedFileAlone) {
   EXPECT_EQ(check.out, "rpckit: " + out + " is up to date\n");
 }
 
+TEST(DocsCli, ABareFileNameIsWrittenInTheWorkingFolder) {
+  TempDir dir("docs-cli-bare");
+  RunResult r = run({rpckit_exe(), "docs", calculator(), "--out", "calc.md"}, dir.path());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "rpckit: calc.md written\n");
+  EXPECT_THAT(read_file((dir.path() / "calc.md").string()), HasSubstr("# Calculator protocol\n"));
+}
+
 TEST(DocsCli, WithoutOutItPrintsTheReference) {
   TempDir dir("docs-cli-stdout");
   std::string out = (dir.path() / "calc.md").string();

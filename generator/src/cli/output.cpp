@@ -25,7 +25,8 @@ std::vector<std::string> write_changed(const std::filesystem::path& out_dir,
   for (const OutputFile& f : files) {
     std::filesystem::path path = out_dir / f.path;
     if (read(path) == f.content) continue;
-    std::filesystem::create_directories(path.parent_path());
+    // A bare file name ("--out x.md") has no folder to make.
+    if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path());
     // Write beside, then rename: a reader never sees half a file.
     std::filesystem::path tmp = path;
     tmp += ".tmp";
