@@ -54,7 +54,7 @@ if output="$("$rpckit" compat "$project/schema" "$build/schema-next" 2>&1)"; the
 fi
 echo "$output"
 grep -q 'breaking .*check.params.language .*new required member' <<<"$output" || fail "compat"
-"$rpckit" docs "$project/schema/protocol.json" --out "$build/spell-protocol.md"
+(cd "$build" && "$rpckit" docs "$project/schema/protocol.json" --out spell-protocol.md)
 grep -q 'get_user_dictionary' "$build/spell-protocol.md" || fail "docs: no get_user_dictionary"
 
 # Every code block of the walkthrough that names a file (an HTML comment line just before it)
