@@ -27,7 +27,18 @@ function(rpckit_generate)
     message(FATAL_ERROR "rpckit_generate: ${schema} has no \"x-module\"")
   endif()
   set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${schema}")
-  set(files types.hpp types.cpp messages.hpp dispatch.hpp constants.hpp profile.hpp roles.hpp)
+  # The files `rpckit generate` writes for this schema (generator/src/emit/emit_all.cpp): a
+  # profile's protocol gets profile.hpp, an exchange's exchange.hpp, declared error codes
+  # errors.hpp.
+  set(files types.hpp types.cpp messages.hpp dispatch.hpp constants.hpp roles.hpp)
+  foreach(pair "x-profile;profile.hpp" "x-exchange;exchange.hpp" "x-error-codes;errors.hpp")
+    list(GET pair 0 key)
+    list(GET pair 1 file)
+    string(JSON value ERROR_VARIABLE missing GET "${text}" "${key}")
+    if(NOT missing)  # NOTFOUND when the key is there
+      list(APPEND files ${file})
+    endif()
+  endforeach()
   list(TRANSFORM files PREPEND "${out}/${module}/")
   add_custom_command(
     OUTPUT ${files}
