@@ -113,12 +113,12 @@ class LongLineSource final : public ByteSource {
 
 constexpr std::size_t kMax = 1000;
 constexpr std::size_t kChunk = 64;
-constexpr std::size_t kLine = std::size_t{4} << 20;  // 4 MiB: 4000 times the limit
+[[maybe_unused]] constexpr std::size_t kLine = std::size_t{4} << 20;  // 4000 times the limit
 // The reader's buffer is a std::vector: growing it may double its capacity, and the old block
 // lives until the new one is filled, so the heap may hold up to about three times
 // max + 1 + chunk, plus the small strings of the results. Anything that kept the line would
 // hold megabytes.
-constexpr std::size_t kBound = 3 * (kMax + 1 + kChunk) + 1024;
+[[maybe_unused]] constexpr std::size_t kBound = 3 * (kMax + 1 + kChunk) + 1024;
 
 TEST(ReaderMemory, NdjsonSkippingAnOverlongLineHoldsAboutTheLimit) {
 #ifdef RPCKIT_SANITIZED
