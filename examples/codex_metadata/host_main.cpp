@@ -110,16 +110,9 @@ int main(int argc, char** argv) {
     return *stop;
   }
 
-  std::vector<rpckit_examples::PlainCall> calls;
-  for (const std::string& arg : call_args) {
-    std::string error;
-    auto call = rpckit_examples::parse_plain_call(arg, &error);
-    if (!call) {
-      std::fprintf(stderr, "%s\n", error.c_str());
-      return 2;
-    }
-    calls.push_back(std::move(*call));
-  }
+  auto parsed = rpckit_examples::parse_plain_calls(call_args);
+  if (!parsed) return 2;
+  std::vector<rpckit_examples::PlainCall> calls = std::move(*parsed);
   nlohmann::json config = nlohmann::json::parse(config_text, nullptr, false);
   if (!config.is_object()) {
     std::fprintf(stderr, "--config: not a JSON object\n");

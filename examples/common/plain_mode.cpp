@@ -23,6 +23,20 @@ std::optional<PlainCall> parse_plain_call(const std::string& arg, std::string* e
   return call;
 }
 
+std::optional<std::vector<PlainCall>> parse_plain_calls(const std::vector<std::string>& args) {
+  std::vector<PlainCall> calls;
+  for (const std::string& arg : args) {
+    std::string error;
+    auto call = parse_plain_call(arg, &error);
+    if (!call) {
+      std::fprintf(stderr, "%s\n", error.c_str());
+      return std::nullopt;
+    }
+    calls.push_back(std::move(*call));
+  }
+  return calls;
+}
+
 nlohmann::json plain_line(const std::string& method, const rpckit::CallResult& result) {
   nlohmann::json line = {{"call", method}};
   if (result.ok()) {

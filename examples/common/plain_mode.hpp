@@ -33,6 +33,8 @@ struct PlainCall {
 
 // "METHOD" or "METHOD=JSON"; nullopt with *error when the JSON does not parse.
 std::optional<PlainCall> parse_plain_call(const std::string& arg, std::string* error);
+// Every --call argument, in order; nullopt (the reason said on stderr) at the first bad one.
+std::optional<std::vector<PlainCall>> parse_plain_calls(const std::vector<std::string>& args);
 
 struct PlainProtocol {
   // The params a call given without them carries (desktop: {}; most: none).

@@ -107,16 +107,9 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     return cli.exit(e) == 0 ? 0 : 2;
   }
-  std::vector<rpckit_examples::PlainCall> calls;
-  for (const std::string& arg : call_args) {
-    std::string error;
-    auto call = rpckit_examples::parse_plain_call(arg, &error);
-    if (!call) {
-      std::fprintf(stderr, "%s\n", error.c_str());
-      return 2;
-    }
-    calls.push_back(std::move(*call));
-  }
+  auto parsed = rpckit_examples::parse_plain_calls(call_args);
+  if (!parsed) return 2;
+  std::vector<rpckit_examples::PlainCall> calls = std::move(*parsed);
   if (plain && plugin_dirs.size() != 1) {
     std::fprintf(stderr, "--plain judges one plugin: give one plugin directory\n");
     return 2;

@@ -68,16 +68,9 @@ int main(int argc, char** argv) {
   cli.add_option("command", command, "The plugin's entrypoint and its arguments (after --)");
   if (auto stop = rpckit_examples::parse_host_command_line(cli, argc, argv, command)) return *stop;
 
-  std::vector<rpckit_examples::PlainCall> calls;
-  for (const std::string& arg : call_args) {
-    std::string error;
-    auto call = rpckit_examples::parse_plain_call(arg, &error);
-    if (!call) {
-      std::fprintf(stderr, "%s\n", error.c_str());
-      return 2;
-    }
-    calls.push_back(std::move(*call));
-  }
+  auto parsed = rpckit_examples::parse_plain_calls(call_args);
+  if (!parsed) return 2;
+  std::vector<rpckit_examples::PlainCall> calls = std::move(*parsed);
   // In plain mode stdout carries the calls' lines only: the readable account goes to stderr.
   rpckit_examples::Transcript transcript(!plain, "host", "plugin", plain ? stderr : stdout);
   if (!transcript_path.empty()) {
