@@ -1,18 +1,23 @@
 #!/usr/bin/env python3
 """A hostile StreamNook host, written from the spec with Python's standard library only.
 
-    hostile_host.py <case> -- <plugin command> [args...]
+    hostile_host.py <case> --plugin <probe_plugin|live-alerts> -- <plugin command> [args...]
 
 It spawns the plugin, runs the handshake, then runs <case>: frames a stranger of a host
 could send, each answer checked against the spec and rpckit's documented limits. Then it
 checks that the plugin still answers ping, that its peak memory stayed bounded, and that it
 leaves on shutdown/exit with code 0 (or, for cases that break the framing, that it leaves at
-once with code 1). Exit status 0 when every check passed; the failures on stderr otherwise.
-`--list` prints the cases.
+once with code 1). Throughout, every answer must be to a request this host sent, and the
+only one to it (a stray or a second answer fails, named by id and frame). Exit status 0 when
+every check passed; the failures on stderr otherwise. `--list` prints the cases.
+
+--plugin names the plugin under test, for what only it shows (SUBJECTS): how to make it wait
+on a host call, and what a host sees of the events it handled.
 """
 import json
 import os
 import queue
+import re
 import subprocess
 import sys
 import tempfile
@@ -23,6 +28,12 @@ from wire import (DEEP, INVALID_REQUEST, LONG, METHOD_NOT_FOUND, MIB, PARSE_ERRO
                   Answers, Expectations, Wire, deep, envelope, frames)
 
 PEAK_MEMORY_LIMIT = 1 << 30   # VmHWM after any case; an unbounded queue would blow far past
+# rpckit's documented limit (README, "What a peer cannot do"): a plugin holds up to 4096
+# events (16 MiB) that arrive while a handler waits on the host; the excess is dropped, with a
+# line on stderr. The spec itself says only that event order is preserved per plugin (§2).
+HELD_EVENTS = 4096
+FLOOD_EVENTS = 20000          # far past what the plugin may hold plus what its queue takes
+FIRST_ID = 1000               # request ids from here; the cases' literal ids are below
 GRANT = {"events": ["on_stream_start", "on_stream_stop", "on_channel_change", "on_watch_tick",
                     "on_followed_live", "on_chat_message", "on_settings_change",
                     "on_panel_change"],
@@ -73,20 +84,27 @@ def chat(seq, text="hi", **extra):
 class Plugin:
     """The plugin process as seen from the host side."""
 
-    def __init__(self, command, state_dir):
+    def __init__(self, command, state_dir, subject):
+        self.subject = subject  # a SUBJECTS key
         self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                         stderr=open(os.path.join(state_dir, "stderr.log"), "wb"))
+        self.stderr_path = os.path.join(state_dir, "stderr.log")
         self.wire = Wire(self.process.stdout, self.process.stdin)
         self.answers = Answers()
-        self.hold_followed_live = threading.Event()  # set: answer get_followed_live later
+        # What the plugin sent the host (method, params), in order; `calls` guards it and the
+        # get_followed_live requests held unanswered while hold_followed_live is true.
+        self.calls = threading.Condition()
+        self.sent = []
+        self.hold_followed_live = False
         self.held = []
         self.reading = threading.Event()
         self.reading.set()
-        self.next_id = 0
+        self.next_id = FIRST_ID
         # Answers to the plugin's host calls are written by their own thread: the reader must
         # never wait on a write (a flood may hold the pipe), or both sides could wait forever.
         self.replies = queue.Queue()
-        threading.Thread(target=self.serve, daemon=True).start()
+        self.reader = threading.Thread(target=self.serve, daemon=True)
+        self.reader.start()
         threading.Thread(target=self.send_replies, daemon=True).start()
 
     def serve(self):
@@ -98,21 +116,59 @@ class Plugin:
             message = json.loads(body)
             method = message.get("method")
             if method is None:
-                self.answers.add(message)
-            elif "id" in message:
+                self.answers.add(message, body)
+                continue
+            with self.calls:
+                self.sent.append((method, message.get("params")))
+                self.calls.notify_all()
+            if "id" in message:
                 self.answer_host_method(message)
 
     def answer_host_method(self, message):
         method = message["method"]
-        if method == "get_followed_live" and self.hold_followed_live.is_set():
-            self.held.append(message)
-            return
+        with self.calls:
+            if method == "get_followed_live" and self.hold_followed_live:
+                self.held.append(message)
+                self.calls.notify_all()
+                return
         result = {"get_followed_live": {"channels": [channel(1)]},
                   "get_panel_values": {"values": {}},
                   "get_credential": {"kind": "twitch.android", "token": "t", "client_id": None,
                                      "user_id": "u", "device_id": None, "expires_at": None}
                   }.get(method, {})
         self.reply(message["id"], result)
+
+    def wait_sent(self, match, timeout=WAIT_S):
+        """Waits until the plugin has sent a message for which match(method, params) holds."""
+        seen = 0
+
+        def found():
+            nonlocal seen
+            while seen < len(self.sent):
+                if match(*self.sent[seen]):
+                    return True
+                seen += 1
+            return False
+        with self.calls:
+            return self.calls.wait_for(found, timeout)
+
+    def sent_so_far(self):
+        with self.calls:
+            return list(self.sent)
+
+    def wait_held(self, timeout=WAIT_S):
+        with self.calls:
+            return self.calls.wait_for(lambda: self.held, timeout)
+
+    def release_held(self, result):
+        """Stops holding get_followed_live and answers the ones held, in order. Written from
+        this thread, so whatever this thread writes next comes after the answers on the wire."""
+        with self.calls:
+            self.hold_followed_live = False
+            held, self.held = self.held, []
+        for message in held:
+            self.wire.write_frame(json.dumps({"jsonrpc": "2.0", "id": message["id"],
+                                              "result": result}))
 
     def reply(self, rid, result):
         self.replies.put(json.dumps({"jsonrpc": "2.0", "id": rid, "result": result}))
@@ -151,6 +207,14 @@ class Checks(Expectations):
         body = json.dumps({"jsonrpc": "2.0", "id": rid, "method": method, "params": params})
         return self.expect(what, body, str(rid), code)
 
+    def send_request(self, method, params):
+        """Sends a request without waiting for its answer; returns its id (JSON text)."""
+        rid = self.plugin.fresh_id()
+        self.answers.sent_request(str(rid))
+        self.wire.write_frame(json.dumps({"jsonrpc": "2.0", "id": rid, "method": method,
+                                          "params": params}))
+        return str(rid)
+
     def event(self, method, params):
         self.wire.write_frame(json.dumps({"jsonrpc": "2.0", "method": method, "params": params}))
 
@@ -161,6 +225,7 @@ class Checks(Expectations):
         stray = self.answers.take_stray()
         if stray:
             self.fail(what + ": answered a notification or a response", stray)
+        self.check_answers(what)
 
     def action(self, what, args_text, code):
         rid = self.plugin.fresh_id()
@@ -285,11 +350,13 @@ def response_abuse(c):
 
 def request_flood(c):
     """100,000 pings while not reading: the plugin's answers fill the pipe, it stops reading,
-    this side's writes block. Then reading again: every ping is answered, none twice."""
+    this side's writes block. Then reading again: every ping is answered, none twice (the
+    ping after the flood checks every answer)."""
     count = 100000
     c.plugin.reading.clear()
     first = c.plugin.next_id + 1
     c.plugin.next_id += count
+    c.answers.sent_requests(str(first + i) for i in range(count))
     def flood():  # a thousand frames per write, so answers to host calls fit in between
         for start in range(0, count, 1000):
             c.wire.write_raw(frames(envelope(first + i, "ping", "{}").encode()
@@ -300,24 +367,132 @@ def request_flood(c):
     c.plugin.reading.set()
     writer.join(WAIT_S)
     c.checked += 1
+    deadline = time.monotonic() + 3 * WAIT_S  # one outer bound for all of them
     missing = [i for i in range(first, first + count)
-               if c.answers.response(str(i)) is None]
+               if c.answers.response(str(i), max(0.0, deadline - time.monotonic())) is None]
     if missing:
-        c.fail("every one of %d pings answered" % count, {"missing": len(missing)})
+        c.fail("every one of %d pings answered" % count,
+               {"missing": len(missing), "first missing": missing[:5]})
     c.ping("after the flood")
 
 
+class ProbeSubject:
+    """tests/plugin/probe_plugin.cpp: `probe.call` makes its handler call a host method and
+    wait for the answer; `probe.chat_ids` lists the ids of the chat messages it handled, in the
+    order it handled them."""
+
+    @staticmethod
+    def wait_on_host(c):
+        return c.send_request("invoke_action", {"action": "probe.call",
+                                                "args": {"method": "get_followed_live"}})
+
+    @staticmethod
+    def event(i):
+        return "on_chat_message", chat(i, id="flood-%d" % i)
+
+    @staticmethod
+    def handled(c, what):
+        got = c.request(what, "invoke_action", {"action": "probe.chat_ids", "args": {}})
+        if got is None or not isinstance(got.get("result"), list):
+            return None
+        return [int(m.group(1)) for m in (re.fullmatch(r"flood-(\d+)", i)
+                                          for i in got["result"]) if m]
+
+    def while_waiting(self, c):
+        ids = self.handled(c, "probe.chat_ids answered while a handler waits")
+        c.checked += 1
+        if ids:
+            c.fail("no event runs while a handler waits on the host", ids[:5])
+
+    def after_answer(self, c, waiting):
+        c.checked += 1
+        got = c.answers.response(waiting)
+        if got is None or got.get("result") != {"ok": True}:
+            c.fail("probe.call get_followed_live, answered late, succeeds", got)
+        return self.handled(c, "probe.chat_ids after the answer")
+
+
+class LiveAlertsSubject:
+    """examples/live_alerts: on start it calls get_followed_live and waits for the answer;
+    for each on_followed_live it alerts (notify, from its notifier thread, in order) on every
+    channel that went live since the last one; `live-alerts.test` queues an alert with the
+    given text behind those."""
+    MID, AFTER = "flood: while waiting", "flood: after the answer"
+    ALERT = re.compile(r"Name(\d+) is live playing Game")
+
+    @staticmethod
+    def wait_on_host(c):
+        return None  # its start already waits: get_followed_live is held from the handshake on
+
+    @staticmethod
+    def event(i):
+        return "on_followed_live", {"channels": [channel(i)]}
+
+    @staticmethod
+    def test_alert(c, what, text):
+        return c.request(what, "invoke_action", {"action": "live-alerts.test",
+                                                 "args": {"text": text}})
+
+    def while_waiting(self, c):
+        self.test_alert(c, "live-alerts.test answered while a handler waits", self.MID)
+
+    def after_answer(self, c, waiting):
+        self.test_alert(c, "live-alerts.test after the answer", self.AFTER)
+        c.checked += 1
+        if not c.plugin.wait_sent(lambda m, p: m == "notify" and p.get("message") == self.AFTER,
+                                  3 * WAIT_S):
+            return c.fail("the alert queued after the flood's is sent", None)
+        alerts = [p.get("message") for m, p in c.plugin.sent_so_far() if m == "notify"]
+        mid = alerts.index(self.MID) if self.MID in alerts else None
+        handled = [(n, int(m.group(1))) for n, m in enumerate(map(self.ALERT.fullmatch, alerts))
+                   if m]
+        if mid is None or any(n < mid for n, _ in handled):
+            c.fail("no event runs while a handler waits on the host (its alert comes before "
+                   "the one asked for meanwhile)", alerts[:5])
+        return [i for _, i in handled]
+
+
+SUBJECTS = {"probe_plugin": ProbeSubject(), "live-alerts": LiveAlertsSubject()}
+
+
 def event_flood(c):
-    """Events flood in while the plugin waits on a host call this side does not answer; then
-    the answer comes, and the plugin serves on (events beyond its bound are dropped)."""
-    c.plugin.hold_followed_live.set()
-    c.wire.write_raw(frames(json.dumps({"jsonrpc": "2.0", "method": "on_followed_live",
-                                        "params": {"channels": [channel(i % 50)]}}).encode()
-                            for i in range(20000)))
-    c.plugin.hold_followed_live.clear()
-    for message in c.plugin.held:
-        c.plugin.reply(message["id"], {"channels": []})
-    c.ping("after 20,000 events")
+    """While the plugin waits on a host call this side leaves unanswered, 20,000 events flood
+    in; a request sent after them is answered meanwhile; then the call's answer comes. The
+    spec keeps event delivery in order per plugin (§2); rpckit holds up to HELD_EVENTS events
+    while a handler waits, runs none of them meanwhile, and drops the excess with a line on
+    stderr. So once the request is answered every event has been read and held or dropped,
+    and the plugin handles exactly the first HELD_EVENTS, in the order sent."""
+    subject = SUBJECTS[c.plugin.subject]
+    waiting = subject.wait_on_host(c)
+    c.checked += 1
+    if not c.plugin.wait_held():
+        return c.fail("the plugin waits on get_followed_live", None)
+    bodies = [json.dumps({"jsonrpc": "2.0", "method": method, "params": params}).encode()
+              for method, params in map(subject.event, range(FLOOD_EVENTS))]
+    for start in range(0, FLOOD_EVENTS, 1000):  # answers to host calls fit in between
+        c.wire.write_raw(frames(bodies[start:start + 1000]))
+    subject.while_waiting(c)
+    c.plugin.release_held({"channels": []})
+    handled = subject.after_answer(c, waiting)
+    c.checked += 1
+    if handled is None:
+        return c.fail("the events the plugin handled, as it shows them", None)
+    kept = min(FLOOD_EVENTS, HELD_EVENTS)
+    if handled != list(range(kept)):
+        first_wrong = next((n for n, (a, b) in enumerate(zip(handled, range(kept))) if a != b),
+                           min(len(handled), kept))
+        c.fail("the first %d events handled, in the order sent, and no other" % kept, {
+            "handled": len(handled), "first wrong position": first_wrong,
+            "there": handled[first_wrong:first_wrong + 5]})
+    event_name = subject.event(0)[0].encode()
+    with open(c.plugin.stderr_path, "rb") as f:
+        reports = [l for l in f.read().split(b"\n") if event_name in l and b"drop" in l]
+    c.checked += 1
+    if FLOOD_EVENTS > kept and not reports:
+        c.fail("the %d events past the bound reported on stderr" % (FLOOD_EVENTS - kept), None)
+    log("event-flood: %d sent while waiting, %d handled, %d drop report lines on stderr" % (
+        FLOOD_EVENTS, len(handled), len(reports)))
+    c.ping("after %d events" % FLOOD_EVENTS)
 
 
 def endless_header(c):
@@ -362,15 +537,22 @@ CASES = {
 }
 BREAKS_FRAMING = {"endless-header"}
 BEFORE_HANDSHAKE = {"hostile-initialize"}
+HOLDS_FROM_START = {"event-flood"}  # get_followed_live is held from the handshake on
 
 
 def main():
     if sys.argv[1:] == ["--list"]:
         print("\n".join(CASES))
         return 0
-    case, command = sys.argv[1], sys.argv[sys.argv.index("--") + 1:]
+    dashes = sys.argv.index("--")
+    case, options, command = sys.argv[1], sys.argv[2:dashes], sys.argv[dashes + 1:]
+    if case not in CASES or len(options) != 2 or options[0] != "--plugin" or \
+            options[1] not in SUBJECTS:
+        sys.stderr.write(__doc__)
+        return 2
     with tempfile.TemporaryDirectory(prefix="hostile-host-") as state_dir:
-        plugin = Plugin(command, state_dir)
+        plugin = Plugin(command, state_dir, options[1])
+        plugin.hold_followed_live = case in HOLDS_FROM_START
         c = Checks(plugin)
         try:
             if case in BEFORE_HANDSHAKE:
@@ -395,6 +577,11 @@ def main():
                 c.fail("the plugin left after exit", None)
         if plugin.process.poll() is None:
             plugin.process.kill()
+        plugin.reader.join(WAIT_S)  # to the end of its output: every answer it ever gave
+        c.check_answers("answers up to the end of " + case)
+        stray = plugin.answers.take_stray()
+        if stray:
+            c.fail("answered a notification or a response", stray)
         with open(os.path.join(state_dir, "stderr.log"), "rb") as f:
             stderr = f.read()
             stderr_tail = stderr[-2000:].decode("utf-8", "replace")

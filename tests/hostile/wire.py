@@ -95,6 +95,7 @@ class Expectations:
     def expect(self, what, body, id_json, code=None):
         """`body` is a request with id `id_json`: the answer carries that id and is a result
         (code None), an error `code`, or any of a tuple of those."""
+        self.answers.sent_request(id_json)
         self.wire.write_frame(body)
         self.checked += 1
         got = self.answers.response(id_json)
@@ -105,6 +106,13 @@ class Expectations:
         if answer not in allowed:
             return self.fail("%s (expected %s)" % (what, describe(allowed)), got)
         return got
+
+    def check_answers(self, what):
+        """Every answer so far was to a request this side sent, and the only one to it."""
+        self.checked += 1
+        for problem in self.answers.take_problems():
+            self.failures.append("%s: %s" % (what, problem))
+            self.log("FAIL %s: %s" % (what, problem))
 
     def expect_null_id(self, what, body, code):
         """The answer to `body` is an error `code` with a null id (the id could not be read,
@@ -118,25 +126,60 @@ class Expectations:
 
 
 class Answers:
-    """Responses from the peer, by id; the reader thread adds, the checks take."""
+    """Responses from the peer, by id; the reader thread adds, the checks take.
+
+    Every request this side sends is announced first (sent_request), so an answer is matched
+    against what was asked: an answer to an id no request carried (a stray) and a second
+    answer to one request (a duplicate) are kept as problems, named with the id and frame,
+    for take_problems(). Null-id answers are kept apart: the spec gives them to frames whose
+    id could not be read, and the checks take them one by one (take_stray() the rest)."""
 
     def __init__(self):
         self.cv = threading.Condition()
-        self.by_id = {}
+        self.by_id = {}          # id (JSON text) -> answers not taken yet, in arrival order
         self.null_id = []
+        self.awaited = {}        # id -> requests sent with it and not answered yet
+        self.asked = set()       # every id a request carried
+        self.problems = []
 
-    def add(self, message):
+    def sent_request(self, id_json):
+        """A request with this id is about to be written (before it is, so its answer is known)."""
+        self.sent_requests((id_json,))
+
+    def sent_requests(self, ids_json):
+        with self.cv:
+            for id_json in ids_json:
+                self.awaited[id_json] = self.awaited.get(id_json, 0) + 1
+                self.asked.add(id_json)
+
+    def add(self, message, frame=None):
         with self.cv:
             if message.get("id") is None:
                 self.null_id.append(message)
             else:
-                self.by_id[json.dumps(message["id"])] = message
+                key = json.dumps(message["id"])
+                left = self.awaited.get(key, 0)
+                if left > 0:
+                    self.awaited[key] = left - 1
+                else:
+                    text = frame.decode("utf-8", "replace") if isinstance(frame, bytes) else (
+                        frame if frame is not None else json.dumps(message))
+                    self.problems.append("%s answer to id %s: %s" % (
+                        "a second" if key in self.asked else "an unasked-for (stray)", key,
+                        text[:300]))
+                self.by_id.setdefault(key, []).append(message)
             self.cv.notify_all()
 
-    def response(self, id_json):
+    def response(self, id_json, timeout=WAIT_S):
         with self.cv:
-            self.cv.wait_for(lambda: id_json in self.by_id, WAIT_S)
-            return self.by_id.pop(id_json, None)
+            self.cv.wait_for(lambda: self.by_id.get(id_json), timeout)
+            waiting = self.by_id.get(id_json)
+            if not waiting:
+                return None
+            got = waiting.pop(0)
+            if not waiting:
+                del self.by_id[id_json]
+            return got
 
     def null_id_response(self):
         with self.cv:
@@ -148,3 +191,9 @@ class Answers:
             stray = list(self.null_id)
             self.null_id.clear()
             return stray
+
+    def take_problems(self):
+        with self.cv:
+            problems = list(self.problems)
+            self.problems.clear()
+            return problems

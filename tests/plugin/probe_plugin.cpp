@@ -6,8 +6,11 @@
 //                       "register_folder_panel" registers a panel with a folder field
 //   probe.date_times    the date-time members of the last on_stream_start, on_watch_tick,
 //                       on_followed_live and on_chat_message it decoded, as received
+//   probe.chat_ids      the message ids of the on_chat_message events it handled, in the order
+//                       it handled them (what a host sees of events held while a handler waits)
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -50,6 +53,7 @@ int main() {
   // Every event that carries a date-time member: what the decoder handed over, kept as text.
   std::mutex mutex;
   json date_times = json::object();
+  std::vector<std::string> chat_ids;
   auto keep = [&](const char* event, json value) {
     std::lock_guard lock(mutex);
     date_times[event] = std::move(value);
@@ -67,8 +71,15 @@ int main() {
     for (const sn::Channel& c : p.channels) all.push_back(nullable(c.started_at));
     keep("on_followed_live", std::move(all));
   });
-  plugin.on<sn::messages::OnChatMessage>(
-      [&](const sn::OnChatMessageParams& p) { keep("on_chat_message", p.message.ts); });
+  plugin.on<sn::messages::OnChatMessage>([&](const sn::OnChatMessageParams& p) {
+    keep("on_chat_message", p.message.ts);
+    std::lock_guard lock(mutex);
+    chat_ids.push_back(p.message.id);
+  });
+  plugin.on_action("probe.chat_ids", [&](const rpckit::JsonValue&) -> json {
+    std::lock_guard lock(mutex);
+    return chat_ids;
+  });
   plugin.on_action("probe.date_times", [&](const rpckit::JsonValue&) -> json {
     std::lock_guard lock(mutex);
     return date_times;
