@@ -489,7 +489,8 @@ def event_flood(c):
         reports = [l for l in f.read().split(b"\n") if event_name in l and b"drop" in l]
     c.checked += 1
     if FLOOD_EVENTS > kept and not reports:
-        c.fail("the %d events past the bound reported on stderr" % (FLOOD_EVENTS - kept), None)
+        c.fail("the %d events past the bound reported on stderr" % (FLOOD_EVENTS - kept),
+               {"lines naming a dropped %s" % event_name.decode(): 0})
     log("event-flood: %d sent while waiting, %d handled, %d drop report lines on stderr" % (
         FLOOD_EVENTS, len(handled), len(reports)))
     c.ping("after %d events" % FLOOD_EVENTS)
