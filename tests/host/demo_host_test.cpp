@@ -122,11 +122,16 @@ class HostDemo : public ::testing::Test {
     });
   }
 
-  // Stopped on request. At --time-scale 0.05 the exit grace is 250 ms, which a sanitizer
-  // build's exit (leak check included) can outlast on a loaded machine: then the host kills
-  // it after the grace, as it must (host lifecycle_test checks the graceful path at
-  // realistic timings).
-  static bool stopped_on_request(const std::vector<Json>& lines) {
+  // The graceful stop: shutdown answered, exit obeyed, no kill. The tests that check it run
+  // the demo at a time scale whose exit grace (5 s times the scale) a prompt exit never
+  // reaches, even a sanitizer build's on a loaded machine (about 10 ms under ASan).
+  static bool stopped_gracefully(const std::vector<Json>& lines) {
+    return has_lifecycle(lines, "stopped", "requested") && stopped_detail(lines) == "exit code 0";
+  }
+
+  // Stopped by the host at the end, gracefully or killed after the grace: for the tests at
+  // --time-scale 0.05 (a 250 ms grace) that check something else.
+  static bool stopped_by_the_host(const std::vector<Json>& lines) {
     return has_lifecycle(lines, "stopped", "requested") ||
            has_lifecycle(lines, "stopped", "exit_timeout");
   }
@@ -162,8 +167,10 @@ class HostDemo : public ::testing::Test {
   std::string stdout_;
 };
 
+// The whole script is 15.5 steps of 5 s times the scale, the same scale as the exit grace: at
+// 0.2 the session takes about 16 s and the grace is 1 s.
 TEST_F(HostDemo, FullSessionExitsZeroWithACompleteTranscript) {
-  start();
+  start({"--time-scale", "0.2"});
   auto status = wait_exit(60s);
   ASSERT_TRUE(status.has_value()) << "the demo did not finish\n" << stdout_text();
   EXPECT_EQ(status->describe(), "exit code 0") << stdout_text();
@@ -177,10 +184,9 @@ TEST_F(HostDemo, FullSessionExitsZeroWithACompleteTranscript) {
   EXPECT_GE(frames(lines, "host_to_plugin", "on_followed_live"), 1);
   EXPECT_GE(frames(lines, "host_to_plugin", "invoke_action"), 1);
   EXPECT_TRUE(has_lifecycle(lines, "running", ""));
-  EXPECT_TRUE(stopped_on_request(lines));
-  EXPECT_FALSE(has_lifecycle(lines, "stopped", "crashed"));
+  EXPECT_EQ(lifecycle_count(lines, kPluginId, "stopped"), 1);
   // The plugin left with code 0 after `exit` (a sanitizer report would make it 66).
-  EXPECT_EQ(stopped_detail(lines), "exit code 0");
+  EXPECT_TRUE(stopped_gracefully(lines)) << stopped_detail(lines);
   EXPECT_TRUE(has_host_line(lines, "the evening is over"));
   // Every frame's message is a JSON-RPC envelope.
   for (const auto& l : lines) {
@@ -190,8 +196,10 @@ TEST_F(HostDemo, FullSessionExitsZeroWithACompleteTranscript) {
   }
 }
 
+// Real timings (a 5 s grace): the stop cuts the script's first pause short, so the test
+// stays short.
 TEST_F(HostDemo, SigtermMidRunStopsGracefully) {
-  start();
+  start({"--time-scale", "1"});
   ASSERT_TRUE(await_running(30s)) << stdout_text();
   ASSERT_EQ(::kill(child_->pid(), SIGTERM), 0);
   auto status = wait_exit(30s);
@@ -202,11 +210,11 @@ TEST_F(HostDemo, SigtermMidRunStopsGracefully) {
   EXPECT_FALSE(has_host_line(lines, "the evening is over"));  // cut short
   EXPECT_EQ(frames(lines, "host_to_plugin", "shutdown"), 1);
   EXPECT_EQ(frames(lines, "host_to_plugin", "exit"), 1);
-  EXPECT_TRUE(stopped_on_request(lines));
+  EXPECT_TRUE(stopped_gracefully(lines)) << stopped_detail(lines);
 }
 
 TEST_F(HostDemo, ClosingStdinStopsGracefully) {
-  start();
+  start({"--time-scale", "1"});  // as SigtermMidRunStopsGracefully
   ASSERT_TRUE(await_running(30s)) << stdout_text();
   child_->close_stdin();
   auto status = wait_exit(30s);
@@ -215,7 +223,9 @@ TEST_F(HostDemo, ClosingStdinStopsGracefully) {
   auto lines = transcript();
   EXPECT_TRUE(has_host_line(lines, "stdin closed: stopping"));
   EXPECT_FALSE(has_host_line(lines, "the evening is over"));
-  EXPECT_TRUE(stopped_on_request(lines));
+  EXPECT_EQ(frames(lines, "host_to_plugin", "shutdown"), 1);
+  EXPECT_EQ(frames(lines, "host_to_plugin", "exit"), 1);
+  EXPECT_TRUE(stopped_gracefully(lines)) << stopped_detail(lines);
 }
 
 TEST_F(HostDemo, NoHostMethodsMeansOnlyStderrLogsAndNoNotify) {
@@ -227,7 +237,7 @@ TEST_F(HostDemo, NoHostMethodsMeansOnlyStderrLogsAndNoNotify) {
   EXPECT_EQ(frames(lines, "plugin_to_host", "notify"), 0);
   EXPECT_EQ(frames(lines, "plugin_to_host", "log"), 0);
   EXPECT_EQ(frames(lines, "plugin_to_host", "get_followed_live"), 0);
-  EXPECT_TRUE(stopped_on_request(lines));
+  EXPECT_TRUE(stopped_by_the_host(lines));
   // The plugin still ran the whole session, and said so on stderr (its log file).
   EXPECT_GE(frames(lines, "host_to_plugin", "on_followed_live"), 1);
   std::string log = read_file(plugin_log());
@@ -287,10 +297,10 @@ TEST_F(HostDemo, HostilePluginsAllAtOnceAndLiveAlertsIsUndisturbed) {
       EXPECT_EQ(lifecycle_count(lines, id, "running"), 1) << id << " was restarted";
     }
   }
-  // live-alerts: up once, every event of the script, stopped on request with exit code 0.
+  // live-alerts: up once, every event of the script, stopped once by the host at the end.
   EXPECT_EQ(lifecycle_count(lines, kPluginId, "running"), 1);
   EXPECT_EQ(lifecycle_count(lines, kPluginId, "stopped"), 1);
-  EXPECT_TRUE(stopped_on_request(lines));
+  EXPECT_TRUE(stopped_by_the_host(lines));
   // The script's four, and the ones --serve sends meanwhile.
   EXPECT_GE(frames(lines, "host_to_plugin", "on_followed_live", kPluginId), 4);
   EXPECT_EQ(frames(lines, "host_to_plugin", "on_panel_change", kPluginId), 2);
