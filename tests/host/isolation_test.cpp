@@ -1,11 +1,16 @@
-// One misbehaving plugin never stalls the others: three plugins at once, one of them not
-// reading its stdin, flooding, blocked in a slow host method, or slow to answer pings; the two
-// well-behaved ones keep getting every event in order and answering pings on time, emit()
-// never blocks, and stopping everything stays bounded.
+// One misbehaving plugin never stalls the others: three plugins at once, one of them hanging
+// in initialize, not reading its stdin, flooding, blocked in a slow host method, or holding
+// its ping answers. Isolation is proven by order, never by a duration: the bad plugin is seen
+// stuck before the good ones' work begins and still stuck, with no progress, once it is done;
+// meanwhile emit() returned for every event, the good ones got every event in order, answered
+// their actions and a ping sent in that window. Deadlines only bound waits that succeed long
+// before them.
 #include <signal.h>
 
 #include <algorithm>
+#include <atomic>
 #include <future>
+#include <memory>
 
 #include "host_test_support.hpp"
 
@@ -21,13 +26,38 @@ struct Misbehaviour {
 
 void PrintTo(const Misbehaviour& m, std::ostream* os) { *os << m.name; }
 
+// What the bad plugin is stuck in, and a count of what it got done that stays still meanwhile.
+struct Stall {
+  std::function<bool()> holds;
+  std::function<std::size_t()> progress;
+};
+
 class HostIsolation : public HostTest, public ::testing::WithParamInterface<Misbehaviour> {
  protected:
-  // Ping round trips of `plugin` (sent -> answered), and pings never answered.
+  // Pings to `plugin` sent within [from, to], and how many of them were answered (by now).
   struct Pings {
-    std::vector<milliseconds> round_trips;
-    int unanswered = 0;
+    int sent = 0;
+    int answered = 0;
   };
+  Pings pings(const std::string& plugin, Clock::time_point from,
+              Clock::time_point to = Clock::time_point::max()) const {
+    // The endpoint records an outgoing frame once written, so the answer may be recorded
+    // first: pair them by id, whatever the order.
+    std::set<Json> sent, answered;
+    for (const auto& f : app_.frames(plugin)) {
+      if (!f.message.is_object() || !f.message.contains("id")) continue;
+      if (f.outgoing && f.message.value("method", "") == "ping") {
+        if (f.at >= from && f.at <= to) sent.insert(f.message["id"]);
+      } else if (!f.outgoing && !f.message.contains("method")) {
+        answered.insert(f.message["id"]);
+      }
+    }
+    Pings out;
+    out.sent = static_cast<int>(sent.size());
+    for (const auto& id : sent) out.answered += answered.count(id) != 0 ? 1 : 0;
+    return out;
+  }
+
   std::string describe_pings(const std::string& plugin) const {
     std::string out;
     auto frames = app_.frames(plugin);
@@ -47,80 +77,143 @@ class HostIsolation : public HostTest, public ::testing::WithParamInterface<Misb
     return out;
   }
 
-  Pings pings(const std::string& plugin, Clock::time_point before) const {
-    // The endpoint records an outgoing frame once written, so the answer may be recorded
-    // first: pair them by id, whatever the order.
-    std::map<Json, Clock::time_point> sent, answered;
-    for (const auto& f : app_.frames(plugin)) {
-      if (f.at > before || !f.message.is_object() || !f.message.contains("id")) continue;
-      if (f.outgoing && f.message.value("method", "") == "ping") {
-        sent[f.message["id"]] = f.at;
-      } else if (!f.outgoing && !f.message.contains("method")) {
-        answered[f.message["id"]] = f.at;
-      }
+  std::size_t frame_count(const std::string& plugin, bool outgoing) const {
+    auto frames = app_.frames(plugin);
+    return static_cast<std::size_t>(std::count_if(
+        frames.begin(), frames.end(), [&](const FrameRecord& f) { return f.outgoing == outgoing; }));
+  }
+
+  // Host-to-plugin responses (answers to the plugin's own calls).
+  std::size_t responses_to(const std::string& plugin) const {
+    auto frames = app_.frames(plugin);
+    return static_cast<std::size_t>(std::count_if(frames.begin(), frames.end(), [](const auto& f) {
+      return f.outgoing && f.message.is_object() && !f.message.contains("method");
+    }));
+  }
+
+  // One run, still going: a stall that ended in a restart is no stall.
+  bool first_run(const std::string& plugin) const {
+    return app_.count(plugin, Kind::kStopped) == 0 && app_.count(plugin, Kind::kStarting) == 1;
+  }
+
+  Stall stall_of(const std::string& name, const std::string& bad) {
+    auto epoch = Clock::time_point::min();
+    if (name == "hang-in-initialize") {
+      return {[=, this] {
+                return first_run(bad) && app_.count_frames(bad, true, "initialize") == 1 &&
+                       app_.count(bad, Kind::kRunning) == 0;
+              },
+              [=, this] { return frame_count(bad, false); }};
     }
-    Pings out;
-    for (const auto& [id, at] : sent) {
-      auto answer = answered.find(id);
-      if (answer == answered.end()) {
-        ++out.unanswered;
-      } else {
-        out.round_trips.push_back(std::max(
-            milliseconds(0), std::chrono::duration_cast<milliseconds>(answer->second - at)));
-      }
+    if (name == "stop-reading") {  // its stdin pipe and its event queue are full
+      return {[=, this] {
+                return first_run(bad) && app_.has_report(bad, "dropped: the plugin is not reading");
+              },
+              [=, this] { return frame_count(bad, true); }};
     }
-    return out;
+    if (name == "flood") {  // the application holds its first log; the rest wait
+      return {[=, this] { return first_run(bad) && !app_.calls(bad, "log").empty(); },
+              [=, this] { return app_.calls(bad, "log").size(); }};
+    }
+    if (name == "slow-host-call") {  // the application holds its get_followed_live
+      return {[=, this] {
+                return first_run(bad) && app_.calls(bad, "get_followed_live").size() == 1;
+              },
+              [=, this] { return responses_to(bad); }};
+    }
+    // slow-ping: a ping sent, none answered
+    return {[=, this] {
+              Pings p = pings(bad, epoch);
+              return first_run(bad) && p.sent >= 1 && p.answered == 0;
+            },
+            [=, this] { return static_cast<std::size_t>(pings(bad, epoch).answered); }};
   }
 };
 
 TEST_P(HostIsolation, AMisbehavingPluginDoesNotStallTheOthers) {
-  const double scale = 0.03;  // pings every 900 ms
-  const milliseconds ping_interval(900);
+  // Pings every 3 s. The bad plugin's stall must outlast the good ones' work: a plugin that
+  // answers no ping is stopped at the fourth, 12 s after it came up, and the work takes at
+  // most one ping interval beyond the events and actions.
+  const double scale = 0.1;
   const std::string name = GetParam().name;
-  // A hanging initialize must time out at least twice in the window below; the good plugins
-  // still get 0.8 s to start, more than a scaled 10 s.
-  make_host(scale, 64, name == "hang-in-initialize" ? milliseconds(800) : kStartAllowance);
+  // A hanging initialize stays in its first handshake through the whole test.
+  make_host(scale, 64, name == "hang-in-initialize" ? milliseconds(300000) : kStartAllowance);
   const std::vector<std::string> good = {"test.good-a", "test.good-b"};
   const std::string bad = "test.bad";
   for (const auto& id : good) {
     add(PluginSpec(id, {"well-behaved"}).with_events({"on_chat_message"}));
   }
-  add(PluginSpec(bad, GetParam().args)
-          .with_events({"on_chat_message"})
-          .with_host_methods({"get_followed_live", "log"}));
+  PluginSpec bad_spec = PluginSpec(bad, GetParam().args)
+                            .with_events({"on_chat_message"})
+                            .with_host_methods({"get_followed_live", "log"});
+  bad_spec.actions.push_back("t.answer-pings");
+  add(bad_spec);
   app_.block(bad, "get_followed_live");
+  app_.block(bad, "log");
   host().start_all();
   for (const auto& id : good) ASSERT_TRUE(await_running(id));
-  if (name == "hang-in-initialize") {
-    ASSERT_TRUE(app_.await([&] { return app_.count_frames(bad, true, "initialize") >= 1; }, 10s));
-  } else {
-    ASSERT_TRUE(await_running(bad));
+  const Stall stall = stall_of(name, bad);
+
+  // One 4 KiB chat event to all three; then waits until each good plugin has been written all
+  // but 32 of the events so far, so their queues (64) never overflow however slow the build.
+  long seq = 0;
+  auto emit_one = [&] {
+    ++seq;
+    std::size_t delivered = host().emit<msg::OnChatMessage>(chat(seq, 4096));
+    EXPECT_GE(delivered, 2u) << "event " << seq;  // the good ones, whatever the bad one does
+    return app_.await(
+        [&] {
+          return std::all_of(good.begin(), good.end(), [&](const std::string& id) {
+            return app_.count_frames(id, true, "on_chat_message") >= seq - 32;
+          });
+        },
+        30s);
+  };
+
+  // Events until the misbehaviour shows (stop-reading needs them to fill its pipe).
+  {
+    Watchdog watchdog("events while the misbehaviour sets in", 120s);
+    auto give_up = Clock::now() + 60s;
+    while (!stall.holds()) {
+      ASSERT_LT(Clock::now(), give_up) << "the bad plugin never misbehaved\n"
+                                       << describe_pings(bad);
+      ASSERT_TRUE(emit_one()) << "a good plugin is not being written its events";
+      app_.await(stall.holds, 10ms);
+    }
   }
 
-  // 2.5 s of traffic: 4 KiB events every 10 ms, and actions to the good plugins.
-  auto start = Clock::now();
-  milliseconds slowest_emit{0};
-  milliseconds slowest_action{0};
-  long seq = 0;
-  int actions = 0;
-  while (Clock::now() - start < 2500ms) {
-    auto before = Clock::now();
-    std::size_t delivered = host().emit<msg::OnChatMessage>(chat(++seq, 4096));
-    slowest_emit =
-        std::max(slowest_emit, std::chrono::duration_cast<milliseconds>(Clock::now() - before));
-    EXPECT_GE(delivered, 2u) << "event " << seq;  // the good ones, whatever the bad one does
-    if (seq % 25 == 0) {
-      before = Clock::now();
-      auto echoed = action(good[static_cast<std::size_t>(actions++) % 2], "t.echo", {{"n", seq}});
-      EXPECT_TRUE(echoed.ok()) << echoed.error().describe();
-      slowest_action =
-          std::max(slowest_action, std::chrono::duration_cast<milliseconds>(Clock::now() - before));
+  // The good plugins' work, while the bad one is stuck: emit() returning at all shows that it
+  // never waits for the bad plugin (which gets nothing done until the window's end).
+  const std::size_t progress_before = stall.progress();
+  const auto window_start = Clock::now();
+  {
+    Watchdog watchdog("the good plugins' work beside a misbehaving plugin", 120s);
+    for (int i = 1; i <= 100; ++i) {
+      ASSERT_TRUE(emit_one()) << "a good plugin is not being written its events";
+      if (i % 25 == 0) {
+        auto echoed = action(good[static_cast<std::size_t>(i / 25) % 2], "t.echo", {{"n", i}});
+        ASSERT_TRUE(echoed.ok()) << echoed.error().describe();
+        EXPECT_EQ(echoed->get(), (Json{{"n", i}}));
+      }
     }
-    std::this_thread::sleep_for(10ms);
+    // A ping sent in the window and answered, by each good plugin (and by the slow host call's
+    // plugin: pings are not queued behind its call).
+    std::vector<std::string> answering = good;
+    if (name == "slow-host-call") answering.push_back(bad);
+    EXPECT_TRUE(app_.await(
+        [&] {
+          return std::all_of(answering.begin(), answering.end(), [&](const std::string& id) {
+            return pings(id, window_start).answered >= 1;
+          });
+        },
+        30s))
+        << describe_pings(good[0]) << describe_pings(good[1]);
   }
-  auto window_end = Clock::now();
-  EXPECT_LT(slowest_emit, 250ms) << "emit() waited for a plugin";
-  EXPECT_LT(slowest_action, 500ms) << "invoke_action on a good plugin was slow";
+  const auto window_end = Clock::now();
+  EXPECT_TRUE(stall.holds()) << "the bad plugin got unstuck before the good ones were done: "
+                                "the window proves nothing\n"
+                             << describe_pings(bad);
+  EXPECT_EQ(stall.progress(), progress_before) << "the bad plugin got something done";
 
   for (const auto& id : good) {
     // Every event, in order.
@@ -130,54 +223,52 @@ TEST_P(HostIsolation, AMisbehavingPluginDoesNotStallTheOthers) {
           state = plugin_state(id);
           return state["chat_seqs"].size() >= static_cast<std::size_t>(seq);
         },
-        10s))
+        30s))
         << id << " got " << state["chat_seqs"].size() << " of " << seq << " events";
     EXPECT_TRUE(state["chat_in_order"].get<bool>()) << id;
     EXPECT_EQ(state["chat_seqs"].size(), static_cast<std::size_t>(seq)) << id;
-    // Pings answered, and fast.
-    Pings p = pings(id, window_end);
-    EXPECT_GE(p.round_trips.size(), 2u) << id << "\n" << describe_pings(id);
-    EXPECT_LE(p.unanswered, 1) << id;  // at most the one in flight at the window's end
-    for (milliseconds rt : p.round_trips) EXPECT_LT(rt, ping_interval / 2) << id;
+    // No ping missed: at most the one in flight at the window's end is unanswered.
+    Pings p = pings(id, Clock::time_point::min(), window_end);
+    EXPECT_GE(p.answered, 1) << id;
+    EXPECT_LE(p.sent - p.answered, 1) << id << "\n" << describe_pings(id);
     EXPECT_EQ(app_.count(id, Kind::kStopped), 0) << id;
   }
 
-  // The misbehaviour really happened (the test is not vacuous).
+  // What the bad plugin was held in really ends as it should once let go.
   if (name == "hang-in-initialize") {
-    EXPECT_GE(app_.count(bad, Kind::kStopped, StopCause::kHandshakeTimeout), 2);
     EXPECT_EQ(app_.count(bad, Kind::kRunning), 0);
-  } else if (name == "stop-reading") {
-    EXPECT_TRUE(app_.has_report(bad, "dropped: the plugin is not reading"));
   } else if (name == "flood") {
-    EXPECT_TRUE(app_.await([&] { return app_.calls(bad, "log").size() >= 5000; }, 10s))
+    app_.release();
+    ASSERT_TRUE(app_.await([&] { return app_.calls(bad, "log").size() >= 5000; }, 30s))
         << app_.calls(bad, "log").size();
+    auto logs = app_.calls(bad, "log");
+    for (std::size_t i = 0; i < 5000; ++i) {
+      ASSERT_EQ(logs[i].params.value("message", ""), "flood " + std::to_string(i)) << i;
+    }
   } else if (name == "slow-host-call") {
     EXPECT_EQ(app_.calls(bad, "get_followed_live").size(), 1u);
-    // Blocked in the application, the plugin still answers its pings (they are not queued
-    // behind the call on the host's side).
-    Pings p = pings(bad, window_end);
-    EXPECT_GE(p.round_trips.size(), 2u) << describe_pings(bad);
   } else if (name == "slow-ping") {
-    Pings p = pings(bad, window_end);
-    EXPECT_TRUE(p.round_trips.empty() ||
-                *std::max_element(p.round_trips.begin(), p.round_trips.end()) >= 500ms);
+    auto answered = action(bad, "t.answer-pings");
+    ASSERT_TRUE(answered.ok()) << answered.error().describe();
+    EXPECT_GE(answered->get().value("answered", 0), 1);
+    // The late answers reach the host: answered pings, counted.
+    EXPECT_TRUE(app_.await([&] { return pings(bad, Clock::time_point::min()).answered >= 1; }, 30s))
+        << describe_pings(bad);
   }
 
   // Stopping everything is bounded, whatever the bad plugin does.
   app_.release();
-  auto before_stop = Clock::now();
   {
-    Watchdog watchdog("stop_all with a misbehaving plugin", 30s);
+    Watchdog watchdog("stop_all with a misbehaving plugin", 60s);
     host().stop_all();
   }
-  EXPECT_LT(Clock::now() - before_stop, 10s);
   for (const auto& id : host().plugin_ids()) {
     auto state = host().state(id);
     EXPECT_TRUE(state == State::kStopped || state == State::kDisabled) << id;
   }
-  // Stopped once, on request. At this time scale the exit grace is 150 ms, which a sanitizer
-  // build's exit (leak check included) can outlast on a loaded machine: then the host kills
-  // it, as it must. The graceful path at realistic timings is host lifecycle_test's.
+  // Stopped once, on request. At this time scale the exit grace is 500 ms, which a sanitizer
+  // build's exit can outlast on a loaded machine: then the host kills it, as it must. The
+  // graceful path is host lifecycle_test's (StopIsShutdownThenExit..., at real timings).
   for (const auto& id : good) {
     EXPECT_EQ(app_.count(id, Kind::kStopped, StopCause::kRequested) +
                   app_.count(id, Kind::kStopped, StopCause::kExitTimeout),
@@ -193,7 +284,7 @@ INSTANTIATE_TEST_SUITE_P(
                       Misbehaviour{"stop-reading", {"stop-reading"}},
                       Misbehaviour{"flood", {"flood", "count=5000"}},
                       Misbehaviour{"slow-host-call", {"slow-host-call"}},
-                      Misbehaviour{"slow-ping", {"slow-ping", "delay_ms=600"}}),
+                      Misbehaviour{"slow-ping", {"slow-ping"}}),
     [](const ::testing::TestParamInfo<Misbehaviour>& param) {
       std::string name = param.param.name;
       std::replace(name.begin(), name.end(), '-', '_');
@@ -216,12 +307,11 @@ TEST_F(HostStopping, APluginThatDoesNotReadStopsInBoundedTime) {
         return app_.has_report("test.deaf", "dropped: the plugin is not reading");
       },
       10s));
-  auto before = Clock::now();
   {
+    // The bound: shutdown's wait (900 ms) and the grace (150 ms) many times over.
     Watchdog watchdog("stop of a plugin that does not read", 30s);
     host().stop("test.deaf");
   }
-  EXPECT_LT(Clock::now() - before, 5s);
   EXPECT_EQ(host().state("test.deaf"), State::kStopped);
   auto records = app_.lifecycle("test.deaf");
   ASSERT_FALSE(records.empty());
@@ -230,11 +320,18 @@ TEST_F(HostStopping, APluginThatDoesNotReadStopsInBoundedTime) {
 }
 
 // A host method the application is slow to answer (a consent prompt may take 120 s) must
-// not hold up the restart of the plugin that called it once that plugin has died.
-TEST_F(HostStopping, APluginThatDiesDuringASlowHostCallIsRestartedPromptly) {
+// not hold up the restart of the plugin that called it once that plugin has died, nor its
+// stop: both happen while the application still holds the call.
+TEST_F(HostStopping, APluginThatDiesDuringASlowHostCallIsRestartedWhileTheCallIsHeld) {
   make_host(0.05);  // first backoff 50 ms
   add(PluginSpec("test.dies-waiting", {"slow-host-call"}).with_host_methods({"get_followed_live"}));
   app_.block("test.dies-waiting", "get_followed_live");
+  // Set once the application lets the call go (release(), or its own 20 s cap); shared, as the
+  // call may return after this test body.
+  auto call_returned = std::make_shared<std::atomic<bool>>(false);
+  app_.set_call_hook([call_returned](const std::string&, const std::string& method, const Json&) {
+    if (method == "get_followed_live") *call_returned = true;
+  });
   host().start("test.dies-waiting");
   ASSERT_TRUE(await_running("test.dies-waiting"));
   ASSERT_TRUE(app_.await(
@@ -243,16 +340,15 @@ TEST_F(HostStopping, APluginThatDiesDuringASlowHostCallIsRestartedPromptly) {
   ASSERT_EQ(::kill(pid, SIGKILL), 0);
   ASSERT_TRUE(
       app_.await_lifecycle("test.dies-waiting", Kind::kStopped, StopCause::kCrashed, 1, 10s));
-  // Restarted after its 50 ms backoff, while the application is still busy with the call.
-  EXPECT_TRUE(app_.await_lifecycle("test.dies-waiting", Kind::kRunning, 2, 3s))
-      << "the restart waited for the application";
-  auto before = Clock::now();
+  // Restarted after its backoff, while the application is still busy with the call.
+  ASSERT_TRUE(app_.await_lifecycle("test.dies-waiting", Kind::kRunning, 2, 30s));
+  EXPECT_FALSE(*call_returned) << "the restart waited for the application";
   {
     Watchdog watchdog("stop while the application is still busy", 30s);
     host().stop("test.dies-waiting");
   }
-  EXPECT_LT(Clock::now() - before, 3s);
   EXPECT_EQ(host().state("test.dies-waiting"), State::kStopped);
+  EXPECT_FALSE(*call_returned) << "the stop waited for the application";
   app_.release();
 }
 

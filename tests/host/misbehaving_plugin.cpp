@@ -13,7 +13,8 @@
 //   crash-on-event          well-behaved, but exits with code 5 on on_stream_stop
 //   hang-in-initialize      reads initialize and never answers anything
 //   ignore-pings            well-behaved, but never answers ping
-//   slow-ping               answers ping after sleeping delay_ms (default 200) each time
+//   slow-ping               holds every ping unanswered until the action t.answer-pings,
+//                           then answers the held ones and every later ping at once
 //   garbage-stdout          after `initialized`: a header line without ':', then hangs
 //   oversized-frame         after `initialized`: Content-Length 4194305 (no body), then hangs
 //   hooks-outside-grant     answers initialize with every event of the spec plus an unknown
@@ -40,6 +41,7 @@
 //   t.state {}                 answers {methods, events, chat_seqs, chat_in_order, init, pid}
 //   t.echo  args               answers args
 //   t.never {}                 never answers
+//   t.answer-pings {}          answers the held pings (slow-ping); answers {answered: N}
 // Every other action gets -32601.
 #include <dirent.h>
 #include <signal.h>
@@ -216,9 +218,7 @@ class Plugin {
     if (method == "initialized") return initialized();
     if (method == "ping") {
       if (mode_ == "ignore-pings") return;
-      if (mode_ == "slow-ping") {
-        std::this_thread::sleep_for(std::chrono::milliseconds(option_int("delay_ms", 200)));
-      }
+      if (mode_ == "slow-ping" && holding_pings_) return held_pings_.push_back(*id);
       return respond(*id, json::object());
     }
     if (method == "shutdown") {
@@ -345,6 +345,13 @@ class Plugin {
     }
     if (name == "t.echo") return respond(id, args);
     if (name == "t.never") return;
+    if (name == "t.answer-pings") {
+      holding_pings_ = false;
+      for (const json& ping : held_pings_) respond(ping, json::object());
+      respond(id, {{"answered", held_pings_.size()}});
+      held_pings_.clear();
+      return;
+    }
     respond_error(id, -32601, "unknown action " + name);
   }
 
@@ -365,6 +372,8 @@ class Plugin {
   std::string fds_;
   Input input_;
   bool ignoring_ = false;
+  bool holding_pings_ = true;  // slow-ping, until t.answer-pings
+  std::vector<json> held_pings_;
   json init_ = nullptr;
   std::vector<std::string> methods_;
   std::vector<std::string> events_;
