@@ -134,16 +134,14 @@ class SpawnedPlugin {
   // the profile sets none). True when running; otherwise stop_reason() says why.
   bool start(std::optional<std::chrono::milliseconds> limit = std::nullopt) {
     if (!process_) create();
+    // Counted before the launch: a launch failure may be reported before start() returns.
+    const std::uint64_t downs = down_count();
     process_->start();
-    return wait_running(limit);
+    return wait_running_since(downs, limit);
   }
   // Waits until it runs, or goes down after this call began (a restart may follow).
   bool wait_running(std::optional<std::chrono::milliseconds> limit = std::nullopt) {
-    const auto bound = limit.value_or(default_wait());
-    std::unique_lock lock(mutex_);
-    const std::uint64_t downs = downs_;
-    changed_.wait_for(lock, bound, [&] { return running_ || downs_ != downs; });
-    return running_;
+    return wait_running_since(down_count(), limit);
   }
 
   // The plugin's messages, typed and gated; calls fail with kDisconnected while it is down.
@@ -237,6 +235,18 @@ class SpawnedPlugin {
     settings.max_queued_events = options_.max_queued_events;
     process_ = std::make_unique<PluginProcess>(std::move(settings), std::move(lifecycle),
                                                incoming(), std::move(observer));
+  }
+
+  std::uint64_t down_count() const {
+    std::lock_guard lock(mutex_);
+    return downs_;
+  }
+  // Until it runs or has gone down more than `downs` times.
+  bool wait_running_since(std::uint64_t downs, std::optional<std::chrono::milliseconds> limit) {
+    const auto bound = limit.value_or(default_wait());
+    std::unique_lock lock(mutex_);
+    changed_.wait_for(lock, bound, [&] { return running_ || downs_ != downs; });
+    return running_;
   }
 
   void on_event(const LifecycleEvent& e) {
