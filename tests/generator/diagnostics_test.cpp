@@ -108,10 +108,10 @@ const std::vector<Case>& cases() {
   static const std::vector<Case> all = {
       // ---- load layer ----------------------------------------------------------------------
       {"ListNotArray", [](SchemaFiles& s) { s["protocol.json"]["x-types"] = "types/t.json"; },
-       "protocol.json#/x-types: expected an array of file paths"},
+       "protocol.json#/x-types: expected an array of file paths, got \"types/t.json\""},
       {"ListEntryNotString",
        [](SchemaFiles& s) { s["protocol.json"]["x-messages"] = J::array({5}); },
-       "protocol.json#/x-messages: expected an array of file paths"},
+       "protocol.json#/x-messages/0: expected a file path, got 5"},
       {"ListedFileMissing",
        [](SchemaFiles& s) { s["protocol.json"]["x-types"].push_back("types/missing.json"); },
        "types/missing.json#: cannot read file"},
@@ -138,11 +138,11 @@ const std::vector<Case>& cases() {
        },
        "types/u.json#/format2: unsupported keyword \"format2\""},
       {"SchemaNotObject", [](SchemaFiles& s) { x(s) = 5; },
-       "types/t.json#/properties/x: expected a schema object"},
+       "types/t.json#/properties/x: expected a schema object, got 5"},
       {"SchemaMapNotObject", [](SchemaFiles& s) { s["types/t.json"]["properties"] = J::array(); },
-       "types/t.json#/properties: expected an object of schemas"},
+       "types/t.json#/properties: expected an object of schemas, got []"},
       {"SchemaArrayNotArray", [](SchemaFiles& s) { x(s) = J::parse(R"({"oneOf": {}})"); },
-       "types/t.json#/properties/x/oneOf: expected an array of schemas"},
+       "types/t.json#/properties/x/oneOf: expected an array of schemas, got {}"},
       {"UnsupportedKeyword", [](SchemaFiles& s) { x(s)["patternProperties"] = J::object(); },
        "types/t.json#/properties/x/patternProperties: unsupported keyword \"patternProperties\""},
       {"UnsupportedKeywordEscapedPointer",
@@ -155,7 +155,8 @@ const std::vector<Case>& cases() {
        "messages/m.json#/x-result/allOf: unsupported keyword \"allOf\""},
       {"NotOtherThanPattern",
        [](SchemaFiles& s) { x(s) = J::parse(R"({"type": "string", "not": {"minLength": 3}})"); },
-       "types/t.json#/properties/x/not: only {\"pattern\": ...} is supported under \"not\""},
+       "types/t.json#/properties/x/not: only {\"pattern\": ...} is supported under \"not\", got "
+       "{\"minLength\":3}"},
       {"PatternNotLinear",
        [](SchemaFiles& s) { x(s) = J::parse(R"j({"type": "string", "pattern": "^(a)\\1$"})j"); },
        "types/t.json#/properties/x/pattern: pattern not supported at offset 4: backreferences "
@@ -173,7 +174,8 @@ const std::vector<Case>& cases() {
        [](SchemaFiles& s) {
          x(s) = J::parse(R"({"type": "string", "pattern": "^a", "x-error-messages": "no"})");
        },
-       "types/t.json#/properties/x/x-error-messages: expected an object of keyword: message"},
+       "types/t.json#/properties/x/x-error-messages: expected an object of keyword: message, "
+       "got \"no\""},
       {"ErrorMessageForOtherKeyword",
        [](SchemaFiles& s) {
          x(s) = J::parse(
@@ -191,9 +193,10 @@ const std::vector<Case>& cases() {
          x(s) = J::parse(
              R"({"type": "string", "pattern": "^a", "x-error-messages": {"pattern": ""}})");
        },
-       "types/t.json#/properties/x/x-error-messages/pattern: expected a non-empty string"},
+       "types/t.json#/properties/x/x-error-messages/pattern: expected a non-empty string, got "
+       "\"\""},
       {"RefNotString", [](SchemaFiles& s) { x(s) = J::parse(R"({"$ref": 5})"); },
-       "types/t.json#/properties/x/$ref: expected a string"},
+       "types/t.json#/properties/x/$ref: expected a string, got 5"},
       {"RefFileMissing", [](SchemaFiles& s) { x(s) = J::parse(R"({"$ref": "missing.json"})"); },
        "types/t.json#/properties/x/$ref: cannot load referenced file: types/missing.json#: "
        "cannot read file"},
@@ -224,34 +227,36 @@ const std::vector<Case>& cases() {
       {"MissingNamespace", [](SchemaFiles& s) { s["protocol.json"].erase("x-namespace"); },
        "protocol.json#: missing \"x-namespace\""},
       {"NamespaceNotString", [](SchemaFiles& s) { s["protocol.json"]["x-namespace"] = 5; },
-       "protocol.json#/x-namespace: expected a string"},
+       "protocol.json#/x-namespace: expected a string, got 5"},
       {"RolesNotArray", [](SchemaFiles& s) { s["protocol.json"]["x-roles"] = "a"; },
-       "protocol.json#/x-roles: expected an array of strings"},
+       "protocol.json#/x-roles: expected an array of strings, got \"a\""},
       {"RolesNotStrings", [](SchemaFiles& s) { s["protocol.json"]["x-roles"] = J::array({1}); },
-       "protocol.json#/x-roles: expected an array of strings"},
+       "protocol.json#/x-roles/0: expected a string, got 1"},
       {"ErrorCodesNotIntegerEnum",
        [](SchemaFiles& s) {
          s["errors.json"]["definitions"]["Code"] = J::parse(R"({"type": "string", "enum": ["a"]})");
        },
-       "protocol.json#/x-error-codes: must reference an integer enum"},
+       "protocol.json#/x-error-codes: must reference an integer enum, got "
+       "\"errors.json#/definitions/Code\""},
       {"ConstantWithoutConst", [](SchemaFiles& s) { prop(s, "count").erase("const"); },
        "protocol.json#/properties/count: a protocol constant needs \"const\""},
       {"EmptyArrayConstant", [](SchemaFiles& s) { prop(s, "count")["const"] = J::array(); },
        "protocol.json#/properties/count/const: an array constant cannot be empty"},
       {"UnitOtherThanMs", [](SchemaFiles& s) { prop(s, "timeout_ms")["x-unit"] = "s"; },
-       "protocol.json#/properties/timeout_ms/x-unit: only \"ms\" is supported"},
+       "protocol.json#/properties/timeout_ms/x-unit: only \"ms\" is supported, got \"s\""},
       {"ArrayConstantMixedTypes",
        [](SchemaFiles& s) { prop(s, "count")["const"] = J::parse(R"([1, "a"])"); },
-       "protocol.json#/properties/count/const: array items differ in type"},
+       "protocol.json#/properties/count/const: array items differ in type, got [1,\"a\"]"},
       {"DurationNotInteger", [](SchemaFiles& s) { prop(s, "timeout_ms")["const"] = "5"; },
-       "protocol.json#/properties/timeout_ms/x-unit: a duration must be an integer number of ms"},
+       "protocol.json#/properties/timeout_ms/const: a duration (x-unit \"ms\") must be an "
+       "integer number of ms, got \"5\""},
       {"ConstantNull", [](SchemaFiles& s) { prop(s, "count")["const"] = nullptr; },
        "protocol.json#/properties/count/const: a constant must be an integer, number, string or "
-       "boolean"},
+       "boolean, got null"},
 
       // ---- lower: declarations ---------------------------------------------------------------
       {"TitleNotString", [](SchemaFiles& s) { s["types/t.json"]["title"] = 5; },
-       "types/t.json#/title: expected a string"},
+       "types/t.json#/title: expected a string, got 5"},
       {"DeclaredTypeWithoutTitle", [](SchemaFiles& s) { s["types/t.json"].erase("title"); },
        "types/t.json#: a declared type needs a \"title\" (its C++ name)"},
       {"TypeNameUsedTwice",
@@ -283,49 +288,53 @@ const std::vector<Case>& cases() {
        [](SchemaFiles& s) {
          x(s) = J::parse(R"({"type": "string", "enum": ["a", "b"], "default": "c"})");
        },
-       "types/t.json#/properties/x/default: default is not one of the enum's values"},
+       "types/t.json#/properties/x/default: default is not one of the enum's values (\"a\", "
+       "\"b\"), got \"c\""},
       {"DefaultNotString", [](SchemaFiles& s) { x(s)["default"] = 5; },
-       "types/t.json#/properties/x/default: default does not match the type (string)"},
+       "types/t.json#/properties/x/default: default does not match the type (string), got 5"},
       {"DefaultNotBoolean",
        [](SchemaFiles& s) { x(s) = J::parse(R"({"type": "boolean", "default": "yes"})"); },
-       "types/t.json#/properties/x/default: default does not match the type (boolean)"},
+       "types/t.json#/properties/x/default: default does not match the type (boolean), got "
+       "\"yes\""},
       {"DefaultNotInteger",
        [](SchemaFiles& s) { x(s) = J::parse(R"({"type": "integer", "default": 1.5})"); },
-       "types/t.json#/properties/x/default: default does not match the type (integer)"},
+       "types/t.json#/properties/x/default: default does not match the type (integer), got 1.5"},
       {"DefaultNotNumber",
        [](SchemaFiles& s) { x(s) = J::parse(R"({"type": "number", "default": "1"})"); },
-       "types/t.json#/properties/x/default: default does not match the type (number)"},
+       "types/t.json#/properties/x/default: default does not match the type (number), got \"1\""},
       {"EnumOfBooleans",
        [](SchemaFiles& s) { x(s) = J::parse(R"({"type": "boolean", "enum": [true]})"); },
-       "types/t.json#/properties/x/type: enums must be of type string or integer"},
+       "types/t.json#/properties/x/type: enums must be of type string or integer, got "
+       "\"boolean\""},
       {"EnumEmpty", [](SchemaFiles& s) { x(s) = J::parse(R"({"type": "string", "enum": []})"); },
-       "types/t.json#/properties/x/enum: expected a non-empty array"},
+       "types/t.json#/properties/x/enum: expected a non-empty array, got []"},
       {"EnumNamesCount",
        [](SchemaFiles& s) {
          x(s) = J::parse(R"({"type": "string", "enum": ["a", "b"], "x-enum-names": ["a"]})");
        },
-       "types/t.json#/properties/x/x-enum-names: needs one name per enum value"},
+       "types/t.json#/properties/x/x-enum-names: needs one name per enum value (2), got 1"},
       {"EnumDescriptionsCount",
        [](SchemaFiles& s) {
          x(s) = J::parse(R"({"type": "string", "enum": ["a"], "x-enum-descriptions": []})");
        },
-       "types/t.json#/properties/x/x-enum-descriptions: needs one description per enum value"},
+       "types/t.json#/properties/x/x-enum-descriptions: needs one description per enum value "
+       "(1), got 0"},
       {"IntegerEnumWithoutNames",
        [](SchemaFiles& s) { s["errors.json"]["definitions"]["Code"].erase("x-enum-names"); },
        "errors.json#/definitions/Code: an integer enum needs \"x-enum-names\""},
       {"IntegerEnumNotIntegers",
        [](SchemaFiles& s) { s["errors.json"]["definitions"]["Code"]["enum"] = J::array({1.5}); },
-       "errors.json#/definitions/Code/enum: expected integers"},
+       "errors.json#/definitions/Code/enum/0: expected an integer, got 1.5"},
       {"StringEnumNotStrings",
        [](SchemaFiles& s) { x(s) = J::parse(R"({"type": "string", "enum": ["a", 1]})"); },
-       "types/t.json#/properties/x/enum: expected strings"},
+       "types/t.json#/properties/x/enum/1: expected a string, got 1"},
       {"EnumValueNamedUnknown",
        [](SchemaFiles& s) { x(s) = J::parse(R"({"type": "string", "enum": ["unknown"]})"); },
        "types/t.json#/properties/x/enum: value \"unknown\" would be named kUnknown, which open "
        "enums reserve"},
       {"EnumValuesSameName",
        [](SchemaFiles& s) { x(s) = J::parse(R"({"type": "string", "enum": ["a-b", "a_b"]})"); },
-       "types/t.json#/properties/x/enum: two values map to the C++ name kAB"},
+       "types/t.json#/properties/x/enum: values \"a-b\", \"a_b\" map to the same C++ name kAB"},
 
       // ---- lower: unions ---------------------------------------------------------------------
       {"UnionMemberNullable",
@@ -340,7 +349,7 @@ const std::vector<Case>& cases() {
            {"title": "A", "type": "object", "properties": {"kind": {"const": "a"}}},
            {"title": "B", "type": "object", "properties": {"kind": {"const": "a"}}}]})");
        },
-       "types/t.json#/oneOf/1: discriminator value used twice"},
+       "types/t.json#/oneOf/1: discriminator value \"a\" used twice"},
       {"UntaggedMembersSameKind",
        [](SchemaFiles& s) {
          s["types/t.json"] = J::parse(
@@ -377,7 +386,8 @@ const std::vector<Case>& cases() {
       // ---- lower: uses -----------------------------------------------------------------------
       {"TypeListOtherThanNullable",
        [](SchemaFiles& s) { x(s) = J::parse(R"({"type": ["string", "integer"]})"); },
-       "types/t.json#/properties/x/type: a list of types is only supported as [<type>, \"null\"]"},
+       "types/t.json#/properties/x/type: a list of types is only supported as [<type>, "
+       "\"null\"], got [\"string\",\"integer\"]"},
       {"NullableOfNullable",
        [](SchemaFiles& s) {
          x(s) = J::parse(R"({"oneOf": [{"type": ["string", "null"]}, {"type": "null"}]})");
@@ -390,15 +400,17 @@ const std::vector<Case>& cases() {
        "types/t.json#/properties/x: an inline object or union needs a \"title\" (its C++ name)"},
       {"NegativeLength",
        [](SchemaFiles& s) { x(s) = J::parse(R"({"type": "string", "minLength": -1})"); },
-       "types/t.json#/properties/x/minLength: expected a non-negative integer"},
+       "types/t.json#/properties/x/minLength: expected a non-negative integer, got -1"},
       {"MinimumNotNumber",
        [](SchemaFiles& s) { x(s) = J::parse(R"({"type": "integer", "minimum": "0"})"); },
-       "types/t.json#/properties/x/minimum: expected a number"},
+       "types/t.json#/properties/x/minimum: expected a number, got \"0\""},
       {"UnsupportedFormat",
        [](SchemaFiles& s) { x(s) = J::parse(R"({"type": "string", "format": "email"})"); },
-       "types/t.json#/properties/x/format: unsupported format \"email\" (date-time, uri)"},
+       "types/t.json#/properties/x/format: unsupported format \"email\" (expected \"date-time\" "
+       "or \"uri\")"},
       {"UnsupportedType", [](SchemaFiles& s) { x(s) = J::parse(R"({"type": "float"})"); },
-       "types/t.json#/properties/x/type: unsupported type \"float\""},
+       "types/t.json#/properties/x/type: unsupported type \"float\" (expected one of "
+       "\"string\", \"integer\", \"number\", \"boolean\", \"null\", \"object\", \"array\")"},
       {"TypeContainsItself", [](SchemaFiles& s) { x(s) = J::parse(R"({"$ref": "#"})"); },
        "types/t.json#: type T contains itself"},
       {"RefCycle",
@@ -417,7 +429,7 @@ const std::vector<Case>& cases() {
       {"MessageWithoutParams", [](SchemaFiles& s) { msg(s)["properties"].erase("params"); },
        "messages/m.json#/properties: missing \"params\""},
       {"MethodNotString", [](SchemaFiles& s) { msg(s)["properties"]["method"]["const"] = 1; },
-       "messages/m.json#/properties/method/const: expected a string"},
+       "messages/m.json#/properties/method/const: expected a string, got 1"},
       {"DescriptorNameTwice",
        [](SchemaFiles& s) {
          J other = msg(s);
@@ -433,10 +445,11 @@ const std::vector<Case>& cases() {
        "messages/n.json#/properties/method: method \"m_\" maps to the same descriptor name as "
        "\"m\""},
       {"UnknownKind", [](SchemaFiles& s) { msg(s)["x-kind"] = "event"; },
-       "messages/m.json#/x-kind: expected \"request\" or \"notification\""},
+       "messages/m.json#/x-kind: expected \"request\" or \"notification\", got \"event\""},
       {"ParamsNotObject",
        [](SchemaFiles& s) { msg(s)["properties"]["params"] = J::parse(R"({"type": "string"})"); },
-       "messages/m.json#/properties/params: params must be an object type"},
+       "messages/m.json#/properties/params: params must be an object type, got "
+       "{\"type\":\"string\"}"},
       {"RequestWithoutResult", [](SchemaFiles& s) { msg(s).erase("x-result"); },
        "messages/m.json#: a request needs \"x-result\""},
       {"NotificationWithResult", [](SchemaFiles& s) { msg(s)["x-kind"] = "notification"; },
@@ -449,38 +462,41 @@ const std::vector<Case>& cases() {
        },
        "messages/m.json#/x-deadline: only requests have a deadline"},
       {"DeadlineNotDuration", [](SchemaFiles& s) { msg(s)["x-deadline"] = "count"; },
-       "messages/m.json#/x-deadline: \"count\" is not a duration constant of the protocol"},
+       "messages/m.json#/x-deadline: \"count\" is not a duration constant (x-unit \"ms\") of "
+       "the protocol (the protocol has \"timeout_ms\")"},
       {"DeadlineUnknown", [](SchemaFiles& s) { msg(s)["x-deadline"] = "nope_ms"; },
-       "messages/m.json#/x-deadline: \"nope_ms\" is not a duration constant of the protocol"},
+       "messages/m.json#/x-deadline: \"nope_ms\" is not a duration constant (x-unit \"ms\") of "
+       "the protocol (the protocol has \"timeout_ms\")"},
       {"DefaultDeadlineNotAName",
        [](SchemaFiles& s) {
          msg(s).erase("x-deadline");
          s["protocol.json"]["x-default-deadline"] = 5;
        },
-       "protocol.json#/x-default-deadline: expected the name of a duration constant"},
+       "protocol.json#/x-default-deadline: expected the name of a duration constant, got 5"},
       {"DefaultDeadlineUnknown",
        [](SchemaFiles& s) {
          msg(s).erase("x-deadline");
          s["protocol.json"]["x-default-deadline"] = "nope_ms";
        },
-       "protocol.json#/x-default-deadline: \"nope_ms\" is not a duration constant of the "
-       "protocol"},
+       "protocol.json#/x-default-deadline: \"nope_ms\" is not a duration constant (x-unit "
+       "\"ms\") of the protocol (the protocol has \"timeout_ms\")"},
       // ---- lower: profile -------------------------------------------------------------------
       {"ProfileNotObject", [](SchemaFiles& s) { s["protocol.json"]["x-profile"] = 1; },
-       "protocol.json#/x-profile: expected an object"},
+       "protocol.json#/x-profile: expected an object, got 1"},
       {"ProfileUnknownKey", [](SchemaFiles& s) { profile(s)["nope"] = 1; },
        "protocol.json#/x-profile/nope: unknown profile key"},
       {"ProfileFramingUnknown", [](SchemaFiles& s) { profile(s)["framing"] = "xml"; },
-       "protocol.json#/x-profile/framing: expected one of \"content-length\", \"ndjson\""},
+       "protocol.json#/x-profile/framing: expected one of \"content-length\", \"ndjson\", got "
+       "\"xml\""},
       {"ProfileFramingNotString", [](SchemaFiles& s) { profile(s)["framing"] = 1; },
-       "protocol.json#/x-profile/framing: expected a string"},
+       "protocol.json#/x-profile/framing: expected one of \"content-length\", \"ndjson\", got 1"},
       {"ProfileMaxFrameNotInteger", [](SchemaFiles& s) { profile(s)["max_frame_bytes"] = "timeout_ms"; },
        "protocol.json#/x-profile/max_frame_bytes: \"timeout_ms\" is not an integer constant of "
-       "the protocol"},
+       "the protocol (the protocol has \"count\")"},
       {"ProfileAcceptEmpty", [](SchemaFiles& s) { profile(s)["ids"]["accept"] = J::array(); },
-       "protocol.json#/x-profile/ids/accept: expected a non-empty array"},
+       "protocol.json#/x-profile/ids/accept: expected a non-empty array, got []"},
       {"ProfileSpawnedUnknown", [](SchemaFiles& s) { profile(s)["spawned"] = "c"; },
-       "protocol.json#/x-profile/spawned: \"c\" is not a role of x-roles"},
+       "protocol.json#/x-profile/spawned: \"c\" is not a role of x-roles (\"a\", \"b\")"},
       {"ProfileWithThreeRoles",
        [](SchemaFiles& s) {
          profile(s);
@@ -488,20 +504,23 @@ const std::vector<Case>& cases() {
        },
        "protocol.json#/x-profile/spawned: a profile needs exactly two roles in x-roles"},
       {"ProfileLifecycleNotObject", [](SchemaFiles& s) { profile(s)["lifecycle"] = J::array(); },
-       "protocol.json#/x-profile/lifecycle: expected an object"},
+       "protocol.json#/x-profile/lifecycle: expected an object, got []"},
       {"ProfileLifecycleUnknownKey", [](SchemaFiles& s) { profile(s)["lifecycle"]["boot"] = "m"; },
        "protocol.json#/x-profile/lifecycle/boot: unknown lifecycle message"},
       {"ProfileLifecycleUnknownMessage",
        [](SchemaFiles& s) { profile(s)["lifecycle"]["handshake"] = "nope"; },
-       "protocol.json#/x-profile/lifecycle/handshake: \"nope\" is not a message of the protocol"},
+       "protocol.json#/x-profile/lifecycle/handshake: \"nope\" is not a message of the protocol "
+       "(\"m\")"},
       {"ProfileExitIsARequest", [](SchemaFiles& s) { profile(s)["lifecycle"]["exit"] = "m"; },
-       "protocol.json#/x-profile/lifecycle/exit: expected a notification to the spawned role"},
+       "protocol.json#/x-profile/lifecycle/exit: expected a notification to the spawned role "
+       "(\"b\"), got \"m\": a request a_to_b"},
       {"ProfileHandshakeFromTheSpawnedRole", [](SchemaFiles& s) { profile(s)["spawned"] = "a"; },
-       "protocol.json#/x-profile/lifecycle/handshake: expected a request to the spawned role"},
+       "protocol.json#/x-profile/lifecycle/handshake: expected a request to the spawned role "
+       "(\"a\"), got \"m\": a request a_to_b"},
       {"ProfileWithoutHandshake", [](SchemaFiles& s) { profile(s)["lifecycle"] = J::object(); },
        "protocol.json#/x-profile/lifecycle: missing \"handshake\""},
       {"ProfileStopsOnNotArray", [](SchemaFiles& s) { profile(s)["stops_on"] = "exit"; },
-       "protocol.json#/x-profile/stops_on: expected an array"},
+       "protocol.json#/x-profile/stops_on: expected an array, got \"exit\""},
       {"ProfileStopsOnExitWithoutExit",
        [](SchemaFiles& s) { profile(s)["stops_on"] = J::array({"exit"}); },
        "protocol.json#/x-profile/stops_on: \"exit\" needs lifecycle.exit"},
@@ -509,10 +528,10 @@ const std::vector<Case>& cases() {
        [](SchemaFiles& s) { profile(s)["stops_on"] = J::array({"shutdown"}); },
        "protocol.json#/x-profile/stops_on: \"shutdown\" needs lifecycle.shutdown"},
       {"ErrorObjectsUnknownWord", [](SchemaFiles& s) { profile(s)["error_objects"] = "lenient"; },
-       "protocol.json#/x-profile/error_objects: expected one of \"strict\""},
+       "protocol.json#/x-profile/error_objects: expected one of \"strict\", got \"lenient\""},
       {"ErrorObjectsNotObject", [](SchemaFiles& s) { profile(s)["error_objects"] = 1; },
        "protocol.json#/x-profile/error_objects: expected \"strict\" or {missing_code, "
-       "missing_message}"},
+       "missing_message}, got 1"},
       {"ErrorObjectsUnknownKey",
        [](SchemaFiles& s) {
          profile(s)["error_objects"] =
@@ -523,7 +542,8 @@ const std::vector<Case>& cases() {
        [](SchemaFiles& s) {
          profile(s)["error_objects"] = J::parse(R"({"missing_code": "nope", "missing_message": "m"})");
        },
-       "protocol.json#/x-profile/error_objects/missing_code: unknown error name \"nope\""},
+       "protocol.json#/x-profile/error_objects/missing_code: unknown error name \"nope\" (the "
+       "protocol has \"oops\")"},
       {"ErrorObjectsWithoutErrorCodes",
        [](SchemaFiles& s) {
          profile(s)["error_objects"] = J::parse(R"({"missing_code": "oops", "missing_message": "m"})");
@@ -549,36 +569,39 @@ const std::vector<Case>& cases() {
       {"ExchangeStepUnknownKey", [](SchemaFiles& s) { exchange(s)["steps"][0]["when"] = 1; },
        "protocol.json#/x-exchange/steps/0/when: unknown step key"},
       {"ExchangeStepTypeUnknown", [](SchemaFiles& s) { exchange(s)["steps"][0]["type"] = "Nope"; },
-       "protocol.json#/x-exchange/steps/0/type: \"Nope\" is not an object type of the protocol"},
+       "protocol.json#/x-exchange/steps/0/type: \"Nope\" is not an object type of the protocol "
+       "(\"T\", \"MParams\", \"MResult\")"},
       {"ExchangeStepWithoutDiscriminator", [](SchemaFiles& s) { exchange(s)["discriminator"] = "x"; },
        "protocol.json#/x-exchange/steps/0/type: \"T\" has no \"x\" member with a string const "
        "(the discriminator)"},
+      {"ExchangeStepFromUnknownRole", [](SchemaFiles& s) { exchange(s)["steps"][1]["from"] = "c"; },
+       "protocol.json#/x-exchange/steps/1/from: \"c\" is not a role of x-roles (\"a\", \"b\")"},
       {"ExchangeFirstStepFromTheSpawned", [](SchemaFiles& s) { exchange(s)["steps"][0]["from"] = "b"; },
        "protocol.json#/x-exchange/steps/0/from: the first step must come from the spawner (\"a\")"},
       {"ExchangeFramingContentLength", [](SchemaFiles& s) { exchange(s)["framing"] = "content-length"; },
-       "protocol.json#/x-exchange/framing: expected one of \"ndjson\""},
+       "protocol.json#/x-exchange/framing: expected one of \"ndjson\", got \"content-length\""},
       {"ExchangeStepsEmpty", [](SchemaFiles& s) { exchange(s)["steps"] = J::array(); },
-       "protocol.json#/x-exchange/steps: expected a non-empty array"},
+       "protocol.json#/x-exchange/steps: expected a non-empty array, got []"},
       {"ExchangeCorrelationInNoStep", [](SchemaFiles& s) { exchange(s)["correlation"] = "id"; },
        "protocol.json#/x-exchange/correlation: \"id\" is in no step's type"},
       {"ExchangeTimingUnknown", [](SchemaFiles& s) { exchange(s)["timings"]["boot"] = "timeout_ms"; },
        "protocol.json#/x-exchange/timings/boot: unknown exchange timing"},
       {"ExchangeWithinNotADuration", [](SchemaFiles& s) { exchange(s)["steps"][1]["within"] = "count"; },
        "protocol.json#/x-exchange/steps/1/within: \"count\" is not a duration constant (x-unit "
-       "\"ms\") of the protocol"},
+       "\"ms\") of the protocol (the protocol has \"timeout_ms\")"},
       {"ProfileTimingsNotObject", [](SchemaFiles& s) { profile(s)["timings"] = 1; },
-       "protocol.json#/x-profile/timings: expected an object"},
+       "protocol.json#/x-profile/timings: expected an object, got 1"},
       {"ProfileTimingUnknown",
        [](SchemaFiles& s) { profile(s)["timings"]["boot_timeout"] = "timeout_ms"; },
        "protocol.json#/x-profile/timings/boot_timeout: unknown timing"},
       {"ProfileTimingNotADuration",
        [](SchemaFiles& s) { profile(s)["timings"]["handshake_timeout"] = "count"; },
-       "protocol.json#/x-profile/timings/handshake_timeout: \"count\" is not a duration constant "
-       "(x-unit \"ms\") of the protocol"},
+       "protocol.json#/x-profile/timings/handshake_timeout: \"count\" is not a duration "
+       "constant (x-unit \"ms\") of the protocol (the protocol has \"timeout_ms\")"},
       {"ProfileTimingNotACount",
        [](SchemaFiles& s) { profile(s)["timings"]["restarts_in_window"] = "timeout_ms"; },
        "protocol.json#/x-profile/timings/restarts_in_window: \"timeout_ms\" is not an integer "
-       "constant of the protocol"},
+       "constant of the protocol (the protocol has \"count\")"},
       {"ProfileTimingNotDurations",
        [](SchemaFiles& s) {
          J& p = profile(s);
@@ -586,7 +609,7 @@ const std::vector<Case>& cases() {
          p["timings"]["restart_backoff"] = "timeout_ms";
        },
        "protocol.json#/x-profile/timings/restart_backoff: \"timeout_ms\" is not an array of "
-       "durations (x-unit \"ms\") of the protocol"},
+       "durations (x-unit \"ms\") of the protocol (the protocol has none)"},
       {"ProfileTimingExitGraceIsTheStopSequences",
        [](SchemaFiles& s) { profile(s)["timings"]["exit_grace"] = "timeout_ms"; },
        "protocol.json#/x-profile/timings/exit_grace: not used: the stop sequence's {\"wait\": "
@@ -614,16 +637,19 @@ const std::vector<Case>& cases() {
       {"ProfileIdsUnknownKey", [](SchemaFiles& s) { profile(s)["ids"]["order"] = 1; },
        "protocol.json#/x-profile/ids/order: unknown ids key"},
       {"ProfileIdMatchUnknown", [](SchemaFiles& s) { profile(s)["ids"]["match"] = "loose"; },
-       "protocol.json#/x-profile/ids/match: expected one of \"exact\", \"string_form\""},
+       "protocol.json#/x-profile/ids/match: expected one of \"exact\", \"string_form\", got "
+       "\"loose\""},
       {"ProfileWithoutOversize", [](SchemaFiles& s) { profile(s).erase("oversize"); },
        "protocol.json#/x-profile: missing \"oversize\""},
       {"ProfileOversizeUnknown", [](SchemaFiles& s) { profile(s)["oversize"] = "truncate"; },
-       "protocol.json#/x-profile/oversize: expected one of \"close\", \"discard\", \"answer\""},
+       "protocol.json#/x-profile/oversize: expected one of \"close\", \"discard\", \"answer\", "
+       "got \"truncate\""},
       {"ProfilePerRoleNotObject", [](SchemaFiles& s) { profile(s)["not_json"] = 1; },
-       "protocol.json#/x-profile/not_json: expected a string or an object by receiving role"},
+       "protocol.json#/x-profile/not_json: expected one of \"answer\", \"log\", or an object by "
+       "receiving role, got 1"},
       {"ProfilePerRoleUnknownRole",
        [](SchemaFiles& s) { profile(s)["not_json"] = J::parse(R"({"c": "log"})"); },
-       "protocol.json#/x-profile/not_json/c: \"c\" is not a role of x-roles"},
+       "protocol.json#/x-profile/not_json/c: \"c\" is not a role of x-roles (\"b\", \"a\")"},
       {"ProfilePerRoleMissingRole",
        [](SchemaFiles& s) { profile(s)["oversize"] = J::parse(R"({"a": "close"})"); },
        "protocol.json#/x-profile/oversize: missing \"b\""},
@@ -639,7 +665,8 @@ const std::vector<Case>& cases() {
        },
        "protocol.json#/x-profile/line_breaks: \"any\" line breaks need ndjson framing"},
       {"ProfileErrorDataNotObject", [](SchemaFiles& s) { profile(s)["error_data"] = "reason"; },
-       "protocol.json#/x-profile/error_data: expected {\"member\": ..., \"values\": {...}}"},
+       "protocol.json#/x-profile/error_data: expected {\"member\": ..., \"values\": {...}}, got "
+       "\"reason\""},
       {"ProfileErrorDataUnknownKey",
        [](SchemaFiles& s) {
          profile(s)["error_data"] = J::parse(R"({"member": "r", "values": {}, "x": 1})");
@@ -647,13 +674,14 @@ const std::vector<Case>& cases() {
        "protocol.json#/x-profile/error_data/x: unknown error_data key"},
       {"ProfileErrorDataEmptyMember",
        [](SchemaFiles& s) { profile(s)["error_data"] = J::parse(R"({"member": "", "values": {}})"); },
-       "protocol.json#/x-profile/error_data/member: expected a member name"},
+       "protocol.json#/x-profile/error_data/member: expected a member name, got \"\""},
       {"ProfileErrorDataUnknownError",
        [](SchemaFiles& s) {
          profile(s)["error_data"] = J::parse(R"({"member": "r", "values": {"timeout": "t"}})");
        },
-       "protocol.json#/x-profile/error_data/values/timeout: unknown runtime error (expected "
-       "parse_error, batch, invalid_request, method_not_found, invalid_params or internal_error)"},
+       "protocol.json#/x-profile/error_data/values/timeout: unknown runtime error (expected one "
+       "of \"parse_error\", \"batch\", \"invalid_request\", \"method_not_found\", "
+       "\"invalid_params\", \"internal_error\")"},
       {"ProfileAfterShutdownWithoutShutdown",
        [](SchemaFiles& s) { profile(s)["after_shutdown"] = "ignore_input"; },
        "protocol.json#/x-profile/after_shutdown: after_shutdown needs lifecycle.shutdown"},
@@ -666,7 +694,7 @@ const std::vector<Case>& cases() {
        },
        "protocol.json#/x-profile/after_shutdown: contradicts stops_on \"shutdown\""},
       {"ProfileStopNotArray", [](SchemaFiles& s) { profile(s)["stop"] = "kill"; },
-       "protocol.json#/x-profile/stop: expected a non-empty array"},
+       "protocol.json#/x-profile/stop: expected a non-empty array, got \"kill\""},
       {"ProfileStopWithoutKill",
        [](SchemaFiles& s) { profile(s)["stop"] = J::parse(R"(["close_stdin"])"); },
        "protocol.json#/x-profile/stop: the last step must be \"kill\" (so that every stop ends)"},
@@ -675,7 +703,8 @@ const std::vector<Case>& cases() {
        "protocol.json#/x-profile/stop/1: nothing can follow \"kill\""},
       {"ProfileStopWaitShape",
        [](SchemaFiles& s) { profile(s)["stop"] = J::parse(R"([{"sleep": "timeout_ms"}, "kill"])"); },
-       "protocol.json#/x-profile/stop/0: expected {\"wait\": <constant>}"},
+       "protocol.json#/x-profile/stop/0: expected {\"wait\": <constant>}, got "
+       "{\"sleep\":\"timeout_ms\"}"},
       {"ProfileStopShutdownWithoutShutdown",
        [](SchemaFiles& s) { profile(s)["stop"] = J::parse(R"(["shutdown", "kill"])"); },
        "protocol.json#/x-profile/stop/0: \"shutdown\" needs lifecycle.shutdown"},
@@ -699,13 +728,14 @@ const std::vector<Case>& cases() {
        "protocol.json#/x-profile/stop/0: \"sigterm\" needs a {\"wait\": ...} after it, or it "
        "is a kill"},
       {"DirectionUnknownRole", [](SchemaFiles& s) { msg(s)["x-direction"] = "a_to_c"; },
-       "messages/m.json#/x-direction: expected \"<role>_to_<role>\" with roles from x-roles"},
+       "messages/m.json#/x-direction: expected \"<role>_to_<role>\" with roles from x-roles "
+       "(\"a_to_b\", \"b_to_a\"), got \"a_to_c\""},
       {"GateNotArray", [](SchemaFiles& s) { msg(s)["x-gate"] = J::object(); },
-       "messages/m.json#/x-gate: expected an array of gate clauses"},
+       "messages/m.json#/x-gate: expected an array of gate clauses, got {}"},
       {"GateClauseShape",
        [](SchemaFiles& s) { msg(s)["x-gate"] = J::parse(R"([{"granted": "x"}])"); },
        "messages/m.json#/x-gate/0: expected {granted, value}, {granted, param} or {declared, "
-       "param}"},
+       "param}, got {\"granted\":\"x\"}"},
       {"ErrorsWithoutErrorCodes",
        [](SchemaFiles& s) {
          s["protocol.json"].erase("x-error-codes");
@@ -713,7 +743,7 @@ const std::vector<Case>& cases() {
        },
        "messages/m.json#/x-errors: x-errors needs \"x-error-codes\" in the protocol file"},
       {"UnknownErrorName", [](SchemaFiles& s) { msg(s)["x-errors"] = J::array({"nope"}); },
-       "messages/m.json#/x-errors: unknown error name \"nope\""},
+       "messages/m.json#/x-errors/0: unknown error name \"nope\" (the protocol has \"oops\")"},
   };
   return all;
 }
@@ -894,10 +924,11 @@ TEST(Diagnostics, AcceptedNeighbours) {
 
 // ---- coverage: every message in the sources is exercised above ---------------------------
 
-// The string literals inside the argument list of each `fail(` / `SchemaError(` call in `code`.
+// The string literals inside the argument list of each `fail(` / `reject(` / `SchemaError(`
+// call in `code`.
 std::vector<std::string> diagnostic_literals(const std::string& code) {
   std::vector<std::string> out;
-  static const std::regex call(R"((^|[^A-Za-z0-9_])(fail|SchemaError)\()");
+  static const std::regex call(R"((^|[^A-Za-z0-9_])(fail|reject|SchemaError)\()");
   for (auto it = std::sregex_iterator(code.begin(), code.end(), call); it != std::sregex_iterator();
        ++it) {
     std::size_t i = static_cast<std::size_t>(it->position(0) + it->length(0));

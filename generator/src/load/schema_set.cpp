@@ -6,6 +6,8 @@
 #include <set>
 #include <sstream>
 
+#include "load/shown.hpp"
+
 namespace rpckit::gen {
 namespace {
 
@@ -56,6 +58,8 @@ Node Node::child(std::string_view key) const {
   return {&(*json)[std::string(key)], file, pointer + "/" + escape_pointer_token(key)};
 }
 
+void Node::reject(const std::string& expected) const { fail(expected + ", got " + shown(*json)); }
+
 Node Node::item(std::size_t index) const {
   if (!json->is_array() || index >= json->size()) fail("missing item " + std::to_string(index));
   return {&(*json)[index], file, pointer + "/" + std::to_string(index)};
@@ -70,10 +74,11 @@ SchemaSet SchemaSet::load(const std::filesystem::path& protocol_file) {
   for (const char* list : {"x-messages", "x-types"}) {
     if (!root.contains(list)) continue;
     Node list_node = set.root().child(list);
-    if (!list_node.json->is_array()) list_node.fail("expected an array of file paths");
-    for (const Json& entry : *list_node.json) {
-      if (!entry.is_string()) list_node.fail("expected an array of file paths");
-      set.load_file(normalize(entry.get<std::string>()));
+    if (!list_node.json->is_array()) list_node.reject("expected an array of file paths");
+    for (std::size_t i = 0; i < list_node.json->size(); ++i) {
+      Node entry = list_node.item(i);
+      if (!entry.json->is_string()) entry.reject("expected a file path");
+      set.load_file(normalize(entry.json->get<std::string>()));
     }
   }
   return set;
@@ -110,18 +115,18 @@ void SchemaSet::load_file(const std::string& relative, const Node* referrer) {
 void SchemaSet::check_keywords(const Node& node) {
   const Json& j = *node.json;
   if (j.is_boolean()) return;  // true / false schemas
-  if (!j.is_object()) node.fail("expected a schema object");
+  if (!j.is_object()) node.reject("expected a schema object");
   for (const auto& [key, value] : j.items()) {
     Node sub{&value, node.file, node.pointer + "/" + escape_pointer_token(key)};
     if (kSchemaValued.count(key) != 0) {
       if (!value.is_boolean()) check_keywords(sub);
     } else if (kSchemaMaps.count(key) != 0) {
-      if (!value.is_object()) sub.fail("expected an object of schemas");
+      if (!value.is_object()) sub.reject("expected an object of schemas");
       for (const auto& [name, schema] : value.items()) {
         check_keywords({&schema, node.file, sub.pointer + "/" + escape_pointer_token(name)});
       }
     } else if (kSchemaArrays.count(key) != 0) {
-      if (!value.is_array()) sub.fail("expected an array of schemas");
+      if (!value.is_array()) sub.reject("expected an array of schemas");
       for (std::size_t i = 0; i < value.size(); ++i) {
         check_keywords({&value[i], node.file, sub.pointer + "/" + std::to_string(i)});
       }
@@ -132,11 +137,11 @@ void SchemaSet::check_keywords(const Node& node) {
   if (j.contains("not")) {
     const Json& n = j["not"];
     if (!n.is_object() || n.size() != 1 || !n.contains("pattern")) {
-      node.child("not").fail("only {\"pattern\": ...} is supported under \"not\"");
+      node.child("not").reject("only {\"pattern\": ...} is supported under \"not\"");
     }
   }
   if (j.contains("$ref")) {
-    if (!j["$ref"].is_string()) node.child("$ref").fail("expected a string");
+    if (!j["$ref"].is_string()) node.child("$ref").reject("expected a string");
     std::string file = ref_file(node, j["$ref"].get<std::string>());
     if (file != node.file) load_file(file, &node);
   }
@@ -159,6 +164,10 @@ Node SchemaSet::file(const std::string& relative) const {
   auto it = files_.find(normalize(relative));
   if (it == files_.end()) throw SchemaError(relative, "", "file not loaded");
   return {&it->second, it->first, ""};
+}
+
+bool SchemaSet::loaded(const std::string& relative) const {
+  return files_.count(normalize(relative)) != 0;
 }
 
 Node SchemaSet::resolve(const Node& from, const std::string& ref) const {

@@ -27,6 +27,9 @@ struct Node {
   Node item(std::size_t index) const;      // array element; throws SchemaError if missing
   bool has(std::string_view key) const { return json->is_object() && json->contains(key); }
   [[noreturn]] void fail(const std::string& message) const { throw SchemaError(file, pointer, message); }
+  // fail(expected + ", got <this value as JSON>"): for a value of the wrong kind or outside
+  // a closed set, so the message shows what was written.
+  [[noreturn]] void reject(const std::string& expected) const;
 };
 
 class SchemaSet {
@@ -42,6 +45,10 @@ class SchemaSet {
   std::string hash() const;
   // Every file loaded (the protocol file and all it reaches), for build-system depfiles.
   std::vector<std::filesystem::path> files() const;
+  // The protocol file's folder, which every relative path above is relative to.
+  const std::filesystem::path& dir() const { return dir_; }
+  // Whether `relative` (any spelling) was loaded: listed, or reached by a $ref.
+  bool loaded(const std::string& relative) const;
 
  private:
   // `referrer`: the schema node whose $ref names the file, for read and parse errors.

@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <array>
 #include <string_view>
+#include <vector>
 
+#include "load/shown.hpp"
 #include "lower/profile_values.hpp"
 #include "rpckit/descriptors/exchange.hpp"
 
@@ -18,7 +20,7 @@ constexpr std::array<std::string_view, 4> kTimings = {"invoke", "launch", "teard
 
 template <std::size_t N>
 void only_keys(const Node& n, const std::array<std::string_view, N>& keys, const char* what) {
-  if (!n.json->is_object()) n.fail("expected an object");
+  if (!n.json->is_object()) n.reject("expected an object");
   for (const auto& item : n.json->items()) {
     if (std::find(keys.begin(), keys.end(), item.key()) == keys.end()) {
       n.child(item.key()).fail(std::string("unknown ") + what);
@@ -29,7 +31,7 @@ void only_keys(const Node& n, const std::array<std::string_view, N>& keys, const
 std::string role(const Node& n, const ir::Module& m) {
   std::string name = string_of(n);
   if (std::find(m.roles.begin(), m.roles.end(), name) == m.roles.end()) {
-    n.fail("\"" + name + "\" is not a role of x-roles");
+    n.fail("\"" + name + "\" is not a role of x-roles (" + quoted_list(m.roles) + ")");
   }
   return name;
 }
@@ -54,7 +56,14 @@ ir::Exchange::Step lower_step(const Node& n, const ir::Exchange& x, const ir::Mo
   auto decl = std::find_if(m.types.begin(), m.types.end(), [&](const ir::TypeDecl& d) {
     return d.name == step.type && d.kind == ir::TypeDecl::Kind::kStruct;
   });
-  if (decl == m.types.end()) type.fail("\"" + step.type + "\" is not an object type of the protocol");
+  if (decl == m.types.end()) {
+    std::vector<std::string> structs;
+    for (const ir::TypeDecl& d : m.types) {
+      if (d.kind == ir::TypeDecl::Kind::kStruct) structs.push_back(d.name);
+    }
+    type.fail("\"" + step.type + "\" is not an object type of the protocol (" +
+              quoted_list(structs) + ")");
+  }
   const ir::Field* tag = field(*decl, x.discriminator);
   Json tag_value = tag != nullptr && tag->const_json ? Json::parse(*tag->const_json) : Json();
   if (!tag_value.is_string()) {
@@ -86,7 +95,7 @@ ir::Exchange lower_exchange(const Node& exchange, const ir::Module& m) {
   if (exchange.has("correlation")) x.correlation = string_of(exchange.child("correlation"));
 
   Node steps = exchange.child("steps");
-  if (!steps.json->is_array() || steps.json->empty()) steps.fail("expected a non-empty array");
+  if (!steps.json->is_array() || steps.json->empty()) steps.reject("expected a non-empty array");
   for (std::size_t i = 0; i < steps.json->size(); ++i) {
     ir::Exchange::Step step = lower_step(steps.item(i), x, m);
     if (i == 0 && step.from != x.spawner_role) {

@@ -26,7 +26,7 @@ ir::Module Lowerer::run() {
   if (root.has("x-error-codes")) {
     Node target = schema_.resolve(root.child("x-error-codes"), text(root, "x-error-codes"));
     if (shape_of(target, true) != Shape::kEnum || !integer_enum(target)) {
-      root.child("x-error-codes").fail("must reference an integer enum");
+      root.child("x-error-codes").reject("must reference an integer enum");
     }
     module_.error_code_type = declare(target, name_for(target));
   }
@@ -60,18 +60,18 @@ void Lowerer::lower_constants(const Node& root) {
     if (items.empty()) n.child("const").fail("an array constant cannot be empty");
     const Json& first = items[0];
     bool ms = n.has("x-unit");
-    if (ms && text(n, "x-unit") != "ms") n.child("x-unit").fail("only \"ms\" is supported");
+    if (ms && text(n, "x-unit") != "ms") n.child("x-unit").reject("only \"ms\" is supported");
     for (const Json& item : items) {
       // nlohmann stores 1 as unsigned and -1 as signed: both are JSON integers.
       bool same =
           item.type() == first.type() || (item.is_number_integer() && first.is_number_integer());
-      if (!same) n.child("const").fail("array items differ in type");
+      if (!same) n.child("const").reject("array items differ in type");
       c.values.push_back(item.is_string() ? Json(item.get<std::string>()).dump() : item.dump());
     }
     if (first.is_number_integer() || first.is_number_unsigned()) {
       c.kind = ms ? ir::Constant::Kind::kDurationMs : ir::Constant::Kind::kInteger;
     } else if (ms) {
-      n.child("x-unit").fail("a duration must be an integer number of ms");
+      n.child("const").reject("a duration (x-unit \"ms\") must be an integer number of ms");
     } else if (first.is_number_float()) {
       c.kind = ir::Constant::Kind::kNumber;
     } else if (first.is_string()) {
@@ -79,9 +79,8 @@ void Lowerer::lower_constants(const Node& root) {
     } else if (first.is_boolean()) {
       c.kind = ir::Constant::Kind::kBool;
     } else {
-      n.child("const").fail("a constant must be an integer, number, string or boolean");
+      n.child("const").reject("a constant must be an integer, number, string or boolean");
     }
-    constants_[key] = c;
     module_.constants.push_back(std::move(c));
   }
 }

@@ -4,7 +4,9 @@
 
 #include <algorithm>
 
+#include "load/shown.hpp"
 #include "lower/names.hpp"
+#include "lower/profile_values.hpp"
 #include "lower/schema_node.hpp"
 
 namespace rpckit::gen {
@@ -28,7 +30,7 @@ void Lowerer::lower_message(const Node& file) {
   m.function_name = member_name(m.method);
   std::string kind = text(file, "x-kind");
   if (kind != "request" && kind != "notification") {
-    file.child("x-kind").fail("expected \"request\" or \"notification\"");
+    file.child("x-kind").reject("expected \"request\" or \"notification\"");
   }
   m.request = kind == "request";
   lower_direction(file, m);
@@ -41,7 +43,7 @@ void Lowerer::lower_message(const Node& file) {
   }
   TypeRef p = lower_use(params_type, m.cpp_name + "Params");
   if (p.kind != TypeRef::Kind::kNamed || find_decl(p.name)->kind != TypeDecl::Kind::kStruct) {
-    params.fail("params must be an object type");
+    params.reject("params must be an object type");
   }
   m.params_type = p.name;
   const std::vector<ir::Field>& fields = find_decl(p.name)->struct_.fields;
@@ -94,34 +96,33 @@ void Lowerer::lower_surfaces() {
 
 // The C++ name of the duration constant a string node names.
 std::string Lowerer::duration_constant(const Node& n) {
-  if (!n.json->is_string()) n.fail("expected the name of a duration constant");
-  std::string name = n.json->get<std::string>();
-  auto it = constants_.find(name);
-  if (it == constants_.end() || it->second.kind != ir::Constant::Kind::kDurationMs ||
-      it->second.array) {
-    n.fail("\"" + name + "\" is not a duration constant of the protocol");
-  }
-  return it->second.cpp_name;
+  if (!n.json->is_string()) n.reject("expected the name of a duration constant");
+  return timing_constant(n, ir::Profile::Timing::Kind::kDuration, module_);
 }
 
 void Lowerer::lower_direction(const Node& file, ir::Message& m) {
   std::string direction = text(file, "x-direction");
+  std::vector<std::string> directions;
   for (const std::string& from : module_.roles) {
     for (const std::string& to : module_.roles) {
-      if (from != to && direction == from + "_to_" + to) {
+      if (from == to) continue;
+      if (direction == from + "_to_" + to) {
         m.from = from;
         m.to = to;
         return;
       }
+      directions.push_back(from + "_to_" + to);
     }
   }
-  file.child("x-direction").fail("expected \"<role>_to_<role>\" with roles from x-roles");
+  file.child("x-direction")
+      .reject("expected \"<role>_to_<role>\" with roles from x-roles (" +
+              quoted_list(directions) + ")");
 }
 
 void Lowerer::lower_gate(const Node& file, ir::Message& m) {
   if (!file.has("x-gate")) return;
   Node gate = file.child("x-gate");
-  if (!gate.json->is_array()) gate.fail("expected an array of gate clauses");
+  if (!gate.json->is_array()) gate.reject("expected an array of gate clauses");
   for (std::size_t i = 0; i < gate.json->size(); ++i) {
     Node c = gate.item(i);
     ir::GateClause clause;
@@ -138,7 +139,7 @@ void Lowerer::lower_gate(const Node& file, ir::Message& m) {
       clause.list = text(c, "declared");
       clause.param = text(c, "param");
     } else {
-      c.fail("expected {granted, value}, {granted, param} or {declared, param}");
+      c.reject("expected {granted, value}, {granted, param} or {declared, param}");
     }
     m.gate.push_back(std::move(clause));
   }
@@ -151,12 +152,8 @@ void Lowerer::lower_errors(const Node& file, ir::Message& m) {
     file.child("x-errors").fail("x-errors needs \"x-error-codes\" in the protocol file");
   }
   const TypeDecl* codes = find_decl(*module_.error_code_type);
-  for (const std::string& name : names) {
-    std::string cpp = constant_name(name);
-    bool known = std::any_of(codes->enum_.values.begin(), codes->enum_.values.end(),
-                             [&](const ir::EnumValue& v) { return v.cpp_name == cpp; });
-    if (!known) file.child("x-errors").fail("unknown error name \"" + name + "\"");
-    m.errors.push_back(cpp);
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    m.errors.push_back(error_enumerator(file.child("x-errors").item(i), *codes));
   }
 }
 

@@ -3,7 +3,9 @@
 
 #include <algorithm>
 #include <set>
+#include <vector>
 
+#include "load/shown.hpp"
 #include "lower/names.hpp"
 #include "lower/schema_node.hpp"
 
@@ -139,24 +141,26 @@ std::optional<std::string> Lowerer::default_expression(const Node& d, const Type
       for (const ir::EnumValue& e : decl->enum_.values) {
         if (e.wire == v.get<std::string>()) return type.name + "::" + e.cpp_name;
       }
-      d.fail("default is not one of the enum's values");
+      std::vector<std::string> wires;
+      for (const ir::EnumValue& e : decl->enum_.values) wires.push_back(e.wire);
+      d.reject("default is not one of the enum's values (" + quoted_list(wires) + ")");
     }
     return std::nullopt;
   }
   if (type.kind != TypeRef::Kind::kPrimitive) return std::nullopt;
   switch (type.primitive) {
     case Primitive::kString:
-      if (!v.is_string()) d.fail("default does not match the type (string)");
+      if (!v.is_string()) d.reject("default does not match the type (string)");
       return "std::string(" + v.dump() + ")";
     case Primitive::kBool:
-      if (!v.is_boolean()) d.fail("default does not match the type (boolean)");
+      if (!v.is_boolean()) d.reject("default does not match the type (boolean)");
       return v.dump();
     case Primitive::kInt64:
     case Primitive::kUInt32:
-      if (!v.is_number_integer()) d.fail("default does not match the type (integer)");
+      if (!v.is_number_integer()) d.reject("default does not match the type (integer)");
       return v.dump();
     case Primitive::kDouble:
-      if (!v.is_number()) d.fail("default does not match the type (number)");
+      if (!v.is_number()) d.reject("default does not match the type (number)");
       return v.is_number_float() ? v.dump() : v.dump() + ".0";
     default:
       return std::nullopt;
@@ -172,18 +176,21 @@ ir::Enum Lowerer::lower_enum(const Node& n, const std::string& name) {
     e.values_struct = name + "Values";
   }
   if (!e.integer && single_type(n, nullptr) != "string" && n.has("type")) {
-    n.child("type").fail("enums must be of type string or integer");
+    n.child("type").reject("enums must be of type string or integer");
   }
   Node values = n.child("enum");
-  if (!values.json->is_array() || values.json->empty()) values.fail("expected a non-empty array");
+  if (!values.json->is_array() || values.json->empty()) values.reject("expected a non-empty array");
   std::vector<std::string> names = string_list(n, "x-enum-names");
   std::vector<std::string> docs = string_list(n, "x-enum-descriptions");
   std::size_t count = values.json->size();
   if (n.has("x-enum-names") && names.size() != count) {
-    n.child("x-enum-names").fail("needs one name per enum value");
+    n.child("x-enum-names").fail("needs one name per enum value (" + std::to_string(count) +
+                                 "), got " + std::to_string(names.size()));
   }
   if (n.has("x-enum-descriptions") && docs.size() != count) {
-    n.child("x-enum-descriptions").fail("needs one description per enum value");
+    n.child("x-enum-descriptions").fail("needs one description per enum value (" +
+                                        std::to_string(count) + "), got " +
+                                        std::to_string(docs.size()));
   }
   if (e.integer && names.empty()) n.fail("an integer enum needs \"x-enum-names\"");
   std::set<std::string> seen;
@@ -191,10 +198,10 @@ ir::Enum Lowerer::lower_enum(const Node& n, const std::string& name) {
     const Json& v = (*values.json)[i];
     ir::EnumValue value;
     if (e.integer) {
-      if (!v.is_number_integer()) values.fail("expected integers");
+      if (!v.is_number_integer()) values.item(i).reject("expected an integer");
       value.wire = v.dump();
     } else {
-      if (!v.is_string()) values.fail("expected strings");
+      if (!v.is_string()) values.item(i).reject("expected a string");
       value.wire = v.get<std::string>();
     }
     value.label = names.empty() ? value.wire : names[i];
@@ -204,7 +211,10 @@ ir::Enum Lowerer::lower_enum(const Node& n, const std::string& name) {
       values.fail("value \"" + value.wire + "\" would be named kUnknown, which open enums reserve");
     }
     if (!seen.insert(value.cpp_name).second) {
-      values.fail("two values map to the C++ name " + value.cpp_name);
+      auto first = std::find_if(e.values.begin(), e.values.end(),
+                                [&](const ir::EnumValue& other) { return other.cpp_name == value.cpp_name; });
+      values.fail("values " + quoted_list(std::vector{first->label, value.label}) +
+                  " map to the same C++ name " + value.cpp_name);
     }
     e.values.push_back(std::move(value));
   }
@@ -224,7 +234,7 @@ ir::Union Lowerer::lower_union(const Node& n, const std::string& owner) {
     if (member.type.nullable) m.fail("union members cannot be nullable");
     if (u.discriminator) {
       member.tag = discriminator_value(m, *u.discriminator);
-      if (!keys.insert(member.tag).second) m.fail("discriminator value used twice");
+      if (!keys.insert(member.tag).second) m.fail("discriminator value \"" + member.tag + "\" used twice");
     } else {
       member.match = match_key(m, member.type);
       if (!keys.insert(member.match).second) {

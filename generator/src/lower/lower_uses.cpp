@@ -2,11 +2,21 @@
 // constraints.
 #include "lower/lowerer.hpp"
 
+#include <array>
+#include <string_view>
+
+#include "load/shown.hpp"
 #include "lower/names.hpp"
 #include "rpckit/codec/ecmascript_pattern.hpp"
 #include "lower/schema_node.hpp"
 
 namespace rpckit::gen {
+namespace {
+
+constexpr std::array<std::string_view, 7> kTypes = {"string", "integer", "number", "boolean",
+                                                    "null",   "object",  "array"};
+
+}  // namespace
 
 void Lowerer::depend(const std::string& name) {
   if (current_deps_.empty()) return;
@@ -99,7 +109,7 @@ std::optional<std::uint64_t> Lowerer::count(const Node& n, std::string_view key)
   if (!n.has(key)) return std::nullopt;
   Node c = n.child(key);
   if (!c.json->is_number_unsigned() && !(c.json->is_number_integer() && c.json->get<std::int64_t>() >= 0)) {
-    c.fail("expected a non-negative integer");
+    c.reject("expected a non-negative integer");
   }
   return c.json->get<std::uint64_t>();
 }
@@ -107,7 +117,7 @@ std::optional<std::uint64_t> Lowerer::count(const Node& n, std::string_view key)
 std::optional<double> Lowerer::number(const Node& n, std::string_view key) {
   if (!n.has(key)) return std::nullopt;
   Node c = n.child(key);
-  if (!c.json->is_number()) c.fail("expected a number");
+  if (!c.json->is_number()) c.reject("expected a number");
   return c.json->get<double>();
 }
 
@@ -130,7 +140,7 @@ ir::Pattern Lowerer::pattern(const Node& n) {
 void Lowerer::error_messages(const Node& n, ir::Constraints& constraints) {
   if (!n.has("x-error-messages")) return;
   Node messages = n.child("x-error-messages");
-  if (!messages.json->is_object()) messages.fail("expected an object of keyword: message");
+  if (!messages.json->is_object()) messages.reject("expected an object of keyword: message");
   for (const auto& [keyword, message] : messages.json->items()) {
     Node entry = messages.child(keyword);
     ir::Pattern* target = keyword == "pattern" ? (constraints.pattern ? &*constraints.pattern : nullptr)
@@ -141,7 +151,7 @@ void Lowerer::error_messages(const Node& n, ir::Constraints& constraints) {
     }
     if (target == nullptr) entry.fail("no \"" + keyword + "\" on this schema to explain");
     if (!message.is_string() || message.get<std::string>().empty()) {
-      entry.fail("expected a non-empty string");
+      entry.reject("expected a non-empty string");
     }
     target->message = message.get<std::string>();
   }
@@ -162,7 +172,7 @@ TypeRef Lowerer::lower_primitive(const Node& n) {
       if (format == "date-time") {
         t.constraints.date_time = true;
       } else if (format != "uri") {
-        n.child("format").fail("unsupported format \"" + format + "\" (date-time, uri)");
+        n.child("format").fail("unsupported format \"" + format + "\" (expected \"date-time\" or \"uri\")");
       }
     }
   } else if (type == "integer") {
@@ -180,7 +190,8 @@ TypeRef Lowerer::lower_primitive(const Node& n) {
   } else if (type == "null") {
     t.primitive = Primitive::kNull;
   } else {
-    n.child("type").fail("unsupported type \"" + type + "\"");
+    n.child("type").fail("unsupported type \"" + type + "\" (expected one of " +
+                         quoted_list(kTypes) + ")");
   }
   return t;
 }

@@ -72,7 +72,6 @@ class Lowerer {
   const SchemaSet& schema_;
   LowerOptions options_;
   ir::Module module_;
-  std::map<std::string, ir::Constant> constants_;   // by wire name
   std::map<std::string, std::string> declared_;     // location -> name
   std::map<std::string, std::string> names_;        // name -> location
   std::vector<TypeDecl> decls_;                     // in declaration order

@@ -7,6 +7,7 @@
 #include <tuple>
 #include <utility>
 
+#include "load/shown.hpp"
 #include "lower/names.hpp"
 #include "lower/profile_rules.hpp"
 #include "lower/profile_values.hpp"
@@ -26,10 +27,12 @@ constexpr std::array<std::string_view, 5> kLifecycle = {"handshake", "handshake_
 
 const ir::Message& message(const Node& n, const ir::Module& m) {
   std::string method = string_of(n);
+  std::vector<std::string> methods;
   for (const ir::Message& msg : m.messages) {
     if (msg.method == method) return msg;
+    methods.push_back(msg.method);
   }
-  n.fail("\"" + method + "\" is not a message of the protocol");
+  n.fail("\"" + method + "\" is not a message of the protocol (" + quoted_list(methods) + ")");
 }
 
 const char* id_kind(const Node& n) {
@@ -44,23 +47,18 @@ void lower_error_objects(const Node& n, const ir::Module& m, ir::Profile& p) {
     one_of(n, {"strict"});
     return;
   }
-  if (!n.json->is_object()) n.fail("expected \"strict\" or {missing_code, missing_message}");
+  if (!n.json->is_object()) n.reject("expected \"strict\" or {missing_code, missing_message}");
   for (const auto& item : n.json->items()) {
     if (item.key() != "missing_code" && item.key() != "missing_message") {
       n.child(item.key()).fail("unknown error_objects key");
     }
   }
   Node code = n.child("missing_code");
-  std::string name = string_of(code);
+  string_of(code);
   if (!m.error_code_type) code.fail("missing_code needs \"x-error-codes\" in the protocol file");
   for (const ir::TypeDecl& d : m.types) {
-    if (d.name != *m.error_code_type) continue;
-    std::string cpp = constant_name(name);
-    for (const ir::EnumValue& v : d.enum_.values) {
-      if (v.cpp_name == cpp) p.missing_error_code = d.name + "::" + cpp;
-    }
+    if (d.name == *m.error_code_type) p.missing_error_code = d.name + "::" + error_enumerator(code, d);
   }
-  if (p.missing_error_code.empty()) code.fail("unknown error name \"" + name + "\"");
   p.missing_error_message = Json(string_of(n.child("missing_message"))).dump();  // C++ literal
 }
 
@@ -112,7 +110,7 @@ ir::Profile lower_profile(const Node& given, const ir::Module& m, bool accept_le
     upgraded = upgraded_legacy_profile(given);
     profile.json = &*upgraded;
   }
-  if (!profile.json->is_object()) profile.fail("expected an object");
+  if (!profile.json->is_object()) profile.reject("expected an object");
   for (const auto& item : profile.json->items()) {
     if (std::find(kKeys.begin(), kKeys.end(), item.key()) == kKeys.end()) {
       profile.child(item.key()).fail("unknown profile key");
@@ -135,13 +133,13 @@ ir::Profile lower_profile(const Node& given, const ir::Module& m, bool accept_le
   }
   p.id_sent = id_kind(ids.child("send"));
   Node accept = ids.child("accept");
-  if (!accept.json->is_array() || accept.json->empty()) accept.fail("expected a non-empty array");
+  if (!accept.json->is_array() || accept.json->empty()) accept.reject("expected a non-empty array");
   for (std::size_t i = 0; i < accept.json->size(); ++i) p.ids_accepted.push_back(id_kind(accept.item(i)));
 
   Node spawned = profile.child("spawned");
   p.spawned_role = string_of(spawned);
   if (std::find(m.roles.begin(), m.roles.end(), p.spawned_role) == m.roles.end()) {
-    spawned.fail("\"" + p.spawned_role + "\" is not a role of x-roles");
+    spawned.fail("\"" + p.spawned_role + "\" is not a role of x-roles (" + quoted_list(m.roles) + ")");
   }
   if (m.roles.size() != 2) spawned.fail("a profile needs exactly two roles in x-roles");
   p.spawner_role = m.roles[0] == p.spawned_role ? m.roles[1] : m.roles[0];
@@ -155,7 +153,7 @@ ir::Profile lower_profile(const Node& given, const ir::Module& m, bool accept_le
   }
 
   Node lifecycle = profile.child("lifecycle");
-  if (!lifecycle.json->is_object()) lifecycle.fail("expected an object");
+  if (!lifecycle.json->is_object()) lifecycle.reject("expected an object");
   std::array<std::string*, 5> slots = {&p.handshake, &p.handshake_done, &p.health_check,
                                        &p.shutdown, &p.exit};
   for (const auto& item : lifecycle.json->items()) {
@@ -166,7 +164,9 @@ ir::Profile lower_profile(const Node& given, const ir::Module& m, bool accept_le
     if (msg.request != must_be_request || msg.from == p.spawned_role) {
       lifecycle.child(item.key())
           .fail(std::string("expected a ") + (must_be_request ? "request" : "notification") +
-                " to the spawned role");
+                " to the spawned role (\"" + p.spawned_role + "\"), got \"" + msg.method +
+                "\": a " + (msg.request ? "request" : "notification") + " " + msg.from + "_to_" +
+                msg.to);
     }
     *slots[static_cast<std::size_t>(it - kLifecycle.begin())] = msg.cpp_name;
   }
@@ -175,7 +175,7 @@ ir::Profile lower_profile(const Node& given, const ir::Module& m, bool accept_le
   if (profile.has("grant")) p.grant_member = member_name(string_of(profile.child("grant")));
   if (profile.has("error_objects")) lower_error_objects(profile.child("error_objects"), m, p);
   Node stops = profile.child("stops_on");
-  if (!stops.json->is_array()) stops.fail("expected an array");
+  if (!stops.json->is_array()) stops.reject("expected an array");
   for (std::size_t i = 0; i < stops.json->size(); ++i) {
     switch (one_of(stops.item(i), {"stdin_eof", "sigterm", "exit", "shutdown"})) {
       case 0: p.stops_on_stdin_eof = true; break;

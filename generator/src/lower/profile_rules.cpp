@@ -4,6 +4,7 @@
 #include <array>
 #include <string_view>
 
+#include "load/shown.hpp"
 #include "lower/profile_values.hpp"
 
 namespace rpckit::gen {
@@ -32,10 +33,11 @@ void per_role(const Node& profile, std::string_view key,
     spawned.*field = spawner.*field = enumerator(n);
     return;
   }
-  if (!n.json->is_object()) n.fail("expected a string or an object by receiving role");
+  if (!n.json->is_object()) n.reject("expected one of " + quoted_list(values) + ", or an object by receiving role");
   for (const auto& item : n.json->items()) {
     if (item.key() != p.spawned_role && item.key() != p.spawner_role) {
-      n.child(item.key()).fail("\"" + item.key() + "\" is not a role of x-roles");
+      n.child(item.key()).fail("\"" + item.key() + "\" is not a role of x-roles (" +
+                               quoted_list(std::array{p.spawned_role, p.spawner_role}) + ")");
     }
   }
   for (const auto& [role, receive] :
@@ -60,21 +62,20 @@ constexpr std::array<std::string_view, 6> kReasonKeys = {
     "method_not_found", "invalid_params", "internal_error"};
 
 void lower_error_data(const Node& n, ir::Profile& p) {
-  if (!n.json->is_object()) n.fail("expected {\"member\": ..., \"values\": {...}}");
+  if (!n.json->is_object()) n.reject("expected {\"member\": ..., \"values\": {...}}");
   for (const auto& item : n.json->items()) {
     if (item.key() != "member" && item.key() != "values") {
       n.child(item.key()).fail("unknown error_data key");
     }
   }
   p.error_data_member = string_of(n.child("member"));
-  if (p.error_data_member.empty()) n.child("member").fail("expected a member name");
+  if (p.error_data_member.empty()) n.child("member").reject("expected a member name");
   Node values = n.child("values");
-  if (!values.json->is_object()) values.fail("expected an object");
+  if (!values.json->is_object()) values.reject("expected an object");
   for (const auto& item : values.json->items()) {
     if (std::find(kReasonKeys.begin(), kReasonKeys.end(), item.key()) == kReasonKeys.end()) {
       values.child(item.key())
-          .fail("unknown runtime error (expected parse_error, batch, invalid_request, "
-                "method_not_found, invalid_params or internal_error)");
+          .fail("unknown runtime error (expected one of " + quoted_list(kReasonKeys) + ")");
     }
   }
   for (std::string_view key : kReasonKeys) {
@@ -170,13 +171,13 @@ void lower_wire_rules(const Node& profile, const ir::Module& m, ir::Profile& p) 
 
 void lower_stop(const Node& profile, const ir::Module& m, ir::Profile& p) {
   Node stop = profile.child("stop");
-  if (!stop.json->is_array() || stop.json->empty()) stop.fail("expected a non-empty array");
+  if (!stop.json->is_array() || stop.json->empty()) stop.reject("expected a non-empty array");
   bool closed = false, killed = false;
   for (std::size_t i = 0; i < stop.json->size(); ++i) {
     Node step = stop.item(i);
     if (killed) step.fail("nothing can follow \"kill\"");
     if (step.json->is_object()) {
-      if (step.json->size() != 1 || !step.has("wait")) step.fail("expected {\"wait\": <constant>}");
+      if (step.json->size() != 1 || !step.has("wait")) step.reject("expected {\"wait\": <constant>}");
       p.stop.push_back({"kWait", timing_constant(step.child("wait"), TimingKind::kDuration, m)});
       continue;
     }
@@ -199,7 +200,7 @@ void lower_stop(const Node& profile, const ir::Module& m, ir::Profile& p) {
 
 void lower_timings(const Node& profile, const ir::Module& m, ir::Profile& p) {
   Node timings = profile.child("timings");
-  if (!timings.json->is_object()) timings.fail("expected an object");
+  if (!timings.json->is_object()) timings.reject("expected an object");
   for (const auto& item : timings.json->items()) {
     auto known = [&](const TimingKey& k) { return k.key == item.key(); };
     if (item.key() == "exit_grace") {

@@ -1,6 +1,7 @@
 #pragma once
-// Reading the values of x-profile and x-exchange: strings from a fixed set and names of the
-// protocol's constants. Each throws SchemaError at the node.
+// Reading annotation values (x-profile, x-exchange, x-deadline, x-errors): strings from a
+// fixed set and names of the protocol's constants and errors. Each throws SchemaError at the
+// node, showing the value and what would have been accepted.
 #include <cstddef>
 #include <initializer_list>
 #include <string>
@@ -18,5 +19,7 @@ std::size_t one_of(const Node& n, std::initializer_list<std::string_view> allowe
 std::string integer_constant(const Node& n, const ir::Module& m);
 // The C++ name of the constant `n` names, of the kind a timing needs.
 std::string timing_constant(const Node& n, ir::Profile::Timing::Kind kind, const ir::Module& m);
+// The enumerator (kName) of the error `n` names in `codes`, the x-error-codes enum.
+std::string error_enumerator(const Node& n, const ir::TypeDecl& codes);
 
 }  // namespace rpckit::gen

@@ -4,7 +4,7 @@ namespace rpckit::gen {
 
 std::string text(const Node& n, std::string_view key) {
   Node c = n.child(key);
-  if (!c.json->is_string()) c.fail("expected a string");
+  if (!c.json->is_string()) c.reject("expected a string");
   return c.json->get<std::string>();
 }
 
@@ -16,10 +16,11 @@ std::vector<std::string> string_list(const Node& n, std::string_view key) {
   std::vector<std::string> out;
   if (!n.has(key)) return out;
   Node c = n.child(key);
-  if (!c.json->is_array()) c.fail("expected an array of strings");
-  for (const Json& v : *c.json) {
-    if (!v.is_string()) c.fail("expected an array of strings");
-    out.push_back(v.get<std::string>());
+  if (!c.json->is_array()) c.reject("expected an array of strings");
+  for (std::size_t i = 0; i < c.json->size(); ++i) {
+    Node v = c.item(i);
+    if (!v.json->is_string()) v.reject("expected a string");
+    out.push_back(v.json->get<std::string>());
   }
   return out;
 }
@@ -59,7 +60,7 @@ std::string single_type(const Node& n, bool* nullable) {
       return t[1].get<std::string>();
     }
   }
-  n.child("type").fail("a list of types is only supported as [<type>, \"null\"]");
+  n.child("type").reject("a list of types is only supported as [<type>, \"null\"]");
 }
 
 Shape shape_of(const Node& n, bool declared_position) {
