@@ -1,5 +1,6 @@
 // `rpckit generate` writes the bindings a schema makes (only the files that changed);
-// `rpckit check` writes nothing and exits 1 when a folder of bindings is stale.
+// `rpckit check` writes nothing and exits 1 when a folder of bindings is stale. Both print
+// the schema's convention warnings (lower/conventions.hpp); --strict makes them errors.
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -12,6 +13,7 @@
 #include "emit/emit.hpp"
 #include "ir/dump.hpp"
 #include "load/schema_set.hpp"
+#include "lower/conventions.hpp"
 #include "lower/lower.hpp"
 
 namespace rpckit::cli {
@@ -23,6 +25,7 @@ struct GenerateOptions {
   std::string depfile;
   bool dump_ir = false;
   bool json_output = false;
+  bool strict = false;
 };
 
 std::string make_escaped(const std::string& path) {
@@ -59,10 +62,23 @@ int guarded(const std::string& schema, Body body) {
   }
 }
 
+// Prints the convention warnings to stderr; false when --strict makes them errors (the
+// caller then writes nothing and exits 2, as for a schema error).
+bool warnings_allow(const gen::SchemaSet& set, const gen::ir::Module& module,
+                    const GenerateOptions& o) {
+  const auto warnings = gen::convention_warnings(set, module);
+  for (const auto& w : warnings) print_schema_warning(std::cerr, w, o.schema, o.strict);
+  if (!o.strict || warnings.empty()) return true;
+  std::cerr << "rpckit: " << warnings.size() << " convention warning"
+            << (warnings.size() == 1 ? " is an error" : "s are errors") << " with --strict\n";
+  return false;
+}
+
 int run_generate(const GenerateOptions& o) {
   return guarded(o.schema, [&] {
     auto set = gen::SchemaSet::load(o.schema);
     auto module = gen::lower(set);
+    if (!warnings_allow(set, module, o)) return int{kUsage};
     if (o.dump_ir) {
       std::cout << gen::dump_ir(module);
       return int{kOk};
@@ -86,7 +102,10 @@ int run_generate(const GenerateOptions& o) {
 
 int run_check(const GenerateOptions& o) {
   return guarded(o.schema, [&] {
-    auto files = gen::emit_all(gen::lower(gen::SchemaSet::load(o.schema)));
+    auto set = gen::SchemaSet::load(o.schema);
+    auto module = gen::lower(set);
+    if (!warnings_allow(set, module, o)) return int{kUsage};
+    auto files = gen::emit_all(module);
     auto problems = gen::check_outputs(o.out_dir, files);
     if (o.json_output) {
       // "stale: a/b.hpp" -> {"problem": "stale", "file": "a/b.hpp"}
@@ -127,6 +146,9 @@ void add_generate_commands(CLI::App& app, int& status) {
   g->add_flag("--dump-ir", generate->dump_ir,
               "Print the intermediate representation instead of writing files");
   g->add_flag("--json", generate->json_output, "Print what was written as JSON");
+  g->add_flag("--strict", generate->strict,
+              "Treat convention warnings (params not named after the method, a title that is "
+              "not the method, an unlisted message file) as errors: exit 2, write nothing");
   g->callback([generate, &status] { status = run_generate(*generate); });
 
   auto check = std::make_shared<GenerateOptions>();
@@ -136,6 +158,7 @@ void add_generate_commands(CLI::App& app, int& status) {
       ->required();
   c->add_option("-o,--out", check->out_dir, "Folder of generated bindings (default: generated)");
   c->add_flag("--json", check->json_output, "Print the problems as JSON (exit status as without)");
+  c->add_flag("--strict", check->strict, "Treat convention warnings as errors (exit 2)");
   c->callback([check, &status] { status = run_check(*check); });
 }
 

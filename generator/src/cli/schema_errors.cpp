@@ -6,21 +6,37 @@
 #include "rpckit/validate/json_position.hpp"
 
 namespace rpckit::cli {
+namespace {
+
+// "<path>:<line>:<column>: <label>: <text>", or "rpckit: <label>: <text>" without a position.
+void print_located(std::ostream& out, const char* label, const std::string& file,
+                   const std::string& pointer, const std::string& text,
+                   const std::filesystem::path& protocol_file) {
+  const std::filesystem::path path = protocol_file.parent_path() / file;
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream bytes;
+  bytes << in.rdbuf();
+  const auto offset = in ? validate::locate(bytes.str(), pointer) : std::nullopt;
+  if (file.empty() || !offset) {
+    out << "rpckit: " << label << ": " << text << "\n";
+    return;
+  }
+  const auto at = validate::position_of(bytes.str(), *offset);
+  out << path.string() << ":" << at.line << ":" << at.column << ": " << label << ": " << text
+      << "\n";
+}
+
+}  // namespace
 
 void print_schema_error(std::ostream& out, const gen::SchemaError& error,
                         const std::filesystem::path& protocol_file) {
-  const std::filesystem::path file = protocol_file.parent_path() / error.file();
-  std::ifstream in(file, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  const auto offset = in ? validate::locate(text.str(), error.pointer()) : std::nullopt;
-  if (error.file().empty() || !offset) {
-    out << "rpckit: schema error: " << error.what() << "\n";
-    return;
-  }
-  const auto at = validate::position_of(text.str(), *offset);
-  out << file.string() << ":" << at.line << ":" << at.column << ": schema error: " << error.what()
-      << "\n";
+  print_located(out, "schema error", error.file(), error.pointer(), error.what(), protocol_file);
+}
+
+void print_schema_warning(std::ostream& out, const gen::SchemaWarning& warning,
+                          const std::filesystem::path& protocol_file, bool as_error) {
+  print_located(out, as_error ? "schema error" : "schema warning", warning.file, warning.pointer,
+                warning.text(), protocol_file);
 }
 
 }  // namespace rpckit::cli

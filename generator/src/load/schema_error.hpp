@@ -20,4 +20,14 @@ class SchemaError : public std::runtime_error {
   std::string pointer_;
 };
 
+// A drift from the schema conventions that still generates (lower/conventions.hpp), located
+// the same way; `rpckit generate --strict` makes it an error.
+struct SchemaWarning {
+  std::string file;
+  std::string pointer;
+  std::string message;
+
+  std::string text() const { return file + "#" + pointer + ": " + message; }
+};
+
 }  // namespace rpckit::gen
