@@ -183,8 +183,13 @@ class Plugin {
       : mode_(std::move(mode)), options_(std::move(options)), fds_(open_fds()) {}
 
   int run() {
-    std::fprintf(stderr, "misbehaving_plugin[%d] mode=%s started\n", static_cast<int>(::getpid()),
-                 mode_.c_str());
+    // The steady clock is the system's monotonic one, shared with the host: a test reads the
+    // gap between two launches from these lines (lifecycle_test's backoff check).
+    const auto now = std::chrono::steady_clock::now().time_since_epoch();
+    std::fprintf(stderr, "misbehaving_plugin[%d] mode=%s started at_us=%lld\n",
+                 static_cast<int>(::getpid()), mode_.c_str(),
+                 static_cast<long long>(
+                     std::chrono::duration_cast<std::chrono::microseconds>(now).count()));
     if (mode_ == "crash-at-start") std::exit(option_int("code", 3));
     for (;;) {
       std::optional<std::string> body = input_.next();
