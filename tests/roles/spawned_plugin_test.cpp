@@ -66,16 +66,21 @@ TEST(SpawnedPlugin, StartsHandshakesCallsTypedAndStopsCleanly) {
   EXPECT_FALSE(late.ok());
 }
 
+// Starts a worker that must not come up; its stop reason.
+auto start_fails(SpawnedPlugin<tasks::Protocol>::Options options) {
+  SpawnedPlugin<tasks::Protocol> worker(std::move(options));
+  Editor editor;
+  Worker context;
+  worker.bind(editor, context);
+  EXPECT_FALSE(worker.start());
+  return worker.stop_reason();
+}
+
 // Repeated: the launch failure may be reported before start() begins to wait, and the wait
 // has no bound here (the profile sets no handshake timeout), so a missed report is a hang.
 TEST(SpawnedPlugin, AWrongCommandSaysWhyAtOnce) {
   for (int attempt = 0; attempt < 20; ++attempt) {
-    SpawnedPlugin<tasks::Protocol> worker(worker_options({"/nonexistent/tasks-worker"}));
-    Editor editor;
-    Worker context;
-    worker.bind(editor, context);
-    EXPECT_FALSE(worker.start());
-    auto why = worker.stop_reason();
+    auto why = start_fails(worker_options({"/nonexistent/tasks-worker"}));
     ASSERT_TRUE(why.has_value());
     EXPECT_EQ(why->cause, rpckit::supervision::StopCause::kLaunchFailed);
     EXPECT_NE(why->detail.find("No such file or directory"), std::string::npos) << why->detail;
@@ -87,12 +92,7 @@ TEST(SpawnedPlugin, ARefusedHandshakeIsTheStopReason) {
   options.handshake_params = [] {
     return tasks::SessionOpenParams{.protocol_version = 999, .editor = "too new"};
   };
-  SpawnedPlugin<tasks::Protocol> worker(std::move(options));
-  Editor editor;
-  Worker context;
-  worker.bind(editor, context);
-  EXPECT_FALSE(worker.start());
-  auto why = worker.stop_reason();
+  auto why = start_fails(std::move(options));
   ASSERT_TRUE(why.has_value());
   EXPECT_EQ(why->cause, rpckit::supervision::StopCause::kHandshakeFailed) << why->detail;
 }
