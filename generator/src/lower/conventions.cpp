@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <fstream>
 #include <set>
-#include <sstream>
 #include <string>
 #include <system_error>
 
@@ -53,9 +52,7 @@ void check_title(const Node& file, const ir::Message& m, std::vector<SchemaWarni
 // else next to the messages (a type file reached by $ref, notes, a broken file) is not one.
 bool looks_like_message(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  const nlohmann::json j = nlohmann::json::parse(text.str(), nullptr, /*allow_exceptions=*/false);
+  const nlohmann::json j = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
   if (!j.is_object()) return false;
   if (j.contains("x-kind")) return true;
   auto props = j.find("properties");
