@@ -4,7 +4,7 @@
 #   docs/own-protocol/run.sh <rpckit install prefix> <build dir>
 # The host must get the plugin's name, the misspelled words (the user's dictionary answered
 # by the host in a nested call), the progress notifications and the protocol's own error;
-# with a plugin path that does not exist it must say why at once. The schema must pass
+# several plugins must each learn a word from one event fanned out; with a plugin path that does not exist it must say why at once. The schema must pass
 # `rpckit validate`, `rpckit compat` against itself and `rpckit docs`; the code blocks of
 # docs/own-protocol.md must be the files.
 set -euo pipefail
@@ -30,6 +30,12 @@ echo "$output"
 expect "$output" "plugin: tiny spell checker" "progress: 0/7" "misspelled: teh" \
   "misspelled: brwon" "refused: remote error: 1001 longer than max_text_bytes"
 grep -q '^misspelled: rpckit$' <<<"$output" && fail "the user's dictionary was not used"
+
+# Several plugins: one event fanned out reaches each before its check.
+output="$("$build/spell-hosts" "$build/spell-plugin" 3)" || fail "spell-hosts:"$'\n'"$output"
+echo "$output"
+expect "$output" "spell-1: misspelled: teh" "spell-2: misspelled: teh" "spell-3: misspelled: teh"
+grep -q 'misspelled: brwon$' <<<"$output" && fail "words_learned did not reach every plugin"
 
 if output="$("$build/spell-host" "$build/no-such-plugin")"; then fail "a missing plugin ran"; fi
 echo "$output"
@@ -78,5 +84,23 @@ for f in sorted(files & shown.keys()):
 for b in bad:
     print(f"docs/own-protocol.md: {b}")
 sys.exit(1 if bad else 0)
+PY
+# Every line of a README snippet marked with a file of the walkthrough is a line of that file.
+python3 - "$here/../../README.md" <<'PY'
+import os, re, sys
+readme = sys.argv[1]
+root = os.path.dirname(readme)
+bad = []
+text = open(readme, encoding="utf-8").read()
+blocks = re.findall(r"^<!-- from (docs/own-protocol/\S+) -->\n```\w*\n(.*?)^```$", text, re.M | re.S)
+for name, body in blocks:
+    lines = {l.strip() for l in open(os.path.join(root, name), encoding="utf-8")}
+    bad += [f"README.md: not a line of {name}: {l.strip()}"
+            for l in body.splitlines() if l.strip() and l.strip() not in lines]
+for b in bad:
+    print(b)
+if len(blocks) < 3:
+    print(f"README.md: {len(blocks)} snippets marked with a walkthrough file, expected 3")
+sys.exit(1 if bad or len(blocks) < 3 else 0)
 PY
 echo "ok"

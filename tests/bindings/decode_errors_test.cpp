@@ -15,7 +15,7 @@ namespace {
 namespace sn = streamnook::v1;
 namespace msg = streamnook::v1::messages;
 
-json initialize_params() {
+json initialize_params_json() {
   return json::parse(R"({"protocol_version":1,"host_version":"7.8.6","plugin_id":"p",
       "granted":{"events":["on_stream_start","on_stream_stop","on_watch_tick"],
                  "host_methods":[],"credentials":[],"ui":[]},
@@ -35,7 +35,7 @@ json panel_params() {
 }
 
 TEST(DecodeErrors, ItemOfANestedArray) {
-  json p = initialize_params();
+  json p = initialize_params_json();
   ASSERT_EQ(params_error<msg::Initialize>(p), std::nullopt);
   p["granted"]["events"][2] = 5;
   EXPECT_EQ(params_error<msg::Initialize>(p),

@@ -81,6 +81,7 @@ TEST(DesktopHost, RunsThePluginThroughItsWholeSession) {
     EXPECT_TRUE(seen.contains(m)) << m << "\n" << r.output;
   }
 
+#ifdef RPCKIT_EXE  // where the tool is built: not in the ThreadSanitizer build
   // rpckit validate knows no plugin-defined method: on the whole transcript those are its only
   // errors; without them the conversation validates strictly.
   std::string validate = sh(RPCKIT_EXE) + " validate --schema " + sh(DESKTOP_SCHEMA) +
@@ -97,6 +98,7 @@ TEST(DesktopHost, RunsThePluginThroughItsWholeSession) {
   EXPECT_EQ(errors, plugin_defined) << whole.output;
   Outcome strict = run(validate + sh(transcript + ".schema"));
   EXPECT_EQ(strict.status, 0) << strict.output;
+#endif
   std::remove(transcript.c_str());
   std::remove((transcript + ".schema").c_str());
 }

@@ -17,32 +17,32 @@ using gen::test::TempDir;
 using gen::test::write_file;
 using ::testing::HasSubstr;
 
-std::string calculator() {
+std::string calculator_schema() {
   return (gen::test::fixtures_dir() / "calculator" / "schema" / "protocol.json").string();
 }
 
 TEST(DocsCli, WritesThenLeavesAnUnchangedFileAlone) {
   TempDir dir("docs-cli-write");
   std::string out = (dir.path() / "ref" / "calc.md").string();
-  RunResult first = run({rpckit_exe(), "docs", calculator(), "--out", out});
+  RunResult first = run({rpckit_exe(), "docs", calculator_schema(), "--out", out});
   ASSERT_EQ(first.exit_code, 0) << first.err;
   EXPECT_EQ(first.out, "rpckit: " + out + " written\n");
   EXPECT_THAT(read_file(out), HasSubstr("# Calculator protocol\n"));
   auto mtime = fs::last_write_time(out);
 
-  RunResult again = run({rpckit_exe(), "docs", calculator(), "--out", out});
+  RunResult again = run({rpckit_exe(), "docs", calculator_schema(), "--out", out});
   ASSERT_EQ(again.exit_code, 0) << again.err;
   EXPECT_EQ(again.out, "rpckit: " + out + " is unchanged\n");
   EXPECT_EQ(fs::last_write_time(out), mtime);
 
-  RunResult check = run({rpckit_exe(), "docs", calculator(), "--out", out, "--check"});
+  RunResult check = run({rpckit_exe(), "docs", calculator_schema(), "--out", out, "--check"});
   EXPECT_EQ(check.exit_code, 0) << check.err;
   EXPECT_EQ(check.out, "rpckit: " + out + " is up to date\n");
 }
 
 TEST(DocsCli, ABareFileNameIsWrittenInTheWorkingFolder) {
   TempDir dir("docs-cli-bare");
-  RunResult r = run({rpckit_exe(), "docs", calculator(), "--out", "calc.md"}, dir.path());
+  RunResult r = run({rpckit_exe(), "docs", calculator_schema(), "--out", "calc.md"}, dir.path());
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out, "rpckit: calc.md written\n");
   EXPECT_THAT(read_file((dir.path() / "calc.md").string()), HasSubstr("# Calculator protocol\n"));
@@ -51,8 +51,8 @@ TEST(DocsCli, ABareFileNameIsWrittenInTheWorkingFolder) {
 TEST(DocsCli, WithoutOutItPrintsTheReference) {
   TempDir dir("docs-cli-stdout");
   std::string out = (dir.path() / "calc.md").string();
-  ASSERT_EQ(run({rpckit_exe(), "docs", calculator(), "--out", out}).exit_code, 0);
-  RunResult printed = run({rpckit_exe(), "docs", calculator()});
+  ASSERT_EQ(run({rpckit_exe(), "docs", calculator_schema(), "--out", out}).exit_code, 0);
+  RunResult printed = run({rpckit_exe(), "docs", calculator_schema()});
   EXPECT_EQ(printed.exit_code, 0) << printed.err;
   EXPECT_EQ(printed.out, read_file(out));
   EXPECT_EQ(printed.err, "");
@@ -61,19 +61,19 @@ TEST(DocsCli, WithoutOutItPrintsTheReference) {
 TEST(DocsCli, CheckOnAStaleFileExitsOneNamingTheFix) {
   TempDir dir("docs-cli-stale");
   std::string out = (dir.path() / "calc.md").string();
-  ASSERT_EQ(run({rpckit_exe(), "docs", calculator(), "--out", out}).exit_code, 0);
+  ASSERT_EQ(run({rpckit_exe(), "docs", calculator_schema(), "--out", out}).exit_code, 0);
   std::string stale = read_file(out) + "edited by hand\n";
   write_file(out, stale);
 
-  RunResult check = run({rpckit_exe(), "docs", calculator(), "--out", out, "--check"});
+  RunResult check = run({rpckit_exe(), "docs", calculator_schema(), "--out", out, "--check"});
   EXPECT_EQ(check.exit_code, 1);
-  EXPECT_EQ(check.err, "rpckit: " + out + " is stale: it does not match " + calculator() +
-                           "\nRegenerate with: rpckit docs " + calculator() + " --out " + out +
+  EXPECT_EQ(check.err, "rpckit: " + out + " is stale: it does not match " + calculator_schema() +
+                           "\nRegenerate with: rpckit docs " + calculator_schema() + " --out " + out +
                            "\n");
   EXPECT_EQ(read_file(out), stale) << "--check writes nothing";
 
   fs::remove(out);
-  RunResult missing = run({rpckit_exe(), "docs", calculator(), "--out", out, "--check"});
+  RunResult missing = run({rpckit_exe(), "docs", calculator_schema(), "--out", out, "--check"});
   EXPECT_EQ(missing.exit_code, 1);
   EXPECT_THAT(missing.err, HasSubstr(out + " is missing"));
   EXPECT_FALSE(fs::exists(out));
@@ -86,12 +86,12 @@ TEST(DocsCli, TheFixNamesTheExamplesFolderToo) {
   std::string examples = (dir.path() / "examples").string();
   std::string out = (dir.path() / "calc.md").string();
   RunResult check =
-      run({rpckit_exe(), "docs", calculator(), "--examples", examples, "--out", out, "--check"});
+      run({rpckit_exe(), "docs", calculator_schema(), "--examples", examples, "--out", out, "--check"});
   EXPECT_EQ(check.exit_code, 1);
-  EXPECT_THAT(check.err, HasSubstr("Regenerate with: rpckit docs " + calculator() + " --examples " +
+  EXPECT_THAT(check.err, HasSubstr("Regenerate with: rpckit docs " + calculator_schema() + " --examples " +
                                    examples + " --out " + out + "\n"));
   ASSERT_EQ(
-      run({rpckit_exe(), "docs", calculator(), "--examples", examples, "--out", out}).exit_code, 0);
+      run({rpckit_exe(), "docs", calculator_schema(), "--examples", examples, "--out", out}).exit_code, 0);
   EXPECT_THAT(read_file(out), HasSubstr("```json\n{\"jsonrpc\": \"2.0\", \"method\": \"cancel\"}"));
 }
 
@@ -122,17 +122,17 @@ TEST(DocsCli, InputErrorsExitTwo) {
   TempDir dir("docs-cli-input");
   write_file(dir.path() / "examples" / "evaluate.json", "{\"envelopes\": [");
   RunResult bad_example =
-      run({rpckit_exe(), "docs", calculator(), "--examples", (dir.path() / "examples").string()});
+      run({rpckit_exe(), "docs", calculator_schema(), "--examples", (dir.path() / "examples").string()});
   EXPECT_EQ(bad_example.exit_code, 2);
   EXPECT_THAT(bad_example.err, HasSubstr("evaluate.json: "));
   EXPECT_EQ(bad_example.out, "");
 
   RunResult no_folder =
-      run({rpckit_exe(), "docs", calculator(), "--examples", (dir.path() / "none").string()});
+      run({rpckit_exe(), "docs", calculator_schema(), "--examples", (dir.path() / "none").string()});
   EXPECT_EQ(no_folder.exit_code, 2);
   EXPECT_THAT(no_folder.err, HasSubstr("does not exist"));
 
-  RunResult check_without_out = run({rpckit_exe(), "docs", calculator(), "--check"});
+  RunResult check_without_out = run({rpckit_exe(), "docs", calculator_schema(), "--check"});
   EXPECT_EQ(check_without_out.exit_code, 2);
   EXPECT_THAT(check_without_out.err, HasSubstr("--check needs --out"));
 

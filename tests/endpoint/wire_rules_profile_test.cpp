@@ -133,7 +133,7 @@ class LoafWire {
   std::thread capture_;
 };
 
-std::string invalid(const std::string& why, const std::string& reason = "invalid_request") {
+std::string invalid_with_reason(const std::string& why, const std::string& reason = "invalid_request") {
   return R"({"error":{"code":-32600,"data":{"reason":")" + reason +
          R"("},"message":"Invalid Request: )" + why + R"("},"id":null,"jsonrpc":"2.0"})";
 }
@@ -149,15 +149,15 @@ TEST(WireRulesProfile, LoafSpawnedSideOnTheWire) {
   // An over-long line is answered -32600 (null id, reason) and the next line is read.
   wire.write(std::string(300, 'x') + "\n");
   EXPECT_EQ(wire.next(),
-            invalid("frame too large: line of 300 bytes exceeds the 200-byte limit"));
+            invalid_with_reason("frame too large: line of 300 bytes exceeds the 200-byte limit"));
   wire.write("[1]\n");
-  EXPECT_EQ(wire.next(), invalid("batches not supported", "batch_not_supported"));
+  EXPECT_EQ(wire.next(), invalid_with_reason("batches not supported", "batch_not_supported"));
   // A blank method is invalid, and the answer's id is null though the request's was 7.
   wire.write(R"({"jsonrpc":"2.0","id":7,"method":"  "})" "\n");
-  EXPECT_EQ(wire.next(), invalid("method is blank"));
+  EXPECT_EQ(wire.next(), invalid_with_reason("method is blank"));
   // A response sent to the side that sends no requests is answered.
   wire.write(R"({"jsonrpc":"2.0","id":8,"result":1})" "\n");
-  EXPECT_EQ(wire.next(), invalid("a response sent to this side"));
+  EXPECT_EQ(wire.next(), invalid_with_reason("a response sent to this side"));
   // A handler's error without data gets its reason.
   wire.write(R"({"jsonrpc":"2.0","id":9,"method":"nope"})" "\n");
   EXPECT_EQ(

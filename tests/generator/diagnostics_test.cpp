@@ -69,13 +69,13 @@ SchemaFiles base() {
   return s;
 }
 
-struct Case {
+struct DiagnosticCase {
   std::string name;
   std::function<void(SchemaFiles&)> change;
   std::string expected;
 };
 
-void PrintTo(const Case& c, std::ostream* os) { *os << c.name; }
+void PrintTo(const DiagnosticCase& c, std::ostream* os) { *os << c.name; }
 
 J& x(SchemaFiles& s) { return s["types/t.json"]["properties"]["x"]; }
 J& msg(SchemaFiles& s) { return s["messages/m.json"]; }
@@ -104,8 +104,8 @@ J& exchange(SchemaFiles& s) {
 }
 J& prop(SchemaFiles& s, const char* name) { return s["protocol.json"]["properties"][name]; }
 
-const std::vector<Case>& cases() {
-  static const std::vector<Case> all = {
+const std::vector<DiagnosticCase>& cases() {
+  static const std::vector<DiagnosticCase> all = {
       // ---- load layer ----------------------------------------------------------------------
       {"ListNotArray", [](SchemaFiles& s) { s["protocol.json"]["x-types"] = "types/t.json"; },
        "protocol.json#/x-types: expected an array of file paths, got \"types/t.json\""},
@@ -771,7 +771,7 @@ TEST(Diagnostics, BaseSchemaWithAnExchangeIsValid) {
   EXPECT_EQ(diagnostic_of(files, "exchange"), "");
 }
 
-class Diagnostic : public ::testing::TestWithParam<Case> {};
+class Diagnostic : public ::testing::TestWithParam<DiagnosticCase> {};
 
 TEST_P(Diagnostic, HasExactMessage) {
   SchemaFiles files = base();
@@ -782,7 +782,7 @@ TEST_P(Diagnostic, HasExactMessage) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Schema, Diagnostic, ::testing::ValuesIn(cases()),
-                         [](const ::testing::TestParamInfo<Case>& p) { return p.param.name; });
+                         [](const ::testing::TestParamInfo<DiagnosticCase>& p) { return p.param.name; });
 
 // A profile in rpckit 0.1's first form (no "stop", no "oversize") is an error for the generator
 // and, for compat reading an old release, read with the meaning it had then.
@@ -962,7 +962,7 @@ std::vector<std::string> diagnostic_literals(const std::string& code) {
 
 TEST(DiagnosticCoverage, EveryMessageInTheSourcesHasACase) {
   std::vector<std::string> messages;
-  for (const Case& c : cases()) messages.push_back(c.expected);
+  for (const DiagnosticCase& c : cases()) messages.push_back(c.expected);
   // The API-only diagnostics tested above.
   messages.push_back("f.json#/a: missing item 3");
   messages.push_back("nope.json#: file not loaded");

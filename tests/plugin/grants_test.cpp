@@ -16,14 +16,6 @@ std::vector<std::string> log_lines(const ScriptedHost& host) {
   return out;
 }
 
-std::vector<std::string> notify_messages(const ScriptedHost& host) {
-  std::vector<std::string> out;
-  for (const Frame& f : host.frames_from_plugin()) {
-    if (f.method() == "notify") out.push_back(f.params().at("message"));
-  }
-  return out;
-}
-
 bool contains(const std::vector<std::string>& lines, const std::string& line) {
   return std::find(lines.begin(), lines.end(), line) != lines.end();
 }

@@ -56,6 +56,15 @@ class TempDir {
   fs::path path_;
 };
 
+// Messages of the plugin's `notify` notifications, in order.
+inline std::vector<std::string> notify_messages(const ScriptedHost& host) {
+  std::vector<std::string> out;
+  for (const Frame& f : host.frames_from_plugin()) {
+    if (f.method() == "notify") out.push_back(f.params().at("message"));
+  }
+  return out;
+}
+
 inline Json grant(std::vector<std::string> events, std::vector<std::string> host_methods,
                   std::vector<std::string> ui, std::vector<std::string> credentials = {}) {
   return Json{{"events", events},

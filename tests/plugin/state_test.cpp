@@ -7,14 +7,6 @@
 namespace plugin_test {
 namespace {
 
-std::vector<std::string> notify_messages(const ScriptedHost& host) {
-  std::vector<std::string> out;
-  for (const Frame& f : host.frames_from_plugin()) {
-    if (f.method() == "notify") out.push_back(f.params().at("message"));
-  }
-  return out;
-}
-
 Json read_json(const fs::path& path) {
   std::ifstream in(path);
   return Json::parse(in, nullptr, false);

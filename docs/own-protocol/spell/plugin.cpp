@@ -36,7 +36,8 @@ class Checker : public spell::PluginHandler<Session> {
     host_.progress({.done = 0, .total = total});
 
     // A call back to the host while it waits for this answer: its words count as known.
-    std::set<std::string> known = {"the", "quick", "brown", "fox", "jumps", "over", "lazy"};
+    std::set<std::string> known = learned_;
+    known.insert({"the", "quick", "brown", "fox", "jumps", "over", "lazy"});
     auto user = host_.get_user_dictionary();
     if (user) known.insert(user->words.begin(), user->words.end());
 
@@ -48,8 +49,14 @@ class Checker : public spell::PluginHandler<Session> {
     return result;
   }
 
+  // A notification: no answer. It arrives in order with the host's requests.
+  void words_learned(Session&, const spell::WordsLearnedParams& p) override {
+    learned_.insert(p.words.begin(), p.words.end());
+  }
+
  private:
   const spell::HostClient& host_;
+  std::set<std::string> learned_;
 };
 
 }  // namespace
