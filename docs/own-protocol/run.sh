@@ -31,6 +31,10 @@ expect "$output" "plugin: tiny spell checker" "progress: 0/7" "misspelled: teh" 
   "misspelled: brwon" "refused: remote error: 1001 longer than max_text_bytes"
 grep -q '^misspelled: rpckit$' <<<"$output" && fail "the user's dictionary was not used"
 
+# The profile's normal stop (stdin EOF) is not news: nothing on stderr, from host or plugin.
+"$build/spell-host" "$build/spell-plugin" >/dev/null 2>"$build/stderr.txt"
+[ ! -s "$build/stderr.txt" ] || fail "stderr on a normal stop: $(cat "$build/stderr.txt")"
+
 # Several plugins: one event fanned out reaches each before its check.
 output="$("$build/spell-hosts" "$build/spell-plugin" 3)" || fail "spell-hosts:"$'\n'"$output"
 echo "$output"

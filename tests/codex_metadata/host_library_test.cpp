@@ -12,6 +12,7 @@
 #include <condition_variable>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -54,31 +55,37 @@ cmh::Host::Options plugin(const std::string& mode, FakeClock* clock = nullptr) {
   return o;
 }
 
-// The lifecycle as it happens, for waiting on it without sleeping.
+// The lifecycle as it happens, for waiting on it without sleeping. The events live as long as
+// the observer does, which may be longer than this object: the Host, declared first, reports
+// its stop when it ends, after this object has gone.
 class Lifecycle {
  public:
-  explicit Lifecycle(cmh::Host& host) {
-    host.plugin().on_lifecycle([this](const LifecycleEvent& e) {
-      std::lock_guard lock(mutex_);
-      events_.push_back(e.kind);
-      changed_.notify_all();
+  explicit Lifecycle(cmh::Host& host) : seen_(std::make_shared<Seen>()) {
+    host.plugin().on_lifecycle([seen = seen_](const LifecycleEvent& e) {
+      std::lock_guard lock(seen->mutex);
+      seen->events.push_back(e.kind);
+      seen->changed.notify_all();
     });
   }
   int count(LifecycleEvent::Kind kind) {
-    std::lock_guard lock(mutex_);
-    return static_cast<int>(std::count(events_.begin(), events_.end(), kind));
+    std::lock_guard lock(seen_->mutex);
+    return static_cast<int>(std::count(seen_->events.begin(), seen_->events.end(), kind));
   }
   // Waits (an outer bound only) until `kind` has happened `n` times.
   bool wait_for(LifecycleEvent::Kind kind, int n = 1) {
-    std::unique_lock lock(mutex_);
-    return changed_.wait_for(lock, std::chrono::minutes(2),
-                             [&] { return std::count(events_.begin(), events_.end(), kind) >= n; });
+    std::unique_lock lock(seen_->mutex);
+    return seen_->changed.wait_for(lock, std::chrono::minutes(2), [&] {
+      return std::count(seen_->events.begin(), seen_->events.end(), kind) >= n;
+    });
   }
 
  private:
-  std::mutex mutex_;
-  std::condition_variable changed_;
-  std::vector<LifecycleEvent::Kind> events_;
+  struct Seen {
+    std::mutex mutex;
+    std::condition_variable changed;
+    std::vector<LifecycleEvent::Kind> events;
+  };
+  std::shared_ptr<Seen> seen_;
 };
 
 cm::MetadataSearchParams query(const std::string& q) {
