@@ -45,9 +45,10 @@ int main(int argc, char** argv) {
     }
   });
 
-  // One event for every plugin: encoded once, queued in order with each plugin's requests.
-  auto learned = rpckit::roles::encode_event<spell::messages::WordsLearned>({.words = {"brwon"}});
-  plugins.each([&](const std::string&, Plugin& plugin) { plugin.send(learned); });
+  // One event for every plugin; each is written before the check that follows it.
+  plugins.each([&](const std::string&, Plugin& plugin) {
+    plugin.client().words_learned({.words = {"brwon"}});
+  });
 
   plugins.each([&](const std::string& id, Plugin& plugin) {
     auto checked = plugin.client().check({.text = "teh quick brwon fox"});

@@ -8,8 +8,8 @@
 //   auto echoed = plugin.client().echo({.text = "hi"});  // the generated client, typed
 //   plugin.stop();                              // the profile's stop sequence
 //
-// Several plugins: a PluginRegistry<SpawnedPlugin<P>> starts and stops them (stop_all: all at
-// once), and send(encode_event<M>(params)) fans an event out encoded once.
+// Several plugins: a PluginRegistry<SpawnedPlugin<P>> finds, visits and stops them (stop_all:
+// all at once).
 //
 // Underneath is a PluginProcess: spawn, handshake, health checks, restarts and the stop
 // sequence are all the profile's. What a host wants to know is kept: the handshake's answer,
@@ -33,7 +33,6 @@
 #include "rpckit/roles/bind.hpp"
 #include "rpckit/process/find_executable.hpp"
 #include "rpckit/roles/caller.hpp"
-#include "rpckit/roles/fan_out.hpp"
 #include "rpckit/roles/host_role.hpp"
 #include "rpckit/roles/route.hpp"
 #include "rpckit/roles/transcript.hpp"
@@ -169,21 +168,6 @@ class SpawnedPlugin {
     return process_ ? process_->state() : supervision::State::kIdle;
   }
   PluginProcess* process() { return process_.get(); }
-
-  // An event for several plugins (encode_event<M>: encoded once, every queue shares the text),
-  // sent when the grant allows it; held in order while the plugin starts, restarts or is slow
-  // to read (up to max_queued_events). False when the gate refuses it, the queue is full or
-  // the plugin was never started.
-  bool send(const EncodedEvent& event) {
-    if (!event.gate.empty()) {
-      if (!options_.grant) return false;
-      if (!evaluate_gate(event.gate, options_.grant->get(), nullptr, event.params_dom())
-               .allowed) {
-        return false;
-      }
-    }
-    return process_ && process_->enqueue_encoded(event.method, event.params_json);
-  }
 
   // Stops it with the profile's stop sequence; blocks until it has stopped.
   void stop() {
