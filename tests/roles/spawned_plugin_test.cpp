@@ -12,6 +12,7 @@
 namespace {
 
 namespace tasks = demo::tasks;
+using rpckit::roles::LifecycleEvent;
 using rpckit::roles::SpawnedPlugin;
 
 struct Worker {};
@@ -64,6 +65,26 @@ TEST(SpawnedPlugin, StartsHandshakesCallsTypedAndStopsCleanly) {
   // Calls after the stop fail at once, without a process to go to.
   auto late = worker.client().text_transform({.text = "x", .operation = tasks::Operation::kUpper});
   EXPECT_FALSE(late.ok());
+}
+
+// An observer told of an event, or a caller woken by it, that asks state() gets the state the
+// event announces: state() is published before anyone is told (it once lagged until the
+// control thread had finished its batch, and a loaded machine showed the gap).
+TEST(SpawnedPlugin, StateIsCurrentWhenAnEventIsReported) {
+  Editor editor;
+  Worker context;
+  SpawnedPlugin<tasks::Protocol> worker(worker_options({TASKS_WORKER_EXE}));
+  worker.bind(editor, context);
+  std::vector<std::pair<LifecycleEvent::Kind, rpckit::supervision::State>> seen;
+  worker.on_lifecycle([&](const LifecycleEvent& e) { seen.emplace_back(e.kind, worker.state()); });
+  ASSERT_TRUE(worker.start());
+  EXPECT_EQ(worker.state(), rpckit::supervision::State::kRunning);
+  worker.stop();
+  using K = LifecycleEvent::Kind;
+  using S = rpckit::supervision::State;
+  const std::vector<std::pair<K, S>> expected = {
+      {K::kStarting, S::kLaunching}, {K::kRunning, S::kRunning}, {K::kStopped, S::kStopped}};
+  EXPECT_EQ(seen, expected);
 }
 
 // Starts a worker that must not come up; its stop reason.

@@ -176,12 +176,19 @@ void PluginProcess::execute(std::vector<Action> actions) {
     }
   }
   std::lock_guard lock(mutex_);
-  state_ = supervisor_.state();
+  state_ = settled_state_ = supervisor_.state();
   wake_.notify_all();
+}
+
+void PluginProcess::publish_state() {
+  std::lock_guard lock(mutex_);
+  state_ = supervisor_.state();
 }
 
 void PluginProcess::report(LifecycleEvent::Kind kind, supervision::StopCause cause,
                            std::string detail, supervision::Duration delay) {
+  // An observer that sees the event and then asks state() must get the state it announces.
+  publish_state();
   if (!observer_.lifecycle) return;
   LifecycleEvent event;
   event.plugin_id = settings_.id;
@@ -307,8 +314,8 @@ void PluginProcess::stop() {
   });
   std::unique_lock lock(mutex_);
   wake_.wait(lock, [&] {
-    return quit_ || (stops_done_ >= ticket && (state_ == supervision::State::kStopped ||
-                                              state_ == supervision::State::kDisabled));
+    return quit_ || (stops_done_ >= ticket && (settled_state_ == supervision::State::kStopped ||
+                                              settled_state_ == supervision::State::kDisabled));
   });
 }
 

@@ -118,6 +118,7 @@ class PluginProcess {
   void control_loop();
   void post(std::function<void()> task);
   void execute(std::vector<supervision::Action> actions);
+  void publish_state();  // state() follows the supervisor; done before any observer is told
   void report(LifecycleEvent::Kind kind, supervision::StopCause cause, std::string detail,
               supervision::Duration delay = supervision::Duration{0});
   // Runs `fn` on a short-lived thread, for what must not block the control thread.
@@ -149,7 +150,11 @@ class PluginProcess {
   std::uint64_t stops_done_ = 0;       // the highest ticket whose stop has been executed
   std::shared_ptr<Connection> connection_;
   std::uint64_t generation_ = 0;
-  supervision::State state_ = supervision::State::kIdle;  // mirror for other threads
+  // Mirrors for other threads: state_ is published before observers are told of an event (so
+  // they read what it announces); settled_state_ once a whole batch of actions is done (stop()
+  // returns only after the observers of the final kStopped have run).
+  supervision::State state_ = supervision::State::kIdle;
+  supervision::State settled_state_ = supervision::State::kIdle;
   std::multimap<supervision::TimePoint, std::function<void()>> timers_;  // after()
   std::list<std::future<void>> async_;
 
