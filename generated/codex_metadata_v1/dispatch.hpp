@@ -2,70 +2,18 @@
 // DO NOT EDIT: change the schema and regenerate (see generator/README.md).
 #pragma once
 
-#include <array>
-#include <cstddef>
-#include <optional>
-#include <string_view>
-
 #include "codex_metadata_v1/messages.hpp"
+#include "rpckit/descriptors/direction.hpp"
 
 namespace codex_metadata::v1 {
 
 /// The messages host sends to plugin: what a plugin receives.
-struct HostToPlugin {
-  static constexpr Role kFrom = Role::kHost;
-  static constexpr Role kTo = Role::kPlugin;
-  using Messages = rpckit::MessageList<
-      messages::Initialize,
-      messages::Ping,
-      messages::Shutdown,
-      messages::MetadataSearch,
-      messages::MetadataGet,
-      messages::MetadataMatch>;
-  static constexpr std::array<std::string_view, 6> kMethods = {
-      "initialize",
-      "ping",
-      "shutdown",
-      "metadata/search",
-      "metadata/get",
-      "metadata/match",
-  };
-
-  /// Position of `method` in Messages, or nullopt when this direction has no such method.
-  static constexpr std::optional<std::size_t> find(std::string_view method) noexcept {
-    for (std::size_t i = 0; i < kMethods.size(); ++i) {
-      if (kMethods[i] == method) return i;
-    }
-    return std::nullopt;
-  }
-
-  /// Calls `fn.template operator()<M>()` with the descriptor of `method` and returns true,
-  /// or returns false when the method is unknown in this direction.
-  template <class Fn>
-  static constexpr bool visit(std::string_view method, Fn&& fn) {
-    switch (find(method).value_or(kMethods.size())) {
-      case 0:
-        fn.template operator()<messages::Initialize>();
-        return true;
-      case 1:
-        fn.template operator()<messages::Ping>();
-        return true;
-      case 2:
-        fn.template operator()<messages::Shutdown>();
-        return true;
-      case 3:
-        fn.template operator()<messages::MetadataSearch>();
-        return true;
-      case 4:
-        fn.template operator()<messages::MetadataGet>();
-        return true;
-      case 5:
-        fn.template operator()<messages::MetadataMatch>();
-        return true;
-      default:
-        return false;
-    }
-  }
-};
+struct HostToPlugin : rpckit::Direction<Role, Role::kHost, Role::kPlugin, rpckit::MessageList<
+    messages::Initialize,
+    messages::Ping,
+    messages::Shutdown,
+    messages::MetadataSearch,
+    messages::MetadataGet,
+    messages::MetadataMatch>> {};
 
 }  // namespace codex_metadata::v1

@@ -23,6 +23,10 @@ constexpr std::string_view to_string(Role role) noexcept {
   return {};
 }
 
+// One descriptor per message (rpckit/descriptors/message.hpp): its method, kind, roles,
+// params and result types, params policy, the capability gate (allowed when every
+// clause holds; empty = ungated), the default deadline of a request, and the errors it
+// may return besides the generic ones.
 namespace messages {
 
 /// The handshake: the first request after spawn; nothing else is sent before it succeeds. The host passes the plugin's admin configuration and, for the init_message and both credential delivery modes, the credentials; the plugin answers with its manifest. Deadline request_timeout_ms (30 s). The host requires major version 1 in protocolVersion; a failed initialize gets no shutdown: the host waits shutdown_exit_wait_ms (5 s) for the exit, then kills. Three failures within an hour auto-disable the plugin (spec sections 2, 2.1, 7). The host always sends params with config; a plugin accepts absent or null params as {} (decision 8.2).
@@ -35,9 +39,7 @@ struct Initialize {
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kOptionalSendEmpty;
   using Result = PluginManifest;
   static constexpr std::chrono::milliseconds kDeadline = kRequestTimeoutMs;
-  // Allowed when every clause holds; empty = ungated.
   static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  // Errors it may return besides the generic ones.
   static constexpr std::array<ErrorCode, 1> kErrors = {ErrorCode::kConfigError};
 };
 
@@ -51,9 +53,7 @@ struct Ping {
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kOptionalOmit;
   using Result = PingResult;
   static constexpr std::chrono::milliseconds kDeadline = kRequestTimeoutMs;
-  // Allowed when every clause holds; empty = ungated.
   static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  // Errors it may return besides the generic ones.
   static constexpr std::array<ErrorCode, 0> kErrors = {};
 };
 
@@ -67,9 +67,7 @@ struct Shutdown {
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kOptionalOmit;
   using Result = std::nullptr_t;
   static constexpr std::chrono::milliseconds kDeadline = kRequestTimeoutMs;
-  // Allowed when every clause holds; empty = ungated.
   static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  // Errors it may return besides the generic ones.
   static constexpr std::array<ErrorCode, 0> kErrors = {};
 };
 
@@ -83,9 +81,7 @@ struct MetadataSearch {
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
   using Result = SearchResponse;
   static constexpr std::chrono::milliseconds kDeadline = kRequestTimeoutMs;
-  // Allowed when every clause holds; empty = ungated.
   static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  // Errors it may return besides the generic ones.
   static constexpr std::array<ErrorCode, 4> kErrors = {ErrorCode::kRateLimited, ErrorCode::kAuthFailed, ErrorCode::kApiError, ErrorCode::kConfigError};
 };
 
@@ -99,9 +95,7 @@ struct MetadataGet {
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
   using Result = SeriesMetadata;
   static constexpr std::chrono::milliseconds kDeadline = kRequestTimeoutMs;
-  // Allowed when every clause holds; empty = ungated.
   static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  // Errors it may return besides the generic ones.
   static constexpr std::array<ErrorCode, 5> kErrors = {ErrorCode::kRateLimited, ErrorCode::kNotFound, ErrorCode::kAuthFailed, ErrorCode::kApiError, ErrorCode::kConfigError};
 };
 
@@ -115,9 +109,7 @@ struct MetadataMatch {
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
   using Result = MatchResponse;
   static constexpr std::chrono::milliseconds kDeadline = kRequestTimeoutMs;
-  // Allowed when every clause holds; empty = ungated.
   static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  // Errors it may return besides the generic ones.
   static constexpr std::array<ErrorCode, 4> kErrors = {ErrorCode::kRateLimited, ErrorCode::kAuthFailed, ErrorCode::kApiError, ErrorCode::kConfigError};
 };
 

@@ -25,45 +25,33 @@ class PluginHandler {
  public:
   virtual ~PluginHandler() = default;
 
-  /// The handshake: the first request after spawn; nothing else is sent before it succeeds. The host passes the plugin's admin configuration and, for the init_message and both credential delivery modes, the credentials; the plugin answers with its manifest. Deadline request_timeout_ms (30 s). The host requires major version 1 in protocolVersion; a failed initialize gets no shutdown: the host waits shutdown_exit_wait_ms (5 s) for the exit, then kills. Three failures within an hour auto-disable the plugin (spec sections 2, 2.1, 7). The host always sends params with config; a plugin accepts absent or null params as {} (decision 8.2).
-  virtual PluginManifest initialize(Context& context, const InitializeParams& params) {
-    (void)context;
-    (void)params;
+  /// messages::Initialize
+  virtual PluginManifest initialize(Context&, const InitializeParams&) {
     rpckit::roles::method_not_found(messages::Initialize::kMethod);
   }
 
-  /// Health check, sent every health_check_interval_ms (60 s) to every running, enabled plugin (0 disables checks). The host omits params; a plugin accepts absent, null or {} (decision 8.2). Plugins answer exactly "pong"; the host accepts any string and treats a non-string result as a failed check (decision 8.3).
-  virtual PingResult ping(Context& context, const PingParams& params) {
-    (void)context;
-    (void)params;
+  /// messages::Ping
+  virtual PingResult ping(Context&, const PingParams&) {
     rpckit::roles::method_not_found(messages::Ping::kMethod);
   }
 
-  /// Stops the plugin, when it is disabled or the host stops: the plugin cleans up, answers null, then exits by itself with code 0 (promptly; the SDK waits about 100 ms so the reply is flushed). stdin stays open: after the answer the host waits shutdown_exit_wait_ms (5 s) for the exit, then kills. The host omits params; a plugin accepts absent, null or {} (spec section 2, decisions 8.2, 8.4).
-  virtual std::nullptr_t shutdown(Context& context, const ShutdownParams& params) {
-    (void)context;
-    (void)params;
+  /// messages::Shutdown
+  virtual std::nullptr_t shutdown(Context&, const ShutdownParams&) {
     rpckit::roles::method_not_found(messages::Shutdown::kMethod);
   }
 
-  /// Free-text series search at the plugin's provider. Sent only to plugins whose manifest has capabilities.seriesMetadataProvider: true (a plugin without it answers -32601). Only the first page is requested in 1.0; plugins ignore unknown params (e.g. a cursor from a newer host). Also the host's fallback for metadata/match, with limit match_fallback_search_limit (10) (spec section 4, decisions 8.8, 8.15).
-  virtual SearchResponse metadata_search(Context& context, const MetadataSearchParams& params) {
-    (void)context;
-    (void)params;
+  /// messages::MetadataSearch
+  virtual SearchResponse metadata_search(Context&, const MetadataSearchParams&) {
     rpckit::roles::method_not_found(messages::MetadataSearch::kMethod);
   }
 
-  /// The full metadata of one series, by the provider's id taken from a SearchResult. Sent only to plugins whose manifest has capabilities.seriesMetadataProvider: true (a plugin without it answers -32601). An unknown externalId is answered -32002 not_found (spec section 4, decisions 8.7, 8.15).
-  virtual SeriesMetadata metadata_get(Context& context, const MetadataGetParams& params) {
-    (void)context;
-    (void)params;
+  /// messages::MetadataGet
+  virtual SeriesMetadata metadata_get(Context&, const MetadataGetParams&) {
     rpckit::roles::method_not_found(messages::MetadataGet::kMethod);
   }
 
-  /// Auto-matching of a series already in the library: its title and optional hints in, the best confident match (or null) out. Sent only to plugins whose manifest has capabilities.seriesMetadataProvider: true. A plugin without a match implementation answers -32601 method_not_found; the host then falls back to metadata/search with limit match_fallback_search_limit (10) and takes the best result (spec section 4, decision 8.15).
-  virtual MatchResponse metadata_match(Context& context, const MetadataMatchParams& params) {
-    (void)context;
-    (void)params;
+  /// messages::MetadataMatch
+  virtual MatchResponse metadata_match(Context&, const MetadataMatchParams&) {
     rpckit::roles::method_not_found(messages::MetadataMatch::kMethod);
   }
 };
@@ -76,42 +64,42 @@ class PluginClient {
  public:
   explicit PluginClient(rpckit::roles::Caller& caller) noexcept : caller_(&caller) {}
 
-  /// The handshake: the first request after spawn; nothing else is sent before it succeeds. The host passes the plugin's admin configuration and, for the init_message and both credential delivery modes, the credentials; the plugin answers with its manifest. Deadline request_timeout_ms (30 s). The host requires major version 1 in protocolVersion; a failed initialize gets no shutdown: the host waits shutdown_exit_wait_ms (5 s) for the exit, then kills. Three failures within an hour auto-disable the plugin (spec sections 2, 2.1, 7). The host always sends params with config; a plugin accepts absent or null params as {} (decision 8.2).
+  /// messages::Initialize
   rpckit::Result<PluginManifest> initialize(
       const InitializeParams& params = {},
       std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
     return caller_->call<messages::Initialize>(params, deadline);
   }
 
-  /// Health check, sent every health_check_interval_ms (60 s) to every running, enabled plugin (0 disables checks). The host omits params; a plugin accepts absent, null or {} (decision 8.2). Plugins answer exactly "pong"; the host accepts any string and treats a non-string result as a failed check (decision 8.3).
+  /// messages::Ping
   rpckit::Result<PingResult> ping(
       const PingParams& params = {},
       std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
     return caller_->call<messages::Ping>(params, deadline);
   }
 
-  /// Stops the plugin, when it is disabled or the host stops: the plugin cleans up, answers null, then exits by itself with code 0 (promptly; the SDK waits about 100 ms so the reply is flushed). stdin stays open: after the answer the host waits shutdown_exit_wait_ms (5 s) for the exit, then kills. The host omits params; a plugin accepts absent, null or {} (spec section 2, decisions 8.2, 8.4).
+  /// messages::Shutdown
   rpckit::Result<std::nullptr_t> shutdown(
       const ShutdownParams& params = {},
       std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
     return caller_->call<messages::Shutdown>(params, deadline);
   }
 
-  /// Free-text series search at the plugin's provider. Sent only to plugins whose manifest has capabilities.seriesMetadataProvider: true (a plugin without it answers -32601). Only the first page is requested in 1.0; plugins ignore unknown params (e.g. a cursor from a newer host). Also the host's fallback for metadata/match, with limit match_fallback_search_limit (10) (spec section 4, decisions 8.8, 8.15).
+  /// messages::MetadataSearch
   rpckit::Result<SearchResponse> metadata_search(
       const MetadataSearchParams& params,
       std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
     return caller_->call<messages::MetadataSearch>(params, deadline);
   }
 
-  /// The full metadata of one series, by the provider's id taken from a SearchResult. Sent only to plugins whose manifest has capabilities.seriesMetadataProvider: true (a plugin without it answers -32601). An unknown externalId is answered -32002 not_found (spec section 4, decisions 8.7, 8.15).
+  /// messages::MetadataGet
   rpckit::Result<SeriesMetadata> metadata_get(
       const MetadataGetParams& params,
       std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
     return caller_->call<messages::MetadataGet>(params, deadline);
   }
 
-  /// Auto-matching of a series already in the library: its title and optional hints in, the best confident match (or null) out. Sent only to plugins whose manifest has capabilities.seriesMetadataProvider: true. A plugin without a match implementation answers -32601 method_not_found; the host then falls back to metadata/search with limit match_fallback_search_limit (10) and takes the best result (spec section 4, decision 8.15).
+  /// messages::MetadataMatch
   rpckit::Result<MatchResponse> metadata_match(
       const MetadataMatchParams& params,
       std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {

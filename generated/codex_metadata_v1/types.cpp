@@ -3,12 +3,14 @@
 #include "codex_metadata_v1/types.hpp"
 
 #include <array>
+#include <tuple>
 #include <utility>
 
 #include <nlohmann/json.hpp>
 
 #include "rpckit/codec/codec.hpp"
 #include "rpckit/codec/json_writer.hpp"
+#include "rpckit/codec/object_codec.hpp"
 #include "rpckit/codec/text_decoder.hpp"
 
 namespace codex_metadata::v1 {
@@ -100,1063 +102,212 @@ bool read_json(rpckit::codec::JsonReader& in, ErrorCode& value) {
 }
 
 void from_json(const nlohmann::json& j, ErrorCode& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
-
-// ---- CredentialDelivery
-
-void to_json(nlohmann::json& j, const CredentialDelivery& value) { j = value.wire(); }
-
-void decode(const nlohmann::json& j, CredentialDelivery& value, rpckit::codec::DecodePath& path) {
-  if (!j.is_string()) rpckit::codec::fail_kind(j, "string", path);
-  value = CredentialDelivery::from_wire(j.get_ref<const std::string&>());
-  rpckit::codec::check_listed(value.is_known(), value.wire(), CredentialDelivery::kWire, path);
-}
-
-void write_json(std::string& out, const CredentialDelivery& value) {
-  rpckit::codec::write_json(out, std::string_view(value.wire()));
-}
-
-bool read_json(rpckit::codec::JsonReader& in, CredentialDelivery& value) {
-  std::string wire;
-  if (!rpckit::codec::read_json(in, wire)) return false;
-  value = CredentialDelivery::from_wire(wire);
-  return true;
-}
-
-void from_json(const nlohmann::json& j, CredentialDelivery& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
+  rpckit::codec::decode_from(j, value, {});
 }
 
 // ---- Capabilities
 
-void to_json(nlohmann::json& j, const Capabilities& value) {
-  j = nlohmann::json::object();
-  rpckit::codec::encode_optional(j, "seriesMetadataProvider", value.seriesMetadataProvider);
-}
-
-void decode(const nlohmann::json& j, Capabilities& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_optional(j, "seriesMetadataProvider", value.seriesMetadataProvider, path);
-}
-
-void write_json(std::string& out, const Capabilities& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("seriesMetadataProvider":)rpckit", value.seriesMetadataProvider);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, Capabilities& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(seriesMetadataProvider)rpckit") {
-      if (!read_member(in, value.seriesMetadataProvider)) return false;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  return true;
-}
-
-void from_json(const nlohmann::json& j, Capabilities& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
-
-// ---- CredentialType
-
-void to_json(nlohmann::json& j, const CredentialType& value) { j = value.wire(); }
-
-void decode(const nlohmann::json& j, CredentialType& value, rpckit::codec::DecodePath& path) {
-  if (!j.is_string()) rpckit::codec::fail_kind(j, "string", path);
-  value = CredentialType::from_wire(j.get_ref<const std::string&>());
-  rpckit::codec::check_listed(value.is_known(), value.wire(), CredentialType::kWire, path);
-}
-
-void write_json(std::string& out, const CredentialType& value) {
-  rpckit::codec::write_json(out, std::string_view(value.wire()));
-}
-
-bool read_json(rpckit::codec::JsonReader& in, CredentialType& value) {
-  std::string wire;
-  if (!rpckit::codec::read_json(in, wire)) return false;
-  value = CredentialType::from_wire(wire);
-  return true;
-}
-
-void from_json(const nlohmann::json& j, CredentialType& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
-
-// ---- CredentialInputType
-
-void to_json(nlohmann::json& j, const CredentialInputType& value) { j = value.wire(); }
-
-void decode(const nlohmann::json& j, CredentialInputType& value, rpckit::codec::DecodePath& path) {
-  if (!j.is_string()) rpckit::codec::fail_kind(j, "string", path);
-  value = CredentialInputType::from_wire(j.get_ref<const std::string&>());
-  rpckit::codec::check_listed(value.is_known(), value.wire(), CredentialInputType::kWire, path);
-}
-
-void write_json(std::string& out, const CredentialInputType& value) {
-  rpckit::codec::write_json(out, std::string_view(value.wire()));
-}
-
-bool read_json(rpckit::codec::JsonReader& in, CredentialInputType& value) {
-  std::string wire;
-  if (!rpckit::codec::read_json(in, wire)) return false;
-  value = CredentialInputType::from_wire(wire);
-  return true;
-}
-
-void from_json(const nlohmann::json& j, CredentialInputType& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr auto kCapabilitiesMembers = std::tuple{
+    rpckit::codec::optional("seriesMetadataProvider", &Capabilities::seriesMetadataProvider),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(Capabilities)
 
 // ---- CredentialField
 
-void to_json(nlohmann::json& j, const CredentialField& value) {
-  j = nlohmann::json::object();
-  j["key"] = value.key;
-  j["label"] = value.label;
-  rpckit::codec::encode_optional(j, "description", value.description);
-  rpckit::codec::encode_optional(j, "required", value.required);
-  rpckit::codec::encode_optional(j, "sensitive", value.sensitive);
-  rpckit::codec::encode_optional(j, "credentialType", value.credentialType);
-  rpckit::codec::encode_optional(j, "type", value.type);
-  rpckit::codec::encode_optional(j, "placeholder", value.placeholder);
-}
-
-void decode(const nlohmann::json& j, CredentialField& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_required(j, "key", value.key, path);
-  rpckit::codec::decode_required(j, "label", value.label, path);
-  rpckit::codec::decode_optional(j, "description", value.description, path);
-  rpckit::codec::decode_optional(j, "required", value.required, path);
-  rpckit::codec::decode_optional(j, "sensitive", value.sensitive, path);
-  rpckit::codec::decode_optional(j, "credentialType", value.credentialType, path);
-  rpckit::codec::decode_optional(j, "type", value.type, path);
-  rpckit::codec::decode_optional(j, "placeholder", value.placeholder, path);
-}
-
-void write_json(std::string& out, const CredentialField& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("credentialType":)rpckit", value.credentialType);
-  object.member(R"rpckit("description":)rpckit", value.description);
-  object.member(R"rpckit("key":)rpckit", value.key);
-  object.member(R"rpckit("label":)rpckit", value.label);
-  object.member(R"rpckit("placeholder":)rpckit", value.placeholder);
-  object.member(R"rpckit("required":)rpckit", value.required);
-  object.member(R"rpckit("sensitive":)rpckit", value.sensitive);
-  object.member(R"rpckit("type":)rpckit", value.type);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, CredentialField& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(key)rpckit") {
-      if (!read_member(in, value.key)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(label)rpckit") {
-      if (!read_member(in, value.label)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    if (key == R"rpckit(description)rpckit") {
-      if (!read_member(in, value.description)) return false;
-      continue;
-    }
-    if (key == R"rpckit(required)rpckit") {
-      if (!read_member(in, value.required)) return false;
-      continue;
-    }
-    if (key == R"rpckit(sensitive)rpckit") {
-      if (!read_member(in, value.sensitive)) return false;
-      continue;
-    }
-    if (key == R"rpckit(credentialType)rpckit") {
-      if (!read_member(in, value.credentialType)) return false;
-      continue;
-    }
-    if (key == R"rpckit(type)rpckit") {
-      if (!read_member(in, value.type)) return false;
-      continue;
-    }
-    if (key == R"rpckit(placeholder)rpckit") {
-      if (!read_member(in, value.placeholder)) return false;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 2) - 1) return false;  // a required member is missing
-  return true;
-}
-
-void from_json(const nlohmann::json& j, CredentialField& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr auto kCredentialFieldMembers = std::tuple{
+    rpckit::codec::required("key", &CredentialField::key),
+    rpckit::codec::required("label", &CredentialField::label),
+    rpckit::codec::optional("description", &CredentialField::description),
+    rpckit::codec::optional("required", &CredentialField::required),
+    rpckit::codec::optional("sensitive", &CredentialField::sensitive),
+    rpckit::codec::optional("credentialType", &CredentialField::credentialType),
+    rpckit::codec::optional("type", &CredentialField::type),
+    rpckit::codec::optional("placeholder", &CredentialField::placeholder),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(CredentialField)
 
 // ---- PluginManifest
 
-void to_json(nlohmann::json& j, const PluginManifest& value) {
-  j = nlohmann::json::object();
-  j["name"] = value.name;
-  j["displayName"] = value.displayName;
-  j["version"] = value.version;
-  rpckit::codec::encode_optional(j, "description", value.description);
-  rpckit::codec::encode_optional(j, "author", value.author);
-  rpckit::codec::encode_optional(j, "homepage", value.homepage);
-  j["protocolVersion"] = value.protocolVersion;
-  j["capabilities"] = value.capabilities;
-  rpckit::codec::encode_optional(j, "requiredCredentials", value.requiredCredentials);
-  rpckit::codec::encode_optional(j, "configSchema", value.configSchema);
+namespace {
+void check_PluginManifest_name(const std::string& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_pattern(value, pattern_0(), path,
+      R"rpckit(expected lowercase letters, digits and hyphens)rpckit");
 }
-
-void decode(const nlohmann::json& j, PluginManifest& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  if (rpckit::codec::decode_required(j, "name", value.name, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "name");
-    rpckit::codec::check_pattern(value.name, pattern_0(), path,
-        R"rpckit(expected lowercase letters, digits and hyphens)rpckit");
-  }
-  rpckit::codec::decode_required(j, "displayName", value.displayName, path);
-  if (rpckit::codec::decode_required(j, "version", value.version, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "version");
-    rpckit::codec::check_pattern(value.version, pattern_1(), path,
-        R"rpckit(expected a semver version (e.g. "1.0.0"))rpckit");
-  }
-  rpckit::codec::decode_optional(j, "description", value.description, path);
-  rpckit::codec::decode_optional(j, "author", value.author, path);
-  rpckit::codec::decode_optional(j, "homepage", value.homepage, path);
-  if (rpckit::codec::decode_required(j, "protocolVersion", value.protocolVersion, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "protocolVersion");
-    rpckit::codec::check_pattern(value.protocolVersion, pattern_2(), path,
-        R"rpckit(expected protocol version "1.<minor>" (major 1))rpckit");
-  }
-  rpckit::codec::decode_required(j, "capabilities", value.capabilities, path);
-  rpckit::codec::decode_optional(j, "requiredCredentials", value.requiredCredentials, path);
-  rpckit::codec::decode_optional(j, "configSchema", value.configSchema, path);
+void check_PluginManifest_version(const std::string& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_pattern(value, pattern_1(), path,
+      R"rpckit(expected a semver version (e.g. "1.0.0"))rpckit");
 }
-
-void write_json(std::string& out, const PluginManifest& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("author":)rpckit", value.author);
-  object.member(R"rpckit("capabilities":)rpckit", value.capabilities);
-  object.member(R"rpckit("configSchema":)rpckit", value.configSchema);
-  object.member(R"rpckit("description":)rpckit", value.description);
-  object.member(R"rpckit("displayName":)rpckit", value.displayName);
-  object.member(R"rpckit("homepage":)rpckit", value.homepage);
-  object.member(R"rpckit("name":)rpckit", value.name);
-  object.member(R"rpckit("protocolVersion":)rpckit", value.protocolVersion);
-  object.member(R"rpckit("requiredCredentials":)rpckit", value.requiredCredentials);
-  object.member(R"rpckit("version":)rpckit", value.version);
+void check_PluginManifest_protocolVersion(const std::string& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_pattern(value, pattern_2(), path,
+      R"rpckit(expected protocol version "1.<minor>" (major 1))rpckit");
 }
-
-bool read_json(rpckit::codec::JsonReader& in, PluginManifest& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(name)rpckit") {
-      if (!read_member(in, value.name)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(displayName)rpckit") {
-      if (!read_member(in, value.displayName)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    if (key == R"rpckit(version)rpckit") {
-      if (!read_member(in, value.version)) return false;
-      seen |= std::uint64_t{1} << 2;
-      continue;
-    }
-    if (key == R"rpckit(description)rpckit") {
-      if (!read_member(in, value.description)) return false;
-      continue;
-    }
-    if (key == R"rpckit(author)rpckit") {
-      if (!read_member(in, value.author)) return false;
-      continue;
-    }
-    if (key == R"rpckit(homepage)rpckit") {
-      if (!read_member(in, value.homepage)) return false;
-      continue;
-    }
-    if (key == R"rpckit(protocolVersion)rpckit") {
-      if (!read_member(in, value.protocolVersion)) return false;
-      seen |= std::uint64_t{1} << 3;
-      continue;
-    }
-    if (key == R"rpckit(capabilities)rpckit") {
-      if (!read_member(in, value.capabilities)) return false;
-      seen |= std::uint64_t{1} << 4;
-      continue;
-    }
-    if (key == R"rpckit(requiredCredentials)rpckit") {
-      if (!read_member(in, value.requiredCredentials)) return false;
-      continue;
-    }
-    if (key == R"rpckit(configSchema)rpckit") {
-      if (!read_member(in, value.configSchema)) return false;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 5) - 1) return false;  // a required member is missing
-  rpckit::codec::DecodePath path;
-  {
-    rpckit::codec::DecodePath::Key scope(path, "name");
-    rpckit::codec::check_pattern(value.name, pattern_0(), path,
-        R"rpckit(expected lowercase letters, digits and hyphens)rpckit");
-  }
-  {
-    rpckit::codec::DecodePath::Key scope(path, "version");
-    rpckit::codec::check_pattern(value.version, pattern_1(), path,
-        R"rpckit(expected a semver version (e.g. "1.0.0"))rpckit");
-  }
-  {
-    rpckit::codec::DecodePath::Key scope(path, "protocolVersion");
-    rpckit::codec::check_pattern(value.protocolVersion, pattern_2(), path,
-        R"rpckit(expected protocol version "1.<minor>" (major 1))rpckit");
-  }
-  return true;
-}
-
-void from_json(const nlohmann::json& j, PluginManifest& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+constexpr auto kPluginManifestMembers = std::tuple{
+    rpckit::codec::required("name", &PluginManifest::name, check_PluginManifest_name),
+    rpckit::codec::required("displayName", &PluginManifest::displayName),
+    rpckit::codec::required("version", &PluginManifest::version, check_PluginManifest_version),
+    rpckit::codec::optional("description", &PluginManifest::description),
+    rpckit::codec::optional("author", &PluginManifest::author),
+    rpckit::codec::optional("homepage", &PluginManifest::homepage),
+    rpckit::codec::required("protocolVersion", &PluginManifest::protocolVersion, check_PluginManifest_protocolVersion),
+    rpckit::codec::required("capabilities", &PluginManifest::capabilities),
+    rpckit::codec::optional("requiredCredentials", &PluginManifest::requiredCredentials),
+    rpckit::codec::optional("configSchema", &PluginManifest::configSchema),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(PluginManifest)
 
 // ---- Title
 
-void to_json(nlohmann::json& j, const Title& value) {
-  j = nlohmann::json::object();
-  j["value"] = value.value;
-  rpckit::codec::encode_optional(j, "language", value.language);
-  rpckit::codec::encode_optional(j, "primary", value.primary);
+namespace {
+void check_Title_language(const std::optional<std::string>& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_pattern((*value), pattern_3(), path,
+      R"rpckit(expected an ISO 639-1 code (two lowercase letters))rpckit");
 }
-
-void decode(const nlohmann::json& j, Title& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_required(j, "value", value.value, path);
-  rpckit::codec::decode_optional(j, "language", value.language, path);
-  if (value.language.has_value()) {
-    rpckit::codec::DecodePath::Key scope(path, "language");
-    rpckit::codec::check_pattern((*value.language), pattern_3(), path,
-        R"rpckit(expected an ISO 639-1 code (two lowercase letters))rpckit");
-  }
-  rpckit::codec::decode_optional(j, "primary", value.primary, path);
-}
-
-void write_json(std::string& out, const Title& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("language":)rpckit", value.language);
-  object.member(R"rpckit("primary":)rpckit", value.primary);
-  object.member(R"rpckit("value":)rpckit", value.value);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, Title& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(value)rpckit") {
-      if (!read_member(in, value.value)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(language)rpckit") {
-      if (!read_member(in, value.language)) return false;
-      continue;
-    }
-    if (key == R"rpckit(primary)rpckit") {
-      if (!read_member(in, value.primary)) return false;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 1) - 1) return false;  // a required member is missing
-  rpckit::codec::DecodePath path;
-  if (value.language.has_value()) {
-    rpckit::codec::DecodePath::Key scope(path, "language");
-    rpckit::codec::check_pattern((*value.language), pattern_3(), path,
-        R"rpckit(expected an ISO 639-1 code (two lowercase letters))rpckit");
-  }
-  return true;
-}
-
-void from_json(const nlohmann::json& j, Title& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
-
-// ---- SeriesStatus
-
-void to_json(nlohmann::json& j, const SeriesStatus& value) { j = value.wire(); }
-
-void decode(const nlohmann::json& j, SeriesStatus& value, rpckit::codec::DecodePath& path) {
-  if (!j.is_string()) rpckit::codec::fail_kind(j, "string", path);
-  value = SeriesStatus::from_wire(j.get_ref<const std::string&>());
-  rpckit::codec::check_listed(value.is_known(), value.wire(), SeriesStatus::kWire, path);
-}
-
-void write_json(std::string& out, const SeriesStatus& value) {
-  rpckit::codec::write_json(out, std::string_view(value.wire()));
-}
-
-bool read_json(rpckit::codec::JsonReader& in, SeriesStatus& value) {
-  std::string wire;
-  if (!rpckit::codec::read_json(in, wire)) return false;
-  value = SeriesStatus::from_wire(wire);
-  return true;
-}
-
-void from_json(const nlohmann::json& j, SeriesStatus& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+constexpr auto kTitleMembers = std::tuple{
+    rpckit::codec::required("value", &Title::value),
+    rpckit::codec::optional("language", &Title::language, check_Title_language),
+    rpckit::codec::optional("primary", &Title::primary),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(Title)
 
 // ---- SearchResult
 
-void to_json(nlohmann::json& j, const SearchResult& value) {
-  j = nlohmann::json::object();
-  j["externalId"] = value.externalId;
-  j["title"] = value.title;
-  rpckit::codec::encode_optional(j, "alternateTitles", value.alternateTitles);
-  rpckit::codec::encode_optional(j, "year", value.year);
-  rpckit::codec::encode_optional(j, "coverUrl", value.coverUrl);
-  rpckit::codec::encode_optional(j, "summary", value.summary);
-  rpckit::codec::encode_optional(j, "status", value.status);
-  rpckit::codec::encode_optional(j, "score", value.score);
-  rpckit::codec::encode_optional(j, "providerData", value.providerData);
+namespace {
+void check_SearchResult_score(const std::optional<double>& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_range(static_cast<double>((*value)), 0.0, 100.0, path);
 }
-
-void decode(const nlohmann::json& j, SearchResult& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_required(j, "externalId", value.externalId, path);
-  rpckit::codec::decode_required(j, "title", value.title, path);
-  rpckit::codec::decode_optional(j, "alternateTitles", value.alternateTitles, path);
-  rpckit::codec::decode_optional(j, "year", value.year, path);
-  rpckit::codec::decode_optional(j, "coverUrl", value.coverUrl, path);
-  rpckit::codec::decode_optional(j, "summary", value.summary, path);
-  rpckit::codec::decode_optional(j, "status", value.status, path);
-  rpckit::codec::decode_optional(j, "score", value.score, path);
-  if (value.score.has_value()) {
-    rpckit::codec::DecodePath::Key scope(path, "score");
-    rpckit::codec::check_range(static_cast<double>((*value.score)), 0.0, 100.0, path);
-  }
-  rpckit::codec::decode_optional(j, "providerData", value.providerData, path);
-}
-
-void write_json(std::string& out, const SearchResult& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("alternateTitles":)rpckit", value.alternateTitles);
-  object.member(R"rpckit("coverUrl":)rpckit", value.coverUrl);
-  object.member(R"rpckit("externalId":)rpckit", value.externalId);
-  object.member(R"rpckit("providerData":)rpckit", value.providerData);
-  object.member(R"rpckit("score":)rpckit", value.score);
-  object.member(R"rpckit("status":)rpckit", value.status);
-  object.member(R"rpckit("summary":)rpckit", value.summary);
-  object.member(R"rpckit("title":)rpckit", value.title);
-  object.member(R"rpckit("year":)rpckit", value.year);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, SearchResult& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(externalId)rpckit") {
-      if (!read_member(in, value.externalId)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(title)rpckit") {
-      if (!read_member(in, value.title)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    if (key == R"rpckit(alternateTitles)rpckit") {
-      if (!read_member(in, value.alternateTitles)) return false;
-      continue;
-    }
-    if (key == R"rpckit(year)rpckit") {
-      if (!read_member(in, value.year)) return false;
-      continue;
-    }
-    if (key == R"rpckit(coverUrl)rpckit") {
-      if (!read_member(in, value.coverUrl)) return false;
-      continue;
-    }
-    if (key == R"rpckit(summary)rpckit") {
-      if (!read_member(in, value.summary)) return false;
-      continue;
-    }
-    if (key == R"rpckit(status)rpckit") {
-      if (!read_member(in, value.status)) return false;
-      continue;
-    }
-    if (key == R"rpckit(score)rpckit") {
-      if (!read_member(in, value.score)) return false;
-      continue;
-    }
-    if (key == R"rpckit(providerData)rpckit") {
-      if (!read_member(in, value.providerData)) return false;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 2) - 1) return false;  // a required member is missing
-  rpckit::codec::DecodePath path;
-  if (value.score.has_value()) {
-    rpckit::codec::DecodePath::Key scope(path, "score");
-    rpckit::codec::check_range(static_cast<double>((*value.score)), 0.0, 100.0, path);
-  }
-  return true;
-}
-
-void from_json(const nlohmann::json& j, SearchResult& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+constexpr auto kSearchResultMembers = std::tuple{
+    rpckit::codec::required("externalId", &SearchResult::externalId),
+    rpckit::codec::required("title", &SearchResult::title),
+    rpckit::codec::optional("alternateTitles", &SearchResult::alternateTitles),
+    rpckit::codec::optional("year", &SearchResult::year),
+    rpckit::codec::optional("coverUrl", &SearchResult::coverUrl),
+    rpckit::codec::optional("summary", &SearchResult::summary),
+    rpckit::codec::optional("status", &SearchResult::status),
+    rpckit::codec::optional("score", &SearchResult::score, check_SearchResult_score),
+    rpckit::codec::optional("providerData", &SearchResult::providerData),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(SearchResult)
 
 // ---- SearchResponse
 
-void to_json(nlohmann::json& j, const SearchResponse& value) {
-  j = nlohmann::json::object();
-  j["results"] = value.results;
-  rpckit::codec::encode_optional(j, "totalResults", value.totalResults);
-  rpckit::codec::encode_optional(j, "page", value.page);
-  rpckit::codec::encode_optional(j, "hasNextPage", value.hasNextPage);
+namespace {
+void check_SearchResponse_page(const std::optional<std::int64_t>& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_range(static_cast<double>((*value)), 1.0, std::nullopt, path);
 }
-
-void decode(const nlohmann::json& j, SearchResponse& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_required(j, "results", value.results, path);
-  rpckit::codec::decode_optional(j, "totalResults", value.totalResults, path);
-  rpckit::codec::decode_optional(j, "page", value.page, path);
-  if (value.page.has_value()) {
-    rpckit::codec::DecodePath::Key scope(path, "page");
-    rpckit::codec::check_range(static_cast<double>((*value.page)), 1.0, std::nullopt, path);
-  }
-  rpckit::codec::decode_optional(j, "hasNextPage", value.hasNextPage, path);
-}
-
-void write_json(std::string& out, const SearchResponse& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("hasNextPage":)rpckit", value.hasNextPage);
-  object.member(R"rpckit("page":)rpckit", value.page);
-  object.member(R"rpckit("results":)rpckit", value.results);
-  object.member(R"rpckit("totalResults":)rpckit", value.totalResults);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, SearchResponse& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(results)rpckit") {
-      if (!read_member(in, value.results)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(totalResults)rpckit") {
-      if (!read_member(in, value.totalResults)) return false;
-      continue;
-    }
-    if (key == R"rpckit(page)rpckit") {
-      if (!read_member(in, value.page)) return false;
-      continue;
-    }
-    if (key == R"rpckit(hasNextPage)rpckit") {
-      if (!read_member(in, value.hasNextPage)) return false;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 1) - 1) return false;  // a required member is missing
-  rpckit::codec::DecodePath path;
-  if (value.page.has_value()) {
-    rpckit::codec::DecodePath::Key scope(path, "page");
-    rpckit::codec::check_range(static_cast<double>((*value.page)), 1.0, std::nullopt, path);
-  }
-  return true;
-}
-
-void from_json(const nlohmann::json& j, SearchResponse& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+constexpr auto kSearchResponseMembers = std::tuple{
+    rpckit::codec::required("results", &SearchResponse::results),
+    rpckit::codec::optional("totalResults", &SearchResponse::totalResults),
+    rpckit::codec::optional("page", &SearchResponse::page, check_SearchResponse_page),
+    rpckit::codec::optional("hasNextPage", &SearchResponse::hasNextPage),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(SearchResponse)
 
 // ---- MatchResponse
 
-void to_json(nlohmann::json& j, const MatchResponse& value) {
-  j = nlohmann::json::object();
-  j["match"] = value.match;
-  j["confidence"] = value.confidence;
-  rpckit::codec::encode_optional(j, "alternatives", value.alternatives);
+namespace {
+void check_MatchResponse_confidence(const double& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_range(static_cast<double>(value), 0.0, 100.0, path);
 }
-
-void decode(const nlohmann::json& j, MatchResponse& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_required(j, "match", value.match, path);
-  if (rpckit::codec::decode_required(j, "confidence", value.confidence, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "confidence");
-    rpckit::codec::check_range(static_cast<double>(value.confidence), 0.0, 100.0, path);
-  }
-  rpckit::codec::decode_optional(j, "alternatives", value.alternatives, path);
-}
-
-void write_json(std::string& out, const MatchResponse& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("alternatives":)rpckit", value.alternatives);
-  object.member(R"rpckit("confidence":)rpckit", value.confidence);
-  object.member(R"rpckit("match":)rpckit", value.match);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, MatchResponse& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(match)rpckit") {
-      if (!read_member(in, value.match)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(confidence)rpckit") {
-      if (!read_member(in, value.confidence)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    if (key == R"rpckit(alternatives)rpckit") {
-      if (!read_member(in, value.alternatives)) return false;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 2) - 1) return false;  // a required member is missing
-  rpckit::codec::DecodePath path;
-  {
-    rpckit::codec::DecodePath::Key scope(path, "confidence");
-    rpckit::codec::check_range(static_cast<double>(value.confidence), 0.0, 100.0, path);
-  }
-  return true;
-}
-
-void from_json(const nlohmann::json& j, MatchResponse& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+constexpr auto kMatchResponseMembers = std::tuple{
+    rpckit::codec::required("match", &MatchResponse::match),
+    rpckit::codec::required("confidence", &MatchResponse::confidence, check_MatchResponse_confidence),
+    rpckit::codec::optional("alternatives", &MatchResponse::alternatives),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(MatchResponse)
 
 // ---- Person
 
-void to_json(nlohmann::json& j, const Person& value) {
-  j = nlohmann::json::object();
-  j["name"] = value.name;
-  rpckit::codec::encode_optional(j, "role", value.role);
-}
-
-void decode(const nlohmann::json& j, Person& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_required(j, "name", value.name, path);
-  rpckit::codec::decode_optional(j, "role", value.role, path);
-}
-
-void write_json(std::string& out, const Person& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("name":)rpckit", value.name);
-  object.member(R"rpckit("role":)rpckit", value.role);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, Person& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(name)rpckit") {
-      if (!read_member(in, value.name)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(role)rpckit") {
-      if (!read_member(in, value.role)) return false;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 1) - 1) return false;  // a required member is missing
-  return true;
-}
-
-void from_json(const nlohmann::json& j, Person& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr auto kPersonMembers = std::tuple{
+    rpckit::codec::required("name", &Person::name),
+    rpckit::codec::optional("role", &Person::role),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(Person)
 
 // ---- ExternalLink
 
-void to_json(nlohmann::json& j, const ExternalLink& value) {
-  j = nlohmann::json::object();
-  j["name"] = value.name;
-  j["url"] = value.url;
-}
-
-void decode(const nlohmann::json& j, ExternalLink& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_required(j, "name", value.name, path);
-  rpckit::codec::decode_required(j, "url", value.url, path);
-}
-
-void write_json(std::string& out, const ExternalLink& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("name":)rpckit", value.name);
-  object.member(R"rpckit("url":)rpckit", value.url);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, ExternalLink& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(name)rpckit") {
-      if (!read_member(in, value.name)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(url)rpckit") {
-      if (!read_member(in, value.url)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 2) - 1) return false;  // a required member is missing
-  return true;
-}
-
-void from_json(const nlohmann::json& j, ExternalLink& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr auto kExternalLinkMembers = std::tuple{
+    rpckit::codec::required("name", &ExternalLink::name),
+    rpckit::codec::required("url", &ExternalLink::url),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(ExternalLink)
 
 // ---- SeriesMetadata
 
-void to_json(nlohmann::json& j, const SeriesMetadata& value) {
-  j = nlohmann::json::object();
-  j["externalId"] = value.externalId;
-  j["titles"] = value.titles;
-  rpckit::codec::encode_optional(j, "summary", value.summary);
-  rpckit::codec::encode_optional(j, "status", value.status);
-  rpckit::codec::encode_optional(j, "year", value.year);
-  rpckit::codec::encode_optional(j, "yearEnd", value.yearEnd);
-  rpckit::codec::encode_optional(j, "coverUrl", value.coverUrl);
-  rpckit::codec::encode_optional(j, "bannerUrl", value.bannerUrl);
-  rpckit::codec::encode_optional(j, "genres", value.genres);
-  rpckit::codec::encode_optional(j, "tags", value.tags);
-  rpckit::codec::encode_optional(j, "contentRating", value.contentRating);
-  rpckit::codec::encode_optional(j, "authors", value.authors);
-  rpckit::codec::encode_optional(j, "artists", value.artists);
-  rpckit::codec::encode_optional(j, "publisher", value.publisher);
-  rpckit::codec::encode_optional(j, "originalLanguage", value.originalLanguage);
-  rpckit::codec::encode_optional(j, "country", value.country);
-  rpckit::codec::encode_optional(j, "rating", value.rating);
-  rpckit::codec::encode_optional(j, "ratingCount", value.ratingCount);
-  rpckit::codec::encode_optional(j, "externalLinks", value.externalLinks);
-  rpckit::codec::encode_optional(j, "providerData", value.providerData);
+namespace {
+void check_SeriesMetadata_titles(const std::vector<Title>& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_items(value.size(), std::size_t{1}, std::nullopt, path);
 }
-
-void decode(const nlohmann::json& j, SeriesMetadata& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_required(j, "externalId", value.externalId, path);
-  if (rpckit::codec::decode_required(j, "titles", value.titles, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "titles");
-    rpckit::codec::check_items(value.titles.size(), std::size_t{1}, std::nullopt, path);
-  }
-  rpckit::codec::decode_optional(j, "summary", value.summary, path);
-  rpckit::codec::decode_optional(j, "status", value.status, path);
-  rpckit::codec::decode_optional(j, "year", value.year, path);
-  rpckit::codec::decode_optional(j, "yearEnd", value.yearEnd, path);
-  rpckit::codec::decode_optional(j, "coverUrl", value.coverUrl, path);
-  rpckit::codec::decode_optional(j, "bannerUrl", value.bannerUrl, path);
-  rpckit::codec::decode_optional(j, "genres", value.genres, path);
-  rpckit::codec::decode_optional(j, "tags", value.tags, path);
-  rpckit::codec::decode_optional(j, "contentRating", value.contentRating, path);
-  rpckit::codec::decode_optional(j, "authors", value.authors, path);
-  rpckit::codec::decode_optional(j, "artists", value.artists, path);
-  rpckit::codec::decode_optional(j, "publisher", value.publisher, path);
-  rpckit::codec::decode_optional(j, "originalLanguage", value.originalLanguage, path);
-  rpckit::codec::decode_optional(j, "country", value.country, path);
-  rpckit::codec::decode_optional(j, "rating", value.rating, path);
-  if (value.rating.has_value()) {
-    rpckit::codec::DecodePath::Key scope(path, "rating");
-    rpckit::codec::check_range(static_cast<double>((*value.rating)), 0.0, 10.0, path);
-  }
-  rpckit::codec::decode_optional(j, "ratingCount", value.ratingCount, path);
-  rpckit::codec::decode_optional(j, "externalLinks", value.externalLinks, path);
-  rpckit::codec::decode_optional(j, "providerData", value.providerData, path);
+void check_SeriesMetadata_rating(const std::optional<double>& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_range(static_cast<double>((*value)), 0.0, 10.0, path);
 }
-
-void write_json(std::string& out, const SeriesMetadata& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("artists":)rpckit", value.artists);
-  object.member(R"rpckit("authors":)rpckit", value.authors);
-  object.member(R"rpckit("bannerUrl":)rpckit", value.bannerUrl);
-  object.member(R"rpckit("contentRating":)rpckit", value.contentRating);
-  object.member(R"rpckit("country":)rpckit", value.country);
-  object.member(R"rpckit("coverUrl":)rpckit", value.coverUrl);
-  object.member(R"rpckit("externalId":)rpckit", value.externalId);
-  object.member(R"rpckit("externalLinks":)rpckit", value.externalLinks);
-  object.member(R"rpckit("genres":)rpckit", value.genres);
-  object.member(R"rpckit("originalLanguage":)rpckit", value.originalLanguage);
-  object.member(R"rpckit("providerData":)rpckit", value.providerData);
-  object.member(R"rpckit("publisher":)rpckit", value.publisher);
-  object.member(R"rpckit("rating":)rpckit", value.rating);
-  object.member(R"rpckit("ratingCount":)rpckit", value.ratingCount);
-  object.member(R"rpckit("status":)rpckit", value.status);
-  object.member(R"rpckit("summary":)rpckit", value.summary);
-  object.member(R"rpckit("tags":)rpckit", value.tags);
-  object.member(R"rpckit("titles":)rpckit", value.titles);
-  object.member(R"rpckit("year":)rpckit", value.year);
-  object.member(R"rpckit("yearEnd":)rpckit", value.yearEnd);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, SeriesMetadata& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(externalId)rpckit") {
-      if (!read_member(in, value.externalId)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(titles)rpckit") {
-      if (!read_member(in, value.titles)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    if (key == R"rpckit(summary)rpckit") {
-      if (!read_member(in, value.summary)) return false;
-      continue;
-    }
-    if (key == R"rpckit(status)rpckit") {
-      if (!read_member(in, value.status)) return false;
-      continue;
-    }
-    if (key == R"rpckit(year)rpckit") {
-      if (!read_member(in, value.year)) return false;
-      continue;
-    }
-    if (key == R"rpckit(yearEnd)rpckit") {
-      if (!read_member(in, value.yearEnd)) return false;
-      continue;
-    }
-    if (key == R"rpckit(coverUrl)rpckit") {
-      if (!read_member(in, value.coverUrl)) return false;
-      continue;
-    }
-    if (key == R"rpckit(bannerUrl)rpckit") {
-      if (!read_member(in, value.bannerUrl)) return false;
-      continue;
-    }
-    if (key == R"rpckit(genres)rpckit") {
-      if (!read_member(in, value.genres)) return false;
-      continue;
-    }
-    if (key == R"rpckit(tags)rpckit") {
-      if (!read_member(in, value.tags)) return false;
-      continue;
-    }
-    if (key == R"rpckit(contentRating)rpckit") {
-      if (!read_member(in, value.contentRating)) return false;
-      continue;
-    }
-    if (key == R"rpckit(authors)rpckit") {
-      if (!read_member(in, value.authors)) return false;
-      continue;
-    }
-    if (key == R"rpckit(artists)rpckit") {
-      if (!read_member(in, value.artists)) return false;
-      continue;
-    }
-    if (key == R"rpckit(publisher)rpckit") {
-      if (!read_member(in, value.publisher)) return false;
-      continue;
-    }
-    if (key == R"rpckit(originalLanguage)rpckit") {
-      if (!read_member(in, value.originalLanguage)) return false;
-      continue;
-    }
-    if (key == R"rpckit(country)rpckit") {
-      if (!read_member(in, value.country)) return false;
-      continue;
-    }
-    if (key == R"rpckit(rating)rpckit") {
-      if (!read_member(in, value.rating)) return false;
-      continue;
-    }
-    if (key == R"rpckit(ratingCount)rpckit") {
-      if (!read_member(in, value.ratingCount)) return false;
-      continue;
-    }
-    if (key == R"rpckit(externalLinks)rpckit") {
-      if (!read_member(in, value.externalLinks)) return false;
-      continue;
-    }
-    if (key == R"rpckit(providerData)rpckit") {
-      if (!read_member(in, value.providerData)) return false;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 2) - 1) return false;  // a required member is missing
-  rpckit::codec::DecodePath path;
-  {
-    rpckit::codec::DecodePath::Key scope(path, "titles");
-    rpckit::codec::check_items(value.titles.size(), std::size_t{1}, std::nullopt, path);
-  }
-  if (value.rating.has_value()) {
-    rpckit::codec::DecodePath::Key scope(path, "rating");
-    rpckit::codec::check_range(static_cast<double>((*value.rating)), 0.0, 10.0, path);
-  }
-  return true;
-}
-
-void from_json(const nlohmann::json& j, SeriesMetadata& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+constexpr auto kSeriesMetadataMembers = std::tuple{
+    rpckit::codec::required("externalId", &SeriesMetadata::externalId),
+    rpckit::codec::required("titles", &SeriesMetadata::titles, check_SeriesMetadata_titles),
+    rpckit::codec::optional("summary", &SeriesMetadata::summary),
+    rpckit::codec::optional("status", &SeriesMetadata::status),
+    rpckit::codec::optional("year", &SeriesMetadata::year),
+    rpckit::codec::optional("yearEnd", &SeriesMetadata::yearEnd),
+    rpckit::codec::optional("coverUrl", &SeriesMetadata::coverUrl),
+    rpckit::codec::optional("bannerUrl", &SeriesMetadata::bannerUrl),
+    rpckit::codec::optional("genres", &SeriesMetadata::genres),
+    rpckit::codec::optional("tags", &SeriesMetadata::tags),
+    rpckit::codec::optional("contentRating", &SeriesMetadata::contentRating),
+    rpckit::codec::optional("authors", &SeriesMetadata::authors),
+    rpckit::codec::optional("artists", &SeriesMetadata::artists),
+    rpckit::codec::optional("publisher", &SeriesMetadata::publisher),
+    rpckit::codec::optional("originalLanguage", &SeriesMetadata::originalLanguage),
+    rpckit::codec::optional("country", &SeriesMetadata::country),
+    rpckit::codec::optional("rating", &SeriesMetadata::rating, check_SeriesMetadata_rating),
+    rpckit::codec::optional("ratingCount", &SeriesMetadata::ratingCount),
+    rpckit::codec::optional("externalLinks", &SeriesMetadata::externalLinks),
+    rpckit::codec::optional("providerData", &SeriesMetadata::providerData),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(SeriesMetadata)
 
 // ---- RateLimitedData
 
-void to_json(nlohmann::json& j, const RateLimitedData& value) {
-  j = nlohmann::json::object();
-  j["retryAfterSeconds"] = value.retryAfterSeconds;
+namespace {
+void check_RateLimitedData_retryAfterSeconds(const std::int64_t& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_range(static_cast<double>(value), 0.0, std::nullopt, path);
 }
-
-void decode(const nlohmann::json& j, RateLimitedData& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  if (rpckit::codec::decode_required(j, "retryAfterSeconds", value.retryAfterSeconds, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "retryAfterSeconds");
-    rpckit::codec::check_range(static_cast<double>(value.retryAfterSeconds), 0.0, std::nullopt, path);
-  }
-}
-
-void write_json(std::string& out, const RateLimitedData& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("retryAfterSeconds":)rpckit", value.retryAfterSeconds);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, RateLimitedData& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(retryAfterSeconds)rpckit") {
-      if (!read_member(in, value.retryAfterSeconds)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 1) - 1) return false;  // a required member is missing
-  rpckit::codec::DecodePath path;
-  {
-    rpckit::codec::DecodePath::Key scope(path, "retryAfterSeconds");
-    rpckit::codec::check_range(static_cast<double>(value.retryAfterSeconds), 0.0, std::nullopt, path);
-  }
-  return true;
-}
-
-void from_json(const nlohmann::json& j, RateLimitedData& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+constexpr auto kRateLimitedDataMembers = std::tuple{
+    rpckit::codec::required("retryAfterSeconds", &RateLimitedData::retryAfterSeconds, check_RateLimitedData_retryAfterSeconds),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(RateLimitedData)
 
 // ---- ApiErrorData
 
-void to_json(nlohmann::json& j, const ApiErrorData& value) {
-  j = nlohmann::json::object();
-  rpckit::codec::encode_optional(j, "statusCode", value.statusCode);
-}
-
-void decode(const nlohmann::json& j, ApiErrorData& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_optional(j, "statusCode", value.statusCode, path);
-}
-
-void write_json(std::string& out, const ApiErrorData& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("statusCode":)rpckit", value.statusCode);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, ApiErrorData& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(statusCode)rpckit") {
-      if (!read_member(in, value.statusCode)) return false;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  return true;
-}
-
-void from_json(const nlohmann::json& j, ApiErrorData& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr auto kApiErrorDataMembers = std::tuple{
+    rpckit::codec::optional("statusCode", &ApiErrorData::statusCode),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(ApiErrorData)
 
 // ---- InitializeParams
 
-void to_json(nlohmann::json& j, const InitializeParams& value) {
-  j = nlohmann::json::object();
-  rpckit::codec::encode_optional(j, "config", value.config);
-  rpckit::codec::encode_optional(j, "credentials", value.credentials);
-}
-
-void decode(const nlohmann::json& j, InitializeParams& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_optional(j, "config", value.config, path);
-  rpckit::codec::decode_optional(j, "credentials", value.credentials, path);
-}
+namespace {
+constexpr auto kInitializeParamsMembers = std::tuple{
+    rpckit::codec::optional("config", &InitializeParams::config),
+    rpckit::codec::optional("credentials", &InitializeParams::credentials),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(InitializeParams)
 
 std::map<std::string, rpckit::JsonValue> InitializeParams::config_or_default() const {
   if (config.has_value()) return *config;
@@ -1170,292 +321,55 @@ std::map<std::string, rpckit::JsonValue> InitializeParams::config_or_default() c
   return fallback;
 }
 
-void write_json(std::string& out, const InitializeParams& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("config":)rpckit", value.config);
-  object.member(R"rpckit("credentials":)rpckit", value.credentials);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, InitializeParams& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(config)rpckit") {
-      if (!read_member(in, value.config)) return false;
-      continue;
-    }
-    if (key == R"rpckit(credentials)rpckit") {
-      if (!read_member(in, value.credentials)) return false;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  return true;
-}
-
-void from_json(const nlohmann::json& j, InitializeParams& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
-
 // ---- PingParams
 
-void to_json(nlohmann::json& j, const PingParams& value) {
-  j = nlohmann::json::object();
-  (void)value;
-}
-
-void decode(const nlohmann::json& j, PingParams& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  (void)value;
-}
-
-void write_json(std::string& out, const PingParams& value) {
-  rpckit::codec::ObjectWriter object(out);
-  (void)value;
-}
-
-bool read_json(rpckit::codec::JsonReader& in, PingParams& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::string key;
-  while (in.next_member(key)) {
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  (void)value;  // nothing to store: every member is a const
-  return true;
-}
-
-void from_json(const nlohmann::json& j, PingParams& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
-
-// ---- PingResult
-
-void to_json(nlohmann::json& j, const PingResult& value) { j = value.wire(); }
-
-void decode(const nlohmann::json& j, PingResult& value, rpckit::codec::DecodePath& path) {
-  if (!j.is_string()) rpckit::codec::fail_kind(j, "string", path);
-  value = PingResult::from_wire(j.get_ref<const std::string&>());
-  rpckit::codec::check_listed(value.is_known(), value.wire(), PingResult::kWire, path);
-}
-
-void write_json(std::string& out, const PingResult& value) {
-  rpckit::codec::write_json(out, std::string_view(value.wire()));
-}
-
-bool read_json(rpckit::codec::JsonReader& in, PingResult& value) {
-  std::string wire;
-  if (!rpckit::codec::read_json(in, wire)) return false;
-  value = PingResult::from_wire(wire);
-  return true;
-}
-
-void from_json(const nlohmann::json& j, PingResult& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr std::tuple<> kPingParamsMembers{};
+}  // namespace
+RPCKIT_OBJECT_CODEC(PingParams)
 
 // ---- ShutdownParams
 
-void to_json(nlohmann::json& j, const ShutdownParams& value) {
-  j = nlohmann::json::object();
-  (void)value;
-}
-
-void decode(const nlohmann::json& j, ShutdownParams& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  (void)value;
-}
-
-void write_json(std::string& out, const ShutdownParams& value) {
-  rpckit::codec::ObjectWriter object(out);
-  (void)value;
-}
-
-bool read_json(rpckit::codec::JsonReader& in, ShutdownParams& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::string key;
-  while (in.next_member(key)) {
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  (void)value;  // nothing to store: every member is a const
-  return true;
-}
-
-void from_json(const nlohmann::json& j, ShutdownParams& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr std::tuple<> kShutdownParamsMembers{};
+}  // namespace
+RPCKIT_OBJECT_CODEC(ShutdownParams)
 
 // ---- MetadataSearchParams
 
-void to_json(nlohmann::json& j, const MetadataSearchParams& value) {
-  j = nlohmann::json::object();
-  j["query"] = value.query;
-  rpckit::codec::encode_optional(j, "limit", value.limit);
+namespace {
+void check_MetadataSearchParams_query(const std::string& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_length(value, std::size_t{1}, std::nullopt, path);
 }
-
-void decode(const nlohmann::json& j, MetadataSearchParams& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  if (rpckit::codec::decode_required(j, "query", value.query, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "query");
-    rpckit::codec::check_length(value.query, std::size_t{1}, std::nullopt, path);
-  }
-  rpckit::codec::decode_optional(j, "limit", value.limit, path);
-  if (value.limit.has_value()) {
-    rpckit::codec::DecodePath::Key scope(path, "limit");
-    rpckit::codec::check_range(static_cast<double>((*value.limit)), 1.0, std::nullopt, path);
-  }
+void check_MetadataSearchParams_limit(const std::optional<std::int64_t>& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_range(static_cast<double>((*value)), 1.0, std::nullopt, path);
 }
-
-void write_json(std::string& out, const MetadataSearchParams& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("limit":)rpckit", value.limit);
-  object.member(R"rpckit("query":)rpckit", value.query);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, MetadataSearchParams& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(query)rpckit") {
-      if (!read_member(in, value.query)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(limit)rpckit") {
-      if (!read_member(in, value.limit)) return false;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 1) - 1) return false;  // a required member is missing
-  rpckit::codec::DecodePath path;
-  {
-    rpckit::codec::DecodePath::Key scope(path, "query");
-    rpckit::codec::check_length(value.query, std::size_t{1}, std::nullopt, path);
-  }
-  if (value.limit.has_value()) {
-    rpckit::codec::DecodePath::Key scope(path, "limit");
-    rpckit::codec::check_range(static_cast<double>((*value.limit)), 1.0, std::nullopt, path);
-  }
-  return true;
-}
-
-void from_json(const nlohmann::json& j, MetadataSearchParams& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+constexpr auto kMetadataSearchParamsMembers = std::tuple{
+    rpckit::codec::required("query", &MetadataSearchParams::query, check_MetadataSearchParams_query),
+    rpckit::codec::optional("limit", &MetadataSearchParams::limit, check_MetadataSearchParams_limit),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(MetadataSearchParams)
 
 // ---- MetadataGetParams
 
-void to_json(nlohmann::json& j, const MetadataGetParams& value) {
-  j = nlohmann::json::object();
-  j["externalId"] = value.externalId;
-  rpckit::codec::encode_optional(j, "providerData", value.providerData);
-}
-
-void decode(const nlohmann::json& j, MetadataGetParams& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_required(j, "externalId", value.externalId, path);
-  rpckit::codec::decode_optional(j, "providerData", value.providerData, path);
-}
-
-void write_json(std::string& out, const MetadataGetParams& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("externalId":)rpckit", value.externalId);
-  object.member(R"rpckit("providerData":)rpckit", value.providerData);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, MetadataGetParams& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(externalId)rpckit") {
-      if (!read_member(in, value.externalId)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(providerData)rpckit") {
-      if (!read_member(in, value.providerData)) return false;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 1) - 1) return false;  // a required member is missing
-  return true;
-}
-
-void from_json(const nlohmann::json& j, MetadataGetParams& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr auto kMetadataGetParamsMembers = std::tuple{
+    rpckit::codec::required("externalId", &MetadataGetParams::externalId),
+    rpckit::codec::optional("providerData", &MetadataGetParams::providerData),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(MetadataGetParams)
 
 // ---- MetadataMatchParams
 
-void to_json(nlohmann::json& j, const MetadataMatchParams& value) {
-  j = nlohmann::json::object();
-  j["title"] = value.title;
-  rpckit::codec::encode_optional(j, "year", value.year);
-  rpckit::codec::encode_optional(j, "author", value.author);
-}
-
-void decode(const nlohmann::json& j, MetadataMatchParams& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_required(j, "title", value.title, path);
-  rpckit::codec::decode_optional(j, "year", value.year, path);
-  rpckit::codec::decode_optional(j, "author", value.author, path);
-}
-
-void write_json(std::string& out, const MetadataMatchParams& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("author":)rpckit", value.author);
-  object.member(R"rpckit("title":)rpckit", value.title);
-  object.member(R"rpckit("year":)rpckit", value.year);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, MetadataMatchParams& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(title)rpckit") {
-      if (!read_member(in, value.title)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(year)rpckit") {
-      if (!read_member(in, value.year)) return false;
-      continue;
-    }
-    if (key == R"rpckit(author)rpckit") {
-      if (!read_member(in, value.author)) return false;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 1) - 1) return false;  // a required member is missing
-  return true;
-}
-
-void from_json(const nlohmann::json& j, MetadataMatchParams& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr auto kMetadataMatchParamsMembers = std::tuple{
+    rpckit::codec::required("title", &MetadataMatchParams::title),
+    rpckit::codec::optional("year", &MetadataMatchParams::year),
+    rpckit::codec::optional("author", &MetadataMatchParams::author),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(MetadataMatchParams)
 
 }  // namespace codex_metadata::v1

@@ -15,11 +15,24 @@
 
 #include "rpckit/codec/decode_error.hpp"
 #include "rpckit/codec/json_reader.hpp"
+#include "rpckit/codec/open_enum_codec.hpp"
 #include "rpckit/values/json_value.hpp"
 #include "rpckit/values/nullable.hpp"
 #include "rpckit/values/open_enum.hpp"
 
 namespace codex_metadata::v1 {
+
+// Each type's codec (types.cpp): to_json/from_json for nlohmann::json (from_json throws
+// rpckit::codec::DecodeError); decode() with the path errors are reported at;
+// write_json() appends the JSON text to_json() + dump() would give, without the DOM;
+// read_json() decodes JSON text without the DOM (false: decode_text() asks decode()).
+// String enums (rpckit::OpenEnum) have theirs from rpckit/codec/open_enum_codec.hpp,
+// named here too:
+using rpckit::decode;
+using rpckit::from_json;
+using rpckit::read_json;
+using rpckit::to_json;
+using rpckit::write_json;
 
 /// A JSON-RPC error code of the Codex metadata plugin protocol 1.0 (spec section 3). Open: unknown codes must be tolerated; the host keeps code, message and data of any other code as a generic plugin error.
 // Open enum: any 32-bit value is representable; is_known() tells the listed ones.
@@ -50,11 +63,9 @@ std::string_view to_string(ErrorCode value) noexcept;
 bool is_known(ErrorCode value) noexcept;
 std::optional<ErrorCode> error_code_from_string(std::string_view name) noexcept;
 void to_json(nlohmann::json& j, const ErrorCode& value);
-void from_json(const nlohmann::json& j, ErrorCode& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, ErrorCode& value);
 void decode(const nlohmann::json& j, ErrorCode& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const ErrorCode& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, ErrorCode& value);
 
 // The values of CredentialDelivery (rpckit::OpenEnum).
@@ -82,13 +93,6 @@ class CredentialDelivery : public rpckit::OpenEnum<CredentialDelivery, Credentia
  public:
   using OpenEnum::OpenEnum;
 };
-void to_json(nlohmann::json& j, const CredentialDelivery& value);
-void from_json(const nlohmann::json& j, CredentialDelivery& value);  // throws rpckit::codec::DecodeError
-void decode(const nlohmann::json& j, CredentialDelivery& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
-void write_json(std::string& out, const CredentialDelivery& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
-bool read_json(rpckit::codec::JsonReader& in, CredentialDelivery& value);
 
 /// What the plugin implements (PluginManifest.capabilities); may be {}. New capabilities are an additive change (spec sections 5, 7).
 struct Capabilities {
@@ -101,11 +105,9 @@ struct Capabilities {
   friend bool operator==(const Capabilities&, const Capabilities&) = default;
 };
 void to_json(nlohmann::json& j, const Capabilities& value);
-void from_json(const nlohmann::json& j, Capabilities& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, Capabilities& value);
 void decode(const nlohmann::json& j, Capabilities& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const Capabilities& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, Capabilities& value);
 
 // The values of CredentialType (rpckit::OpenEnum).
@@ -130,13 +132,6 @@ class CredentialType : public rpckit::OpenEnum<CredentialType, CredentialTypeVal
  public:
   using OpenEnum::OpenEnum;
 };
-void to_json(nlohmann::json& j, const CredentialType& value);
-void from_json(const nlohmann::json& j, CredentialType& value);  // throws rpckit::codec::DecodeError
-void decode(const nlohmann::json& j, CredentialType& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
-void write_json(std::string& out, const CredentialType& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
-bool read_json(rpckit::codec::JsonReader& in, CredentialType& value);
 
 // The values of CredentialInputType (rpckit::OpenEnum).
 struct CredentialInputTypeValues {
@@ -160,13 +155,6 @@ class CredentialInputType : public rpckit::OpenEnum<CredentialInputType, Credent
  public:
   using OpenEnum::OpenEnum;
 };
-void to_json(nlohmann::json& j, const CredentialInputType& value);
-void from_json(const nlohmann::json& j, CredentialInputType& value);  // throws rpckit::codec::DecodeError
-void decode(const nlohmann::json& j, CredentialInputType& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
-void write_json(std::string& out, const CredentialInputType& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
-bool read_json(rpckit::codec::JsonReader& in, CredentialInputType& value);
 
 /// One credential the plugin needs (PluginManifest.requiredCredentials), informational for the admin UI (spec section 5). Upstream disagrees on the input-type member: the host reads credentialType, the SDK writes type plus placeholder; all three are optional and informational, and receivers ignore either (decision 8.6).
 struct CredentialField {
@@ -199,11 +187,9 @@ struct CredentialField {
   friend bool operator==(const CredentialField&, const CredentialField&) = default;
 };
 void to_json(nlohmann::json& j, const CredentialField& value);
-void from_json(const nlohmann::json& j, CredentialField& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, CredentialField& value);
 void decode(const nlohmann::json& j, CredentialField& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const CredentialField& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, CredentialField& value);
 
 /// The plugin's manifest: the result of initialize (spec section 5). The host requires name, displayName, version, protocolVersion and capabilities; our plugins also send description and author, but the host accepts their absence (decision 8.5).
@@ -234,11 +220,9 @@ struct PluginManifest {
   friend bool operator==(const PluginManifest&, const PluginManifest&) = default;
 };
 void to_json(nlohmann::json& j, const PluginManifest& value);
-void from_json(const nlohmann::json& j, PluginManifest& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, PluginManifest& value);
 void decode(const nlohmann::json& j, PluginManifest& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const PluginManifest& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, PluginManifest& value);
 
 /// A title of a series (spec section 5). At most one title per list should be primary.
@@ -253,11 +237,9 @@ struct Title {
   friend bool operator==(const Title&, const Title&) = default;
 };
 void to_json(nlohmann::json& j, const Title& value);
-void from_json(const nlohmann::json& j, Title& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, Title& value);
 void decode(const nlohmann::json& j, Title& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const Title& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, Title& value);
 
 // The values of SeriesStatus (rpckit::OpenEnum).
@@ -291,13 +273,6 @@ class SeriesStatus : public rpckit::OpenEnum<SeriesStatus, SeriesStatusValues> {
  public:
   using OpenEnum::OpenEnum;
 };
-void to_json(nlohmann::json& j, const SeriesStatus& value);
-void from_json(const nlohmann::json& j, SeriesStatus& value);  // throws rpckit::codec::DecodeError
-void decode(const nlohmann::json& j, SeriesStatus& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
-void write_json(std::string& out, const SeriesStatus& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
-bool read_json(rpckit::codec::JsonReader& in, SeriesStatus& value);
 
 /// One series found at the provider (spec section 5).
 struct SearchResult {
@@ -322,11 +297,9 @@ struct SearchResult {
   friend bool operator==(const SearchResult&, const SearchResult&) = default;
 };
 void to_json(nlohmann::json& j, const SearchResult& value);
-void from_json(const nlohmann::json& j, SearchResult& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, SearchResult& value);
 void decode(const nlohmann::json& j, SearchResult& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const SearchResult& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, SearchResult& value);
 
 /// Result of metadata/search (spec section 5). The seed defines no way to ask for another page: in 1.0 only the first page is requested, so page is 1 when present (decision 8.8).
@@ -343,11 +316,9 @@ struct SearchResponse {
   friend bool operator==(const SearchResponse&, const SearchResponse&) = default;
 };
 void to_json(nlohmann::json& j, const SearchResponse& value);
-void from_json(const nlohmann::json& j, SearchResponse& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, SearchResponse& value);
 void decode(const nlohmann::json& j, SearchResponse& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const SearchResponse& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, SearchResponse& value);
 
 /// Result of metadata/match (spec section 5, decisions 8.9, 8.10).
@@ -362,11 +333,9 @@ struct MatchResponse {
   friend bool operator==(const MatchResponse&, const MatchResponse&) = default;
 };
 void to_json(nlohmann::json& j, const MatchResponse& value);
-void from_json(const nlohmann::json& j, MatchResponse& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, MatchResponse& value);
 void decode(const nlohmann::json& j, MatchResponse& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const MatchResponse& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, MatchResponse& value);
 
 /// A person credited on a series (spec section 5).
@@ -379,11 +348,9 @@ struct Person {
   friend bool operator==(const Person&, const Person&) = default;
 };
 void to_json(nlohmann::json& j, const Person& value);
-void from_json(const nlohmann::json& j, Person& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, Person& value);
 void decode(const nlohmann::json& j, Person& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const Person& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, Person& value);
 
 /// A link to the series on another site (spec section 5).
@@ -396,11 +363,9 @@ struct ExternalLink {
   friend bool operator==(const ExternalLink&, const ExternalLink&) = default;
 };
 void to_json(nlohmann::json& j, const ExternalLink& value);
-void from_json(const nlohmann::json& j, ExternalLink& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, ExternalLink& value);
 void decode(const nlohmann::json& j, ExternalLink& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const ExternalLink& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, ExternalLink& value);
 
 /// The full metadata of a series: the result of metadata/get (spec section 5).
@@ -448,11 +413,9 @@ struct SeriesMetadata {
   friend bool operator==(const SeriesMetadata&, const SeriesMetadata&) = default;
 };
 void to_json(nlohmann::json& j, const SeriesMetadata& value);
-void from_json(const nlohmann::json& j, SeriesMetadata& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, SeriesMetadata& value);
 void decode(const nlohmann::json& j, SeriesMetadata& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const SeriesMetadata& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, SeriesMetadata& value);
 
 /// error.data of -32001 rate_limited.
@@ -463,11 +426,9 @@ struct RateLimitedData {
   friend bool operator==(const RateLimitedData&, const RateLimitedData&) = default;
 };
 void to_json(nlohmann::json& j, const RateLimitedData& value);
-void from_json(const nlohmann::json& j, RateLimitedData& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, RateLimitedData& value);
 void decode(const nlohmann::json& j, RateLimitedData& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const RateLimitedData& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, RateLimitedData& value);
 
 /// The optional error.data of -32004 api_error.
@@ -478,11 +439,9 @@ struct ApiErrorData {
   friend bool operator==(const ApiErrorData&, const ApiErrorData&) = default;
 };
 void to_json(nlohmann::json& j, const ApiErrorData& value);
-void from_json(const nlohmann::json& j, ApiErrorData& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, ApiErrorData& value);
 void decode(const nlohmann::json& j, ApiErrorData& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const ApiErrorData& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, ApiErrorData& value);
 
 /// Params of initialize (spec section 2.1).
@@ -498,11 +457,9 @@ struct InitializeParams {
   friend bool operator==(const InitializeParams&, const InitializeParams&) = default;
 };
 void to_json(nlohmann::json& j, const InitializeParams& value);
-void from_json(const nlohmann::json& j, InitializeParams& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, InitializeParams& value);
 void decode(const nlohmann::json& j, InitializeParams& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const InitializeParams& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, InitializeParams& value);
 
 /// Params of ping: none (the member is omitted).
@@ -510,11 +467,9 @@ struct PingParams {
   friend bool operator==(const PingParams&, const PingParams&) = default;
 };
 void to_json(nlohmann::json& j, const PingParams& value);
-void from_json(const nlohmann::json& j, PingParams& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, PingParams& value);
 void decode(const nlohmann::json& j, PingParams& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const PingParams& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, PingParams& value);
 
 // The values of PingResult (rpckit::OpenEnum).
@@ -535,24 +490,15 @@ class PingResult : public rpckit::OpenEnum<PingResult, PingResultValues> {
  public:
   using OpenEnum::OpenEnum;
 };
-void to_json(nlohmann::json& j, const PingResult& value);
-void from_json(const nlohmann::json& j, PingResult& value);  // throws rpckit::codec::DecodeError
-void decode(const nlohmann::json& j, PingResult& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
-void write_json(std::string& out, const PingResult& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
-bool read_json(rpckit::codec::JsonReader& in, PingResult& value);
 
 /// Params of shutdown: none (the member is omitted).
 struct ShutdownParams {
   friend bool operator==(const ShutdownParams&, const ShutdownParams&) = default;
 };
 void to_json(nlohmann::json& j, const ShutdownParams& value);
-void from_json(const nlohmann::json& j, ShutdownParams& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, ShutdownParams& value);
 void decode(const nlohmann::json& j, ShutdownParams& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const ShutdownParams& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, ShutdownParams& value);
 
 /// Params of metadata/search.
@@ -565,11 +511,9 @@ struct MetadataSearchParams {
   friend bool operator==(const MetadataSearchParams&, const MetadataSearchParams&) = default;
 };
 void to_json(nlohmann::json& j, const MetadataSearchParams& value);
-void from_json(const nlohmann::json& j, MetadataSearchParams& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, MetadataSearchParams& value);
 void decode(const nlohmann::json& j, MetadataSearchParams& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const MetadataSearchParams& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, MetadataSearchParams& value);
 
 /// Params of metadata/get.
@@ -582,11 +526,9 @@ struct MetadataGetParams {
   friend bool operator==(const MetadataGetParams&, const MetadataGetParams&) = default;
 };
 void to_json(nlohmann::json& j, const MetadataGetParams& value);
-void from_json(const nlohmann::json& j, MetadataGetParams& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, MetadataGetParams& value);
 void decode(const nlohmann::json& j, MetadataGetParams& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const MetadataGetParams& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, MetadataGetParams& value);
 
 /// Params of metadata/match.
@@ -601,11 +543,9 @@ struct MetadataMatchParams {
   friend bool operator==(const MetadataMatchParams&, const MetadataMatchParams&) = default;
 };
 void to_json(nlohmann::json& j, const MetadataMatchParams& value);
-void from_json(const nlohmann::json& j, MetadataMatchParams& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, MetadataMatchParams& value);
 void decode(const nlohmann::json& j, MetadataMatchParams& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const MetadataMatchParams& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, MetadataMatchParams& value);
 
 }  // namespace codex_metadata::v1

@@ -2,12 +2,8 @@
 // DO NOT EDIT: change the schema and regenerate (see generator/README.md).
 #pragma once
 
-#include <array>
-#include <cstddef>
-#include <optional>
-#include <string_view>
-
 #include "core_line_v1/messages.hpp"
+#include "rpckit/descriptors/direction.hpp"
 
 namespace core_line::v1 {
 

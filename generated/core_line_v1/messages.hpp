@@ -23,6 +23,10 @@ constexpr std::string_view to_string(Role role) noexcept {
   return {};
 }
 
+// One descriptor per message (rpckit/descriptors/message.hpp): its method, kind, roles,
+// params and result types, params policy, the capability gate (allowed when every
+// clause holds; empty = ungated), the default deadline of a request, and the errors it
+// may return besides the generic ones.
 namespace messages {
 
 }  // namespace messages

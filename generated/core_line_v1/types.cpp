@@ -3,12 +3,14 @@
 #include "core_line_v1/types.hpp"
 
 #include <array>
+#include <tuple>
 #include <utility>
 
 #include <nlohmann/json.hpp>
 
 #include "rpckit/codec/codec.hpp"
 #include "rpckit/codec/json_writer.hpp"
+#include "rpckit/codec/object_codec.hpp"
 #include "rpckit/codec/text_decoder.hpp"
 
 namespace core_line::v1 {
@@ -32,557 +34,110 @@ const rpckit::codec::Pattern& pattern_1() {
 
 // ---- HandshakeRequest
 
-void to_json(nlohmann::json& j, const HandshakeRequest& value) {
-  j = nlohmann::json::object();
-  j["type"] = nlohmann::json::parse(R"rpckit("handshake")rpckit");
-  j["protocol_version"] = value.protocol_version;
-}
-
-void decode(const nlohmann::json& j, HandshakeRequest& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  {
-    static const nlohmann::json expected = nlohmann::json::parse(R"rpckit("handshake")rpckit");
-    rpckit::codec::decode_const(j, "type", expected, true, path);
-  }
-  rpckit::codec::decode_required(j, "protocol_version", value.protocol_version, path);
-}
-
-void write_json(std::string& out, const HandshakeRequest& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("protocol_version":)rpckit", value.protocol_version);
-  object.constant(R"rpckit("type":)rpckit", R"rpckit("handshake")rpckit");
-}
-
-bool read_json(rpckit::codec::JsonReader& in, HandshakeRequest& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(type)rpckit") {
-      if (!rpckit::codec::read_const_string(in, R"rpckit(handshake)rpckit")) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(protocol_version)rpckit") {
-      if (!read_member(in, value.protocol_version)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 2) - 1) return false;  // a required member is missing
-  return true;
-}
-
-void from_json(const nlohmann::json& j, HandshakeRequest& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr auto kHandshakeRequestMembers = std::tuple{
+    rpckit::codec::constant("type", "\"handshake\""),
+    rpckit::codec::required("protocol_version", &HandshakeRequest::protocol_version),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(HandshakeRequest)
 
 // ---- Manifest
 
-void to_json(nlohmann::json& j, const Manifest& value) {
-  j = nlohmann::json::object();
-  j["plugin_id"] = value.plugin_id;
-  j["plugin_version"] = value.plugin_version;
-  j["protocol_version"] = value.protocol_version;
-  j["exposed_tools"] = value.exposed_tools;
-  rpckit::codec::encode_optional(j, "capabilities", value.capabilities);
+namespace {
+void check_Manifest_plugin_id(const std::string& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_pattern(value, pattern_0(), path,
+      R"rpckit(must not be blank)rpckit");
 }
-
-void decode(const nlohmann::json& j, Manifest& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  if (rpckit::codec::decode_required(j, "plugin_id", value.plugin_id, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "plugin_id");
-    rpckit::codec::check_pattern(value.plugin_id, pattern_0(), path,
-        R"rpckit(must not be blank)rpckit");
-  }
-  if (rpckit::codec::decode_required(j, "plugin_version", value.plugin_version, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "plugin_version");
-    rpckit::codec::check_pattern(value.plugin_version, pattern_0(), path,
-        R"rpckit(must not be blank)rpckit");
-  }
-  rpckit::codec::decode_required(j, "protocol_version", value.protocol_version, path);
-  if (rpckit::codec::decode_required(j, "exposed_tools", value.exposed_tools, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "exposed_tools");
-    rpckit::codec::check_items(value.exposed_tools.size(), std::size_t{1}, std::nullopt, path);
-  }
-  rpckit::codec::decode_optional(j, "capabilities", value.capabilities, path);
+void check_Manifest_plugin_version(const std::string& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_pattern(value, pattern_0(), path,
+      R"rpckit(must not be blank)rpckit");
 }
-
-void write_json(std::string& out, const Manifest& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("capabilities":)rpckit", value.capabilities);
-  object.member(R"rpckit("exposed_tools":)rpckit", value.exposed_tools);
-  object.member(R"rpckit("plugin_id":)rpckit", value.plugin_id);
-  object.member(R"rpckit("plugin_version":)rpckit", value.plugin_version);
-  object.member(R"rpckit("protocol_version":)rpckit", value.protocol_version);
+void check_Manifest_exposed_tools(const std::vector<std::string>& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_items(value.size(), std::size_t{1}, std::nullopt, path);
 }
-
-bool read_json(rpckit::codec::JsonReader& in, Manifest& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(plugin_id)rpckit") {
-      if (!read_member(in, value.plugin_id)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(plugin_version)rpckit") {
-      if (!read_member(in, value.plugin_version)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    if (key == R"rpckit(protocol_version)rpckit") {
-      if (!read_member(in, value.protocol_version)) return false;
-      seen |= std::uint64_t{1} << 2;
-      continue;
-    }
-    if (key == R"rpckit(exposed_tools)rpckit") {
-      if (!read_member(in, value.exposed_tools)) return false;
-      seen |= std::uint64_t{1} << 3;
-      continue;
-    }
-    if (key == R"rpckit(capabilities)rpckit") {
-      if (!read_member(in, value.capabilities)) return false;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 4) - 1) return false;  // a required member is missing
-  rpckit::codec::DecodePath path;
-  {
-    rpckit::codec::DecodePath::Key scope(path, "plugin_id");
-    rpckit::codec::check_pattern(value.plugin_id, pattern_0(), path,
-        R"rpckit(must not be blank)rpckit");
-  }
-  {
-    rpckit::codec::DecodePath::Key scope(path, "plugin_version");
-    rpckit::codec::check_pattern(value.plugin_version, pattern_0(), path,
-        R"rpckit(must not be blank)rpckit");
-  }
-  {
-    rpckit::codec::DecodePath::Key scope(path, "exposed_tools");
-    rpckit::codec::check_items(value.exposed_tools.size(), std::size_t{1}, std::nullopt, path);
-  }
-  return true;
-}
-
-void from_json(const nlohmann::json& j, Manifest& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+constexpr auto kManifestMembers = std::tuple{
+    rpckit::codec::required("plugin_id", &Manifest::plugin_id, check_Manifest_plugin_id),
+    rpckit::codec::required("plugin_version", &Manifest::plugin_version, check_Manifest_plugin_version),
+    rpckit::codec::required("protocol_version", &Manifest::protocol_version),
+    rpckit::codec::required("exposed_tools", &Manifest::exposed_tools, check_Manifest_exposed_tools),
+    rpckit::codec::optional("capabilities", &Manifest::capabilities),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(Manifest)
 
 // ---- HandshakeResponse
 
-void to_json(nlohmann::json& j, const HandshakeResponse& value) {
-  j = nlohmann::json::object();
-  j["type"] = nlohmann::json::parse(R"rpckit("handshake")rpckit");
-  j["manifest"] = value.manifest;
-}
-
-void decode(const nlohmann::json& j, HandshakeResponse& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  {
-    static const nlohmann::json expected = nlohmann::json::parse(R"rpckit("handshake")rpckit");
-    rpckit::codec::decode_const(j, "type", expected, true, path);
-  }
-  rpckit::codec::decode_required(j, "manifest", value.manifest, path);
-}
-
-void write_json(std::string& out, const HandshakeResponse& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("manifest":)rpckit", value.manifest);
-  object.constant(R"rpckit("type":)rpckit", R"rpckit("handshake")rpckit");
-}
-
-bool read_json(rpckit::codec::JsonReader& in, HandshakeResponse& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(type)rpckit") {
-      if (!rpckit::codec::read_const_string(in, R"rpckit(handshake)rpckit")) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(manifest)rpckit") {
-      if (!read_member(in, value.manifest)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 2) - 1) return false;  // a required member is missing
-  return true;
-}
-
-void from_json(const nlohmann::json& j, HandshakeResponse& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr auto kHandshakeResponseMembers = std::tuple{
+    rpckit::codec::constant("type", "\"handshake\""),
+    rpckit::codec::required("manifest", &HandshakeResponse::manifest),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(HandshakeResponse)
 
 // ---- RequestContext
 
-void to_json(nlohmann::json& j, const RequestContext& value) {
-  j = nlohmann::json::object();
-  rpckit::codec::encode_optional(j, "workspace_id", value.workspace_id);
-  rpckit::codec::encode_optional(j, "widget_id", value.widget_id);
-  rpckit::codec::encode_optional(j, "repo_root", value.repo_root);
-  rpckit::codec::encode_optional(j, "role_id", value.role_id);
-  rpckit::codec::encode_optional(j, "mode_id", value.mode_id);
-}
-
-void decode(const nlohmann::json& j, RequestContext& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_optional(j, "workspace_id", value.workspace_id, path);
-  rpckit::codec::decode_optional(j, "widget_id", value.widget_id, path);
-  rpckit::codec::decode_optional(j, "repo_root", value.repo_root, path);
-  rpckit::codec::decode_optional(j, "role_id", value.role_id, path);
-  rpckit::codec::decode_optional(j, "mode_id", value.mode_id, path);
-}
-
-void write_json(std::string& out, const RequestContext& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("mode_id":)rpckit", value.mode_id);
-  object.member(R"rpckit("repo_root":)rpckit", value.repo_root);
-  object.member(R"rpckit("role_id":)rpckit", value.role_id);
-  object.member(R"rpckit("widget_id":)rpckit", value.widget_id);
-  object.member(R"rpckit("workspace_id":)rpckit", value.workspace_id);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, RequestContext& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(workspace_id)rpckit") {
-      if (!read_member(in, value.workspace_id)) return false;
-      continue;
-    }
-    if (key == R"rpckit(widget_id)rpckit") {
-      if (!read_member(in, value.widget_id)) return false;
-      continue;
-    }
-    if (key == R"rpckit(repo_root)rpckit") {
-      if (!read_member(in, value.repo_root)) return false;
-      continue;
-    }
-    if (key == R"rpckit(role_id)rpckit") {
-      if (!read_member(in, value.role_id)) return false;
-      continue;
-    }
-    if (key == R"rpckit(mode_id)rpckit") {
-      if (!read_member(in, value.mode_id)) return false;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  return true;
-}
-
-void from_json(const nlohmann::json& j, RequestContext& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr auto kRequestContextMembers = std::tuple{
+    rpckit::codec::optional("workspace_id", &RequestContext::workspace_id),
+    rpckit::codec::optional("widget_id", &RequestContext::widget_id),
+    rpckit::codec::optional("repo_root", &RequestContext::repo_root),
+    rpckit::codec::optional("role_id", &RequestContext::role_id),
+    rpckit::codec::optional("mode_id", &RequestContext::mode_id),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(RequestContext)
 
 // ---- ExecuteRequest
 
-void to_json(nlohmann::json& j, const ExecuteRequest& value) {
-  j = nlohmann::json::object();
-  j["type"] = nlohmann::json::parse(R"rpckit("request")rpckit");
-  j["request_id"] = value.request_id;
-  j["tool_name"] = value.tool_name;
-  j["context"] = value.context;
-  j["input"] = value.input;
+namespace {
+void check_ExecuteRequest_request_id(const std::string& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_pattern(value, pattern_1(), path);
 }
-
-void decode(const nlohmann::json& j, ExecuteRequest& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  {
-    static const nlohmann::json expected = nlohmann::json::parse(R"rpckit("request")rpckit");
-    rpckit::codec::decode_const(j, "type", expected, true, path);
-  }
-  if (rpckit::codec::decode_required(j, "request_id", value.request_id, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "request_id");
-    rpckit::codec::check_pattern(value.request_id, pattern_1(), path);
-  }
-  if (rpckit::codec::decode_required(j, "tool_name", value.tool_name, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "tool_name");
-    rpckit::codec::check_pattern(value.tool_name, pattern_0(), path,
-        R"rpckit(must not be blank)rpckit");
-  }
-  rpckit::codec::decode_required(j, "context", value.context, path);
-  rpckit::codec::decode_required(j, "input", value.input, path);
+void check_ExecuteRequest_tool_name(const std::string& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_pattern(value, pattern_0(), path,
+      R"rpckit(must not be blank)rpckit");
 }
-
-void write_json(std::string& out, const ExecuteRequest& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("context":)rpckit", value.context);
-  object.member(R"rpckit("input":)rpckit", value.input);
-  object.member(R"rpckit("request_id":)rpckit", value.request_id);
-  object.member(R"rpckit("tool_name":)rpckit", value.tool_name);
-  object.constant(R"rpckit("type":)rpckit", R"rpckit("request")rpckit");
-}
-
-bool read_json(rpckit::codec::JsonReader& in, ExecuteRequest& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(type)rpckit") {
-      if (!rpckit::codec::read_const_string(in, R"rpckit(request)rpckit")) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(request_id)rpckit") {
-      if (!read_member(in, value.request_id)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    if (key == R"rpckit(tool_name)rpckit") {
-      if (!read_member(in, value.tool_name)) return false;
-      seen |= std::uint64_t{1} << 2;
-      continue;
-    }
-    if (key == R"rpckit(context)rpckit") {
-      if (!read_member(in, value.context)) return false;
-      seen |= std::uint64_t{1} << 3;
-      continue;
-    }
-    if (key == R"rpckit(input)rpckit") {
-      if (!read_member(in, value.input)) return false;
-      seen |= std::uint64_t{1} << 4;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 5) - 1) return false;  // a required member is missing
-  rpckit::codec::DecodePath path;
-  {
-    rpckit::codec::DecodePath::Key scope(path, "request_id");
-    rpckit::codec::check_pattern(value.request_id, pattern_1(), path);
-  }
-  {
-    rpckit::codec::DecodePath::Key scope(path, "tool_name");
-    rpckit::codec::check_pattern(value.tool_name, pattern_0(), path,
-        R"rpckit(must not be blank)rpckit");
-  }
-  return true;
-}
-
-void from_json(const nlohmann::json& j, ExecuteRequest& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
-
-// ---- ResponseStatus
-
-void to_json(nlohmann::json& j, const ResponseStatus& value) { j = value.wire(); }
-
-void decode(const nlohmann::json& j, ResponseStatus& value, rpckit::codec::DecodePath& path) {
-  if (!j.is_string()) rpckit::codec::fail_kind(j, "string", path);
-  value = ResponseStatus::from_wire(j.get_ref<const std::string&>());
-  rpckit::codec::check_listed(value.is_known(), value.wire(), ResponseStatus::kWire, path);
-}
-
-void write_json(std::string& out, const ResponseStatus& value) {
-  rpckit::codec::write_json(out, std::string_view(value.wire()));
-}
-
-bool read_json(rpckit::codec::JsonReader& in, ResponseStatus& value) {
-  std::string wire;
-  if (!rpckit::codec::read_json(in, wire)) return false;
-  value = ResponseStatus::from_wire(wire);
-  return true;
-}
-
-void from_json(const nlohmann::json& j, ResponseStatus& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+constexpr auto kExecuteRequestMembers = std::tuple{
+    rpckit::codec::constant("type", "\"request\""),
+    rpckit::codec::required("request_id", &ExecuteRequest::request_id, check_ExecuteRequest_request_id),
+    rpckit::codec::required("tool_name", &ExecuteRequest::tool_name, check_ExecuteRequest_tool_name),
+    rpckit::codec::required("context", &ExecuteRequest::context),
+    rpckit::codec::required("input", &ExecuteRequest::input),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(ExecuteRequest)
 
 // ---- PluginError
 
-void to_json(nlohmann::json& j, const PluginError& value) {
-  j = nlohmann::json::object();
-  j["code"] = value.code;
-  j["message"] = value.message;
+namespace {
+void check_PluginError_message(const std::string& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_pattern(value, pattern_0(), path,
+      R"rpckit(must not be blank)rpckit");
 }
-
-void decode(const nlohmann::json& j, PluginError& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_required(j, "code", value.code, path);
-  if (rpckit::codec::decode_required(j, "message", value.message, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "message");
-    rpckit::codec::check_pattern(value.message, pattern_0(), path,
-        R"rpckit(must not be blank)rpckit");
-  }
-}
-
-void write_json(std::string& out, const PluginError& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("code":)rpckit", value.code);
-  object.member(R"rpckit("message":)rpckit", value.message);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, PluginError& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(code)rpckit") {
-      if (!read_member(in, value.code)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(message)rpckit") {
-      if (!read_member(in, value.message)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 2) - 1) return false;  // a required member is missing
-  rpckit::codec::DecodePath path;
-  {
-    rpckit::codec::DecodePath::Key scope(path, "message");
-    rpckit::codec::check_pattern(value.message, pattern_0(), path,
-        R"rpckit(must not be blank)rpckit");
-  }
-  return true;
-}
-
-void from_json(const nlohmann::json& j, PluginError& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+constexpr auto kPluginErrorMembers = std::tuple{
+    rpckit::codec::required("code", &PluginError::code),
+    rpckit::codec::required("message", &PluginError::message, check_PluginError_message),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(PluginError)
 
 // ---- ExecuteResponse
 
-void to_json(nlohmann::json& j, const ExecuteResponse& value) {
-  j = nlohmann::json::object();
-  j["type"] = nlohmann::json::parse(R"rpckit("response")rpckit");
-  j["request_id"] = value.request_id;
-  j["status"] = value.status;
-  rpckit::codec::encode_optional(j, "output", value.output);
-  rpckit::codec::encode_optional(j, "error", value.error);
-  rpckit::codec::encode_optional(j, "metadata", value.metadata);
+namespace {
+void check_ExecuteResponse_metadata(const std::optional<rpckit::JsonValue>& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_object((*value).get(), path);
 }
-
-void decode(const nlohmann::json& j, ExecuteResponse& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  {
-    static const nlohmann::json expected = nlohmann::json::parse(R"rpckit("response")rpckit");
-    rpckit::codec::decode_const(j, "type", expected, true, path);
-  }
-  rpckit::codec::decode_required(j, "request_id", value.request_id, path);
-  rpckit::codec::decode_required(j, "status", value.status, path);
-  rpckit::codec::decode_optional(j, "output", value.output, path);
-  rpckit::codec::decode_optional(j, "error", value.error, path);
-  rpckit::codec::decode_optional(j, "metadata", value.metadata, path);
-  if (value.metadata.has_value()) {
-    rpckit::codec::DecodePath::Key scope(path, "metadata");
-    rpckit::codec::check_object((*value.metadata).get(), path);
-  }
-}
-
-void write_json(std::string& out, const ExecuteResponse& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("error":)rpckit", value.error);
-  object.member(R"rpckit("metadata":)rpckit", value.metadata);
-  object.member(R"rpckit("output":)rpckit", value.output);
-  object.member(R"rpckit("request_id":)rpckit", value.request_id);
-  object.member(R"rpckit("status":)rpckit", value.status);
-  object.constant(R"rpckit("type":)rpckit", R"rpckit("response")rpckit");
-}
-
-bool read_json(rpckit::codec::JsonReader& in, ExecuteResponse& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(type)rpckit") {
-      if (!rpckit::codec::read_const_string(in, R"rpckit(response)rpckit")) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(request_id)rpckit") {
-      if (!read_member(in, value.request_id)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    if (key == R"rpckit(status)rpckit") {
-      if (!read_member(in, value.status)) return false;
-      seen |= std::uint64_t{1} << 2;
-      continue;
-    }
-    if (key == R"rpckit(output)rpckit") {
-      if (!read_member(in, value.output)) return false;
-      continue;
-    }
-    if (key == R"rpckit(error)rpckit") {
-      if (!read_member(in, value.error)) return false;
-      continue;
-    }
-    if (key == R"rpckit(metadata)rpckit") {
-      if (!read_member(in, value.metadata)) return false;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 3) - 1) return false;  // a required member is missing
-  rpckit::codec::DecodePath path;
-  if (value.metadata.has_value()) {
-    rpckit::codec::DecodePath::Key scope(path, "metadata");
-    rpckit::codec::check_object((*value.metadata).get(), path);
-  }
-  return true;
-}
-
-void from_json(const nlohmann::json& j, ExecuteResponse& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
-
-// ---- FailureCode
-
-void to_json(nlohmann::json& j, const FailureCode& value) { j = value.wire(); }
-
-void decode(const nlohmann::json& j, FailureCode& value, rpckit::codec::DecodePath& path) {
-  if (!j.is_string()) rpckit::codec::fail_kind(j, "string", path);
-  value = FailureCode::from_wire(j.get_ref<const std::string&>());
-  rpckit::codec::check_listed(value.is_known(), value.wire(), FailureCode::kWire, path);
-}
-
-void write_json(std::string& out, const FailureCode& value) {
-  rpckit::codec::write_json(out, std::string_view(value.wire()));
-}
-
-bool read_json(rpckit::codec::JsonReader& in, FailureCode& value) {
-  std::string wire;
-  if (!rpckit::codec::read_json(in, wire)) return false;
-  value = FailureCode::from_wire(wire);
-  return true;
-}
-
-void from_json(const nlohmann::json& j, FailureCode& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+constexpr auto kExecuteResponseMembers = std::tuple{
+    rpckit::codec::constant("type", "\"response\""),
+    rpckit::codec::required("request_id", &ExecuteResponse::request_id),
+    rpckit::codec::required("status", &ExecuteResponse::status),
+    rpckit::codec::optional("output", &ExecuteResponse::output),
+    rpckit::codec::optional("error", &ExecuteResponse::error),
+    rpckit::codec::optional("metadata", &ExecuteResponse::metadata, check_ExecuteResponse_metadata),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(ExecuteResponse)
 
 }  // namespace core_line::v1

@@ -15,11 +15,24 @@
 
 #include "rpckit/codec/decode_error.hpp"
 #include "rpckit/codec/json_reader.hpp"
+#include "rpckit/codec/open_enum_codec.hpp"
 #include "rpckit/values/json_value.hpp"
 #include "rpckit/values/nullable.hpp"
 #include "rpckit/values/open_enum.hpp"
 
 namespace core_line::v1 {
+
+// Each type's codec (types.cpp): to_json/from_json for nlohmann::json (from_json throws
+// rpckit::codec::DecodeError); decode() with the path errors are reported at;
+// write_json() appends the JSON text to_json() + dump() would give, without the DOM;
+// read_json() decodes JSON text without the DOM (false: decode_text() asks decode()).
+// String enums (rpckit::OpenEnum) have theirs from rpckit/codec/open_enum_codec.hpp,
+// named here too:
+using rpckit::decode;
+using rpckit::from_json;
+using rpckit::read_json;
+using rpckit::to_json;
+using rpckit::write_json;
 
 /// Core to plugin, the first line, written right after spawn (spec sections 2 and 4). A plugin whose first line is not of type "handshake" writes nothing and exits non-zero (decision 9.2); one that does not speak the offered version still answers, with its own version in manifest.protocol_version, then exits non-zero (decision 9.3).
 struct HandshakeRequest {
@@ -30,11 +43,9 @@ struct HandshakeRequest {
   friend bool operator==(const HandshakeRequest&, const HandshakeRequest&) = default;
 };
 void to_json(nlohmann::json& j, const HandshakeRequest& value);
-void from_json(const nlohmann::json& j, HandshakeRequest& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, HandshakeRequest& value);
 void decode(const nlohmann::json& j, HandshakeRequest& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const HandshakeRequest& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, HandshakeRequest& value);
 
 /// What the plugin process is and can run (spec section 5). `capabilities` is a request, never a grant: with a non-empty core-owned allow-list it must be non-empty, every entry canonical (non-empty, no leading or trailing whitespace) and unique (else capability_not_declared) and listed in the allow-list (else capability_not_allowed); with an empty allow-list, absent or [] is accepted (spec section 6).
@@ -53,11 +64,9 @@ struct Manifest {
   friend bool operator==(const Manifest&, const Manifest&) = default;
 };
 void to_json(nlohmann::json& j, const Manifest& value);
-void from_json(const nlohmann::json& j, Manifest& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, Manifest& value);
 void decode(const nlohmann::json& j, Manifest& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const Manifest& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, Manifest& value);
 
 /// Plugin to core, the answer to the handshake, within handshake_timeout_ms (spec sections 2 and 4). The core checks, in this order (spec 3.3 step 5): type is "handshake" (else handshake_failed); the trimmed manifest.protocol_version equals the version sent (else protocol_version_mismatch, also when manifest is missing); plugin_id and plugin_version non-blank, exposed_tools non-empty, plugin_id equal to the bound plugin name (else handshake_failed); the requested tool listed in exposed_tools (else tool_not_exposed); then the capability rules (capability_not_declared, capability_not_allowed). An empty, oversized or undecodable line is malformed_response.
@@ -68,11 +77,9 @@ struct HandshakeResponse {
   friend bool operator==(const HandshakeResponse&, const HandshakeResponse&) = default;
 };
 void to_json(nlohmann::json& j, const HandshakeResponse& value);
-void from_json(const nlohmann::json& j, HandshakeResponse& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, HandshakeResponse& value);
 void decode(const nlohmann::json& j, HandshakeResponse& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const HandshakeResponse& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, HandshakeResponse& value);
 
 /// Identity facts the core derives for the call (spec section 5): five optional strings, each omitted when empty. A plugin may use them, never trusts them for authorisation.
@@ -91,11 +98,9 @@ struct RequestContext {
   friend bool operator==(const RequestContext&, const RequestContext&) = default;
 };
 void to_json(nlohmann::json& j, const RequestContext& value);
-void from_json(const nlohmann::json& j, RequestContext& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, RequestContext& value);
 void decode(const nlohmann::json& j, RequestContext& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const RequestContext& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, RequestContext& value);
 
 /// Core to plugin, the second line, sent only after the handshake passed every check (spec sections 2 and 4). Our core always sends context and input ({} when empty); a plugin accepts context members being absent and input being any JSON value (decision 9.10).
@@ -112,11 +117,9 @@ struct ExecuteRequest {
   friend bool operator==(const ExecuteRequest&, const ExecuteRequest&) = default;
 };
 void to_json(nlohmann::json& j, const ExecuteRequest& value);
-void from_json(const nlohmann::json& j, ExecuteRequest& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, ExecuteRequest& value);
 void decode(const nlohmann::json& j, ExecuteRequest& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const ExecuteRequest& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, ExecuteRequest& value);
 
 // The values of ResponseStatus (rpckit::OpenEnum).
@@ -139,13 +142,6 @@ class ResponseStatus : public rpckit::OpenEnum<ResponseStatus, ResponseStatusVal
  public:
   using OpenEnum::OpenEnum;
 };
-void to_json(nlohmann::json& j, const ResponseStatus& value);
-void from_json(const nlohmann::json& j, ResponseStatus& value);  // throws rpckit::codec::DecodeError
-void decode(const nlohmann::json& j, ResponseStatus& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
-void write_json(std::string& out, const ResponseStatus& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
-bool read_json(rpckit::codec::JsonReader& in, ResponseStatus& value);
 
 /// A tool-level failure the plugin reports with status error (spec section 3.2): an execution error, not a taxonomy failure. The upstream core maps code "invalid_input" to an invalid-input tool error, "not_found" to a not-found one and every other code (an empty one included, decision 9.5) to an internal error.
 struct PluginError {
@@ -157,11 +153,9 @@ struct PluginError {
   friend bool operator==(const PluginError&, const PluginError&) = default;
 };
 void to_json(nlohmann::json& j, const PluginError& value);
-void from_json(const nlohmann::json& j, PluginError& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, PluginError& value);
 void decode(const nlohmann::json& j, PluginError& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const PluginError& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, PluginError& value);
 
 /// Plugin to core, the answer to the request (spec sections 2 and 4), bounded by the invoke deadline. The core checks (spec 3.3 step 8): type is "response", request_id equals the one sent, and status is "ok" with error absent or null, or "error" with error present and a non-blank message; anything else is malformed_response. status ok: the core closes stdin and waits teardown_timeout_ms for exit 0. status error: the core reports the plugin's error and kills the process; output is then ignored (decision 9.6). The rule tying error to status has no place in the conventions (the generator takes no if/then); the core's response check applies it.
@@ -181,11 +175,9 @@ struct ExecuteResponse {
   friend bool operator==(const ExecuteResponse&, const ExecuteResponse&) = default;
 };
 void to_json(nlohmann::json& j, const ExecuteResponse& value);
-void from_json(const nlohmann::json& j, ExecuteResponse& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, ExecuteResponse& value);
 void decode(const nlohmann::json& j, ExecuteResponse& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const ExecuteResponse& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, ExecuteResponse& value);
 
 // The values of FailureCode (rpckit::OpenEnum).
@@ -231,12 +223,5 @@ class FailureCode : public rpckit::OpenEnum<FailureCode, FailureCodeValues> {
  public:
   using OpenEnum::OpenEnum;
 };
-void to_json(nlohmann::json& j, const FailureCode& value);
-void from_json(const nlohmann::json& j, FailureCode& value);  // throws rpckit::codec::DecodeError
-void decode(const nlohmann::json& j, FailureCode& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
-void write_json(std::string& out, const FailureCode& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
-bool read_json(rpckit::codec::JsonReader& in, FailureCode& value);
 
 }  // namespace core_line::v1

@@ -2,92 +2,20 @@
 // DO NOT EDIT: change the schema and regenerate (see generator/README.md).
 #pragma once
 
-#include <array>
-#include <cstddef>
-#include <optional>
-#include <string_view>
-
 #include "desktop_v1/messages.hpp"
+#include "rpckit/descriptors/direction.hpp"
 
 namespace desktop::v1 {
 
 /// The messages host sends to plugin: what a plugin receives.
-struct HostToPlugin {
-  static constexpr Role kFrom = Role::kHost;
-  static constexpr Role kTo = Role::kPlugin;
-  using Messages = rpckit::MessageList<
-      messages::PluginHealth,
-      messages::PluginShutdown>;
-  static constexpr std::array<std::string_view, 2> kMethods = {
-      "plugin/health",
-      "plugin/shutdown",
-  };
-
-  /// Position of `method` in Messages, or nullopt when this direction has no such method.
-  static constexpr std::optional<std::size_t> find(std::string_view method) noexcept {
-    for (std::size_t i = 0; i < kMethods.size(); ++i) {
-      if (kMethods[i] == method) return i;
-    }
-    return std::nullopt;
-  }
-
-  /// Calls `fn.template operator()<M>()` with the descriptor of `method` and returns true,
-  /// or returns false when the method is unknown in this direction.
-  template <class Fn>
-  static constexpr bool visit(std::string_view method, Fn&& fn) {
-    switch (find(method).value_or(kMethods.size())) {
-      case 0:
-        fn.template operator()<messages::PluginHealth>();
-        return true;
-      case 1:
-        fn.template operator()<messages::PluginShutdown>();
-        return true;
-      default:
-        return false;
-    }
-  }
-};
+struct HostToPlugin : rpckit::Direction<Role, Role::kHost, Role::kPlugin, rpckit::MessageList<
+    messages::PluginHealth,
+    messages::PluginShutdown>> {};
 
 /// The messages plugin sends to host: what a host receives.
-struct PluginToHost {
-  static constexpr Role kFrom = Role::kPlugin;
-  static constexpr Role kTo = Role::kHost;
-  using Messages = rpckit::MessageList<
-      messages::HostPing,
-      messages::HostRequestApproval,
-      messages::CodexEvent>;
-  static constexpr std::array<std::string_view, 3> kMethods = {
-      "host/ping",
-      "host/request_approval",
-      "codex/event",
-  };
-
-  /// Position of `method` in Messages, or nullopt when this direction has no such method.
-  static constexpr std::optional<std::size_t> find(std::string_view method) noexcept {
-    for (std::size_t i = 0; i < kMethods.size(); ++i) {
-      if (kMethods[i] == method) return i;
-    }
-    return std::nullopt;
-  }
-
-  /// Calls `fn.template operator()<M>()` with the descriptor of `method` and returns true,
-  /// or returns false when the method is unknown in this direction.
-  template <class Fn>
-  static constexpr bool visit(std::string_view method, Fn&& fn) {
-    switch (find(method).value_or(kMethods.size())) {
-      case 0:
-        fn.template operator()<messages::HostPing>();
-        return true;
-      case 1:
-        fn.template operator()<messages::HostRequestApproval>();
-        return true;
-      case 2:
-        fn.template operator()<messages::CodexEvent>();
-        return true;
-      default:
-        return false;
-    }
-  }
-};
+struct PluginToHost : rpckit::Direction<Role, Role::kPlugin, Role::kHost, rpckit::MessageList<
+    messages::HostPing,
+    messages::HostRequestApproval,
+    messages::CodexEvent>> {};
 
 }  // namespace desktop::v1

@@ -23,6 +23,10 @@ constexpr std::string_view to_string(Role role) noexcept {
   return {};
 }
 
+// One descriptor per message (rpckit/descriptors/message.hpp): its method, kind, roles,
+// params and result types, params policy, the capability gate (allowed when every
+// clause holds; empty = ungated), the default deadline of a request, and the errors it
+// may return besides the generic ones.
 namespace messages {
 
 /// Health check, required of every plugin (spec section 2). Sent first after spawn: the plugin counts as running once it answers healthy (ok: true, or status "ok"); only then may plugin-defined requests follow. May be repeated at any time. Must be answered within health_timeout_ms (10 s), or the host kills the plugin and reports it as failed to start / unhealthy (decision 9.9). Params: the host sends {}; on receipt absent, null or {} are accepted (decision 9.6).
@@ -35,9 +39,7 @@ struct PluginHealth {
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kOptionalSendEmpty;
   using Result = HealthResult;
   static constexpr std::chrono::milliseconds kDeadline = kHealthTimeoutMs;
-  // Allowed when every clause holds; empty = ungated.
   static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  // Errors it may return besides the generic ones.
   static constexpr std::array<ErrorCode, 0> kErrors = {};
 };
 
@@ -51,9 +53,7 @@ struct PluginShutdown {
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kOptionalSendEmpty;
   using Result = ShutdownResult;
   static constexpr std::chrono::milliseconds kDeadline = kShutdownTimeoutMs;
-  // Allowed when every clause holds; empty = ungated.
   static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  // Errors it may return besides the generic ones.
   static constexpr std::array<ErrorCode, 0> kErrors = {};
 };
 
@@ -66,9 +66,7 @@ struct HostPing {
   using Params = HostPingParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kOptionalSendEmpty;
   using Result = PingResult;
-  // Allowed when every clause holds; empty = ungated.
   static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  // Errors it may return besides the generic ones.
   static constexpr std::array<ErrorCode, 0> kErrors = {};
 };
 
@@ -81,9 +79,7 @@ struct HostRequestApproval {
   using Params = ApprovalRequest;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
   using Result = ApprovalResult;
-  // Allowed when every clause holds; empty = ungated.
   static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  // Errors it may return besides the generic ones.
   static constexpr std::array<ErrorCode, 1> kErrors = {ErrorCode::kInvalidParams};
 };
 
@@ -95,9 +91,7 @@ struct CodexEvent {
   static constexpr Role kTo = Role::kHost;
   using Params = ::desktop::v1::CodexEvent;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
-  // Allowed when every clause holds; empty = ungated.
   static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  // Errors it may return besides the generic ones.
   static constexpr std::array<ErrorCode, 0> kErrors = {};
 };
 

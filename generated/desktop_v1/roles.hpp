@@ -25,25 +25,18 @@ class HostHandler {
  public:
   virtual ~HostHandler() = default;
 
-  /// Plugin to host: checks that the host-to-plugin direction works; the host answers {pong: true} (spec section 4). Sent while the plugin serves a host request or at any time after the health check; no deadline at protocol level. Params: plugins send {}; the host accepts absent, null or {} (decision 9.6).
-  virtual PingResult host_ping(Context& context, const HostPingParams& params) {
-    (void)context;
-    (void)params;
+  /// messages::HostPing
+  virtual PingResult host_ping(Context&, const HostPingParams&) {
     rpckit::roles::method_not_found(messages::HostPing::kMethod);
   }
 
-  /// Plugin to host: asks the user to approve a permission (e.g. "workspace.read") and blocks until the user answers, so it has no deadline: it may wait indefinitely (spec sections 2 and 4). A permission the host does not recognise is answered {approved: false}, not an error; approvals are never cached by the protocol (decision 9.12). A missing or non-string permission is answered -32602 invalid_params. Typically called while the plugin serves a host request; neither side stops reading meanwhile.
-  virtual ApprovalResult host_request_approval(Context& context, const ApprovalRequest& params) {
-    (void)context;
-    (void)params;
+  /// messages::HostRequestApproval
+  virtual ApprovalResult host_request_approval(Context&, const ApprovalRequest&) {
     rpckit::roles::method_not_found(messages::HostRequestApproval::kMethod);
   }
 
-  /// Plugin to host notification: a streaming event from an agent-provider plugin, forwarded for live UI updates (spec section 5). Never answered, not even with an error. The host routes the inner method/params to the UI and ignores values it does not understand; other notification methods from a plugin are logged and ignored. (The host sends no notifications to plugins in v1; a plugin ignores any it receives.)
-  virtual void codex_event(Context& context, const CodexEvent& params) {
-    (void)context;
-    (void)params;
-  }
+  /// messages::CodexEvent
+  virtual void codex_event(Context&, const CodexEvent&) {}
 };
 
 /// Typed messages to a host, one function per message it receives. Each is checked
@@ -54,21 +47,21 @@ class HostClient {
  public:
   explicit HostClient(rpckit::roles::Caller& caller) noexcept : caller_(&caller) {}
 
-  /// Plugin to host: checks that the host-to-plugin direction works; the host answers {pong: true} (spec section 4). Sent while the plugin serves a host request or at any time after the health check; no deadline at protocol level. Params: plugins send {}; the host accepts absent, null or {} (decision 9.6).
+  /// messages::HostPing
   rpckit::Result<PingResult> host_ping(
       const HostPingParams& params = {},
       std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
     return caller_->call<messages::HostPing>(params, deadline);
   }
 
-  /// Plugin to host: asks the user to approve a permission (e.g. "workspace.read") and blocks until the user answers, so it has no deadline: it may wait indefinitely (spec sections 2 and 4). A permission the host does not recognise is answered {approved: false}, not an error; approvals are never cached by the protocol (decision 9.12). A missing or non-string permission is answered -32602 invalid_params. Typically called while the plugin serves a host request; neither side stops reading meanwhile.
+  /// messages::HostRequestApproval
   rpckit::Result<ApprovalResult> host_request_approval(
       const ApprovalRequest& params,
       std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
     return caller_->call<messages::HostRequestApproval>(params, deadline);
   }
 
-  /// Plugin to host notification: a streaming event from an agent-provider plugin, forwarded for live UI updates (spec section 5). Never answered, not even with an error. The host routes the inner method/params to the UI and ignores values it does not understand; other notification methods from a plugin are logged and ignored. (The host sends no notifications to plugins in v1; a plugin ignores any it receives.)
+  /// messages::CodexEvent
   /// Returns whether it was sent.
   bool codex_event(const CodexEvent& params) const {
     return caller_->notify<messages::CodexEvent>(params);
@@ -104,17 +97,13 @@ class PluginHandler {
  public:
   virtual ~PluginHandler() = default;
 
-  /// Health check, required of every plugin (spec section 2). Sent first after spawn: the plugin counts as running once it answers healthy (ok: true, or status "ok"); only then may plugin-defined requests follow. May be repeated at any time. Must be answered within health_timeout_ms (10 s), or the host kills the plugin and reports it as failed to start / unhealthy (decision 9.9). Params: the host sends {}; on receipt absent, null or {} are accepted (decision 9.6).
-  virtual HealthResult plugin_health(Context& context, const PluginHealthParams& params) {
-    (void)context;
-    (void)params;
+  /// messages::PluginHealth
+  virtual HealthResult plugin_health(Context&, const PluginHealthParams&) {
     rpckit::roles::method_not_found(messages::PluginHealth::kMethod);
   }
 
-  /// Asks the plugin to stop, required of every plugin (spec section 2): it releases resources (finishing or abandoning in-flight work), answers, then exits with code 0. Must be answered within shutdown_timeout_ms (5 s), or the host closes the plugin's stdin; a plugin still alive exit_grace_ms (5 s) after the answer (or after stdin was closed) is killed (decision 9.9). EOF on stdin has the same effect as this request. Any exit other than code 0 after it is reported as a crash (decision 9.10). Params: the host sends {}; on receipt absent, null or {} are accepted (decision 9.6).
-  virtual ShutdownResult plugin_shutdown(Context& context, const PluginShutdownParams& params) {
-    (void)context;
-    (void)params;
+  /// messages::PluginShutdown
+  virtual ShutdownResult plugin_shutdown(Context&, const PluginShutdownParams&) {
     rpckit::roles::method_not_found(messages::PluginShutdown::kMethod);
   }
 };
@@ -127,14 +116,14 @@ class PluginClient {
  public:
   explicit PluginClient(rpckit::roles::Caller& caller) noexcept : caller_(&caller) {}
 
-  /// Health check, required of every plugin (spec section 2). Sent first after spawn: the plugin counts as running once it answers healthy (ok: true, or status "ok"); only then may plugin-defined requests follow. May be repeated at any time. Must be answered within health_timeout_ms (10 s), or the host kills the plugin and reports it as failed to start / unhealthy (decision 9.9). Params: the host sends {}; on receipt absent, null or {} are accepted (decision 9.6).
+  /// messages::PluginHealth
   rpckit::Result<HealthResult> plugin_health(
       const PluginHealthParams& params = {},
       std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
     return caller_->call<messages::PluginHealth>(params, deadline);
   }
 
-  /// Asks the plugin to stop, required of every plugin (spec section 2): it releases resources (finishing or abandoning in-flight work), answers, then exits with code 0. Must be answered within shutdown_timeout_ms (5 s), or the host closes the plugin's stdin; a plugin still alive exit_grace_ms (5 s) after the answer (or after stdin was closed) is killed (decision 9.9). EOF on stdin has the same effect as this request. Any exit other than code 0 after it is reported as a crash (decision 9.10). Params: the host sends {}; on receipt absent, null or {} are accepted (decision 9.6).
+  /// messages::PluginShutdown
   rpckit::Result<ShutdownResult> plugin_shutdown(
       const PluginShutdownParams& params = {},
       std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {

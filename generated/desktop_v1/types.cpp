@@ -3,12 +3,14 @@
 #include "desktop_v1/types.hpp"
 
 #include <array>
+#include <tuple>
 #include <utility>
 
 #include <nlohmann/json.hpp>
 
 #include "rpckit/codec/codec.hpp"
 #include "rpckit/codec/json_writer.hpp"
+#include "rpckit/codec/object_codec.hpp"
 #include "rpckit/codec/text_decoder.hpp"
 
 namespace desktop::v1 {
@@ -67,424 +69,88 @@ bool read_json(rpckit::codec::JsonReader& in, ErrorCode& value) {
 }
 
 void from_json(const nlohmann::json& j, ErrorCode& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
+  rpckit::codec::decode_from(j, value, {});
 }
 
 // ---- HealthResult
 
-void to_json(nlohmann::json& j, const HealthResult& value) {
-  j = nlohmann::json::object();
-  rpckit::codec::encode_optional(j, "ok", value.ok);
-  rpckit::codec::encode_optional(j, "plugin_id", value.plugin_id);
-  rpckit::codec::encode_optional(j, "version", value.version);
-  rpckit::codec::encode_optional(j, "status", value.status);
-}
-
-void decode(const nlohmann::json& j, HealthResult& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_optional(j, "ok", value.ok, path);
-  rpckit::codec::decode_optional(j, "plugin_id", value.plugin_id, path);
-  rpckit::codec::decode_optional(j, "version", value.version, path);
-  rpckit::codec::decode_optional(j, "status", value.status, path);
-}
-
-void write_json(std::string& out, const HealthResult& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("ok":)rpckit", value.ok);
-  object.member(R"rpckit("plugin_id":)rpckit", value.plugin_id);
-  object.member(R"rpckit("status":)rpckit", value.status);
-  object.member(R"rpckit("version":)rpckit", value.version);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, HealthResult& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(ok)rpckit") {
-      if (!read_member(in, value.ok)) return false;
-      continue;
-    }
-    if (key == R"rpckit(plugin_id)rpckit") {
-      if (!read_member(in, value.plugin_id)) return false;
-      continue;
-    }
-    if (key == R"rpckit(version)rpckit") {
-      if (!read_member(in, value.version)) return false;
-      continue;
-    }
-    if (key == R"rpckit(status)rpckit") {
-      if (!read_member(in, value.status)) return false;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  return true;
-}
-
-void from_json(const nlohmann::json& j, HealthResult& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr auto kHealthResultMembers = std::tuple{
+    rpckit::codec::optional("ok", &HealthResult::ok),
+    rpckit::codec::optional("plugin_id", &HealthResult::plugin_id),
+    rpckit::codec::optional("version", &HealthResult::version),
+    rpckit::codec::optional("status", &HealthResult::status),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(HealthResult)
 
 // ---- ShutdownResult
 
-void to_json(nlohmann::json& j, const ShutdownResult& value) {
-  j = nlohmann::json::object();
-  j["ok"] = nlohmann::json::parse(R"rpckit(true)rpckit");
-  rpckit::codec::encode_optional(j, "status", value.status);
-}
-
-void decode(const nlohmann::json& j, ShutdownResult& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  {
-    static const nlohmann::json expected = nlohmann::json::parse(R"rpckit(true)rpckit");
-    rpckit::codec::decode_const(j, "ok", expected, false, path);
-  }
-  rpckit::codec::decode_optional(j, "status", value.status, path);
-}
-
-void write_json(std::string& out, const ShutdownResult& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.constant(R"rpckit("ok":)rpckit", R"rpckit(true)rpckit");
-  object.member(R"rpckit("status":)rpckit", value.status);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, ShutdownResult& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(ok)rpckit") {
-      if (!rpckit::codec::read_const_json(in, R"rpckit(true)rpckit")) return false;
-      continue;
-    }
-    if (key == R"rpckit(status)rpckit") {
-      if (!read_member(in, value.status)) return false;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  return true;
-}
-
-void from_json(const nlohmann::json& j, ShutdownResult& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr auto kShutdownResultMembers = std::tuple{
+    rpckit::codec::constant("ok", "true", false),
+    rpckit::codec::optional("status", &ShutdownResult::status),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(ShutdownResult)
 
 // ---- PingResult
 
-void to_json(nlohmann::json& j, const PingResult& value) {
-  j = nlohmann::json::object();
-  j["pong"] = nlohmann::json::parse(R"rpckit(true)rpckit");
-  (void)value;
-}
-
-void decode(const nlohmann::json& j, PingResult& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  (void)value;
-  {
-    static const nlohmann::json expected = nlohmann::json::parse(R"rpckit(true)rpckit");
-    rpckit::codec::decode_const(j, "pong", expected, true, path);
-  }
-}
-
-void write_json(std::string& out, const PingResult& value) {
-  rpckit::codec::ObjectWriter object(out);
-  (void)value;
-  object.constant(R"rpckit("pong":)rpckit", R"rpckit(true)rpckit");
-}
-
-bool read_json(rpckit::codec::JsonReader& in, PingResult& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(pong)rpckit") {
-      if (!rpckit::codec::read_const_json(in, R"rpckit(true)rpckit")) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 1) - 1) return false;  // a required member is missing
-  (void)value;  // nothing to store: every member is a const
-  return true;
-}
-
-void from_json(const nlohmann::json& j, PingResult& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr auto kPingResultMembers = std::tuple{
+    rpckit::codec::constant("pong", "true"),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(PingResult)
 
 // ---- ApprovalRequest
 
-void to_json(nlohmann::json& j, const ApprovalRequest& value) {
-  j = nlohmann::json::object();
-  j["permission"] = value.permission;
-}
-
-void decode(const nlohmann::json& j, ApprovalRequest& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_required(j, "permission", value.permission, path);
-}
-
-void write_json(std::string& out, const ApprovalRequest& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("permission":)rpckit", value.permission);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, ApprovalRequest& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(permission)rpckit") {
-      if (!read_member(in, value.permission)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 1) - 1) return false;  // a required member is missing
-  return true;
-}
-
-void from_json(const nlohmann::json& j, ApprovalRequest& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr auto kApprovalRequestMembers = std::tuple{
+    rpckit::codec::required("permission", &ApprovalRequest::permission),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(ApprovalRequest)
 
 // ---- ApprovalResult
 
-void to_json(nlohmann::json& j, const ApprovalResult& value) {
-  j = nlohmann::json::object();
-  j["approved"] = value.approved;
-}
-
-void decode(const nlohmann::json& j, ApprovalResult& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_required(j, "approved", value.approved, path);
-}
-
-void write_json(std::string& out, const ApprovalResult& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("approved":)rpckit", value.approved);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, ApprovalResult& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(approved)rpckit") {
-      if (!read_member(in, value.approved)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 1) - 1) return false;  // a required member is missing
-  return true;
-}
-
-void from_json(const nlohmann::json& j, ApprovalResult& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
-
-// ---- CodexEventKind
-
-void to_json(nlohmann::json& j, const CodexEventKind& value) { j = value.wire(); }
-
-void decode(const nlohmann::json& j, CodexEventKind& value, rpckit::codec::DecodePath& path) {
-  if (!j.is_string()) rpckit::codec::fail_kind(j, "string", path);
-  value = CodexEventKind::from_wire(j.get_ref<const std::string&>());
-  rpckit::codec::check_listed(value.is_known(), value.wire(), CodexEventKind::kWire, path);
-}
-
-void write_json(std::string& out, const CodexEventKind& value) {
-  rpckit::codec::write_json(out, std::string_view(value.wire()));
-}
-
-bool read_json(rpckit::codec::JsonReader& in, CodexEventKind& value) {
-  std::string wire;
-  if (!rpckit::codec::read_json(in, wire)) return false;
-  value = CodexEventKind::from_wire(wire);
-  return true;
-}
-
-void from_json(const nlohmann::json& j, CodexEventKind& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr auto kApprovalResultMembers = std::tuple{
+    rpckit::codec::required("approved", &ApprovalResult::approved),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(ApprovalResult)
 
 // ---- CodexEvent
 
-void to_json(nlohmann::json& j, const CodexEvent& value) {
-  j = nlohmann::json::object();
-  j["kind"] = value.kind;
-  j["method"] = value.method;
-  j["params"] = value.params;
-}
-
-void decode(const nlohmann::json& j, CodexEvent& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_required(j, "kind", value.kind, path);
-  rpckit::codec::decode_required(j, "method", value.method, path);
-  rpckit::codec::decode_required(j, "params", value.params, path);
-}
-
-void write_json(std::string& out, const CodexEvent& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("kind":)rpckit", value.kind);
-  object.member(R"rpckit("method":)rpckit", value.method);
-  object.member(R"rpckit("params":)rpckit", value.params);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, CodexEvent& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(kind)rpckit") {
-      if (!read_member(in, value.kind)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(method)rpckit") {
-      if (!read_member(in, value.method)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    if (key == R"rpckit(params)rpckit") {
-      if (!read_member(in, value.params)) return false;
-      seen |= std::uint64_t{1} << 2;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 3) - 1) return false;  // a required member is missing
-  return true;
-}
-
-void from_json(const nlohmann::json& j, CodexEvent& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr auto kCodexEventMembers = std::tuple{
+    rpckit::codec::required("kind", &CodexEvent::kind),
+    rpckit::codec::required("method", &CodexEvent::method),
+    rpckit::codec::required("params", &CodexEvent::params),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(CodexEvent)
 
 // ---- PluginHealthParams
 
-void to_json(nlohmann::json& j, const PluginHealthParams& value) {
-  j = nlohmann::json::object();
-  (void)value;
-}
-
-void decode(const nlohmann::json& j, PluginHealthParams& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  (void)value;
-}
-
-void write_json(std::string& out, const PluginHealthParams& value) {
-  rpckit::codec::ObjectWriter object(out);
-  (void)value;
-}
-
-bool read_json(rpckit::codec::JsonReader& in, PluginHealthParams& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::string key;
-  while (in.next_member(key)) {
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  (void)value;  // nothing to store: every member is a const
-  return true;
-}
-
-void from_json(const nlohmann::json& j, PluginHealthParams& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr std::tuple<> kPluginHealthParamsMembers{};
+}  // namespace
+RPCKIT_OBJECT_CODEC(PluginHealthParams)
 
 // ---- PluginShutdownParams
 
-void to_json(nlohmann::json& j, const PluginShutdownParams& value) {
-  j = nlohmann::json::object();
-  (void)value;
-}
-
-void decode(const nlohmann::json& j, PluginShutdownParams& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  (void)value;
-}
-
-void write_json(std::string& out, const PluginShutdownParams& value) {
-  rpckit::codec::ObjectWriter object(out);
-  (void)value;
-}
-
-bool read_json(rpckit::codec::JsonReader& in, PluginShutdownParams& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::string key;
-  while (in.next_member(key)) {
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  (void)value;  // nothing to store: every member is a const
-  return true;
-}
-
-void from_json(const nlohmann::json& j, PluginShutdownParams& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr std::tuple<> kPluginShutdownParamsMembers{};
+}  // namespace
+RPCKIT_OBJECT_CODEC(PluginShutdownParams)
 
 // ---- HostPingParams
 
-void to_json(nlohmann::json& j, const HostPingParams& value) {
-  j = nlohmann::json::object();
-  (void)value;
-}
-
-void decode(const nlohmann::json& j, HostPingParams& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  (void)value;
-}
-
-void write_json(std::string& out, const HostPingParams& value) {
-  rpckit::codec::ObjectWriter object(out);
-  (void)value;
-}
-
-bool read_json(rpckit::codec::JsonReader& in, HostPingParams& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::string key;
-  while (in.next_member(key)) {
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  (void)value;  // nothing to store: every member is a const
-  return true;
-}
-
-void from_json(const nlohmann::json& j, HostPingParams& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr std::tuple<> kHostPingParamsMembers{};
+}  // namespace
+RPCKIT_OBJECT_CODEC(HostPingParams)
 
 }  // namespace desktop::v1

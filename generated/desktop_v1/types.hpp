@@ -15,11 +15,24 @@
 
 #include "rpckit/codec/decode_error.hpp"
 #include "rpckit/codec/json_reader.hpp"
+#include "rpckit/codec/open_enum_codec.hpp"
 #include "rpckit/values/json_value.hpp"
 #include "rpckit/values/nullable.hpp"
 #include "rpckit/values/open_enum.hpp"
 
 namespace desktop::v1 {
+
+// Each type's codec (types.cpp): to_json/from_json for nlohmann::json (from_json throws
+// rpckit::codec::DecodeError); decode() with the path errors are reported at;
+// write_json() appends the JSON text to_json() + dump() would give, without the DOM;
+// read_json() decodes JSON text without the DOM (false: decode_text() asks decode()).
+// String enums (rpckit::OpenEnum) have theirs from rpckit/codec/open_enum_codec.hpp,
+// named here too:
+using rpckit::decode;
+using rpckit::from_json;
+using rpckit::read_json;
+using rpckit::to_json;
+using rpckit::write_json;
 
 /// A JSON-RPC error code of desktop-plugins v1 (spec section 3). Open: unknown codes must be tolerated.
 // Open enum: any 32-bit value is representable; is_known() tells the listed ones.
@@ -42,11 +55,9 @@ std::string_view to_string(ErrorCode value) noexcept;
 bool is_known(ErrorCode value) noexcept;
 std::optional<ErrorCode> error_code_from_string(std::string_view name) noexcept;
 void to_json(nlohmann::json& j, const ErrorCode& value);
-void from_json(const nlohmann::json& j, ErrorCode& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, ErrorCode& value);
 void decode(const nlohmann::json& j, ErrorCode& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const ErrorCode& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, ErrorCode& value);
 
 /// Result of plugin/health (spec section 6, decision 9.1). The seed shows two shapes and receivers accept both; our plugins send form A: {ok: true, plugin_id, version}. Form B (accepted): {status: "ok"}. Healthy ⇔ ok === true or status === "ok"; any other answer is not healthy. plugin_id and version are informational: when plugin_id is present and differs from the id the host installed the plugin under, the host logs a warning but does not fail the check. Every member is optional here because each belongs to only one of the two forms. Extra fields are ignored.
@@ -63,11 +74,9 @@ struct HealthResult {
   friend bool operator==(const HealthResult&, const HealthResult&) = default;
 };
 void to_json(nlohmann::json& j, const HealthResult& value);
-void from_json(const nlohmann::json& j, HealthResult& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, HealthResult& value);
 void decode(const nlohmann::json& j, HealthResult& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const HealthResult& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, HealthResult& value);
 
 /// Result of plugin/shutdown (spec section 6, decision 9.1): form A {ok: true} (sent by our plugins) or form B {status: "ok"} (accepted). For the host any success response, whatever its result, counts as acknowledged. Both members are optional here because each belongs to only one form; `ok` is always written by the encoder, so the default result is form A.
@@ -79,11 +88,9 @@ struct ShutdownResult {
   friend bool operator==(const ShutdownResult&, const ShutdownResult&) = default;
 };
 void to_json(nlohmann::json& j, const ShutdownResult& value);
-void from_json(const nlohmann::json& j, ShutdownResult& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, ShutdownResult& value);
 void decode(const nlohmann::json& j, ShutdownResult& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const ShutdownResult& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, ShutdownResult& value);
 
 /// Result of host/ping: {pong: true} (spec sections 4 and 6). Extra fields are ignored.
@@ -93,11 +100,9 @@ struct PingResult {
   friend bool operator==(const PingResult&, const PingResult&) = default;
 };
 void to_json(nlohmann::json& j, const PingResult& value);
-void from_json(const nlohmann::json& j, PingResult& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, PingResult& value);
 void decode(const nlohmann::json& j, PingResult& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const PingResult& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, PingResult& value);
 
 /// Params of host/request_approval (spec sections 4 and 6). A missing or non-string permission is answered -32602 invalid_params.
@@ -108,11 +113,9 @@ struct ApprovalRequest {
   friend bool operator==(const ApprovalRequest&, const ApprovalRequest&) = default;
 };
 void to_json(nlohmann::json& j, const ApprovalRequest& value);
-void from_json(const nlohmann::json& j, ApprovalRequest& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, ApprovalRequest& value);
 void decode(const nlohmann::json& j, ApprovalRequest& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const ApprovalRequest& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, ApprovalRequest& value);
 
 /// Result of host/request_approval (spec sections 4 and 6): whether the user approved. Approvals are never cached by the protocol: each request asks again (decision 9.12).
@@ -123,11 +126,9 @@ struct ApprovalResult {
   friend bool operator==(const ApprovalResult&, const ApprovalResult&) = default;
 };
 void to_json(nlohmann::json& j, const ApprovalResult& value);
-void from_json(const nlohmann::json& j, ApprovalResult& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, ApprovalResult& value);
 void decode(const nlohmann::json& j, ApprovalResult& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const ApprovalResult& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, ApprovalResult& value);
 
 // The values of CodexEventKind (rpckit::OpenEnum).
@@ -149,13 +150,6 @@ class CodexEventKind : public rpckit::OpenEnum<CodexEventKind, CodexEventKindVal
  public:
   using OpenEnum::OpenEnum;
 };
-void to_json(nlohmann::json& j, const CodexEventKind& value);
-void from_json(const nlohmann::json& j, CodexEventKind& value);  // throws rpckit::codec::DecodeError
-void decode(const nlohmann::json& j, CodexEventKind& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
-void write_json(std::string& out, const CodexEventKind& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
-bool read_json(rpckit::codec::JsonReader& in, CodexEventKind& value);
 
 /// Params of codex/event: a streaming event from an agent-provider plugin, forwarded for live UI updates (spec section 5, decision 9.5). All three members are required. The inner method/params are opaque to this contract: the host routes them to the UI and ignores values it does not understand.
 struct CodexEvent {
@@ -169,11 +163,9 @@ struct CodexEvent {
   friend bool operator==(const CodexEvent&, const CodexEvent&) = default;
 };
 void to_json(nlohmann::json& j, const CodexEvent& value);
-void from_json(const nlohmann::json& j, CodexEvent& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, CodexEvent& value);
 void decode(const nlohmann::json& j, CodexEvent& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const CodexEvent& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, CodexEvent& value);
 
 /// Params of plugin/health: empty.
@@ -181,11 +173,9 @@ struct PluginHealthParams {
   friend bool operator==(const PluginHealthParams&, const PluginHealthParams&) = default;
 };
 void to_json(nlohmann::json& j, const PluginHealthParams& value);
-void from_json(const nlohmann::json& j, PluginHealthParams& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, PluginHealthParams& value);
 void decode(const nlohmann::json& j, PluginHealthParams& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const PluginHealthParams& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, PluginHealthParams& value);
 
 /// Params of plugin/shutdown: empty.
@@ -193,11 +183,9 @@ struct PluginShutdownParams {
   friend bool operator==(const PluginShutdownParams&, const PluginShutdownParams&) = default;
 };
 void to_json(nlohmann::json& j, const PluginShutdownParams& value);
-void from_json(const nlohmann::json& j, PluginShutdownParams& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, PluginShutdownParams& value);
 void decode(const nlohmann::json& j, PluginShutdownParams& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const PluginShutdownParams& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, PluginShutdownParams& value);
 
 /// Params of host/ping: empty.
@@ -205,11 +193,9 @@ struct HostPingParams {
   friend bool operator==(const HostPingParams&, const HostPingParams&) = default;
 };
 void to_json(nlohmann::json& j, const HostPingParams& value);
-void from_json(const nlohmann::json& j, HostPingParams& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, HostPingParams& value);
 void decode(const nlohmann::json& j, HostPingParams& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const HostPingParams& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, HostPingParams& value);
 
 }  // namespace desktop::v1

@@ -2,217 +2,45 @@
 // DO NOT EDIT: change the schema and regenerate (see generator/README.md).
 #pragma once
 
-#include <array>
-#include <cstddef>
-#include <optional>
-#include <string_view>
-
 #include "loaf_v1/messages.hpp"
+#include "rpckit/descriptors/direction.hpp"
 
 namespace loaf::v1 {
 
 /// The messages client sends to server: what a server receives.
-struct ClientToServer {
-  static constexpr Role kFrom = Role::kClient;
-  static constexpr Role kTo = Role::kServer;
-  using Messages = rpckit::MessageList<
-      messages::RpcHandshake,
-      messages::SystemPing,
-      messages::SystemShutdown,
-      messages::StateGet,
-      messages::SessionCreate,
-      messages::SessionGet,
-      messages::SessionSend,
-      messages::SessionSteer,
-      messages::SessionInterrupt,
-      messages::SessionQueueList,
-      messages::SessionQueueClear,
-      messages::CommandExecute,
-      messages::AuthStatus,
-      messages::AuthConnectOpenai,
-      messages::AuthConnectAntigravity,
-      messages::AuthSetOpenrouterKey,
-      messages::AuthSetExaKey,
-      messages::OnboardingStatus,
-      messages::OnboardingComplete,
-      messages::ModelList,
-      messages::ModelSelect,
-      messages::ModelOpenrouterProviders,
-      messages::LimitsGet,
-      messages::HistoryList,
-      messages::HistoryGet,
-      messages::HistoryClearSession,
-      messages::SkillsList,
-      messages::ToolsList,
-      messages::DebugSet>;
-  static constexpr std::array<std::string_view, 29> kMethods = {
-      "rpc.handshake",
-      "system.ping",
-      "system.shutdown",
-      "state.get",
-      "session.create",
-      "session.get",
-      "session.send",
-      "session.steer",
-      "session.interrupt",
-      "session.queue.list",
-      "session.queue.clear",
-      "command.execute",
-      "auth.status",
-      "auth.connect.openai",
-      "auth.connect.antigravity",
-      "auth.set.openrouter_key",
-      "auth.set.exa_key",
-      "onboarding.status",
-      "onboarding.complete",
-      "model.list",
-      "model.select",
-      "model.openrouter.providers",
-      "limits.get",
-      "history.list",
-      "history.get",
-      "history.clear_session",
-      "skills.list",
-      "tools.list",
-      "debug.set",
-  };
-
-  /// Position of `method` in Messages, or nullopt when this direction has no such method.
-  static constexpr std::optional<std::size_t> find(std::string_view method) noexcept {
-    for (std::size_t i = 0; i < kMethods.size(); ++i) {
-      if (kMethods[i] == method) return i;
-    }
-    return std::nullopt;
-  }
-
-  /// Calls `fn.template operator()<M>()` with the descriptor of `method` and returns true,
-  /// or returns false when the method is unknown in this direction.
-  template <class Fn>
-  static constexpr bool visit(std::string_view method, Fn&& fn) {
-    switch (find(method).value_or(kMethods.size())) {
-      case 0:
-        fn.template operator()<messages::RpcHandshake>();
-        return true;
-      case 1:
-        fn.template operator()<messages::SystemPing>();
-        return true;
-      case 2:
-        fn.template operator()<messages::SystemShutdown>();
-        return true;
-      case 3:
-        fn.template operator()<messages::StateGet>();
-        return true;
-      case 4:
-        fn.template operator()<messages::SessionCreate>();
-        return true;
-      case 5:
-        fn.template operator()<messages::SessionGet>();
-        return true;
-      case 6:
-        fn.template operator()<messages::SessionSend>();
-        return true;
-      case 7:
-        fn.template operator()<messages::SessionSteer>();
-        return true;
-      case 8:
-        fn.template operator()<messages::SessionInterrupt>();
-        return true;
-      case 9:
-        fn.template operator()<messages::SessionQueueList>();
-        return true;
-      case 10:
-        fn.template operator()<messages::SessionQueueClear>();
-        return true;
-      case 11:
-        fn.template operator()<messages::CommandExecute>();
-        return true;
-      case 12:
-        fn.template operator()<messages::AuthStatus>();
-        return true;
-      case 13:
-        fn.template operator()<messages::AuthConnectOpenai>();
-        return true;
-      case 14:
-        fn.template operator()<messages::AuthConnectAntigravity>();
-        return true;
-      case 15:
-        fn.template operator()<messages::AuthSetOpenrouterKey>();
-        return true;
-      case 16:
-        fn.template operator()<messages::AuthSetExaKey>();
-        return true;
-      case 17:
-        fn.template operator()<messages::OnboardingStatus>();
-        return true;
-      case 18:
-        fn.template operator()<messages::OnboardingComplete>();
-        return true;
-      case 19:
-        fn.template operator()<messages::ModelList>();
-        return true;
-      case 20:
-        fn.template operator()<messages::ModelSelect>();
-        return true;
-      case 21:
-        fn.template operator()<messages::ModelOpenrouterProviders>();
-        return true;
-      case 22:
-        fn.template operator()<messages::LimitsGet>();
-        return true;
-      case 23:
-        fn.template operator()<messages::HistoryList>();
-        return true;
-      case 24:
-        fn.template operator()<messages::HistoryGet>();
-        return true;
-      case 25:
-        fn.template operator()<messages::HistoryClearSession>();
-        return true;
-      case 26:
-        fn.template operator()<messages::SkillsList>();
-        return true;
-      case 27:
-        fn.template operator()<messages::ToolsList>();
-        return true;
-      case 28:
-        fn.template operator()<messages::DebugSet>();
-        return true;
-      default:
-        return false;
-    }
-  }
-};
+struct ClientToServer : rpckit::Direction<Role, Role::kClient, Role::kServer, rpckit::MessageList<
+    messages::RpcHandshake,
+    messages::SystemPing,
+    messages::SystemShutdown,
+    messages::StateGet,
+    messages::SessionCreate,
+    messages::SessionGet,
+    messages::SessionSend,
+    messages::SessionSteer,
+    messages::SessionInterrupt,
+    messages::SessionQueueList,
+    messages::SessionQueueClear,
+    messages::CommandExecute,
+    messages::AuthStatus,
+    messages::AuthConnectOpenai,
+    messages::AuthConnectAntigravity,
+    messages::AuthSetOpenrouterKey,
+    messages::AuthSetExaKey,
+    messages::OnboardingStatus,
+    messages::OnboardingComplete,
+    messages::ModelList,
+    messages::ModelSelect,
+    messages::ModelOpenrouterProviders,
+    messages::LimitsGet,
+    messages::HistoryList,
+    messages::HistoryGet,
+    messages::HistoryClearSession,
+    messages::SkillsList,
+    messages::ToolsList,
+    messages::DebugSet>> {};
 
 /// The messages server sends to client: what a client receives.
-struct ServerToClient {
-  static constexpr Role kFrom = Role::kServer;
-  static constexpr Role kTo = Role::kClient;
-  using Messages = rpckit::MessageList<
-      messages::Event>;
-  static constexpr std::array<std::string_view, 1> kMethods = {
-      "event",
-  };
-
-  /// Position of `method` in Messages, or nullopt when this direction has no such method.
-  static constexpr std::optional<std::size_t> find(std::string_view method) noexcept {
-    for (std::size_t i = 0; i < kMethods.size(); ++i) {
-      if (kMethods[i] == method) return i;
-    }
-    return std::nullopt;
-  }
-
-  /// Calls `fn.template operator()<M>()` with the descriptor of `method` and returns true,
-  /// or returns false when the method is unknown in this direction.
-  template <class Fn>
-  static constexpr bool visit(std::string_view method, Fn&& fn) {
-    switch (find(method).value_or(kMethods.size())) {
-      case 0:
-        fn.template operator()<messages::Event>();
-        return true;
-      default:
-        return false;
-    }
-  }
-};
+struct ServerToClient : rpckit::Direction<Role, Role::kServer, Role::kClient, rpckit::MessageList<
+    messages::Event>> {};
 
 }  // namespace loaf::v1

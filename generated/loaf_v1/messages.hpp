@@ -23,6 +23,10 @@ constexpr std::string_view to_string(Role role) noexcept {
   return {};
 }
 
+// One descriptor per message (rpckit/descriptors/message.hpp): its method, kind, roles,
+// params and result types, params policy, the capability gate (allowed when every
+// clause holds; empty = ungated), the default deadline of a request, and the errors it
+// may return besides the generic ones.
 namespace messages {
 
 /// Opens the session: the client says who it is and which protocol version it speaks; the server answers with its version, capabilities and methods. Optional upstream (any method works without it); our client sends it first and waits up to handshake_timeout_ms (30 s: start-up may contact providers), our server does not require it (decision 8.1). Params are optional: absent or null params count as {}.
@@ -35,9 +39,7 @@ struct RpcHandshake {
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kOptionalSendEmpty;
   using Result = RpcHandshakeResult;
   static constexpr std::chrono::milliseconds kDeadline = kHandshakeTimeoutMs;
-  // Allowed when every clause holds; empty = ungated.
   static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  // Errors it may return besides the generic ones.
   static constexpr std::array<ErrorCode, 1> kErrors = {ErrorCode::kInvalidParams};
 };
 
@@ -50,9 +52,7 @@ struct SystemPing {
   using Params = SystemPingParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kOptionalOmit;
   using Result = SystemPingResult;
-  // Allowed when every clause holds; empty = ungated.
   static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  // Errors it may return besides the generic ones.
   static constexpr std::array<ErrorCode, 0> kErrors = {};
 };
 
@@ -65,9 +65,7 @@ struct SystemShutdown {
   using Params = SystemShutdownParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kOptionalSendEmpty;
   using Result = SystemShutdownResult;
-  // Allowed when every clause holds; empty = ungated.
   static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  // Errors it may return besides the generic ones.
   static constexpr std::array<ErrorCode, 1> kErrors = {ErrorCode::kInvalidParams};
 };
 
@@ -79,9 +77,7 @@ struct Event {
   static constexpr Role kTo = Role::kClient;
   using Params = EventParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
-  // Allowed when every clause holds; empty = ungated.
   static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  // Errors it may return besides the generic ones.
   static constexpr std::array<ErrorCode, 0> kErrors = {};
 };
 
@@ -94,9 +90,7 @@ struct StateGet {
   using Params = StateGetParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kOptionalOmit;
   using Result = Snapshot;
-  // Allowed when every clause holds; empty = ungated.
   static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  // Errors it may return besides the generic ones.
   static constexpr std::array<ErrorCode, 0> kErrors = {};
 };
 
@@ -109,9 +103,7 @@ struct SessionCreate {
   using Params = SessionCreateParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kOptionalSendEmpty;
   using Result = SessionCreateResult;
-  // Allowed when every clause holds; empty = ungated.
   static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  // Errors it may return besides the generic ones.
   static constexpr std::array<ErrorCode, 2> kErrors = {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
 };
 
@@ -124,9 +116,7 @@ struct SessionGet {
   using Params = SessionGetParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
   using Result = SessionState;
-  // Allowed when every clause holds; empty = ungated.
   static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  // Errors it may return besides the generic ones.
   static constexpr std::array<ErrorCode, 2> kErrors = {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
 };
 
@@ -139,9 +129,7 @@ struct SessionSend {
   using Params = SessionSendParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
   using Result = SessionSendResult;
-  // Allowed when every clause holds; empty = ungated.
   static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  // Errors it may return besides the generic ones.
   static constexpr std::array<ErrorCode, 2> kErrors = {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
 };
 
@@ -154,9 +142,7 @@ struct SessionSteer {
   using Params = SessionSteerParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
   using Result = SessionSteerResult;
-  // Allowed when every clause holds; empty = ungated.
   static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  // Errors it may return besides the generic ones.
   static constexpr std::array<ErrorCode, 2> kErrors = {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
 };
 
@@ -169,9 +155,7 @@ struct SessionInterrupt {
   using Params = SessionInterruptParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
   using Result = SessionInterruptResult;
-  // Allowed when every clause holds; empty = ungated.
   static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  // Errors it may return besides the generic ones.
   static constexpr std::array<ErrorCode, 2> kErrors = {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
 };
 
@@ -184,9 +168,7 @@ struct SessionQueueList {
   using Params = SessionQueueListParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
   using Result = SessionQueueListResult;
-  // Allowed when every clause holds; empty = ungated.
   static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  // Errors it may return besides the generic ones.
   static constexpr std::array<ErrorCode, 2> kErrors = {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
 };
 
@@ -199,9 +181,7 @@ struct SessionQueueClear {
   using Params = SessionQueueClearParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
   using Result = SessionQueueClearResult;
-  // Allowed when every clause holds; empty = ungated.
   static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  // Errors it may return besides the generic ones.
   static constexpr std::array<ErrorCode, 2> kErrors = {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
 };
 
@@ -214,9 +194,7 @@ struct CommandExecute {
   using Params = CommandExecuteParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
   using Result = CommandExecuteResult;
-  // Allowed when every clause holds; empty = ungated.
   static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  // Errors it may return besides the generic ones.
   static constexpr std::array<ErrorCode, 2> kErrors = {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
 };
 
@@ -229,9 +207,7 @@ struct AuthStatus {
   using Params = AuthStatusParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kOptionalOmit;
   using Result = ::loaf::v1::AuthStatus;
-  // Allowed when every clause holds; empty = ungated.
   static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  // Errors it may return besides the generic ones.
   static constexpr std::array<ErrorCode, 0> kErrors = {};
 };
 
@@ -244,9 +220,7 @@ struct AuthConnectOpenai {
   using Params = AuthConnectOpenaiParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kOptionalSendEmpty;
   using Result = AuthConnectOpenaiResult;
-  // Allowed when every clause holds; empty = ungated.
   static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  // Errors it may return besides the generic ones.
   static constexpr std::array<ErrorCode, 2> kErrors = {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
 };
 
@@ -259,9 +233,7 @@ struct AuthConnectAntigravity {
   using Params = AuthConnectAntigravityParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kOptionalOmit;
   using Result = AuthConnectAntigravityResult;
-  // Allowed when every clause holds; empty = ungated.
   static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  // Errors it may return besides the generic ones.
   static constexpr std::array<ErrorCode, 1> kErrors = {ErrorCode::kInternalError};
 };
 
@@ -274,9 +246,7 @@ struct AuthSetOpenrouterKey {
   using Params = AuthSetOpenrouterKeyParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
   using Result = AuthSetOpenrouterKeyResult;
-  // Allowed when every clause holds; empty = ungated.
   static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  // Errors it may return besides the generic ones.
   static constexpr std::array<ErrorCode, 2> kErrors = {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
 };
 
@@ -289,9 +259,7 @@ struct AuthSetExaKey {
   using Params = AuthSetExaKeyParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
   using Result = AuthSetExaKeyResult;
-  // Allowed when every clause holds; empty = ungated.
   static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  // Errors it may return besides the generic ones.
   static constexpr std::array<ErrorCode, 2> kErrors = {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
 };
 
@@ -304,9 +272,7 @@ struct OnboardingStatus {
   using Params = OnboardingStatusParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kOptionalOmit;
   using Result = OnboardingStatusResult;
-  // Allowed when every clause holds; empty = ungated.
   static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  // Errors it may return besides the generic ones.
   static constexpr std::array<ErrorCode, 0> kErrors = {};
 };
 
@@ -319,9 +285,7 @@ struct OnboardingComplete {
   using Params = OnboardingCompleteParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kOptionalOmit;
   using Result = OnboardingCompleteResult;
-  // Allowed when every clause holds; empty = ungated.
   static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  // Errors it may return besides the generic ones.
   static constexpr std::array<ErrorCode, 1> kErrors = {ErrorCode::kInternalError};
 };
 
@@ -334,9 +298,7 @@ struct ModelList {
   using Params = ModelListParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kOptionalSendEmpty;
   using Result = ModelListResult;
-  // Allowed when every clause holds; empty = ungated.
   static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  // Errors it may return besides the generic ones.
   static constexpr std::array<ErrorCode, 2> kErrors = {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
 };
 
@@ -349,9 +311,7 @@ struct ModelSelect {
   using Params = ModelSelectParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
   using Result = ModelSelectResult;
-  // Allowed when every clause holds; empty = ungated.
   static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  // Errors it may return besides the generic ones.
   static constexpr std::array<ErrorCode, 2> kErrors = {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
 };
 
@@ -364,9 +324,7 @@ struct ModelOpenrouterProviders {
   using Params = ModelOpenrouterProvidersParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
   using Result = ModelOpenrouterProvidersResult;
-  // Allowed when every clause holds; empty = ungated.
   static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  // Errors it may return besides the generic ones.
   static constexpr std::array<ErrorCode, 2> kErrors = {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
 };
 
@@ -379,9 +337,7 @@ struct LimitsGet {
   using Params = LimitsGetParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kOptionalOmit;
   using Result = LimitsGetResult;
-  // Allowed when every clause holds; empty = ungated.
   static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  // Errors it may return besides the generic ones.
   static constexpr std::array<ErrorCode, 1> kErrors = {ErrorCode::kInternalError};
 };
 
@@ -394,9 +350,7 @@ struct HistoryList {
   using Params = HistoryListParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kOptionalSendEmpty;
   using Result = HistoryListResult;
-  // Allowed when every clause holds; empty = ungated.
   static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  // Errors it may return besides the generic ones.
   static constexpr std::array<ErrorCode, 2> kErrors = {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
 };
 
@@ -409,9 +363,7 @@ struct HistoryGet {
   using Params = HistoryGetParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kOptionalSendEmpty;
   using Result = ChatSessionRecord;
-  // Allowed when every clause holds; empty = ungated.
   static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  // Errors it may return besides the generic ones.
   static constexpr std::array<ErrorCode, 2> kErrors = {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
 };
 
@@ -424,9 +376,7 @@ struct HistoryClearSession {
   using Params = HistoryClearSessionParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
   using Result = HistoryClearSessionResult;
-  // Allowed when every clause holds; empty = ungated.
   static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  // Errors it may return besides the generic ones.
   static constexpr std::array<ErrorCode, 2> kErrors = {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
 };
 
@@ -439,9 +389,7 @@ struct SkillsList {
   using Params = SkillsListParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kOptionalOmit;
   using Result = SkillsListResult;
-  // Allowed when every clause holds; empty = ungated.
   static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  // Errors it may return besides the generic ones.
   static constexpr std::array<ErrorCode, 0> kErrors = {};
 };
 
@@ -454,9 +402,7 @@ struct ToolsList {
   using Params = ToolsListParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kOptionalOmit;
   using Result = ToolsListResult;
-  // Allowed when every clause holds; empty = ungated.
   static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  // Errors it may return besides the generic ones.
   static constexpr std::array<ErrorCode, 0> kErrors = {};
 };
 
@@ -469,9 +415,7 @@ struct DebugSet {
   using Params = DebugSetParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
   using Result = DebugSetResult;
-  // Allowed when every clause holds; empty = ungated.
   static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  // Errors it may return besides the generic ones.
   static constexpr std::array<ErrorCode, 1> kErrors = {ErrorCode::kInvalidParams};
 };
 

@@ -25,11 +25,8 @@ class ClientHandler {
  public:
   virtual ~ClientHandler() = default;
 
-  /// The server's progress notifications (spec section 5): params are an EventEnvelope {type, timestamp, payload}. Events are interleaved with responses and one caused by a request may come before that request's response. Clients accept unknown types (and ignore unknown fields). params are the untyped envelope, because a message's params must be an object type; the typed form, a tagged union on type, is types/event.json EventEnvelope (decode params as it). The root anyOf has validators check the payload of each known type while still accepting unknown ones.
-  virtual void event(Context& context, const EventParams& params) {
-    (void)context;
-    (void)params;
-  }
+  /// messages::Event
+  virtual void event(Context&, const EventParams&) {}
 };
 
 /// Typed messages to a client, one function per message it receives. Each is checked
@@ -40,7 +37,7 @@ class ClientClient {
  public:
   explicit ClientClient(rpckit::roles::Caller& caller) noexcept : caller_(&caller) {}
 
-  /// The server's progress notifications (spec section 5): params are an EventEnvelope {type, timestamp, payload}. Events are interleaved with responses and one caused by a request may come before that request's response. Clients accept unknown types (and ignore unknown fields). params are the untyped envelope, because a message's params must be an object type; the typed form, a tagged union on type, is types/event.json EventEnvelope (decode params as it). The root anyOf has validators check the payload of each known type while still accepting unknown ones.
+  /// messages::Event
   /// Returns whether it was sent.
   bool event(const EventParams& params) const {
     return caller_->notify<messages::Event>(params);
@@ -70,206 +67,151 @@ class ServerHandler {
  public:
   virtual ~ServerHandler() = default;
 
-  /// Opens the session: the client says who it is and which protocol version it speaks; the server answers with its version, capabilities and methods. Optional upstream (any method works without it); our client sends it first and waits up to handshake_timeout_ms (30 s: start-up may contact providers), our server does not require it (decision 8.1). Params are optional: absent or null params count as {}.
-  virtual RpcHandshakeResult rpc_handshake(Context& context, const RpcHandshakeParams& params) {
-    (void)context;
-    (void)params;
+  /// messages::RpcHandshake
+  virtual RpcHandshakeResult rpc_handshake(Context&, const RpcHandshakeParams&) {
     rpckit::roles::method_not_found(messages::RpcHandshake::kMethod);
   }
 
-  /// Liveness check; answers the current time. Params are ignored (never looked at); send none.
-  virtual SystemPingResult system_ping(Context& context, const SystemPingParams& params) {
-    (void)context;
-    (void)params;
+  /// messages::SystemPing
+  virtual SystemPingResult system_ping(Context&, const SystemPingParams&) {
     rpckit::roles::method_not_found(messages::SystemPing::kMethod);
   }
 
-  /// Ends the session: aborts every running turn, clears queues and steering, emits state.changed with reason = the given reason or "shutdown" (possibly before this response), then answers. After the response is written the server ignores every further input line; requests already dispatched still complete and events from aborted turns may still follow. The process does not exit by itself: it ends once stdin closes. Our client then closes stdin, allows exit_grace_ms (5 s), sends SIGTERM, and SIGKILL after sigterm_grace_ms (5 s) more (decision 8.6). Params are optional: absent or null params count as {}.
-  virtual SystemShutdownResult system_shutdown(Context& context, const SystemShutdownParams& params) {
-    (void)context;
-    (void)params;
+  /// messages::SystemShutdown
+  virtual SystemShutdownResult system_shutdown(Context&, const SystemShutdownParams&) {
     rpckit::roles::method_not_found(messages::SystemShutdown::kMethod);
   }
 
-  /// Returns the runtime state snapshot. Params are ignored (never looked at); send none.
-  virtual Snapshot state_get(Context& context, const StateGetParams& params) {
-    (void)context;
-    (void)params;
+  /// messages::StateGet
+  virtual Snapshot state_get(Context&, const StateGetParams&) {
     rpckit::roles::method_not_found(messages::StateGet::kMethod);
   }
 
-  /// Creates a session (it lives only in this server process); emits state.changed (session_created, with session_id). Params are optional: absent or null params count as {}.
-  virtual SessionCreateResult session_create(Context& context, const SessionCreateParams& params) {
-    (void)context;
-    (void)params;
+  /// messages::SessionCreate
+  virtual SessionCreateResult session_create(Context&, const SessionCreateParams&) {
     rpckit::roles::method_not_found(messages::SessionCreate::kMethod);
   }
 
-  /// Returns a session's state. Params must be an object: absent, null or non-object params are -32602 (no data.field).
-  virtual SessionState session_get(Context& context, const SessionGetParams& params) {
-    (void)context;
-    (void)params;
+  /// messages::SessionGet
+  virtual SessionState session_get(Context&, const SessionGetParams&) {
     rpckit::roles::method_not_found(messages::SessionGet::kMethod);
   }
 
-  /// Sends a prompt. Needs non-empty text or at least one usable image (else -32603). While a turn runs the call fails (-32603) unless enqueue is true, which queues the prompt (queued: true). Image loading errors do not fail the call: they arrive as session.error. Progress arrives as session.* events, possibly before this response. Params must be an object: absent, null or non-object params are -32602 (no data.field).
-  virtual SessionSendResult session_send(Context& context, const SessionSendParams& params) {
-    (void)context;
-    (void)params;
+  /// messages::SessionSend
+  virtual SessionSendResult session_send(Context&, const SessionSendParams&) {
     rpckit::roles::method_not_found(messages::SessionSend::kMethod);
   }
 
-  /// Steers the running turn with extra text. Params must be an object: absent, null or non-object params are -32602 (no data.field).
-  virtual SessionSteerResult session_steer(Context& context, const SessionSteerParams& params) {
-    (void)context;
-    (void)params;
+  /// messages::SessionSteer
+  virtual SessionSteerResult session_steer(Context&, const SessionSteerParams&) {
     rpckit::roles::method_not_found(messages::SessionSteer::kMethod);
   }
 
-  /// Aborts the running turn (session.interrupted follows). Params must be an object: absent, null or non-object params are -32602 (no data.field).
-  virtual SessionInterruptResult session_interrupt(Context& context, const SessionInterruptParams& params) {
-    (void)context;
-    (void)params;
+  /// messages::SessionInterrupt
+  virtual SessionInterruptResult session_interrupt(Context&, const SessionInterruptParams&) {
     rpckit::roles::method_not_found(messages::SessionInterrupt::kMethod);
   }
 
-  /// Lists a session's queued prompts. Params must be an object: absent, null or non-object params are -32602 (no data.field).
-  virtual SessionQueueListResult session_queue_list(Context& context, const SessionQueueListParams& params) {
-    (void)context;
-    (void)params;
+  /// messages::SessionQueueList
+  virtual SessionQueueListResult session_queue_list(Context&, const SessionQueueListParams&) {
     rpckit::roles::method_not_found(messages::SessionQueueList::kMethod);
   }
 
-  /// Drops a session's queued prompts. Params must be an object: absent, null or non-object params are -32602 (no data.field).
-  virtual SessionQueueClearResult session_queue_clear(Context& context, const SessionQueueClearParams& params) {
-    (void)context;
-    (void)params;
+  /// messages::SessionQueueClear
+  virtual SessionQueueClearResult session_queue_clear(Context&, const SessionQueueClearParams&) {
     rpckit::roles::method_not_found(messages::SessionQueueClear::kMethod);
   }
 
-  /// Runs a slash command in a session (spec 4.1). raw_command not starting with / gives {handled: false}; otherwise the first word, lower-cased, selects the command and handled is true: /auth, /onboarding, /forgeteverything, /model, /limits, /history [list|all|last|<id>], /clear, /compress, /skills, /tools, /help, /quit, /exit; any other word gives output {error: "unknown command: <cmd>"}. /compress may take minutes. Params must be an object: absent, null or non-object params are -32602 (no data.field).
-  virtual CommandExecuteResult command_execute(Context& context, const CommandExecuteParams& params) {
-    (void)context;
-    (void)params;
+  /// messages::CommandExecute
+  virtual CommandExecuteResult command_execute(Context&, const CommandExecuteParams&) {
     rpckit::roles::method_not_found(messages::CommandExecute::kMethod);
   }
 
-  /// Returns which providers are configured. Params are ignored (never looked at); send none.
-  virtual AuthStatus auth_status(Context& context, const AuthStatusParams& params) {
-    (void)context;
-    (void)params;
+  /// messages::AuthStatus
+  virtual AuthStatus auth_status(Context&, const AuthStatusParams&) {
     rpckit::roles::method_not_found(messages::AuthStatus::kMethod);
   }
 
-  /// Connects OpenAI by OAuth. Answers only when the flow ends (possibly minutes): the URL or device code reaches the client as auth.flow.* events; no browser is opened in RPC mode. Emits state.changed (auth_openai_connected). Failure: -32603 after auth.flow.failed. Params are optional: absent or null params count as {}.
-  virtual AuthConnectOpenaiResult auth_connect_openai(Context& context, const AuthConnectOpenaiParams& params) {
-    (void)context;
-    (void)params;
+  /// messages::AuthConnectOpenai
+  virtual AuthConnectOpenaiResult auth_connect_openai(Context&, const AuthConnectOpenaiParams&) {
     rpckit::roles::method_not_found(messages::AuthConnectOpenai::kMethod);
   }
 
-  /// Connects Antigravity by OAuth. Answers only when the flow ends (possibly minutes); the URL reaches the client as auth.flow.url. Emits state.changed (auth_antigravity_connected). Failure: -32603 after auth.flow.failed. Params are ignored (never looked at); send none.
-  virtual AuthConnectAntigravityResult auth_connect_antigravity(Context& context, const AuthConnectAntigravityParams& params) {
-    (void)context;
-    (void)params;
+  /// messages::AuthConnectAntigravity
+  virtual AuthConnectAntigravityResult auth_connect_antigravity(
+      Context&, const AuthConnectAntigravityParams&) {
     rpckit::roles::method_not_found(messages::AuthConnectAntigravity::kMethod);
   }
 
-  /// Stores an OpenRouter API key and loads its model list. Emits state.changed (openrouter_key_updated). Params must be an object: absent, null or non-object params are -32602 (no data.field).
-  virtual AuthSetOpenrouterKeyResult auth_set_openrouter_key(Context& context, const AuthSetOpenrouterKeyParams& params) {
-    (void)context;
-    (void)params;
+  /// messages::AuthSetOpenrouterKey
+  virtual AuthSetOpenrouterKeyResult auth_set_openrouter_key(
+      Context&, const AuthSetOpenrouterKeyParams&) {
     rpckit::roles::method_not_found(messages::AuthSetOpenrouterKey::kMethod);
   }
 
-  /// Stores an Exa (web search) API key; "skip" in any case disables search. Emits state.changed (exa_key_updated or exa_key_skipped). Params must be an object: absent, null or non-object params are -32602 (no data.field).
-  virtual AuthSetExaKeyResult auth_set_exa_key(Context& context, const AuthSetExaKeyParams& params) {
-    (void)context;
-    (void)params;
+  /// messages::AuthSetExaKey
+  virtual AuthSetExaKeyResult auth_set_exa_key(Context&, const AuthSetExaKeyParams&) {
     rpckit::roles::method_not_found(messages::AuthSetExaKey::kMethod);
   }
 
-  /// Tells whether onboarding was completed. Params are ignored (never looked at); send none.
-  virtual OnboardingStatusResult onboarding_status(Context& context, const OnboardingStatusParams& params) {
-    (void)context;
-    (void)params;
+  /// messages::OnboardingStatus
+  virtual OnboardingStatusResult onboarding_status(Context&, const OnboardingStatusParams&) {
     rpckit::roles::method_not_found(messages::OnboardingStatus::kMethod);
   }
 
-  /// Marks onboarding completed. Emits state.changed (onboarding_complete). Params are ignored (never looked at); send none.
-  virtual OnboardingCompleteResult onboarding_complete(Context& context, const OnboardingCompleteParams& params) {
-    (void)context;
-    (void)params;
+  /// messages::OnboardingComplete
+  virtual OnboardingCompleteResult onboarding_complete(Context&, const OnboardingCompleteParams&) {
     rpckit::roles::method_not_found(messages::OnboardingComplete::kMethod);
   }
 
-  /// Lists the models, optionally of one provider, and the current selection. Params are optional: absent or null params count as {}.
-  virtual ModelListResult model_list(Context& context, const ModelListParams& params) {
-    (void)context;
-    (void)params;
+  /// messages::ModelList
+  virtual ModelListResult model_list(Context&, const ModelListParams&) {
     rpckit::roles::method_not_found(messages::ModelList::kMethod);
   }
 
-  /// Selects a model. An unknown model for the provider fails (-32603); compress_immediately: true requires session_id (else -32603) and may take minutes. An unsupported thinking_level is replaced by one the model supports; the result reports the level selected. Emits state.changed (model_selected). Params must be an object: absent, null or non-object params are -32602 (no data.field).
-  virtual ModelSelectResult model_select(Context& context, const ModelSelectParams& params) {
-    (void)context;
-    (void)params;
+  /// messages::ModelSelect
+  virtual ModelSelectResult model_select(Context&, const ModelSelectParams&) {
     rpckit::roles::method_not_found(messages::ModelSelect::kMethod);
   }
 
-  /// Lists the OpenRouter routing providers of a model. Fails (-32603) when no OpenRouter key is configured. Params must be an object: absent, null or non-object params are -32602 (no data.field).
-  virtual ModelOpenrouterProvidersResult model_openrouter_providers(Context& context, const ModelOpenrouterProvidersParams& params) {
-    (void)context;
-    (void)params;
+  /// messages::ModelOpenrouterProviders
+  virtual ModelOpenrouterProvidersResult model_openrouter_providers(
+      Context&, const ModelOpenrouterProvidersParams&) {
     rpckit::roles::method_not_found(messages::ModelOpenrouterProviders::kMethod);
   }
 
-  /// Returns the usage limits of the OAuth providers. Fails (-32603) when neither openai nor antigravity is connected. Params are ignored (never looked at); send none.
-  virtual LimitsGetResult limits_get(Context& context, const LimitsGetParams& params) {
-    (void)context;
-    (void)params;
+  /// messages::LimitsGet
+  virtual LimitsGetResult limits_get(Context&, const LimitsGetParams&) {
     rpckit::roles::method_not_found(messages::LimitsGet::kMethod);
   }
 
-  /// Lists saved sessions, newest first by updatedAt, a page at a time. Upstream computes total from at most cursor + limit sessions so its next_cursor is always null; our server reports the real total and a correct next_cursor, and our client pages until a short page (decision 8.10). Params are optional: absent or null params count as {}.
-  virtual HistoryListResult history_list(Context& context, const HistoryListParams& params) {
-    (void)context;
-    (void)params;
+  /// messages::HistoryList
+  virtual HistoryListResult history_list(Context&, const HistoryListParams&) {
     rpckit::roles::method_not_found(messages::HistoryList::kMethod);
   }
 
-  /// Returns a saved session. Precedence: last: true, then rollout_path, then id; none given or nothing found is -32603. Params are optional: absent or null params count as {}.
-  virtual ChatSessionRecord history_get(Context& context, const HistoryGetParams& params) {
-    (void)context;
-    (void)params;
+  /// messages::HistoryGet
+  virtual ChatSessionRecord history_get(Context&, const HistoryGetParams&) {
     rpckit::roles::method_not_found(messages::HistoryGet::kMethod);
   }
 
-  /// Clears a live session's conversation. Params must be an object: absent, null or non-object params are -32602 (no data.field).
-  virtual HistoryClearSessionResult history_clear_session(Context& context, const HistoryClearSessionParams& params) {
-    (void)context;
-    (void)params;
+  /// messages::HistoryClearSession
+  virtual HistoryClearSessionResult history_clear_session(Context&, const HistoryClearSessionParams&) {
     rpckit::roles::method_not_found(messages::HistoryClearSession::kMethod);
   }
 
-  /// Lists the loaded skills. Params are ignored (never looked at); send none.
-  virtual SkillsListResult skills_list(Context& context, const SkillsListParams& params) {
-    (void)context;
-    (void)params;
+  /// messages::SkillsList
+  virtual SkillsListResult skills_list(Context&, const SkillsListParams&) {
     rpckit::roles::method_not_found(messages::SkillsList::kMethod);
   }
 
-  /// Lists the tools the model may call. Params are ignored (never looked at); send none.
-  virtual ToolsListResult tools_list(Context& context, const ToolsListParams& params) {
-    (void)context;
-    (void)params;
+  /// messages::ToolsList
+  virtual ToolsListResult tools_list(Context&, const ToolsListParams&) {
     rpckit::roles::method_not_found(messages::ToolsList::kMethod);
   }
 
-  /// Turns super debug on or off: per-turn session.debug events are emitted only while it is on. Params must be an object: absent, null or non-object params are -32602 (no data.field).
-  virtual DebugSetResult debug_set(Context& context, const DebugSetParams& params) {
-    (void)context;
-    (void)params;
+  /// messages::DebugSet
+  virtual DebugSetResult debug_set(Context&, const DebugSetParams&) {
     rpckit::roles::method_not_found(messages::DebugSet::kMethod);
   }
 };
@@ -282,203 +224,203 @@ class ServerClient {
  public:
   explicit ServerClient(rpckit::roles::Caller& caller) noexcept : caller_(&caller) {}
 
-  /// Opens the session: the client says who it is and which protocol version it speaks; the server answers with its version, capabilities and methods. Optional upstream (any method works without it); our client sends it first and waits up to handshake_timeout_ms (30 s: start-up may contact providers), our server does not require it (decision 8.1). Params are optional: absent or null params count as {}.
+  /// messages::RpcHandshake
   rpckit::Result<RpcHandshakeResult> rpc_handshake(
       const RpcHandshakeParams& params = {},
       std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
     return caller_->call<messages::RpcHandshake>(params, deadline);
   }
 
-  /// Liveness check; answers the current time. Params are ignored (never looked at); send none.
+  /// messages::SystemPing
   rpckit::Result<SystemPingResult> system_ping(
       const SystemPingParams& params = {},
       std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
     return caller_->call<messages::SystemPing>(params, deadline);
   }
 
-  /// Ends the session: aborts every running turn, clears queues and steering, emits state.changed with reason = the given reason or "shutdown" (possibly before this response), then answers. After the response is written the server ignores every further input line; requests already dispatched still complete and events from aborted turns may still follow. The process does not exit by itself: it ends once stdin closes. Our client then closes stdin, allows exit_grace_ms (5 s), sends SIGTERM, and SIGKILL after sigterm_grace_ms (5 s) more (decision 8.6). Params are optional: absent or null params count as {}.
+  /// messages::SystemShutdown
   rpckit::Result<SystemShutdownResult> system_shutdown(
       const SystemShutdownParams& params = {},
       std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
     return caller_->call<messages::SystemShutdown>(params, deadline);
   }
 
-  /// Returns the runtime state snapshot. Params are ignored (never looked at); send none.
+  /// messages::StateGet
   rpckit::Result<Snapshot> state_get(
       const StateGetParams& params = {},
       std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
     return caller_->call<messages::StateGet>(params, deadline);
   }
 
-  /// Creates a session (it lives only in this server process); emits state.changed (session_created, with session_id). Params are optional: absent or null params count as {}.
+  /// messages::SessionCreate
   rpckit::Result<SessionCreateResult> session_create(
       const SessionCreateParams& params = {},
       std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
     return caller_->call<messages::SessionCreate>(params, deadline);
   }
 
-  /// Returns a session's state. Params must be an object: absent, null or non-object params are -32602 (no data.field).
+  /// messages::SessionGet
   rpckit::Result<SessionState> session_get(
       const SessionGetParams& params,
       std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
     return caller_->call<messages::SessionGet>(params, deadline);
   }
 
-  /// Sends a prompt. Needs non-empty text or at least one usable image (else -32603). While a turn runs the call fails (-32603) unless enqueue is true, which queues the prompt (queued: true). Image loading errors do not fail the call: they arrive as session.error. Progress arrives as session.* events, possibly before this response. Params must be an object: absent, null or non-object params are -32602 (no data.field).
+  /// messages::SessionSend
   rpckit::Result<SessionSendResult> session_send(
       const SessionSendParams& params,
       std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
     return caller_->call<messages::SessionSend>(params, deadline);
   }
 
-  /// Steers the running turn with extra text. Params must be an object: absent, null or non-object params are -32602 (no data.field).
+  /// messages::SessionSteer
   rpckit::Result<SessionSteerResult> session_steer(
       const SessionSteerParams& params,
       std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
     return caller_->call<messages::SessionSteer>(params, deadline);
   }
 
-  /// Aborts the running turn (session.interrupted follows). Params must be an object: absent, null or non-object params are -32602 (no data.field).
+  /// messages::SessionInterrupt
   rpckit::Result<SessionInterruptResult> session_interrupt(
       const SessionInterruptParams& params,
       std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
     return caller_->call<messages::SessionInterrupt>(params, deadline);
   }
 
-  /// Lists a session's queued prompts. Params must be an object: absent, null or non-object params are -32602 (no data.field).
+  /// messages::SessionQueueList
   rpckit::Result<SessionQueueListResult> session_queue_list(
       const SessionQueueListParams& params,
       std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
     return caller_->call<messages::SessionQueueList>(params, deadline);
   }
 
-  /// Drops a session's queued prompts. Params must be an object: absent, null or non-object params are -32602 (no data.field).
+  /// messages::SessionQueueClear
   rpckit::Result<SessionQueueClearResult> session_queue_clear(
       const SessionQueueClearParams& params,
       std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
     return caller_->call<messages::SessionQueueClear>(params, deadline);
   }
 
-  /// Runs a slash command in a session (spec 4.1). raw_command not starting with / gives {handled: false}; otherwise the first word, lower-cased, selects the command and handled is true: /auth, /onboarding, /forgeteverything, /model, /limits, /history [list|all|last|<id>], /clear, /compress, /skills, /tools, /help, /quit, /exit; any other word gives output {error: "unknown command: <cmd>"}. /compress may take minutes. Params must be an object: absent, null or non-object params are -32602 (no data.field).
+  /// messages::CommandExecute
   rpckit::Result<CommandExecuteResult> command_execute(
       const CommandExecuteParams& params,
       std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
     return caller_->call<messages::CommandExecute>(params, deadline);
   }
 
-  /// Returns which providers are configured. Params are ignored (never looked at); send none.
+  /// messages::AuthStatus
   rpckit::Result<AuthStatus> auth_status(
       const AuthStatusParams& params = {},
       std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
     return caller_->call<messages::AuthStatus>(params, deadline);
   }
 
-  /// Connects OpenAI by OAuth. Answers only when the flow ends (possibly minutes): the URL or device code reaches the client as auth.flow.* events; no browser is opened in RPC mode. Emits state.changed (auth_openai_connected). Failure: -32603 after auth.flow.failed. Params are optional: absent or null params count as {}.
+  /// messages::AuthConnectOpenai
   rpckit::Result<AuthConnectOpenaiResult> auth_connect_openai(
       const AuthConnectOpenaiParams& params = {},
       std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
     return caller_->call<messages::AuthConnectOpenai>(params, deadline);
   }
 
-  /// Connects Antigravity by OAuth. Answers only when the flow ends (possibly minutes); the URL reaches the client as auth.flow.url. Emits state.changed (auth_antigravity_connected). Failure: -32603 after auth.flow.failed. Params are ignored (never looked at); send none.
+  /// messages::AuthConnectAntigravity
   rpckit::Result<AuthConnectAntigravityResult> auth_connect_antigravity(
       const AuthConnectAntigravityParams& params = {},
       std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
     return caller_->call<messages::AuthConnectAntigravity>(params, deadline);
   }
 
-  /// Stores an OpenRouter API key and loads its model list. Emits state.changed (openrouter_key_updated). Params must be an object: absent, null or non-object params are -32602 (no data.field).
+  /// messages::AuthSetOpenrouterKey
   rpckit::Result<AuthSetOpenrouterKeyResult> auth_set_openrouter_key(
       const AuthSetOpenrouterKeyParams& params,
       std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
     return caller_->call<messages::AuthSetOpenrouterKey>(params, deadline);
   }
 
-  /// Stores an Exa (web search) API key; "skip" in any case disables search. Emits state.changed (exa_key_updated or exa_key_skipped). Params must be an object: absent, null or non-object params are -32602 (no data.field).
+  /// messages::AuthSetExaKey
   rpckit::Result<AuthSetExaKeyResult> auth_set_exa_key(
       const AuthSetExaKeyParams& params,
       std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
     return caller_->call<messages::AuthSetExaKey>(params, deadline);
   }
 
-  /// Tells whether onboarding was completed. Params are ignored (never looked at); send none.
+  /// messages::OnboardingStatus
   rpckit::Result<OnboardingStatusResult> onboarding_status(
       const OnboardingStatusParams& params = {},
       std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
     return caller_->call<messages::OnboardingStatus>(params, deadline);
   }
 
-  /// Marks onboarding completed. Emits state.changed (onboarding_complete). Params are ignored (never looked at); send none.
+  /// messages::OnboardingComplete
   rpckit::Result<OnboardingCompleteResult> onboarding_complete(
       const OnboardingCompleteParams& params = {},
       std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
     return caller_->call<messages::OnboardingComplete>(params, deadline);
   }
 
-  /// Lists the models, optionally of one provider, and the current selection. Params are optional: absent or null params count as {}.
+  /// messages::ModelList
   rpckit::Result<ModelListResult> model_list(
       const ModelListParams& params = {},
       std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
     return caller_->call<messages::ModelList>(params, deadline);
   }
 
-  /// Selects a model. An unknown model for the provider fails (-32603); compress_immediately: true requires session_id (else -32603) and may take minutes. An unsupported thinking_level is replaced by one the model supports; the result reports the level selected. Emits state.changed (model_selected). Params must be an object: absent, null or non-object params are -32602 (no data.field).
+  /// messages::ModelSelect
   rpckit::Result<ModelSelectResult> model_select(
       const ModelSelectParams& params,
       std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
     return caller_->call<messages::ModelSelect>(params, deadline);
   }
 
-  /// Lists the OpenRouter routing providers of a model. Fails (-32603) when no OpenRouter key is configured. Params must be an object: absent, null or non-object params are -32602 (no data.field).
+  /// messages::ModelOpenrouterProviders
   rpckit::Result<ModelOpenrouterProvidersResult> model_openrouter_providers(
       const ModelOpenrouterProvidersParams& params,
       std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
     return caller_->call<messages::ModelOpenrouterProviders>(params, deadline);
   }
 
-  /// Returns the usage limits of the OAuth providers. Fails (-32603) when neither openai nor antigravity is connected. Params are ignored (never looked at); send none.
+  /// messages::LimitsGet
   rpckit::Result<LimitsGetResult> limits_get(
       const LimitsGetParams& params = {},
       std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
     return caller_->call<messages::LimitsGet>(params, deadline);
   }
 
-  /// Lists saved sessions, newest first by updatedAt, a page at a time. Upstream computes total from at most cursor + limit sessions so its next_cursor is always null; our server reports the real total and a correct next_cursor, and our client pages until a short page (decision 8.10). Params are optional: absent or null params count as {}.
+  /// messages::HistoryList
   rpckit::Result<HistoryListResult> history_list(
       const HistoryListParams& params = {},
       std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
     return caller_->call<messages::HistoryList>(params, deadline);
   }
 
-  /// Returns a saved session. Precedence: last: true, then rollout_path, then id; none given or nothing found is -32603. Params are optional: absent or null params count as {}.
+  /// messages::HistoryGet
   rpckit::Result<ChatSessionRecord> history_get(
       const HistoryGetParams& params = {},
       std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
     return caller_->call<messages::HistoryGet>(params, deadline);
   }
 
-  /// Clears a live session's conversation. Params must be an object: absent, null or non-object params are -32602 (no data.field).
+  /// messages::HistoryClearSession
   rpckit::Result<HistoryClearSessionResult> history_clear_session(
       const HistoryClearSessionParams& params,
       std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
     return caller_->call<messages::HistoryClearSession>(params, deadline);
   }
 
-  /// Lists the loaded skills. Params are ignored (never looked at); send none.
+  /// messages::SkillsList
   rpckit::Result<SkillsListResult> skills_list(
       const SkillsListParams& params = {},
       std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
     return caller_->call<messages::SkillsList>(params, deadline);
   }
 
-  /// Lists the tools the model may call. Params are ignored (never looked at); send none.
+  /// messages::ToolsList
   rpckit::Result<ToolsListResult> tools_list(
       const ToolsListParams& params = {},
       std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
     return caller_->call<messages::ToolsList>(params, deadline);
   }
 
-  /// Turns super debug on or off: per-turn session.debug events are emitted only while it is on. Params must be an object: absent, null or non-object params are -32602 (no data.field).
+  /// messages::DebugSet
   rpckit::Result<DebugSetResult> debug_set(
       const DebugSetParams& params,
       std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {

@@ -3,12 +3,14 @@
 #include "loaf_v1/types.hpp"
 
 #include <array>
+#include <tuple>
 #include <utility>
 
 #include <nlohmann/json.hpp>
 
 #include "rpckit/codec/codec.hpp"
 #include "rpckit/codec/json_writer.hpp"
+#include "rpckit/codec/object_codec.hpp"
 #include "rpckit/codec/text_decoder.hpp"
 
 namespace loaf::v1 {
@@ -90,3932 +92,754 @@ bool read_json(rpckit::codec::JsonReader& in, ErrorCode& value) {
 }
 
 void from_json(const nlohmann::json& j, ErrorCode& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
-
-// ---- AuthProvider
-
-void to_json(nlohmann::json& j, const AuthProvider& value) { j = value.wire(); }
-
-void decode(const nlohmann::json& j, AuthProvider& value, rpckit::codec::DecodePath& path) {
-  if (!j.is_string()) rpckit::codec::fail_kind(j, "string", path);
-  value = AuthProvider::from_wire(j.get_ref<const std::string&>());
-  rpckit::codec::check_listed(value.is_known(), value.wire(), AuthProvider::kWire, path);
-}
-
-void write_json(std::string& out, const AuthProvider& value) {
-  rpckit::codec::write_json(out, std::string_view(value.wire()));
-}
-
-bool read_json(rpckit::codec::JsonReader& in, AuthProvider& value) {
-  std::string wire;
-  if (!rpckit::codec::read_json(in, wire)) return false;
-  value = AuthProvider::from_wire(wire);
-  return true;
-}
-
-void from_json(const nlohmann::json& j, AuthProvider& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
-
-// ---- OAuthProvider
-
-void to_json(nlohmann::json& j, const OAuthProvider& value) { j = value.wire(); }
-
-void decode(const nlohmann::json& j, OAuthProvider& value, rpckit::codec::DecodePath& path) {
-  if (!j.is_string()) rpckit::codec::fail_kind(j, "string", path);
-  value = OAuthProvider::from_wire(j.get_ref<const std::string&>());
-  rpckit::codec::check_listed(value.is_known(), value.wire(), OAuthProvider::kWire, path);
-}
-
-void write_json(std::string& out, const OAuthProvider& value) {
-  rpckit::codec::write_json(out, std::string_view(value.wire()));
-}
-
-bool read_json(rpckit::codec::JsonReader& in, OAuthProvider& value) {
-  std::string wire;
-  if (!rpckit::codec::read_json(in, wire)) return false;
-  value = OAuthProvider::from_wire(wire);
-  return true;
-}
-
-void from_json(const nlohmann::json& j, OAuthProvider& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
-
-// ---- ThinkingLevel
-
-void to_json(nlohmann::json& j, const ThinkingLevel& value) { j = value.wire(); }
-
-void decode(const nlohmann::json& j, ThinkingLevel& value, rpckit::codec::DecodePath& path) {
-  if (!j.is_string()) rpckit::codec::fail_kind(j, "string", path);
-  value = ThinkingLevel::from_wire(j.get_ref<const std::string&>());
-  rpckit::codec::check_listed(value.is_known(), value.wire(), ThinkingLevel::kWire, path);
-}
-
-void write_json(std::string& out, const ThinkingLevel& value) {
-  rpckit::codec::write_json(out, std::string_view(value.wire()));
-}
-
-bool read_json(rpckit::codec::JsonReader& in, ThinkingLevel& value) {
-  std::string wire;
-  if (!rpckit::codec::read_json(in, wire)) return false;
-  value = ThinkingLevel::from_wire(wire);
-  return true;
-}
-
-void from_json(const nlohmann::json& j, ThinkingLevel& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
-
-// ---- CompactionReason
-
-void to_json(nlohmann::json& j, const CompactionReason& value) { j = value.wire(); }
-
-void decode(const nlohmann::json& j, CompactionReason& value, rpckit::codec::DecodePath& path) {
-  if (!j.is_string()) rpckit::codec::fail_kind(j, "string", path);
-  value = CompactionReason::from_wire(j.get_ref<const std::string&>());
-  rpckit::codec::check_listed(value.is_known(), value.wire(), CompactionReason::kWire, path);
-}
-
-void write_json(std::string& out, const CompactionReason& value) {
-  rpckit::codec::write_json(out, std::string_view(value.wire()));
-}
-
-bool read_json(rpckit::codec::JsonReader& in, CompactionReason& value) {
-  std::string wire;
-  if (!rpckit::codec::read_json(in, wire)) return false;
-  value = CompactionReason::from_wire(wire);
-  return true;
-}
-
-void from_json(const nlohmann::json& j, CompactionReason& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
-
-// ---- CompressionReason
-
-void to_json(nlohmann::json& j, const CompressionReason& value) { j = value.wire(); }
-
-void decode(const nlohmann::json& j, CompressionReason& value, rpckit::codec::DecodePath& path) {
-  if (!j.is_string()) rpckit::codec::fail_kind(j, "string", path);
-  value = CompressionReason::from_wire(j.get_ref<const std::string&>());
-  rpckit::codec::check_listed(value.is_known(), value.wire(), CompressionReason::kWire, path);
-}
-
-void write_json(std::string& out, const CompressionReason& value) {
-  rpckit::codec::write_json(out, std::string_view(value.wire()));
-}
-
-bool read_json(rpckit::codec::JsonReader& in, CompressionReason& value) {
-  std::string wire;
-  if (!rpckit::codec::read_json(in, wire)) return false;
-  value = CompressionReason::from_wire(wire);
-  return true;
-}
-
-void from_json(const nlohmann::json& j, CompressionReason& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
-
-// ---- ContextTokenSource
-
-void to_json(nlohmann::json& j, const ContextTokenSource& value) { j = value.wire(); }
-
-void decode(const nlohmann::json& j, ContextTokenSource& value, rpckit::codec::DecodePath& path) {
-  if (!j.is_string()) rpckit::codec::fail_kind(j, "string", path);
-  value = ContextTokenSource::from_wire(j.get_ref<const std::string&>());
-  rpckit::codec::check_listed(value.is_known(), value.wire(), ContextTokenSource::kWire, path);
-}
-
-void write_json(std::string& out, const ContextTokenSource& value) {
-  rpckit::codec::write_json(out, std::string_view(value.wire()));
-}
-
-bool read_json(rpckit::codec::JsonReader& in, ContextTokenSource& value) {
-  std::string wire;
-  if (!rpckit::codec::read_json(in, wire)) return false;
-  value = ContextTokenSource::from_wire(wire);
-  return true;
-}
-
-void from_json(const nlohmann::json& j, ContextTokenSource& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
-
-// ---- ImageInputKind
-
-void to_json(nlohmann::json& j, const ImageInputKind& value) { j = value.wire(); }
-
-void decode(const nlohmann::json& j, ImageInputKind& value, rpckit::codec::DecodePath& path) {
-  if (!j.is_string()) rpckit::codec::fail_kind(j, "string", path);
-  value = ImageInputKind::from_wire(j.get_ref<const std::string&>());
-  rpckit::codec::check_listed(value.is_known(), value.wire(), ImageInputKind::kWire, path);
-}
-
-void write_json(std::string& out, const ImageInputKind& value) {
-  rpckit::codec::write_json(out, std::string_view(value.wire()));
-}
-
-bool read_json(rpckit::codec::JsonReader& in, ImageInputKind& value) {
-  std::string wire;
-  if (!rpckit::codec::read_json(in, wire)) return false;
-  value = ImageInputKind::from_wire(wire);
-  return true;
-}
-
-void from_json(const nlohmann::json& j, ImageInputKind& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
+  rpckit::codec::decode_from(j, value, {});
 }
 
 // ---- AntigravityProfile
 
-void to_json(nlohmann::json& j, const AntigravityProfile& value) {
-  j = nlohmann::json::object();
-  j["email"] = value.email;
-  j["name"] = value.name;
-  rpckit::codec::encode_optional(j, "picture", value.picture);
-}
-
-void decode(const nlohmann::json& j, AntigravityProfile& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_required(j, "email", value.email, path);
-  rpckit::codec::decode_required(j, "name", value.name, path);
-  rpckit::codec::decode_optional(j, "picture", value.picture, path);
-}
-
-void write_json(std::string& out, const AntigravityProfile& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("email":)rpckit", value.email);
-  object.member(R"rpckit("name":)rpckit", value.name);
-  object.member(R"rpckit("picture":)rpckit", value.picture);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, AntigravityProfile& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(email)rpckit") {
-      if (!read_member(in, value.email)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(name)rpckit") {
-      if (!read_member(in, value.name)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    if (key == R"rpckit(picture)rpckit") {
-      if (!read_member(in, value.picture)) return false;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 2) - 1) return false;  // a required member is missing
-  return true;
-}
-
-void from_json(const nlohmann::json& j, AntigravityProfile& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr auto kAntigravityProfileMembers = std::tuple{
+    rpckit::codec::required("email", &AntigravityProfile::email),
+    rpckit::codec::required("name", &AntigravityProfile::name),
+    rpckit::codec::optional("picture", &AntigravityProfile::picture),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(AntigravityProfile)
 
 // ---- AuthStatus
 
-void to_json(nlohmann::json& j, const AuthStatus& value) {
-  j = nlohmann::json::object();
-  j["enabled_providers"] = value.enabled_providers;
-  j["has_openai_token"] = value.has_openai_token;
-  j["has_openrouter_key"] = value.has_openrouter_key;
-  j["has_antigravity_token"] = value.has_antigravity_token;
-  j["antigravity_profile"] = value.antigravity_profile;
-}
-
-void decode(const nlohmann::json& j, AuthStatus& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_required(j, "enabled_providers", value.enabled_providers, path);
-  rpckit::codec::decode_required(j, "has_openai_token", value.has_openai_token, path);
-  rpckit::codec::decode_required(j, "has_openrouter_key", value.has_openrouter_key, path);
-  rpckit::codec::decode_required(j, "has_antigravity_token", value.has_antigravity_token, path);
-  rpckit::codec::decode_required(j, "antigravity_profile", value.antigravity_profile, path);
-}
-
-void write_json(std::string& out, const AuthStatus& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("antigravity_profile":)rpckit", value.antigravity_profile);
-  object.member(R"rpckit("enabled_providers":)rpckit", value.enabled_providers);
-  object.member(R"rpckit("has_antigravity_token":)rpckit", value.has_antigravity_token);
-  object.member(R"rpckit("has_openai_token":)rpckit", value.has_openai_token);
-  object.member(R"rpckit("has_openrouter_key":)rpckit", value.has_openrouter_key);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, AuthStatus& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(enabled_providers)rpckit") {
-      if (!read_member(in, value.enabled_providers)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(has_openai_token)rpckit") {
-      if (!read_member(in, value.has_openai_token)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    if (key == R"rpckit(has_openrouter_key)rpckit") {
-      if (!read_member(in, value.has_openrouter_key)) return false;
-      seen |= std::uint64_t{1} << 2;
-      continue;
-    }
-    if (key == R"rpckit(has_antigravity_token)rpckit") {
-      if (!read_member(in, value.has_antigravity_token)) return false;
-      seen |= std::uint64_t{1} << 3;
-      continue;
-    }
-    if (key == R"rpckit(antigravity_profile)rpckit") {
-      if (!read_member(in, value.antigravity_profile)) return false;
-      seen |= std::uint64_t{1} << 4;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 5) - 1) return false;  // a required member is missing
-  return true;
-}
-
-void from_json(const nlohmann::json& j, AuthStatus& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr auto kAuthStatusMembers = std::tuple{
+    rpckit::codec::required("enabled_providers", &AuthStatus::enabled_providers),
+    rpckit::codec::required("has_openai_token", &AuthStatus::has_openai_token),
+    rpckit::codec::required("has_openrouter_key", &AuthStatus::has_openrouter_key),
+    rpckit::codec::required("has_antigravity_token", &AuthStatus::has_antigravity_token),
+    rpckit::codec::required("antigravity_profile", &AuthStatus::antigravity_profile),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(AuthStatus)
 
 // ---- SnapshotAuth
 
-void to_json(nlohmann::json& j, const SnapshotAuth& value) {
-  j = nlohmann::json::object();
-  j["enabledProviders"] = value.enabledProviders;
-  j["hasOpenAiToken"] = value.hasOpenAiToken;
-  j["hasOpenRouterKey"] = value.hasOpenRouterKey;
-  j["hasAntigravityToken"] = value.hasAntigravityToken;
-  j["antigravityProfile"] = value.antigravityProfile;
-}
-
-void decode(const nlohmann::json& j, SnapshotAuth& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_required(j, "enabledProviders", value.enabledProviders, path);
-  rpckit::codec::decode_required(j, "hasOpenAiToken", value.hasOpenAiToken, path);
-  rpckit::codec::decode_required(j, "hasOpenRouterKey", value.hasOpenRouterKey, path);
-  rpckit::codec::decode_required(j, "hasAntigravityToken", value.hasAntigravityToken, path);
-  rpckit::codec::decode_required(j, "antigravityProfile", value.antigravityProfile, path);
-}
-
-void write_json(std::string& out, const SnapshotAuth& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("antigravityProfile":)rpckit", value.antigravityProfile);
-  object.member(R"rpckit("enabledProviders":)rpckit", value.enabledProviders);
-  object.member(R"rpckit("hasAntigravityToken":)rpckit", value.hasAntigravityToken);
-  object.member(R"rpckit("hasOpenAiToken":)rpckit", value.hasOpenAiToken);
-  object.member(R"rpckit("hasOpenRouterKey":)rpckit", value.hasOpenRouterKey);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, SnapshotAuth& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(enabledProviders)rpckit") {
-      if (!read_member(in, value.enabledProviders)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(hasOpenAiToken)rpckit") {
-      if (!read_member(in, value.hasOpenAiToken)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    if (key == R"rpckit(hasOpenRouterKey)rpckit") {
-      if (!read_member(in, value.hasOpenRouterKey)) return false;
-      seen |= std::uint64_t{1} << 2;
-      continue;
-    }
-    if (key == R"rpckit(hasAntigravityToken)rpckit") {
-      if (!read_member(in, value.hasAntigravityToken)) return false;
-      seen |= std::uint64_t{1} << 3;
-      continue;
-    }
-    if (key == R"rpckit(antigravityProfile)rpckit") {
-      if (!read_member(in, value.antigravityProfile)) return false;
-      seen |= std::uint64_t{1} << 4;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 5) - 1) return false;  // a required member is missing
-  return true;
-}
-
-void from_json(const nlohmann::json& j, SnapshotAuth& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr auto kSnapshotAuthMembers = std::tuple{
+    rpckit::codec::required("enabledProviders", &SnapshotAuth::enabledProviders),
+    rpckit::codec::required("hasOpenAiToken", &SnapshotAuth::hasOpenAiToken),
+    rpckit::codec::required("hasOpenRouterKey", &SnapshotAuth::hasOpenRouterKey),
+    rpckit::codec::required("hasAntigravityToken", &SnapshotAuth::hasAntigravityToken),
+    rpckit::codec::required("antigravityProfile", &SnapshotAuth::antigravityProfile),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(SnapshotAuth)
 
 // ---- SnapshotOnboarding
 
-void to_json(nlohmann::json& j, const SnapshotOnboarding& value) {
-  j = nlohmann::json::object();
-  j["completed"] = value.completed;
-}
-
-void decode(const nlohmann::json& j, SnapshotOnboarding& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_required(j, "completed", value.completed, path);
-}
-
-void write_json(std::string& out, const SnapshotOnboarding& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("completed":)rpckit", value.completed);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, SnapshotOnboarding& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(completed)rpckit") {
-      if (!read_member(in, value.completed)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 1) - 1) return false;  // a required member is missing
-  return true;
-}
-
-void from_json(const nlohmann::json& j, SnapshotOnboarding& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr auto kSnapshotOnboardingMembers = std::tuple{
+    rpckit::codec::required("completed", &SnapshotOnboarding::completed),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(SnapshotOnboarding)
 
 // ---- SnapshotModel
 
-void to_json(nlohmann::json& j, const SnapshotModel& value) {
-  j = nlohmann::json::object();
-  j["selectedModel"] = value.selectedModel;
-  j["selectedThinking"] = value.selectedThinking;
-  j["selectedOpenRouterProvider"] = value.selectedOpenRouterProvider;
-  j["selectedProvider"] = value.selectedProvider;
-}
-
-void decode(const nlohmann::json& j, SnapshotModel& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_required(j, "selectedModel", value.selectedModel, path);
-  rpckit::codec::decode_required(j, "selectedThinking", value.selectedThinking, path);
-  rpckit::codec::decode_required(j, "selectedOpenRouterProvider", value.selectedOpenRouterProvider, path);
-  rpckit::codec::decode_required(j, "selectedProvider", value.selectedProvider, path);
-}
-
-void write_json(std::string& out, const SnapshotModel& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("selectedModel":)rpckit", value.selectedModel);
-  object.member(R"rpckit("selectedOpenRouterProvider":)rpckit", value.selectedOpenRouterProvider);
-  object.member(R"rpckit("selectedProvider":)rpckit", value.selectedProvider);
-  object.member(R"rpckit("selectedThinking":)rpckit", value.selectedThinking);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, SnapshotModel& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(selectedModel)rpckit") {
-      if (!read_member(in, value.selectedModel)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(selectedThinking)rpckit") {
-      if (!read_member(in, value.selectedThinking)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    if (key == R"rpckit(selectedOpenRouterProvider)rpckit") {
-      if (!read_member(in, value.selectedOpenRouterProvider)) return false;
-      seen |= std::uint64_t{1} << 2;
-      continue;
-    }
-    if (key == R"rpckit(selectedProvider)rpckit") {
-      if (!read_member(in, value.selectedProvider)) return false;
-      seen |= std::uint64_t{1} << 3;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 4) - 1) return false;  // a required member is missing
-  return true;
-}
-
-void from_json(const nlohmann::json& j, SnapshotModel& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr auto kSnapshotModelMembers = std::tuple{
+    rpckit::codec::required("selectedModel", &SnapshotModel::selectedModel),
+    rpckit::codec::required("selectedThinking", &SnapshotModel::selectedThinking),
+    rpckit::codec::required("selectedOpenRouterProvider", &SnapshotModel::selectedOpenRouterProvider),
+    rpckit::codec::required("selectedProvider", &SnapshotModel::selectedProvider),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(SnapshotModel)
 
 // ---- SnapshotSessions
 
-void to_json(nlohmann::json& j, const SnapshotSessions& value) {
-  j = nlohmann::json::object();
-  j["count"] = value.count;
-  j["ids"] = value.ids;
+namespace {
+void check_SnapshotSessions_count(const std::int64_t& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_range(static_cast<double>(value), 0.0, std::nullopt, path);
 }
-
-void decode(const nlohmann::json& j, SnapshotSessions& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  if (rpckit::codec::decode_required(j, "count", value.count, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "count");
-    rpckit::codec::check_range(static_cast<double>(value.count), 0.0, std::nullopt, path);
-  }
-  if (rpckit::codec::decode_required(j, "ids", value.ids, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "ids");
-    for (std::size_t i0 = 0; i0 < value.ids.size(); ++i0) {
-      rpckit::codec::DecodePath::Index scope0(path, i0);
-      rpckit::codec::check_pattern(value.ids[i0], pattern_0(), path,
-          R"rpckit(expected a UUID)rpckit");
-    }
+void check_SnapshotSessions_ids(const std::vector<std::string>& value, rpckit::codec::DecodePath& path) {
+  for (std::size_t i0 = 0; i0 < value.size(); ++i0) {
+    rpckit::codec::DecodePath::Index scope0(path, i0);
+    rpckit::codec::check_pattern(value[i0], pattern_0(), path,
+        R"rpckit(expected a UUID)rpckit");
   }
 }
-
-void write_json(std::string& out, const SnapshotSessions& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("count":)rpckit", value.count);
-  object.member(R"rpckit("ids":)rpckit", value.ids);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, SnapshotSessions& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(count)rpckit") {
-      if (!read_member(in, value.count)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(ids)rpckit") {
-      if (!read_member(in, value.ids)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 2) - 1) return false;  // a required member is missing
-  rpckit::codec::DecodePath path;
-  {
-    rpckit::codec::DecodePath::Key scope(path, "count");
-    rpckit::codec::check_range(static_cast<double>(value.count), 0.0, std::nullopt, path);
-  }
-  {
-    rpckit::codec::DecodePath::Key scope(path, "ids");
-    for (std::size_t i0 = 0; i0 < value.ids.size(); ++i0) {
-      rpckit::codec::DecodePath::Index scope0(path, i0);
-      rpckit::codec::check_pattern(value.ids[i0], pattern_0(), path,
-          R"rpckit(expected a UUID)rpckit");
-    }
-  }
-  return true;
-}
-
-void from_json(const nlohmann::json& j, SnapshotSessions& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+constexpr auto kSnapshotSessionsMembers = std::tuple{
+    rpckit::codec::required("count", &SnapshotSessions::count, check_SnapshotSessions_count),
+    rpckit::codec::required("ids", &SnapshotSessions::ids, check_SnapshotSessions_ids),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(SnapshotSessions)
 
 // ---- SnapshotSkills
 
-void to_json(nlohmann::json& j, const SnapshotSkills& value) {
-  j = nlohmann::json::object();
-  j["count"] = value.count;
-  j["directories"] = value.directories;
+namespace {
+void check_SnapshotSkills_count(const std::int64_t& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_range(static_cast<double>(value), 0.0, std::nullopt, path);
 }
-
-void decode(const nlohmann::json& j, SnapshotSkills& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  if (rpckit::codec::decode_required(j, "count", value.count, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "count");
-    rpckit::codec::check_range(static_cast<double>(value.count), 0.0, std::nullopt, path);
-  }
-  rpckit::codec::decode_required(j, "directories", value.directories, path);
-}
-
-void write_json(std::string& out, const SnapshotSkills& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("count":)rpckit", value.count);
-  object.member(R"rpckit("directories":)rpckit", value.directories);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, SnapshotSkills& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(count)rpckit") {
-      if (!read_member(in, value.count)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(directories)rpckit") {
-      if (!read_member(in, value.directories)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 2) - 1) return false;  // a required member is missing
-  rpckit::codec::DecodePath path;
-  {
-    rpckit::codec::DecodePath::Key scope(path, "count");
-    rpckit::codec::check_range(static_cast<double>(value.count), 0.0, std::nullopt, path);
-  }
-  return true;
-}
-
-void from_json(const nlohmann::json& j, SnapshotSkills& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+constexpr auto kSnapshotSkillsMembers = std::tuple{
+    rpckit::codec::required("count", &SnapshotSkills::count, check_SnapshotSkills_count),
+    rpckit::codec::required("directories", &SnapshotSkills::directories),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(SnapshotSkills)
 
 // ---- Snapshot
 
-void to_json(nlohmann::json& j, const Snapshot& value) {
-  j = nlohmann::json::object();
-  j["auth"] = value.auth;
-  j["onboarding"] = value.onboarding;
-  j["model"] = value.model;
-  j["sessions"] = value.sessions;
-  j["skills"] = value.skills;
-}
-
-void decode(const nlohmann::json& j, Snapshot& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_required(j, "auth", value.auth, path);
-  rpckit::codec::decode_required(j, "onboarding", value.onboarding, path);
-  rpckit::codec::decode_required(j, "model", value.model, path);
-  rpckit::codec::decode_required(j, "sessions", value.sessions, path);
-  rpckit::codec::decode_required(j, "skills", value.skills, path);
-}
-
-void write_json(std::string& out, const Snapshot& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("auth":)rpckit", value.auth);
-  object.member(R"rpckit("model":)rpckit", value.model);
-  object.member(R"rpckit("onboarding":)rpckit", value.onboarding);
-  object.member(R"rpckit("sessions":)rpckit", value.sessions);
-  object.member(R"rpckit("skills":)rpckit", value.skills);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, Snapshot& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(auth)rpckit") {
-      if (!read_member(in, value.auth)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(onboarding)rpckit") {
-      if (!read_member(in, value.onboarding)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    if (key == R"rpckit(model)rpckit") {
-      if (!read_member(in, value.model)) return false;
-      seen |= std::uint64_t{1} << 2;
-      continue;
-    }
-    if (key == R"rpckit(sessions)rpckit") {
-      if (!read_member(in, value.sessions)) return false;
-      seen |= std::uint64_t{1} << 3;
-      continue;
-    }
-    if (key == R"rpckit(skills)rpckit") {
-      if (!read_member(in, value.skills)) return false;
-      seen |= std::uint64_t{1} << 4;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 5) - 1) return false;  // a required member is missing
-  return true;
-}
-
-void from_json(const nlohmann::json& j, Snapshot& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr auto kSnapshotMembers = std::tuple{
+    rpckit::codec::required("auth", &Snapshot::auth),
+    rpckit::codec::required("onboarding", &Snapshot::onboarding),
+    rpckit::codec::required("model", &Snapshot::model),
+    rpckit::codec::required("sessions", &Snapshot::sessions),
+    rpckit::codec::required("skills", &Snapshot::skills),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(Snapshot)
 
 // ---- ImageInput
 
-void to_json(nlohmann::json& j, const ImageInput& value) {
-  j = nlohmann::json::object();
-  rpckit::codec::encode_optional(j, "path", value.path);
-  rpckit::codec::encode_optional(j, "mime_type", value.mime_type);
-  rpckit::codec::encode_optional(j, "data_url", value.data_url);
-  rpckit::codec::encode_optional(j, "mimeType", value.mimeType);
-  rpckit::codec::encode_optional(j, "dataUrl", value.dataUrl);
-}
-
-void decode(const nlohmann::json& j, ImageInput& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_optional(j, "path", value.path, path);
-  rpckit::codec::decode_optional(j, "mime_type", value.mime_type, path);
-  rpckit::codec::decode_optional(j, "data_url", value.data_url, path);
-  rpckit::codec::decode_optional(j, "mimeType", value.mimeType, path);
-  rpckit::codec::decode_optional(j, "dataUrl", value.dataUrl, path);
-}
-
-void write_json(std::string& out, const ImageInput& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("dataUrl":)rpckit", value.dataUrl);
-  object.member(R"rpckit("data_url":)rpckit", value.data_url);
-  object.member(R"rpckit("mimeType":)rpckit", value.mimeType);
-  object.member(R"rpckit("mime_type":)rpckit", value.mime_type);
-  object.member(R"rpckit("path":)rpckit", value.path);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, ImageInput& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(path)rpckit") {
-      if (!read_member(in, value.path)) return false;
-      continue;
-    }
-    if (key == R"rpckit(mime_type)rpckit") {
-      if (!read_member(in, value.mime_type)) return false;
-      continue;
-    }
-    if (key == R"rpckit(data_url)rpckit") {
-      if (!read_member(in, value.data_url)) return false;
-      continue;
-    }
-    if (key == R"rpckit(mimeType)rpckit") {
-      if (!read_member(in, value.mimeType)) return false;
-      continue;
-    }
-    if (key == R"rpckit(dataUrl)rpckit") {
-      if (!read_member(in, value.dataUrl)) return false;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  return true;
-}
-
-void from_json(const nlohmann::json& j, ImageInput& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr auto kImageInputMembers = std::tuple{
+    rpckit::codec::optional("path", &ImageInput::path),
+    rpckit::codec::optional("mime_type", &ImageInput::mime_type),
+    rpckit::codec::optional("data_url", &ImageInput::data_url),
+    rpckit::codec::optional("mimeType", &ImageInput::mimeType),
+    rpckit::codec::optional("dataUrl", &ImageInput::dataUrl),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(ImageInput)
 
 // ---- QueuedImageInput
 
-void to_json(nlohmann::json& j, const QueuedImageInput& value) {
-  j = nlohmann::json::object();
-  j["path"] = value.path;
-  rpckit::codec::encode_optional(j, "mime_type", value.mime_type);
-  rpckit::codec::encode_optional(j, "data_url", value.data_url);
-}
-
-void decode(const nlohmann::json& j, QueuedImageInput& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_required(j, "path", value.path, path);
-  rpckit::codec::decode_optional(j, "mime_type", value.mime_type, path);
-  rpckit::codec::decode_optional(j, "data_url", value.data_url, path);
-}
-
-void write_json(std::string& out, const QueuedImageInput& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("data_url":)rpckit", value.data_url);
-  object.member(R"rpckit("mime_type":)rpckit", value.mime_type);
-  object.member(R"rpckit("path":)rpckit", value.path);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, QueuedImageInput& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(path)rpckit") {
-      if (!read_member(in, value.path)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(mime_type)rpckit") {
-      if (!read_member(in, value.mime_type)) return false;
-      continue;
-    }
-    if (key == R"rpckit(data_url)rpckit") {
-      if (!read_member(in, value.data_url)) return false;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 1) - 1) return false;  // a required member is missing
-  return true;
-}
-
-void from_json(const nlohmann::json& j, QueuedImageInput& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr auto kQueuedImageInputMembers = std::tuple{
+    rpckit::codec::required("path", &QueuedImageInput::path),
+    rpckit::codec::optional("mime_type", &QueuedImageInput::mime_type),
+    rpckit::codec::optional("data_url", &QueuedImageInput::data_url),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(QueuedImageInput)
 
 // ---- ImageAttachment
 
-void to_json(nlohmann::json& j, const ImageAttachment& value) {
-  j = nlohmann::json::object();
-  j["path"] = value.path;
-  j["mimeType"] = value.mimeType;
-  j["dataUrl"] = value.dataUrl;
-  j["byteSize"] = value.byteSize;
+namespace {
+void check_ImageAttachment_byteSize(const std::int64_t& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_range(static_cast<double>(value), 0.0, std::nullopt, path);
 }
-
-void decode(const nlohmann::json& j, ImageAttachment& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_required(j, "path", value.path, path);
-  rpckit::codec::decode_required(j, "mimeType", value.mimeType, path);
-  rpckit::codec::decode_required(j, "dataUrl", value.dataUrl, path);
-  if (rpckit::codec::decode_required(j, "byteSize", value.byteSize, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "byteSize");
-    rpckit::codec::check_range(static_cast<double>(value.byteSize), 0.0, std::nullopt, path);
-  }
-}
-
-void write_json(std::string& out, const ImageAttachment& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("byteSize":)rpckit", value.byteSize);
-  object.member(R"rpckit("dataUrl":)rpckit", value.dataUrl);
-  object.member(R"rpckit("mimeType":)rpckit", value.mimeType);
-  object.member(R"rpckit("path":)rpckit", value.path);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, ImageAttachment& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(path)rpckit") {
-      if (!read_member(in, value.path)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(mimeType)rpckit") {
-      if (!read_member(in, value.mimeType)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    if (key == R"rpckit(dataUrl)rpckit") {
-      if (!read_member(in, value.dataUrl)) return false;
-      seen |= std::uint64_t{1} << 2;
-      continue;
-    }
-    if (key == R"rpckit(byteSize)rpckit") {
-      if (!read_member(in, value.byteSize)) return false;
-      seen |= std::uint64_t{1} << 3;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 4) - 1) return false;  // a required member is missing
-  rpckit::codec::DecodePath path;
-  {
-    rpckit::codec::DecodePath::Key scope(path, "byteSize");
-    rpckit::codec::check_range(static_cast<double>(value.byteSize), 0.0, std::nullopt, path);
-  }
-  return true;
-}
-
-void from_json(const nlohmann::json& j, ImageAttachment& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
-
-// ---- UiMessageKind
-
-void to_json(nlohmann::json& j, const UiMessageKind& value) { j = value.wire(); }
-
-void decode(const nlohmann::json& j, UiMessageKind& value, rpckit::codec::DecodePath& path) {
-  if (!j.is_string()) rpckit::codec::fail_kind(j, "string", path);
-  value = UiMessageKind::from_wire(j.get_ref<const std::string&>());
-  rpckit::codec::check_listed(value.is_known(), value.wire(), UiMessageKind::kWire, path);
-}
-
-void write_json(std::string& out, const UiMessageKind& value) {
-  rpckit::codec::write_json(out, std::string_view(value.wire()));
-}
-
-bool read_json(rpckit::codec::JsonReader& in, UiMessageKind& value) {
-  std::string wire;
-  if (!rpckit::codec::read_json(in, wire)) return false;
-  value = UiMessageKind::from_wire(wire);
-  return true;
-}
-
-void from_json(const nlohmann::json& j, UiMessageKind& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+constexpr auto kImageAttachmentMembers = std::tuple{
+    rpckit::codec::required("path", &ImageAttachment::path),
+    rpckit::codec::required("mimeType", &ImageAttachment::mimeType),
+    rpckit::codec::required("dataUrl", &ImageAttachment::dataUrl),
+    rpckit::codec::required("byteSize", &ImageAttachment::byteSize, check_ImageAttachment_byteSize),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(ImageAttachment)
 
 // ---- UiMessage
 
-void to_json(nlohmann::json& j, const UiMessage& value) {
-  j = nlohmann::json::object();
-  j["id"] = value.id;
-  j["kind"] = value.kind;
-  j["text"] = value.text;
-  rpckit::codec::encode_optional(j, "images", value.images);
-}
-
-void decode(const nlohmann::json& j, UiMessage& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_required(j, "id", value.id, path);
-  rpckit::codec::decode_required(j, "kind", value.kind, path);
-  rpckit::codec::decode_required(j, "text", value.text, path);
-  rpckit::codec::decode_optional(j, "images", value.images, path);
-}
-
-void write_json(std::string& out, const UiMessage& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("id":)rpckit", value.id);
-  object.member(R"rpckit("images":)rpckit", value.images);
-  object.member(R"rpckit("kind":)rpckit", value.kind);
-  object.member(R"rpckit("text":)rpckit", value.text);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, UiMessage& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(id)rpckit") {
-      if (!read_member(in, value.id)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(kind)rpckit") {
-      if (!read_member(in, value.kind)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    if (key == R"rpckit(text)rpckit") {
-      if (!read_member(in, value.text)) return false;
-      seen |= std::uint64_t{1} << 2;
-      continue;
-    }
-    if (key == R"rpckit(images)rpckit") {
-      if (!read_member(in, value.images)) return false;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 3) - 1) return false;  // a required member is missing
-  return true;
-}
-
-void from_json(const nlohmann::json& j, UiMessage& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
-
-// ---- ChatRole
-
-void to_json(nlohmann::json& j, const ChatRole& value) { j = value.wire(); }
-
-void decode(const nlohmann::json& j, ChatRole& value, rpckit::codec::DecodePath& path) {
-  if (!j.is_string()) rpckit::codec::fail_kind(j, "string", path);
-  value = ChatRole::from_wire(j.get_ref<const std::string&>());
-  rpckit::codec::check_listed(value.is_known(), value.wire(), ChatRole::kWire, path);
-}
-
-void write_json(std::string& out, const ChatRole& value) {
-  rpckit::codec::write_json(out, std::string_view(value.wire()));
-}
-
-bool read_json(rpckit::codec::JsonReader& in, ChatRole& value) {
-  std::string wire;
-  if (!rpckit::codec::read_json(in, wire)) return false;
-  value = ChatRole::from_wire(wire);
-  return true;
-}
-
-void from_json(const nlohmann::json& j, ChatRole& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr auto kUiMessageMembers = std::tuple{
+    rpckit::codec::required("id", &UiMessage::id),
+    rpckit::codec::required("kind", &UiMessage::kind),
+    rpckit::codec::required("text", &UiMessage::text),
+    rpckit::codec::optional("images", &UiMessage::images),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(UiMessage)
 
 // ---- ChatMessage
 
-void to_json(nlohmann::json& j, const ChatMessage& value) {
-  j = nlohmann::json::object();
-  j["role"] = value.role;
-  j["text"] = value.text;
-  rpckit::codec::encode_optional(j, "images", value.images);
-}
-
-void decode(const nlohmann::json& j, ChatMessage& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_required(j, "role", value.role, path);
-  rpckit::codec::decode_required(j, "text", value.text, path);
-  rpckit::codec::decode_optional(j, "images", value.images, path);
-}
-
-void write_json(std::string& out, const ChatMessage& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("images":)rpckit", value.images);
-  object.member(R"rpckit("role":)rpckit", value.role);
-  object.member(R"rpckit("text":)rpckit", value.text);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, ChatMessage& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(role)rpckit") {
-      if (!read_member(in, value.role)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(text)rpckit") {
-      if (!read_member(in, value.text)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    if (key == R"rpckit(images)rpckit") {
-      if (!read_member(in, value.images)) return false;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 2) - 1) return false;  // a required member is missing
-  return true;
-}
-
-void from_json(const nlohmann::json& j, ChatMessage& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr auto kChatMessageMembers = std::tuple{
+    rpckit::codec::required("role", &ChatMessage::role),
+    rpckit::codec::required("text", &ChatMessage::text),
+    rpckit::codec::optional("images", &ChatMessage::images),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(ChatMessage)
 
 // ---- TokenBreakdown
 
-void to_json(nlohmann::json& j, const TokenBreakdown& value) {
-  j = nlohmann::json::object();
-  j["pinned_tokens"] = value.pinned_tokens;
-  j["conversation_tokens"] = value.conversation_tokens;
-  j["tool_schema_tokens"] = value.tool_schema_tokens;
-  j["provider_overhead_tokens"] = value.provider_overhead_tokens;
-}
-
-void decode(const nlohmann::json& j, TokenBreakdown& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_required(j, "pinned_tokens", value.pinned_tokens, path);
-  rpckit::codec::decode_required(j, "conversation_tokens", value.conversation_tokens, path);
-  rpckit::codec::decode_required(j, "tool_schema_tokens", value.tool_schema_tokens, path);
-  rpckit::codec::decode_required(j, "provider_overhead_tokens", value.provider_overhead_tokens, path);
-}
-
-void write_json(std::string& out, const TokenBreakdown& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("conversation_tokens":)rpckit", value.conversation_tokens);
-  object.member(R"rpckit("pinned_tokens":)rpckit", value.pinned_tokens);
-  object.member(R"rpckit("provider_overhead_tokens":)rpckit", value.provider_overhead_tokens);
-  object.member(R"rpckit("tool_schema_tokens":)rpckit", value.tool_schema_tokens);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, TokenBreakdown& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(pinned_tokens)rpckit") {
-      if (!read_member(in, value.pinned_tokens)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(conversation_tokens)rpckit") {
-      if (!read_member(in, value.conversation_tokens)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    if (key == R"rpckit(tool_schema_tokens)rpckit") {
-      if (!read_member(in, value.tool_schema_tokens)) return false;
-      seen |= std::uint64_t{1} << 2;
-      continue;
-    }
-    if (key == R"rpckit(provider_overhead_tokens)rpckit") {
-      if (!read_member(in, value.provider_overhead_tokens)) return false;
-      seen |= std::uint64_t{1} << 3;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 4) - 1) return false;  // a required member is missing
-  return true;
-}
-
-void from_json(const nlohmann::json& j, TokenBreakdown& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr auto kTokenBreakdownMembers = std::tuple{
+    rpckit::codec::required("pinned_tokens", &TokenBreakdown::pinned_tokens),
+    rpckit::codec::required("conversation_tokens", &TokenBreakdown::conversation_tokens),
+    rpckit::codec::required("tool_schema_tokens", &TokenBreakdown::tool_schema_tokens),
+    rpckit::codec::required("provider_overhead_tokens", &TokenBreakdown::provider_overhead_tokens),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(TokenBreakdown)
 
 // ---- QueueItem
 
-void to_json(nlohmann::json& j, const QueueItem& value) {
-  j = nlohmann::json::object();
-  j["id"] = value.id;
-  j["text"] = value.text;
-  j["images"] = value.images;
-  j["enqueuedAt"] = value.enqueuedAt;
+namespace {
+void check_QueueItem_id(const std::string& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_pattern(value, pattern_0(), path,
+      R"rpckit(expected a UUID)rpckit");
 }
-
-void decode(const nlohmann::json& j, QueueItem& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  if (rpckit::codec::decode_required(j, "id", value.id, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "id");
-    rpckit::codec::check_pattern(value.id, pattern_0(), path,
-        R"rpckit(expected a UUID)rpckit");
-  }
-  rpckit::codec::decode_required(j, "text", value.text, path);
-  rpckit::codec::decode_required(j, "images", value.images, path);
-  rpckit::codec::decode_required(j, "enqueuedAt", value.enqueuedAt, path);
-}
-
-void write_json(std::string& out, const QueueItem& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("enqueuedAt":)rpckit", value.enqueuedAt);
-  object.member(R"rpckit("id":)rpckit", value.id);
-  object.member(R"rpckit("images":)rpckit", value.images);
-  object.member(R"rpckit("text":)rpckit", value.text);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, QueueItem& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(id)rpckit") {
-      if (!read_member(in, value.id)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(text)rpckit") {
-      if (!read_member(in, value.text)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    if (key == R"rpckit(images)rpckit") {
-      if (!read_member(in, value.images)) return false;
-      seen |= std::uint64_t{1} << 2;
-      continue;
-    }
-    if (key == R"rpckit(enqueuedAt)rpckit") {
-      if (!read_member(in, value.enqueuedAt)) return false;
-      seen |= std::uint64_t{1} << 3;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 4) - 1) return false;  // a required member is missing
-  rpckit::codec::DecodePath path;
-  {
-    rpckit::codec::DecodePath::Key scope(path, "id");
-    rpckit::codec::check_pattern(value.id, pattern_0(), path,
-        R"rpckit(expected a UUID)rpckit");
-  }
-  return true;
-}
-
-void from_json(const nlohmann::json& j, QueueItem& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+constexpr auto kQueueItemMembers = std::tuple{
+    rpckit::codec::required("id", &QueueItem::id, check_QueueItem_id),
+    rpckit::codec::required("text", &QueueItem::text),
+    rpckit::codec::required("images", &QueueItem::images),
+    rpckit::codec::required("enqueuedAt", &QueueItem::enqueuedAt),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(QueueItem)
 
 // ---- SessionState
 
-void to_json(nlohmann::json& j, const SessionState& value) {
-  j = nlohmann::json::object();
-  j["id"] = value.id;
-  j["createdAt"] = value.createdAt;
-  j["updatedAt"] = value.updatedAt;
-  j["pending"] = value.pending;
-  j["statusLabel"] = value.statusLabel;
-  j["messages"] = value.messages;
-  j["history"] = value.history;
-  j["queue"] = value.queue;
-  j["pendingSteerCount"] = value.pendingSteerCount;
-  j["conversationProvider"] = value.conversationProvider;
-  j["activeSessionId"] = value.activeSessionId;
-  j["contextTokenEstimate"] = value.contextTokenEstimate;
-  j["contextTokenSource"] = value.contextTokenSource;
-  j["contextTokenProvider"] = value.contextTokenProvider;
-  j["contextTokenBreakdown"] = value.contextTokenBreakdown;
+namespace {
+void check_SessionState_id(const std::string& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_pattern(value, pattern_0(), path,
+      R"rpckit(expected a UUID)rpckit");
 }
-
-void decode(const nlohmann::json& j, SessionState& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  if (rpckit::codec::decode_required(j, "id", value.id, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "id");
-    rpckit::codec::check_pattern(value.id, pattern_0(), path,
-        R"rpckit(expected a UUID)rpckit");
-  }
-  if (rpckit::codec::decode_required(j, "createdAt", value.createdAt, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "createdAt");
-    rpckit::codec::check_date_time(value.createdAt, path);
-  }
-  if (rpckit::codec::decode_required(j, "updatedAt", value.updatedAt, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "updatedAt");
-    rpckit::codec::check_date_time(value.updatedAt, path);
-  }
-  rpckit::codec::decode_required(j, "pending", value.pending, path);
-  rpckit::codec::decode_required(j, "statusLabel", value.statusLabel, path);
-  rpckit::codec::decode_required(j, "messages", value.messages, path);
-  rpckit::codec::decode_required(j, "history", value.history, path);
-  rpckit::codec::decode_required(j, "queue", value.queue, path);
-  if (rpckit::codec::decode_required(j, "pendingSteerCount", value.pendingSteerCount, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "pendingSteerCount");
-    rpckit::codec::check_range(static_cast<double>(value.pendingSteerCount), 0.0, std::nullopt, path);
-  }
-  rpckit::codec::decode_required(j, "conversationProvider", value.conversationProvider, path);
-  rpckit::codec::decode_required(j, "activeSessionId", value.activeSessionId, path);
-  rpckit::codec::decode_required(j, "contextTokenEstimate", value.contextTokenEstimate, path);
-  rpckit::codec::decode_required(j, "contextTokenSource", value.contextTokenSource, path);
-  rpckit::codec::decode_required(j, "contextTokenProvider", value.contextTokenProvider, path);
-  rpckit::codec::decode_required(j, "contextTokenBreakdown", value.contextTokenBreakdown, path);
+void check_SessionState_createdAt(const std::string& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_date_time(value, path);
 }
-
-void write_json(std::string& out, const SessionState& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("activeSessionId":)rpckit", value.activeSessionId);
-  object.member(R"rpckit("contextTokenBreakdown":)rpckit", value.contextTokenBreakdown);
-  object.member(R"rpckit("contextTokenEstimate":)rpckit", value.contextTokenEstimate);
-  object.member(R"rpckit("contextTokenProvider":)rpckit", value.contextTokenProvider);
-  object.member(R"rpckit("contextTokenSource":)rpckit", value.contextTokenSource);
-  object.member(R"rpckit("conversationProvider":)rpckit", value.conversationProvider);
-  object.member(R"rpckit("createdAt":)rpckit", value.createdAt);
-  object.member(R"rpckit("history":)rpckit", value.history);
-  object.member(R"rpckit("id":)rpckit", value.id);
-  object.member(R"rpckit("messages":)rpckit", value.messages);
-  object.member(R"rpckit("pending":)rpckit", value.pending);
-  object.member(R"rpckit("pendingSteerCount":)rpckit", value.pendingSteerCount);
-  object.member(R"rpckit("queue":)rpckit", value.queue);
-  object.member(R"rpckit("statusLabel":)rpckit", value.statusLabel);
-  object.member(R"rpckit("updatedAt":)rpckit", value.updatedAt);
+void check_SessionState_updatedAt(const std::string& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_date_time(value, path);
 }
-
-bool read_json(rpckit::codec::JsonReader& in, SessionState& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(id)rpckit") {
-      if (!read_member(in, value.id)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(createdAt)rpckit") {
-      if (!read_member(in, value.createdAt)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    if (key == R"rpckit(updatedAt)rpckit") {
-      if (!read_member(in, value.updatedAt)) return false;
-      seen |= std::uint64_t{1} << 2;
-      continue;
-    }
-    if (key == R"rpckit(pending)rpckit") {
-      if (!read_member(in, value.pending)) return false;
-      seen |= std::uint64_t{1} << 3;
-      continue;
-    }
-    if (key == R"rpckit(statusLabel)rpckit") {
-      if (!read_member(in, value.statusLabel)) return false;
-      seen |= std::uint64_t{1} << 4;
-      continue;
-    }
-    if (key == R"rpckit(messages)rpckit") {
-      if (!read_member(in, value.messages)) return false;
-      seen |= std::uint64_t{1} << 5;
-      continue;
-    }
-    if (key == R"rpckit(history)rpckit") {
-      if (!read_member(in, value.history)) return false;
-      seen |= std::uint64_t{1} << 6;
-      continue;
-    }
-    if (key == R"rpckit(queue)rpckit") {
-      if (!read_member(in, value.queue)) return false;
-      seen |= std::uint64_t{1} << 7;
-      continue;
-    }
-    if (key == R"rpckit(pendingSteerCount)rpckit") {
-      if (!read_member(in, value.pendingSteerCount)) return false;
-      seen |= std::uint64_t{1} << 8;
-      continue;
-    }
-    if (key == R"rpckit(conversationProvider)rpckit") {
-      if (!read_member(in, value.conversationProvider)) return false;
-      seen |= std::uint64_t{1} << 9;
-      continue;
-    }
-    if (key == R"rpckit(activeSessionId)rpckit") {
-      if (!read_member(in, value.activeSessionId)) return false;
-      seen |= std::uint64_t{1} << 10;
-      continue;
-    }
-    if (key == R"rpckit(contextTokenEstimate)rpckit") {
-      if (!read_member(in, value.contextTokenEstimate)) return false;
-      seen |= std::uint64_t{1} << 11;
-      continue;
-    }
-    if (key == R"rpckit(contextTokenSource)rpckit") {
-      if (!read_member(in, value.contextTokenSource)) return false;
-      seen |= std::uint64_t{1} << 12;
-      continue;
-    }
-    if (key == R"rpckit(contextTokenProvider)rpckit") {
-      if (!read_member(in, value.contextTokenProvider)) return false;
-      seen |= std::uint64_t{1} << 13;
-      continue;
-    }
-    if (key == R"rpckit(contextTokenBreakdown)rpckit") {
-      if (!read_member(in, value.contextTokenBreakdown)) return false;
-      seen |= std::uint64_t{1} << 14;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 15) - 1) return false;  // a required member is missing
-  rpckit::codec::DecodePath path;
-  {
-    rpckit::codec::DecodePath::Key scope(path, "id");
-    rpckit::codec::check_pattern(value.id, pattern_0(), path,
-        R"rpckit(expected a UUID)rpckit");
-  }
-  {
-    rpckit::codec::DecodePath::Key scope(path, "createdAt");
-    rpckit::codec::check_date_time(value.createdAt, path);
-  }
-  {
-    rpckit::codec::DecodePath::Key scope(path, "updatedAt");
-    rpckit::codec::check_date_time(value.updatedAt, path);
-  }
-  {
-    rpckit::codec::DecodePath::Key scope(path, "pendingSteerCount");
-    rpckit::codec::check_range(static_cast<double>(value.pendingSteerCount), 0.0, std::nullopt, path);
-  }
-  return true;
+void check_SessionState_pendingSteerCount(const std::int64_t& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_range(static_cast<double>(value), 0.0, std::nullopt, path);
 }
-
-void from_json(const nlohmann::json& j, SessionState& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
-
-// ---- StreamSegmentKind
-
-void to_json(nlohmann::json& j, const StreamSegmentKind& value) { j = value.wire(); }
-
-void decode(const nlohmann::json& j, StreamSegmentKind& value, rpckit::codec::DecodePath& path) {
-  if (!j.is_string()) rpckit::codec::fail_kind(j, "string", path);
-  value = StreamSegmentKind::from_wire(j.get_ref<const std::string&>());
-  rpckit::codec::check_listed(value.is_known(), value.wire(), StreamSegmentKind::kWire, path);
-}
-
-void write_json(std::string& out, const StreamSegmentKind& value) {
-  rpckit::codec::write_json(out, std::string_view(value.wire()));
-}
-
-bool read_json(rpckit::codec::JsonReader& in, StreamSegmentKind& value) {
-  std::string wire;
-  if (!rpckit::codec::read_json(in, wire)) return false;
-  value = StreamSegmentKind::from_wire(wire);
-  return true;
-}
-
-void from_json(const nlohmann::json& j, StreamSegmentKind& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+constexpr auto kSessionStateMembers = std::tuple{
+    rpckit::codec::required("id", &SessionState::id, check_SessionState_id),
+    rpckit::codec::required("createdAt", &SessionState::createdAt, check_SessionState_createdAt),
+    rpckit::codec::required("updatedAt", &SessionState::updatedAt, check_SessionState_updatedAt),
+    rpckit::codec::required("pending", &SessionState::pending),
+    rpckit::codec::required("statusLabel", &SessionState::statusLabel),
+    rpckit::codec::required("messages", &SessionState::messages),
+    rpckit::codec::required("history", &SessionState::history),
+    rpckit::codec::required("queue", &SessionState::queue),
+    rpckit::codec::required("pendingSteerCount", &SessionState::pendingSteerCount, check_SessionState_pendingSteerCount),
+    rpckit::codec::required("conversationProvider", &SessionState::conversationProvider),
+    rpckit::codec::required("activeSessionId", &SessionState::activeSessionId),
+    rpckit::codec::required("contextTokenEstimate", &SessionState::contextTokenEstimate),
+    rpckit::codec::required("contextTokenSource", &SessionState::contextTokenSource),
+    rpckit::codec::required("contextTokenProvider", &SessionState::contextTokenProvider),
+    rpckit::codec::required("contextTokenBreakdown", &SessionState::contextTokenBreakdown),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(SessionState)
 
 // ---- StreamSegment
 
-void to_json(nlohmann::json& j, const StreamSegment& value) {
-  j = nlohmann::json::object();
-  j["kind"] = value.kind;
-  j["text"] = value.text;
-}
-
-void decode(const nlohmann::json& j, StreamSegment& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_required(j, "kind", value.kind, path);
-  rpckit::codec::decode_required(j, "text", value.text, path);
-}
-
-void write_json(std::string& out, const StreamSegment& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("kind":)rpckit", value.kind);
-  object.member(R"rpckit("text":)rpckit", value.text);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, StreamSegment& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(kind)rpckit") {
-      if (!read_member(in, value.kind)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(text)rpckit") {
-      if (!read_member(in, value.text)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 2) - 1) return false;  // a required member is missing
-  return true;
-}
-
-void from_json(const nlohmann::json& j, StreamSegment& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr auto kStreamSegmentMembers = std::tuple{
+    rpckit::codec::required("kind", &StreamSegment::kind),
+    rpckit::codec::required("text", &StreamSegment::text),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(StreamSegment)
 
 // ---- StreamChunk
 
-void to_json(nlohmann::json& j, const StreamChunk& value) {
-  j = nlohmann::json::object();
-  j["thoughts"] = value.thoughts;
-  j["answerText"] = value.answerText;
-  rpckit::codec::encode_optional(j, "segments", value.segments);
-}
-
-void decode(const nlohmann::json& j, StreamChunk& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_required(j, "thoughts", value.thoughts, path);
-  rpckit::codec::decode_required(j, "answerText", value.answerText, path);
-  rpckit::codec::decode_optional(j, "segments", value.segments, path);
-}
-
-void write_json(std::string& out, const StreamChunk& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("answerText":)rpckit", value.answerText);
-  object.member(R"rpckit("segments":)rpckit", value.segments);
-  object.member(R"rpckit("thoughts":)rpckit", value.thoughts);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, StreamChunk& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(thoughts)rpckit") {
-      if (!read_member(in, value.thoughts)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(answerText)rpckit") {
-      if (!read_member(in, value.answerText)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    if (key == R"rpckit(segments)rpckit") {
-      if (!read_member(in, value.segments)) return false;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 2) - 1) return false;  // a required member is missing
-  return true;
-}
-
-void from_json(const nlohmann::json& j, StreamChunk& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr auto kStreamChunkMembers = std::tuple{
+    rpckit::codec::required("thoughts", &StreamChunk::thoughts),
+    rpckit::codec::required("answerText", &StreamChunk::answerText),
+    rpckit::codec::optional("segments", &StreamChunk::segments),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(StreamChunk)
 
 // ---- ModelOption
 
-void to_json(nlohmann::json& j, const ModelOption& value) {
-  j = nlohmann::json::object();
-  j["id"] = value.id;
-  j["provider"] = value.provider;
-  rpckit::codec::encode_optional(j, "displayProvider", value.displayProvider);
-  j["label"] = value.label;
-  j["description"] = value.description;
-  rpckit::codec::encode_optional(j, "supportedThinkingLevels", value.supportedThinkingLevels);
-  rpckit::codec::encode_optional(j, "defaultThinkingLevel", value.defaultThinkingLevel);
-  rpckit::codec::encode_optional(j, "routingProviders", value.routingProviders);
-  rpckit::codec::encode_optional(j, "contextWindowTokens", value.contextWindowTokens);
-}
-
-void decode(const nlohmann::json& j, ModelOption& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_required(j, "id", value.id, path);
-  rpckit::codec::decode_required(j, "provider", value.provider, path);
-  rpckit::codec::decode_optional(j, "displayProvider", value.displayProvider, path);
-  rpckit::codec::decode_required(j, "label", value.label, path);
-  rpckit::codec::decode_required(j, "description", value.description, path);
-  rpckit::codec::decode_optional(j, "supportedThinkingLevels", value.supportedThinkingLevels, path);
-  rpckit::codec::decode_optional(j, "defaultThinkingLevel", value.defaultThinkingLevel, path);
-  rpckit::codec::decode_optional(j, "routingProviders", value.routingProviders, path);
-  rpckit::codec::decode_optional(j, "contextWindowTokens", value.contextWindowTokens, path);
-}
-
-void write_json(std::string& out, const ModelOption& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("contextWindowTokens":)rpckit", value.contextWindowTokens);
-  object.member(R"rpckit("defaultThinkingLevel":)rpckit", value.defaultThinkingLevel);
-  object.member(R"rpckit("description":)rpckit", value.description);
-  object.member(R"rpckit("displayProvider":)rpckit", value.displayProvider);
-  object.member(R"rpckit("id":)rpckit", value.id);
-  object.member(R"rpckit("label":)rpckit", value.label);
-  object.member(R"rpckit("provider":)rpckit", value.provider);
-  object.member(R"rpckit("routingProviders":)rpckit", value.routingProviders);
-  object.member(R"rpckit("supportedThinkingLevels":)rpckit", value.supportedThinkingLevels);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, ModelOption& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(id)rpckit") {
-      if (!read_member(in, value.id)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(provider)rpckit") {
-      if (!read_member(in, value.provider)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    if (key == R"rpckit(displayProvider)rpckit") {
-      if (!read_member(in, value.displayProvider)) return false;
-      continue;
-    }
-    if (key == R"rpckit(label)rpckit") {
-      if (!read_member(in, value.label)) return false;
-      seen |= std::uint64_t{1} << 2;
-      continue;
-    }
-    if (key == R"rpckit(description)rpckit") {
-      if (!read_member(in, value.description)) return false;
-      seen |= std::uint64_t{1} << 3;
-      continue;
-    }
-    if (key == R"rpckit(supportedThinkingLevels)rpckit") {
-      if (!read_member(in, value.supportedThinkingLevels)) return false;
-      continue;
-    }
-    if (key == R"rpckit(defaultThinkingLevel)rpckit") {
-      if (!read_member(in, value.defaultThinkingLevel)) return false;
-      continue;
-    }
-    if (key == R"rpckit(routingProviders)rpckit") {
-      if (!read_member(in, value.routingProviders)) return false;
-      continue;
-    }
-    if (key == R"rpckit(contextWindowTokens)rpckit") {
-      if (!read_member(in, value.contextWindowTokens)) return false;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 4) - 1) return false;  // a required member is missing
-  return true;
-}
-
-void from_json(const nlohmann::json& j, ModelOption& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr auto kModelOptionMembers = std::tuple{
+    rpckit::codec::required("id", &ModelOption::id),
+    rpckit::codec::required("provider", &ModelOption::provider),
+    rpckit::codec::optional("displayProvider", &ModelOption::displayProvider),
+    rpckit::codec::required("label", &ModelOption::label),
+    rpckit::codec::required("description", &ModelOption::description),
+    rpckit::codec::optional("supportedThinkingLevels", &ModelOption::supportedThinkingLevels),
+    rpckit::codec::optional("defaultThinkingLevel", &ModelOption::defaultThinkingLevel),
+    rpckit::codec::optional("routingProviders", &ModelOption::routingProviders),
+    rpckit::codec::optional("contextWindowTokens", &ModelOption::contextWindowTokens),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(ModelOption)
 
 // ---- Compression
 
-void to_json(nlohmann::json& j, const Compression& value) {
-  j = nlohmann::json::object();
-  j["requested"] = nlohmann::json::parse(R"rpckit(true)rpckit");
-  j["applied"] = value.applied;
-  j["reason"] = value.reason;
-  j["estimated_tokens_before"] = value.estimated_tokens_before;
-  j["estimated_tokens_after"] = value.estimated_tokens_after;
-  j["model_context_window"] = value.model_context_window;
-  j["target_limit"] = value.target_limit;
-  j["anchor_event_index_before"] = value.anchor_event_index_before;
-  j["anchor_event_index_after"] = value.anchor_event_index_after;
-}
-
-void decode(const nlohmann::json& j, Compression& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  {
-    static const nlohmann::json expected = nlohmann::json::parse(R"rpckit(true)rpckit");
-    rpckit::codec::decode_const(j, "requested", expected, true, path);
-  }
-  rpckit::codec::decode_required(j, "applied", value.applied, path);
-  rpckit::codec::decode_required(j, "reason", value.reason, path);
-  rpckit::codec::decode_required(j, "estimated_tokens_before", value.estimated_tokens_before, path);
-  rpckit::codec::decode_required(j, "estimated_tokens_after", value.estimated_tokens_after, path);
-  rpckit::codec::decode_required(j, "model_context_window", value.model_context_window, path);
-  rpckit::codec::decode_required(j, "target_limit", value.target_limit, path);
-  rpckit::codec::decode_required(j, "anchor_event_index_before", value.anchor_event_index_before, path);
-  rpckit::codec::decode_required(j, "anchor_event_index_after", value.anchor_event_index_after, path);
-}
-
-void write_json(std::string& out, const Compression& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("anchor_event_index_after":)rpckit", value.anchor_event_index_after);
-  object.member(R"rpckit("anchor_event_index_before":)rpckit", value.anchor_event_index_before);
-  object.member(R"rpckit("applied":)rpckit", value.applied);
-  object.member(R"rpckit("estimated_tokens_after":)rpckit", value.estimated_tokens_after);
-  object.member(R"rpckit("estimated_tokens_before":)rpckit", value.estimated_tokens_before);
-  object.member(R"rpckit("model_context_window":)rpckit", value.model_context_window);
-  object.member(R"rpckit("reason":)rpckit", value.reason);
-  object.constant(R"rpckit("requested":)rpckit", R"rpckit(true)rpckit");
-  object.member(R"rpckit("target_limit":)rpckit", value.target_limit);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, Compression& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(requested)rpckit") {
-      if (!rpckit::codec::read_const_json(in, R"rpckit(true)rpckit")) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(applied)rpckit") {
-      if (!read_member(in, value.applied)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    if (key == R"rpckit(reason)rpckit") {
-      if (!read_member(in, value.reason)) return false;
-      seen |= std::uint64_t{1} << 2;
-      continue;
-    }
-    if (key == R"rpckit(estimated_tokens_before)rpckit") {
-      if (!read_member(in, value.estimated_tokens_before)) return false;
-      seen |= std::uint64_t{1} << 3;
-      continue;
-    }
-    if (key == R"rpckit(estimated_tokens_after)rpckit") {
-      if (!read_member(in, value.estimated_tokens_after)) return false;
-      seen |= std::uint64_t{1} << 4;
-      continue;
-    }
-    if (key == R"rpckit(model_context_window)rpckit") {
-      if (!read_member(in, value.model_context_window)) return false;
-      seen |= std::uint64_t{1} << 5;
-      continue;
-    }
-    if (key == R"rpckit(target_limit)rpckit") {
-      if (!read_member(in, value.target_limit)) return false;
-      seen |= std::uint64_t{1} << 6;
-      continue;
-    }
-    if (key == R"rpckit(anchor_event_index_before)rpckit") {
-      if (!read_member(in, value.anchor_event_index_before)) return false;
-      seen |= std::uint64_t{1} << 7;
-      continue;
-    }
-    if (key == R"rpckit(anchor_event_index_after)rpckit") {
-      if (!read_member(in, value.anchor_event_index_after)) return false;
-      seen |= std::uint64_t{1} << 8;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 9) - 1) return false;  // a required member is missing
-  return true;
-}
-
-void from_json(const nlohmann::json& j, Compression& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr auto kCompressionMembers = std::tuple{
+    rpckit::codec::constant("requested", "true"),
+    rpckit::codec::required("applied", &Compression::applied),
+    rpckit::codec::required("reason", &Compression::reason),
+    rpckit::codec::required("estimated_tokens_before", &Compression::estimated_tokens_before),
+    rpckit::codec::required("estimated_tokens_after", &Compression::estimated_tokens_after),
+    rpckit::codec::required("model_context_window", &Compression::model_context_window),
+    rpckit::codec::required("target_limit", &Compression::target_limit),
+    rpckit::codec::required("anchor_event_index_before", &Compression::anchor_event_index_before),
+    rpckit::codec::required("anchor_event_index_after", &Compression::anchor_event_index_after),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(Compression)
 
 // ---- UsageWindow
 
-void to_json(nlohmann::json& j, const UsageWindow& value) {
-  j = nlohmann::json::object();
-  j["usedPercent"] = value.usedPercent;
-  j["remainingPercent"] = value.remainingPercent;
-  j["limitWindowSeconds"] = value.limitWindowSeconds;
-  j["resetAtEpochSeconds"] = value.resetAtEpochSeconds;
-}
-
-void decode(const nlohmann::json& j, UsageWindow& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_required(j, "usedPercent", value.usedPercent, path);
-  rpckit::codec::decode_required(j, "remainingPercent", value.remainingPercent, path);
-  rpckit::codec::decode_required(j, "limitWindowSeconds", value.limitWindowSeconds, path);
-  rpckit::codec::decode_required(j, "resetAtEpochSeconds", value.resetAtEpochSeconds, path);
-}
-
-void write_json(std::string& out, const UsageWindow& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("limitWindowSeconds":)rpckit", value.limitWindowSeconds);
-  object.member(R"rpckit("remainingPercent":)rpckit", value.remainingPercent);
-  object.member(R"rpckit("resetAtEpochSeconds":)rpckit", value.resetAtEpochSeconds);
-  object.member(R"rpckit("usedPercent":)rpckit", value.usedPercent);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, UsageWindow& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(usedPercent)rpckit") {
-      if (!read_member(in, value.usedPercent)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(remainingPercent)rpckit") {
-      if (!read_member(in, value.remainingPercent)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    if (key == R"rpckit(limitWindowSeconds)rpckit") {
-      if (!read_member(in, value.limitWindowSeconds)) return false;
-      seen |= std::uint64_t{1} << 2;
-      continue;
-    }
-    if (key == R"rpckit(resetAtEpochSeconds)rpckit") {
-      if (!read_member(in, value.resetAtEpochSeconds)) return false;
-      seen |= std::uint64_t{1} << 3;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 4) - 1) return false;  // a required member is missing
-  return true;
-}
-
-void from_json(const nlohmann::json& j, UsageWindow& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr auto kUsageWindowMembers = std::tuple{
+    rpckit::codec::required("usedPercent", &UsageWindow::usedPercent),
+    rpckit::codec::required("remainingPercent", &UsageWindow::remainingPercent),
+    rpckit::codec::required("limitWindowSeconds", &UsageWindow::limitWindowSeconds),
+    rpckit::codec::required("resetAtEpochSeconds", &UsageWindow::resetAtEpochSeconds),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(UsageWindow)
 
 // ---- OpenaiUsageSnapshot
 
-void to_json(nlohmann::json& j, const OpenaiUsageSnapshot& value) {
-  j = nlohmann::json::object();
-  j["planType"] = value.planType;
-  j["primary"] = value.primary;
-  j["secondary"] = value.secondary;
-}
-
-void decode(const nlohmann::json& j, OpenaiUsageSnapshot& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_required(j, "planType", value.planType, path);
-  rpckit::codec::decode_required(j, "primary", value.primary, path);
-  rpckit::codec::decode_required(j, "secondary", value.secondary, path);
-}
-
-void write_json(std::string& out, const OpenaiUsageSnapshot& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("planType":)rpckit", value.planType);
-  object.member(R"rpckit("primary":)rpckit", value.primary);
-  object.member(R"rpckit("secondary":)rpckit", value.secondary);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, OpenaiUsageSnapshot& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(planType)rpckit") {
-      if (!read_member(in, value.planType)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(primary)rpckit") {
-      if (!read_member(in, value.primary)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    if (key == R"rpckit(secondary)rpckit") {
-      if (!read_member(in, value.secondary)) return false;
-      seen |= std::uint64_t{1} << 2;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 3) - 1) return false;  // a required member is missing
-  return true;
-}
-
-void from_json(const nlohmann::json& j, OpenaiUsageSnapshot& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr auto kOpenaiUsageSnapshotMembers = std::tuple{
+    rpckit::codec::required("planType", &OpenaiUsageSnapshot::planType),
+    rpckit::codec::required("primary", &OpenaiUsageSnapshot::primary),
+    rpckit::codec::required("secondary", &OpenaiUsageSnapshot::secondary),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(OpenaiUsageSnapshot)
 
 // ---- OpenaiUsageResult
 
-void to_json(nlohmann::json& j, const OpenaiUsageResult& value) {
-  j = nlohmann::json::object();
-  j["ok"] = value.ok;
-  rpckit::codec::encode_optional(j, "snapshot", value.snapshot);
-  rpckit::codec::encode_optional(j, "message", value.message);
-}
-
-void decode(const nlohmann::json& j, OpenaiUsageResult& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_required(j, "ok", value.ok, path);
-  rpckit::codec::decode_optional(j, "snapshot", value.snapshot, path);
-  rpckit::codec::decode_optional(j, "message", value.message, path);
-}
-
-void write_json(std::string& out, const OpenaiUsageResult& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("message":)rpckit", value.message);
-  object.member(R"rpckit("ok":)rpckit", value.ok);
-  object.member(R"rpckit("snapshot":)rpckit", value.snapshot);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, OpenaiUsageResult& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(ok)rpckit") {
-      if (!read_member(in, value.ok)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(snapshot)rpckit") {
-      if (!read_member(in, value.snapshot)) return false;
-      continue;
-    }
-    if (key == R"rpckit(message)rpckit") {
-      if (!read_member(in, value.message)) return false;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 1) - 1) return false;  // a required member is missing
-  return true;
-}
-
-void from_json(const nlohmann::json& j, OpenaiUsageResult& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr auto kOpenaiUsageResultMembers = std::tuple{
+    rpckit::codec::required("ok", &OpenaiUsageResult::ok),
+    rpckit::codec::optional("snapshot", &OpenaiUsageResult::snapshot),
+    rpckit::codec::optional("message", &OpenaiUsageResult::message),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(OpenaiUsageResult)
 
 // ---- AntigravityModelUsage
 
-void to_json(nlohmann::json& j, const AntigravityModelUsage& value) {
-  j = nlohmann::json::object();
-  j["name"] = value.name;
-  j["remainingPercent"] = value.remainingPercent;
-  j["resetTime"] = value.resetTime;
-}
-
-void decode(const nlohmann::json& j, AntigravityModelUsage& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_required(j, "name", value.name, path);
-  rpckit::codec::decode_required(j, "remainingPercent", value.remainingPercent, path);
-  rpckit::codec::decode_required(j, "resetTime", value.resetTime, path);
-}
-
-void write_json(std::string& out, const AntigravityModelUsage& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("name":)rpckit", value.name);
-  object.member(R"rpckit("remainingPercent":)rpckit", value.remainingPercent);
-  object.member(R"rpckit("resetTime":)rpckit", value.resetTime);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, AntigravityModelUsage& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(name)rpckit") {
-      if (!read_member(in, value.name)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(remainingPercent)rpckit") {
-      if (!read_member(in, value.remainingPercent)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    if (key == R"rpckit(resetTime)rpckit") {
-      if (!read_member(in, value.resetTime)) return false;
-      seen |= std::uint64_t{1} << 2;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 3) - 1) return false;  // a required member is missing
-  return true;
-}
-
-void from_json(const nlohmann::json& j, AntigravityModelUsage& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr auto kAntigravityModelUsageMembers = std::tuple{
+    rpckit::codec::required("name", &AntigravityModelUsage::name),
+    rpckit::codec::required("remainingPercent", &AntigravityModelUsage::remainingPercent),
+    rpckit::codec::required("resetTime", &AntigravityModelUsage::resetTime),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(AntigravityModelUsage)
 
 // ---- AntigravityUsageSnapshot
 
-void to_json(nlohmann::json& j, const AntigravityUsageSnapshot& value) {
-  j = nlohmann::json::object();
-  j["models"] = value.models;
-}
-
-void decode(const nlohmann::json& j, AntigravityUsageSnapshot& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_required(j, "models", value.models, path);
-}
-
-void write_json(std::string& out, const AntigravityUsageSnapshot& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("models":)rpckit", value.models);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, AntigravityUsageSnapshot& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(models)rpckit") {
-      if (!read_member(in, value.models)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 1) - 1) return false;  // a required member is missing
-  return true;
-}
-
-void from_json(const nlohmann::json& j, AntigravityUsageSnapshot& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr auto kAntigravityUsageSnapshotMembers = std::tuple{
+    rpckit::codec::required("models", &AntigravityUsageSnapshot::models),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(AntigravityUsageSnapshot)
 
 // ---- AntigravityUsageResult
 
-void to_json(nlohmann::json& j, const AntigravityUsageResult& value) {
-  j = nlohmann::json::object();
-  j["ok"] = value.ok;
-  rpckit::codec::encode_optional(j, "snapshot", value.snapshot);
-  rpckit::codec::encode_optional(j, "message", value.message);
-}
-
-void decode(const nlohmann::json& j, AntigravityUsageResult& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_required(j, "ok", value.ok, path);
-  rpckit::codec::decode_optional(j, "snapshot", value.snapshot, path);
-  rpckit::codec::decode_optional(j, "message", value.message, path);
-}
-
-void write_json(std::string& out, const AntigravityUsageResult& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("message":)rpckit", value.message);
-  object.member(R"rpckit("ok":)rpckit", value.ok);
-  object.member(R"rpckit("snapshot":)rpckit", value.snapshot);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, AntigravityUsageResult& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(ok)rpckit") {
-      if (!read_member(in, value.ok)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(snapshot)rpckit") {
-      if (!read_member(in, value.snapshot)) return false;
-      continue;
-    }
-    if (key == R"rpckit(message)rpckit") {
-      if (!read_member(in, value.message)) return false;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 1) - 1) return false;  // a required member is missing
-  return true;
-}
-
-void from_json(const nlohmann::json& j, AntigravityUsageResult& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr auto kAntigravityUsageResultMembers = std::tuple{
+    rpckit::codec::required("ok", &AntigravityUsageResult::ok),
+    rpckit::codec::optional("snapshot", &AntigravityUsageResult::snapshot),
+    rpckit::codec::optional("message", &AntigravityUsageResult::message),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(AntigravityUsageResult)
 
 // ---- ChatSessionSummary
 
-void to_json(nlohmann::json& j, const ChatSessionSummary& value) {
-  j = nlohmann::json::object();
-  j["id"] = value.id;
-  j["title"] = value.title;
-  j["provider"] = value.provider;
-  j["model"] = value.model;
-  j["thinkingLevel"] = value.thinkingLevel;
-  rpckit::codec::encode_optional(j, "openRouterProvider", value.openRouterProvider);
-  j["createdAt"] = value.createdAt;
-  j["updatedAt"] = value.updatedAt;
-  j["messageCount"] = value.messageCount;
-  j["rolloutPath"] = value.rolloutPath;
+namespace {
+void check_ChatSessionSummary_messageCount(const std::int64_t& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_range(static_cast<double>(value), 0.0, std::nullopt, path);
 }
-
-void decode(const nlohmann::json& j, ChatSessionSummary& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_required(j, "id", value.id, path);
-  rpckit::codec::decode_required(j, "title", value.title, path);
-  rpckit::codec::decode_required(j, "provider", value.provider, path);
-  rpckit::codec::decode_required(j, "model", value.model, path);
-  rpckit::codec::decode_required(j, "thinkingLevel", value.thinkingLevel, path);
-  rpckit::codec::decode_optional(j, "openRouterProvider", value.openRouterProvider, path);
-  rpckit::codec::decode_required(j, "createdAt", value.createdAt, path);
-  rpckit::codec::decode_required(j, "updatedAt", value.updatedAt, path);
-  if (rpckit::codec::decode_required(j, "messageCount", value.messageCount, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "messageCount");
-    rpckit::codec::check_range(static_cast<double>(value.messageCount), 0.0, std::nullopt, path);
-  }
-  rpckit::codec::decode_required(j, "rolloutPath", value.rolloutPath, path);
-}
-
-void write_json(std::string& out, const ChatSessionSummary& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("createdAt":)rpckit", value.createdAt);
-  object.member(R"rpckit("id":)rpckit", value.id);
-  object.member(R"rpckit("messageCount":)rpckit", value.messageCount);
-  object.member(R"rpckit("model":)rpckit", value.model);
-  object.member(R"rpckit("openRouterProvider":)rpckit", value.openRouterProvider);
-  object.member(R"rpckit("provider":)rpckit", value.provider);
-  object.member(R"rpckit("rolloutPath":)rpckit", value.rolloutPath);
-  object.member(R"rpckit("thinkingLevel":)rpckit", value.thinkingLevel);
-  object.member(R"rpckit("title":)rpckit", value.title);
-  object.member(R"rpckit("updatedAt":)rpckit", value.updatedAt);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, ChatSessionSummary& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(id)rpckit") {
-      if (!read_member(in, value.id)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(title)rpckit") {
-      if (!read_member(in, value.title)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    if (key == R"rpckit(provider)rpckit") {
-      if (!read_member(in, value.provider)) return false;
-      seen |= std::uint64_t{1} << 2;
-      continue;
-    }
-    if (key == R"rpckit(model)rpckit") {
-      if (!read_member(in, value.model)) return false;
-      seen |= std::uint64_t{1} << 3;
-      continue;
-    }
-    if (key == R"rpckit(thinkingLevel)rpckit") {
-      if (!read_member(in, value.thinkingLevel)) return false;
-      seen |= std::uint64_t{1} << 4;
-      continue;
-    }
-    if (key == R"rpckit(openRouterProvider)rpckit") {
-      if (!read_member(in, value.openRouterProvider)) return false;
-      continue;
-    }
-    if (key == R"rpckit(createdAt)rpckit") {
-      if (!read_member(in, value.createdAt)) return false;
-      seen |= std::uint64_t{1} << 5;
-      continue;
-    }
-    if (key == R"rpckit(updatedAt)rpckit") {
-      if (!read_member(in, value.updatedAt)) return false;
-      seen |= std::uint64_t{1} << 6;
-      continue;
-    }
-    if (key == R"rpckit(messageCount)rpckit") {
-      if (!read_member(in, value.messageCount)) return false;
-      seen |= std::uint64_t{1} << 7;
-      continue;
-    }
-    if (key == R"rpckit(rolloutPath)rpckit") {
-      if (!read_member(in, value.rolloutPath)) return false;
-      seen |= std::uint64_t{1} << 8;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 9) - 1) return false;  // a required member is missing
-  rpckit::codec::DecodePath path;
-  {
-    rpckit::codec::DecodePath::Key scope(path, "messageCount");
-    rpckit::codec::check_range(static_cast<double>(value.messageCount), 0.0, std::nullopt, path);
-  }
-  return true;
-}
-
-void from_json(const nlohmann::json& j, ChatSessionSummary& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+constexpr auto kChatSessionSummaryMembers = std::tuple{
+    rpckit::codec::required("id", &ChatSessionSummary::id),
+    rpckit::codec::required("title", &ChatSessionSummary::title),
+    rpckit::codec::required("provider", &ChatSessionSummary::provider),
+    rpckit::codec::required("model", &ChatSessionSummary::model),
+    rpckit::codec::required("thinkingLevel", &ChatSessionSummary::thinkingLevel),
+    rpckit::codec::optional("openRouterProvider", &ChatSessionSummary::openRouterProvider),
+    rpckit::codec::required("createdAt", &ChatSessionSummary::createdAt),
+    rpckit::codec::required("updatedAt", &ChatSessionSummary::updatedAt),
+    rpckit::codec::required("messageCount", &ChatSessionSummary::messageCount, check_ChatSessionSummary_messageCount),
+    rpckit::codec::required("rolloutPath", &ChatSessionSummary::rolloutPath),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(ChatSessionSummary)
 
 // ---- ChatSessionRecord
 
-void to_json(nlohmann::json& j, const ChatSessionRecord& value) {
-  j = nlohmann::json::object();
-  j["id"] = value.id;
-  j["title"] = value.title;
-  j["provider"] = value.provider;
-  j["model"] = value.model;
-  j["thinkingLevel"] = value.thinkingLevel;
-  rpckit::codec::encode_optional(j, "openRouterProvider", value.openRouterProvider);
-  j["createdAt"] = value.createdAt;
-  j["updatedAt"] = value.updatedAt;
-  j["messageCount"] = value.messageCount;
-  j["rolloutPath"] = value.rolloutPath;
-  j["messages"] = value.messages;
+namespace {
+void check_ChatSessionRecord_messageCount(const std::int64_t& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_range(static_cast<double>(value), 0.0, std::nullopt, path);
 }
-
-void decode(const nlohmann::json& j, ChatSessionRecord& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_required(j, "id", value.id, path);
-  rpckit::codec::decode_required(j, "title", value.title, path);
-  rpckit::codec::decode_required(j, "provider", value.provider, path);
-  rpckit::codec::decode_required(j, "model", value.model, path);
-  rpckit::codec::decode_required(j, "thinkingLevel", value.thinkingLevel, path);
-  rpckit::codec::decode_optional(j, "openRouterProvider", value.openRouterProvider, path);
-  rpckit::codec::decode_required(j, "createdAt", value.createdAt, path);
-  rpckit::codec::decode_required(j, "updatedAt", value.updatedAt, path);
-  if (rpckit::codec::decode_required(j, "messageCount", value.messageCount, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "messageCount");
-    rpckit::codec::check_range(static_cast<double>(value.messageCount), 0.0, std::nullopt, path);
-  }
-  rpckit::codec::decode_required(j, "rolloutPath", value.rolloutPath, path);
-  rpckit::codec::decode_required(j, "messages", value.messages, path);
-}
-
-void write_json(std::string& out, const ChatSessionRecord& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("createdAt":)rpckit", value.createdAt);
-  object.member(R"rpckit("id":)rpckit", value.id);
-  object.member(R"rpckit("messageCount":)rpckit", value.messageCount);
-  object.member(R"rpckit("messages":)rpckit", value.messages);
-  object.member(R"rpckit("model":)rpckit", value.model);
-  object.member(R"rpckit("openRouterProvider":)rpckit", value.openRouterProvider);
-  object.member(R"rpckit("provider":)rpckit", value.provider);
-  object.member(R"rpckit("rolloutPath":)rpckit", value.rolloutPath);
-  object.member(R"rpckit("thinkingLevel":)rpckit", value.thinkingLevel);
-  object.member(R"rpckit("title":)rpckit", value.title);
-  object.member(R"rpckit("updatedAt":)rpckit", value.updatedAt);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, ChatSessionRecord& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(id)rpckit") {
-      if (!read_member(in, value.id)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(title)rpckit") {
-      if (!read_member(in, value.title)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    if (key == R"rpckit(provider)rpckit") {
-      if (!read_member(in, value.provider)) return false;
-      seen |= std::uint64_t{1} << 2;
-      continue;
-    }
-    if (key == R"rpckit(model)rpckit") {
-      if (!read_member(in, value.model)) return false;
-      seen |= std::uint64_t{1} << 3;
-      continue;
-    }
-    if (key == R"rpckit(thinkingLevel)rpckit") {
-      if (!read_member(in, value.thinkingLevel)) return false;
-      seen |= std::uint64_t{1} << 4;
-      continue;
-    }
-    if (key == R"rpckit(openRouterProvider)rpckit") {
-      if (!read_member(in, value.openRouterProvider)) return false;
-      continue;
-    }
-    if (key == R"rpckit(createdAt)rpckit") {
-      if (!read_member(in, value.createdAt)) return false;
-      seen |= std::uint64_t{1} << 5;
-      continue;
-    }
-    if (key == R"rpckit(updatedAt)rpckit") {
-      if (!read_member(in, value.updatedAt)) return false;
-      seen |= std::uint64_t{1} << 6;
-      continue;
-    }
-    if (key == R"rpckit(messageCount)rpckit") {
-      if (!read_member(in, value.messageCount)) return false;
-      seen |= std::uint64_t{1} << 7;
-      continue;
-    }
-    if (key == R"rpckit(rolloutPath)rpckit") {
-      if (!read_member(in, value.rolloutPath)) return false;
-      seen |= std::uint64_t{1} << 8;
-      continue;
-    }
-    if (key == R"rpckit(messages)rpckit") {
-      if (!read_member(in, value.messages)) return false;
-      seen |= std::uint64_t{1} << 9;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 10) - 1) return false;  // a required member is missing
-  rpckit::codec::DecodePath path;
-  {
-    rpckit::codec::DecodePath::Key scope(path, "messageCount");
-    rpckit::codec::check_range(static_cast<double>(value.messageCount), 0.0, std::nullopt, path);
-  }
-  return true;
-}
-
-void from_json(const nlohmann::json& j, ChatSessionRecord& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
-
-// ---- EventType
-
-void to_json(nlohmann::json& j, const EventType& value) { j = value.wire(); }
-
-void decode(const nlohmann::json& j, EventType& value, rpckit::codec::DecodePath& path) {
-  if (!j.is_string()) rpckit::codec::fail_kind(j, "string", path);
-  value = EventType::from_wire(j.get_ref<const std::string&>());
-  rpckit::codec::check_listed(value.is_known(), value.wire(), EventType::kWire, path);
-}
-
-void write_json(std::string& out, const EventType& value) {
-  rpckit::codec::write_json(out, std::string_view(value.wire()));
-}
-
-bool read_json(rpckit::codec::JsonReader& in, EventType& value) {
-  std::string wire;
-  if (!rpckit::codec::read_json(in, wire)) return false;
-  value = EventType::from_wire(wire);
-  return true;
-}
-
-void from_json(const nlohmann::json& j, EventType& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+constexpr auto kChatSessionRecordMembers = std::tuple{
+    rpckit::codec::required("id", &ChatSessionRecord::id),
+    rpckit::codec::required("title", &ChatSessionRecord::title),
+    rpckit::codec::required("provider", &ChatSessionRecord::provider),
+    rpckit::codec::required("model", &ChatSessionRecord::model),
+    rpckit::codec::required("thinkingLevel", &ChatSessionRecord::thinkingLevel),
+    rpckit::codec::optional("openRouterProvider", &ChatSessionRecord::openRouterProvider),
+    rpckit::codec::required("createdAt", &ChatSessionRecord::createdAt),
+    rpckit::codec::required("updatedAt", &ChatSessionRecord::updatedAt),
+    rpckit::codec::required("messageCount", &ChatSessionRecord::messageCount, check_ChatSessionRecord_messageCount),
+    rpckit::codec::required("rolloutPath", &ChatSessionRecord::rolloutPath),
+    rpckit::codec::required("messages", &ChatSessionRecord::messages),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(ChatSessionRecord)
 
 // ---- SessionStatusPayload
 
-void to_json(nlohmann::json& j, const SessionStatusPayload& value) {
-  j = nlohmann::json::object();
-  j["session_id"] = value.session_id;
-  j["pending"] = value.pending;
-  j["status_label"] = value.status_label;
-  rpckit::codec::encode_optional(j, "turn_id", value.turn_id);
+namespace {
+void check_SessionStatusPayload_session_id(const std::string& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_pattern(value, pattern_0(), path,
+      R"rpckit(expected a UUID)rpckit");
 }
-
-void decode(const nlohmann::json& j, SessionStatusPayload& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  if (rpckit::codec::decode_required(j, "session_id", value.session_id, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "session_id");
-    rpckit::codec::check_pattern(value.session_id, pattern_0(), path,
-        R"rpckit(expected a UUID)rpckit");
-  }
-  rpckit::codec::decode_required(j, "pending", value.pending, path);
-  rpckit::codec::decode_required(j, "status_label", value.status_label, path);
-  rpckit::codec::decode_optional(j, "turn_id", value.turn_id, path);
-  if (value.turn_id.has_value()) {
-    rpckit::codec::DecodePath::Key scope(path, "turn_id");
-    rpckit::codec::check_pattern((*value.turn_id), pattern_0(), path,
-        R"rpckit(expected a UUID)rpckit");
-  }
+void check_SessionStatusPayload_turn_id(const std::optional<std::string>& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_pattern((*value), pattern_0(), path,
+      R"rpckit(expected a UUID)rpckit");
 }
-
-void write_json(std::string& out, const SessionStatusPayload& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("pending":)rpckit", value.pending);
-  object.member(R"rpckit("session_id":)rpckit", value.session_id);
-  object.member(R"rpckit("status_label":)rpckit", value.status_label);
-  object.member(R"rpckit("turn_id":)rpckit", value.turn_id);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, SessionStatusPayload& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(session_id)rpckit") {
-      if (!read_member(in, value.session_id)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(pending)rpckit") {
-      if (!read_member(in, value.pending)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    if (key == R"rpckit(status_label)rpckit") {
-      if (!read_member(in, value.status_label)) return false;
-      seen |= std::uint64_t{1} << 2;
-      continue;
-    }
-    if (key == R"rpckit(turn_id)rpckit") {
-      if (!read_member(in, value.turn_id)) return false;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 3) - 1) return false;  // a required member is missing
-  rpckit::codec::DecodePath path;
-  {
-    rpckit::codec::DecodePath::Key scope(path, "session_id");
-    rpckit::codec::check_pattern(value.session_id, pattern_0(), path,
-        R"rpckit(expected a UUID)rpckit");
-  }
-  if (value.turn_id.has_value()) {
-    rpckit::codec::DecodePath::Key scope(path, "turn_id");
-    rpckit::codec::check_pattern((*value.turn_id), pattern_0(), path,
-        R"rpckit(expected a UUID)rpckit");
-  }
-  return true;
-}
-
-void from_json(const nlohmann::json& j, SessionStatusPayload& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+constexpr auto kSessionStatusPayloadMembers = std::tuple{
+    rpckit::codec::required("session_id", &SessionStatusPayload::session_id, check_SessionStatusPayload_session_id),
+    rpckit::codec::required("pending", &SessionStatusPayload::pending),
+    rpckit::codec::required("status_label", &SessionStatusPayload::status_label),
+    rpckit::codec::optional("turn_id", &SessionStatusPayload::turn_id, check_SessionStatusPayload_turn_id),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(SessionStatusPayload)
 
 // ---- SessionStatusEvent
 
-void to_json(nlohmann::json& j, const SessionStatusEvent& value) {
-  j = nlohmann::json::object();
-  j["type"] = nlohmann::json::parse(R"rpckit("session.status")rpckit");
-  j["timestamp"] = value.timestamp;
-  j["payload"] = value.payload;
+namespace {
+void check_SessionStatusEvent_timestamp(const std::string& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_date_time(value, path);
 }
-
-void decode(const nlohmann::json& j, SessionStatusEvent& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  {
-    static const nlohmann::json expected = nlohmann::json::parse(R"rpckit("session.status")rpckit");
-    rpckit::codec::decode_const(j, "type", expected, true, path);
-  }
-  if (rpckit::codec::decode_required(j, "timestamp", value.timestamp, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "timestamp");
-    rpckit::codec::check_date_time(value.timestamp, path);
-  }
-  rpckit::codec::decode_required(j, "payload", value.payload, path);
-}
-
-void write_json(std::string& out, const SessionStatusEvent& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("payload":)rpckit", value.payload);
-  object.member(R"rpckit("timestamp":)rpckit", value.timestamp);
-  object.constant(R"rpckit("type":)rpckit", R"rpckit("session.status")rpckit");
-}
-
-bool read_json(rpckit::codec::JsonReader& in, SessionStatusEvent& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(type)rpckit") {
-      if (!rpckit::codec::read_const_string(in, R"rpckit(session.status)rpckit")) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(timestamp)rpckit") {
-      if (!read_member(in, value.timestamp)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    if (key == R"rpckit(payload)rpckit") {
-      if (!read_member(in, value.payload)) return false;
-      seen |= std::uint64_t{1} << 2;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 3) - 1) return false;  // a required member is missing
-  rpckit::codec::DecodePath path;
-  {
-    rpckit::codec::DecodePath::Key scope(path, "timestamp");
-    rpckit::codec::check_date_time(value.timestamp, path);
-  }
-  return true;
-}
-
-void from_json(const nlohmann::json& j, SessionStatusEvent& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+constexpr auto kSessionStatusEventMembers = std::tuple{
+    rpckit::codec::constant("type", "\"session.status\""),
+    rpckit::codec::required("timestamp", &SessionStatusEvent::timestamp, check_SessionStatusEvent_timestamp),
+    rpckit::codec::required("payload", &SessionStatusEvent::payload),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(SessionStatusEvent)
 
 // ---- SessionMessageAppendedPayload
 
-void to_json(nlohmann::json& j, const SessionMessageAppendedPayload& value) {
-  j = nlohmann::json::object();
-  j["session_id"] = value.session_id;
-  j["message"] = value.message;
+namespace {
+void check_SessionMessageAppendedPayload_session_id(const std::string& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_pattern(value, pattern_0(), path,
+      R"rpckit(expected a UUID)rpckit");
 }
-
-void decode(const nlohmann::json& j, SessionMessageAppendedPayload& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  if (rpckit::codec::decode_required(j, "session_id", value.session_id, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "session_id");
-    rpckit::codec::check_pattern(value.session_id, pattern_0(), path,
-        R"rpckit(expected a UUID)rpckit");
-  }
-  rpckit::codec::decode_required(j, "message", value.message, path);
-}
-
-void write_json(std::string& out, const SessionMessageAppendedPayload& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("message":)rpckit", value.message);
-  object.member(R"rpckit("session_id":)rpckit", value.session_id);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, SessionMessageAppendedPayload& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(session_id)rpckit") {
-      if (!read_member(in, value.session_id)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(message)rpckit") {
-      if (!read_member(in, value.message)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 2) - 1) return false;  // a required member is missing
-  rpckit::codec::DecodePath path;
-  {
-    rpckit::codec::DecodePath::Key scope(path, "session_id");
-    rpckit::codec::check_pattern(value.session_id, pattern_0(), path,
-        R"rpckit(expected a UUID)rpckit");
-  }
-  return true;
-}
-
-void from_json(const nlohmann::json& j, SessionMessageAppendedPayload& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+constexpr auto kSessionMessageAppendedPayloadMembers = std::tuple{
+    rpckit::codec::required("session_id", &SessionMessageAppendedPayload::session_id, check_SessionMessageAppendedPayload_session_id),
+    rpckit::codec::required("message", &SessionMessageAppendedPayload::message),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(SessionMessageAppendedPayload)
 
 // ---- SessionMessageAppendedEvent
 
-void to_json(nlohmann::json& j, const SessionMessageAppendedEvent& value) {
-  j = nlohmann::json::object();
-  j["type"] = nlohmann::json::parse(R"rpckit("session.message.appended")rpckit");
-  j["timestamp"] = value.timestamp;
-  j["payload"] = value.payload;
+namespace {
+void check_SessionMessageAppendedEvent_timestamp(const std::string& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_date_time(value, path);
 }
-
-void decode(const nlohmann::json& j, SessionMessageAppendedEvent& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  {
-    static const nlohmann::json expected = nlohmann::json::parse(R"rpckit("session.message.appended")rpckit");
-    rpckit::codec::decode_const(j, "type", expected, true, path);
-  }
-  if (rpckit::codec::decode_required(j, "timestamp", value.timestamp, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "timestamp");
-    rpckit::codec::check_date_time(value.timestamp, path);
-  }
-  rpckit::codec::decode_required(j, "payload", value.payload, path);
-}
-
-void write_json(std::string& out, const SessionMessageAppendedEvent& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("payload":)rpckit", value.payload);
-  object.member(R"rpckit("timestamp":)rpckit", value.timestamp);
-  object.constant(R"rpckit("type":)rpckit", R"rpckit("session.message.appended")rpckit");
-}
-
-bool read_json(rpckit::codec::JsonReader& in, SessionMessageAppendedEvent& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(type)rpckit") {
-      if (!rpckit::codec::read_const_string(in, R"rpckit(session.message.appended)rpckit")) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(timestamp)rpckit") {
-      if (!read_member(in, value.timestamp)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    if (key == R"rpckit(payload)rpckit") {
-      if (!read_member(in, value.payload)) return false;
-      seen |= std::uint64_t{1} << 2;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 3) - 1) return false;  // a required member is missing
-  rpckit::codec::DecodePath path;
-  {
-    rpckit::codec::DecodePath::Key scope(path, "timestamp");
-    rpckit::codec::check_date_time(value.timestamp, path);
-  }
-  return true;
-}
-
-void from_json(const nlohmann::json& j, SessionMessageAppendedEvent& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+constexpr auto kSessionMessageAppendedEventMembers = std::tuple{
+    rpckit::codec::constant("type", "\"session.message.appended\""),
+    rpckit::codec::required("timestamp", &SessionMessageAppendedEvent::timestamp, check_SessionMessageAppendedEvent_timestamp),
+    rpckit::codec::required("payload", &SessionMessageAppendedEvent::payload),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(SessionMessageAppendedEvent)
 
 // ---- SessionStreamChunkPayload
 
-void to_json(nlohmann::json& j, const SessionStreamChunkPayload& value) {
-  j = nlohmann::json::object();
-  j["session_id"] = value.session_id;
-  j["turn_id"] = value.turn_id;
-  j["chunk"] = value.chunk;
+namespace {
+void check_SessionStreamChunkPayload_session_id(const std::string& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_pattern(value, pattern_0(), path,
+      R"rpckit(expected a UUID)rpckit");
 }
-
-void decode(const nlohmann::json& j, SessionStreamChunkPayload& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  if (rpckit::codec::decode_required(j, "session_id", value.session_id, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "session_id");
-    rpckit::codec::check_pattern(value.session_id, pattern_0(), path,
-        R"rpckit(expected a UUID)rpckit");
-  }
-  if (rpckit::codec::decode_required(j, "turn_id", value.turn_id, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "turn_id");
-    rpckit::codec::check_pattern(value.turn_id, pattern_0(), path,
-        R"rpckit(expected a UUID)rpckit");
-  }
-  rpckit::codec::decode_required(j, "chunk", value.chunk, path);
+void check_SessionStreamChunkPayload_turn_id(const std::string& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_pattern(value, pattern_0(), path,
+      R"rpckit(expected a UUID)rpckit");
 }
-
-void write_json(std::string& out, const SessionStreamChunkPayload& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("chunk":)rpckit", value.chunk);
-  object.member(R"rpckit("session_id":)rpckit", value.session_id);
-  object.member(R"rpckit("turn_id":)rpckit", value.turn_id);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, SessionStreamChunkPayload& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(session_id)rpckit") {
-      if (!read_member(in, value.session_id)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(turn_id)rpckit") {
-      if (!read_member(in, value.turn_id)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    if (key == R"rpckit(chunk)rpckit") {
-      if (!read_member(in, value.chunk)) return false;
-      seen |= std::uint64_t{1} << 2;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 3) - 1) return false;  // a required member is missing
-  rpckit::codec::DecodePath path;
-  {
-    rpckit::codec::DecodePath::Key scope(path, "session_id");
-    rpckit::codec::check_pattern(value.session_id, pattern_0(), path,
-        R"rpckit(expected a UUID)rpckit");
-  }
-  {
-    rpckit::codec::DecodePath::Key scope(path, "turn_id");
-    rpckit::codec::check_pattern(value.turn_id, pattern_0(), path,
-        R"rpckit(expected a UUID)rpckit");
-  }
-  return true;
-}
-
-void from_json(const nlohmann::json& j, SessionStreamChunkPayload& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+constexpr auto kSessionStreamChunkPayloadMembers = std::tuple{
+    rpckit::codec::required("session_id", &SessionStreamChunkPayload::session_id, check_SessionStreamChunkPayload_session_id),
+    rpckit::codec::required("turn_id", &SessionStreamChunkPayload::turn_id, check_SessionStreamChunkPayload_turn_id),
+    rpckit::codec::required("chunk", &SessionStreamChunkPayload::chunk),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(SessionStreamChunkPayload)
 
 // ---- SessionStreamChunkEvent
 
-void to_json(nlohmann::json& j, const SessionStreamChunkEvent& value) {
-  j = nlohmann::json::object();
-  j["type"] = nlohmann::json::parse(R"rpckit("session.stream.chunk")rpckit");
-  j["timestamp"] = value.timestamp;
-  j["payload"] = value.payload;
+namespace {
+void check_SessionStreamChunkEvent_timestamp(const std::string& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_date_time(value, path);
 }
-
-void decode(const nlohmann::json& j, SessionStreamChunkEvent& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  {
-    static const nlohmann::json expected = nlohmann::json::parse(R"rpckit("session.stream.chunk")rpckit");
-    rpckit::codec::decode_const(j, "type", expected, true, path);
-  }
-  if (rpckit::codec::decode_required(j, "timestamp", value.timestamp, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "timestamp");
-    rpckit::codec::check_date_time(value.timestamp, path);
-  }
-  rpckit::codec::decode_required(j, "payload", value.payload, path);
-}
-
-void write_json(std::string& out, const SessionStreamChunkEvent& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("payload":)rpckit", value.payload);
-  object.member(R"rpckit("timestamp":)rpckit", value.timestamp);
-  object.constant(R"rpckit("type":)rpckit", R"rpckit("session.stream.chunk")rpckit");
-}
-
-bool read_json(rpckit::codec::JsonReader& in, SessionStreamChunkEvent& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(type)rpckit") {
-      if (!rpckit::codec::read_const_string(in, R"rpckit(session.stream.chunk)rpckit")) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(timestamp)rpckit") {
-      if (!read_member(in, value.timestamp)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    if (key == R"rpckit(payload)rpckit") {
-      if (!read_member(in, value.payload)) return false;
-      seen |= std::uint64_t{1} << 2;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 3) - 1) return false;  // a required member is missing
-  rpckit::codec::DecodePath path;
-  {
-    rpckit::codec::DecodePath::Key scope(path, "timestamp");
-    rpckit::codec::check_date_time(value.timestamp, path);
-  }
-  return true;
-}
-
-void from_json(const nlohmann::json& j, SessionStreamChunkEvent& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+constexpr auto kSessionStreamChunkEventMembers = std::tuple{
+    rpckit::codec::constant("type", "\"session.stream.chunk\""),
+    rpckit::codec::required("timestamp", &SessionStreamChunkEvent::timestamp, check_SessionStreamChunkEvent_timestamp),
+    rpckit::codec::required("payload", &SessionStreamChunkEvent::payload),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(SessionStreamChunkEvent)
 
 // ---- SessionToolPayload
 
-void to_json(nlohmann::json& j, const SessionToolPayload& value) {
-  j = nlohmann::json::object();
-  j["session_id"] = value.session_id;
-  j["turn_id"] = value.turn_id;
-  j["data"] = value.data;
+namespace {
+void check_SessionToolPayload_session_id(const std::string& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_pattern(value, pattern_0(), path,
+      R"rpckit(expected a UUID)rpckit");
 }
-
-void decode(const nlohmann::json& j, SessionToolPayload& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  if (rpckit::codec::decode_required(j, "session_id", value.session_id, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "session_id");
-    rpckit::codec::check_pattern(value.session_id, pattern_0(), path,
-        R"rpckit(expected a UUID)rpckit");
-  }
-  if (rpckit::codec::decode_required(j, "turn_id", value.turn_id, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "turn_id");
-    rpckit::codec::check_pattern(value.turn_id, pattern_0(), path,
-        R"rpckit(expected a UUID)rpckit");
-  }
-  rpckit::codec::decode_required(j, "data", value.data, path);
+void check_SessionToolPayload_turn_id(const std::string& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_pattern(value, pattern_0(), path,
+      R"rpckit(expected a UUID)rpckit");
 }
-
-void write_json(std::string& out, const SessionToolPayload& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("data":)rpckit", value.data);
-  object.member(R"rpckit("session_id":)rpckit", value.session_id);
-  object.member(R"rpckit("turn_id":)rpckit", value.turn_id);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, SessionToolPayload& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(session_id)rpckit") {
-      if (!read_member(in, value.session_id)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(turn_id)rpckit") {
-      if (!read_member(in, value.turn_id)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    if (key == R"rpckit(data)rpckit") {
-      if (!read_member(in, value.data)) return false;
-      seen |= std::uint64_t{1} << 2;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 3) - 1) return false;  // a required member is missing
-  rpckit::codec::DecodePath path;
-  {
-    rpckit::codec::DecodePath::Key scope(path, "session_id");
-    rpckit::codec::check_pattern(value.session_id, pattern_0(), path,
-        R"rpckit(expected a UUID)rpckit");
-  }
-  {
-    rpckit::codec::DecodePath::Key scope(path, "turn_id");
-    rpckit::codec::check_pattern(value.turn_id, pattern_0(), path,
-        R"rpckit(expected a UUID)rpckit");
-  }
-  return true;
-}
-
-void from_json(const nlohmann::json& j, SessionToolPayload& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+constexpr auto kSessionToolPayloadMembers = std::tuple{
+    rpckit::codec::required("session_id", &SessionToolPayload::session_id, check_SessionToolPayload_session_id),
+    rpckit::codec::required("turn_id", &SessionToolPayload::turn_id, check_SessionToolPayload_turn_id),
+    rpckit::codec::required("data", &SessionToolPayload::data),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(SessionToolPayload)
 
 // ---- SessionToolCallStartedEvent
 
-void to_json(nlohmann::json& j, const SessionToolCallStartedEvent& value) {
-  j = nlohmann::json::object();
-  j["type"] = nlohmann::json::parse(R"rpckit("session.tool.call.started")rpckit");
-  j["timestamp"] = value.timestamp;
-  j["payload"] = value.payload;
+namespace {
+void check_SessionToolCallStartedEvent_timestamp(const std::string& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_date_time(value, path);
 }
-
-void decode(const nlohmann::json& j, SessionToolCallStartedEvent& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  {
-    static const nlohmann::json expected = nlohmann::json::parse(R"rpckit("session.tool.call.started")rpckit");
-    rpckit::codec::decode_const(j, "type", expected, true, path);
-  }
-  if (rpckit::codec::decode_required(j, "timestamp", value.timestamp, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "timestamp");
-    rpckit::codec::check_date_time(value.timestamp, path);
-  }
-  rpckit::codec::decode_required(j, "payload", value.payload, path);
-}
-
-void write_json(std::string& out, const SessionToolCallStartedEvent& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("payload":)rpckit", value.payload);
-  object.member(R"rpckit("timestamp":)rpckit", value.timestamp);
-  object.constant(R"rpckit("type":)rpckit", R"rpckit("session.tool.call.started")rpckit");
-}
-
-bool read_json(rpckit::codec::JsonReader& in, SessionToolCallStartedEvent& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(type)rpckit") {
-      if (!rpckit::codec::read_const_string(in, R"rpckit(session.tool.call.started)rpckit")) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(timestamp)rpckit") {
-      if (!read_member(in, value.timestamp)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    if (key == R"rpckit(payload)rpckit") {
-      if (!read_member(in, value.payload)) return false;
-      seen |= std::uint64_t{1} << 2;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 3) - 1) return false;  // a required member is missing
-  rpckit::codec::DecodePath path;
-  {
-    rpckit::codec::DecodePath::Key scope(path, "timestamp");
-    rpckit::codec::check_date_time(value.timestamp, path);
-  }
-  return true;
-}
-
-void from_json(const nlohmann::json& j, SessionToolCallStartedEvent& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+constexpr auto kSessionToolCallStartedEventMembers = std::tuple{
+    rpckit::codec::constant("type", "\"session.tool.call.started\""),
+    rpckit::codec::required("timestamp", &SessionToolCallStartedEvent::timestamp, check_SessionToolCallStartedEvent_timestamp),
+    rpckit::codec::required("payload", &SessionToolCallStartedEvent::payload),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(SessionToolCallStartedEvent)
 
 // ---- SessionToolCallCompletedEvent
 
-void to_json(nlohmann::json& j, const SessionToolCallCompletedEvent& value) {
-  j = nlohmann::json::object();
-  j["type"] = nlohmann::json::parse(R"rpckit("session.tool.call.completed")rpckit");
-  j["timestamp"] = value.timestamp;
-  j["payload"] = value.payload;
+namespace {
+void check_SessionToolCallCompletedEvent_timestamp(const std::string& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_date_time(value, path);
 }
-
-void decode(const nlohmann::json& j, SessionToolCallCompletedEvent& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  {
-    static const nlohmann::json expected = nlohmann::json::parse(R"rpckit("session.tool.call.completed")rpckit");
-    rpckit::codec::decode_const(j, "type", expected, true, path);
-  }
-  if (rpckit::codec::decode_required(j, "timestamp", value.timestamp, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "timestamp");
-    rpckit::codec::check_date_time(value.timestamp, path);
-  }
-  rpckit::codec::decode_required(j, "payload", value.payload, path);
-}
-
-void write_json(std::string& out, const SessionToolCallCompletedEvent& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("payload":)rpckit", value.payload);
-  object.member(R"rpckit("timestamp":)rpckit", value.timestamp);
-  object.constant(R"rpckit("type":)rpckit", R"rpckit("session.tool.call.completed")rpckit");
-}
-
-bool read_json(rpckit::codec::JsonReader& in, SessionToolCallCompletedEvent& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(type)rpckit") {
-      if (!rpckit::codec::read_const_string(in, R"rpckit(session.tool.call.completed)rpckit")) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(timestamp)rpckit") {
-      if (!read_member(in, value.timestamp)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    if (key == R"rpckit(payload)rpckit") {
-      if (!read_member(in, value.payload)) return false;
-      seen |= std::uint64_t{1} << 2;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 3) - 1) return false;  // a required member is missing
-  rpckit::codec::DecodePath path;
-  {
-    rpckit::codec::DecodePath::Key scope(path, "timestamp");
-    rpckit::codec::check_date_time(value.timestamp, path);
-  }
-  return true;
-}
-
-void from_json(const nlohmann::json& j, SessionToolCallCompletedEvent& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+constexpr auto kSessionToolCallCompletedEventMembers = std::tuple{
+    rpckit::codec::constant("type", "\"session.tool.call.completed\""),
+    rpckit::codec::required("timestamp", &SessionToolCallCompletedEvent::timestamp, check_SessionToolCallCompletedEvent_timestamp),
+    rpckit::codec::required("payload", &SessionToolCallCompletedEvent::payload),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(SessionToolCallCompletedEvent)
 
 // ---- SessionToolResultsEvent
 
-void to_json(nlohmann::json& j, const SessionToolResultsEvent& value) {
-  j = nlohmann::json::object();
-  j["type"] = nlohmann::json::parse(R"rpckit("session.tool.results")rpckit");
-  j["timestamp"] = value.timestamp;
-  j["payload"] = value.payload;
+namespace {
+void check_SessionToolResultsEvent_timestamp(const std::string& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_date_time(value, path);
 }
-
-void decode(const nlohmann::json& j, SessionToolResultsEvent& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  {
-    static const nlohmann::json expected = nlohmann::json::parse(R"rpckit("session.tool.results")rpckit");
-    rpckit::codec::decode_const(j, "type", expected, true, path);
-  }
-  if (rpckit::codec::decode_required(j, "timestamp", value.timestamp, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "timestamp");
-    rpckit::codec::check_date_time(value.timestamp, path);
-  }
-  rpckit::codec::decode_required(j, "payload", value.payload, path);
-}
-
-void write_json(std::string& out, const SessionToolResultsEvent& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("payload":)rpckit", value.payload);
-  object.member(R"rpckit("timestamp":)rpckit", value.timestamp);
-  object.constant(R"rpckit("type":)rpckit", R"rpckit("session.tool.results")rpckit");
-}
-
-bool read_json(rpckit::codec::JsonReader& in, SessionToolResultsEvent& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(type)rpckit") {
-      if (!rpckit::codec::read_const_string(in, R"rpckit(session.tool.results)rpckit")) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(timestamp)rpckit") {
-      if (!read_member(in, value.timestamp)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    if (key == R"rpckit(payload)rpckit") {
-      if (!read_member(in, value.payload)) return false;
-      seen |= std::uint64_t{1} << 2;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 3) - 1) return false;  // a required member is missing
-  rpckit::codec::DecodePath path;
-  {
-    rpckit::codec::DecodePath::Key scope(path, "timestamp");
-    rpckit::codec::check_date_time(value.timestamp, path);
-  }
-  return true;
-}
-
-void from_json(const nlohmann::json& j, SessionToolResultsEvent& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+constexpr auto kSessionToolResultsEventMembers = std::tuple{
+    rpckit::codec::constant("type", "\"session.tool.results\""),
+    rpckit::codec::required("timestamp", &SessionToolResultsEvent::timestamp, check_SessionToolResultsEvent_timestamp),
+    rpckit::codec::required("payload", &SessionToolResultsEvent::payload),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(SessionToolResultsEvent)
 
 // ---- SessionCompletedPayload
 
-void to_json(nlohmann::json& j, const SessionCompletedPayload& value) {
-  j = nlohmann::json::object();
-  j["session_id"] = value.session_id;
-  j["turn_id"] = value.turn_id;
-  j["answer_length"] = value.answer_length;
+namespace {
+void check_SessionCompletedPayload_session_id(const std::string& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_pattern(value, pattern_0(), path,
+      R"rpckit(expected a UUID)rpckit");
 }
-
-void decode(const nlohmann::json& j, SessionCompletedPayload& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  if (rpckit::codec::decode_required(j, "session_id", value.session_id, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "session_id");
-    rpckit::codec::check_pattern(value.session_id, pattern_0(), path,
-        R"rpckit(expected a UUID)rpckit");
-  }
-  if (rpckit::codec::decode_required(j, "turn_id", value.turn_id, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "turn_id");
-    rpckit::codec::check_pattern(value.turn_id, pattern_0(), path,
-        R"rpckit(expected a UUID)rpckit");
-  }
-  if (rpckit::codec::decode_required(j, "answer_length", value.answer_length, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "answer_length");
-    rpckit::codec::check_range(static_cast<double>(value.answer_length), 0.0, std::nullopt, path);
-  }
+void check_SessionCompletedPayload_turn_id(const std::string& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_pattern(value, pattern_0(), path,
+      R"rpckit(expected a UUID)rpckit");
 }
-
-void write_json(std::string& out, const SessionCompletedPayload& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("answer_length":)rpckit", value.answer_length);
-  object.member(R"rpckit("session_id":)rpckit", value.session_id);
-  object.member(R"rpckit("turn_id":)rpckit", value.turn_id);
+void check_SessionCompletedPayload_answer_length(const std::int64_t& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_range(static_cast<double>(value), 0.0, std::nullopt, path);
 }
-
-bool read_json(rpckit::codec::JsonReader& in, SessionCompletedPayload& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(session_id)rpckit") {
-      if (!read_member(in, value.session_id)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(turn_id)rpckit") {
-      if (!read_member(in, value.turn_id)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    if (key == R"rpckit(answer_length)rpckit") {
-      if (!read_member(in, value.answer_length)) return false;
-      seen |= std::uint64_t{1} << 2;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 3) - 1) return false;  // a required member is missing
-  rpckit::codec::DecodePath path;
-  {
-    rpckit::codec::DecodePath::Key scope(path, "session_id");
-    rpckit::codec::check_pattern(value.session_id, pattern_0(), path,
-        R"rpckit(expected a UUID)rpckit");
-  }
-  {
-    rpckit::codec::DecodePath::Key scope(path, "turn_id");
-    rpckit::codec::check_pattern(value.turn_id, pattern_0(), path,
-        R"rpckit(expected a UUID)rpckit");
-  }
-  {
-    rpckit::codec::DecodePath::Key scope(path, "answer_length");
-    rpckit::codec::check_range(static_cast<double>(value.answer_length), 0.0, std::nullopt, path);
-  }
-  return true;
-}
-
-void from_json(const nlohmann::json& j, SessionCompletedPayload& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+constexpr auto kSessionCompletedPayloadMembers = std::tuple{
+    rpckit::codec::required("session_id", &SessionCompletedPayload::session_id, check_SessionCompletedPayload_session_id),
+    rpckit::codec::required("turn_id", &SessionCompletedPayload::turn_id, check_SessionCompletedPayload_turn_id),
+    rpckit::codec::required("answer_length", &SessionCompletedPayload::answer_length, check_SessionCompletedPayload_answer_length),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(SessionCompletedPayload)
 
 // ---- SessionCompletedEvent
 
-void to_json(nlohmann::json& j, const SessionCompletedEvent& value) {
-  j = nlohmann::json::object();
-  j["type"] = nlohmann::json::parse(R"rpckit("session.completed")rpckit");
-  j["timestamp"] = value.timestamp;
-  j["payload"] = value.payload;
+namespace {
+void check_SessionCompletedEvent_timestamp(const std::string& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_date_time(value, path);
 }
-
-void decode(const nlohmann::json& j, SessionCompletedEvent& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  {
-    static const nlohmann::json expected = nlohmann::json::parse(R"rpckit("session.completed")rpckit");
-    rpckit::codec::decode_const(j, "type", expected, true, path);
-  }
-  if (rpckit::codec::decode_required(j, "timestamp", value.timestamp, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "timestamp");
-    rpckit::codec::check_date_time(value.timestamp, path);
-  }
-  rpckit::codec::decode_required(j, "payload", value.payload, path);
-}
-
-void write_json(std::string& out, const SessionCompletedEvent& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("payload":)rpckit", value.payload);
-  object.member(R"rpckit("timestamp":)rpckit", value.timestamp);
-  object.constant(R"rpckit("type":)rpckit", R"rpckit("session.completed")rpckit");
-}
-
-bool read_json(rpckit::codec::JsonReader& in, SessionCompletedEvent& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(type)rpckit") {
-      if (!rpckit::codec::read_const_string(in, R"rpckit(session.completed)rpckit")) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(timestamp)rpckit") {
-      if (!read_member(in, value.timestamp)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    if (key == R"rpckit(payload)rpckit") {
-      if (!read_member(in, value.payload)) return false;
-      seen |= std::uint64_t{1} << 2;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 3) - 1) return false;  // a required member is missing
-  rpckit::codec::DecodePath path;
-  {
-    rpckit::codec::DecodePath::Key scope(path, "timestamp");
-    rpckit::codec::check_date_time(value.timestamp, path);
-  }
-  return true;
-}
-
-void from_json(const nlohmann::json& j, SessionCompletedEvent& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+constexpr auto kSessionCompletedEventMembers = std::tuple{
+    rpckit::codec::constant("type", "\"session.completed\""),
+    rpckit::codec::required("timestamp", &SessionCompletedEvent::timestamp, check_SessionCompletedEvent_timestamp),
+    rpckit::codec::required("payload", &SessionCompletedEvent::payload),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(SessionCompletedEvent)
 
 // ---- SessionInterruptedPayload
 
-void to_json(nlohmann::json& j, const SessionInterruptedPayload& value) {
-  j = nlohmann::json::object();
-  j["session_id"] = value.session_id;
-  j["turn_id"] = value.turn_id;
-  j["partial_output"] = value.partial_output;
+namespace {
+void check_SessionInterruptedPayload_session_id(const std::string& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_pattern(value, pattern_0(), path,
+      R"rpckit(expected a UUID)rpckit");
 }
-
-void decode(const nlohmann::json& j, SessionInterruptedPayload& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  if (rpckit::codec::decode_required(j, "session_id", value.session_id, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "session_id");
-    rpckit::codec::check_pattern(value.session_id, pattern_0(), path,
-        R"rpckit(expected a UUID)rpckit");
-  }
-  if (rpckit::codec::decode_required(j, "turn_id", value.turn_id, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "turn_id");
-    rpckit::codec::check_pattern(value.turn_id, pattern_0(), path,
-        R"rpckit(expected a UUID)rpckit");
-  }
-  rpckit::codec::decode_required(j, "partial_output", value.partial_output, path);
+void check_SessionInterruptedPayload_turn_id(const std::string& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_pattern(value, pattern_0(), path,
+      R"rpckit(expected a UUID)rpckit");
 }
-
-void write_json(std::string& out, const SessionInterruptedPayload& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("partial_output":)rpckit", value.partial_output);
-  object.member(R"rpckit("session_id":)rpckit", value.session_id);
-  object.member(R"rpckit("turn_id":)rpckit", value.turn_id);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, SessionInterruptedPayload& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(session_id)rpckit") {
-      if (!read_member(in, value.session_id)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(turn_id)rpckit") {
-      if (!read_member(in, value.turn_id)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    if (key == R"rpckit(partial_output)rpckit") {
-      if (!read_member(in, value.partial_output)) return false;
-      seen |= std::uint64_t{1} << 2;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 3) - 1) return false;  // a required member is missing
-  rpckit::codec::DecodePath path;
-  {
-    rpckit::codec::DecodePath::Key scope(path, "session_id");
-    rpckit::codec::check_pattern(value.session_id, pattern_0(), path,
-        R"rpckit(expected a UUID)rpckit");
-  }
-  {
-    rpckit::codec::DecodePath::Key scope(path, "turn_id");
-    rpckit::codec::check_pattern(value.turn_id, pattern_0(), path,
-        R"rpckit(expected a UUID)rpckit");
-  }
-  return true;
-}
-
-void from_json(const nlohmann::json& j, SessionInterruptedPayload& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+constexpr auto kSessionInterruptedPayloadMembers = std::tuple{
+    rpckit::codec::required("session_id", &SessionInterruptedPayload::session_id, check_SessionInterruptedPayload_session_id),
+    rpckit::codec::required("turn_id", &SessionInterruptedPayload::turn_id, check_SessionInterruptedPayload_turn_id),
+    rpckit::codec::required("partial_output", &SessionInterruptedPayload::partial_output),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(SessionInterruptedPayload)
 
 // ---- SessionInterruptedEvent
 
-void to_json(nlohmann::json& j, const SessionInterruptedEvent& value) {
-  j = nlohmann::json::object();
-  j["type"] = nlohmann::json::parse(R"rpckit("session.interrupted")rpckit");
-  j["timestamp"] = value.timestamp;
-  j["payload"] = value.payload;
+namespace {
+void check_SessionInterruptedEvent_timestamp(const std::string& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_date_time(value, path);
 }
-
-void decode(const nlohmann::json& j, SessionInterruptedEvent& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  {
-    static const nlohmann::json expected = nlohmann::json::parse(R"rpckit("session.interrupted")rpckit");
-    rpckit::codec::decode_const(j, "type", expected, true, path);
-  }
-  if (rpckit::codec::decode_required(j, "timestamp", value.timestamp, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "timestamp");
-    rpckit::codec::check_date_time(value.timestamp, path);
-  }
-  rpckit::codec::decode_required(j, "payload", value.payload, path);
-}
-
-void write_json(std::string& out, const SessionInterruptedEvent& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("payload":)rpckit", value.payload);
-  object.member(R"rpckit("timestamp":)rpckit", value.timestamp);
-  object.constant(R"rpckit("type":)rpckit", R"rpckit("session.interrupted")rpckit");
-}
-
-bool read_json(rpckit::codec::JsonReader& in, SessionInterruptedEvent& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(type)rpckit") {
-      if (!rpckit::codec::read_const_string(in, R"rpckit(session.interrupted)rpckit")) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(timestamp)rpckit") {
-      if (!read_member(in, value.timestamp)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    if (key == R"rpckit(payload)rpckit") {
-      if (!read_member(in, value.payload)) return false;
-      seen |= std::uint64_t{1} << 2;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 3) - 1) return false;  // a required member is missing
-  rpckit::codec::DecodePath path;
-  {
-    rpckit::codec::DecodePath::Key scope(path, "timestamp");
-    rpckit::codec::check_date_time(value.timestamp, path);
-  }
-  return true;
-}
-
-void from_json(const nlohmann::json& j, SessionInterruptedEvent& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+constexpr auto kSessionInterruptedEventMembers = std::tuple{
+    rpckit::codec::constant("type", "\"session.interrupted\""),
+    rpckit::codec::required("timestamp", &SessionInterruptedEvent::timestamp, check_SessionInterruptedEvent_timestamp),
+    rpckit::codec::required("payload", &SessionInterruptedEvent::payload),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(SessionInterruptedEvent)
 
 // ---- SessionErrorPayload
 
-void to_json(nlohmann::json& j, const SessionErrorPayload& value) {
-  j = nlohmann::json::object();
-  j["session_id"] = value.session_id;
-  j["turn_id"] = value.turn_id;
-  j["message"] = value.message;
+namespace {
+void check_SessionErrorPayload_session_id(const std::string& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_pattern(value, pattern_0(), path,
+      R"rpckit(expected a UUID)rpckit");
 }
-
-void decode(const nlohmann::json& j, SessionErrorPayload& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  if (rpckit::codec::decode_required(j, "session_id", value.session_id, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "session_id");
-    rpckit::codec::check_pattern(value.session_id, pattern_0(), path,
-        R"rpckit(expected a UUID)rpckit");
-  }
-  if (rpckit::codec::decode_required(j, "turn_id", value.turn_id, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "turn_id");
-    rpckit::codec::check_pattern(value.turn_id, pattern_0(), path,
-        R"rpckit(expected a UUID)rpckit");
-  }
-  rpckit::codec::decode_required(j, "message", value.message, path);
+void check_SessionErrorPayload_turn_id(const std::string& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_pattern(value, pattern_0(), path,
+      R"rpckit(expected a UUID)rpckit");
 }
-
-void write_json(std::string& out, const SessionErrorPayload& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("message":)rpckit", value.message);
-  object.member(R"rpckit("session_id":)rpckit", value.session_id);
-  object.member(R"rpckit("turn_id":)rpckit", value.turn_id);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, SessionErrorPayload& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(session_id)rpckit") {
-      if (!read_member(in, value.session_id)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(turn_id)rpckit") {
-      if (!read_member(in, value.turn_id)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    if (key == R"rpckit(message)rpckit") {
-      if (!read_member(in, value.message)) return false;
-      seen |= std::uint64_t{1} << 2;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 3) - 1) return false;  // a required member is missing
-  rpckit::codec::DecodePath path;
-  {
-    rpckit::codec::DecodePath::Key scope(path, "session_id");
-    rpckit::codec::check_pattern(value.session_id, pattern_0(), path,
-        R"rpckit(expected a UUID)rpckit");
-  }
-  {
-    rpckit::codec::DecodePath::Key scope(path, "turn_id");
-    rpckit::codec::check_pattern(value.turn_id, pattern_0(), path,
-        R"rpckit(expected a UUID)rpckit");
-  }
-  return true;
-}
-
-void from_json(const nlohmann::json& j, SessionErrorPayload& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+constexpr auto kSessionErrorPayloadMembers = std::tuple{
+    rpckit::codec::required("session_id", &SessionErrorPayload::session_id, check_SessionErrorPayload_session_id),
+    rpckit::codec::required("turn_id", &SessionErrorPayload::turn_id, check_SessionErrorPayload_turn_id),
+    rpckit::codec::required("message", &SessionErrorPayload::message),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(SessionErrorPayload)
 
 // ---- SessionErrorEvent
 
-void to_json(nlohmann::json& j, const SessionErrorEvent& value) {
-  j = nlohmann::json::object();
-  j["type"] = nlohmann::json::parse(R"rpckit("session.error")rpckit");
-  j["timestamp"] = value.timestamp;
-  j["payload"] = value.payload;
+namespace {
+void check_SessionErrorEvent_timestamp(const std::string& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_date_time(value, path);
 }
-
-void decode(const nlohmann::json& j, SessionErrorEvent& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  {
-    static const nlohmann::json expected = nlohmann::json::parse(R"rpckit("session.error")rpckit");
-    rpckit::codec::decode_const(j, "type", expected, true, path);
-  }
-  if (rpckit::codec::decode_required(j, "timestamp", value.timestamp, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "timestamp");
-    rpckit::codec::check_date_time(value.timestamp, path);
-  }
-  rpckit::codec::decode_required(j, "payload", value.payload, path);
-}
-
-void write_json(std::string& out, const SessionErrorEvent& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("payload":)rpckit", value.payload);
-  object.member(R"rpckit("timestamp":)rpckit", value.timestamp);
-  object.constant(R"rpckit("type":)rpckit", R"rpckit("session.error")rpckit");
-}
-
-bool read_json(rpckit::codec::JsonReader& in, SessionErrorEvent& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(type)rpckit") {
-      if (!rpckit::codec::read_const_string(in, R"rpckit(session.error)rpckit")) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(timestamp)rpckit") {
-      if (!read_member(in, value.timestamp)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    if (key == R"rpckit(payload)rpckit") {
-      if (!read_member(in, value.payload)) return false;
-      seen |= std::uint64_t{1} << 2;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 3) - 1) return false;  // a required member is missing
-  rpckit::codec::DecodePath path;
-  {
-    rpckit::codec::DecodePath::Key scope(path, "timestamp");
-    rpckit::codec::check_date_time(value.timestamp, path);
-  }
-  return true;
-}
-
-void from_json(const nlohmann::json& j, SessionErrorEvent& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+constexpr auto kSessionErrorEventMembers = std::tuple{
+    rpckit::codec::constant("type", "\"session.error\""),
+    rpckit::codec::required("timestamp", &SessionErrorEvent::timestamp, check_SessionErrorEvent_timestamp),
+    rpckit::codec::required("payload", &SessionErrorEvent::payload),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(SessionErrorEvent)
 
 // ---- AuthFlowStartedPayload
 
-void to_json(nlohmann::json& j, const AuthFlowStartedPayload& value) {
-  j = nlohmann::json::object();
-  j["provider"] = value.provider;
-}
-
-void decode(const nlohmann::json& j, AuthFlowStartedPayload& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_required(j, "provider", value.provider, path);
-}
-
-void write_json(std::string& out, const AuthFlowStartedPayload& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("provider":)rpckit", value.provider);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, AuthFlowStartedPayload& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(provider)rpckit") {
-      if (!read_member(in, value.provider)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 1) - 1) return false;  // a required member is missing
-  return true;
-}
-
-void from_json(const nlohmann::json& j, AuthFlowStartedPayload& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr auto kAuthFlowStartedPayloadMembers = std::tuple{
+    rpckit::codec::required("provider", &AuthFlowStartedPayload::provider),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(AuthFlowStartedPayload)
 
 // ---- AuthFlowStartedEvent
 
-void to_json(nlohmann::json& j, const AuthFlowStartedEvent& value) {
-  j = nlohmann::json::object();
-  j["type"] = nlohmann::json::parse(R"rpckit("auth.flow.started")rpckit");
-  j["timestamp"] = value.timestamp;
-  j["payload"] = value.payload;
+namespace {
+void check_AuthFlowStartedEvent_timestamp(const std::string& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_date_time(value, path);
 }
-
-void decode(const nlohmann::json& j, AuthFlowStartedEvent& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  {
-    static const nlohmann::json expected = nlohmann::json::parse(R"rpckit("auth.flow.started")rpckit");
-    rpckit::codec::decode_const(j, "type", expected, true, path);
-  }
-  if (rpckit::codec::decode_required(j, "timestamp", value.timestamp, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "timestamp");
-    rpckit::codec::check_date_time(value.timestamp, path);
-  }
-  rpckit::codec::decode_required(j, "payload", value.payload, path);
-}
-
-void write_json(std::string& out, const AuthFlowStartedEvent& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("payload":)rpckit", value.payload);
-  object.member(R"rpckit("timestamp":)rpckit", value.timestamp);
-  object.constant(R"rpckit("type":)rpckit", R"rpckit("auth.flow.started")rpckit");
-}
-
-bool read_json(rpckit::codec::JsonReader& in, AuthFlowStartedEvent& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(type)rpckit") {
-      if (!rpckit::codec::read_const_string(in, R"rpckit(auth.flow.started)rpckit")) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(timestamp)rpckit") {
-      if (!read_member(in, value.timestamp)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    if (key == R"rpckit(payload)rpckit") {
-      if (!read_member(in, value.payload)) return false;
-      seen |= std::uint64_t{1} << 2;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 3) - 1) return false;  // a required member is missing
-  rpckit::codec::DecodePath path;
-  {
-    rpckit::codec::DecodePath::Key scope(path, "timestamp");
-    rpckit::codec::check_date_time(value.timestamp, path);
-  }
-  return true;
-}
-
-void from_json(const nlohmann::json& j, AuthFlowStartedEvent& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+constexpr auto kAuthFlowStartedEventMembers = std::tuple{
+    rpckit::codec::constant("type", "\"auth.flow.started\""),
+    rpckit::codec::required("timestamp", &AuthFlowStartedEvent::timestamp, check_AuthFlowStartedEvent_timestamp),
+    rpckit::codec::required("payload", &AuthFlowStartedEvent::payload),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(AuthFlowStartedEvent)
 
 // ---- AuthFlowUrlPayload
 
-void to_json(nlohmann::json& j, const AuthFlowUrlPayload& value) {
-  j = nlohmann::json::object();
-  j["provider"] = value.provider;
-  j["url"] = value.url;
-}
-
-void decode(const nlohmann::json& j, AuthFlowUrlPayload& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_required(j, "provider", value.provider, path);
-  rpckit::codec::decode_required(j, "url", value.url, path);
-}
-
-void write_json(std::string& out, const AuthFlowUrlPayload& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("provider":)rpckit", value.provider);
-  object.member(R"rpckit("url":)rpckit", value.url);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, AuthFlowUrlPayload& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(provider)rpckit") {
-      if (!read_member(in, value.provider)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(url)rpckit") {
-      if (!read_member(in, value.url)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 2) - 1) return false;  // a required member is missing
-  return true;
-}
-
-void from_json(const nlohmann::json& j, AuthFlowUrlPayload& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr auto kAuthFlowUrlPayloadMembers = std::tuple{
+    rpckit::codec::required("provider", &AuthFlowUrlPayload::provider),
+    rpckit::codec::required("url", &AuthFlowUrlPayload::url),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(AuthFlowUrlPayload)
 
 // ---- AuthFlowUrlEvent
 
-void to_json(nlohmann::json& j, const AuthFlowUrlEvent& value) {
-  j = nlohmann::json::object();
-  j["type"] = nlohmann::json::parse(R"rpckit("auth.flow.url")rpckit");
-  j["timestamp"] = value.timestamp;
-  j["payload"] = value.payload;
+namespace {
+void check_AuthFlowUrlEvent_timestamp(const std::string& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_date_time(value, path);
 }
-
-void decode(const nlohmann::json& j, AuthFlowUrlEvent& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  {
-    static const nlohmann::json expected = nlohmann::json::parse(R"rpckit("auth.flow.url")rpckit");
-    rpckit::codec::decode_const(j, "type", expected, true, path);
-  }
-  if (rpckit::codec::decode_required(j, "timestamp", value.timestamp, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "timestamp");
-    rpckit::codec::check_date_time(value.timestamp, path);
-  }
-  rpckit::codec::decode_required(j, "payload", value.payload, path);
-}
-
-void write_json(std::string& out, const AuthFlowUrlEvent& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("payload":)rpckit", value.payload);
-  object.member(R"rpckit("timestamp":)rpckit", value.timestamp);
-  object.constant(R"rpckit("type":)rpckit", R"rpckit("auth.flow.url")rpckit");
-}
-
-bool read_json(rpckit::codec::JsonReader& in, AuthFlowUrlEvent& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(type)rpckit") {
-      if (!rpckit::codec::read_const_string(in, R"rpckit(auth.flow.url)rpckit")) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(timestamp)rpckit") {
-      if (!read_member(in, value.timestamp)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    if (key == R"rpckit(payload)rpckit") {
-      if (!read_member(in, value.payload)) return false;
-      seen |= std::uint64_t{1} << 2;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 3) - 1) return false;  // a required member is missing
-  rpckit::codec::DecodePath path;
-  {
-    rpckit::codec::DecodePath::Key scope(path, "timestamp");
-    rpckit::codec::check_date_time(value.timestamp, path);
-  }
-  return true;
-}
-
-void from_json(const nlohmann::json& j, AuthFlowUrlEvent& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+constexpr auto kAuthFlowUrlEventMembers = std::tuple{
+    rpckit::codec::constant("type", "\"auth.flow.url\""),
+    rpckit::codec::required("timestamp", &AuthFlowUrlEvent::timestamp, check_AuthFlowUrlEvent_timestamp),
+    rpckit::codec::required("payload", &AuthFlowUrlEvent::payload),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(AuthFlowUrlEvent)
 
 // ---- AuthFlowDeviceCodePayload
 
-void to_json(nlohmann::json& j, const AuthFlowDeviceCodePayload& value) {
-  j = nlohmann::json::object();
-  j["provider"] = nlohmann::json::parse(R"rpckit("openai")rpckit");
-  j["verification_url"] = value.verification_url;
-  j["user_code"] = value.user_code;
-  j["interval_seconds"] = value.interval_seconds;
-  j["expires_in_seconds"] = value.expires_in_seconds;
-}
-
-void decode(const nlohmann::json& j, AuthFlowDeviceCodePayload& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  {
-    static const nlohmann::json expected = nlohmann::json::parse(R"rpckit("openai")rpckit");
-    rpckit::codec::decode_const(j, "provider", expected, true, path);
-  }
-  rpckit::codec::decode_required(j, "verification_url", value.verification_url, path);
-  rpckit::codec::decode_required(j, "user_code", value.user_code, path);
-  rpckit::codec::decode_required(j, "interval_seconds", value.interval_seconds, path);
-  rpckit::codec::decode_required(j, "expires_in_seconds", value.expires_in_seconds, path);
-}
-
-void write_json(std::string& out, const AuthFlowDeviceCodePayload& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("expires_in_seconds":)rpckit", value.expires_in_seconds);
-  object.member(R"rpckit("interval_seconds":)rpckit", value.interval_seconds);
-  object.constant(R"rpckit("provider":)rpckit", R"rpckit("openai")rpckit");
-  object.member(R"rpckit("user_code":)rpckit", value.user_code);
-  object.member(R"rpckit("verification_url":)rpckit", value.verification_url);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, AuthFlowDeviceCodePayload& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(provider)rpckit") {
-      if (!rpckit::codec::read_const_string(in, R"rpckit(openai)rpckit")) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(verification_url)rpckit") {
-      if (!read_member(in, value.verification_url)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    if (key == R"rpckit(user_code)rpckit") {
-      if (!read_member(in, value.user_code)) return false;
-      seen |= std::uint64_t{1} << 2;
-      continue;
-    }
-    if (key == R"rpckit(interval_seconds)rpckit") {
-      if (!read_member(in, value.interval_seconds)) return false;
-      seen |= std::uint64_t{1} << 3;
-      continue;
-    }
-    if (key == R"rpckit(expires_in_seconds)rpckit") {
-      if (!read_member(in, value.expires_in_seconds)) return false;
-      seen |= std::uint64_t{1} << 4;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 5) - 1) return false;  // a required member is missing
-  return true;
-}
-
-void from_json(const nlohmann::json& j, AuthFlowDeviceCodePayload& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr auto kAuthFlowDeviceCodePayloadMembers = std::tuple{
+    rpckit::codec::constant("provider", "\"openai\""),
+    rpckit::codec::required("verification_url", &AuthFlowDeviceCodePayload::verification_url),
+    rpckit::codec::required("user_code", &AuthFlowDeviceCodePayload::user_code),
+    rpckit::codec::required("interval_seconds", &AuthFlowDeviceCodePayload::interval_seconds),
+    rpckit::codec::required("expires_in_seconds", &AuthFlowDeviceCodePayload::expires_in_seconds),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(AuthFlowDeviceCodePayload)
 
 // ---- AuthFlowDeviceCodeEvent
 
-void to_json(nlohmann::json& j, const AuthFlowDeviceCodeEvent& value) {
-  j = nlohmann::json::object();
-  j["type"] = nlohmann::json::parse(R"rpckit("auth.flow.device_code")rpckit");
-  j["timestamp"] = value.timestamp;
-  j["payload"] = value.payload;
+namespace {
+void check_AuthFlowDeviceCodeEvent_timestamp(const std::string& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_date_time(value, path);
 }
-
-void decode(const nlohmann::json& j, AuthFlowDeviceCodeEvent& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  {
-    static const nlohmann::json expected = nlohmann::json::parse(R"rpckit("auth.flow.device_code")rpckit");
-    rpckit::codec::decode_const(j, "type", expected, true, path);
-  }
-  if (rpckit::codec::decode_required(j, "timestamp", value.timestamp, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "timestamp");
-    rpckit::codec::check_date_time(value.timestamp, path);
-  }
-  rpckit::codec::decode_required(j, "payload", value.payload, path);
-}
-
-void write_json(std::string& out, const AuthFlowDeviceCodeEvent& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("payload":)rpckit", value.payload);
-  object.member(R"rpckit("timestamp":)rpckit", value.timestamp);
-  object.constant(R"rpckit("type":)rpckit", R"rpckit("auth.flow.device_code")rpckit");
-}
-
-bool read_json(rpckit::codec::JsonReader& in, AuthFlowDeviceCodeEvent& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(type)rpckit") {
-      if (!rpckit::codec::read_const_string(in, R"rpckit(auth.flow.device_code)rpckit")) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(timestamp)rpckit") {
-      if (!read_member(in, value.timestamp)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    if (key == R"rpckit(payload)rpckit") {
-      if (!read_member(in, value.payload)) return false;
-      seen |= std::uint64_t{1} << 2;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 3) - 1) return false;  // a required member is missing
-  rpckit::codec::DecodePath path;
-  {
-    rpckit::codec::DecodePath::Key scope(path, "timestamp");
-    rpckit::codec::check_date_time(value.timestamp, path);
-  }
-  return true;
-}
-
-void from_json(const nlohmann::json& j, AuthFlowDeviceCodeEvent& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
-
-// ---- OpenaiLoginMethod
-
-void to_json(nlohmann::json& j, const OpenaiLoginMethod& value) { j = value.wire(); }
-
-void decode(const nlohmann::json& j, OpenaiLoginMethod& value, rpckit::codec::DecodePath& path) {
-  if (!j.is_string()) rpckit::codec::fail_kind(j, "string", path);
-  value = OpenaiLoginMethod::from_wire(j.get_ref<const std::string&>());
-  rpckit::codec::check_listed(value.is_known(), value.wire(), OpenaiLoginMethod::kWire, path);
-}
-
-void write_json(std::string& out, const OpenaiLoginMethod& value) {
-  rpckit::codec::write_json(out, std::string_view(value.wire()));
-}
-
-bool read_json(rpckit::codec::JsonReader& in, OpenaiLoginMethod& value) {
-  std::string wire;
-  if (!rpckit::codec::read_json(in, wire)) return false;
-  value = OpenaiLoginMethod::from_wire(wire);
-  return true;
-}
-
-void from_json(const nlohmann::json& j, OpenaiLoginMethod& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+constexpr auto kAuthFlowDeviceCodeEventMembers = std::tuple{
+    rpckit::codec::constant("type", "\"auth.flow.device_code\""),
+    rpckit::codec::required("timestamp", &AuthFlowDeviceCodeEvent::timestamp, check_AuthFlowDeviceCodeEvent_timestamp),
+    rpckit::codec::required("payload", &AuthFlowDeviceCodeEvent::payload),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(AuthFlowDeviceCodeEvent)
 
 // ---- AuthConnectOpenaiResult
 
-void to_json(nlohmann::json& j, const AuthConnectOpenaiResult& value) {
-  j = nlohmann::json::object();
-  j["provider"] = nlohmann::json::parse(R"rpckit("openai")rpckit");
-  j["login_method"] = value.login_method;
-  j["account_id"] = value.account_id;
-}
-
-void decode(const nlohmann::json& j, AuthConnectOpenaiResult& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  {
-    static const nlohmann::json expected = nlohmann::json::parse(R"rpckit("openai")rpckit");
-    rpckit::codec::decode_const(j, "provider", expected, true, path);
-  }
-  rpckit::codec::decode_required(j, "login_method", value.login_method, path);
-  rpckit::codec::decode_required(j, "account_id", value.account_id, path);
-}
-
-void write_json(std::string& out, const AuthConnectOpenaiResult& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("account_id":)rpckit", value.account_id);
-  object.member(R"rpckit("login_method":)rpckit", value.login_method);
-  object.constant(R"rpckit("provider":)rpckit", R"rpckit("openai")rpckit");
-}
-
-bool read_json(rpckit::codec::JsonReader& in, AuthConnectOpenaiResult& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(provider)rpckit") {
-      if (!rpckit::codec::read_const_string(in, R"rpckit(openai)rpckit")) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(login_method)rpckit") {
-      if (!read_member(in, value.login_method)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    if (key == R"rpckit(account_id)rpckit") {
-      if (!read_member(in, value.account_id)) return false;
-      seen |= std::uint64_t{1} << 2;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 3) - 1) return false;  // a required member is missing
-  return true;
-}
-
-void from_json(const nlohmann::json& j, AuthConnectOpenaiResult& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr auto kAuthConnectOpenaiResultMembers = std::tuple{
+    rpckit::codec::constant("provider", "\"openai\""),
+    rpckit::codec::required("login_method", &AuthConnectOpenaiResult::login_method),
+    rpckit::codec::required("account_id", &AuthConnectOpenaiResult::account_id),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(AuthConnectOpenaiResult)
 
 // ---- AuthConnectAntigravityResult
 
-void to_json(nlohmann::json& j, const AuthConnectAntigravityResult& value) {
-  j = nlohmann::json::object();
-  j["provider"] = nlohmann::json::parse(R"rpckit("antigravity")rpckit");
-  j["profile"] = value.profile;
-}
-
-void decode(const nlohmann::json& j, AuthConnectAntigravityResult& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  {
-    static const nlohmann::json expected = nlohmann::json::parse(R"rpckit("antigravity")rpckit");
-    rpckit::codec::decode_const(j, "provider", expected, true, path);
-  }
-  rpckit::codec::decode_required(j, "profile", value.profile, path);
-}
-
-void write_json(std::string& out, const AuthConnectAntigravityResult& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("profile":)rpckit", value.profile);
-  object.constant(R"rpckit("provider":)rpckit", R"rpckit("antigravity")rpckit");
-}
-
-bool read_json(rpckit::codec::JsonReader& in, AuthConnectAntigravityResult& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(provider)rpckit") {
-      if (!rpckit::codec::read_const_string(in, R"rpckit(antigravity)rpckit")) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(profile)rpckit") {
-      if (!read_member(in, value.profile)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 2) - 1) return false;  // a required member is missing
-  return true;
-}
-
-void from_json(const nlohmann::json& j, AuthConnectAntigravityResult& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr auto kAuthConnectAntigravityResultMembers = std::tuple{
+    rpckit::codec::constant("provider", "\"antigravity\""),
+    rpckit::codec::required("profile", &AuthConnectAntigravityResult::profile),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(AuthConnectAntigravityResult)
 
 // ---- AuthFlowCompletedPayload
 
@@ -4068,1461 +892,321 @@ bool read_json(rpckit::codec::JsonReader& in, AuthFlowCompletedPayload& value) {
 }
 
 void from_json(const nlohmann::json& j, AuthFlowCompletedPayload& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
+  rpckit::codec::decode_from(j, value, {});
 }
 
 // ---- AuthFlowCompletedEvent
 
-void to_json(nlohmann::json& j, const AuthFlowCompletedEvent& value) {
-  j = nlohmann::json::object();
-  j["type"] = nlohmann::json::parse(R"rpckit("auth.flow.completed")rpckit");
-  j["timestamp"] = value.timestamp;
-  j["payload"] = value.payload;
+namespace {
+void check_AuthFlowCompletedEvent_timestamp(const std::string& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_date_time(value, path);
 }
-
-void decode(const nlohmann::json& j, AuthFlowCompletedEvent& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  {
-    static const nlohmann::json expected = nlohmann::json::parse(R"rpckit("auth.flow.completed")rpckit");
-    rpckit::codec::decode_const(j, "type", expected, true, path);
-  }
-  if (rpckit::codec::decode_required(j, "timestamp", value.timestamp, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "timestamp");
-    rpckit::codec::check_date_time(value.timestamp, path);
-  }
-  rpckit::codec::decode_required(j, "payload", value.payload, path);
-}
-
-void write_json(std::string& out, const AuthFlowCompletedEvent& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("payload":)rpckit", value.payload);
-  object.member(R"rpckit("timestamp":)rpckit", value.timestamp);
-  object.constant(R"rpckit("type":)rpckit", R"rpckit("auth.flow.completed")rpckit");
-}
-
-bool read_json(rpckit::codec::JsonReader& in, AuthFlowCompletedEvent& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(type)rpckit") {
-      if (!rpckit::codec::read_const_string(in, R"rpckit(auth.flow.completed)rpckit")) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(timestamp)rpckit") {
-      if (!read_member(in, value.timestamp)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    if (key == R"rpckit(payload)rpckit") {
-      if (!read_member(in, value.payload)) return false;
-      seen |= std::uint64_t{1} << 2;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 3) - 1) return false;  // a required member is missing
-  rpckit::codec::DecodePath path;
-  {
-    rpckit::codec::DecodePath::Key scope(path, "timestamp");
-    rpckit::codec::check_date_time(value.timestamp, path);
-  }
-  return true;
-}
-
-void from_json(const nlohmann::json& j, AuthFlowCompletedEvent& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+constexpr auto kAuthFlowCompletedEventMembers = std::tuple{
+    rpckit::codec::constant("type", "\"auth.flow.completed\""),
+    rpckit::codec::required("timestamp", &AuthFlowCompletedEvent::timestamp, check_AuthFlowCompletedEvent_timestamp),
+    rpckit::codec::required("payload", &AuthFlowCompletedEvent::payload),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(AuthFlowCompletedEvent)
 
 // ---- AuthFlowFailedPayload
 
-void to_json(nlohmann::json& j, const AuthFlowFailedPayload& value) {
-  j = nlohmann::json::object();
-  j["provider"] = value.provider;
-  j["message"] = value.message;
-}
-
-void decode(const nlohmann::json& j, AuthFlowFailedPayload& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_required(j, "provider", value.provider, path);
-  rpckit::codec::decode_required(j, "message", value.message, path);
-}
-
-void write_json(std::string& out, const AuthFlowFailedPayload& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("message":)rpckit", value.message);
-  object.member(R"rpckit("provider":)rpckit", value.provider);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, AuthFlowFailedPayload& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(provider)rpckit") {
-      if (!read_member(in, value.provider)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(message)rpckit") {
-      if (!read_member(in, value.message)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 2) - 1) return false;  // a required member is missing
-  return true;
-}
-
-void from_json(const nlohmann::json& j, AuthFlowFailedPayload& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr auto kAuthFlowFailedPayloadMembers = std::tuple{
+    rpckit::codec::required("provider", &AuthFlowFailedPayload::provider),
+    rpckit::codec::required("message", &AuthFlowFailedPayload::message),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(AuthFlowFailedPayload)
 
 // ---- AuthFlowFailedEvent
 
-void to_json(nlohmann::json& j, const AuthFlowFailedEvent& value) {
-  j = nlohmann::json::object();
-  j["type"] = nlohmann::json::parse(R"rpckit("auth.flow.failed")rpckit");
-  j["timestamp"] = value.timestamp;
-  j["payload"] = value.payload;
+namespace {
+void check_AuthFlowFailedEvent_timestamp(const std::string& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_date_time(value, path);
 }
-
-void decode(const nlohmann::json& j, AuthFlowFailedEvent& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  {
-    static const nlohmann::json expected = nlohmann::json::parse(R"rpckit("auth.flow.failed")rpckit");
-    rpckit::codec::decode_const(j, "type", expected, true, path);
-  }
-  if (rpckit::codec::decode_required(j, "timestamp", value.timestamp, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "timestamp");
-    rpckit::codec::check_date_time(value.timestamp, path);
-  }
-  rpckit::codec::decode_required(j, "payload", value.payload, path);
-}
-
-void write_json(std::string& out, const AuthFlowFailedEvent& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("payload":)rpckit", value.payload);
-  object.member(R"rpckit("timestamp":)rpckit", value.timestamp);
-  object.constant(R"rpckit("type":)rpckit", R"rpckit("auth.flow.failed")rpckit");
-}
-
-bool read_json(rpckit::codec::JsonReader& in, AuthFlowFailedEvent& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(type)rpckit") {
-      if (!rpckit::codec::read_const_string(in, R"rpckit(auth.flow.failed)rpckit")) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(timestamp)rpckit") {
-      if (!read_member(in, value.timestamp)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    if (key == R"rpckit(payload)rpckit") {
-      if (!read_member(in, value.payload)) return false;
-      seen |= std::uint64_t{1} << 2;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 3) - 1) return false;  // a required member is missing
-  rpckit::codec::DecodePath path;
-  {
-    rpckit::codec::DecodePath::Key scope(path, "timestamp");
-    rpckit::codec::check_date_time(value.timestamp, path);
-  }
-  return true;
-}
-
-void from_json(const nlohmann::json& j, AuthFlowFailedEvent& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+constexpr auto kAuthFlowFailedEventMembers = std::tuple{
+    rpckit::codec::constant("type", "\"auth.flow.failed\""),
+    rpckit::codec::required("timestamp", &AuthFlowFailedEvent::timestamp, check_AuthFlowFailedEvent_timestamp),
+    rpckit::codec::required("payload", &AuthFlowFailedEvent::payload),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(AuthFlowFailedEvent)
 
 // ---- StateChangedPayload
 
-void to_json(nlohmann::json& j, const StateChangedPayload& value) {
-  j = nlohmann::json::object();
-  j["reason"] = value.reason;
-  rpckit::codec::encode_optional(j, "session_id", value.session_id);
-  j["snapshot"] = value.snapshot;
+namespace {
+void check_StateChangedPayload_session_id(const std::optional<std::string>& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_pattern((*value), pattern_0(), path,
+      R"rpckit(expected a UUID)rpckit");
 }
-
-void decode(const nlohmann::json& j, StateChangedPayload& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_required(j, "reason", value.reason, path);
-  rpckit::codec::decode_optional(j, "session_id", value.session_id, path);
-  if (value.session_id.has_value()) {
-    rpckit::codec::DecodePath::Key scope(path, "session_id");
-    rpckit::codec::check_pattern((*value.session_id), pattern_0(), path,
-        R"rpckit(expected a UUID)rpckit");
-  }
-  rpckit::codec::decode_required(j, "snapshot", value.snapshot, path);
-}
-
-void write_json(std::string& out, const StateChangedPayload& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("reason":)rpckit", value.reason);
-  object.member(R"rpckit("session_id":)rpckit", value.session_id);
-  object.member(R"rpckit("snapshot":)rpckit", value.snapshot);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, StateChangedPayload& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(reason)rpckit") {
-      if (!read_member(in, value.reason)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(session_id)rpckit") {
-      if (!read_member(in, value.session_id)) return false;
-      continue;
-    }
-    if (key == R"rpckit(snapshot)rpckit") {
-      if (!read_member(in, value.snapshot)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 2) - 1) return false;  // a required member is missing
-  rpckit::codec::DecodePath path;
-  if (value.session_id.has_value()) {
-    rpckit::codec::DecodePath::Key scope(path, "session_id");
-    rpckit::codec::check_pattern((*value.session_id), pattern_0(), path,
-        R"rpckit(expected a UUID)rpckit");
-  }
-  return true;
-}
-
-void from_json(const nlohmann::json& j, StateChangedPayload& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+constexpr auto kStateChangedPayloadMembers = std::tuple{
+    rpckit::codec::required("reason", &StateChangedPayload::reason),
+    rpckit::codec::optional("session_id", &StateChangedPayload::session_id, check_StateChangedPayload_session_id),
+    rpckit::codec::required("snapshot", &StateChangedPayload::snapshot),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(StateChangedPayload)
 
 // ---- StateChangedEvent
 
-void to_json(nlohmann::json& j, const StateChangedEvent& value) {
-  j = nlohmann::json::object();
-  j["type"] = nlohmann::json::parse(R"rpckit("state.changed")rpckit");
-  j["timestamp"] = value.timestamp;
-  j["payload"] = value.payload;
+namespace {
+void check_StateChangedEvent_timestamp(const std::string& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_date_time(value, path);
 }
-
-void decode(const nlohmann::json& j, StateChangedEvent& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  {
-    static const nlohmann::json expected = nlohmann::json::parse(R"rpckit("state.changed")rpckit");
-    rpckit::codec::decode_const(j, "type", expected, true, path);
-  }
-  if (rpckit::codec::decode_required(j, "timestamp", value.timestamp, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "timestamp");
-    rpckit::codec::check_date_time(value.timestamp, path);
-  }
-  rpckit::codec::decode_required(j, "payload", value.payload, path);
-}
-
-void write_json(std::string& out, const StateChangedEvent& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("payload":)rpckit", value.payload);
-  object.member(R"rpckit("timestamp":)rpckit", value.timestamp);
-  object.constant(R"rpckit("type":)rpckit", R"rpckit("state.changed")rpckit");
-}
-
-bool read_json(rpckit::codec::JsonReader& in, StateChangedEvent& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(type)rpckit") {
-      if (!rpckit::codec::read_const_string(in, R"rpckit(state.changed)rpckit")) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(timestamp)rpckit") {
-      if (!read_member(in, value.timestamp)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    if (key == R"rpckit(payload)rpckit") {
-      if (!read_member(in, value.payload)) return false;
-      seen |= std::uint64_t{1} << 2;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 3) - 1) return false;  // a required member is missing
-  rpckit::codec::DecodePath path;
-  {
-    rpckit::codec::DecodePath::Key scope(path, "timestamp");
-    rpckit::codec::check_date_time(value.timestamp, path);
-  }
-  return true;
-}
-
-void from_json(const nlohmann::json& j, StateChangedEvent& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+constexpr auto kStateChangedEventMembers = std::tuple{
+    rpckit::codec::constant("type", "\"state.changed\""),
+    rpckit::codec::required("timestamp", &StateChangedEvent::timestamp, check_StateChangedEvent_timestamp),
+    rpckit::codec::required("payload", &StateChangedEvent::payload),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(StateChangedEvent)
 
 // ---- SessionDebugPayload
 
-void to_json(nlohmann::json& j, const SessionDebugPayload& value) {
-  j = nlohmann::json::object();
-  j["session_id"] = value.session_id;
-  rpckit::codec::encode_optional(j, "turn_id", value.turn_id);
-  j["stage"] = value.stage;
-  j["data"] = value.data;
+namespace {
+void check_SessionDebugPayload_session_id(const std::string& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_pattern(value, pattern_0(), path,
+      R"rpckit(expected a UUID)rpckit");
 }
-
-void decode(const nlohmann::json& j, SessionDebugPayload& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  if (rpckit::codec::decode_required(j, "session_id", value.session_id, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "session_id");
-    rpckit::codec::check_pattern(value.session_id, pattern_0(), path,
-        R"rpckit(expected a UUID)rpckit");
-  }
-  rpckit::codec::decode_optional(j, "turn_id", value.turn_id, path);
-  if (value.turn_id.has_value()) {
-    rpckit::codec::DecodePath::Key scope(path, "turn_id");
-    rpckit::codec::check_pattern((*value.turn_id), pattern_0(), path,
-        R"rpckit(expected a UUID)rpckit");
-  }
-  rpckit::codec::decode_required(j, "stage", value.stage, path);
-  rpckit::codec::decode_required(j, "data", value.data, path);
+void check_SessionDebugPayload_turn_id(const std::optional<std::string>& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_pattern((*value), pattern_0(), path,
+      R"rpckit(expected a UUID)rpckit");
 }
-
-void write_json(std::string& out, const SessionDebugPayload& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("data":)rpckit", value.data);
-  object.member(R"rpckit("session_id":)rpckit", value.session_id);
-  object.member(R"rpckit("stage":)rpckit", value.stage);
-  object.member(R"rpckit("turn_id":)rpckit", value.turn_id);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, SessionDebugPayload& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(session_id)rpckit") {
-      if (!read_member(in, value.session_id)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(turn_id)rpckit") {
-      if (!read_member(in, value.turn_id)) return false;
-      continue;
-    }
-    if (key == R"rpckit(stage)rpckit") {
-      if (!read_member(in, value.stage)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    if (key == R"rpckit(data)rpckit") {
-      if (!read_member(in, value.data)) return false;
-      seen |= std::uint64_t{1} << 2;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 3) - 1) return false;  // a required member is missing
-  rpckit::codec::DecodePath path;
-  {
-    rpckit::codec::DecodePath::Key scope(path, "session_id");
-    rpckit::codec::check_pattern(value.session_id, pattern_0(), path,
-        R"rpckit(expected a UUID)rpckit");
-  }
-  if (value.turn_id.has_value()) {
-    rpckit::codec::DecodePath::Key scope(path, "turn_id");
-    rpckit::codec::check_pattern((*value.turn_id), pattern_0(), path,
-        R"rpckit(expected a UUID)rpckit");
-  }
-  return true;
-}
-
-void from_json(const nlohmann::json& j, SessionDebugPayload& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+constexpr auto kSessionDebugPayloadMembers = std::tuple{
+    rpckit::codec::required("session_id", &SessionDebugPayload::session_id, check_SessionDebugPayload_session_id),
+    rpckit::codec::optional("turn_id", &SessionDebugPayload::turn_id, check_SessionDebugPayload_turn_id),
+    rpckit::codec::required("stage", &SessionDebugPayload::stage),
+    rpckit::codec::required("data", &SessionDebugPayload::data),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(SessionDebugPayload)
 
 // ---- SessionDebugEvent
 
-void to_json(nlohmann::json& j, const SessionDebugEvent& value) {
-  j = nlohmann::json::object();
-  j["type"] = nlohmann::json::parse(R"rpckit("session.debug")rpckit");
-  j["timestamp"] = value.timestamp;
-  j["payload"] = value.payload;
+namespace {
+void check_SessionDebugEvent_timestamp(const std::string& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_date_time(value, path);
 }
-
-void decode(const nlohmann::json& j, SessionDebugEvent& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  {
-    static const nlohmann::json expected = nlohmann::json::parse(R"rpckit("session.debug")rpckit");
-    rpckit::codec::decode_const(j, "type", expected, true, path);
-  }
-  if (rpckit::codec::decode_required(j, "timestamp", value.timestamp, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "timestamp");
-    rpckit::codec::check_date_time(value.timestamp, path);
-  }
-  rpckit::codec::decode_required(j, "payload", value.payload, path);
-}
-
-void write_json(std::string& out, const SessionDebugEvent& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("payload":)rpckit", value.payload);
-  object.member(R"rpckit("timestamp":)rpckit", value.timestamp);
-  object.constant(R"rpckit("type":)rpckit", R"rpckit("session.debug")rpckit");
-}
-
-bool read_json(rpckit::codec::JsonReader& in, SessionDebugEvent& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(type)rpckit") {
-      if (!rpckit::codec::read_const_string(in, R"rpckit(session.debug)rpckit")) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(timestamp)rpckit") {
-      if (!read_member(in, value.timestamp)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    if (key == R"rpckit(payload)rpckit") {
-      if (!read_member(in, value.payload)) return false;
-      seen |= std::uint64_t{1} << 2;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 3) - 1) return false;  // a required member is missing
-  rpckit::codec::DecodePath path;
-  {
-    rpckit::codec::DecodePath::Key scope(path, "timestamp");
-    rpckit::codec::check_date_time(value.timestamp, path);
-  }
-  return true;
-}
-
-void from_json(const nlohmann::json& j, SessionDebugEvent& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+constexpr auto kSessionDebugEventMembers = std::tuple{
+    rpckit::codec::constant("type", "\"session.debug\""),
+    rpckit::codec::required("timestamp", &SessionDebugEvent::timestamp, check_SessionDebugEvent_timestamp),
+    rpckit::codec::required("payload", &SessionDebugEvent::payload),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(SessionDebugEvent)
 
 // ---- SessionContextEstimatePayload
 
-void to_json(nlohmann::json& j, const SessionContextEstimatePayload& value) {
-  j = nlohmann::json::object();
-  j["session_id"] = value.session_id;
-  j["provider"] = value.provider;
-  j["source"] = value.source;
-  j["total_tokens_estimate"] = value.total_tokens_estimate;
-  j["breakdown"] = value.breakdown;
+namespace {
+void check_SessionContextEstimatePayload_session_id(const std::string& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_pattern(value, pattern_0(), path,
+      R"rpckit(expected a UUID)rpckit");
 }
-
-void decode(const nlohmann::json& j, SessionContextEstimatePayload& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  if (rpckit::codec::decode_required(j, "session_id", value.session_id, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "session_id");
-    rpckit::codec::check_pattern(value.session_id, pattern_0(), path,
-        R"rpckit(expected a UUID)rpckit");
-  }
-  rpckit::codec::decode_required(j, "provider", value.provider, path);
-  rpckit::codec::decode_required(j, "source", value.source, path);
-  rpckit::codec::decode_required(j, "total_tokens_estimate", value.total_tokens_estimate, path);
-  rpckit::codec::decode_required(j, "breakdown", value.breakdown, path);
-}
-
-void write_json(std::string& out, const SessionContextEstimatePayload& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("breakdown":)rpckit", value.breakdown);
-  object.member(R"rpckit("provider":)rpckit", value.provider);
-  object.member(R"rpckit("session_id":)rpckit", value.session_id);
-  object.member(R"rpckit("source":)rpckit", value.source);
-  object.member(R"rpckit("total_tokens_estimate":)rpckit", value.total_tokens_estimate);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, SessionContextEstimatePayload& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(session_id)rpckit") {
-      if (!read_member(in, value.session_id)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(provider)rpckit") {
-      if (!read_member(in, value.provider)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    if (key == R"rpckit(source)rpckit") {
-      if (!read_member(in, value.source)) return false;
-      seen |= std::uint64_t{1} << 2;
-      continue;
-    }
-    if (key == R"rpckit(total_tokens_estimate)rpckit") {
-      if (!read_member(in, value.total_tokens_estimate)) return false;
-      seen |= std::uint64_t{1} << 3;
-      continue;
-    }
-    if (key == R"rpckit(breakdown)rpckit") {
-      if (!read_member(in, value.breakdown)) return false;
-      seen |= std::uint64_t{1} << 4;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 5) - 1) return false;  // a required member is missing
-  rpckit::codec::DecodePath path;
-  {
-    rpckit::codec::DecodePath::Key scope(path, "session_id");
-    rpckit::codec::check_pattern(value.session_id, pattern_0(), path,
-        R"rpckit(expected a UUID)rpckit");
-  }
-  return true;
-}
-
-void from_json(const nlohmann::json& j, SessionContextEstimatePayload& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+constexpr auto kSessionContextEstimatePayloadMembers = std::tuple{
+    rpckit::codec::required("session_id", &SessionContextEstimatePayload::session_id, check_SessionContextEstimatePayload_session_id),
+    rpckit::codec::required("provider", &SessionContextEstimatePayload::provider),
+    rpckit::codec::required("source", &SessionContextEstimatePayload::source),
+    rpckit::codec::required("total_tokens_estimate", &SessionContextEstimatePayload::total_tokens_estimate),
+    rpckit::codec::required("breakdown", &SessionContextEstimatePayload::breakdown),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(SessionContextEstimatePayload)
 
 // ---- SessionContextEstimateEvent
 
-void to_json(nlohmann::json& j, const SessionContextEstimateEvent& value) {
-  j = nlohmann::json::object();
-  j["type"] = nlohmann::json::parse(R"rpckit("session.context.estimate")rpckit");
-  j["timestamp"] = value.timestamp;
-  j["payload"] = value.payload;
+namespace {
+void check_SessionContextEstimateEvent_timestamp(const std::string& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_date_time(value, path);
 }
-
-void decode(const nlohmann::json& j, SessionContextEstimateEvent& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  {
-    static const nlohmann::json expected = nlohmann::json::parse(R"rpckit("session.context.estimate")rpckit");
-    rpckit::codec::decode_const(j, "type", expected, true, path);
-  }
-  if (rpckit::codec::decode_required(j, "timestamp", value.timestamp, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "timestamp");
-    rpckit::codec::check_date_time(value.timestamp, path);
-  }
-  rpckit::codec::decode_required(j, "payload", value.payload, path);
-}
-
-void write_json(std::string& out, const SessionContextEstimateEvent& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("payload":)rpckit", value.payload);
-  object.member(R"rpckit("timestamp":)rpckit", value.timestamp);
-  object.constant(R"rpckit("type":)rpckit", R"rpckit("session.context.estimate")rpckit");
-}
-
-bool read_json(rpckit::codec::JsonReader& in, SessionContextEstimateEvent& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(type)rpckit") {
-      if (!rpckit::codec::read_const_string(in, R"rpckit(session.context.estimate)rpckit")) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(timestamp)rpckit") {
-      if (!read_member(in, value.timestamp)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    if (key == R"rpckit(payload)rpckit") {
-      if (!read_member(in, value.payload)) return false;
-      seen |= std::uint64_t{1} << 2;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 3) - 1) return false;  // a required member is missing
-  rpckit::codec::DecodePath path;
-  {
-    rpckit::codec::DecodePath::Key scope(path, "timestamp");
-    rpckit::codec::check_date_time(value.timestamp, path);
-  }
-  return true;
-}
-
-void from_json(const nlohmann::json& j, SessionContextEstimateEvent& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+constexpr auto kSessionContextEstimateEventMembers = std::tuple{
+    rpckit::codec::constant("type", "\"session.context.estimate\""),
+    rpckit::codec::required("timestamp", &SessionContextEstimateEvent::timestamp, check_SessionContextEstimateEvent_timestamp),
+    rpckit::codec::required("payload", &SessionContextEstimateEvent::payload),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(SessionContextEstimateEvent)
 
 // ---- CompactionStartedPayload
 
-void to_json(nlohmann::json& j, const CompactionStartedPayload& value) {
-  j = nlohmann::json::object();
-  j["session_id"] = value.session_id;
-  rpckit::codec::encode_optional(j, "turn_id", value.turn_id);
-  j["reason"] = value.reason;
-  j["anchor_event_index_before"] = value.anchor_event_index_before;
-  j["event_count"] = value.event_count;
-  j["context_window_tokens"] = value.context_window_tokens;
+namespace {
+void check_CompactionStartedPayload_session_id(const std::string& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_pattern(value, pattern_0(), path,
+      R"rpckit(expected a UUID)rpckit");
 }
-
-void decode(const nlohmann::json& j, CompactionStartedPayload& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  if (rpckit::codec::decode_required(j, "session_id", value.session_id, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "session_id");
-    rpckit::codec::check_pattern(value.session_id, pattern_0(), path,
-        R"rpckit(expected a UUID)rpckit");
-  }
-  rpckit::codec::decode_optional(j, "turn_id", value.turn_id, path);
-  if (value.turn_id.has_value()) {
-    rpckit::codec::DecodePath::Key scope(path, "turn_id");
-    rpckit::codec::check_pattern((*value.turn_id), pattern_0(), path,
-        R"rpckit(expected a UUID)rpckit");
-  }
-  rpckit::codec::decode_required(j, "reason", value.reason, path);
-  rpckit::codec::decode_required(j, "anchor_event_index_before", value.anchor_event_index_before, path);
-  rpckit::codec::decode_required(j, "event_count", value.event_count, path);
-  rpckit::codec::decode_required(j, "context_window_tokens", value.context_window_tokens, path);
+void check_CompactionStartedPayload_turn_id(const std::optional<std::string>& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_pattern((*value), pattern_0(), path,
+      R"rpckit(expected a UUID)rpckit");
 }
-
-void write_json(std::string& out, const CompactionStartedPayload& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("anchor_event_index_before":)rpckit", value.anchor_event_index_before);
-  object.member(R"rpckit("context_window_tokens":)rpckit", value.context_window_tokens);
-  object.member(R"rpckit("event_count":)rpckit", value.event_count);
-  object.member(R"rpckit("reason":)rpckit", value.reason);
-  object.member(R"rpckit("session_id":)rpckit", value.session_id);
-  object.member(R"rpckit("turn_id":)rpckit", value.turn_id);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, CompactionStartedPayload& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(session_id)rpckit") {
-      if (!read_member(in, value.session_id)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(turn_id)rpckit") {
-      if (!read_member(in, value.turn_id)) return false;
-      continue;
-    }
-    if (key == R"rpckit(reason)rpckit") {
-      if (!read_member(in, value.reason)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    if (key == R"rpckit(anchor_event_index_before)rpckit") {
-      if (!read_member(in, value.anchor_event_index_before)) return false;
-      seen |= std::uint64_t{1} << 2;
-      continue;
-    }
-    if (key == R"rpckit(event_count)rpckit") {
-      if (!read_member(in, value.event_count)) return false;
-      seen |= std::uint64_t{1} << 3;
-      continue;
-    }
-    if (key == R"rpckit(context_window_tokens)rpckit") {
-      if (!read_member(in, value.context_window_tokens)) return false;
-      seen |= std::uint64_t{1} << 4;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 5) - 1) return false;  // a required member is missing
-  rpckit::codec::DecodePath path;
-  {
-    rpckit::codec::DecodePath::Key scope(path, "session_id");
-    rpckit::codec::check_pattern(value.session_id, pattern_0(), path,
-        R"rpckit(expected a UUID)rpckit");
-  }
-  if (value.turn_id.has_value()) {
-    rpckit::codec::DecodePath::Key scope(path, "turn_id");
-    rpckit::codec::check_pattern((*value.turn_id), pattern_0(), path,
-        R"rpckit(expected a UUID)rpckit");
-  }
-  return true;
-}
-
-void from_json(const nlohmann::json& j, CompactionStartedPayload& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+constexpr auto kCompactionStartedPayloadMembers = std::tuple{
+    rpckit::codec::required("session_id", &CompactionStartedPayload::session_id, check_CompactionStartedPayload_session_id),
+    rpckit::codec::optional("turn_id", &CompactionStartedPayload::turn_id, check_CompactionStartedPayload_turn_id),
+    rpckit::codec::required("reason", &CompactionStartedPayload::reason),
+    rpckit::codec::required("anchor_event_index_before", &CompactionStartedPayload::anchor_event_index_before),
+    rpckit::codec::required("event_count", &CompactionStartedPayload::event_count),
+    rpckit::codec::required("context_window_tokens", &CompactionStartedPayload::context_window_tokens),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(CompactionStartedPayload)
 
 // ---- CompactionStartedEvent
 
-void to_json(nlohmann::json& j, const CompactionStartedEvent& value) {
-  j = nlohmann::json::object();
-  j["type"] = nlohmann::json::parse(R"rpckit("compaction.started")rpckit");
-  j["timestamp"] = value.timestamp;
-  j["payload"] = value.payload;
+namespace {
+void check_CompactionStartedEvent_timestamp(const std::string& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_date_time(value, path);
 }
-
-void decode(const nlohmann::json& j, CompactionStartedEvent& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  {
-    static const nlohmann::json expected = nlohmann::json::parse(R"rpckit("compaction.started")rpckit");
-    rpckit::codec::decode_const(j, "type", expected, true, path);
-  }
-  if (rpckit::codec::decode_required(j, "timestamp", value.timestamp, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "timestamp");
-    rpckit::codec::check_date_time(value.timestamp, path);
-  }
-  rpckit::codec::decode_required(j, "payload", value.payload, path);
-}
-
-void write_json(std::string& out, const CompactionStartedEvent& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("payload":)rpckit", value.payload);
-  object.member(R"rpckit("timestamp":)rpckit", value.timestamp);
-  object.constant(R"rpckit("type":)rpckit", R"rpckit("compaction.started")rpckit");
-}
-
-bool read_json(rpckit::codec::JsonReader& in, CompactionStartedEvent& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(type)rpckit") {
-      if (!rpckit::codec::read_const_string(in, R"rpckit(compaction.started)rpckit")) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(timestamp)rpckit") {
-      if (!read_member(in, value.timestamp)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    if (key == R"rpckit(payload)rpckit") {
-      if (!read_member(in, value.payload)) return false;
-      seen |= std::uint64_t{1} << 2;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 3) - 1) return false;  // a required member is missing
-  rpckit::codec::DecodePath path;
-  {
-    rpckit::codec::DecodePath::Key scope(path, "timestamp");
-    rpckit::codec::check_date_time(value.timestamp, path);
-  }
-  return true;
-}
-
-void from_json(const nlohmann::json& j, CompactionStartedEvent& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+constexpr auto kCompactionStartedEventMembers = std::tuple{
+    rpckit::codec::constant("type", "\"compaction.started\""),
+    rpckit::codec::required("timestamp", &CompactionStartedEvent::timestamp, check_CompactionStartedEvent_timestamp),
+    rpckit::codec::required("payload", &CompactionStartedEvent::payload),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(CompactionStartedEvent)
 
 // ---- CompactionAnchorSelectedPayload
 
-void to_json(nlohmann::json& j, const CompactionAnchorSelectedPayload& value) {
-  j = nlohmann::json::object();
-  j["session_id"] = value.session_id;
-  rpckit::codec::encode_optional(j, "turn_id", value.turn_id);
-  j["reason"] = value.reason;
-  j["anchor_event_index_before"] = value.anchor_event_index_before;
-  j["anchor_event_index_after"] = value.anchor_event_index_after;
-  j["delta_event_count"] = value.delta_event_count;
+namespace {
+void check_CompactionAnchorSelectedPayload_session_id(const std::string& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_pattern(value, pattern_0(), path,
+      R"rpckit(expected a UUID)rpckit");
 }
-
-void decode(const nlohmann::json& j, CompactionAnchorSelectedPayload& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  if (rpckit::codec::decode_required(j, "session_id", value.session_id, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "session_id");
-    rpckit::codec::check_pattern(value.session_id, pattern_0(), path,
-        R"rpckit(expected a UUID)rpckit");
-  }
-  rpckit::codec::decode_optional(j, "turn_id", value.turn_id, path);
-  if (value.turn_id.has_value()) {
-    rpckit::codec::DecodePath::Key scope(path, "turn_id");
-    rpckit::codec::check_pattern((*value.turn_id), pattern_0(), path,
-        R"rpckit(expected a UUID)rpckit");
-  }
-  rpckit::codec::decode_required(j, "reason", value.reason, path);
-  rpckit::codec::decode_required(j, "anchor_event_index_before", value.anchor_event_index_before, path);
-  rpckit::codec::decode_required(j, "anchor_event_index_after", value.anchor_event_index_after, path);
-  rpckit::codec::decode_required(j, "delta_event_count", value.delta_event_count, path);
+void check_CompactionAnchorSelectedPayload_turn_id(const std::optional<std::string>& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_pattern((*value), pattern_0(), path,
+      R"rpckit(expected a UUID)rpckit");
 }
-
-void write_json(std::string& out, const CompactionAnchorSelectedPayload& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("anchor_event_index_after":)rpckit", value.anchor_event_index_after);
-  object.member(R"rpckit("anchor_event_index_before":)rpckit", value.anchor_event_index_before);
-  object.member(R"rpckit("delta_event_count":)rpckit", value.delta_event_count);
-  object.member(R"rpckit("reason":)rpckit", value.reason);
-  object.member(R"rpckit("session_id":)rpckit", value.session_id);
-  object.member(R"rpckit("turn_id":)rpckit", value.turn_id);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, CompactionAnchorSelectedPayload& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(session_id)rpckit") {
-      if (!read_member(in, value.session_id)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(turn_id)rpckit") {
-      if (!read_member(in, value.turn_id)) return false;
-      continue;
-    }
-    if (key == R"rpckit(reason)rpckit") {
-      if (!read_member(in, value.reason)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    if (key == R"rpckit(anchor_event_index_before)rpckit") {
-      if (!read_member(in, value.anchor_event_index_before)) return false;
-      seen |= std::uint64_t{1} << 2;
-      continue;
-    }
-    if (key == R"rpckit(anchor_event_index_after)rpckit") {
-      if (!read_member(in, value.anchor_event_index_after)) return false;
-      seen |= std::uint64_t{1} << 3;
-      continue;
-    }
-    if (key == R"rpckit(delta_event_count)rpckit") {
-      if (!read_member(in, value.delta_event_count)) return false;
-      seen |= std::uint64_t{1} << 4;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 5) - 1) return false;  // a required member is missing
-  rpckit::codec::DecodePath path;
-  {
-    rpckit::codec::DecodePath::Key scope(path, "session_id");
-    rpckit::codec::check_pattern(value.session_id, pattern_0(), path,
-        R"rpckit(expected a UUID)rpckit");
-  }
-  if (value.turn_id.has_value()) {
-    rpckit::codec::DecodePath::Key scope(path, "turn_id");
-    rpckit::codec::check_pattern((*value.turn_id), pattern_0(), path,
-        R"rpckit(expected a UUID)rpckit");
-  }
-  return true;
-}
-
-void from_json(const nlohmann::json& j, CompactionAnchorSelectedPayload& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+constexpr auto kCompactionAnchorSelectedPayloadMembers = std::tuple{
+    rpckit::codec::required("session_id", &CompactionAnchorSelectedPayload::session_id, check_CompactionAnchorSelectedPayload_session_id),
+    rpckit::codec::optional("turn_id", &CompactionAnchorSelectedPayload::turn_id, check_CompactionAnchorSelectedPayload_turn_id),
+    rpckit::codec::required("reason", &CompactionAnchorSelectedPayload::reason),
+    rpckit::codec::required("anchor_event_index_before", &CompactionAnchorSelectedPayload::anchor_event_index_before),
+    rpckit::codec::required("anchor_event_index_after", &CompactionAnchorSelectedPayload::anchor_event_index_after),
+    rpckit::codec::required("delta_event_count", &CompactionAnchorSelectedPayload::delta_event_count),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(CompactionAnchorSelectedPayload)
 
 // ---- CompactionAnchorSelectedEvent
 
-void to_json(nlohmann::json& j, const CompactionAnchorSelectedEvent& value) {
-  j = nlohmann::json::object();
-  j["type"] = nlohmann::json::parse(R"rpckit("compaction.anchor_selected")rpckit");
-  j["timestamp"] = value.timestamp;
-  j["payload"] = value.payload;
+namespace {
+void check_CompactionAnchorSelectedEvent_timestamp(const std::string& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_date_time(value, path);
 }
-
-void decode(const nlohmann::json& j, CompactionAnchorSelectedEvent& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  {
-    static const nlohmann::json expected = nlohmann::json::parse(R"rpckit("compaction.anchor_selected")rpckit");
-    rpckit::codec::decode_const(j, "type", expected, true, path);
-  }
-  if (rpckit::codec::decode_required(j, "timestamp", value.timestamp, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "timestamp");
-    rpckit::codec::check_date_time(value.timestamp, path);
-  }
-  rpckit::codec::decode_required(j, "payload", value.payload, path);
-}
-
-void write_json(std::string& out, const CompactionAnchorSelectedEvent& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("payload":)rpckit", value.payload);
-  object.member(R"rpckit("timestamp":)rpckit", value.timestamp);
-  object.constant(R"rpckit("type":)rpckit", R"rpckit("compaction.anchor_selected")rpckit");
-}
-
-bool read_json(rpckit::codec::JsonReader& in, CompactionAnchorSelectedEvent& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(type)rpckit") {
-      if (!rpckit::codec::read_const_string(in, R"rpckit(compaction.anchor_selected)rpckit")) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(timestamp)rpckit") {
-      if (!read_member(in, value.timestamp)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    if (key == R"rpckit(payload)rpckit") {
-      if (!read_member(in, value.payload)) return false;
-      seen |= std::uint64_t{1} << 2;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 3) - 1) return false;  // a required member is missing
-  rpckit::codec::DecodePath path;
-  {
-    rpckit::codec::DecodePath::Key scope(path, "timestamp");
-    rpckit::codec::check_date_time(value.timestamp, path);
-  }
-  return true;
-}
-
-void from_json(const nlohmann::json& j, CompactionAnchorSelectedEvent& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+constexpr auto kCompactionAnchorSelectedEventMembers = std::tuple{
+    rpckit::codec::constant("type", "\"compaction.anchor_selected\""),
+    rpckit::codec::required("timestamp", &CompactionAnchorSelectedEvent::timestamp, check_CompactionAnchorSelectedEvent_timestamp),
+    rpckit::codec::required("payload", &CompactionAnchorSelectedEvent::payload),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(CompactionAnchorSelectedEvent)
 
 // ---- CompactionSummaryMergedPayload
 
-void to_json(nlohmann::json& j, const CompactionSummaryMergedPayload& value) {
-  j = nlohmann::json::object();
-  j["session_id"] = value.session_id;
-  rpckit::codec::encode_optional(j, "turn_id", value.turn_id);
-  j["summary_updated_at"] = value.summary_updated_at;
-  j["anchor_event_index_after"] = value.anchor_event_index_after;
+namespace {
+void check_CompactionSummaryMergedPayload_session_id(const std::string& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_pattern(value, pattern_0(), path,
+      R"rpckit(expected a UUID)rpckit");
 }
-
-void decode(const nlohmann::json& j, CompactionSummaryMergedPayload& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  if (rpckit::codec::decode_required(j, "session_id", value.session_id, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "session_id");
-    rpckit::codec::check_pattern(value.session_id, pattern_0(), path,
-        R"rpckit(expected a UUID)rpckit");
-  }
-  rpckit::codec::decode_optional(j, "turn_id", value.turn_id, path);
-  if (value.turn_id.has_value()) {
-    rpckit::codec::DecodePath::Key scope(path, "turn_id");
-    rpckit::codec::check_pattern((*value.turn_id), pattern_0(), path,
-        R"rpckit(expected a UUID)rpckit");
-  }
-  rpckit::codec::decode_required(j, "summary_updated_at", value.summary_updated_at, path);
-  rpckit::codec::decode_required(j, "anchor_event_index_after", value.anchor_event_index_after, path);
+void check_CompactionSummaryMergedPayload_turn_id(const std::optional<std::string>& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_pattern((*value), pattern_0(), path,
+      R"rpckit(expected a UUID)rpckit");
 }
-
-void write_json(std::string& out, const CompactionSummaryMergedPayload& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("anchor_event_index_after":)rpckit", value.anchor_event_index_after);
-  object.member(R"rpckit("session_id":)rpckit", value.session_id);
-  object.member(R"rpckit("summary_updated_at":)rpckit", value.summary_updated_at);
-  object.member(R"rpckit("turn_id":)rpckit", value.turn_id);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, CompactionSummaryMergedPayload& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(session_id)rpckit") {
-      if (!read_member(in, value.session_id)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(turn_id)rpckit") {
-      if (!read_member(in, value.turn_id)) return false;
-      continue;
-    }
-    if (key == R"rpckit(summary_updated_at)rpckit") {
-      if (!read_member(in, value.summary_updated_at)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    if (key == R"rpckit(anchor_event_index_after)rpckit") {
-      if (!read_member(in, value.anchor_event_index_after)) return false;
-      seen |= std::uint64_t{1} << 2;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 3) - 1) return false;  // a required member is missing
-  rpckit::codec::DecodePath path;
-  {
-    rpckit::codec::DecodePath::Key scope(path, "session_id");
-    rpckit::codec::check_pattern(value.session_id, pattern_0(), path,
-        R"rpckit(expected a UUID)rpckit");
-  }
-  if (value.turn_id.has_value()) {
-    rpckit::codec::DecodePath::Key scope(path, "turn_id");
-    rpckit::codec::check_pattern((*value.turn_id), pattern_0(), path,
-        R"rpckit(expected a UUID)rpckit");
-  }
-  return true;
-}
-
-void from_json(const nlohmann::json& j, CompactionSummaryMergedPayload& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+constexpr auto kCompactionSummaryMergedPayloadMembers = std::tuple{
+    rpckit::codec::required("session_id", &CompactionSummaryMergedPayload::session_id, check_CompactionSummaryMergedPayload_session_id),
+    rpckit::codec::optional("turn_id", &CompactionSummaryMergedPayload::turn_id, check_CompactionSummaryMergedPayload_turn_id),
+    rpckit::codec::required("summary_updated_at", &CompactionSummaryMergedPayload::summary_updated_at),
+    rpckit::codec::required("anchor_event_index_after", &CompactionSummaryMergedPayload::anchor_event_index_after),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(CompactionSummaryMergedPayload)
 
 // ---- CompactionSummaryMergedEvent
 
-void to_json(nlohmann::json& j, const CompactionSummaryMergedEvent& value) {
-  j = nlohmann::json::object();
-  j["type"] = nlohmann::json::parse(R"rpckit("compaction.summary_merged")rpckit");
-  j["timestamp"] = value.timestamp;
-  j["payload"] = value.payload;
+namespace {
+void check_CompactionSummaryMergedEvent_timestamp(const std::string& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_date_time(value, path);
 }
-
-void decode(const nlohmann::json& j, CompactionSummaryMergedEvent& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  {
-    static const nlohmann::json expected = nlohmann::json::parse(R"rpckit("compaction.summary_merged")rpckit");
-    rpckit::codec::decode_const(j, "type", expected, true, path);
-  }
-  if (rpckit::codec::decode_required(j, "timestamp", value.timestamp, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "timestamp");
-    rpckit::codec::check_date_time(value.timestamp, path);
-  }
-  rpckit::codec::decode_required(j, "payload", value.payload, path);
-}
-
-void write_json(std::string& out, const CompactionSummaryMergedEvent& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("payload":)rpckit", value.payload);
-  object.member(R"rpckit("timestamp":)rpckit", value.timestamp);
-  object.constant(R"rpckit("type":)rpckit", R"rpckit("compaction.summary_merged")rpckit");
-}
-
-bool read_json(rpckit::codec::JsonReader& in, CompactionSummaryMergedEvent& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(type)rpckit") {
-      if (!rpckit::codec::read_const_string(in, R"rpckit(compaction.summary_merged)rpckit")) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(timestamp)rpckit") {
-      if (!read_member(in, value.timestamp)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    if (key == R"rpckit(payload)rpckit") {
-      if (!read_member(in, value.payload)) return false;
-      seen |= std::uint64_t{1} << 2;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 3) - 1) return false;  // a required member is missing
-  rpckit::codec::DecodePath path;
-  {
-    rpckit::codec::DecodePath::Key scope(path, "timestamp");
-    rpckit::codec::check_date_time(value.timestamp, path);
-  }
-  return true;
-}
-
-void from_json(const nlohmann::json& j, CompactionSummaryMergedEvent& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+constexpr auto kCompactionSummaryMergedEventMembers = std::tuple{
+    rpckit::codec::constant("type", "\"compaction.summary_merged\""),
+    rpckit::codec::required("timestamp", &CompactionSummaryMergedEvent::timestamp, check_CompactionSummaryMergedEvent_timestamp),
+    rpckit::codec::required("payload", &CompactionSummaryMergedEvent::payload),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(CompactionSummaryMergedEvent)
 
 // ---- CompactionCompletedPayload
 
-void to_json(nlohmann::json& j, const CompactionCompletedPayload& value) {
-  j = nlohmann::json::object();
-  j["session_id"] = value.session_id;
-  rpckit::codec::encode_optional(j, "turn_id", value.turn_id);
-  j["compressed"] = value.compressed;
-  j["reason"] = value.reason;
-  j["estimated_tokens_before"] = value.estimated_tokens_before;
-  j["estimated_tokens_after"] = value.estimated_tokens_after;
-  j["model_context_window"] = value.model_context_window;
-  j["target_limit"] = value.target_limit;
-  j["high_watermark_limit"] = value.high_watermark_limit;
-  j["anchor_event_index_before"] = value.anchor_event_index_before;
-  j["anchor_event_index_after"] = value.anchor_event_index_after;
+namespace {
+void check_CompactionCompletedPayload_session_id(const std::string& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_pattern(value, pattern_0(), path,
+      R"rpckit(expected a UUID)rpckit");
 }
-
-void decode(const nlohmann::json& j, CompactionCompletedPayload& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  if (rpckit::codec::decode_required(j, "session_id", value.session_id, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "session_id");
-    rpckit::codec::check_pattern(value.session_id, pattern_0(), path,
-        R"rpckit(expected a UUID)rpckit");
-  }
-  rpckit::codec::decode_optional(j, "turn_id", value.turn_id, path);
-  if (value.turn_id.has_value()) {
-    rpckit::codec::DecodePath::Key scope(path, "turn_id");
-    rpckit::codec::check_pattern((*value.turn_id), pattern_0(), path,
-        R"rpckit(expected a UUID)rpckit");
-  }
-  rpckit::codec::decode_required(j, "compressed", value.compressed, path);
-  rpckit::codec::decode_required(j, "reason", value.reason, path);
-  rpckit::codec::decode_required(j, "estimated_tokens_before", value.estimated_tokens_before, path);
-  rpckit::codec::decode_required(j, "estimated_tokens_after", value.estimated_tokens_after, path);
-  rpckit::codec::decode_required(j, "model_context_window", value.model_context_window, path);
-  rpckit::codec::decode_required(j, "target_limit", value.target_limit, path);
-  rpckit::codec::decode_required(j, "high_watermark_limit", value.high_watermark_limit, path);
-  rpckit::codec::decode_required(j, "anchor_event_index_before", value.anchor_event_index_before, path);
-  rpckit::codec::decode_required(j, "anchor_event_index_after", value.anchor_event_index_after, path);
+void check_CompactionCompletedPayload_turn_id(const std::optional<std::string>& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_pattern((*value), pattern_0(), path,
+      R"rpckit(expected a UUID)rpckit");
 }
-
-void write_json(std::string& out, const CompactionCompletedPayload& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("anchor_event_index_after":)rpckit", value.anchor_event_index_after);
-  object.member(R"rpckit("anchor_event_index_before":)rpckit", value.anchor_event_index_before);
-  object.member(R"rpckit("compressed":)rpckit", value.compressed);
-  object.member(R"rpckit("estimated_tokens_after":)rpckit", value.estimated_tokens_after);
-  object.member(R"rpckit("estimated_tokens_before":)rpckit", value.estimated_tokens_before);
-  object.member(R"rpckit("high_watermark_limit":)rpckit", value.high_watermark_limit);
-  object.member(R"rpckit("model_context_window":)rpckit", value.model_context_window);
-  object.member(R"rpckit("reason":)rpckit", value.reason);
-  object.member(R"rpckit("session_id":)rpckit", value.session_id);
-  object.member(R"rpckit("target_limit":)rpckit", value.target_limit);
-  object.member(R"rpckit("turn_id":)rpckit", value.turn_id);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, CompactionCompletedPayload& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(session_id)rpckit") {
-      if (!read_member(in, value.session_id)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(turn_id)rpckit") {
-      if (!read_member(in, value.turn_id)) return false;
-      continue;
-    }
-    if (key == R"rpckit(compressed)rpckit") {
-      if (!read_member(in, value.compressed)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    if (key == R"rpckit(reason)rpckit") {
-      if (!read_member(in, value.reason)) return false;
-      seen |= std::uint64_t{1} << 2;
-      continue;
-    }
-    if (key == R"rpckit(estimated_tokens_before)rpckit") {
-      if (!read_member(in, value.estimated_tokens_before)) return false;
-      seen |= std::uint64_t{1} << 3;
-      continue;
-    }
-    if (key == R"rpckit(estimated_tokens_after)rpckit") {
-      if (!read_member(in, value.estimated_tokens_after)) return false;
-      seen |= std::uint64_t{1} << 4;
-      continue;
-    }
-    if (key == R"rpckit(model_context_window)rpckit") {
-      if (!read_member(in, value.model_context_window)) return false;
-      seen |= std::uint64_t{1} << 5;
-      continue;
-    }
-    if (key == R"rpckit(target_limit)rpckit") {
-      if (!read_member(in, value.target_limit)) return false;
-      seen |= std::uint64_t{1} << 6;
-      continue;
-    }
-    if (key == R"rpckit(high_watermark_limit)rpckit") {
-      if (!read_member(in, value.high_watermark_limit)) return false;
-      seen |= std::uint64_t{1} << 7;
-      continue;
-    }
-    if (key == R"rpckit(anchor_event_index_before)rpckit") {
-      if (!read_member(in, value.anchor_event_index_before)) return false;
-      seen |= std::uint64_t{1} << 8;
-      continue;
-    }
-    if (key == R"rpckit(anchor_event_index_after)rpckit") {
-      if (!read_member(in, value.anchor_event_index_after)) return false;
-      seen |= std::uint64_t{1} << 9;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 10) - 1) return false;  // a required member is missing
-  rpckit::codec::DecodePath path;
-  {
-    rpckit::codec::DecodePath::Key scope(path, "session_id");
-    rpckit::codec::check_pattern(value.session_id, pattern_0(), path,
-        R"rpckit(expected a UUID)rpckit");
-  }
-  if (value.turn_id.has_value()) {
-    rpckit::codec::DecodePath::Key scope(path, "turn_id");
-    rpckit::codec::check_pattern((*value.turn_id), pattern_0(), path,
-        R"rpckit(expected a UUID)rpckit");
-  }
-  return true;
-}
-
-void from_json(const nlohmann::json& j, CompactionCompletedPayload& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+constexpr auto kCompactionCompletedPayloadMembers = std::tuple{
+    rpckit::codec::required("session_id", &CompactionCompletedPayload::session_id, check_CompactionCompletedPayload_session_id),
+    rpckit::codec::optional("turn_id", &CompactionCompletedPayload::turn_id, check_CompactionCompletedPayload_turn_id),
+    rpckit::codec::required("compressed", &CompactionCompletedPayload::compressed),
+    rpckit::codec::required("reason", &CompactionCompletedPayload::reason),
+    rpckit::codec::required("estimated_tokens_before", &CompactionCompletedPayload::estimated_tokens_before),
+    rpckit::codec::required("estimated_tokens_after", &CompactionCompletedPayload::estimated_tokens_after),
+    rpckit::codec::required("model_context_window", &CompactionCompletedPayload::model_context_window),
+    rpckit::codec::required("target_limit", &CompactionCompletedPayload::target_limit),
+    rpckit::codec::required("high_watermark_limit", &CompactionCompletedPayload::high_watermark_limit),
+    rpckit::codec::required("anchor_event_index_before", &CompactionCompletedPayload::anchor_event_index_before),
+    rpckit::codec::required("anchor_event_index_after", &CompactionCompletedPayload::anchor_event_index_after),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(CompactionCompletedPayload)
 
 // ---- CompactionCompletedEvent
 
-void to_json(nlohmann::json& j, const CompactionCompletedEvent& value) {
-  j = nlohmann::json::object();
-  j["type"] = nlohmann::json::parse(R"rpckit("compaction.completed")rpckit");
-  j["timestamp"] = value.timestamp;
-  j["payload"] = value.payload;
+namespace {
+void check_CompactionCompletedEvent_timestamp(const std::string& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_date_time(value, path);
 }
-
-void decode(const nlohmann::json& j, CompactionCompletedEvent& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  {
-    static const nlohmann::json expected = nlohmann::json::parse(R"rpckit("compaction.completed")rpckit");
-    rpckit::codec::decode_const(j, "type", expected, true, path);
-  }
-  if (rpckit::codec::decode_required(j, "timestamp", value.timestamp, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "timestamp");
-    rpckit::codec::check_date_time(value.timestamp, path);
-  }
-  rpckit::codec::decode_required(j, "payload", value.payload, path);
-}
-
-void write_json(std::string& out, const CompactionCompletedEvent& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("payload":)rpckit", value.payload);
-  object.member(R"rpckit("timestamp":)rpckit", value.timestamp);
-  object.constant(R"rpckit("type":)rpckit", R"rpckit("compaction.completed")rpckit");
-}
-
-bool read_json(rpckit::codec::JsonReader& in, CompactionCompletedEvent& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(type)rpckit") {
-      if (!rpckit::codec::read_const_string(in, R"rpckit(compaction.completed)rpckit")) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(timestamp)rpckit") {
-      if (!read_member(in, value.timestamp)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    if (key == R"rpckit(payload)rpckit") {
-      if (!read_member(in, value.payload)) return false;
-      seen |= std::uint64_t{1} << 2;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 3) - 1) return false;  // a required member is missing
-  rpckit::codec::DecodePath path;
-  {
-    rpckit::codec::DecodePath::Key scope(path, "timestamp");
-    rpckit::codec::check_date_time(value.timestamp, path);
-  }
-  return true;
-}
-
-void from_json(const nlohmann::json& j, CompactionCompletedEvent& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+constexpr auto kCompactionCompletedEventMembers = std::tuple{
+    rpckit::codec::constant("type", "\"compaction.completed\""),
+    rpckit::codec::required("timestamp", &CompactionCompletedEvent::timestamp, check_CompactionCompletedEvent_timestamp),
+    rpckit::codec::required("payload", &CompactionCompletedEvent::payload),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(CompactionCompletedEvent)
 
 // ---- CompactionFailedPayload
 
-void to_json(nlohmann::json& j, const CompactionFailedPayload& value) {
-  j = nlohmann::json::object();
-  j["session_id"] = value.session_id;
-  rpckit::codec::encode_optional(j, "turn_id", value.turn_id);
-  j["reason"] = value.reason;
-  j["message"] = value.message;
+namespace {
+void check_CompactionFailedPayload_session_id(const std::string& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_pattern(value, pattern_0(), path,
+      R"rpckit(expected a UUID)rpckit");
 }
-
-void decode(const nlohmann::json& j, CompactionFailedPayload& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  if (rpckit::codec::decode_required(j, "session_id", value.session_id, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "session_id");
-    rpckit::codec::check_pattern(value.session_id, pattern_0(), path,
-        R"rpckit(expected a UUID)rpckit");
-  }
-  rpckit::codec::decode_optional(j, "turn_id", value.turn_id, path);
-  if (value.turn_id.has_value()) {
-    rpckit::codec::DecodePath::Key scope(path, "turn_id");
-    rpckit::codec::check_pattern((*value.turn_id), pattern_0(), path,
-        R"rpckit(expected a UUID)rpckit");
-  }
-  rpckit::codec::decode_required(j, "reason", value.reason, path);
-  rpckit::codec::decode_required(j, "message", value.message, path);
+void check_CompactionFailedPayload_turn_id(const std::optional<std::string>& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_pattern((*value), pattern_0(), path,
+      R"rpckit(expected a UUID)rpckit");
 }
-
-void write_json(std::string& out, const CompactionFailedPayload& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("message":)rpckit", value.message);
-  object.member(R"rpckit("reason":)rpckit", value.reason);
-  object.member(R"rpckit("session_id":)rpckit", value.session_id);
-  object.member(R"rpckit("turn_id":)rpckit", value.turn_id);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, CompactionFailedPayload& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(session_id)rpckit") {
-      if (!read_member(in, value.session_id)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(turn_id)rpckit") {
-      if (!read_member(in, value.turn_id)) return false;
-      continue;
-    }
-    if (key == R"rpckit(reason)rpckit") {
-      if (!read_member(in, value.reason)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    if (key == R"rpckit(message)rpckit") {
-      if (!read_member(in, value.message)) return false;
-      seen |= std::uint64_t{1} << 2;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 3) - 1) return false;  // a required member is missing
-  rpckit::codec::DecodePath path;
-  {
-    rpckit::codec::DecodePath::Key scope(path, "session_id");
-    rpckit::codec::check_pattern(value.session_id, pattern_0(), path,
-        R"rpckit(expected a UUID)rpckit");
-  }
-  if (value.turn_id.has_value()) {
-    rpckit::codec::DecodePath::Key scope(path, "turn_id");
-    rpckit::codec::check_pattern((*value.turn_id), pattern_0(), path,
-        R"rpckit(expected a UUID)rpckit");
-  }
-  return true;
-}
-
-void from_json(const nlohmann::json& j, CompactionFailedPayload& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+constexpr auto kCompactionFailedPayloadMembers = std::tuple{
+    rpckit::codec::required("session_id", &CompactionFailedPayload::session_id, check_CompactionFailedPayload_session_id),
+    rpckit::codec::optional("turn_id", &CompactionFailedPayload::turn_id, check_CompactionFailedPayload_turn_id),
+    rpckit::codec::required("reason", &CompactionFailedPayload::reason),
+    rpckit::codec::required("message", &CompactionFailedPayload::message),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(CompactionFailedPayload)
 
 // ---- CompactionFailedEvent
 
-void to_json(nlohmann::json& j, const CompactionFailedEvent& value) {
-  j = nlohmann::json::object();
-  j["type"] = nlohmann::json::parse(R"rpckit("compaction.failed")rpckit");
-  j["timestamp"] = value.timestamp;
-  j["payload"] = value.payload;
+namespace {
+void check_CompactionFailedEvent_timestamp(const std::string& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_date_time(value, path);
 }
-
-void decode(const nlohmann::json& j, CompactionFailedEvent& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  {
-    static const nlohmann::json expected = nlohmann::json::parse(R"rpckit("compaction.failed")rpckit");
-    rpckit::codec::decode_const(j, "type", expected, true, path);
-  }
-  if (rpckit::codec::decode_required(j, "timestamp", value.timestamp, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "timestamp");
-    rpckit::codec::check_date_time(value.timestamp, path);
-  }
-  rpckit::codec::decode_required(j, "payload", value.payload, path);
-}
-
-void write_json(std::string& out, const CompactionFailedEvent& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("payload":)rpckit", value.payload);
-  object.member(R"rpckit("timestamp":)rpckit", value.timestamp);
-  object.constant(R"rpckit("type":)rpckit", R"rpckit("compaction.failed")rpckit");
-}
-
-bool read_json(rpckit::codec::JsonReader& in, CompactionFailedEvent& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(type)rpckit") {
-      if (!rpckit::codec::read_const_string(in, R"rpckit(compaction.failed)rpckit")) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(timestamp)rpckit") {
-      if (!read_member(in, value.timestamp)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    if (key == R"rpckit(payload)rpckit") {
-      if (!read_member(in, value.payload)) return false;
-      seen |= std::uint64_t{1} << 2;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 3) - 1) return false;  // a required member is missing
-  rpckit::codec::DecodePath path;
-  {
-    rpckit::codec::DecodePath::Key scope(path, "timestamp");
-    rpckit::codec::check_date_time(value.timestamp, path);
-  }
-  return true;
-}
-
-void from_json(const nlohmann::json& j, CompactionFailedEvent& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+constexpr auto kCompactionFailedEventMembers = std::tuple{
+    rpckit::codec::constant("type", "\"compaction.failed\""),
+    rpckit::codec::required("timestamp", &CompactionFailedEvent::timestamp, check_CompactionFailedEvent_timestamp),
+    rpckit::codec::required("payload", &CompactionFailedEvent::payload),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(CompactionFailedEvent)
 
 // ---- EventEnvelope
 
@@ -5815,3608 +1499,791 @@ bool read_json(rpckit::codec::JsonReader& in, EventEnvelope& value) {
 }
 
 void from_json(const nlohmann::json& j, EventEnvelope& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
+  rpckit::codec::decode_from(j, value, {});
 }
 
 // ---- AuthCommandOutput
 
-void to_json(nlohmann::json& j, const AuthCommandOutput& value) {
-  j = nlohmann::json::object();
-  j["auth_status"] = value.auth_status;
-  j["hint"] = value.hint;
-}
-
-void decode(const nlohmann::json& j, AuthCommandOutput& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_required(j, "auth_status", value.auth_status, path);
-  rpckit::codec::decode_required(j, "hint", value.hint, path);
-}
-
-void write_json(std::string& out, const AuthCommandOutput& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("auth_status":)rpckit", value.auth_status);
-  object.member(R"rpckit("hint":)rpckit", value.hint);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, AuthCommandOutput& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(auth_status)rpckit") {
-      if (!read_member(in, value.auth_status)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(hint)rpckit") {
-      if (!read_member(in, value.hint)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 2) - 1) return false;  // a required member is missing
-  return true;
-}
-
-void from_json(const nlohmann::json& j, AuthCommandOutput& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr auto kAuthCommandOutputMembers = std::tuple{
+    rpckit::codec::required("auth_status", &AuthCommandOutput::auth_status),
+    rpckit::codec::required("hint", &AuthCommandOutput::hint),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(AuthCommandOutput)
 
 // ---- OnboardingCommandOutput
 
-void to_json(nlohmann::json& j, const OnboardingCommandOutput& value) {
-  j = nlohmann::json::object();
-  j["completed"] = value.completed;
-}
-
-void decode(const nlohmann::json& j, OnboardingCommandOutput& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_required(j, "completed", value.completed, path);
-}
-
-void write_json(std::string& out, const OnboardingCommandOutput& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("completed":)rpckit", value.completed);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, OnboardingCommandOutput& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(completed)rpckit") {
-      if (!read_member(in, value.completed)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 1) - 1) return false;  // a required member is missing
-  return true;
-}
-
-void from_json(const nlohmann::json& j, OnboardingCommandOutput& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr auto kOnboardingCommandOutputMembers = std::tuple{
+    rpckit::codec::required("completed", &OnboardingCommandOutput::completed),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(OnboardingCommandOutput)
 
 // ---- ClearedCommandOutput
 
-void to_json(nlohmann::json& j, const ClearedCommandOutput& value) {
-  j = nlohmann::json::object();
-  j["cleared"] = nlohmann::json::parse(R"rpckit(true)rpckit");
-  (void)value;
-}
-
-void decode(const nlohmann::json& j, ClearedCommandOutput& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  (void)value;
-  {
-    static const nlohmann::json expected = nlohmann::json::parse(R"rpckit(true)rpckit");
-    rpckit::codec::decode_const(j, "cleared", expected, true, path);
-  }
-}
-
-void write_json(std::string& out, const ClearedCommandOutput& value) {
-  rpckit::codec::ObjectWriter object(out);
-  (void)value;
-  object.constant(R"rpckit("cleared":)rpckit", R"rpckit(true)rpckit");
-}
-
-bool read_json(rpckit::codec::JsonReader& in, ClearedCommandOutput& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(cleared)rpckit") {
-      if (!rpckit::codec::read_const_json(in, R"rpckit(true)rpckit")) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 1) - 1) return false;  // a required member is missing
-  (void)value;  // nothing to store: every member is a const
-  return true;
-}
-
-void from_json(const nlohmann::json& j, ClearedCommandOutput& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr auto kClearedCommandOutputMembers = std::tuple{
+    rpckit::codec::constant("cleared", "true"),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(ClearedCommandOutput)
 
 // ---- ModelListResult
 
-void to_json(nlohmann::json& j, const ModelListResult& value) {
-  j = nlohmann::json::object();
-  j["providers"] = value.providers;
-  j["models"] = value.models;
-  j["selected_model"] = value.selected_model;
-  j["selected_thinking"] = value.selected_thinking;
-  j["selected_provider"] = value.selected_provider;
-  j["selected_openrouter_provider"] = value.selected_openrouter_provider;
-}
-
-void decode(const nlohmann::json& j, ModelListResult& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_required(j, "providers", value.providers, path);
-  rpckit::codec::decode_required(j, "models", value.models, path);
-  rpckit::codec::decode_required(j, "selected_model", value.selected_model, path);
-  rpckit::codec::decode_required(j, "selected_thinking", value.selected_thinking, path);
-  rpckit::codec::decode_required(j, "selected_provider", value.selected_provider, path);
-  rpckit::codec::decode_required(j, "selected_openrouter_provider", value.selected_openrouter_provider, path);
-}
-
-void write_json(std::string& out, const ModelListResult& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("models":)rpckit", value.models);
-  object.member(R"rpckit("providers":)rpckit", value.providers);
-  object.member(R"rpckit("selected_model":)rpckit", value.selected_model);
-  object.member(R"rpckit("selected_openrouter_provider":)rpckit", value.selected_openrouter_provider);
-  object.member(R"rpckit("selected_provider":)rpckit", value.selected_provider);
-  object.member(R"rpckit("selected_thinking":)rpckit", value.selected_thinking);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, ModelListResult& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(providers)rpckit") {
-      if (!read_member(in, value.providers)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(models)rpckit") {
-      if (!read_member(in, value.models)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    if (key == R"rpckit(selected_model)rpckit") {
-      if (!read_member(in, value.selected_model)) return false;
-      seen |= std::uint64_t{1} << 2;
-      continue;
-    }
-    if (key == R"rpckit(selected_thinking)rpckit") {
-      if (!read_member(in, value.selected_thinking)) return false;
-      seen |= std::uint64_t{1} << 3;
-      continue;
-    }
-    if (key == R"rpckit(selected_provider)rpckit") {
-      if (!read_member(in, value.selected_provider)) return false;
-      seen |= std::uint64_t{1} << 4;
-      continue;
-    }
-    if (key == R"rpckit(selected_openrouter_provider)rpckit") {
-      if (!read_member(in, value.selected_openrouter_provider)) return false;
-      seen |= std::uint64_t{1} << 5;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 6) - 1) return false;  // a required member is missing
-  return true;
-}
-
-void from_json(const nlohmann::json& j, ModelListResult& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr auto kModelListResultMembers = std::tuple{
+    rpckit::codec::required("providers", &ModelListResult::providers),
+    rpckit::codec::required("models", &ModelListResult::models),
+    rpckit::codec::required("selected_model", &ModelListResult::selected_model),
+    rpckit::codec::required("selected_thinking", &ModelListResult::selected_thinking),
+    rpckit::codec::required("selected_provider", &ModelListResult::selected_provider),
+    rpckit::codec::required("selected_openrouter_provider", &ModelListResult::selected_openrouter_provider),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(ModelListResult)
 
 // ---- ModelCommandOutput
 
-void to_json(nlohmann::json& j, const ModelCommandOutput& value) {
-  j = nlohmann::json::object();
-  j["selected_model"] = value.selected_model;
-  j["selected_provider"] = value.selected_provider;
-  j["selected_thinking"] = value.selected_thinking;
-  j["selected_openrouter_provider"] = value.selected_openrouter_provider;
-  j["available"] = value.available;
-}
-
-void decode(const nlohmann::json& j, ModelCommandOutput& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_required(j, "selected_model", value.selected_model, path);
-  rpckit::codec::decode_required(j, "selected_provider", value.selected_provider, path);
-  rpckit::codec::decode_required(j, "selected_thinking", value.selected_thinking, path);
-  rpckit::codec::decode_required(j, "selected_openrouter_provider", value.selected_openrouter_provider, path);
-  rpckit::codec::decode_required(j, "available", value.available, path);
-}
-
-void write_json(std::string& out, const ModelCommandOutput& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("available":)rpckit", value.available);
-  object.member(R"rpckit("selected_model":)rpckit", value.selected_model);
-  object.member(R"rpckit("selected_openrouter_provider":)rpckit", value.selected_openrouter_provider);
-  object.member(R"rpckit("selected_provider":)rpckit", value.selected_provider);
-  object.member(R"rpckit("selected_thinking":)rpckit", value.selected_thinking);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, ModelCommandOutput& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(selected_model)rpckit") {
-      if (!read_member(in, value.selected_model)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(selected_provider)rpckit") {
-      if (!read_member(in, value.selected_provider)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    if (key == R"rpckit(selected_thinking)rpckit") {
-      if (!read_member(in, value.selected_thinking)) return false;
-      seen |= std::uint64_t{1} << 2;
-      continue;
-    }
-    if (key == R"rpckit(selected_openrouter_provider)rpckit") {
-      if (!read_member(in, value.selected_openrouter_provider)) return false;
-      seen |= std::uint64_t{1} << 3;
-      continue;
-    }
-    if (key == R"rpckit(available)rpckit") {
-      if (!read_member(in, value.available)) return false;
-      seen |= std::uint64_t{1} << 4;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 5) - 1) return false;  // a required member is missing
-  return true;
-}
-
-void from_json(const nlohmann::json& j, ModelCommandOutput& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr auto kModelCommandOutputMembers = std::tuple{
+    rpckit::codec::required("selected_model", &ModelCommandOutput::selected_model),
+    rpckit::codec::required("selected_provider", &ModelCommandOutput::selected_provider),
+    rpckit::codec::required("selected_thinking", &ModelCommandOutput::selected_thinking),
+    rpckit::codec::required("selected_openrouter_provider", &ModelCommandOutput::selected_openrouter_provider),
+    rpckit::codec::required("available", &ModelCommandOutput::available),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(ModelCommandOutput)
 
 // ---- ResumedCommandOutput
 
-void to_json(nlohmann::json& j, const ResumedCommandOutput& value) {
-  j = nlohmann::json::object();
-  j["resumed"] = value.resumed;
-}
-
-void decode(const nlohmann::json& j, ResumedCommandOutput& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_required(j, "resumed", value.resumed, path);
-}
-
-void write_json(std::string& out, const ResumedCommandOutput& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("resumed":)rpckit", value.resumed);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, ResumedCommandOutput& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(resumed)rpckit") {
-      if (!read_member(in, value.resumed)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 1) - 1) return false;  // a required member is missing
-  return true;
-}
-
-void from_json(const nlohmann::json& j, ResumedCommandOutput& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr auto kResumedCommandOutputMembers = std::tuple{
+    rpckit::codec::required("resumed", &ResumedCommandOutput::resumed),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(ResumedCommandOutput)
 
 // ---- CompressCommandOutput
 
-void to_json(nlohmann::json& j, const CompressCommandOutput& value) {
-  j = nlohmann::json::object();
-  j["compressed"] = value.compressed;
-  j["reason"] = value.reason;
-  j["estimated_tokens_before"] = value.estimated_tokens_before;
-  j["estimated_tokens_after"] = value.estimated_tokens_after;
-  j["model_context_window"] = value.model_context_window;
-  j["target_limit"] = value.target_limit;
-  j["anchor_event_index_before"] = value.anchor_event_index_before;
-  j["anchor_event_index_after"] = value.anchor_event_index_after;
-}
-
-void decode(const nlohmann::json& j, CompressCommandOutput& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_required(j, "compressed", value.compressed, path);
-  rpckit::codec::decode_required(j, "reason", value.reason, path);
-  rpckit::codec::decode_required(j, "estimated_tokens_before", value.estimated_tokens_before, path);
-  rpckit::codec::decode_required(j, "estimated_tokens_after", value.estimated_tokens_after, path);
-  rpckit::codec::decode_required(j, "model_context_window", value.model_context_window, path);
-  rpckit::codec::decode_required(j, "target_limit", value.target_limit, path);
-  rpckit::codec::decode_required(j, "anchor_event_index_before", value.anchor_event_index_before, path);
-  rpckit::codec::decode_required(j, "anchor_event_index_after", value.anchor_event_index_after, path);
-}
-
-void write_json(std::string& out, const CompressCommandOutput& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("anchor_event_index_after":)rpckit", value.anchor_event_index_after);
-  object.member(R"rpckit("anchor_event_index_before":)rpckit", value.anchor_event_index_before);
-  object.member(R"rpckit("compressed":)rpckit", value.compressed);
-  object.member(R"rpckit("estimated_tokens_after":)rpckit", value.estimated_tokens_after);
-  object.member(R"rpckit("estimated_tokens_before":)rpckit", value.estimated_tokens_before);
-  object.member(R"rpckit("model_context_window":)rpckit", value.model_context_window);
-  object.member(R"rpckit("reason":)rpckit", value.reason);
-  object.member(R"rpckit("target_limit":)rpckit", value.target_limit);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, CompressCommandOutput& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(compressed)rpckit") {
-      if (!read_member(in, value.compressed)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(reason)rpckit") {
-      if (!read_member(in, value.reason)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    if (key == R"rpckit(estimated_tokens_before)rpckit") {
-      if (!read_member(in, value.estimated_tokens_before)) return false;
-      seen |= std::uint64_t{1} << 2;
-      continue;
-    }
-    if (key == R"rpckit(estimated_tokens_after)rpckit") {
-      if (!read_member(in, value.estimated_tokens_after)) return false;
-      seen |= std::uint64_t{1} << 3;
-      continue;
-    }
-    if (key == R"rpckit(model_context_window)rpckit") {
-      if (!read_member(in, value.model_context_window)) return false;
-      seen |= std::uint64_t{1} << 4;
-      continue;
-    }
-    if (key == R"rpckit(target_limit)rpckit") {
-      if (!read_member(in, value.target_limit)) return false;
-      seen |= std::uint64_t{1} << 5;
-      continue;
-    }
-    if (key == R"rpckit(anchor_event_index_before)rpckit") {
-      if (!read_member(in, value.anchor_event_index_before)) return false;
-      seen |= std::uint64_t{1} << 6;
-      continue;
-    }
-    if (key == R"rpckit(anchor_event_index_after)rpckit") {
-      if (!read_member(in, value.anchor_event_index_after)) return false;
-      seen |= std::uint64_t{1} << 7;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 8) - 1) return false;  // a required member is missing
-  return true;
-}
-
-void from_json(const nlohmann::json& j, CompressCommandOutput& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr auto kCompressCommandOutputMembers = std::tuple{
+    rpckit::codec::required("compressed", &CompressCommandOutput::compressed),
+    rpckit::codec::required("reason", &CompressCommandOutput::reason),
+    rpckit::codec::required("estimated_tokens_before", &CompressCommandOutput::estimated_tokens_before),
+    rpckit::codec::required("estimated_tokens_after", &CompressCommandOutput::estimated_tokens_after),
+    rpckit::codec::required("model_context_window", &CompressCommandOutput::model_context_window),
+    rpckit::codec::required("target_limit", &CompressCommandOutput::target_limit),
+    rpckit::codec::required("anchor_event_index_before", &CompressCommandOutput::anchor_event_index_before),
+    rpckit::codec::required("anchor_event_index_after", &CompressCommandOutput::anchor_event_index_after),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(CompressCommandOutput)
 
 // ---- CommandInfo
 
-void to_json(nlohmann::json& j, const CommandInfo& value) {
-  j = nlohmann::json::object();
-  j["name"] = value.name;
-  j["description"] = value.description;
-}
-
-void decode(const nlohmann::json& j, CommandInfo& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_required(j, "name", value.name, path);
-  rpckit::codec::decode_required(j, "description", value.description, path);
-}
-
-void write_json(std::string& out, const CommandInfo& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("description":)rpckit", value.description);
-  object.member(R"rpckit("name":)rpckit", value.name);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, CommandInfo& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(name)rpckit") {
-      if (!read_member(in, value.name)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(description)rpckit") {
-      if (!read_member(in, value.description)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 2) - 1) return false;  // a required member is missing
-  return true;
-}
-
-void from_json(const nlohmann::json& j, CommandInfo& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr auto kCommandInfoMembers = std::tuple{
+    rpckit::codec::required("name", &CommandInfo::name),
+    rpckit::codec::required("description", &CommandInfo::description),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(CommandInfo)
 
 // ---- HelpCommandOutput
 
-void to_json(nlohmann::json& j, const HelpCommandOutput& value) {
-  j = nlohmann::json::object();
-  j["commands"] = value.commands;
-}
-
-void decode(const nlohmann::json& j, HelpCommandOutput& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_required(j, "commands", value.commands, path);
-}
-
-void write_json(std::string& out, const HelpCommandOutput& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("commands":)rpckit", value.commands);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, HelpCommandOutput& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(commands)rpckit") {
-      if (!read_member(in, value.commands)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 1) - 1) return false;  // a required member is missing
-  return true;
-}
-
-void from_json(const nlohmann::json& j, HelpCommandOutput& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr auto kHelpCommandOutputMembers = std::tuple{
+    rpckit::codec::required("commands", &HelpCommandOutput::commands),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(HelpCommandOutput)
 
 // ---- QuitCommandOutput
 
-void to_json(nlohmann::json& j, const QuitCommandOutput& value) {
-  j = nlohmann::json::object();
-  j["shutting_down"] = nlohmann::json::parse(R"rpckit(true)rpckit");
-  (void)value;
-}
-
-void decode(const nlohmann::json& j, QuitCommandOutput& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  (void)value;
-  {
-    static const nlohmann::json expected = nlohmann::json::parse(R"rpckit(true)rpckit");
-    rpckit::codec::decode_const(j, "shutting_down", expected, true, path);
-  }
-}
-
-void write_json(std::string& out, const QuitCommandOutput& value) {
-  rpckit::codec::ObjectWriter object(out);
-  (void)value;
-  object.constant(R"rpckit("shutting_down":)rpckit", R"rpckit(true)rpckit");
-}
-
-bool read_json(rpckit::codec::JsonReader& in, QuitCommandOutput& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(shutting_down)rpckit") {
-      if (!rpckit::codec::read_const_json(in, R"rpckit(true)rpckit")) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 1) - 1) return false;  // a required member is missing
-  (void)value;  // nothing to store: every member is a const
-  return true;
-}
-
-void from_json(const nlohmann::json& j, QuitCommandOutput& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr auto kQuitCommandOutputMembers = std::tuple{
+    rpckit::codec::constant("shutting_down", "true"),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(QuitCommandOutput)
 
 // ---- UnknownCommandOutput
 
-void to_json(nlohmann::json& j, const UnknownCommandOutput& value) {
-  j = nlohmann::json::object();
-  j["error"] = value.error;
-}
-
-void decode(const nlohmann::json& j, UnknownCommandOutput& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_required(j, "error", value.error, path);
-}
-
-void write_json(std::string& out, const UnknownCommandOutput& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("error":)rpckit", value.error);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, UnknownCommandOutput& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(error)rpckit") {
-      if (!read_member(in, value.error)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 1) - 1) return false;  // a required member is missing
-  return true;
-}
-
-void from_json(const nlohmann::json& j, UnknownCommandOutput& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
-
-// ---- ErrorReason
-
-void to_json(nlohmann::json& j, const ErrorReason& value) { j = value.wire(); }
-
-void decode(const nlohmann::json& j, ErrorReason& value, rpckit::codec::DecodePath& path) {
-  if (!j.is_string()) rpckit::codec::fail_kind(j, "string", path);
-  value = ErrorReason::from_wire(j.get_ref<const std::string&>());
-  rpckit::codec::check_listed(value.is_known(), value.wire(), ErrorReason::kWire, path);
-}
-
-void write_json(std::string& out, const ErrorReason& value) {
-  rpckit::codec::write_json(out, std::string_view(value.wire()));
-}
-
-bool read_json(rpckit::codec::JsonReader& in, ErrorReason& value) {
-  std::string wire;
-  if (!rpckit::codec::read_json(in, wire)) return false;
-  value = ErrorReason::from_wire(wire);
-  return true;
-}
-
-void from_json(const nlohmann::json& j, ErrorReason& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr auto kUnknownCommandOutputMembers = std::tuple{
+    rpckit::codec::required("error", &UnknownCommandOutput::error),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(UnknownCommandOutput)
 
 // ---- ErrorData
 
-void to_json(nlohmann::json& j, const ErrorData& value) {
-  j = nlohmann::json::object();
-  j["reason"] = value.reason;
-  rpckit::codec::encode_optional(j, "method", value.method);
-  rpckit::codec::encode_optional(j, "field", value.field);
-  rpckit::codec::encode_optional(j, "supported", value.supported);
+namespace {
+void check_ErrorData_supported(const std::optional<std::string>& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_pattern((*value), pattern_1(), path,
+      R"rpckit(expected a semver version (e.g. "1.0.0"))rpckit");
 }
-
-void decode(const nlohmann::json& j, ErrorData& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_required(j, "reason", value.reason, path);
-  rpckit::codec::decode_optional(j, "method", value.method, path);
-  rpckit::codec::decode_optional(j, "field", value.field, path);
-  rpckit::codec::decode_optional(j, "supported", value.supported, path);
-  if (value.supported.has_value()) {
-    rpckit::codec::DecodePath::Key scope(path, "supported");
-    rpckit::codec::check_pattern((*value.supported), pattern_1(), path,
-        R"rpckit(expected a semver version (e.g. "1.0.0"))rpckit");
-  }
-}
-
-void write_json(std::string& out, const ErrorData& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("field":)rpckit", value.field);
-  object.member(R"rpckit("method":)rpckit", value.method);
-  object.member(R"rpckit("reason":)rpckit", value.reason);
-  object.member(R"rpckit("supported":)rpckit", value.supported);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, ErrorData& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(reason)rpckit") {
-      if (!read_member(in, value.reason)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(method)rpckit") {
-      if (!read_member(in, value.method)) return false;
-      continue;
-    }
-    if (key == R"rpckit(field)rpckit") {
-      if (!read_member(in, value.field)) return false;
-      continue;
-    }
-    if (key == R"rpckit(supported)rpckit") {
-      if (!read_member(in, value.supported)) return false;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 1) - 1) return false;  // a required member is missing
-  rpckit::codec::DecodePath path;
-  if (value.supported.has_value()) {
-    rpckit::codec::DecodePath::Key scope(path, "supported");
-    rpckit::codec::check_pattern((*value.supported), pattern_1(), path,
-        R"rpckit(expected a semver version (e.g. "1.0.0"))rpckit");
-  }
-  return true;
-}
-
-void from_json(const nlohmann::json& j, ErrorData& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+constexpr auto kErrorDataMembers = std::tuple{
+    rpckit::codec::required("reason", &ErrorData::reason),
+    rpckit::codec::optional("method", &ErrorData::method),
+    rpckit::codec::optional("field", &ErrorData::field),
+    rpckit::codec::optional("supported", &ErrorData::supported, check_ErrorData_supported),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(ErrorData)
 
 // ---- RpcHandshakeParams
 
-void to_json(nlohmann::json& j, const RpcHandshakeParams& value) {
-  j = nlohmann::json::object();
-  rpckit::codec::encode_optional(j, "client_name", value.client_name);
-  rpckit::codec::encode_optional(j, "client_version", value.client_version);
-  rpckit::codec::encode_optional(j, "protocol_version", value.protocol_version);
-  rpckit::codec::encode_optional(j, "strict", value.strict);
-}
-
-void decode(const nlohmann::json& j, RpcHandshakeParams& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_optional(j, "client_name", value.client_name, path);
-  rpckit::codec::decode_optional(j, "client_version", value.client_version, path);
-  rpckit::codec::decode_optional(j, "protocol_version", value.protocol_version, path);
-  rpckit::codec::decode_optional(j, "strict", value.strict, path);
-}
-
-void write_json(std::string& out, const RpcHandshakeParams& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("client_name":)rpckit", value.client_name);
-  object.member(R"rpckit("client_version":)rpckit", value.client_version);
-  object.member(R"rpckit("protocol_version":)rpckit", value.protocol_version);
-  object.member(R"rpckit("strict":)rpckit", value.strict);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, RpcHandshakeParams& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(client_name)rpckit") {
-      if (!read_member(in, value.client_name)) return false;
-      continue;
-    }
-    if (key == R"rpckit(client_version)rpckit") {
-      if (!read_member(in, value.client_version)) return false;
-      continue;
-    }
-    if (key == R"rpckit(protocol_version)rpckit") {
-      if (!read_member(in, value.protocol_version)) return false;
-      continue;
-    }
-    if (key == R"rpckit(strict)rpckit") {
-      if (!read_member(in, value.strict)) return false;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  return true;
-}
-
-void from_json(const nlohmann::json& j, RpcHandshakeParams& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr auto kRpcHandshakeParamsMembers = std::tuple{
+    rpckit::codec::optional("client_name", &RpcHandshakeParams::client_name),
+    rpckit::codec::optional("client_version", &RpcHandshakeParams::client_version),
+    rpckit::codec::optional("protocol_version", &RpcHandshakeParams::protocol_version),
+    rpckit::codec::optional("strict", &RpcHandshakeParams::strict),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(RpcHandshakeParams)
 
 // ---- HandshakeCapabilities
 
-void to_json(nlohmann::json& j, const HandshakeCapabilities& value) {
-  j = nlohmann::json::object();
-  j["events"] = value.events;
-  j["command_execute"] = value.command_execute;
-  j["multi_session"] = value.multi_session;
-  j["image_inputs"] = value.image_inputs;
-}
-
-void decode(const nlohmann::json& j, HandshakeCapabilities& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_required(j, "events", value.events, path);
-  rpckit::codec::decode_required(j, "command_execute", value.command_execute, path);
-  rpckit::codec::decode_required(j, "multi_session", value.multi_session, path);
-  rpckit::codec::decode_required(j, "image_inputs", value.image_inputs, path);
-}
-
-void write_json(std::string& out, const HandshakeCapabilities& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("command_execute":)rpckit", value.command_execute);
-  object.member(R"rpckit("events":)rpckit", value.events);
-  object.member(R"rpckit("image_inputs":)rpckit", value.image_inputs);
-  object.member(R"rpckit("multi_session":)rpckit", value.multi_session);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, HandshakeCapabilities& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(events)rpckit") {
-      if (!read_member(in, value.events)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(command_execute)rpckit") {
-      if (!read_member(in, value.command_execute)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    if (key == R"rpckit(multi_session)rpckit") {
-      if (!read_member(in, value.multi_session)) return false;
-      seen |= std::uint64_t{1} << 2;
-      continue;
-    }
-    if (key == R"rpckit(image_inputs)rpckit") {
-      if (!read_member(in, value.image_inputs)) return false;
-      seen |= std::uint64_t{1} << 3;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 4) - 1) return false;  // a required member is missing
-  return true;
-}
-
-void from_json(const nlohmann::json& j, HandshakeCapabilities& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr auto kHandshakeCapabilitiesMembers = std::tuple{
+    rpckit::codec::required("events", &HandshakeCapabilities::events),
+    rpckit::codec::required("command_execute", &HandshakeCapabilities::command_execute),
+    rpckit::codec::required("multi_session", &HandshakeCapabilities::multi_session),
+    rpckit::codec::required("image_inputs", &HandshakeCapabilities::image_inputs),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(HandshakeCapabilities)
 
 // ---- RpcHandshakeResult
 
-void to_json(nlohmann::json& j, const RpcHandshakeResult& value) {
-  j = nlohmann::json::object();
-  j["protocol_version"] = value.protocol_version;
-  j["server_name"] = nlohmann::json::parse(R"rpckit("loaf")rpckit");
-  j["capabilities"] = value.capabilities;
-  j["methods"] = value.methods;
+namespace {
+void check_RpcHandshakeResult_protocol_version(const std::string& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_pattern(value, pattern_1(), path,
+      R"rpckit(expected a semver version (e.g. "1.0.0"))rpckit");
 }
-
-void decode(const nlohmann::json& j, RpcHandshakeResult& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  if (rpckit::codec::decode_required(j, "protocol_version", value.protocol_version, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "protocol_version");
-    rpckit::codec::check_pattern(value.protocol_version, pattern_1(), path,
-        R"rpckit(expected a semver version (e.g. "1.0.0"))rpckit");
-  }
-  {
-    static const nlohmann::json expected = nlohmann::json::parse(R"rpckit("loaf")rpckit");
-    rpckit::codec::decode_const(j, "server_name", expected, true, path);
-  }
-  rpckit::codec::decode_required(j, "capabilities", value.capabilities, path);
-  if (rpckit::codec::decode_required(j, "methods", value.methods, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "methods");
-    rpckit::codec::check_unique(value.methods, path);
-  }
+void check_RpcHandshakeResult_methods(const std::vector<std::string>& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_unique(value, path);
 }
-
-void write_json(std::string& out, const RpcHandshakeResult& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("capabilities":)rpckit", value.capabilities);
-  object.member(R"rpckit("methods":)rpckit", value.methods);
-  object.member(R"rpckit("protocol_version":)rpckit", value.protocol_version);
-  object.constant(R"rpckit("server_name":)rpckit", R"rpckit("loaf")rpckit");
-}
-
-bool read_json(rpckit::codec::JsonReader& in, RpcHandshakeResult& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(protocol_version)rpckit") {
-      if (!read_member(in, value.protocol_version)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(server_name)rpckit") {
-      if (!rpckit::codec::read_const_string(in, R"rpckit(loaf)rpckit")) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    if (key == R"rpckit(capabilities)rpckit") {
-      if (!read_member(in, value.capabilities)) return false;
-      seen |= std::uint64_t{1} << 2;
-      continue;
-    }
-    if (key == R"rpckit(methods)rpckit") {
-      if (!read_member(in, value.methods)) return false;
-      seen |= std::uint64_t{1} << 3;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 4) - 1) return false;  // a required member is missing
-  rpckit::codec::DecodePath path;
-  {
-    rpckit::codec::DecodePath::Key scope(path, "protocol_version");
-    rpckit::codec::check_pattern(value.protocol_version, pattern_1(), path,
-        R"rpckit(expected a semver version (e.g. "1.0.0"))rpckit");
-  }
-  {
-    rpckit::codec::DecodePath::Key scope(path, "methods");
-    rpckit::codec::check_unique(value.methods, path);
-  }
-  return true;
-}
-
-void from_json(const nlohmann::json& j, RpcHandshakeResult& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+constexpr auto kRpcHandshakeResultMembers = std::tuple{
+    rpckit::codec::required("protocol_version", &RpcHandshakeResult::protocol_version, check_RpcHandshakeResult_protocol_version),
+    rpckit::codec::constant("server_name", "\"loaf\""),
+    rpckit::codec::required("capabilities", &RpcHandshakeResult::capabilities),
+    rpckit::codec::required("methods", &RpcHandshakeResult::methods, check_RpcHandshakeResult_methods),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(RpcHandshakeResult)
 
 // ---- SystemPingParams
 
-void to_json(nlohmann::json& j, const SystemPingParams& value) {
-  j = nlohmann::json::object();
-  (void)value;
-}
-
-void decode(const nlohmann::json& j, SystemPingParams& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  (void)value;
-}
-
-void write_json(std::string& out, const SystemPingParams& value) {
-  rpckit::codec::ObjectWriter object(out);
-  (void)value;
-}
-
-bool read_json(rpckit::codec::JsonReader& in, SystemPingParams& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::string key;
-  while (in.next_member(key)) {
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  (void)value;  // nothing to store: every member is a const
-  return true;
-}
-
-void from_json(const nlohmann::json& j, SystemPingParams& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr std::tuple<> kSystemPingParamsMembers{};
+}  // namespace
+RPCKIT_OBJECT_CODEC(SystemPingParams)
 
 // ---- SystemPingResult
 
-void to_json(nlohmann::json& j, const SystemPingResult& value) {
-  j = nlohmann::json::object();
-  j["ok"] = nlohmann::json::parse(R"rpckit(true)rpckit");
-  j["time"] = value.time;
+namespace {
+void check_SystemPingResult_time(const std::string& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_date_time(value, path);
 }
-
-void decode(const nlohmann::json& j, SystemPingResult& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  {
-    static const nlohmann::json expected = nlohmann::json::parse(R"rpckit(true)rpckit");
-    rpckit::codec::decode_const(j, "ok", expected, true, path);
-  }
-  if (rpckit::codec::decode_required(j, "time", value.time, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "time");
-    rpckit::codec::check_date_time(value.time, path);
-  }
-}
-
-void write_json(std::string& out, const SystemPingResult& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.constant(R"rpckit("ok":)rpckit", R"rpckit(true)rpckit");
-  object.member(R"rpckit("time":)rpckit", value.time);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, SystemPingResult& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(ok)rpckit") {
-      if (!rpckit::codec::read_const_json(in, R"rpckit(true)rpckit")) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(time)rpckit") {
-      if (!read_member(in, value.time)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 2) - 1) return false;  // a required member is missing
-  rpckit::codec::DecodePath path;
-  {
-    rpckit::codec::DecodePath::Key scope(path, "time");
-    rpckit::codec::check_date_time(value.time, path);
-  }
-  return true;
-}
-
-void from_json(const nlohmann::json& j, SystemPingResult& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+constexpr auto kSystemPingResultMembers = std::tuple{
+    rpckit::codec::constant("ok", "true"),
+    rpckit::codec::required("time", &SystemPingResult::time, check_SystemPingResult_time),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(SystemPingResult)
 
 // ---- SystemShutdownParams
 
-void to_json(nlohmann::json& j, const SystemShutdownParams& value) {
-  j = nlohmann::json::object();
-  rpckit::codec::encode_optional(j, "reason", value.reason);
-}
-
-void decode(const nlohmann::json& j, SystemShutdownParams& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_optional(j, "reason", value.reason, path);
-}
-
-void write_json(std::string& out, const SystemShutdownParams& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("reason":)rpckit", value.reason);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, SystemShutdownParams& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(reason)rpckit") {
-      if (!read_member(in, value.reason)) return false;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  return true;
-}
-
-void from_json(const nlohmann::json& j, SystemShutdownParams& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr auto kSystemShutdownParamsMembers = std::tuple{
+    rpckit::codec::optional("reason", &SystemShutdownParams::reason),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(SystemShutdownParams)
 
 // ---- SystemShutdownResult
 
-void to_json(nlohmann::json& j, const SystemShutdownResult& value) {
-  j = nlohmann::json::object();
-  j["accepted"] = nlohmann::json::parse(R"rpckit(true)rpckit");
-  rpckit::codec::encode_optional(j, "reason", value.reason);
-}
-
-void decode(const nlohmann::json& j, SystemShutdownResult& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  {
-    static const nlohmann::json expected = nlohmann::json::parse(R"rpckit(true)rpckit");
-    rpckit::codec::decode_const(j, "accepted", expected, true, path);
-  }
-  rpckit::codec::decode_optional(j, "reason", value.reason, path);
-}
-
-void write_json(std::string& out, const SystemShutdownResult& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.constant(R"rpckit("accepted":)rpckit", R"rpckit(true)rpckit");
-  object.member(R"rpckit("reason":)rpckit", value.reason);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, SystemShutdownResult& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(accepted)rpckit") {
-      if (!rpckit::codec::read_const_json(in, R"rpckit(true)rpckit")) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(reason)rpckit") {
-      if (!read_member(in, value.reason)) return false;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 1) - 1) return false;  // a required member is missing
-  return true;
-}
-
-void from_json(const nlohmann::json& j, SystemShutdownResult& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr auto kSystemShutdownResultMembers = std::tuple{
+    rpckit::codec::constant("accepted", "true"),
+    rpckit::codec::optional("reason", &SystemShutdownResult::reason),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(SystemShutdownResult)
 
 // ---- EventParams
 
-void to_json(nlohmann::json& j, const EventParams& value) {
-  j = nlohmann::json::object();
-  j["type"] = value.type;
-  j["timestamp"] = value.timestamp;
-  j["payload"] = value.payload;
+namespace {
+void check_EventParams_timestamp(const std::string& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_date_time(value, path);
 }
-
-void decode(const nlohmann::json& j, EventParams& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_required(j, "type", value.type, path);
-  if (rpckit::codec::decode_required(j, "timestamp", value.timestamp, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "timestamp");
-    rpckit::codec::check_date_time(value.timestamp, path);
-  }
-  rpckit::codec::decode_required(j, "payload", value.payload, path);
-}
-
-void write_json(std::string& out, const EventParams& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("payload":)rpckit", value.payload);
-  object.member(R"rpckit("timestamp":)rpckit", value.timestamp);
-  object.member(R"rpckit("type":)rpckit", value.type);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, EventParams& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(type)rpckit") {
-      if (!read_member(in, value.type)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(timestamp)rpckit") {
-      if (!read_member(in, value.timestamp)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    if (key == R"rpckit(payload)rpckit") {
-      if (!read_member(in, value.payload)) return false;
-      seen |= std::uint64_t{1} << 2;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 3) - 1) return false;  // a required member is missing
-  rpckit::codec::DecodePath path;
-  {
-    rpckit::codec::DecodePath::Key scope(path, "timestamp");
-    rpckit::codec::check_date_time(value.timestamp, path);
-  }
-  return true;
-}
-
-void from_json(const nlohmann::json& j, EventParams& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+constexpr auto kEventParamsMembers = std::tuple{
+    rpckit::codec::required("type", &EventParams::type),
+    rpckit::codec::required("timestamp", &EventParams::timestamp, check_EventParams_timestamp),
+    rpckit::codec::required("payload", &EventParams::payload),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(EventParams)
 
 // ---- StateGetParams
 
-void to_json(nlohmann::json& j, const StateGetParams& value) {
-  j = nlohmann::json::object();
-  (void)value;
-}
-
-void decode(const nlohmann::json& j, StateGetParams& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  (void)value;
-}
-
-void write_json(std::string& out, const StateGetParams& value) {
-  rpckit::codec::ObjectWriter object(out);
-  (void)value;
-}
-
-bool read_json(rpckit::codec::JsonReader& in, StateGetParams& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::string key;
-  while (in.next_member(key)) {
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  (void)value;  // nothing to store: every member is a const
-  return true;
-}
-
-void from_json(const nlohmann::json& j, StateGetParams& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr std::tuple<> kStateGetParamsMembers{};
+}  // namespace
+RPCKIT_OBJECT_CODEC(StateGetParams)
 
 // ---- SessionCreateParams
 
-void to_json(nlohmann::json& j, const SessionCreateParams& value) {
-  j = nlohmann::json::object();
-  rpckit::codec::encode_optional(j, "title", value.title);
-}
-
-void decode(const nlohmann::json& j, SessionCreateParams& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_optional(j, "title", value.title, path);
-}
-
-void write_json(std::string& out, const SessionCreateParams& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("title":)rpckit", value.title);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, SessionCreateParams& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(title)rpckit") {
-      if (!read_member(in, value.title)) return false;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  return true;
-}
-
-void from_json(const nlohmann::json& j, SessionCreateParams& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr auto kSessionCreateParamsMembers = std::tuple{
+    rpckit::codec::optional("title", &SessionCreateParams::title),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(SessionCreateParams)
 
 // ---- SessionCreateResult
 
-void to_json(nlohmann::json& j, const SessionCreateResult& value) {
-  j = nlohmann::json::object();
-  j["session_id"] = value.session_id;
-  j["state"] = value.state;
+namespace {
+void check_SessionCreateResult_session_id(const std::string& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_pattern(value, pattern_0(), path,
+      R"rpckit(expected a UUID)rpckit");
 }
-
-void decode(const nlohmann::json& j, SessionCreateResult& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  if (rpckit::codec::decode_required(j, "session_id", value.session_id, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "session_id");
-    rpckit::codec::check_pattern(value.session_id, pattern_0(), path,
-        R"rpckit(expected a UUID)rpckit");
-  }
-  rpckit::codec::decode_required(j, "state", value.state, path);
-}
-
-void write_json(std::string& out, const SessionCreateResult& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("session_id":)rpckit", value.session_id);
-  object.member(R"rpckit("state":)rpckit", value.state);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, SessionCreateResult& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(session_id)rpckit") {
-      if (!read_member(in, value.session_id)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(state)rpckit") {
-      if (!read_member(in, value.state)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 2) - 1) return false;  // a required member is missing
-  rpckit::codec::DecodePath path;
-  {
-    rpckit::codec::DecodePath::Key scope(path, "session_id");
-    rpckit::codec::check_pattern(value.session_id, pattern_0(), path,
-        R"rpckit(expected a UUID)rpckit");
-  }
-  return true;
-}
-
-void from_json(const nlohmann::json& j, SessionCreateResult& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+constexpr auto kSessionCreateResultMembers = std::tuple{
+    rpckit::codec::required("session_id", &SessionCreateResult::session_id, check_SessionCreateResult_session_id),
+    rpckit::codec::required("state", &SessionCreateResult::state),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(SessionCreateResult)
 
 // ---- SessionGetParams
 
-void to_json(nlohmann::json& j, const SessionGetParams& value) {
-  j = nlohmann::json::object();
-  j["session_id"] = value.session_id;
+namespace {
+void check_SessionGetParams_session_id(const std::string& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_pattern(value, pattern_2(), path,
+      R"rpckit(expected a non-blank string)rpckit");
 }
-
-void decode(const nlohmann::json& j, SessionGetParams& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  if (rpckit::codec::decode_required(j, "session_id", value.session_id, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "session_id");
-    rpckit::codec::check_pattern(value.session_id, pattern_2(), path,
-        R"rpckit(expected a non-blank string)rpckit");
-  }
-}
-
-void write_json(std::string& out, const SessionGetParams& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("session_id":)rpckit", value.session_id);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, SessionGetParams& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(session_id)rpckit") {
-      if (!read_member(in, value.session_id)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 1) - 1) return false;  // a required member is missing
-  rpckit::codec::DecodePath path;
-  {
-    rpckit::codec::DecodePath::Key scope(path, "session_id");
-    rpckit::codec::check_pattern(value.session_id, pattern_2(), path,
-        R"rpckit(expected a non-blank string)rpckit");
-  }
-  return true;
-}
-
-void from_json(const nlohmann::json& j, SessionGetParams& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+constexpr auto kSessionGetParamsMembers = std::tuple{
+    rpckit::codec::required("session_id", &SessionGetParams::session_id, check_SessionGetParams_session_id),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(SessionGetParams)
 
 // ---- SessionSendParams
 
-void to_json(nlohmann::json& j, const SessionSendParams& value) {
-  j = nlohmann::json::object();
-  j["session_id"] = value.session_id;
-  rpckit::codec::encode_optional(j, "text", value.text);
-  rpckit::codec::encode_optional(j, "images", value.images);
-  rpckit::codec::encode_optional(j, "enqueue", value.enqueue);
+namespace {
+void check_SessionSendParams_session_id(const std::string& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_pattern(value, pattern_2(), path,
+      R"rpckit(expected a non-blank string)rpckit");
 }
-
-void decode(const nlohmann::json& j, SessionSendParams& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  if (rpckit::codec::decode_required(j, "session_id", value.session_id, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "session_id");
-    rpckit::codec::check_pattern(value.session_id, pattern_2(), path,
-        R"rpckit(expected a non-blank string)rpckit");
-  }
-  rpckit::codec::decode_optional(j, "text", value.text, path);
-  rpckit::codec::decode_optional(j, "images", value.images, path);
-  rpckit::codec::decode_optional(j, "enqueue", value.enqueue, path);
-}
-
-void write_json(std::string& out, const SessionSendParams& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("enqueue":)rpckit", value.enqueue);
-  object.member(R"rpckit("images":)rpckit", value.images);
-  object.member(R"rpckit("session_id":)rpckit", value.session_id);
-  object.member(R"rpckit("text":)rpckit", value.text);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, SessionSendParams& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(session_id)rpckit") {
-      if (!read_member(in, value.session_id)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(text)rpckit") {
-      if (!read_member(in, value.text)) return false;
-      continue;
-    }
-    if (key == R"rpckit(images)rpckit") {
-      if (!read_member(in, value.images)) return false;
-      continue;
-    }
-    if (key == R"rpckit(enqueue)rpckit") {
-      if (!read_member(in, value.enqueue)) return false;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 1) - 1) return false;  // a required member is missing
-  rpckit::codec::DecodePath path;
-  {
-    rpckit::codec::DecodePath::Key scope(path, "session_id");
-    rpckit::codec::check_pattern(value.session_id, pattern_2(), path,
-        R"rpckit(expected a non-blank string)rpckit");
-  }
-  return true;
-}
-
-void from_json(const nlohmann::json& j, SessionSendParams& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+constexpr auto kSessionSendParamsMembers = std::tuple{
+    rpckit::codec::required("session_id", &SessionSendParams::session_id, check_SessionSendParams_session_id),
+    rpckit::codec::optional("text", &SessionSendParams::text),
+    rpckit::codec::optional("images", &SessionSendParams::images),
+    rpckit::codec::optional("enqueue", &SessionSendParams::enqueue),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(SessionSendParams)
 
 // ---- SessionSendResult
 
-void to_json(nlohmann::json& j, const SessionSendResult& value) {
-  j = nlohmann::json::object();
-  j["session_id"] = value.session_id;
-  j["turn_id"] = value.turn_id;
-  j["accepted"] = nlohmann::json::parse(R"rpckit(true)rpckit");
-  j["queued"] = value.queued;
+namespace {
+void check_SessionSendResult_session_id(const std::string& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_pattern(value, pattern_0(), path,
+      R"rpckit(expected a UUID)rpckit");
 }
-
-void decode(const nlohmann::json& j, SessionSendResult& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  if (rpckit::codec::decode_required(j, "session_id", value.session_id, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "session_id");
-    rpckit::codec::check_pattern(value.session_id, pattern_0(), path,
-        R"rpckit(expected a UUID)rpckit");
-  }
-  if (rpckit::codec::decode_required(j, "turn_id", value.turn_id, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "turn_id");
-    rpckit::codec::check_pattern(value.turn_id, pattern_0(), path,
-        R"rpckit(expected a UUID)rpckit");
-  }
-  {
-    static const nlohmann::json expected = nlohmann::json::parse(R"rpckit(true)rpckit");
-    rpckit::codec::decode_const(j, "accepted", expected, true, path);
-  }
-  rpckit::codec::decode_required(j, "queued", value.queued, path);
+void check_SessionSendResult_turn_id(const std::string& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_pattern(value, pattern_0(), path,
+      R"rpckit(expected a UUID)rpckit");
 }
-
-void write_json(std::string& out, const SessionSendResult& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.constant(R"rpckit("accepted":)rpckit", R"rpckit(true)rpckit");
-  object.member(R"rpckit("queued":)rpckit", value.queued);
-  object.member(R"rpckit("session_id":)rpckit", value.session_id);
-  object.member(R"rpckit("turn_id":)rpckit", value.turn_id);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, SessionSendResult& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(session_id)rpckit") {
-      if (!read_member(in, value.session_id)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(turn_id)rpckit") {
-      if (!read_member(in, value.turn_id)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    if (key == R"rpckit(accepted)rpckit") {
-      if (!rpckit::codec::read_const_json(in, R"rpckit(true)rpckit")) return false;
-      seen |= std::uint64_t{1} << 2;
-      continue;
-    }
-    if (key == R"rpckit(queued)rpckit") {
-      if (!read_member(in, value.queued)) return false;
-      seen |= std::uint64_t{1} << 3;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 4) - 1) return false;  // a required member is missing
-  rpckit::codec::DecodePath path;
-  {
-    rpckit::codec::DecodePath::Key scope(path, "session_id");
-    rpckit::codec::check_pattern(value.session_id, pattern_0(), path,
-        R"rpckit(expected a UUID)rpckit");
-  }
-  {
-    rpckit::codec::DecodePath::Key scope(path, "turn_id");
-    rpckit::codec::check_pattern(value.turn_id, pattern_0(), path,
-        R"rpckit(expected a UUID)rpckit");
-  }
-  return true;
-}
-
-void from_json(const nlohmann::json& j, SessionSendResult& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+constexpr auto kSessionSendResultMembers = std::tuple{
+    rpckit::codec::required("session_id", &SessionSendResult::session_id, check_SessionSendResult_session_id),
+    rpckit::codec::required("turn_id", &SessionSendResult::turn_id, check_SessionSendResult_turn_id),
+    rpckit::codec::constant("accepted", "true"),
+    rpckit::codec::required("queued", &SessionSendResult::queued),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(SessionSendResult)
 
 // ---- SessionSteerParams
 
-void to_json(nlohmann::json& j, const SessionSteerParams& value) {
-  j = nlohmann::json::object();
-  j["session_id"] = value.session_id;
-  j["text"] = value.text;
+namespace {
+void check_SessionSteerParams_session_id(const std::string& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_pattern(value, pattern_2(), path,
+      R"rpckit(expected a non-blank string)rpckit");
 }
-
-void decode(const nlohmann::json& j, SessionSteerParams& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  if (rpckit::codec::decode_required(j, "session_id", value.session_id, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "session_id");
-    rpckit::codec::check_pattern(value.session_id, pattern_2(), path,
-        R"rpckit(expected a non-blank string)rpckit");
-  }
-  if (rpckit::codec::decode_required(j, "text", value.text, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "text");
-    rpckit::codec::check_pattern(value.text, pattern_2(), path,
-        R"rpckit(expected a non-blank string)rpckit");
-  }
+void check_SessionSteerParams_text(const std::string& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_pattern(value, pattern_2(), path,
+      R"rpckit(expected a non-blank string)rpckit");
 }
-
-void write_json(std::string& out, const SessionSteerParams& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("session_id":)rpckit", value.session_id);
-  object.member(R"rpckit("text":)rpckit", value.text);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, SessionSteerParams& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(session_id)rpckit") {
-      if (!read_member(in, value.session_id)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(text)rpckit") {
-      if (!read_member(in, value.text)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 2) - 1) return false;  // a required member is missing
-  rpckit::codec::DecodePath path;
-  {
-    rpckit::codec::DecodePath::Key scope(path, "session_id");
-    rpckit::codec::check_pattern(value.session_id, pattern_2(), path,
-        R"rpckit(expected a non-blank string)rpckit");
-  }
-  {
-    rpckit::codec::DecodePath::Key scope(path, "text");
-    rpckit::codec::check_pattern(value.text, pattern_2(), path,
-        R"rpckit(expected a non-blank string)rpckit");
-  }
-  return true;
-}
-
-void from_json(const nlohmann::json& j, SessionSteerParams& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+constexpr auto kSessionSteerParamsMembers = std::tuple{
+    rpckit::codec::required("session_id", &SessionSteerParams::session_id, check_SessionSteerParams_session_id),
+    rpckit::codec::required("text", &SessionSteerParams::text, check_SessionSteerParams_text),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(SessionSteerParams)
 
 // ---- SessionSteerResult
 
-void to_json(nlohmann::json& j, const SessionSteerResult& value) {
-  j = nlohmann::json::object();
-  j["session_id"] = value.session_id;
-  j["accepted"] = value.accepted;
+namespace {
+void check_SessionSteerResult_session_id(const std::string& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_pattern(value, pattern_0(), path,
+      R"rpckit(expected a UUID)rpckit");
 }
-
-void decode(const nlohmann::json& j, SessionSteerResult& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  if (rpckit::codec::decode_required(j, "session_id", value.session_id, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "session_id");
-    rpckit::codec::check_pattern(value.session_id, pattern_0(), path,
-        R"rpckit(expected a UUID)rpckit");
-  }
-  rpckit::codec::decode_required(j, "accepted", value.accepted, path);
-}
-
-void write_json(std::string& out, const SessionSteerResult& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("accepted":)rpckit", value.accepted);
-  object.member(R"rpckit("session_id":)rpckit", value.session_id);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, SessionSteerResult& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(session_id)rpckit") {
-      if (!read_member(in, value.session_id)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(accepted)rpckit") {
-      if (!read_member(in, value.accepted)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 2) - 1) return false;  // a required member is missing
-  rpckit::codec::DecodePath path;
-  {
-    rpckit::codec::DecodePath::Key scope(path, "session_id");
-    rpckit::codec::check_pattern(value.session_id, pattern_0(), path,
-        R"rpckit(expected a UUID)rpckit");
-  }
-  return true;
-}
-
-void from_json(const nlohmann::json& j, SessionSteerResult& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+constexpr auto kSessionSteerResultMembers = std::tuple{
+    rpckit::codec::required("session_id", &SessionSteerResult::session_id, check_SessionSteerResult_session_id),
+    rpckit::codec::required("accepted", &SessionSteerResult::accepted),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(SessionSteerResult)
 
 // ---- SessionInterruptParams
 
-void to_json(nlohmann::json& j, const SessionInterruptParams& value) {
-  j = nlohmann::json::object();
-  j["session_id"] = value.session_id;
+namespace {
+void check_SessionInterruptParams_session_id(const std::string& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_pattern(value, pattern_2(), path,
+      R"rpckit(expected a non-blank string)rpckit");
 }
-
-void decode(const nlohmann::json& j, SessionInterruptParams& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  if (rpckit::codec::decode_required(j, "session_id", value.session_id, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "session_id");
-    rpckit::codec::check_pattern(value.session_id, pattern_2(), path,
-        R"rpckit(expected a non-blank string)rpckit");
-  }
-}
-
-void write_json(std::string& out, const SessionInterruptParams& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("session_id":)rpckit", value.session_id);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, SessionInterruptParams& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(session_id)rpckit") {
-      if (!read_member(in, value.session_id)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 1) - 1) return false;  // a required member is missing
-  rpckit::codec::DecodePath path;
-  {
-    rpckit::codec::DecodePath::Key scope(path, "session_id");
-    rpckit::codec::check_pattern(value.session_id, pattern_2(), path,
-        R"rpckit(expected a non-blank string)rpckit");
-  }
-  return true;
-}
-
-void from_json(const nlohmann::json& j, SessionInterruptParams& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+constexpr auto kSessionInterruptParamsMembers = std::tuple{
+    rpckit::codec::required("session_id", &SessionInterruptParams::session_id, check_SessionInterruptParams_session_id),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(SessionInterruptParams)
 
 // ---- SessionInterruptResult
 
-void to_json(nlohmann::json& j, const SessionInterruptResult& value) {
-  j = nlohmann::json::object();
-  j["session_id"] = value.session_id;
-  j["interrupted"] = value.interrupted;
+namespace {
+void check_SessionInterruptResult_session_id(const std::string& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_pattern(value, pattern_0(), path,
+      R"rpckit(expected a UUID)rpckit");
 }
-
-void decode(const nlohmann::json& j, SessionInterruptResult& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  if (rpckit::codec::decode_required(j, "session_id", value.session_id, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "session_id");
-    rpckit::codec::check_pattern(value.session_id, pattern_0(), path,
-        R"rpckit(expected a UUID)rpckit");
-  }
-  rpckit::codec::decode_required(j, "interrupted", value.interrupted, path);
-}
-
-void write_json(std::string& out, const SessionInterruptResult& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("interrupted":)rpckit", value.interrupted);
-  object.member(R"rpckit("session_id":)rpckit", value.session_id);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, SessionInterruptResult& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(session_id)rpckit") {
-      if (!read_member(in, value.session_id)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(interrupted)rpckit") {
-      if (!read_member(in, value.interrupted)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 2) - 1) return false;  // a required member is missing
-  rpckit::codec::DecodePath path;
-  {
-    rpckit::codec::DecodePath::Key scope(path, "session_id");
-    rpckit::codec::check_pattern(value.session_id, pattern_0(), path,
-        R"rpckit(expected a UUID)rpckit");
-  }
-  return true;
-}
-
-void from_json(const nlohmann::json& j, SessionInterruptResult& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+constexpr auto kSessionInterruptResultMembers = std::tuple{
+    rpckit::codec::required("session_id", &SessionInterruptResult::session_id, check_SessionInterruptResult_session_id),
+    rpckit::codec::required("interrupted", &SessionInterruptResult::interrupted),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(SessionInterruptResult)
 
 // ---- SessionQueueListParams
 
-void to_json(nlohmann::json& j, const SessionQueueListParams& value) {
-  j = nlohmann::json::object();
-  j["session_id"] = value.session_id;
+namespace {
+void check_SessionQueueListParams_session_id(const std::string& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_pattern(value, pattern_2(), path,
+      R"rpckit(expected a non-blank string)rpckit");
 }
-
-void decode(const nlohmann::json& j, SessionQueueListParams& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  if (rpckit::codec::decode_required(j, "session_id", value.session_id, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "session_id");
-    rpckit::codec::check_pattern(value.session_id, pattern_2(), path,
-        R"rpckit(expected a non-blank string)rpckit");
-  }
-}
-
-void write_json(std::string& out, const SessionQueueListParams& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("session_id":)rpckit", value.session_id);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, SessionQueueListParams& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(session_id)rpckit") {
-      if (!read_member(in, value.session_id)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 1) - 1) return false;  // a required member is missing
-  rpckit::codec::DecodePath path;
-  {
-    rpckit::codec::DecodePath::Key scope(path, "session_id");
-    rpckit::codec::check_pattern(value.session_id, pattern_2(), path,
-        R"rpckit(expected a non-blank string)rpckit");
-  }
-  return true;
-}
-
-void from_json(const nlohmann::json& j, SessionQueueListParams& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+constexpr auto kSessionQueueListParamsMembers = std::tuple{
+    rpckit::codec::required("session_id", &SessionQueueListParams::session_id, check_SessionQueueListParams_session_id),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(SessionQueueListParams)
 
 // ---- SessionQueueListResult
 
-void to_json(nlohmann::json& j, const SessionQueueListResult& value) {
-  j = nlohmann::json::object();
-  j["session_id"] = value.session_id;
-  j["queue"] = value.queue;
+namespace {
+void check_SessionQueueListResult_session_id(const std::string& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_pattern(value, pattern_0(), path,
+      R"rpckit(expected a UUID)rpckit");
 }
-
-void decode(const nlohmann::json& j, SessionQueueListResult& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  if (rpckit::codec::decode_required(j, "session_id", value.session_id, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "session_id");
-    rpckit::codec::check_pattern(value.session_id, pattern_0(), path,
-        R"rpckit(expected a UUID)rpckit");
-  }
-  rpckit::codec::decode_required(j, "queue", value.queue, path);
-}
-
-void write_json(std::string& out, const SessionQueueListResult& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("queue":)rpckit", value.queue);
-  object.member(R"rpckit("session_id":)rpckit", value.session_id);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, SessionQueueListResult& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(session_id)rpckit") {
-      if (!read_member(in, value.session_id)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(queue)rpckit") {
-      if (!read_member(in, value.queue)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 2) - 1) return false;  // a required member is missing
-  rpckit::codec::DecodePath path;
-  {
-    rpckit::codec::DecodePath::Key scope(path, "session_id");
-    rpckit::codec::check_pattern(value.session_id, pattern_0(), path,
-        R"rpckit(expected a UUID)rpckit");
-  }
-  return true;
-}
-
-void from_json(const nlohmann::json& j, SessionQueueListResult& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+constexpr auto kSessionQueueListResultMembers = std::tuple{
+    rpckit::codec::required("session_id", &SessionQueueListResult::session_id, check_SessionQueueListResult_session_id),
+    rpckit::codec::required("queue", &SessionQueueListResult::queue),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(SessionQueueListResult)
 
 // ---- SessionQueueClearParams
 
-void to_json(nlohmann::json& j, const SessionQueueClearParams& value) {
-  j = nlohmann::json::object();
-  j["session_id"] = value.session_id;
+namespace {
+void check_SessionQueueClearParams_session_id(const std::string& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_pattern(value, pattern_2(), path,
+      R"rpckit(expected a non-blank string)rpckit");
 }
-
-void decode(const nlohmann::json& j, SessionQueueClearParams& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  if (rpckit::codec::decode_required(j, "session_id", value.session_id, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "session_id");
-    rpckit::codec::check_pattern(value.session_id, pattern_2(), path,
-        R"rpckit(expected a non-blank string)rpckit");
-  }
-}
-
-void write_json(std::string& out, const SessionQueueClearParams& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("session_id":)rpckit", value.session_id);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, SessionQueueClearParams& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(session_id)rpckit") {
-      if (!read_member(in, value.session_id)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 1) - 1) return false;  // a required member is missing
-  rpckit::codec::DecodePath path;
-  {
-    rpckit::codec::DecodePath::Key scope(path, "session_id");
-    rpckit::codec::check_pattern(value.session_id, pattern_2(), path,
-        R"rpckit(expected a non-blank string)rpckit");
-  }
-  return true;
-}
-
-void from_json(const nlohmann::json& j, SessionQueueClearParams& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+constexpr auto kSessionQueueClearParamsMembers = std::tuple{
+    rpckit::codec::required("session_id", &SessionQueueClearParams::session_id, check_SessionQueueClearParams_session_id),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(SessionQueueClearParams)
 
 // ---- SessionQueueClearResult
 
-void to_json(nlohmann::json& j, const SessionQueueClearResult& value) {
-  j = nlohmann::json::object();
-  j["session_id"] = value.session_id;
-  j["cleared_count"] = value.cleared_count;
+namespace {
+void check_SessionQueueClearResult_session_id(const std::string& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_pattern(value, pattern_0(), path,
+      R"rpckit(expected a UUID)rpckit");
 }
-
-void decode(const nlohmann::json& j, SessionQueueClearResult& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  if (rpckit::codec::decode_required(j, "session_id", value.session_id, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "session_id");
-    rpckit::codec::check_pattern(value.session_id, pattern_0(), path,
-        R"rpckit(expected a UUID)rpckit");
-  }
-  if (rpckit::codec::decode_required(j, "cleared_count", value.cleared_count, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "cleared_count");
-    rpckit::codec::check_range(static_cast<double>(value.cleared_count), 0.0, std::nullopt, path);
-  }
+void check_SessionQueueClearResult_cleared_count(const std::int64_t& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_range(static_cast<double>(value), 0.0, std::nullopt, path);
 }
-
-void write_json(std::string& out, const SessionQueueClearResult& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("cleared_count":)rpckit", value.cleared_count);
-  object.member(R"rpckit("session_id":)rpckit", value.session_id);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, SessionQueueClearResult& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(session_id)rpckit") {
-      if (!read_member(in, value.session_id)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(cleared_count)rpckit") {
-      if (!read_member(in, value.cleared_count)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 2) - 1) return false;  // a required member is missing
-  rpckit::codec::DecodePath path;
-  {
-    rpckit::codec::DecodePath::Key scope(path, "session_id");
-    rpckit::codec::check_pattern(value.session_id, pattern_0(), path,
-        R"rpckit(expected a UUID)rpckit");
-  }
-  {
-    rpckit::codec::DecodePath::Key scope(path, "cleared_count");
-    rpckit::codec::check_range(static_cast<double>(value.cleared_count), 0.0, std::nullopt, path);
-  }
-  return true;
-}
-
-void from_json(const nlohmann::json& j, SessionQueueClearResult& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+constexpr auto kSessionQueueClearResultMembers = std::tuple{
+    rpckit::codec::required("session_id", &SessionQueueClearResult::session_id, check_SessionQueueClearResult_session_id),
+    rpckit::codec::required("cleared_count", &SessionQueueClearResult::cleared_count, check_SessionQueueClearResult_cleared_count),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(SessionQueueClearResult)
 
 // ---- CommandExecuteParams
 
-void to_json(nlohmann::json& j, const CommandExecuteParams& value) {
-  j = nlohmann::json::object();
-  j["session_id"] = value.session_id;
-  j["raw_command"] = value.raw_command;
+namespace {
+void check_CommandExecuteParams_session_id(const std::string& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_pattern(value, pattern_2(), path,
+      R"rpckit(expected a non-blank string)rpckit");
 }
-
-void decode(const nlohmann::json& j, CommandExecuteParams& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  if (rpckit::codec::decode_required(j, "session_id", value.session_id, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "session_id");
-    rpckit::codec::check_pattern(value.session_id, pattern_2(), path,
-        R"rpckit(expected a non-blank string)rpckit");
-  }
-  if (rpckit::codec::decode_required(j, "raw_command", value.raw_command, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "raw_command");
-    rpckit::codec::check_pattern(value.raw_command, pattern_2(), path,
-        R"rpckit(expected a non-blank string)rpckit");
-  }
+void check_CommandExecuteParams_raw_command(const std::string& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_pattern(value, pattern_2(), path,
+      R"rpckit(expected a non-blank string)rpckit");
 }
-
-void write_json(std::string& out, const CommandExecuteParams& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("raw_command":)rpckit", value.raw_command);
-  object.member(R"rpckit("session_id":)rpckit", value.session_id);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, CommandExecuteParams& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(session_id)rpckit") {
-      if (!read_member(in, value.session_id)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(raw_command)rpckit") {
-      if (!read_member(in, value.raw_command)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 2) - 1) return false;  // a required member is missing
-  rpckit::codec::DecodePath path;
-  {
-    rpckit::codec::DecodePath::Key scope(path, "session_id");
-    rpckit::codec::check_pattern(value.session_id, pattern_2(), path,
-        R"rpckit(expected a non-blank string)rpckit");
-  }
-  {
-    rpckit::codec::DecodePath::Key scope(path, "raw_command");
-    rpckit::codec::check_pattern(value.raw_command, pattern_2(), path,
-        R"rpckit(expected a non-blank string)rpckit");
-  }
-  return true;
-}
-
-void from_json(const nlohmann::json& j, CommandExecuteParams& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+constexpr auto kCommandExecuteParamsMembers = std::tuple{
+    rpckit::codec::required("session_id", &CommandExecuteParams::session_id, check_CommandExecuteParams_session_id),
+    rpckit::codec::required("raw_command", &CommandExecuteParams::raw_command, check_CommandExecuteParams_raw_command),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(CommandExecuteParams)
 
 // ---- CommandExecuteResult
 
-void to_json(nlohmann::json& j, const CommandExecuteResult& value) {
-  j = nlohmann::json::object();
-  j["handled"] = value.handled;
-  rpckit::codec::encode_optional(j, "output", value.output);
-}
-
-void decode(const nlohmann::json& j, CommandExecuteResult& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_required(j, "handled", value.handled, path);
-  rpckit::codec::decode_optional(j, "output", value.output, path);
-}
-
-void write_json(std::string& out, const CommandExecuteResult& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("handled":)rpckit", value.handled);
-  object.member(R"rpckit("output":)rpckit", value.output);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, CommandExecuteResult& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(handled)rpckit") {
-      if (!read_member(in, value.handled)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(output)rpckit") {
-      if (!read_member(in, value.output)) return false;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 1) - 1) return false;  // a required member is missing
-  return true;
-}
-
-void from_json(const nlohmann::json& j, CommandExecuteResult& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr auto kCommandExecuteResultMembers = std::tuple{
+    rpckit::codec::required("handled", &CommandExecuteResult::handled),
+    rpckit::codec::optional("output", &CommandExecuteResult::output),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(CommandExecuteResult)
 
 // ---- AuthStatusParams
 
-void to_json(nlohmann::json& j, const AuthStatusParams& value) {
-  j = nlohmann::json::object();
-  (void)value;
-}
-
-void decode(const nlohmann::json& j, AuthStatusParams& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  (void)value;
-}
-
-void write_json(std::string& out, const AuthStatusParams& value) {
-  rpckit::codec::ObjectWriter object(out);
-  (void)value;
-}
-
-bool read_json(rpckit::codec::JsonReader& in, AuthStatusParams& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::string key;
-  while (in.next_member(key)) {
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  (void)value;  // nothing to store: every member is a const
-  return true;
-}
-
-void from_json(const nlohmann::json& j, AuthStatusParams& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr std::tuple<> kAuthStatusParamsMembers{};
+}  // namespace
+RPCKIT_OBJECT_CODEC(AuthStatusParams)
 
 // ---- AuthConnectOpenaiParams
 
-void to_json(nlohmann::json& j, const AuthConnectOpenaiParams& value) {
-  j = nlohmann::json::object();
-  rpckit::codec::encode_optional(j, "mode", value.mode);
-  rpckit::codec::encode_optional(j, "originator", value.originator);
-}
-
-void decode(const nlohmann::json& j, AuthConnectOpenaiParams& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_optional(j, "mode", value.mode, path);
-  rpckit::codec::decode_optional(j, "originator", value.originator, path);
-}
-
-void write_json(std::string& out, const AuthConnectOpenaiParams& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("mode":)rpckit", value.mode);
-  object.member(R"rpckit("originator":)rpckit", value.originator);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, AuthConnectOpenaiParams& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(mode)rpckit") {
-      if (!read_member(in, value.mode)) return false;
-      continue;
-    }
-    if (key == R"rpckit(originator)rpckit") {
-      if (!read_member(in, value.originator)) return false;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  return true;
-}
-
-void from_json(const nlohmann::json& j, AuthConnectOpenaiParams& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr auto kAuthConnectOpenaiParamsMembers = std::tuple{
+    rpckit::codec::optional("mode", &AuthConnectOpenaiParams::mode),
+    rpckit::codec::optional("originator", &AuthConnectOpenaiParams::originator),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(AuthConnectOpenaiParams)
 
 // ---- AuthConnectAntigravityParams
 
-void to_json(nlohmann::json& j, const AuthConnectAntigravityParams& value) {
-  j = nlohmann::json::object();
-  (void)value;
-}
-
-void decode(const nlohmann::json& j, AuthConnectAntigravityParams& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  (void)value;
-}
-
-void write_json(std::string& out, const AuthConnectAntigravityParams& value) {
-  rpckit::codec::ObjectWriter object(out);
-  (void)value;
-}
-
-bool read_json(rpckit::codec::JsonReader& in, AuthConnectAntigravityParams& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::string key;
-  while (in.next_member(key)) {
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  (void)value;  // nothing to store: every member is a const
-  return true;
-}
-
-void from_json(const nlohmann::json& j, AuthConnectAntigravityParams& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr std::tuple<> kAuthConnectAntigravityParamsMembers{};
+}  // namespace
+RPCKIT_OBJECT_CODEC(AuthConnectAntigravityParams)
 
 // ---- AuthSetOpenrouterKeyParams
 
-void to_json(nlohmann::json& j, const AuthSetOpenrouterKeyParams& value) {
-  j = nlohmann::json::object();
-  j["api_key"] = value.api_key;
+namespace {
+void check_AuthSetOpenrouterKeyParams_api_key(const std::string& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_pattern(value, pattern_2(), path,
+      R"rpckit(expected a non-blank string)rpckit");
 }
-
-void decode(const nlohmann::json& j, AuthSetOpenrouterKeyParams& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  if (rpckit::codec::decode_required(j, "api_key", value.api_key, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "api_key");
-    rpckit::codec::check_pattern(value.api_key, pattern_2(), path,
-        R"rpckit(expected a non-blank string)rpckit");
-  }
-}
-
-void write_json(std::string& out, const AuthSetOpenrouterKeyParams& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("api_key":)rpckit", value.api_key);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, AuthSetOpenrouterKeyParams& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(api_key)rpckit") {
-      if (!read_member(in, value.api_key)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 1) - 1) return false;  // a required member is missing
-  rpckit::codec::DecodePath path;
-  {
-    rpckit::codec::DecodePath::Key scope(path, "api_key");
-    rpckit::codec::check_pattern(value.api_key, pattern_2(), path,
-        R"rpckit(expected a non-blank string)rpckit");
-  }
-  return true;
-}
-
-void from_json(const nlohmann::json& j, AuthSetOpenrouterKeyParams& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
-
-// ---- ModelListSource
-
-void to_json(nlohmann::json& j, const ModelListSource& value) { j = value.wire(); }
-
-void decode(const nlohmann::json& j, ModelListSource& value, rpckit::codec::DecodePath& path) {
-  if (!j.is_string()) rpckit::codec::fail_kind(j, "string", path);
-  value = ModelListSource::from_wire(j.get_ref<const std::string&>());
-  rpckit::codec::check_listed(value.is_known(), value.wire(), ModelListSource::kWire, path);
-}
-
-void write_json(std::string& out, const ModelListSource& value) {
-  rpckit::codec::write_json(out, std::string_view(value.wire()));
-}
-
-bool read_json(rpckit::codec::JsonReader& in, ModelListSource& value) {
-  std::string wire;
-  if (!rpckit::codec::read_json(in, wire)) return false;
-  value = ModelListSource::from_wire(wire);
-  return true;
-}
-
-void from_json(const nlohmann::json& j, ModelListSource& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+constexpr auto kAuthSetOpenrouterKeyParamsMembers = std::tuple{
+    rpckit::codec::required("api_key", &AuthSetOpenrouterKeyParams::api_key, check_AuthSetOpenrouterKeyParams_api_key),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(AuthSetOpenrouterKeyParams)
 
 // ---- AuthSetOpenrouterKeyResult
 
-void to_json(nlohmann::json& j, const AuthSetOpenrouterKeyResult& value) {
-  j = nlohmann::json::object();
-  j["configured"] = nlohmann::json::parse(R"rpckit(true)rpckit");
-  j["model_count"] = value.model_count;
-  j["source"] = value.source;
+namespace {
+void check_AuthSetOpenrouterKeyResult_model_count(const std::int64_t& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_range(static_cast<double>(value), 0.0, std::nullopt, path);
 }
-
-void decode(const nlohmann::json& j, AuthSetOpenrouterKeyResult& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  {
-    static const nlohmann::json expected = nlohmann::json::parse(R"rpckit(true)rpckit");
-    rpckit::codec::decode_const(j, "configured", expected, true, path);
-  }
-  if (rpckit::codec::decode_required(j, "model_count", value.model_count, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "model_count");
-    rpckit::codec::check_range(static_cast<double>(value.model_count), 0.0, std::nullopt, path);
-  }
-  rpckit::codec::decode_required(j, "source", value.source, path);
-}
-
-void write_json(std::string& out, const AuthSetOpenrouterKeyResult& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.constant(R"rpckit("configured":)rpckit", R"rpckit(true)rpckit");
-  object.member(R"rpckit("model_count":)rpckit", value.model_count);
-  object.member(R"rpckit("source":)rpckit", value.source);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, AuthSetOpenrouterKeyResult& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(configured)rpckit") {
-      if (!rpckit::codec::read_const_json(in, R"rpckit(true)rpckit")) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(model_count)rpckit") {
-      if (!read_member(in, value.model_count)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    if (key == R"rpckit(source)rpckit") {
-      if (!read_member(in, value.source)) return false;
-      seen |= std::uint64_t{1} << 2;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 3) - 1) return false;  // a required member is missing
-  rpckit::codec::DecodePath path;
-  {
-    rpckit::codec::DecodePath::Key scope(path, "model_count");
-    rpckit::codec::check_range(static_cast<double>(value.model_count), 0.0, std::nullopt, path);
-  }
-  return true;
-}
-
-void from_json(const nlohmann::json& j, AuthSetOpenrouterKeyResult& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+constexpr auto kAuthSetOpenrouterKeyResultMembers = std::tuple{
+    rpckit::codec::constant("configured", "true"),
+    rpckit::codec::required("model_count", &AuthSetOpenrouterKeyResult::model_count, check_AuthSetOpenrouterKeyResult_model_count),
+    rpckit::codec::required("source", &AuthSetOpenrouterKeyResult::source),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(AuthSetOpenrouterKeyResult)
 
 // ---- AuthSetExaKeyParams
 
-void to_json(nlohmann::json& j, const AuthSetExaKeyParams& value) {
-  j = nlohmann::json::object();
-  j["api_key"] = value.api_key;
+namespace {
+void check_AuthSetExaKeyParams_api_key(const std::string& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_pattern(value, pattern_2(), path,
+      R"rpckit(expected a non-blank string)rpckit");
 }
-
-void decode(const nlohmann::json& j, AuthSetExaKeyParams& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  if (rpckit::codec::decode_required(j, "api_key", value.api_key, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "api_key");
-    rpckit::codec::check_pattern(value.api_key, pattern_2(), path,
-        R"rpckit(expected a non-blank string)rpckit");
-  }
-}
-
-void write_json(std::string& out, const AuthSetExaKeyParams& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("api_key":)rpckit", value.api_key);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, AuthSetExaKeyParams& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(api_key)rpckit") {
-      if (!read_member(in, value.api_key)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 1) - 1) return false;  // a required member is missing
-  rpckit::codec::DecodePath path;
-  {
-    rpckit::codec::DecodePath::Key scope(path, "api_key");
-    rpckit::codec::check_pattern(value.api_key, pattern_2(), path,
-        R"rpckit(expected a non-blank string)rpckit");
-  }
-  return true;
-}
-
-void from_json(const nlohmann::json& j, AuthSetExaKeyParams& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+constexpr auto kAuthSetExaKeyParamsMembers = std::tuple{
+    rpckit::codec::required("api_key", &AuthSetExaKeyParams::api_key, check_AuthSetExaKeyParams_api_key),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(AuthSetExaKeyParams)
 
 // ---- AuthSetExaKeyResult
 
-void to_json(nlohmann::json& j, const AuthSetExaKeyResult& value) {
-  j = nlohmann::json::object();
-  j["configured"] = value.configured;
-  j["skipped"] = value.skipped;
-}
-
-void decode(const nlohmann::json& j, AuthSetExaKeyResult& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_required(j, "configured", value.configured, path);
-  rpckit::codec::decode_required(j, "skipped", value.skipped, path);
-}
-
-void write_json(std::string& out, const AuthSetExaKeyResult& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("configured":)rpckit", value.configured);
-  object.member(R"rpckit("skipped":)rpckit", value.skipped);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, AuthSetExaKeyResult& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(configured)rpckit") {
-      if (!read_member(in, value.configured)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(skipped)rpckit") {
-      if (!read_member(in, value.skipped)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 2) - 1) return false;  // a required member is missing
-  return true;
-}
-
-void from_json(const nlohmann::json& j, AuthSetExaKeyResult& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr auto kAuthSetExaKeyResultMembers = std::tuple{
+    rpckit::codec::required("configured", &AuthSetExaKeyResult::configured),
+    rpckit::codec::required("skipped", &AuthSetExaKeyResult::skipped),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(AuthSetExaKeyResult)
 
 // ---- OnboardingStatusParams
 
-void to_json(nlohmann::json& j, const OnboardingStatusParams& value) {
-  j = nlohmann::json::object();
-  (void)value;
-}
-
-void decode(const nlohmann::json& j, OnboardingStatusParams& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  (void)value;
-}
-
-void write_json(std::string& out, const OnboardingStatusParams& value) {
-  rpckit::codec::ObjectWriter object(out);
-  (void)value;
-}
-
-bool read_json(rpckit::codec::JsonReader& in, OnboardingStatusParams& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::string key;
-  while (in.next_member(key)) {
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  (void)value;  // nothing to store: every member is a const
-  return true;
-}
-
-void from_json(const nlohmann::json& j, OnboardingStatusParams& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr std::tuple<> kOnboardingStatusParamsMembers{};
+}  // namespace
+RPCKIT_OBJECT_CODEC(OnboardingStatusParams)
 
 // ---- OnboardingStatusResult
 
-void to_json(nlohmann::json& j, const OnboardingStatusResult& value) {
-  j = nlohmann::json::object();
-  j["completed"] = value.completed;
-}
-
-void decode(const nlohmann::json& j, OnboardingStatusResult& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_required(j, "completed", value.completed, path);
-}
-
-void write_json(std::string& out, const OnboardingStatusResult& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("completed":)rpckit", value.completed);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, OnboardingStatusResult& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(completed)rpckit") {
-      if (!read_member(in, value.completed)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 1) - 1) return false;  // a required member is missing
-  return true;
-}
-
-void from_json(const nlohmann::json& j, OnboardingStatusResult& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr auto kOnboardingStatusResultMembers = std::tuple{
+    rpckit::codec::required("completed", &OnboardingStatusResult::completed),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(OnboardingStatusResult)
 
 // ---- OnboardingCompleteParams
 
-void to_json(nlohmann::json& j, const OnboardingCompleteParams& value) {
-  j = nlohmann::json::object();
-  (void)value;
-}
-
-void decode(const nlohmann::json& j, OnboardingCompleteParams& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  (void)value;
-}
-
-void write_json(std::string& out, const OnboardingCompleteParams& value) {
-  rpckit::codec::ObjectWriter object(out);
-  (void)value;
-}
-
-bool read_json(rpckit::codec::JsonReader& in, OnboardingCompleteParams& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::string key;
-  while (in.next_member(key)) {
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  (void)value;  // nothing to store: every member is a const
-  return true;
-}
-
-void from_json(const nlohmann::json& j, OnboardingCompleteParams& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr std::tuple<> kOnboardingCompleteParamsMembers{};
+}  // namespace
+RPCKIT_OBJECT_CODEC(OnboardingCompleteParams)
 
 // ---- OnboardingCompleteResult
 
-void to_json(nlohmann::json& j, const OnboardingCompleteResult& value) {
-  j = nlohmann::json::object();
-  j["completed"] = nlohmann::json::parse(R"rpckit(true)rpckit");
-  (void)value;
-}
-
-void decode(const nlohmann::json& j, OnboardingCompleteResult& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  (void)value;
-  {
-    static const nlohmann::json expected = nlohmann::json::parse(R"rpckit(true)rpckit");
-    rpckit::codec::decode_const(j, "completed", expected, true, path);
-  }
-}
-
-void write_json(std::string& out, const OnboardingCompleteResult& value) {
-  rpckit::codec::ObjectWriter object(out);
-  (void)value;
-  object.constant(R"rpckit("completed":)rpckit", R"rpckit(true)rpckit");
-}
-
-bool read_json(rpckit::codec::JsonReader& in, OnboardingCompleteResult& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(completed)rpckit") {
-      if (!rpckit::codec::read_const_json(in, R"rpckit(true)rpckit")) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 1) - 1) return false;  // a required member is missing
-  (void)value;  // nothing to store: every member is a const
-  return true;
-}
-
-void from_json(const nlohmann::json& j, OnboardingCompleteResult& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr auto kOnboardingCompleteResultMembers = std::tuple{
+    rpckit::codec::constant("completed", "true"),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(OnboardingCompleteResult)
 
 // ---- ModelListParams
 
-void to_json(nlohmann::json& j, const ModelListParams& value) {
-  j = nlohmann::json::object();
-  rpckit::codec::encode_optional(j, "provider", value.provider);
-}
-
-void decode(const nlohmann::json& j, ModelListParams& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_optional(j, "provider", value.provider, path);
-}
-
-void write_json(std::string& out, const ModelListParams& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("provider":)rpckit", value.provider);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, ModelListParams& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(provider)rpckit") {
-      if (!read_member(in, value.provider)) return false;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  return true;
-}
-
-void from_json(const nlohmann::json& j, ModelListParams& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr auto kModelListParamsMembers = std::tuple{
+    rpckit::codec::optional("provider", &ModelListParams::provider),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(ModelListParams)
 
 // ---- ModelSelectParams
 
-void to_json(nlohmann::json& j, const ModelSelectParams& value) {
-  j = nlohmann::json::object();
-  j["model_id"] = value.model_id;
-  j["provider"] = value.provider;
-  j["thinking_level"] = value.thinking_level;
-  rpckit::codec::encode_optional(j, "openrouter_provider", value.openrouter_provider);
-  rpckit::codec::encode_optional(j, "session_id", value.session_id);
-  rpckit::codec::encode_optional(j, "compress_immediately", value.compress_immediately);
+namespace {
+void check_ModelSelectParams_model_id(const std::string& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_pattern(value, pattern_2(), path,
+      R"rpckit(expected a non-blank string)rpckit");
 }
-
-void decode(const nlohmann::json& j, ModelSelectParams& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  if (rpckit::codec::decode_required(j, "model_id", value.model_id, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "model_id");
-    rpckit::codec::check_pattern(value.model_id, pattern_2(), path,
-        R"rpckit(expected a non-blank string)rpckit");
-  }
-  rpckit::codec::decode_required(j, "provider", value.provider, path);
-  if (rpckit::codec::decode_required(j, "thinking_level", value.thinking_level, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "thinking_level");
-    rpckit::codec::check_pattern(value.thinking_level, pattern_2(), path,
-        R"rpckit(expected a non-blank string)rpckit");
-  }
-  rpckit::codec::decode_optional(j, "openrouter_provider", value.openrouter_provider, path);
-  rpckit::codec::decode_optional(j, "session_id", value.session_id, path);
-  rpckit::codec::decode_optional(j, "compress_immediately", value.compress_immediately, path);
+void check_ModelSelectParams_thinking_level(const std::string& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_pattern(value, pattern_2(), path,
+      R"rpckit(expected a non-blank string)rpckit");
 }
-
-void write_json(std::string& out, const ModelSelectParams& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("compress_immediately":)rpckit", value.compress_immediately);
-  object.member(R"rpckit("model_id":)rpckit", value.model_id);
-  object.member(R"rpckit("openrouter_provider":)rpckit", value.openrouter_provider);
-  object.member(R"rpckit("provider":)rpckit", value.provider);
-  object.member(R"rpckit("session_id":)rpckit", value.session_id);
-  object.member(R"rpckit("thinking_level":)rpckit", value.thinking_level);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, ModelSelectParams& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(model_id)rpckit") {
-      if (!read_member(in, value.model_id)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(provider)rpckit") {
-      if (!read_member(in, value.provider)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    if (key == R"rpckit(thinking_level)rpckit") {
-      if (!read_member(in, value.thinking_level)) return false;
-      seen |= std::uint64_t{1} << 2;
-      continue;
-    }
-    if (key == R"rpckit(openrouter_provider)rpckit") {
-      if (!read_member(in, value.openrouter_provider)) return false;
-      continue;
-    }
-    if (key == R"rpckit(session_id)rpckit") {
-      if (!read_member(in, value.session_id)) return false;
-      continue;
-    }
-    if (key == R"rpckit(compress_immediately)rpckit") {
-      if (!read_member(in, value.compress_immediately)) return false;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 3) - 1) return false;  // a required member is missing
-  rpckit::codec::DecodePath path;
-  {
-    rpckit::codec::DecodePath::Key scope(path, "model_id");
-    rpckit::codec::check_pattern(value.model_id, pattern_2(), path,
-        R"rpckit(expected a non-blank string)rpckit");
-  }
-  {
-    rpckit::codec::DecodePath::Key scope(path, "thinking_level");
-    rpckit::codec::check_pattern(value.thinking_level, pattern_2(), path,
-        R"rpckit(expected a non-blank string)rpckit");
-  }
-  return true;
-}
-
-void from_json(const nlohmann::json& j, ModelSelectParams& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+constexpr auto kModelSelectParamsMembers = std::tuple{
+    rpckit::codec::required("model_id", &ModelSelectParams::model_id, check_ModelSelectParams_model_id),
+    rpckit::codec::required("provider", &ModelSelectParams::provider),
+    rpckit::codec::required("thinking_level", &ModelSelectParams::thinking_level, check_ModelSelectParams_thinking_level),
+    rpckit::codec::optional("openrouter_provider", &ModelSelectParams::openrouter_provider),
+    rpckit::codec::optional("session_id", &ModelSelectParams::session_id),
+    rpckit::codec::optional("compress_immediately", &ModelSelectParams::compress_immediately),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(ModelSelectParams)
 
 // ---- ModelSelectResult
 
-void to_json(nlohmann::json& j, const ModelSelectResult& value) {
-  j = nlohmann::json::object();
-  j["selected_model"] = value.selected_model;
-  j["selected_provider"] = value.selected_provider;
-  j["selected_thinking"] = value.selected_thinking;
-  j["selected_openrouter_provider"] = value.selected_openrouter_provider;
-  rpckit::codec::encode_optional(j, "compression", value.compression);
-}
-
-void decode(const nlohmann::json& j, ModelSelectResult& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_required(j, "selected_model", value.selected_model, path);
-  rpckit::codec::decode_required(j, "selected_provider", value.selected_provider, path);
-  rpckit::codec::decode_required(j, "selected_thinking", value.selected_thinking, path);
-  rpckit::codec::decode_required(j, "selected_openrouter_provider", value.selected_openrouter_provider, path);
-  rpckit::codec::decode_optional(j, "compression", value.compression, path);
-}
-
-void write_json(std::string& out, const ModelSelectResult& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("compression":)rpckit", value.compression);
-  object.member(R"rpckit("selected_model":)rpckit", value.selected_model);
-  object.member(R"rpckit("selected_openrouter_provider":)rpckit", value.selected_openrouter_provider);
-  object.member(R"rpckit("selected_provider":)rpckit", value.selected_provider);
-  object.member(R"rpckit("selected_thinking":)rpckit", value.selected_thinking);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, ModelSelectResult& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(selected_model)rpckit") {
-      if (!read_member(in, value.selected_model)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(selected_provider)rpckit") {
-      if (!read_member(in, value.selected_provider)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    if (key == R"rpckit(selected_thinking)rpckit") {
-      if (!read_member(in, value.selected_thinking)) return false;
-      seen |= std::uint64_t{1} << 2;
-      continue;
-    }
-    if (key == R"rpckit(selected_openrouter_provider)rpckit") {
-      if (!read_member(in, value.selected_openrouter_provider)) return false;
-      seen |= std::uint64_t{1} << 3;
-      continue;
-    }
-    if (key == R"rpckit(compression)rpckit") {
-      if (!read_member(in, value.compression)) return false;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 4) - 1) return false;  // a required member is missing
-  return true;
-}
-
-void from_json(const nlohmann::json& j, ModelSelectResult& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr auto kModelSelectResultMembers = std::tuple{
+    rpckit::codec::required("selected_model", &ModelSelectResult::selected_model),
+    rpckit::codec::required("selected_provider", &ModelSelectResult::selected_provider),
+    rpckit::codec::required("selected_thinking", &ModelSelectResult::selected_thinking),
+    rpckit::codec::required("selected_openrouter_provider", &ModelSelectResult::selected_openrouter_provider),
+    rpckit::codec::optional("compression", &ModelSelectResult::compression),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(ModelSelectResult)
 
 // ---- ModelOpenrouterProvidersParams
 
-void to_json(nlohmann::json& j, const ModelOpenrouterProvidersParams& value) {
-  j = nlohmann::json::object();
-  j["model_id"] = value.model_id;
+namespace {
+void check_ModelOpenrouterProvidersParams_model_id(const std::string& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_pattern(value, pattern_2(), path,
+      R"rpckit(expected a non-blank string)rpckit");
 }
-
-void decode(const nlohmann::json& j, ModelOpenrouterProvidersParams& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  if (rpckit::codec::decode_required(j, "model_id", value.model_id, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "model_id");
-    rpckit::codec::check_pattern(value.model_id, pattern_2(), path,
-        R"rpckit(expected a non-blank string)rpckit");
-  }
-}
-
-void write_json(std::string& out, const ModelOpenrouterProvidersParams& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("model_id":)rpckit", value.model_id);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, ModelOpenrouterProvidersParams& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(model_id)rpckit") {
-      if (!read_member(in, value.model_id)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 1) - 1) return false;  // a required member is missing
-  rpckit::codec::DecodePath path;
-  {
-    rpckit::codec::DecodePath::Key scope(path, "model_id");
-    rpckit::codec::check_pattern(value.model_id, pattern_2(), path,
-        R"rpckit(expected a non-blank string)rpckit");
-  }
-  return true;
-}
-
-void from_json(const nlohmann::json& j, ModelOpenrouterProvidersParams& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+constexpr auto kModelOpenrouterProvidersParamsMembers = std::tuple{
+    rpckit::codec::required("model_id", &ModelOpenrouterProvidersParams::model_id, check_ModelOpenrouterProvidersParams_model_id),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(ModelOpenrouterProvidersParams)
 
 // ---- ModelOpenrouterProvidersResult
 
-void to_json(nlohmann::json& j, const ModelOpenrouterProvidersResult& value) {
-  j = nlohmann::json::object();
-  j["model_id"] = value.model_id;
-  j["providers"] = value.providers;
-}
-
-void decode(const nlohmann::json& j, ModelOpenrouterProvidersResult& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_required(j, "model_id", value.model_id, path);
-  rpckit::codec::decode_required(j, "providers", value.providers, path);
-}
-
-void write_json(std::string& out, const ModelOpenrouterProvidersResult& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("model_id":)rpckit", value.model_id);
-  object.member(R"rpckit("providers":)rpckit", value.providers);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, ModelOpenrouterProvidersResult& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(model_id)rpckit") {
-      if (!read_member(in, value.model_id)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(providers)rpckit") {
-      if (!read_member(in, value.providers)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 2) - 1) return false;  // a required member is missing
-  return true;
-}
-
-void from_json(const nlohmann::json& j, ModelOpenrouterProvidersResult& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr auto kModelOpenrouterProvidersResultMembers = std::tuple{
+    rpckit::codec::required("model_id", &ModelOpenrouterProvidersResult::model_id),
+    rpckit::codec::required("providers", &ModelOpenrouterProvidersResult::providers),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(ModelOpenrouterProvidersResult)
 
 // ---- LimitsGetParams
 
-void to_json(nlohmann::json& j, const LimitsGetParams& value) {
-  j = nlohmann::json::object();
-  (void)value;
-}
-
-void decode(const nlohmann::json& j, LimitsGetParams& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  (void)value;
-}
-
-void write_json(std::string& out, const LimitsGetParams& value) {
-  rpckit::codec::ObjectWriter object(out);
-  (void)value;
-}
-
-bool read_json(rpckit::codec::JsonReader& in, LimitsGetParams& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::string key;
-  while (in.next_member(key)) {
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  (void)value;  // nothing to store: every member is a const
-  return true;
-}
-
-void from_json(const nlohmann::json& j, LimitsGetParams& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr std::tuple<> kLimitsGetParamsMembers{};
+}  // namespace
+RPCKIT_OBJECT_CODEC(LimitsGetParams)
 
 // ---- LimitsGetResult
 
-void to_json(nlohmann::json& j, const LimitsGetResult& value) {
-  j = nlohmann::json::object();
-  j["openai"] = value.openai;
-  j["antigravity"] = value.antigravity;
-}
-
-void decode(const nlohmann::json& j, LimitsGetResult& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_required(j, "openai", value.openai, path);
-  rpckit::codec::decode_required(j, "antigravity", value.antigravity, path);
-}
-
-void write_json(std::string& out, const LimitsGetResult& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("antigravity":)rpckit", value.antigravity);
-  object.member(R"rpckit("openai":)rpckit", value.openai);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, LimitsGetResult& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(openai)rpckit") {
-      if (!read_member(in, value.openai)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(antigravity)rpckit") {
-      if (!read_member(in, value.antigravity)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 2) - 1) return false;  // a required member is missing
-  return true;
-}
-
-void from_json(const nlohmann::json& j, LimitsGetResult& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr auto kLimitsGetResultMembers = std::tuple{
+    rpckit::codec::required("openai", &LimitsGetResult::openai),
+    rpckit::codec::required("antigravity", &LimitsGetResult::antigravity),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(LimitsGetResult)
 
 // ---- HistoryListParams
 
-void to_json(nlohmann::json& j, const HistoryListParams& value) {
-  j = nlohmann::json::object();
-  rpckit::codec::encode_optional(j, "limit", value.limit);
-  rpckit::codec::encode_optional(j, "cursor", value.cursor);
-}
-
-void decode(const nlohmann::json& j, HistoryListParams& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_optional(j, "limit", value.limit, path);
-  rpckit::codec::decode_optional(j, "cursor", value.cursor, path);
-}
-
-void write_json(std::string& out, const HistoryListParams& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("cursor":)rpckit", value.cursor);
-  object.member(R"rpckit("limit":)rpckit", value.limit);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, HistoryListParams& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(limit)rpckit") {
-      if (!read_member(in, value.limit)) return false;
-      continue;
-    }
-    if (key == R"rpckit(cursor)rpckit") {
-      if (!read_member(in, value.cursor)) return false;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  return true;
-}
-
-void from_json(const nlohmann::json& j, HistoryListParams& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr auto kHistoryListParamsMembers = std::tuple{
+    rpckit::codec::optional("limit", &HistoryListParams::limit),
+    rpckit::codec::optional("cursor", &HistoryListParams::cursor),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(HistoryListParams)
 
 // ---- HistoryListResult
 
-void to_json(nlohmann::json& j, const HistoryListResult& value) {
-  j = nlohmann::json::object();
-  j["total"] = value.total;
-  j["cursor"] = value.cursor;
-  j["limit"] = value.limit;
-  j["sessions"] = value.sessions;
-  j["next_cursor"] = value.next_cursor;
+namespace {
+void check_HistoryListResult_total(const std::int64_t& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_range(static_cast<double>(value), 0.0, std::nullopt, path);
 }
-
-void decode(const nlohmann::json& j, HistoryListResult& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  if (rpckit::codec::decode_required(j, "total", value.total, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "total");
-    rpckit::codec::check_range(static_cast<double>(value.total), 0.0, std::nullopt, path);
-  }
-  rpckit::codec::decode_required(j, "cursor", value.cursor, path);
-  if (rpckit::codec::decode_required(j, "limit", value.limit, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "limit");
-    rpckit::codec::check_range(static_cast<double>(value.limit), 1.0, std::nullopt, path);
-  }
-  rpckit::codec::decode_required(j, "sessions", value.sessions, path);
-  rpckit::codec::decode_required(j, "next_cursor", value.next_cursor, path);
+void check_HistoryListResult_limit(const std::int64_t& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_range(static_cast<double>(value), 1.0, std::nullopt, path);
 }
-
-void write_json(std::string& out, const HistoryListResult& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("cursor":)rpckit", value.cursor);
-  object.member(R"rpckit("limit":)rpckit", value.limit);
-  object.member(R"rpckit("next_cursor":)rpckit", value.next_cursor);
-  object.member(R"rpckit("sessions":)rpckit", value.sessions);
-  object.member(R"rpckit("total":)rpckit", value.total);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, HistoryListResult& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(total)rpckit") {
-      if (!read_member(in, value.total)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(cursor)rpckit") {
-      if (!read_member(in, value.cursor)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    if (key == R"rpckit(limit)rpckit") {
-      if (!read_member(in, value.limit)) return false;
-      seen |= std::uint64_t{1} << 2;
-      continue;
-    }
-    if (key == R"rpckit(sessions)rpckit") {
-      if (!read_member(in, value.sessions)) return false;
-      seen |= std::uint64_t{1} << 3;
-      continue;
-    }
-    if (key == R"rpckit(next_cursor)rpckit") {
-      if (!read_member(in, value.next_cursor)) return false;
-      seen |= std::uint64_t{1} << 4;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 5) - 1) return false;  // a required member is missing
-  rpckit::codec::DecodePath path;
-  {
-    rpckit::codec::DecodePath::Key scope(path, "total");
-    rpckit::codec::check_range(static_cast<double>(value.total), 0.0, std::nullopt, path);
-  }
-  {
-    rpckit::codec::DecodePath::Key scope(path, "limit");
-    rpckit::codec::check_range(static_cast<double>(value.limit), 1.0, std::nullopt, path);
-  }
-  return true;
-}
-
-void from_json(const nlohmann::json& j, HistoryListResult& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+constexpr auto kHistoryListResultMembers = std::tuple{
+    rpckit::codec::required("total", &HistoryListResult::total, check_HistoryListResult_total),
+    rpckit::codec::required("cursor", &HistoryListResult::cursor),
+    rpckit::codec::required("limit", &HistoryListResult::limit, check_HistoryListResult_limit),
+    rpckit::codec::required("sessions", &HistoryListResult::sessions),
+    rpckit::codec::required("next_cursor", &HistoryListResult::next_cursor),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(HistoryListResult)
 
 // ---- HistoryGetParams
 
-void to_json(nlohmann::json& j, const HistoryGetParams& value) {
-  j = nlohmann::json::object();
-  rpckit::codec::encode_optional(j, "id", value.id);
-  rpckit::codec::encode_optional(j, "last", value.last);
-  rpckit::codec::encode_optional(j, "rollout_path", value.rollout_path);
-}
-
-void decode(const nlohmann::json& j, HistoryGetParams& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_optional(j, "id", value.id, path);
-  rpckit::codec::decode_optional(j, "last", value.last, path);
-  rpckit::codec::decode_optional(j, "rollout_path", value.rollout_path, path);
-}
-
-void write_json(std::string& out, const HistoryGetParams& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("id":)rpckit", value.id);
-  object.member(R"rpckit("last":)rpckit", value.last);
-  object.member(R"rpckit("rollout_path":)rpckit", value.rollout_path);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, HistoryGetParams& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(id)rpckit") {
-      if (!read_member(in, value.id)) return false;
-      continue;
-    }
-    if (key == R"rpckit(last)rpckit") {
-      if (!read_member(in, value.last)) return false;
-      continue;
-    }
-    if (key == R"rpckit(rollout_path)rpckit") {
-      if (!read_member(in, value.rollout_path)) return false;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  return true;
-}
-
-void from_json(const nlohmann::json& j, HistoryGetParams& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr auto kHistoryGetParamsMembers = std::tuple{
+    rpckit::codec::optional("id", &HistoryGetParams::id),
+    rpckit::codec::optional("last", &HistoryGetParams::last),
+    rpckit::codec::optional("rollout_path", &HistoryGetParams::rollout_path),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(HistoryGetParams)
 
 // ---- HistoryClearSessionParams
 
-void to_json(nlohmann::json& j, const HistoryClearSessionParams& value) {
-  j = nlohmann::json::object();
-  j["session_id"] = value.session_id;
+namespace {
+void check_HistoryClearSessionParams_session_id(const std::string& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_pattern(value, pattern_2(), path,
+      R"rpckit(expected a non-blank string)rpckit");
 }
-
-void decode(const nlohmann::json& j, HistoryClearSessionParams& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  if (rpckit::codec::decode_required(j, "session_id", value.session_id, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "session_id");
-    rpckit::codec::check_pattern(value.session_id, pattern_2(), path,
-        R"rpckit(expected a non-blank string)rpckit");
-  }
-}
-
-void write_json(std::string& out, const HistoryClearSessionParams& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("session_id":)rpckit", value.session_id);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, HistoryClearSessionParams& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(session_id)rpckit") {
-      if (!read_member(in, value.session_id)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 1) - 1) return false;  // a required member is missing
-  rpckit::codec::DecodePath path;
-  {
-    rpckit::codec::DecodePath::Key scope(path, "session_id");
-    rpckit::codec::check_pattern(value.session_id, pattern_2(), path,
-        R"rpckit(expected a non-blank string)rpckit");
-  }
-  return true;
-}
-
-void from_json(const nlohmann::json& j, HistoryClearSessionParams& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+constexpr auto kHistoryClearSessionParamsMembers = std::tuple{
+    rpckit::codec::required("session_id", &HistoryClearSessionParams::session_id, check_HistoryClearSessionParams_session_id),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(HistoryClearSessionParams)
 
 // ---- HistoryClearSessionResult
 
-void to_json(nlohmann::json& j, const HistoryClearSessionResult& value) {
-  j = nlohmann::json::object();
-  j["session_id"] = value.session_id;
-  j["cleared"] = nlohmann::json::parse(R"rpckit(true)rpckit");
+namespace {
+void check_HistoryClearSessionResult_session_id(const std::string& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_pattern(value, pattern_0(), path,
+      R"rpckit(expected a UUID)rpckit");
 }
-
-void decode(const nlohmann::json& j, HistoryClearSessionResult& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  if (rpckit::codec::decode_required(j, "session_id", value.session_id, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "session_id");
-    rpckit::codec::check_pattern(value.session_id, pattern_0(), path,
-        R"rpckit(expected a UUID)rpckit");
-  }
-  {
-    static const nlohmann::json expected = nlohmann::json::parse(R"rpckit(true)rpckit");
-    rpckit::codec::decode_const(j, "cleared", expected, true, path);
-  }
-}
-
-void write_json(std::string& out, const HistoryClearSessionResult& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.constant(R"rpckit("cleared":)rpckit", R"rpckit(true)rpckit");
-  object.member(R"rpckit("session_id":)rpckit", value.session_id);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, HistoryClearSessionResult& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(session_id)rpckit") {
-      if (!read_member(in, value.session_id)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(cleared)rpckit") {
-      if (!rpckit::codec::read_const_json(in, R"rpckit(true)rpckit")) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 2) - 1) return false;  // a required member is missing
-  rpckit::codec::DecodePath path;
-  {
-    rpckit::codec::DecodePath::Key scope(path, "session_id");
-    rpckit::codec::check_pattern(value.session_id, pattern_0(), path,
-        R"rpckit(expected a UUID)rpckit");
-  }
-  return true;
-}
-
-void from_json(const nlohmann::json& j, HistoryClearSessionResult& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+constexpr auto kHistoryClearSessionResultMembers = std::tuple{
+    rpckit::codec::required("session_id", &HistoryClearSessionResult::session_id, check_HistoryClearSessionResult_session_id),
+    rpckit::codec::constant("cleared", "true"),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(HistoryClearSessionResult)
 
 // ---- SkillsListParams
 
-void to_json(nlohmann::json& j, const SkillsListParams& value) {
-  j = nlohmann::json::object();
-  (void)value;
-}
-
-void decode(const nlohmann::json& j, SkillsListParams& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  (void)value;
-}
-
-void write_json(std::string& out, const SkillsListParams& value) {
-  rpckit::codec::ObjectWriter object(out);
-  (void)value;
-}
-
-bool read_json(rpckit::codec::JsonReader& in, SkillsListParams& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::string key;
-  while (in.next_member(key)) {
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  (void)value;  // nothing to store: every member is a const
-  return true;
-}
-
-void from_json(const nlohmann::json& j, SkillsListParams& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr std::tuple<> kSkillsListParamsMembers{};
+}  // namespace
+RPCKIT_OBJECT_CODEC(SkillsListParams)
 
 // ---- SkillInfo
 
-void to_json(nlohmann::json& j, const SkillInfo& value) {
-  j = nlohmann::json::object();
-  j["name"] = value.name;
-  j["description"] = value.description;
-  j["description_preview"] = value.description_preview;
-  j["source_path"] = value.source_path;
-}
-
-void decode(const nlohmann::json& j, SkillInfo& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_required(j, "name", value.name, path);
-  rpckit::codec::decode_required(j, "description", value.description, path);
-  rpckit::codec::decode_required(j, "description_preview", value.description_preview, path);
-  rpckit::codec::decode_required(j, "source_path", value.source_path, path);
-}
-
-void write_json(std::string& out, const SkillInfo& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("description":)rpckit", value.description);
-  object.member(R"rpckit("description_preview":)rpckit", value.description_preview);
-  object.member(R"rpckit("name":)rpckit", value.name);
-  object.member(R"rpckit("source_path":)rpckit", value.source_path);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, SkillInfo& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(name)rpckit") {
-      if (!read_member(in, value.name)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(description)rpckit") {
-      if (!read_member(in, value.description)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    if (key == R"rpckit(description_preview)rpckit") {
-      if (!read_member(in, value.description_preview)) return false;
-      seen |= std::uint64_t{1} << 2;
-      continue;
-    }
-    if (key == R"rpckit(source_path)rpckit") {
-      if (!read_member(in, value.source_path)) return false;
-      seen |= std::uint64_t{1} << 3;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 4) - 1) return false;  // a required member is missing
-  return true;
-}
-
-void from_json(const nlohmann::json& j, SkillInfo& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr auto kSkillInfoMembers = std::tuple{
+    rpckit::codec::required("name", &SkillInfo::name),
+    rpckit::codec::required("description", &SkillInfo::description),
+    rpckit::codec::required("description_preview", &SkillInfo::description_preview),
+    rpckit::codec::required("source_path", &SkillInfo::source_path),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(SkillInfo)
 
 // ---- SkillsListResult
 
-void to_json(nlohmann::json& j, const SkillsListResult& value) {
-  j = nlohmann::json::object();
-  j["directories"] = value.directories;
-  j["errors"] = value.errors;
-  j["skills"] = value.skills;
-}
-
-void decode(const nlohmann::json& j, SkillsListResult& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_required(j, "directories", value.directories, path);
-  rpckit::codec::decode_required(j, "errors", value.errors, path);
-  rpckit::codec::decode_required(j, "skills", value.skills, path);
-}
-
-void write_json(std::string& out, const SkillsListResult& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("directories":)rpckit", value.directories);
-  object.member(R"rpckit("errors":)rpckit", value.errors);
-  object.member(R"rpckit("skills":)rpckit", value.skills);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, SkillsListResult& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(directories)rpckit") {
-      if (!read_member(in, value.directories)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(errors)rpckit") {
-      if (!read_member(in, value.errors)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    if (key == R"rpckit(skills)rpckit") {
-      if (!read_member(in, value.skills)) return false;
-      seen |= std::uint64_t{1} << 2;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 3) - 1) return false;  // a required member is missing
-  return true;
-}
-
-void from_json(const nlohmann::json& j, SkillsListResult& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr auto kSkillsListResultMembers = std::tuple{
+    rpckit::codec::required("directories", &SkillsListResult::directories),
+    rpckit::codec::required("errors", &SkillsListResult::errors),
+    rpckit::codec::required("skills", &SkillsListResult::skills),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(SkillsListResult)
 
 // ---- ToolsListParams
 
-void to_json(nlohmann::json& j, const ToolsListParams& value) {
-  j = nlohmann::json::object();
-  (void)value;
-}
-
-void decode(const nlohmann::json& j, ToolsListParams& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  (void)value;
-}
-
-void write_json(std::string& out, const ToolsListParams& value) {
-  rpckit::codec::ObjectWriter object(out);
-  (void)value;
-}
-
-bool read_json(rpckit::codec::JsonReader& in, ToolsListParams& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::string key;
-  while (in.next_member(key)) {
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  (void)value;  // nothing to store: every member is a const
-  return true;
-}
-
-void from_json(const nlohmann::json& j, ToolsListParams& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr std::tuple<> kToolsListParamsMembers{};
+}  // namespace
+RPCKIT_OBJECT_CODEC(ToolsListParams)
 
 // ---- ToolInfo
 
-void to_json(nlohmann::json& j, const ToolInfo& value) {
-  j = nlohmann::json::object();
-  j["name"] = value.name;
-  j["description"] = value.description;
-  rpckit::codec::encode_optional(j, "input_schema", value.input_schema);
-}
-
-void decode(const nlohmann::json& j, ToolInfo& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_required(j, "name", value.name, path);
-  rpckit::codec::decode_required(j, "description", value.description, path);
-  rpckit::codec::decode_optional(j, "input_schema", value.input_schema, path);
-}
-
-void write_json(std::string& out, const ToolInfo& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("description":)rpckit", value.description);
-  object.member(R"rpckit("input_schema":)rpckit", value.input_schema);
-  object.member(R"rpckit("name":)rpckit", value.name);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, ToolInfo& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(name)rpckit") {
-      if (!read_member(in, value.name)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(description)rpckit") {
-      if (!read_member(in, value.description)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    if (key == R"rpckit(input_schema)rpckit") {
-      if (!read_member(in, value.input_schema)) return false;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 2) - 1) return false;  // a required member is missing
-  return true;
-}
-
-void from_json(const nlohmann::json& j, ToolInfo& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr auto kToolInfoMembers = std::tuple{
+    rpckit::codec::required("name", &ToolInfo::name),
+    rpckit::codec::required("description", &ToolInfo::description),
+    rpckit::codec::optional("input_schema", &ToolInfo::input_schema),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(ToolInfo)
 
 // ---- ToolsListResult
 
-void to_json(nlohmann::json& j, const ToolsListResult& value) {
-  j = nlohmann::json::object();
-  j["tools"] = value.tools;
-}
-
-void decode(const nlohmann::json& j, ToolsListResult& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_required(j, "tools", value.tools, path);
-}
-
-void write_json(std::string& out, const ToolsListResult& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("tools":)rpckit", value.tools);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, ToolsListResult& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(tools)rpckit") {
-      if (!read_member(in, value.tools)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 1) - 1) return false;  // a required member is missing
-  return true;
-}
-
-void from_json(const nlohmann::json& j, ToolsListResult& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr auto kToolsListResultMembers = std::tuple{
+    rpckit::codec::required("tools", &ToolsListResult::tools),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(ToolsListResult)
 
 // ---- DebugSetParams
 
-void to_json(nlohmann::json& j, const DebugSetParams& value) {
-  j = nlohmann::json::object();
-  j["super_debug"] = value.super_debug;
-}
-
-void decode(const nlohmann::json& j, DebugSetParams& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_required(j, "super_debug", value.super_debug, path);
-}
-
-void write_json(std::string& out, const DebugSetParams& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("super_debug":)rpckit", value.super_debug);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, DebugSetParams& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(super_debug)rpckit") {
-      if (!read_member(in, value.super_debug)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 1) - 1) return false;  // a required member is missing
-  return true;
-}
-
-void from_json(const nlohmann::json& j, DebugSetParams& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr auto kDebugSetParamsMembers = std::tuple{
+    rpckit::codec::required("super_debug", &DebugSetParams::super_debug),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(DebugSetParams)
 
 // ---- DebugSetResult
 
-void to_json(nlohmann::json& j, const DebugSetResult& value) {
-  j = nlohmann::json::object();
-  j["super_debug"] = value.super_debug;
-}
-
-void decode(const nlohmann::json& j, DebugSetResult& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_required(j, "super_debug", value.super_debug, path);
-}
-
-void write_json(std::string& out, const DebugSetResult& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("super_debug":)rpckit", value.super_debug);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, DebugSetResult& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(super_debug)rpckit") {
-      if (!read_member(in, value.super_debug)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 1) - 1) return false;  // a required member is missing
-  return true;
-}
-
-void from_json(const nlohmann::json& j, DebugSetResult& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr auto kDebugSetResultMembers = std::tuple{
+    rpckit::codec::required("super_debug", &DebugSetResult::super_debug),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(DebugSetResult)
 
 }  // namespace loaf::v1

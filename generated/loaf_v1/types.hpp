@@ -15,11 +15,24 @@
 
 #include "rpckit/codec/decode_error.hpp"
 #include "rpckit/codec/json_reader.hpp"
+#include "rpckit/codec/open_enum_codec.hpp"
 #include "rpckit/values/json_value.hpp"
 #include "rpckit/values/nullable.hpp"
 #include "rpckit/values/open_enum.hpp"
 
 namespace loaf::v1 {
+
+// Each type's codec (types.cpp): to_json/from_json for nlohmann::json (from_json throws
+// rpckit::codec::DecodeError); decode() with the path errors are reported at;
+// write_json() appends the JSON text to_json() + dump() would give, without the DOM;
+// read_json() decodes JSON text without the DOM (false: decode_text() asks decode()).
+// String enums (rpckit::OpenEnum) have theirs from rpckit/codec/open_enum_codec.hpp,
+// named here too:
+using rpckit::decode;
+using rpckit::from_json;
+using rpckit::read_json;
+using rpckit::to_json;
+using rpckit::write_json;
 
 /// A JSON-RPC error code of loaf RPC 1.0.0 (spec section 3). Open.
 // Open enum: any 32-bit value is representable; is_known() tells the listed ones.
@@ -42,11 +55,9 @@ std::string_view to_string(ErrorCode value) noexcept;
 bool is_known(ErrorCode value) noexcept;
 std::optional<ErrorCode> error_code_from_string(std::string_view name) noexcept;
 void to_json(nlohmann::json& j, const ErrorCode& value);
-void from_json(const nlohmann::json& j, ErrorCode& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, ErrorCode& value);
 void decode(const nlohmann::json& j, ErrorCode& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const ErrorCode& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, ErrorCode& value);
 
 // The values of AuthProvider (rpckit::OpenEnum).
@@ -74,13 +85,6 @@ class AuthProvider : public rpckit::OpenEnum<AuthProvider, AuthProviderValues> {
  public:
   using OpenEnum::OpenEnum;
 };
-void to_json(nlohmann::json& j, const AuthProvider& value);
-void from_json(const nlohmann::json& j, AuthProvider& value);  // throws rpckit::codec::DecodeError
-void decode(const nlohmann::json& j, AuthProvider& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
-void write_json(std::string& out, const AuthProvider& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
-bool read_json(rpckit::codec::JsonReader& in, AuthProvider& value);
 
 // The values of OAuthProvider (rpckit::OpenEnum).
 struct OAuthProviderValues {
@@ -102,13 +106,6 @@ class OAuthProvider : public rpckit::OpenEnum<OAuthProvider, OAuthProviderValues
  public:
   using OpenEnum::OpenEnum;
 };
-void to_json(nlohmann::json& j, const OAuthProvider& value);
-void from_json(const nlohmann::json& j, OAuthProvider& value);  // throws rpckit::codec::DecodeError
-void decode(const nlohmann::json& j, OAuthProvider& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
-void write_json(std::string& out, const OAuthProvider& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
-bool read_json(rpckit::codec::JsonReader& in, OAuthProvider& value);
 
 // The values of ThinkingLevel (rpckit::OpenEnum).
 struct ThinkingLevelValues {
@@ -138,13 +135,6 @@ class ThinkingLevel : public rpckit::OpenEnum<ThinkingLevel, ThinkingLevelValues
  public:
   using OpenEnum::OpenEnum;
 };
-void to_json(nlohmann::json& j, const ThinkingLevel& value);
-void from_json(const nlohmann::json& j, ThinkingLevel& value);  // throws rpckit::codec::DecodeError
-void decode(const nlohmann::json& j, ThinkingLevel& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
-void write_json(std::string& out, const ThinkingLevel& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
-bool read_json(rpckit::codec::JsonReader& in, ThinkingLevel& value);
 
 // The values of CompactionReason (rpckit::OpenEnum).
 struct CompactionReasonValues {
@@ -171,13 +161,6 @@ class CompactionReason : public rpckit::OpenEnum<CompactionReason, CompactionRea
  public:
   using OpenEnum::OpenEnum;
 };
-void to_json(nlohmann::json& j, const CompactionReason& value);
-void from_json(const nlohmann::json& j, CompactionReason& value);  // throws rpckit::codec::DecodeError
-void decode(const nlohmann::json& j, CompactionReason& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
-void write_json(std::string& out, const CompactionReason& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
-bool read_json(rpckit::codec::JsonReader& in, CompactionReason& value);
 
 // The values of CompressionReason (rpckit::OpenEnum).
 struct CompressionReasonValues {
@@ -201,13 +184,6 @@ class CompressionReason : public rpckit::OpenEnum<CompressionReason, Compression
  public:
   using OpenEnum::OpenEnum;
 };
-void to_json(nlohmann::json& j, const CompressionReason& value);
-void from_json(const nlohmann::json& j, CompressionReason& value);  // throws rpckit::codec::DecodeError
-void decode(const nlohmann::json& j, CompressionReason& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
-void write_json(std::string& out, const CompressionReason& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
-bool read_json(rpckit::codec::JsonReader& in, CompressionReason& value);
 
 // The values of ContextTokenSource (rpckit::OpenEnum).
 struct ContextTokenSourceValues {
@@ -229,13 +205,6 @@ class ContextTokenSource : public rpckit::OpenEnum<ContextTokenSource, ContextTo
  public:
   using OpenEnum::OpenEnum;
 };
-void to_json(nlohmann::json& j, const ContextTokenSource& value);
-void from_json(const nlohmann::json& j, ContextTokenSource& value);  // throws rpckit::codec::DecodeError
-void decode(const nlohmann::json& j, ContextTokenSource& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
-void write_json(std::string& out, const ContextTokenSource& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
-bool read_json(rpckit::codec::JsonReader& in, ContextTokenSource& value);
 
 // The values of ImageInputKind (rpckit::OpenEnum).
 struct ImageInputKindValues {
@@ -257,13 +226,6 @@ class ImageInputKind : public rpckit::OpenEnum<ImageInputKind, ImageInputKindVal
  public:
   using OpenEnum::OpenEnum;
 };
-void to_json(nlohmann::json& j, const ImageInputKind& value);
-void from_json(const nlohmann::json& j, ImageInputKind& value);  // throws rpckit::codec::DecodeError
-void decode(const nlohmann::json& j, ImageInputKind& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
-void write_json(std::string& out, const ImageInputKind& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
-bool read_json(rpckit::codec::JsonReader& in, ImageInputKind& value);
 
 /// The spec's Profile: the signed-in Antigravity account (spec section 6). Named AntigravityProfile in C++ because the generated profile traits already take the name Profile.
 struct AntigravityProfile {
@@ -277,11 +239,9 @@ struct AntigravityProfile {
   friend bool operator==(const AntigravityProfile&, const AntigravityProfile&) = default;
 };
 void to_json(nlohmann::json& j, const AntigravityProfile& value);
-void from_json(const nlohmann::json& j, AntigravityProfile& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, AntigravityProfile& value);
 void decode(const nlohmann::json& j, AntigravityProfile& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const AntigravityProfile& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, AntigravityProfile& value);
 
 /// Which providers are configured (auth.status result; /auth output). snake_case keys (spec section 6).
@@ -300,11 +260,9 @@ struct AuthStatus {
   friend bool operator==(const AuthStatus&, const AuthStatus&) = default;
 };
 void to_json(nlohmann::json& j, const AuthStatus& value);
-void from_json(const nlohmann::json& j, AuthStatus& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, AuthStatus& value);
 void decode(const nlohmann::json& j, AuthStatus& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const AuthStatus& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, AuthStatus& value);
 
 /// Snapshot.auth: AuthStatus in camelCase.
@@ -320,11 +278,9 @@ struct SnapshotAuth {
   friend bool operator==(const SnapshotAuth&, const SnapshotAuth&) = default;
 };
 void to_json(nlohmann::json& j, const SnapshotAuth& value);
-void from_json(const nlohmann::json& j, SnapshotAuth& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, SnapshotAuth& value);
 void decode(const nlohmann::json& j, SnapshotAuth& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const SnapshotAuth& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, SnapshotAuth& value);
 
 /// Snapshot.onboarding.
@@ -335,11 +291,9 @@ struct SnapshotOnboarding {
   friend bool operator==(const SnapshotOnboarding&, const SnapshotOnboarding&) = default;
 };
 void to_json(nlohmann::json& j, const SnapshotOnboarding& value);
-void from_json(const nlohmann::json& j, SnapshotOnboarding& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, SnapshotOnboarding& value);
 void decode(const nlohmann::json& j, SnapshotOnboarding& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const SnapshotOnboarding& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, SnapshotOnboarding& value);
 
 /// Snapshot.model: the current selection.
@@ -355,11 +309,9 @@ struct SnapshotModel {
   friend bool operator==(const SnapshotModel&, const SnapshotModel&) = default;
 };
 void to_json(nlohmann::json& j, const SnapshotModel& value);
-void from_json(const nlohmann::json& j, SnapshotModel& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, SnapshotModel& value);
 void decode(const nlohmann::json& j, SnapshotModel& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const SnapshotModel& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, SnapshotModel& value);
 
 /// Snapshot.sessions: the sessions of this server process.
@@ -372,11 +324,9 @@ struct SnapshotSessions {
   friend bool operator==(const SnapshotSessions&, const SnapshotSessions&) = default;
 };
 void to_json(nlohmann::json& j, const SnapshotSessions& value);
-void from_json(const nlohmann::json& j, SnapshotSessions& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, SnapshotSessions& value);
 void decode(const nlohmann::json& j, SnapshotSessions& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const SnapshotSessions& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, SnapshotSessions& value);
 
 /// Snapshot.skills.
@@ -389,11 +339,9 @@ struct SnapshotSkills {
   friend bool operator==(const SnapshotSkills&, const SnapshotSkills&) = default;
 };
 void to_json(nlohmann::json& j, const SnapshotSkills& value);
-void from_json(const nlohmann::json& j, SnapshotSkills& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, SnapshotSkills& value);
 void decode(const nlohmann::json& j, SnapshotSkills& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const SnapshotSkills& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, SnapshotSkills& value);
 
 /// The runtime state snapshot (state.get result; state.changed payload.snapshot). camelCase keys, as upstream emits them (spec section 6, decision 8.4).
@@ -407,11 +355,9 @@ struct Snapshot {
   friend bool operator==(const Snapshot&, const Snapshot&) = default;
 };
 void to_json(nlohmann::json& j, const Snapshot& value);
-void from_json(const nlohmann::json& j, Snapshot& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, Snapshot& value);
 void decode(const nlohmann::json& j, Snapshot& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const Snapshot& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, Snapshot& value);
 
 /// An image in session.send (request; snake_case). At least one of path/data_url, else the entry is skipped (not an error). At most max_image_bytes (8 MiB) decoded. Unsupported types, oversized or unreadable images do not fail the call: they arrive as session.error events. Optional values given as null count as absent.
@@ -430,11 +376,9 @@ struct ImageInput {
   friend bool operator==(const ImageInput&, const ImageInput&) = default;
 };
 void to_json(nlohmann::json& j, const ImageInput& value);
-void from_json(const nlohmann::json& j, ImageInput& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, ImageInput& value);
 void decode(const nlohmann::json& j, ImageInput& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const ImageInput& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, ImageInput& value);
 
 /// An ImageInput as a queue holds it: normalized, path always present (possibly "").
@@ -449,11 +393,9 @@ struct QueuedImageInput {
   friend bool operator==(const QueuedImageInput&, const QueuedImageInput&) = default;
 };
 void to_json(nlohmann::json& j, const QueuedImageInput& value);
-void from_json(const nlohmann::json& j, QueuedImageInput& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, QueuedImageInput& value);
 void decode(const nlohmann::json& j, QueuedImageInput& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const QueuedImageInput& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, QueuedImageInput& value);
 
 /// An image attached to a message (camelCase).
@@ -470,11 +412,9 @@ struct ImageAttachment {
   friend bool operator==(const ImageAttachment&, const ImageAttachment&) = default;
 };
 void to_json(nlohmann::json& j, const ImageAttachment& value);
-void from_json(const nlohmann::json& j, ImageAttachment& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, ImageAttachment& value);
 void decode(const nlohmann::json& j, ImageAttachment& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const ImageAttachment& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, ImageAttachment& value);
 
 // The values of UiMessageKind (rpckit::OpenEnum).
@@ -499,13 +439,6 @@ class UiMessageKind : public rpckit::OpenEnum<UiMessageKind, UiMessageKindValues
  public:
   using OpenEnum::OpenEnum;
 };
-void to_json(nlohmann::json& j, const UiMessageKind& value);
-void from_json(const nlohmann::json& j, UiMessageKind& value);  // throws rpckit::codec::DecodeError
-void decode(const nlohmann::json& j, UiMessageKind& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
-void write_json(std::string& out, const UiMessageKind& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
-bool read_json(rpckit::codec::JsonReader& in, UiMessageKind& value);
 
 /// A message as the UI shows it.
 struct UiMessage {
@@ -521,11 +454,9 @@ struct UiMessage {
   friend bool operator==(const UiMessage&, const UiMessage&) = default;
 };
 void to_json(nlohmann::json& j, const UiMessage& value);
-void from_json(const nlohmann::json& j, UiMessage& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, UiMessage& value);
 void decode(const nlohmann::json& j, UiMessage& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const UiMessage& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, UiMessage& value);
 
 // The values of ChatRole (rpckit::OpenEnum).
@@ -548,13 +479,6 @@ class ChatRole : public rpckit::OpenEnum<ChatRole, ChatRoleValues> {
  public:
   using OpenEnum::OpenEnum;
 };
-void to_json(nlohmann::json& j, const ChatRole& value);
-void from_json(const nlohmann::json& j, ChatRole& value);  // throws rpckit::codec::DecodeError
-void decode(const nlohmann::json& j, ChatRole& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
-void write_json(std::string& out, const ChatRole& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
-bool read_json(rpckit::codec::JsonReader& in, ChatRole& value);
 
 /// A message of the model conversation history.
 struct ChatMessage {
@@ -568,11 +492,9 @@ struct ChatMessage {
   friend bool operator==(const ChatMessage&, const ChatMessage&) = default;
 };
 void to_json(nlohmann::json& j, const ChatMessage& value);
-void from_json(const nlohmann::json& j, ChatMessage& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, ChatMessage& value);
 void decode(const nlohmann::json& j, ChatMessage& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const ChatMessage& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, ChatMessage& value);
 
 /// Where a context token estimate goes (snake_case, spec section 6).
@@ -585,11 +507,9 @@ struct TokenBreakdown {
   friend bool operator==(const TokenBreakdown&, const TokenBreakdown&) = default;
 };
 void to_json(nlohmann::json& j, const TokenBreakdown& value);
-void from_json(const nlohmann::json& j, TokenBreakdown& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, TokenBreakdown& value);
 void decode(const nlohmann::json& j, TokenBreakdown& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const TokenBreakdown& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, TokenBreakdown& value);
 
 /// A prompt queued by session.send with enqueue: true while a turn ran (camelCase, spec section 6).
@@ -606,11 +526,9 @@ struct QueueItem {
   friend bool operator==(const QueueItem&, const QueueItem&) = default;
 };
 void to_json(nlohmann::json& j, const QueueItem& value);
-void from_json(const nlohmann::json& j, QueueItem& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, QueueItem& value);
 void decode(const nlohmann::json& j, QueueItem& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const QueueItem& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, QueueItem& value);
 
 /// A live session (session.get result, session.create result state). camelCase keys (spec section 6).
@@ -647,11 +565,9 @@ struct SessionState {
   friend bool operator==(const SessionState&, const SessionState&) = default;
 };
 void to_json(nlohmann::json& j, const SessionState& value);
-void from_json(const nlohmann::json& j, SessionState& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, SessionState& value);
 void decode(const nlohmann::json& j, SessionState& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const SessionState& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, SessionState& value);
 
 // The values of StreamSegmentKind (rpckit::OpenEnum).
@@ -673,13 +589,6 @@ class StreamSegmentKind : public rpckit::OpenEnum<StreamSegmentKind, StreamSegme
  public:
   using OpenEnum::OpenEnum;
 };
-void to_json(nlohmann::json& j, const StreamSegmentKind& value);
-void from_json(const nlohmann::json& j, StreamSegmentKind& value);  // throws rpckit::codec::DecodeError
-void decode(const nlohmann::json& j, StreamSegmentKind& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
-void write_json(std::string& out, const StreamSegmentKind& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
-bool read_json(rpckit::codec::JsonReader& in, StreamSegmentKind& value);
 
 /// One incremental piece of a stream chunk.
 struct StreamSegment {
@@ -690,11 +599,9 @@ struct StreamSegment {
   friend bool operator==(const StreamSegment&, const StreamSegment&) = default;
 };
 void to_json(nlohmann::json& j, const StreamSegment& value);
-void from_json(const nlohmann::json& j, StreamSegment& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, StreamSegment& value);
 void decode(const nlohmann::json& j, StreamSegment& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const StreamSegment& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, StreamSegment& value);
 
 /// Streaming progress of a turn (session.stream.chunk payload.chunk; camelCase, spec section 6).
@@ -709,11 +616,9 @@ struct StreamChunk {
   friend bool operator==(const StreamChunk&, const StreamChunk&) = default;
 };
 void to_json(nlohmann::json& j, const StreamChunk& value);
-void from_json(const nlohmann::json& j, StreamChunk& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, StreamChunk& value);
 void decode(const nlohmann::json& j, StreamChunk& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const StreamChunk& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, StreamChunk& value);
 
 /// A selectable model (model.list result models; camelCase, spec section 6).
@@ -738,11 +643,9 @@ struct ModelOption {
   friend bool operator==(const ModelOption&, const ModelOption&) = default;
 };
 void to_json(nlohmann::json& j, const ModelOption& value);
-void from_json(const nlohmann::json& j, ModelOption& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, ModelOption& value);
 void decode(const nlohmann::json& j, ModelOption& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const ModelOption& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, ModelOption& value);
 
 /// Outcome of model.select with compress_immediately: true (snake_case, spec section 6).
@@ -761,11 +664,9 @@ struct Compression {
   friend bool operator==(const Compression&, const Compression&) = default;
 };
 void to_json(nlohmann::json& j, const Compression& value);
-void from_json(const nlohmann::json& j, Compression& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, Compression& value);
 void decode(const nlohmann::json& j, Compression& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const Compression& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, Compression& value);
 
 /// One OpenAI rate window (camelCase).
@@ -778,11 +679,9 @@ struct UsageWindow {
   friend bool operator==(const UsageWindow&, const UsageWindow&) = default;
 };
 void to_json(nlohmann::json& j, const UsageWindow& value);
-void from_json(const nlohmann::json& j, UsageWindow& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, UsageWindow& value);
 void decode(const nlohmann::json& j, UsageWindow& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const UsageWindow& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, UsageWindow& value);
 
 /// OpenAI usage (camelCase).
@@ -797,11 +696,9 @@ struct OpenaiUsageSnapshot {
   friend bool operator==(const OpenaiUsageSnapshot&, const OpenaiUsageSnapshot&) = default;
 };
 void to_json(nlohmann::json& j, const OpenaiUsageSnapshot& value);
-void from_json(const nlohmann::json& j, OpenaiUsageSnapshot& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, OpenaiUsageSnapshot& value);
 void decode(const nlohmann::json& j, OpenaiUsageSnapshot& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const OpenaiUsageSnapshot& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, OpenaiUsageSnapshot& value);
 
 /// limits.get openai: OpenAI usage or why it is unavailable.
@@ -816,11 +713,9 @@ struct OpenaiUsageResult {
   friend bool operator==(const OpenaiUsageResult&, const OpenaiUsageResult&) = default;
 };
 void to_json(nlohmann::json& j, const OpenaiUsageResult& value);
-void from_json(const nlohmann::json& j, OpenaiUsageResult& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, OpenaiUsageResult& value);
 void decode(const nlohmann::json& j, OpenaiUsageResult& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const OpenaiUsageResult& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, OpenaiUsageResult& value);
 
 /// Antigravity quota of one model (camelCase).
@@ -834,11 +729,9 @@ struct AntigravityModelUsage {
   friend bool operator==(const AntigravityModelUsage&, const AntigravityModelUsage&) = default;
 };
 void to_json(nlohmann::json& j, const AntigravityModelUsage& value);
-void from_json(const nlohmann::json& j, AntigravityModelUsage& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, AntigravityModelUsage& value);
 void decode(const nlohmann::json& j, AntigravityModelUsage& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const AntigravityModelUsage& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, AntigravityModelUsage& value);
 
 /// Antigravity usage per model.
@@ -848,11 +741,9 @@ struct AntigravityUsageSnapshot {
   friend bool operator==(const AntigravityUsageSnapshot&, const AntigravityUsageSnapshot&) = default;
 };
 void to_json(nlohmann::json& j, const AntigravityUsageSnapshot& value);
-void from_json(const nlohmann::json& j, AntigravityUsageSnapshot& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, AntigravityUsageSnapshot& value);
 void decode(const nlohmann::json& j, AntigravityUsageSnapshot& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const AntigravityUsageSnapshot& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, AntigravityUsageSnapshot& value);
 
 /// limits.get antigravity: Antigravity usage or why it is unavailable.
@@ -867,11 +758,9 @@ struct AntigravityUsageResult {
   friend bool operator==(const AntigravityUsageResult&, const AntigravityUsageResult&) = default;
 };
 void to_json(nlohmann::json& j, const AntigravityUsageResult& value);
-void from_json(const nlohmann::json& j, AntigravityUsageResult& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, AntigravityUsageResult& value);
 void decode(const nlohmann::json& j, AntigravityUsageResult& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const AntigravityUsageResult& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, AntigravityUsageResult& value);
 
 /// A saved session in history.list.
@@ -898,11 +787,9 @@ struct ChatSessionSummary {
   friend bool operator==(const ChatSessionSummary&, const ChatSessionSummary&) = default;
 };
 void to_json(nlohmann::json& j, const ChatSessionSummary& value);
-void from_json(const nlohmann::json& j, ChatSessionSummary& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, ChatSessionSummary& value);
 void decode(const nlohmann::json& j, ChatSessionSummary& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const ChatSessionSummary& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, ChatSessionSummary& value);
 
 /// A saved session with its messages (history.get): ChatSessionSummary plus messages.
@@ -931,11 +818,9 @@ struct ChatSessionRecord {
   friend bool operator==(const ChatSessionRecord&, const ChatSessionRecord&) = default;
 };
 void to_json(nlohmann::json& j, const ChatSessionRecord& value);
-void from_json(const nlohmann::json& j, ChatSessionRecord& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, ChatSessionRecord& value);
 void decode(const nlohmann::json& j, ChatSessionRecord& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const ChatSessionRecord& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, ChatSessionRecord& value);
 
 // The values of EventType (rpckit::OpenEnum).
@@ -1020,13 +905,6 @@ class EventType : public rpckit::OpenEnum<EventType, EventTypeValues> {
  public:
   using OpenEnum::OpenEnum;
 };
-void to_json(nlohmann::json& j, const EventType& value);
-void from_json(const nlohmann::json& j, EventType& value);  // throws rpckit::codec::DecodeError
-void decode(const nlohmann::json& j, EventType& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
-void write_json(std::string& out, const EventType& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
-bool read_json(rpckit::codec::JsonReader& in, EventType& value);
 
 /// session.status payload.
 struct SessionStatusPayload {
@@ -1042,11 +920,9 @@ struct SessionStatusPayload {
   friend bool operator==(const SessionStatusPayload&, const SessionStatusPayload&) = default;
 };
 void to_json(nlohmann::json& j, const SessionStatusPayload& value);
-void from_json(const nlohmann::json& j, SessionStatusPayload& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, SessionStatusPayload& value);
 void decode(const nlohmann::json& j, SessionStatusPayload& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const SessionStatusPayload& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, SessionStatusPayload& value);
 
 /// session.status: A session's status changed. Every turn ends with pending: false, status_label "ready".
@@ -1059,11 +935,9 @@ struct SessionStatusEvent {
   friend bool operator==(const SessionStatusEvent&, const SessionStatusEvent&) = default;
 };
 void to_json(nlohmann::json& j, const SessionStatusEvent& value);
-void from_json(const nlohmann::json& j, SessionStatusEvent& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, SessionStatusEvent& value);
 void decode(const nlohmann::json& j, SessionStatusEvent& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const SessionStatusEvent& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, SessionStatusEvent& value);
 
 /// session.message.appended payload.
@@ -1075,11 +949,9 @@ struct SessionMessageAppendedPayload {
   friend bool operator==(const SessionMessageAppendedPayload&, const SessionMessageAppendedPayload&) = default;
 };
 void to_json(nlohmann::json& j, const SessionMessageAppendedPayload& value);
-void from_json(const nlohmann::json& j, SessionMessageAppendedPayload& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, SessionMessageAppendedPayload& value);
 void decode(const nlohmann::json& j, SessionMessageAppendedPayload& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const SessionMessageAppendedPayload& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, SessionMessageAppendedPayload& value);
 
 /// session.message.appended: A message was appended to a session.
@@ -1092,11 +964,9 @@ struct SessionMessageAppendedEvent {
   friend bool operator==(const SessionMessageAppendedEvent&, const SessionMessageAppendedEvent&) = default;
 };
 void to_json(nlohmann::json& j, const SessionMessageAppendedEvent& value);
-void from_json(const nlohmann::json& j, SessionMessageAppendedEvent& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, SessionMessageAppendedEvent& value);
 void decode(const nlohmann::json& j, SessionMessageAppendedEvent& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const SessionMessageAppendedEvent& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, SessionMessageAppendedEvent& value);
 
 /// session.stream.chunk payload.
@@ -1110,11 +980,9 @@ struct SessionStreamChunkPayload {
   friend bool operator==(const SessionStreamChunkPayload&, const SessionStreamChunkPayload&) = default;
 };
 void to_json(nlohmann::json& j, const SessionStreamChunkPayload& value);
-void from_json(const nlohmann::json& j, SessionStreamChunkPayload& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, SessionStreamChunkPayload& value);
 void decode(const nlohmann::json& j, SessionStreamChunkPayload& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const SessionStreamChunkPayload& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, SessionStreamChunkPayload& value);
 
 /// session.stream.chunk: Streaming progress of a turn.
@@ -1127,11 +995,9 @@ struct SessionStreamChunkEvent {
   friend bool operator==(const SessionStreamChunkEvent&, const SessionStreamChunkEvent&) = default;
 };
 void to_json(nlohmann::json& j, const SessionStreamChunkEvent& value);
-void from_json(const nlohmann::json& j, SessionStreamChunkEvent& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, SessionStreamChunkEvent& value);
 void decode(const nlohmann::json& j, SessionStreamChunkEvent& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const SessionStreamChunkEvent& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, SessionStreamChunkEvent& value);
 
 /// Payload of session.tool.call.started, session.tool.call.completed and session.tool.results.
@@ -1146,11 +1012,9 @@ struct SessionToolPayload {
   friend bool operator==(const SessionToolPayload&, const SessionToolPayload&) = default;
 };
 void to_json(nlohmann::json& j, const SessionToolPayload& value);
-void from_json(const nlohmann::json& j, SessionToolPayload& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, SessionToolPayload& value);
 void decode(const nlohmann::json& j, SessionToolPayload& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const SessionToolPayload& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, SessionToolPayload& value);
 
 /// session.tool.call.started: A tool call started.
@@ -1163,11 +1027,9 @@ struct SessionToolCallStartedEvent {
   friend bool operator==(const SessionToolCallStartedEvent&, const SessionToolCallStartedEvent&) = default;
 };
 void to_json(nlohmann::json& j, const SessionToolCallStartedEvent& value);
-void from_json(const nlohmann::json& j, SessionToolCallStartedEvent& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, SessionToolCallStartedEvent& value);
 void decode(const nlohmann::json& j, SessionToolCallStartedEvent& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const SessionToolCallStartedEvent& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, SessionToolCallStartedEvent& value);
 
 /// session.tool.call.completed: A tool call completed.
@@ -1180,11 +1042,9 @@ struct SessionToolCallCompletedEvent {
   friend bool operator==(const SessionToolCallCompletedEvent&, const SessionToolCallCompletedEvent&) = default;
 };
 void to_json(nlohmann::json& j, const SessionToolCallCompletedEvent& value);
-void from_json(const nlohmann::json& j, SessionToolCallCompletedEvent& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, SessionToolCallCompletedEvent& value);
 void decode(const nlohmann::json& j, SessionToolCallCompletedEvent& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const SessionToolCallCompletedEvent& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, SessionToolCallCompletedEvent& value);
 
 /// session.tool.results: Tool results of a round.
@@ -1197,11 +1057,9 @@ struct SessionToolResultsEvent {
   friend bool operator==(const SessionToolResultsEvent&, const SessionToolResultsEvent&) = default;
 };
 void to_json(nlohmann::json& j, const SessionToolResultsEvent& value);
-void from_json(const nlohmann::json& j, SessionToolResultsEvent& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, SessionToolResultsEvent& value);
 void decode(const nlohmann::json& j, SessionToolResultsEvent& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const SessionToolResultsEvent& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, SessionToolResultsEvent& value);
 
 /// session.completed payload.
@@ -1216,11 +1074,9 @@ struct SessionCompletedPayload {
   friend bool operator==(const SessionCompletedPayload&, const SessionCompletedPayload&) = default;
 };
 void to_json(nlohmann::json& j, const SessionCompletedPayload& value);
-void from_json(const nlohmann::json& j, SessionCompletedPayload& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, SessionCompletedPayload& value);
 void decode(const nlohmann::json& j, SessionCompletedPayload& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const SessionCompletedPayload& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, SessionCompletedPayload& value);
 
 /// session.completed: A turn completed.
@@ -1233,11 +1089,9 @@ struct SessionCompletedEvent {
   friend bool operator==(const SessionCompletedEvent&, const SessionCompletedEvent&) = default;
 };
 void to_json(nlohmann::json& j, const SessionCompletedEvent& value);
-void from_json(const nlohmann::json& j, SessionCompletedEvent& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, SessionCompletedEvent& value);
 void decode(const nlohmann::json& j, SessionCompletedEvent& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const SessionCompletedEvent& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, SessionCompletedEvent& value);
 
 /// session.interrupted payload.
@@ -1252,11 +1106,9 @@ struct SessionInterruptedPayload {
   friend bool operator==(const SessionInterruptedPayload&, const SessionInterruptedPayload&) = default;
 };
 void to_json(nlohmann::json& j, const SessionInterruptedPayload& value);
-void from_json(const nlohmann::json& j, SessionInterruptedPayload& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, SessionInterruptedPayload& value);
 void decode(const nlohmann::json& j, SessionInterruptedPayload& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const SessionInterruptedPayload& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, SessionInterruptedPayload& value);
 
 /// session.interrupted: A turn was interrupted.
@@ -1269,11 +1121,9 @@ struct SessionInterruptedEvent {
   friend bool operator==(const SessionInterruptedEvent&, const SessionInterruptedEvent&) = default;
 };
 void to_json(nlohmann::json& j, const SessionInterruptedEvent& value);
-void from_json(const nlohmann::json& j, SessionInterruptedEvent& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, SessionInterruptedEvent& value);
 void decode(const nlohmann::json& j, SessionInterruptedEvent& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const SessionInterruptedEvent& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, SessionInterruptedEvent& value);
 
 /// session.error payload.
@@ -1288,11 +1138,9 @@ struct SessionErrorPayload {
   friend bool operator==(const SessionErrorPayload&, const SessionErrorPayload&) = default;
 };
 void to_json(nlohmann::json& j, const SessionErrorPayload& value);
-void from_json(const nlohmann::json& j, SessionErrorPayload& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, SessionErrorPayload& value);
 void decode(const nlohmann::json& j, SessionErrorPayload& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const SessionErrorPayload& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, SessionErrorPayload& value);
 
 /// session.error: A turn failed, or an image of session.send could not be loaded.
@@ -1305,11 +1153,9 @@ struct SessionErrorEvent {
   friend bool operator==(const SessionErrorEvent&, const SessionErrorEvent&) = default;
 };
 void to_json(nlohmann::json& j, const SessionErrorEvent& value);
-void from_json(const nlohmann::json& j, SessionErrorEvent& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, SessionErrorEvent& value);
 void decode(const nlohmann::json& j, SessionErrorEvent& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const SessionErrorEvent& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, SessionErrorEvent& value);
 
 /// auth.flow.started payload.
@@ -1319,11 +1165,9 @@ struct AuthFlowStartedPayload {
   friend bool operator==(const AuthFlowStartedPayload&, const AuthFlowStartedPayload&) = default;
 };
 void to_json(nlohmann::json& j, const AuthFlowStartedPayload& value);
-void from_json(const nlohmann::json& j, AuthFlowStartedPayload& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, AuthFlowStartedPayload& value);
 void decode(const nlohmann::json& j, AuthFlowStartedPayload& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const AuthFlowStartedPayload& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, AuthFlowStartedPayload& value);
 
 /// auth.flow.started: An OAuth flow started (auth.connect.*).
@@ -1336,11 +1180,9 @@ struct AuthFlowStartedEvent {
   friend bool operator==(const AuthFlowStartedEvent&, const AuthFlowStartedEvent&) = default;
 };
 void to_json(nlohmann::json& j, const AuthFlowStartedEvent& value);
-void from_json(const nlohmann::json& j, AuthFlowStartedEvent& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, AuthFlowStartedEvent& value);
 void decode(const nlohmann::json& j, AuthFlowStartedEvent& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const AuthFlowStartedEvent& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, AuthFlowStartedEvent& value);
 
 /// auth.flow.url payload.
@@ -1352,11 +1194,9 @@ struct AuthFlowUrlPayload {
   friend bool operator==(const AuthFlowUrlPayload&, const AuthFlowUrlPayload&) = default;
 };
 void to_json(nlohmann::json& j, const AuthFlowUrlPayload& value);
-void from_json(const nlohmann::json& j, AuthFlowUrlPayload& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, AuthFlowUrlPayload& value);
 void decode(const nlohmann::json& j, AuthFlowUrlPayload& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const AuthFlowUrlPayload& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, AuthFlowUrlPayload& value);
 
 /// auth.flow.url: The URL the user must open (no browser is opened in RPC mode).
@@ -1369,11 +1209,9 @@ struct AuthFlowUrlEvent {
   friend bool operator==(const AuthFlowUrlEvent&, const AuthFlowUrlEvent&) = default;
 };
 void to_json(nlohmann::json& j, const AuthFlowUrlEvent& value);
-void from_json(const nlohmann::json& j, AuthFlowUrlEvent& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, AuthFlowUrlEvent& value);
 void decode(const nlohmann::json& j, AuthFlowUrlEvent& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const AuthFlowUrlEvent& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, AuthFlowUrlEvent& value);
 
 /// auth.flow.device_code payload.
@@ -1391,11 +1229,9 @@ struct AuthFlowDeviceCodePayload {
   friend bool operator==(const AuthFlowDeviceCodePayload&, const AuthFlowDeviceCodePayload&) = default;
 };
 void to_json(nlohmann::json& j, const AuthFlowDeviceCodePayload& value);
-void from_json(const nlohmann::json& j, AuthFlowDeviceCodePayload& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, AuthFlowDeviceCodePayload& value);
 void decode(const nlohmann::json& j, AuthFlowDeviceCodePayload& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const AuthFlowDeviceCodePayload& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, AuthFlowDeviceCodePayload& value);
 
 /// auth.flow.device_code: A device code the user must enter (OpenAI device-code login).
@@ -1408,11 +1244,9 @@ struct AuthFlowDeviceCodeEvent {
   friend bool operator==(const AuthFlowDeviceCodeEvent&, const AuthFlowDeviceCodeEvent&) = default;
 };
 void to_json(nlohmann::json& j, const AuthFlowDeviceCodeEvent& value);
-void from_json(const nlohmann::json& j, AuthFlowDeviceCodeEvent& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, AuthFlowDeviceCodeEvent& value);
 void decode(const nlohmann::json& j, AuthFlowDeviceCodeEvent& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const AuthFlowDeviceCodeEvent& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, AuthFlowDeviceCodeEvent& value);
 
 // The values of OpenaiLoginMethod (rpckit::OpenEnum).
@@ -1435,13 +1269,6 @@ class OpenaiLoginMethod : public rpckit::OpenEnum<OpenaiLoginMethod, OpenaiLogin
  public:
   using OpenEnum::OpenEnum;
 };
-void to_json(nlohmann::json& j, const OpenaiLoginMethod& value);
-void from_json(const nlohmann::json& j, OpenaiLoginMethod& value);  // throws rpckit::codec::DecodeError
-void decode(const nlohmann::json& j, OpenaiLoginMethod& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
-void write_json(std::string& out, const OpenaiLoginMethod& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
-bool read_json(rpckit::codec::JsonReader& in, OpenaiLoginMethod& value);
 
 /// Result of auth.connect.openai (also the auth.flow.completed payload).
 struct AuthConnectOpenaiResult {
@@ -1454,11 +1281,9 @@ struct AuthConnectOpenaiResult {
   friend bool operator==(const AuthConnectOpenaiResult&, const AuthConnectOpenaiResult&) = default;
 };
 void to_json(nlohmann::json& j, const AuthConnectOpenaiResult& value);
-void from_json(const nlohmann::json& j, AuthConnectOpenaiResult& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, AuthConnectOpenaiResult& value);
 void decode(const nlohmann::json& j, AuthConnectOpenaiResult& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const AuthConnectOpenaiResult& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, AuthConnectOpenaiResult& value);
 
 /// Result of auth.connect.antigravity (also the auth.flow.completed payload).
@@ -1470,11 +1295,9 @@ struct AuthConnectAntigravityResult {
   friend bool operator==(const AuthConnectAntigravityResult&, const AuthConnectAntigravityResult&) = default;
 };
 void to_json(nlohmann::json& j, const AuthConnectAntigravityResult& value);
-void from_json(const nlohmann::json& j, AuthConnectAntigravityResult& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, AuthConnectAntigravityResult& value);
 void decode(const nlohmann::json& j, AuthConnectAntigravityResult& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const AuthConnectAntigravityResult& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, AuthConnectAntigravityResult& value);
 
 /// auth.flow.completed payload: the result of auth.connect.openai or auth.connect.antigravity, told apart by provider.
@@ -1486,11 +1309,9 @@ struct AuthFlowCompletedPayload {
   friend bool operator==(const AuthFlowCompletedPayload&, const AuthFlowCompletedPayload&) = default;
 };
 void to_json(nlohmann::json& j, const AuthFlowCompletedPayload& value);
-void from_json(const nlohmann::json& j, AuthFlowCompletedPayload& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, AuthFlowCompletedPayload& value);
 void decode(const nlohmann::json& j, AuthFlowCompletedPayload& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const AuthFlowCompletedPayload& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, AuthFlowCompletedPayload& value);
 
 /// auth.flow.completed: An OAuth flow completed; the payload is the connect method's result object.
@@ -1503,11 +1324,9 @@ struct AuthFlowCompletedEvent {
   friend bool operator==(const AuthFlowCompletedEvent&, const AuthFlowCompletedEvent&) = default;
 };
 void to_json(nlohmann::json& j, const AuthFlowCompletedEvent& value);
-void from_json(const nlohmann::json& j, AuthFlowCompletedEvent& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, AuthFlowCompletedEvent& value);
 void decode(const nlohmann::json& j, AuthFlowCompletedEvent& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const AuthFlowCompletedEvent& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, AuthFlowCompletedEvent& value);
 
 /// auth.flow.failed payload.
@@ -1519,11 +1338,9 @@ struct AuthFlowFailedPayload {
   friend bool operator==(const AuthFlowFailedPayload&, const AuthFlowFailedPayload&) = default;
 };
 void to_json(nlohmann::json& j, const AuthFlowFailedPayload& value);
-void from_json(const nlohmann::json& j, AuthFlowFailedPayload& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, AuthFlowFailedPayload& value);
 void decode(const nlohmann::json& j, AuthFlowFailedPayload& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const AuthFlowFailedPayload& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, AuthFlowFailedPayload& value);
 
 /// auth.flow.failed: An OAuth flow failed; the connect request then fails with -32603.
@@ -1536,11 +1353,9 @@ struct AuthFlowFailedEvent {
   friend bool operator==(const AuthFlowFailedEvent&, const AuthFlowFailedEvent&) = default;
 };
 void to_json(nlohmann::json& j, const AuthFlowFailedEvent& value);
-void from_json(const nlohmann::json& j, AuthFlowFailedEvent& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, AuthFlowFailedEvent& value);
 void decode(const nlohmann::json& j, AuthFlowFailedEvent& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const AuthFlowFailedEvent& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, AuthFlowFailedEvent& value);
 
 /// state.changed payload.
@@ -1554,11 +1369,9 @@ struct StateChangedPayload {
   friend bool operator==(const StateChangedPayload&, const StateChangedPayload&) = default;
 };
 void to_json(nlohmann::json& j, const StateChangedPayload& value);
-void from_json(const nlohmann::json& j, StateChangedPayload& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, StateChangedPayload& value);
 void decode(const nlohmann::json& j, StateChangedPayload& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const StateChangedPayload& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, StateChangedPayload& value);
 
 /// state.changed: The runtime state changed.
@@ -1571,11 +1384,9 @@ struct StateChangedEvent {
   friend bool operator==(const StateChangedEvent&, const StateChangedEvent&) = default;
 };
 void to_json(nlohmann::json& j, const StateChangedEvent& value);
-void from_json(const nlohmann::json& j, StateChangedEvent& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, StateChangedEvent& value);
 void decode(const nlohmann::json& j, StateChangedEvent& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const StateChangedEvent& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, StateChangedEvent& value);
 
 /// session.debug payload.
@@ -1592,11 +1403,9 @@ struct SessionDebugPayload {
   friend bool operator==(const SessionDebugPayload&, const SessionDebugPayload&) = default;
 };
 void to_json(nlohmann::json& j, const SessionDebugPayload& value);
-void from_json(const nlohmann::json& j, SessionDebugPayload& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, SessionDebugPayload& value);
 void decode(const nlohmann::json& j, SessionDebugPayload& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const SessionDebugPayload& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, SessionDebugPayload& value);
 
 /// session.debug: Debug stage of a turn (after debug.set true), or a compaction failure stage (compaction.migration_failed, compaction.event_append_failed; always). Not in the seed.
@@ -1609,11 +1418,9 @@ struct SessionDebugEvent {
   friend bool operator==(const SessionDebugEvent&, const SessionDebugEvent&) = default;
 };
 void to_json(nlohmann::json& j, const SessionDebugEvent& value);
-void from_json(const nlohmann::json& j, SessionDebugEvent& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, SessionDebugEvent& value);
 void decode(const nlohmann::json& j, SessionDebugEvent& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const SessionDebugEvent& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, SessionDebugEvent& value);
 
 /// session.context.estimate payload.
@@ -1629,11 +1436,9 @@ struct SessionContextEstimatePayload {
   friend bool operator==(const SessionContextEstimatePayload&, const SessionContextEstimatePayload&) = default;
 };
 void to_json(nlohmann::json& j, const SessionContextEstimatePayload& value);
-void from_json(const nlohmann::json& j, SessionContextEstimatePayload& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, SessionContextEstimatePayload& value);
 void decode(const nlohmann::json& j, SessionContextEstimatePayload& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const SessionContextEstimatePayload& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, SessionContextEstimatePayload& value);
 
 /// session.context.estimate: A new context token estimate. Not in the seed.
@@ -1646,11 +1451,9 @@ struct SessionContextEstimateEvent {
   friend bool operator==(const SessionContextEstimateEvent&, const SessionContextEstimateEvent&) = default;
 };
 void to_json(nlohmann::json& j, const SessionContextEstimateEvent& value);
-void from_json(const nlohmann::json& j, SessionContextEstimateEvent& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, SessionContextEstimateEvent& value);
 void decode(const nlohmann::json& j, SessionContextEstimateEvent& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const SessionContextEstimateEvent& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, SessionContextEstimateEvent& value);
 
 /// compaction.started payload.
@@ -1667,11 +1470,9 @@ struct CompactionStartedPayload {
   friend bool operator==(const CompactionStartedPayload&, const CompactionStartedPayload&) = default;
 };
 void to_json(nlohmann::json& j, const CompactionStartedPayload& value);
-void from_json(const nlohmann::json& j, CompactionStartedPayload& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, CompactionStartedPayload& value);
 void decode(const nlohmann::json& j, CompactionStartedPayload& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const CompactionStartedPayload& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, CompactionStartedPayload& value);
 
 /// compaction.started: A context compaction started. Not in the seed.
@@ -1684,11 +1485,9 @@ struct CompactionStartedEvent {
   friend bool operator==(const CompactionStartedEvent&, const CompactionStartedEvent&) = default;
 };
 void to_json(nlohmann::json& j, const CompactionStartedEvent& value);
-void from_json(const nlohmann::json& j, CompactionStartedEvent& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, CompactionStartedEvent& value);
 void decode(const nlohmann::json& j, CompactionStartedEvent& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const CompactionStartedEvent& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, CompactionStartedEvent& value);
 
 /// compaction.anchor_selected payload.
@@ -1705,11 +1504,9 @@ struct CompactionAnchorSelectedPayload {
   friend bool operator==(const CompactionAnchorSelectedPayload&, const CompactionAnchorSelectedPayload&) = default;
 };
 void to_json(nlohmann::json& j, const CompactionAnchorSelectedPayload& value);
-void from_json(const nlohmann::json& j, CompactionAnchorSelectedPayload& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, CompactionAnchorSelectedPayload& value);
 void decode(const nlohmann::json& j, CompactionAnchorSelectedPayload& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const CompactionAnchorSelectedPayload& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, CompactionAnchorSelectedPayload& value);
 
 /// compaction.anchor_selected: A compaction anchor was selected. Not in the seed.
@@ -1722,11 +1519,9 @@ struct CompactionAnchorSelectedEvent {
   friend bool operator==(const CompactionAnchorSelectedEvent&, const CompactionAnchorSelectedEvent&) = default;
 };
 void to_json(nlohmann::json& j, const CompactionAnchorSelectedEvent& value);
-void from_json(const nlohmann::json& j, CompactionAnchorSelectedEvent& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, CompactionAnchorSelectedEvent& value);
 void decode(const nlohmann::json& j, CompactionAnchorSelectedEvent& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const CompactionAnchorSelectedEvent& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, CompactionAnchorSelectedEvent& value);
 
 /// compaction.summary_merged payload.
@@ -1742,11 +1537,9 @@ struct CompactionSummaryMergedPayload {
   friend bool operator==(const CompactionSummaryMergedPayload&, const CompactionSummaryMergedPayload&) = default;
 };
 void to_json(nlohmann::json& j, const CompactionSummaryMergedPayload& value);
-void from_json(const nlohmann::json& j, CompactionSummaryMergedPayload& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, CompactionSummaryMergedPayload& value);
 void decode(const nlohmann::json& j, CompactionSummaryMergedPayload& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const CompactionSummaryMergedPayload& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, CompactionSummaryMergedPayload& value);
 
 /// compaction.summary_merged: A compaction summary was merged. Not in the seed.
@@ -1759,11 +1552,9 @@ struct CompactionSummaryMergedEvent {
   friend bool operator==(const CompactionSummaryMergedEvent&, const CompactionSummaryMergedEvent&) = default;
 };
 void to_json(nlohmann::json& j, const CompactionSummaryMergedEvent& value);
-void from_json(const nlohmann::json& j, CompactionSummaryMergedEvent& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, CompactionSummaryMergedEvent& value);
 void decode(const nlohmann::json& j, CompactionSummaryMergedEvent& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const CompactionSummaryMergedEvent& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, CompactionSummaryMergedEvent& value);
 
 /// compaction.completed payload.
@@ -1786,11 +1577,9 @@ struct CompactionCompletedPayload {
   friend bool operator==(const CompactionCompletedPayload&, const CompactionCompletedPayload&) = default;
 };
 void to_json(nlohmann::json& j, const CompactionCompletedPayload& value);
-void from_json(const nlohmann::json& j, CompactionCompletedPayload& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, CompactionCompletedPayload& value);
 void decode(const nlohmann::json& j, CompactionCompletedPayload& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const CompactionCompletedPayload& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, CompactionCompletedPayload& value);
 
 /// compaction.completed: A compaction completed. Not in the seed.
@@ -1803,11 +1592,9 @@ struct CompactionCompletedEvent {
   friend bool operator==(const CompactionCompletedEvent&, const CompactionCompletedEvent&) = default;
 };
 void to_json(nlohmann::json& j, const CompactionCompletedEvent& value);
-void from_json(const nlohmann::json& j, CompactionCompletedEvent& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, CompactionCompletedEvent& value);
 void decode(const nlohmann::json& j, CompactionCompletedEvent& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const CompactionCompletedEvent& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, CompactionCompletedEvent& value);
 
 /// compaction.failed payload.
@@ -1823,11 +1610,9 @@ struct CompactionFailedPayload {
   friend bool operator==(const CompactionFailedPayload&, const CompactionFailedPayload&) = default;
 };
 void to_json(nlohmann::json& j, const CompactionFailedPayload& value);
-void from_json(const nlohmann::json& j, CompactionFailedPayload& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, CompactionFailedPayload& value);
 void decode(const nlohmann::json& j, CompactionFailedPayload& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const CompactionFailedPayload& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, CompactionFailedPayload& value);
 
 /// compaction.failed: A compaction failed. Not in the seed.
@@ -1840,11 +1625,9 @@ struct CompactionFailedEvent {
   friend bool operator==(const CompactionFailedEvent&, const CompactionFailedEvent&) = default;
 };
 void to_json(nlohmann::json& j, const CompactionFailedEvent& value);
-void from_json(const nlohmann::json& j, CompactionFailedEvent& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, CompactionFailedEvent& value);
 void decode(const nlohmann::json& j, CompactionFailedEvent& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const CompactionFailedEvent& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, CompactionFailedEvent& value);
 
 /// The spec's EventEnvelope with its payload typed by type: a tagged union on type. An unknown type decodes intact (open union). The event message's params are the untyped form (EventParams); decode them as EventEnvelope for a typed payload.
@@ -1856,11 +1639,9 @@ struct EventEnvelope {
   friend bool operator==(const EventEnvelope&, const EventEnvelope&) = default;
 };
 void to_json(nlohmann::json& j, const EventEnvelope& value);
-void from_json(const nlohmann::json& j, EventEnvelope& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, EventEnvelope& value);
 void decode(const nlohmann::json& j, EventEnvelope& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const EventEnvelope& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, EventEnvelope& value);
 
 /// /auth output.
@@ -1872,11 +1653,9 @@ struct AuthCommandOutput {
   friend bool operator==(const AuthCommandOutput&, const AuthCommandOutput&) = default;
 };
 void to_json(nlohmann::json& j, const AuthCommandOutput& value);
-void from_json(const nlohmann::json& j, AuthCommandOutput& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, AuthCommandOutput& value);
 void decode(const nlohmann::json& j, AuthCommandOutput& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const AuthCommandOutput& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, AuthCommandOutput& value);
 
 /// /onboarding output.
@@ -1886,11 +1665,9 @@ struct OnboardingCommandOutput {
   friend bool operator==(const OnboardingCommandOutput&, const OnboardingCommandOutput&) = default;
 };
 void to_json(nlohmann::json& j, const OnboardingCommandOutput& value);
-void from_json(const nlohmann::json& j, OnboardingCommandOutput& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, OnboardingCommandOutput& value);
 void decode(const nlohmann::json& j, OnboardingCommandOutput& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const OnboardingCommandOutput& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, OnboardingCommandOutput& value);
 
 /// /forgeteverything (wipes local config) and /clear output.
@@ -1900,11 +1677,9 @@ struct ClearedCommandOutput {
   friend bool operator==(const ClearedCommandOutput&, const ClearedCommandOutput&) = default;
 };
 void to_json(nlohmann::json& j, const ClearedCommandOutput& value);
-void from_json(const nlohmann::json& j, ClearedCommandOutput& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, ClearedCommandOutput& value);
 void decode(const nlohmann::json& j, ClearedCommandOutput& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const ClearedCommandOutput& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, ClearedCommandOutput& value);
 
 /// Result of model.list.
@@ -1923,11 +1698,9 @@ struct ModelListResult {
   friend bool operator==(const ModelListResult&, const ModelListResult&) = default;
 };
 void to_json(nlohmann::json& j, const ModelListResult& value);
-void from_json(const nlohmann::json& j, ModelListResult& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, ModelListResult& value);
 void decode(const nlohmann::json& j, ModelListResult& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const ModelListResult& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, ModelListResult& value);
 
 /// /model output. (/limits outputs the limits.get result, /history [list|all] the history.list result, /skills the skills.list result, /tools the tools.list result.)
@@ -1942,11 +1715,9 @@ struct ModelCommandOutput {
   friend bool operator==(const ModelCommandOutput&, const ModelCommandOutput&) = default;
 };
 void to_json(nlohmann::json& j, const ModelCommandOutput& value);
-void from_json(const nlohmann::json& j, ModelCommandOutput& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, ModelCommandOutput& value);
 void decode(const nlohmann::json& j, ModelCommandOutput& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const ModelCommandOutput& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, ModelCommandOutput& value);
 
 /// /history last and /history <id> output.
@@ -1957,11 +1728,9 @@ struct ResumedCommandOutput {
   friend bool operator==(const ResumedCommandOutput&, const ResumedCommandOutput&) = default;
 };
 void to_json(nlohmann::json& j, const ResumedCommandOutput& value);
-void from_json(const nlohmann::json& j, ResumedCommandOutput& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, ResumedCommandOutput& value);
 void decode(const nlohmann::json& j, ResumedCommandOutput& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const ResumedCommandOutput& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, ResumedCommandOutput& value);
 
 /// /compress output.
@@ -1979,11 +1748,9 @@ struct CompressCommandOutput {
   friend bool operator==(const CompressCommandOutput&, const CompressCommandOutput&) = default;
 };
 void to_json(nlohmann::json& j, const CompressCommandOutput& value);
-void from_json(const nlohmann::json& j, CompressCommandOutput& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, CompressCommandOutput& value);
 void decode(const nlohmann::json& j, CompressCommandOutput& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const CompressCommandOutput& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, CompressCommandOutput& value);
 
 /// One command of /help.
@@ -1995,11 +1762,9 @@ struct CommandInfo {
   friend bool operator==(const CommandInfo&, const CommandInfo&) = default;
 };
 void to_json(nlohmann::json& j, const CommandInfo& value);
-void from_json(const nlohmann::json& j, CommandInfo& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, CommandInfo& value);
 void decode(const nlohmann::json& j, CommandInfo& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const CommandInfo& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, CommandInfo& value);
 
 /// /help output.
@@ -2009,11 +1774,9 @@ struct HelpCommandOutput {
   friend bool operator==(const HelpCommandOutput&, const HelpCommandOutput&) = default;
 };
 void to_json(nlohmann::json& j, const HelpCommandOutput& value);
-void from_json(const nlohmann::json& j, HelpCommandOutput& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, HelpCommandOutput& value);
 void decode(const nlohmann::json& j, HelpCommandOutput& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const HelpCommandOutput& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, HelpCommandOutput& value);
 
 /// /quit and /exit output: the runtime shuts down but, unlike system.shutdown, input processing does not stop.
@@ -2023,11 +1786,9 @@ struct QuitCommandOutput {
   friend bool operator==(const QuitCommandOutput&, const QuitCommandOutput&) = default;
 };
 void to_json(nlohmann::json& j, const QuitCommandOutput& value);
-void from_json(const nlohmann::json& j, QuitCommandOutput& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, QuitCommandOutput& value);
 void decode(const nlohmann::json& j, QuitCommandOutput& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const QuitCommandOutput& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, QuitCommandOutput& value);
 
 /// Output for any other command word.
@@ -2038,11 +1799,9 @@ struct UnknownCommandOutput {
   friend bool operator==(const UnknownCommandOutput&, const UnknownCommandOutput&) = default;
 };
 void to_json(nlohmann::json& j, const UnknownCommandOutput& value);
-void from_json(const nlohmann::json& j, UnknownCommandOutput& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, UnknownCommandOutput& value);
 void decode(const nlohmann::json& j, UnknownCommandOutput& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const UnknownCommandOutput& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, UnknownCommandOutput& value);
 
 // The values of ErrorReason (rpckit::OpenEnum).
@@ -2075,13 +1834,6 @@ class ErrorReason : public rpckit::OpenEnum<ErrorReason, ErrorReasonValues> {
  public:
   using OpenEnum::OpenEnum;
 };
-void to_json(nlohmann::json& j, const ErrorReason& value);
-void from_json(const nlohmann::json& j, ErrorReason& value);  // throws rpckit::codec::DecodeError
-void decode(const nlohmann::json& j, ErrorReason& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
-void write_json(std::string& out, const ErrorReason& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
-bool read_json(rpckit::codec::JsonReader& in, ErrorReason& value);
 
 /// The error.data object (spec section 3).
 struct ErrorData {
@@ -2097,11 +1849,9 @@ struct ErrorData {
   friend bool operator==(const ErrorData&, const ErrorData&) = default;
 };
 void to_json(nlohmann::json& j, const ErrorData& value);
-void from_json(const nlohmann::json& j, ErrorData& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, ErrorData& value);
 void decode(const nlohmann::json& j, ErrorData& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const ErrorData& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, ErrorData& value);
 
 /// Params of rpc.handshake.
@@ -2121,11 +1871,9 @@ struct RpcHandshakeParams {
   friend bool operator==(const RpcHandshakeParams&, const RpcHandshakeParams&) = default;
 };
 void to_json(nlohmann::json& j, const RpcHandshakeParams& value);
-void from_json(const nlohmann::json& j, RpcHandshakeParams& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, RpcHandshakeParams& value);
 void decode(const nlohmann::json& j, RpcHandshakeParams& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const RpcHandshakeParams& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, RpcHandshakeParams& value);
 
 /// What the server supports.
@@ -2142,11 +1890,9 @@ struct HandshakeCapabilities {
   friend bool operator==(const HandshakeCapabilities&, const HandshakeCapabilities&) = default;
 };
 void to_json(nlohmann::json& j, const HandshakeCapabilities& value);
-void from_json(const nlohmann::json& j, HandshakeCapabilities& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, HandshakeCapabilities& value);
 void decode(const nlohmann::json& j, HandshakeCapabilities& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const HandshakeCapabilities& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, HandshakeCapabilities& value);
 
 /// The HandshakeResult.
@@ -2161,11 +1907,9 @@ struct RpcHandshakeResult {
   friend bool operator==(const RpcHandshakeResult&, const RpcHandshakeResult&) = default;
 };
 void to_json(nlohmann::json& j, const RpcHandshakeResult& value);
-void from_json(const nlohmann::json& j, RpcHandshakeResult& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, RpcHandshakeResult& value);
 void decode(const nlohmann::json& j, RpcHandshakeResult& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const RpcHandshakeResult& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, RpcHandshakeResult& value);
 
 /// Params of system.ping.
@@ -2173,11 +1917,9 @@ struct SystemPingParams {
   friend bool operator==(const SystemPingParams&, const SystemPingParams&) = default;
 };
 void to_json(nlohmann::json& j, const SystemPingParams& value);
-void from_json(const nlohmann::json& j, SystemPingParams& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, SystemPingParams& value);
 void decode(const nlohmann::json& j, SystemPingParams& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const SystemPingParams& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, SystemPingParams& value);
 
 /// Result of system.ping.
@@ -2189,11 +1931,9 @@ struct SystemPingResult {
   friend bool operator==(const SystemPingResult&, const SystemPingResult&) = default;
 };
 void to_json(nlohmann::json& j, const SystemPingResult& value);
-void from_json(const nlohmann::json& j, SystemPingResult& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, SystemPingResult& value);
 void decode(const nlohmann::json& j, SystemPingResult& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const SystemPingResult& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, SystemPingResult& value);
 
 /// Params of system.shutdown.
@@ -2204,11 +1944,9 @@ struct SystemShutdownParams {
   friend bool operator==(const SystemShutdownParams&, const SystemShutdownParams&) = default;
 };
 void to_json(nlohmann::json& j, const SystemShutdownParams& value);
-void from_json(const nlohmann::json& j, SystemShutdownParams& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, SystemShutdownParams& value);
 void decode(const nlohmann::json& j, SystemShutdownParams& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const SystemShutdownParams& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, SystemShutdownParams& value);
 
 /// Result of system.shutdown.
@@ -2220,11 +1958,9 @@ struct SystemShutdownResult {
   friend bool operator==(const SystemShutdownResult&, const SystemShutdownResult&) = default;
 };
 void to_json(nlohmann::json& j, const SystemShutdownResult& value);
-void from_json(const nlohmann::json& j, SystemShutdownResult& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, SystemShutdownResult& value);
 void decode(const nlohmann::json& j, SystemShutdownResult& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const SystemShutdownResult& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, SystemShutdownResult& value);
 
 /// The EventEnvelope, untyped payload.
@@ -2239,11 +1975,9 @@ struct EventParams {
   friend bool operator==(const EventParams&, const EventParams&) = default;
 };
 void to_json(nlohmann::json& j, const EventParams& value);
-void from_json(const nlohmann::json& j, EventParams& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, EventParams& value);
 void decode(const nlohmann::json& j, EventParams& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const EventParams& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, EventParams& value);
 
 /// Params of state.get.
@@ -2251,11 +1985,9 @@ struct StateGetParams {
   friend bool operator==(const StateGetParams&, const StateGetParams&) = default;
 };
 void to_json(nlohmann::json& j, const StateGetParams& value);
-void from_json(const nlohmann::json& j, StateGetParams& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, StateGetParams& value);
 void decode(const nlohmann::json& j, StateGetParams& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const StateGetParams& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, StateGetParams& value);
 
 /// Params of session.create.
@@ -2266,11 +1998,9 @@ struct SessionCreateParams {
   friend bool operator==(const SessionCreateParams&, const SessionCreateParams&) = default;
 };
 void to_json(nlohmann::json& j, const SessionCreateParams& value);
-void from_json(const nlohmann::json& j, SessionCreateParams& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, SessionCreateParams& value);
 void decode(const nlohmann::json& j, SessionCreateParams& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const SessionCreateParams& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, SessionCreateParams& value);
 
 /// Result of session.create.
@@ -2282,11 +2012,9 @@ struct SessionCreateResult {
   friend bool operator==(const SessionCreateResult&, const SessionCreateResult&) = default;
 };
 void to_json(nlohmann::json& j, const SessionCreateResult& value);
-void from_json(const nlohmann::json& j, SessionCreateResult& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, SessionCreateResult& value);
 void decode(const nlohmann::json& j, SessionCreateResult& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const SessionCreateResult& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, SessionCreateResult& value);
 
 /// Params of session.get.
@@ -2297,11 +2025,9 @@ struct SessionGetParams {
   friend bool operator==(const SessionGetParams&, const SessionGetParams&) = default;
 };
 void to_json(nlohmann::json& j, const SessionGetParams& value);
-void from_json(const nlohmann::json& j, SessionGetParams& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, SessionGetParams& value);
 void decode(const nlohmann::json& j, SessionGetParams& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const SessionGetParams& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, SessionGetParams& value);
 
 /// Params of session.send.
@@ -2321,11 +2047,9 @@ struct SessionSendParams {
   friend bool operator==(const SessionSendParams&, const SessionSendParams&) = default;
 };
 void to_json(nlohmann::json& j, const SessionSendParams& value);
-void from_json(const nlohmann::json& j, SessionSendParams& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, SessionSendParams& value);
 void decode(const nlohmann::json& j, SessionSendParams& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const SessionSendParams& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, SessionSendParams& value);
 
 /// Result of session.send.
@@ -2341,11 +2065,9 @@ struct SessionSendResult {
   friend bool operator==(const SessionSendResult&, const SessionSendResult&) = default;
 };
 void to_json(nlohmann::json& j, const SessionSendResult& value);
-void from_json(const nlohmann::json& j, SessionSendResult& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, SessionSendResult& value);
 void decode(const nlohmann::json& j, SessionSendResult& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const SessionSendResult& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, SessionSendResult& value);
 
 /// Params of session.steer.
@@ -2358,11 +2080,9 @@ struct SessionSteerParams {
   friend bool operator==(const SessionSteerParams&, const SessionSteerParams&) = default;
 };
 void to_json(nlohmann::json& j, const SessionSteerParams& value);
-void from_json(const nlohmann::json& j, SessionSteerParams& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, SessionSteerParams& value);
 void decode(const nlohmann::json& j, SessionSteerParams& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const SessionSteerParams& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, SessionSteerParams& value);
 
 /// Result of session.steer.
@@ -2375,11 +2095,9 @@ struct SessionSteerResult {
   friend bool operator==(const SessionSteerResult&, const SessionSteerResult&) = default;
 };
 void to_json(nlohmann::json& j, const SessionSteerResult& value);
-void from_json(const nlohmann::json& j, SessionSteerResult& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, SessionSteerResult& value);
 void decode(const nlohmann::json& j, SessionSteerResult& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const SessionSteerResult& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, SessionSteerResult& value);
 
 /// Params of session.interrupt.
@@ -2390,11 +2108,9 @@ struct SessionInterruptParams {
   friend bool operator==(const SessionInterruptParams&, const SessionInterruptParams&) = default;
 };
 void to_json(nlohmann::json& j, const SessionInterruptParams& value);
-void from_json(const nlohmann::json& j, SessionInterruptParams& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, SessionInterruptParams& value);
 void decode(const nlohmann::json& j, SessionInterruptParams& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const SessionInterruptParams& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, SessionInterruptParams& value);
 
 /// Result of session.interrupt.
@@ -2407,11 +2123,9 @@ struct SessionInterruptResult {
   friend bool operator==(const SessionInterruptResult&, const SessionInterruptResult&) = default;
 };
 void to_json(nlohmann::json& j, const SessionInterruptResult& value);
-void from_json(const nlohmann::json& j, SessionInterruptResult& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, SessionInterruptResult& value);
 void decode(const nlohmann::json& j, SessionInterruptResult& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const SessionInterruptResult& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, SessionInterruptResult& value);
 
 /// Params of session.queue.list.
@@ -2422,11 +2136,9 @@ struct SessionQueueListParams {
   friend bool operator==(const SessionQueueListParams&, const SessionQueueListParams&) = default;
 };
 void to_json(nlohmann::json& j, const SessionQueueListParams& value);
-void from_json(const nlohmann::json& j, SessionQueueListParams& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, SessionQueueListParams& value);
 void decode(const nlohmann::json& j, SessionQueueListParams& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const SessionQueueListParams& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, SessionQueueListParams& value);
 
 /// Result of session.queue.list.
@@ -2439,11 +2151,9 @@ struct SessionQueueListResult {
   friend bool operator==(const SessionQueueListResult&, const SessionQueueListResult&) = default;
 };
 void to_json(nlohmann::json& j, const SessionQueueListResult& value);
-void from_json(const nlohmann::json& j, SessionQueueListResult& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, SessionQueueListResult& value);
 void decode(const nlohmann::json& j, SessionQueueListResult& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const SessionQueueListResult& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, SessionQueueListResult& value);
 
 /// Params of session.queue.clear.
@@ -2454,11 +2164,9 @@ struct SessionQueueClearParams {
   friend bool operator==(const SessionQueueClearParams&, const SessionQueueClearParams&) = default;
 };
 void to_json(nlohmann::json& j, const SessionQueueClearParams& value);
-void from_json(const nlohmann::json& j, SessionQueueClearParams& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, SessionQueueClearParams& value);
 void decode(const nlohmann::json& j, SessionQueueClearParams& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const SessionQueueClearParams& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, SessionQueueClearParams& value);
 
 /// Result of session.queue.clear.
@@ -2471,11 +2179,9 @@ struct SessionQueueClearResult {
   friend bool operator==(const SessionQueueClearResult&, const SessionQueueClearResult&) = default;
 };
 void to_json(nlohmann::json& j, const SessionQueueClearResult& value);
-void from_json(const nlohmann::json& j, SessionQueueClearResult& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, SessionQueueClearResult& value);
 void decode(const nlohmann::json& j, SessionQueueClearResult& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const SessionQueueClearResult& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, SessionQueueClearResult& value);
 
 /// Params of command.execute.
@@ -2488,11 +2194,9 @@ struct CommandExecuteParams {
   friend bool operator==(const CommandExecuteParams&, const CommandExecuteParams&) = default;
 };
 void to_json(nlohmann::json& j, const CommandExecuteParams& value);
-void from_json(const nlohmann::json& j, CommandExecuteParams& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, CommandExecuteParams& value);
 void decode(const nlohmann::json& j, CommandExecuteParams& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const CommandExecuteParams& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, CommandExecuteParams& value);
 
 /// Result of command.execute.
@@ -2505,11 +2209,9 @@ struct CommandExecuteResult {
   friend bool operator==(const CommandExecuteResult&, const CommandExecuteResult&) = default;
 };
 void to_json(nlohmann::json& j, const CommandExecuteResult& value);
-void from_json(const nlohmann::json& j, CommandExecuteResult& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, CommandExecuteResult& value);
 void decode(const nlohmann::json& j, CommandExecuteResult& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const CommandExecuteResult& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, CommandExecuteResult& value);
 
 /// Params of auth.status.
@@ -2517,11 +2219,9 @@ struct AuthStatusParams {
   friend bool operator==(const AuthStatusParams&, const AuthStatusParams&) = default;
 };
 void to_json(nlohmann::json& j, const AuthStatusParams& value);
-void from_json(const nlohmann::json& j, AuthStatusParams& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, AuthStatusParams& value);
 void decode(const nlohmann::json& j, AuthStatusParams& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const AuthStatusParams& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, AuthStatusParams& value);
 
 /// Params of auth.connect.openai.
@@ -2534,11 +2234,9 @@ struct AuthConnectOpenaiParams {
   friend bool operator==(const AuthConnectOpenaiParams&, const AuthConnectOpenaiParams&) = default;
 };
 void to_json(nlohmann::json& j, const AuthConnectOpenaiParams& value);
-void from_json(const nlohmann::json& j, AuthConnectOpenaiParams& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, AuthConnectOpenaiParams& value);
 void decode(const nlohmann::json& j, AuthConnectOpenaiParams& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const AuthConnectOpenaiParams& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, AuthConnectOpenaiParams& value);
 
 /// Params of auth.connect.antigravity.
@@ -2546,11 +2244,9 @@ struct AuthConnectAntigravityParams {
   friend bool operator==(const AuthConnectAntigravityParams&, const AuthConnectAntigravityParams&) = default;
 };
 void to_json(nlohmann::json& j, const AuthConnectAntigravityParams& value);
-void from_json(const nlohmann::json& j, AuthConnectAntigravityParams& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, AuthConnectAntigravityParams& value);
 void decode(const nlohmann::json& j, AuthConnectAntigravityParams& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const AuthConnectAntigravityParams& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, AuthConnectAntigravityParams& value);
 
 /// Params of auth.set.openrouter_key.
@@ -2561,11 +2257,9 @@ struct AuthSetOpenrouterKeyParams {
   friend bool operator==(const AuthSetOpenrouterKeyParams&, const AuthSetOpenrouterKeyParams&) = default;
 };
 void to_json(nlohmann::json& j, const AuthSetOpenrouterKeyParams& value);
-void from_json(const nlohmann::json& j, AuthSetOpenrouterKeyParams& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, AuthSetOpenrouterKeyParams& value);
 void decode(const nlohmann::json& j, AuthSetOpenrouterKeyParams& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const AuthSetOpenrouterKeyParams& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, AuthSetOpenrouterKeyParams& value);
 
 // The values of ModelListSource (rpckit::OpenEnum).
@@ -2590,13 +2284,6 @@ class ModelListSource : public rpckit::OpenEnum<ModelListSource, ModelListSource
  public:
   using OpenEnum::OpenEnum;
 };
-void to_json(nlohmann::json& j, const ModelListSource& value);
-void from_json(const nlohmann::json& j, ModelListSource& value);  // throws rpckit::codec::DecodeError
-void decode(const nlohmann::json& j, ModelListSource& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
-void write_json(std::string& out, const ModelListSource& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
-bool read_json(rpckit::codec::JsonReader& in, ModelListSource& value);
 
 /// Result of auth.set.openrouter_key.
 struct AuthSetOpenrouterKeyResult {
@@ -2609,11 +2296,9 @@ struct AuthSetOpenrouterKeyResult {
   friend bool operator==(const AuthSetOpenrouterKeyResult&, const AuthSetOpenrouterKeyResult&) = default;
 };
 void to_json(nlohmann::json& j, const AuthSetOpenrouterKeyResult& value);
-void from_json(const nlohmann::json& j, AuthSetOpenrouterKeyResult& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, AuthSetOpenrouterKeyResult& value);
 void decode(const nlohmann::json& j, AuthSetOpenrouterKeyResult& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const AuthSetOpenrouterKeyResult& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, AuthSetOpenrouterKeyResult& value);
 
 /// Params of auth.set.exa_key.
@@ -2624,11 +2309,9 @@ struct AuthSetExaKeyParams {
   friend bool operator==(const AuthSetExaKeyParams&, const AuthSetExaKeyParams&) = default;
 };
 void to_json(nlohmann::json& j, const AuthSetExaKeyParams& value);
-void from_json(const nlohmann::json& j, AuthSetExaKeyParams& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, AuthSetExaKeyParams& value);
 void decode(const nlohmann::json& j, AuthSetExaKeyParams& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const AuthSetExaKeyParams& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, AuthSetExaKeyParams& value);
 
 /// Result of auth.set.exa_key.
@@ -2641,11 +2324,9 @@ struct AuthSetExaKeyResult {
   friend bool operator==(const AuthSetExaKeyResult&, const AuthSetExaKeyResult&) = default;
 };
 void to_json(nlohmann::json& j, const AuthSetExaKeyResult& value);
-void from_json(const nlohmann::json& j, AuthSetExaKeyResult& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, AuthSetExaKeyResult& value);
 void decode(const nlohmann::json& j, AuthSetExaKeyResult& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const AuthSetExaKeyResult& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, AuthSetExaKeyResult& value);
 
 /// Params of onboarding.status.
@@ -2653,11 +2334,9 @@ struct OnboardingStatusParams {
   friend bool operator==(const OnboardingStatusParams&, const OnboardingStatusParams&) = default;
 };
 void to_json(nlohmann::json& j, const OnboardingStatusParams& value);
-void from_json(const nlohmann::json& j, OnboardingStatusParams& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, OnboardingStatusParams& value);
 void decode(const nlohmann::json& j, OnboardingStatusParams& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const OnboardingStatusParams& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, OnboardingStatusParams& value);
 
 /// Result of onboarding.status.
@@ -2667,11 +2346,9 @@ struct OnboardingStatusResult {
   friend bool operator==(const OnboardingStatusResult&, const OnboardingStatusResult&) = default;
 };
 void to_json(nlohmann::json& j, const OnboardingStatusResult& value);
-void from_json(const nlohmann::json& j, OnboardingStatusResult& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, OnboardingStatusResult& value);
 void decode(const nlohmann::json& j, OnboardingStatusResult& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const OnboardingStatusResult& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, OnboardingStatusResult& value);
 
 /// Params of onboarding.complete.
@@ -2679,11 +2356,9 @@ struct OnboardingCompleteParams {
   friend bool operator==(const OnboardingCompleteParams&, const OnboardingCompleteParams&) = default;
 };
 void to_json(nlohmann::json& j, const OnboardingCompleteParams& value);
-void from_json(const nlohmann::json& j, OnboardingCompleteParams& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, OnboardingCompleteParams& value);
 void decode(const nlohmann::json& j, OnboardingCompleteParams& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const OnboardingCompleteParams& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, OnboardingCompleteParams& value);
 
 /// Result of onboarding.complete.
@@ -2693,11 +2368,9 @@ struct OnboardingCompleteResult {
   friend bool operator==(const OnboardingCompleteResult&, const OnboardingCompleteResult&) = default;
 };
 void to_json(nlohmann::json& j, const OnboardingCompleteResult& value);
-void from_json(const nlohmann::json& j, OnboardingCompleteResult& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, OnboardingCompleteResult& value);
 void decode(const nlohmann::json& j, OnboardingCompleteResult& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const OnboardingCompleteResult& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, OnboardingCompleteResult& value);
 
 /// Params of model.list.
@@ -2708,11 +2381,9 @@ struct ModelListParams {
   friend bool operator==(const ModelListParams&, const ModelListParams&) = default;
 };
 void to_json(nlohmann::json& j, const ModelListParams& value);
-void from_json(const nlohmann::json& j, ModelListParams& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, ModelListParams& value);
 void decode(const nlohmann::json& j, ModelListParams& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const ModelListParams& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, ModelListParams& value);
 
 /// Params of model.select.
@@ -2736,11 +2407,9 @@ struct ModelSelectParams {
   friend bool operator==(const ModelSelectParams&, const ModelSelectParams&) = default;
 };
 void to_json(nlohmann::json& j, const ModelSelectParams& value);
-void from_json(const nlohmann::json& j, ModelSelectParams& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, ModelSelectParams& value);
 void decode(const nlohmann::json& j, ModelSelectParams& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const ModelSelectParams& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, ModelSelectParams& value);
 
 /// Result of model.select.
@@ -2758,11 +2427,9 @@ struct ModelSelectResult {
   friend bool operator==(const ModelSelectResult&, const ModelSelectResult&) = default;
 };
 void to_json(nlohmann::json& j, const ModelSelectResult& value);
-void from_json(const nlohmann::json& j, ModelSelectResult& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, ModelSelectResult& value);
 void decode(const nlohmann::json& j, ModelSelectResult& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const ModelSelectResult& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, ModelSelectResult& value);
 
 /// Params of model.openrouter.providers.
@@ -2773,11 +2440,9 @@ struct ModelOpenrouterProvidersParams {
   friend bool operator==(const ModelOpenrouterProvidersParams&, const ModelOpenrouterProvidersParams&) = default;
 };
 void to_json(nlohmann::json& j, const ModelOpenrouterProvidersParams& value);
-void from_json(const nlohmann::json& j, ModelOpenrouterProvidersParams& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, ModelOpenrouterProvidersParams& value);
 void decode(const nlohmann::json& j, ModelOpenrouterProvidersParams& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const ModelOpenrouterProvidersParams& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, ModelOpenrouterProvidersParams& value);
 
 /// Result of model.openrouter.providers.
@@ -2790,11 +2455,9 @@ struct ModelOpenrouterProvidersResult {
   friend bool operator==(const ModelOpenrouterProvidersResult&, const ModelOpenrouterProvidersResult&) = default;
 };
 void to_json(nlohmann::json& j, const ModelOpenrouterProvidersResult& value);
-void from_json(const nlohmann::json& j, ModelOpenrouterProvidersResult& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, ModelOpenrouterProvidersResult& value);
 void decode(const nlohmann::json& j, ModelOpenrouterProvidersResult& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const ModelOpenrouterProvidersResult& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, ModelOpenrouterProvidersResult& value);
 
 /// Params of limits.get.
@@ -2802,11 +2465,9 @@ struct LimitsGetParams {
   friend bool operator==(const LimitsGetParams&, const LimitsGetParams&) = default;
 };
 void to_json(nlohmann::json& j, const LimitsGetParams& value);
-void from_json(const nlohmann::json& j, LimitsGetParams& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, LimitsGetParams& value);
 void decode(const nlohmann::json& j, LimitsGetParams& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const LimitsGetParams& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, LimitsGetParams& value);
 
 /// Result of limits.get.
@@ -2819,11 +2480,9 @@ struct LimitsGetResult {
   friend bool operator==(const LimitsGetResult&, const LimitsGetResult&) = default;
 };
 void to_json(nlohmann::json& j, const LimitsGetResult& value);
-void from_json(const nlohmann::json& j, LimitsGetResult& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, LimitsGetResult& value);
 void decode(const nlohmann::json& j, LimitsGetResult& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const LimitsGetResult& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, LimitsGetResult& value);
 
 /// Params of history.list.
@@ -2836,11 +2495,9 @@ struct HistoryListParams {
   friend bool operator==(const HistoryListParams&, const HistoryListParams&) = default;
 };
 void to_json(nlohmann::json& j, const HistoryListParams& value);
-void from_json(const nlohmann::json& j, HistoryListParams& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, HistoryListParams& value);
 void decode(const nlohmann::json& j, HistoryListParams& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const HistoryListParams& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, HistoryListParams& value);
 
 /// Result of history.list.
@@ -2858,11 +2515,9 @@ struct HistoryListResult {
   friend bool operator==(const HistoryListResult&, const HistoryListResult&) = default;
 };
 void to_json(nlohmann::json& j, const HistoryListResult& value);
-void from_json(const nlohmann::json& j, HistoryListResult& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, HistoryListResult& value);
 void decode(const nlohmann::json& j, HistoryListResult& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const HistoryListResult& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, HistoryListResult& value);
 
 /// Params of history.get.
@@ -2877,11 +2532,9 @@ struct HistoryGetParams {
   friend bool operator==(const HistoryGetParams&, const HistoryGetParams&) = default;
 };
 void to_json(nlohmann::json& j, const HistoryGetParams& value);
-void from_json(const nlohmann::json& j, HistoryGetParams& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, HistoryGetParams& value);
 void decode(const nlohmann::json& j, HistoryGetParams& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const HistoryGetParams& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, HistoryGetParams& value);
 
 /// Params of history.clear_session.
@@ -2892,11 +2545,9 @@ struct HistoryClearSessionParams {
   friend bool operator==(const HistoryClearSessionParams&, const HistoryClearSessionParams&) = default;
 };
 void to_json(nlohmann::json& j, const HistoryClearSessionParams& value);
-void from_json(const nlohmann::json& j, HistoryClearSessionParams& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, HistoryClearSessionParams& value);
 void decode(const nlohmann::json& j, HistoryClearSessionParams& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const HistoryClearSessionParams& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, HistoryClearSessionParams& value);
 
 /// Result of history.clear_session.
@@ -2908,11 +2559,9 @@ struct HistoryClearSessionResult {
   friend bool operator==(const HistoryClearSessionResult&, const HistoryClearSessionResult&) = default;
 };
 void to_json(nlohmann::json& j, const HistoryClearSessionResult& value);
-void from_json(const nlohmann::json& j, HistoryClearSessionResult& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, HistoryClearSessionResult& value);
 void decode(const nlohmann::json& j, HistoryClearSessionResult& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const HistoryClearSessionResult& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, HistoryClearSessionResult& value);
 
 /// Params of skills.list.
@@ -2920,11 +2569,9 @@ struct SkillsListParams {
   friend bool operator==(const SkillsListParams&, const SkillsListParams&) = default;
 };
 void to_json(nlohmann::json& j, const SkillsListParams& value);
-void from_json(const nlohmann::json& j, SkillsListParams& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, SkillsListParams& value);
 void decode(const nlohmann::json& j, SkillsListParams& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const SkillsListParams& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, SkillsListParams& value);
 
 /// A loaded skill.
@@ -2939,11 +2586,9 @@ struct SkillInfo {
   friend bool operator==(const SkillInfo&, const SkillInfo&) = default;
 };
 void to_json(nlohmann::json& j, const SkillInfo& value);
-void from_json(const nlohmann::json& j, SkillInfo& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, SkillInfo& value);
 void decode(const nlohmann::json& j, SkillInfo& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const SkillInfo& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, SkillInfo& value);
 
 /// Result of skills.list.
@@ -2957,11 +2602,9 @@ struct SkillsListResult {
   friend bool operator==(const SkillsListResult&, const SkillsListResult&) = default;
 };
 void to_json(nlohmann::json& j, const SkillsListResult& value);
-void from_json(const nlohmann::json& j, SkillsListResult& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, SkillsListResult& value);
 void decode(const nlohmann::json& j, SkillsListResult& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const SkillsListResult& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, SkillsListResult& value);
 
 /// Params of tools.list.
@@ -2969,11 +2612,9 @@ struct ToolsListParams {
   friend bool operator==(const ToolsListParams&, const ToolsListParams&) = default;
 };
 void to_json(nlohmann::json& j, const ToolsListParams& value);
-void from_json(const nlohmann::json& j, ToolsListParams& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, ToolsListParams& value);
 void decode(const nlohmann::json& j, ToolsListParams& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const ToolsListParams& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, ToolsListParams& value);
 
 /// A tool.
@@ -2986,11 +2627,9 @@ struct ToolInfo {
   friend bool operator==(const ToolInfo&, const ToolInfo&) = default;
 };
 void to_json(nlohmann::json& j, const ToolInfo& value);
-void from_json(const nlohmann::json& j, ToolInfo& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, ToolInfo& value);
 void decode(const nlohmann::json& j, ToolInfo& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const ToolInfo& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, ToolInfo& value);
 
 /// Result of tools.list.
@@ -3000,11 +2639,9 @@ struct ToolsListResult {
   friend bool operator==(const ToolsListResult&, const ToolsListResult&) = default;
 };
 void to_json(nlohmann::json& j, const ToolsListResult& value);
-void from_json(const nlohmann::json& j, ToolsListResult& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, ToolsListResult& value);
 void decode(const nlohmann::json& j, ToolsListResult& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const ToolsListResult& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, ToolsListResult& value);
 
 /// Params of debug.set.
@@ -3015,11 +2652,9 @@ struct DebugSetParams {
   friend bool operator==(const DebugSetParams&, const DebugSetParams&) = default;
 };
 void to_json(nlohmann::json& j, const DebugSetParams& value);
-void from_json(const nlohmann::json& j, DebugSetParams& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, DebugSetParams& value);
 void decode(const nlohmann::json& j, DebugSetParams& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const DebugSetParams& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, DebugSetParams& value);
 
 /// Result of debug.set.
@@ -3030,11 +2665,9 @@ struct DebugSetResult {
   friend bool operator==(const DebugSetResult&, const DebugSetResult&) = default;
 };
 void to_json(nlohmann::json& j, const DebugSetResult& value);
-void from_json(const nlohmann::json& j, DebugSetResult& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, DebugSetResult& value);
 void decode(const nlohmann::json& j, DebugSetResult& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const DebugSetResult& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, DebugSetResult& value);
 
 }  // namespace loaf::v1

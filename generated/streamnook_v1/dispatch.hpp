@@ -2,177 +2,37 @@
 // DO NOT EDIT: change the schema and regenerate (see generator/README.md).
 #pragma once
 
-#include <array>
-#include <cstddef>
-#include <optional>
-#include <string_view>
-
 #include "streamnook_v1/messages.hpp"
+#include "rpckit/descriptors/direction.hpp"
 
 namespace streamnook::v1 {
 
 /// The messages host sends to plugin: what a plugin receives.
-struct HostToPlugin {
-  static constexpr Role kFrom = Role::kHost;
-  static constexpr Role kTo = Role::kPlugin;
-  using Messages = rpckit::MessageList<
-      messages::Initialize,
-      messages::Initialized,
-      messages::Ping,
-      messages::Shutdown,
-      messages::Exit,
-      messages::InvokeAction,
-      messages::OnStreamStart,
-      messages::OnStreamStop,
-      messages::OnChannelChange,
-      messages::OnWatchTick,
-      messages::OnFollowedLive,
-      messages::OnChatMessage,
-      messages::OnSettingsChange,
-      messages::OnPanelChange>;
-  static constexpr std::array<std::string_view, 14> kMethods = {
-      "initialize",
-      "initialized",
-      "ping",
-      "shutdown",
-      "exit",
-      "invoke_action",
-      "on_stream_start",
-      "on_stream_stop",
-      "on_channel_change",
-      "on_watch_tick",
-      "on_followed_live",
-      "on_chat_message",
-      "on_settings_change",
-      "on_panel_change",
-  };
-
-  /// Position of `method` in Messages, or nullopt when this direction has no such method.
-  static constexpr std::optional<std::size_t> find(std::string_view method) noexcept {
-    for (std::size_t i = 0; i < kMethods.size(); ++i) {
-      if (kMethods[i] == method) return i;
-    }
-    return std::nullopt;
-  }
-
-  /// Calls `fn.template operator()<M>()` with the descriptor of `method` and returns true,
-  /// or returns false when the method is unknown in this direction.
-  template <class Fn>
-  static constexpr bool visit(std::string_view method, Fn&& fn) {
-    switch (find(method).value_or(kMethods.size())) {
-      case 0:
-        fn.template operator()<messages::Initialize>();
-        return true;
-      case 1:
-        fn.template operator()<messages::Initialized>();
-        return true;
-      case 2:
-        fn.template operator()<messages::Ping>();
-        return true;
-      case 3:
-        fn.template operator()<messages::Shutdown>();
-        return true;
-      case 4:
-        fn.template operator()<messages::Exit>();
-        return true;
-      case 5:
-        fn.template operator()<messages::InvokeAction>();
-        return true;
-      case 6:
-        fn.template operator()<messages::OnStreamStart>();
-        return true;
-      case 7:
-        fn.template operator()<messages::OnStreamStop>();
-        return true;
-      case 8:
-        fn.template operator()<messages::OnChannelChange>();
-        return true;
-      case 9:
-        fn.template operator()<messages::OnWatchTick>();
-        return true;
-      case 10:
-        fn.template operator()<messages::OnFollowedLive>();
-        return true;
-      case 11:
-        fn.template operator()<messages::OnChatMessage>();
-        return true;
-      case 12:
-        fn.template operator()<messages::OnSettingsChange>();
-        return true;
-      case 13:
-        fn.template operator()<messages::OnPanelChange>();
-        return true;
-      default:
-        return false;
-    }
-  }
-};
+struct HostToPlugin : rpckit::Direction<Role, Role::kHost, Role::kPlugin, rpckit::MessageList<
+    messages::Initialize,
+    messages::Initialized,
+    messages::Ping,
+    messages::Shutdown,
+    messages::Exit,
+    messages::InvokeAction,
+    messages::OnStreamStart,
+    messages::OnStreamStop,
+    messages::OnChannelChange,
+    messages::OnWatchTick,
+    messages::OnFollowedLive,
+    messages::OnChatMessage,
+    messages::OnSettingsChange,
+    messages::OnPanelChange>> {};
 
 /// The messages plugin sends to host: what a host receives.
-struct PluginToHost {
-  static constexpr Role kFrom = Role::kPlugin;
-  static constexpr Role kTo = Role::kHost;
-  using Messages = rpckit::MessageList<
-      messages::GetFollowedLive,
-      messages::SetUpstream,
-      messages::GetCredential,
-      messages::Notify,
-      messages::Log,
-      messages::RegisterPanel,
-      messages::GetPanelValues,
-      messages::SetStatus>;
-  static constexpr std::array<std::string_view, 8> kMethods = {
-      "get_followed_live",
-      "set_upstream",
-      "get_credential",
-      "notify",
-      "log",
-      "register_panel",
-      "get_panel_values",
-      "set_status",
-  };
-
-  /// Position of `method` in Messages, or nullopt when this direction has no such method.
-  static constexpr std::optional<std::size_t> find(std::string_view method) noexcept {
-    for (std::size_t i = 0; i < kMethods.size(); ++i) {
-      if (kMethods[i] == method) return i;
-    }
-    return std::nullopt;
-  }
-
-  /// Calls `fn.template operator()<M>()` with the descriptor of `method` and returns true,
-  /// or returns false when the method is unknown in this direction.
-  template <class Fn>
-  static constexpr bool visit(std::string_view method, Fn&& fn) {
-    switch (find(method).value_or(kMethods.size())) {
-      case 0:
-        fn.template operator()<messages::GetFollowedLive>();
-        return true;
-      case 1:
-        fn.template operator()<messages::SetUpstream>();
-        return true;
-      case 2:
-        fn.template operator()<messages::GetCredential>();
-        return true;
-      case 3:
-        fn.template operator()<messages::Notify>();
-        return true;
-      case 4:
-        fn.template operator()<messages::Log>();
-        return true;
-      case 5:
-        fn.template operator()<messages::RegisterPanel>();
-        return true;
-      case 6:
-        fn.template operator()<messages::GetPanelValues>();
-        return true;
-      case 7:
-        fn.template operator()<messages::SetStatus>();
-        return true;
-      default:
-        return false;
-    }
-  }
-};
+struct PluginToHost : rpckit::Direction<Role, Role::kPlugin, Role::kHost, rpckit::MessageList<
+    messages::GetFollowedLive,
+    messages::SetUpstream,
+    messages::GetCredential,
+    messages::Notify,
+    messages::Log,
+    messages::RegisterPanel,
+    messages::GetPanelValues,
+    messages::SetStatus>> {};
 
 }  // namespace streamnook::v1

@@ -23,6 +23,10 @@ constexpr std::string_view to_string(Role role) noexcept {
   return {};
 }
 
+// One descriptor per message (rpckit/descriptors/message.hpp): its method, kind, roles,
+// params and result types, params policy, the capability gate (allowed when every
+// clause holds; empty = ungated), the default deadline of a request, and the errors it
+// may return besides the generic ones.
 namespace messages {
 
 /// First message of a session (spec section 2). The host offers the protocol version and the user's grant; the plugin answers with its version and the events it wants (hooks). Answer within handshake_timeout_ms (10 s) or the plugin is terminated; slow start-up work belongs after initialized. A plugin that cannot speak protocol_version answers -32600 invalid_request with data.name = "protocol_version_mismatch"; the host then disables the plugin instead of restarting it (§9.2).
@@ -35,9 +39,7 @@ struct Initialize {
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
   using Result = InitializeResult;
   static constexpr std::chrono::milliseconds kDeadline = kHandshakeTimeoutMs;
-  // Allowed when every clause holds; empty = ungated.
   static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  // Errors it may return besides the generic ones.
   static constexpr std::array<ErrorCode, 1> kErrors = {ErrorCode::kInvalidRequest};
 };
 
@@ -49,9 +51,7 @@ struct Initialized {
   static constexpr Role kTo = Role::kPlugin;
   using Params = InitializedParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kOptionalSendEmpty;
-  // Allowed when every clause holds; empty = ungated.
   static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  // Errors it may return besides the generic ones.
   static constexpr std::array<ErrorCode, 0> kErrors = {};
 };
 
@@ -65,9 +65,7 @@ struct Ping {
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kOptionalSendEmpty;
   using Result = PingResult;
   static constexpr std::chrono::milliseconds kDeadline = kPingIntervalMs;
-  // Allowed when every clause holds; empty = ungated.
   static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  // Errors it may return besides the generic ones.
   static constexpr std::array<ErrorCode, 0> kErrors = {};
 };
 
@@ -81,9 +79,7 @@ struct Shutdown {
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kOptionalOmit;
   using Result = std::nullptr_t;
   static constexpr std::chrono::milliseconds kDeadline = kDefaultRequestTimeoutMs;
-  // Allowed when every clause holds; empty = ungated.
   static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  // Errors it may return besides the generic ones.
   static constexpr std::array<ErrorCode, 0> kErrors = {};
 };
 
@@ -95,9 +91,7 @@ struct Exit {
   static constexpr Role kTo = Role::kPlugin;
   using Params = ExitParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kOptionalOmit;
-  // Allowed when every clause holds; empty = ungated.
   static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  // Errors it may return besides the generic ones.
   static constexpr std::array<ErrorCode, 0> kErrors = {};
 };
 
@@ -111,11 +105,9 @@ struct InvokeAction {
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
   using Result = rpckit::JsonValue;
   static constexpr std::chrono::milliseconds kDeadline = kInvokeActionTimeoutMs;
-  // Allowed when every clause holds; empty = ungated.
   static constexpr std::array<rpckit::GateClause, 1> kGate = {
       rpckit::GateClause{rpckit::GateClause::Kind::kDeclaredParam, "contributes.actions", "", "action"},
   };
-  // Errors it may return besides the generic ones.
   static constexpr std::array<ErrorCode, 1> kErrors = {ErrorCode::kMethodNotFound};
 };
 
@@ -127,11 +119,9 @@ struct OnStreamStart {
   static constexpr Role kTo = Role::kPlugin;
   using Params = OnStreamStartParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
-  // Allowed when every clause holds; empty = ungated.
   static constexpr std::array<rpckit::GateClause, 1> kGate = {
       rpckit::GateClause{rpckit::GateClause::Kind::kGrantedValue, "events", "on_stream_start", ""},
   };
-  // Errors it may return besides the generic ones.
   static constexpr std::array<ErrorCode, 0> kErrors = {};
 };
 
@@ -143,11 +133,9 @@ struct OnStreamStop {
   static constexpr Role kTo = Role::kPlugin;
   using Params = OnStreamStopParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
-  // Allowed when every clause holds; empty = ungated.
   static constexpr std::array<rpckit::GateClause, 1> kGate = {
       rpckit::GateClause{rpckit::GateClause::Kind::kGrantedValue, "events", "on_stream_stop", ""},
   };
-  // Errors it may return besides the generic ones.
   static constexpr std::array<ErrorCode, 0> kErrors = {};
 };
 
@@ -159,11 +147,9 @@ struct OnChannelChange {
   static constexpr Role kTo = Role::kPlugin;
   using Params = OnChannelChangeParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
-  // Allowed when every clause holds; empty = ungated.
   static constexpr std::array<rpckit::GateClause, 1> kGate = {
       rpckit::GateClause{rpckit::GateClause::Kind::kGrantedValue, "events", "on_channel_change", ""},
   };
-  // Errors it may return besides the generic ones.
   static constexpr std::array<ErrorCode, 0> kErrors = {};
 };
 
@@ -175,11 +161,9 @@ struct OnWatchTick {
   static constexpr Role kTo = Role::kPlugin;
   using Params = OnWatchTickParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
-  // Allowed when every clause holds; empty = ungated.
   static constexpr std::array<rpckit::GateClause, 1> kGate = {
       rpckit::GateClause{rpckit::GateClause::Kind::kGrantedValue, "events", "on_watch_tick", ""},
   };
-  // Errors it may return besides the generic ones.
   static constexpr std::array<ErrorCode, 0> kErrors = {};
 };
 
@@ -191,11 +175,9 @@ struct OnFollowedLive {
   static constexpr Role kTo = Role::kPlugin;
   using Params = OnFollowedLiveParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
-  // Allowed when every clause holds; empty = ungated.
   static constexpr std::array<rpckit::GateClause, 1> kGate = {
       rpckit::GateClause{rpckit::GateClause::Kind::kGrantedValue, "events", "on_followed_live", ""},
   };
-  // Errors it may return besides the generic ones.
   static constexpr std::array<ErrorCode, 0> kErrors = {};
 };
 
@@ -207,11 +189,9 @@ struct OnChatMessage {
   static constexpr Role kTo = Role::kPlugin;
   using Params = OnChatMessageParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
-  // Allowed when every clause holds; empty = ungated.
   static constexpr std::array<rpckit::GateClause, 1> kGate = {
       rpckit::GateClause{rpckit::GateClause::Kind::kGrantedValue, "events", "on_chat_message", ""},
   };
-  // Errors it may return besides the generic ones.
   static constexpr std::array<ErrorCode, 0> kErrors = {};
 };
 
@@ -223,11 +203,9 @@ struct OnSettingsChange {
   static constexpr Role kTo = Role::kPlugin;
   using Params = OnSettingsChangeParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
-  // Allowed when every clause holds; empty = ungated.
   static constexpr std::array<rpckit::GateClause, 1> kGate = {
       rpckit::GateClause{rpckit::GateClause::Kind::kGrantedValue, "events", "on_settings_change", ""},
   };
-  // Errors it may return besides the generic ones.
   static constexpr std::array<ErrorCode, 0> kErrors = {};
 };
 
@@ -239,12 +217,10 @@ struct OnPanelChange {
   static constexpr Role kTo = Role::kPlugin;
   using Params = OnPanelChangeParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
-  // Allowed when every clause holds; empty = ungated.
   static constexpr std::array<rpckit::GateClause, 2> kGate = {
       rpckit::GateClause{rpckit::GateClause::Kind::kGrantedValue, "events", "on_panel_change", ""},
       rpckit::GateClause{rpckit::GateClause::Kind::kGrantedValue, "ui", "panel", ""},
   };
-  // Errors it may return besides the generic ones.
   static constexpr std::array<ErrorCode, 0> kErrors = {};
 };
 
@@ -258,11 +234,9 @@ struct GetFollowedLive {
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
   using Result = GetFollowedLiveResult;
   static constexpr std::chrono::milliseconds kDeadline = kDefaultRequestTimeoutMs;
-  // Allowed when every clause holds; empty = ungated.
   static constexpr std::array<rpckit::GateClause, 1> kGate = {
       rpckit::GateClause{rpckit::GateClause::Kind::kGrantedValue, "host_methods", "get_followed_live", ""},
   };
-  // Errors it may return besides the generic ones.
   static constexpr std::array<ErrorCode, 1> kErrors = {ErrorCode::kCapabilityDenied};
 };
 
@@ -276,11 +250,9 @@ struct SetUpstream {
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
   using Result = SetUpstreamResult;
   static constexpr std::chrono::milliseconds kDeadline = kDefaultRequestTimeoutMs;
-  // Allowed when every clause holds; empty = ungated.
   static constexpr std::array<rpckit::GateClause, 1> kGate = {
       rpckit::GateClause{rpckit::GateClause::Kind::kGrantedValue, "host_methods", "set_upstream", ""},
   };
-  // Errors it may return besides the generic ones.
   static constexpr std::array<ErrorCode, 2> kErrors = {ErrorCode::kCapabilityDenied, ErrorCode::kUnknownStream};
 };
 
@@ -294,11 +266,9 @@ struct GetCredential {
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
   using Result = Credential;
   static constexpr std::chrono::milliseconds kDeadline = kCredentialConsentTimeoutMs;
-  // Allowed when every clause holds; empty = ungated.
   static constexpr std::array<rpckit::GateClause, 1> kGate = {
       rpckit::GateClause{rpckit::GateClause::Kind::kGrantedParam, "credentials", "", "kind"},
   };
-  // Errors it may return besides the generic ones.
   static constexpr std::array<ErrorCode, 3> kErrors = {ErrorCode::kCapabilityDenied, ErrorCode::kConsentDenied, ErrorCode::kCredentialUnavailable};
 };
 
@@ -312,11 +282,9 @@ struct Notify {
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
   using Result = NotifyResult;
   static constexpr std::chrono::milliseconds kDeadline = kDefaultRequestTimeoutMs;
-  // Allowed when every clause holds; empty = ungated.
   static constexpr std::array<rpckit::GateClause, 1> kGate = {
       rpckit::GateClause{rpckit::GateClause::Kind::kGrantedValue, "host_methods", "notify", ""},
   };
-  // Errors it may return besides the generic ones.
   static constexpr std::array<ErrorCode, 2> kErrors = {ErrorCode::kCapabilityDenied, ErrorCode::kRateLimited};
 };
 
@@ -328,11 +296,9 @@ struct Log {
   static constexpr Role kTo = Role::kHost;
   using Params = LogParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
-  // Allowed when every clause holds; empty = ungated.
   static constexpr std::array<rpckit::GateClause, 1> kGate = {
       rpckit::GateClause{rpckit::GateClause::Kind::kGrantedValue, "host_methods", "log", ""},
   };
-  // Errors it may return besides the generic ones.
   static constexpr std::array<ErrorCode, 0> kErrors = {};
 };
 
@@ -346,11 +312,9 @@ struct RegisterPanel {
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
   using Result = RegisterPanelResult;
   static constexpr std::chrono::milliseconds kDeadline = kDefaultRequestTimeoutMs;
-  // Allowed when every clause holds; empty = ungated.
   static constexpr std::array<rpckit::GateClause, 1> kGate = {
       rpckit::GateClause{rpckit::GateClause::Kind::kGrantedValue, "ui", "panel", ""},
   };
-  // Errors it may return besides the generic ones.
   static constexpr std::array<ErrorCode, 2> kErrors = {ErrorCode::kCapabilityDenied, ErrorCode::kInvalidParams};
 };
 
@@ -364,11 +328,9 @@ struct GetPanelValues {
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
   using Result = GetPanelValuesResult;
   static constexpr std::chrono::milliseconds kDeadline = kDefaultRequestTimeoutMs;
-  // Allowed when every clause holds; empty = ungated.
   static constexpr std::array<rpckit::GateClause, 1> kGate = {
       rpckit::GateClause{rpckit::GateClause::Kind::kGrantedValue, "ui", "panel", ""},
   };
-  // Errors it may return besides the generic ones.
   static constexpr std::array<ErrorCode, 1> kErrors = {ErrorCode::kCapabilityDenied};
 };
 
@@ -380,11 +342,9 @@ struct SetStatus {
   static constexpr Role kTo = Role::kHost;
   using Params = SetStatusParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
-  // Allowed when every clause holds; empty = ungated.
   static constexpr std::array<rpckit::GateClause, 1> kGate = {
       rpckit::GateClause{rpckit::GateClause::Kind::kDeclaredParam, "contributes.status", "", "slot"},
   };
-  // Errors it may return besides the generic ones.
   static constexpr std::array<ErrorCode, 0> kErrors = {};
 };
 

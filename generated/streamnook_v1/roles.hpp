@@ -25,59 +25,41 @@ class HostHandler {
  public:
   virtual ~HostHandler() = default;
 
-  /// Returns the live followed channels. A plugin rebuilds its view with it after any (re)start, since events are not replayed. A request outside the grant fails with capability_denied (spec section 5).
-  virtual GetFollowedLiveResult get_followed_live(Context& context, const GetFollowedLiveParams& params) {
-    (void)context;
-    (void)params;
+  /// messages::GetFollowedLive
+  virtual GetFollowedLiveResult get_followed_live(Context&, const GetFollowedLiveParams&) {
     rpckit::roles::method_not_found(messages::GetFollowedLive::kMethod);
   }
 
-  /// Points the relay session stream_id at another media playlist; unknown_stream when stream_id matches no active relay session. A request outside the grant fails with capability_denied (spec section 5).
-  virtual SetUpstreamResult set_upstream(Context& context, const SetUpstreamParams& params) {
-    (void)context;
-    (void)params;
+  /// messages::SetUpstream
+  virtual SetUpstreamResult set_upstream(Context&, const SetUpstreamParams&) {
     rpckit::roles::method_not_found(messages::SetUpstream::kMethod);
   }
 
-  /// Hands over a credential of a granted kind. The first call per kind may block up to credential_consent_timeout_ms (120 s) while the user answers a consent prompt; a timed-out prompt counts as a refusal (consent_denied). credential_unavailable when no credential of that kind exists. A request outside the grant fails with capability_denied (spec section 5).
-  virtual Credential get_credential(Context& context, const GetCredentialParams& params) {
-    (void)context;
-    (void)params;
+  /// messages::GetCredential
+  virtual Credential get_credential(Context&, const GetCredentialParams&) {
     rpckit::roles::method_not_found(messages::GetCredential::kMethod);
   }
 
-  /// Shows a notification to the user. Rate limited: a burst of notify_burst (3), then 1 per notify_refill_ms (10 s); beyond that rate_limited with data.retry_after_ms. A request outside the grant fails with capability_denied (spec section 5).
-  virtual NotifyResult notify(Context& context, const NotifyParams& params) {
-    (void)context;
-    (void)params;
+  /// messages::Notify
+  virtual NotifyResult notify(Context&, const NotifyParams&) {
     rpckit::roles::method_not_found(messages::Notify::kMethod);
   }
 
-  /// Appends a line to the plugin's log file. Gated by host_methods containing log; an ungranted log is silently dropped (and logged by the host). A plugin runtime falls back to stderr, which reaches the same log file (§9.4).
-  virtual void log(Context& context, const LogParams& params) {
-    (void)context;
-    (void)params;
-  }
+  /// messages::Log
+  virtual void log(Context&, const LogParams&) {}
 
-  /// Registers the plugin's settings panel; registering again replaces it. Gated by ui containing panel (§9.3). A schema breaking the panel limits fails with invalid_params (§9.7). A request outside the grant fails with capability_denied (spec section 5).
-  virtual RegisterPanelResult register_panel(Context& context, const RegisterPanelParams& params) {
-    (void)context;
-    (void)params;
+  /// messages::RegisterPanel
+  virtual RegisterPanelResult register_panel(Context&, const RegisterPanelParams&) {
     rpckit::roles::method_not_found(messages::RegisterPanel::kMethod);
   }
 
-  /// Returns the saved panel values: persisted values only, defaults are not filled in. Gated by ui containing panel (§9.3). A request outside the grant fails with capability_denied (spec section 5).
-  virtual GetPanelValuesResult get_panel_values(Context& context, const GetPanelValuesParams& params) {
-    (void)context;
-    (void)params;
+  /// messages::GetPanelValues
+  virtual GetPanelValuesResult get_panel_values(Context&, const GetPanelValuesParams&) {
     rpckit::roles::method_not_found(messages::GetPanelValues::kMethod);
   }
 
-  /// Publishes the value of a status slot. Only slots declared in the manifest's [contributes].status are accepted; undeclared slots are ignored (spec section 5).
-  virtual void set_status(Context& context, const SetStatusParams& params) {
-    (void)context;
-    (void)params;
-  }
+  /// messages::SetStatus
+  virtual void set_status(Context&, const SetStatusParams&) {}
 };
 
 /// Typed messages to a host, one function per message it receives. Each is checked
@@ -88,55 +70,55 @@ class HostClient {
  public:
   explicit HostClient(rpckit::roles::Caller& caller) noexcept : caller_(&caller) {}
 
-  /// Returns the live followed channels. A plugin rebuilds its view with it after any (re)start, since events are not replayed. A request outside the grant fails with capability_denied (spec section 5).
+  /// messages::GetFollowedLive
   rpckit::Result<GetFollowedLiveResult> get_followed_live(
       const GetFollowedLiveParams& params = {},
       std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
     return caller_->call<messages::GetFollowedLive>(params, deadline);
   }
 
-  /// Points the relay session stream_id at another media playlist; unknown_stream when stream_id matches no active relay session. A request outside the grant fails with capability_denied (spec section 5).
+  /// messages::SetUpstream
   rpckit::Result<SetUpstreamResult> set_upstream(
       const SetUpstreamParams& params,
       std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
     return caller_->call<messages::SetUpstream>(params, deadline);
   }
 
-  /// Hands over a credential of a granted kind. The first call per kind may block up to credential_consent_timeout_ms (120 s) while the user answers a consent prompt; a timed-out prompt counts as a refusal (consent_denied). credential_unavailable when no credential of that kind exists. A request outside the grant fails with capability_denied (spec section 5).
+  /// messages::GetCredential
   rpckit::Result<Credential> get_credential(
       const GetCredentialParams& params,
       std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
     return caller_->call<messages::GetCredential>(params, deadline);
   }
 
-  /// Shows a notification to the user. Rate limited: a burst of notify_burst (3), then 1 per notify_refill_ms (10 s); beyond that rate_limited with data.retry_after_ms. A request outside the grant fails with capability_denied (spec section 5).
+  /// messages::Notify
   rpckit::Result<NotifyResult> notify(
       const NotifyParams& params,
       std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
     return caller_->call<messages::Notify>(params, deadline);
   }
 
-  /// Appends a line to the plugin's log file. Gated by host_methods containing log; an ungranted log is silently dropped (and logged by the host). A plugin runtime falls back to stderr, which reaches the same log file (§9.4).
+  /// messages::Log
   /// Returns whether it was sent.
   bool log(const LogParams& params) const {
     return caller_->notify<messages::Log>(params);
   }
 
-  /// Registers the plugin's settings panel; registering again replaces it. Gated by ui containing panel (§9.3). A schema breaking the panel limits fails with invalid_params (§9.7). A request outside the grant fails with capability_denied (spec section 5).
+  /// messages::RegisterPanel
   rpckit::Result<RegisterPanelResult> register_panel(
       const RegisterPanelParams& params,
       std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
     return caller_->call<messages::RegisterPanel>(params, deadline);
   }
 
-  /// Returns the saved panel values: persisted values only, defaults are not filled in. Gated by ui containing panel (§9.3). A request outside the grant fails with capability_denied (spec section 5).
+  /// messages::GetPanelValues
   rpckit::Result<GetPanelValuesResult> get_panel_values(
       const GetPanelValuesParams& params = {},
       std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
     return caller_->call<messages::GetPanelValues>(params, deadline);
   }
 
-  /// Publishes the value of a status slot. Only slots declared in the manifest's [contributes].status are accepted; undeclared slots are ignored (spec section 5).
+  /// messages::SetStatus
   /// Returns whether it was sent.
   bool set_status(const SetStatusParams& params) const {
     return caller_->notify<messages::SetStatus>(params);
@@ -187,93 +169,55 @@ class PluginHandler {
  public:
   virtual ~PluginHandler() = default;
 
-  /// First message of a session (spec section 2). The host offers the protocol version and the user's grant; the plugin answers with its version and the events it wants (hooks). Answer within handshake_timeout_ms (10 s) or the plugin is terminated; slow start-up work belongs after initialized. A plugin that cannot speak protocol_version answers -32600 invalid_request with data.name = "protocol_version_mismatch"; the host then disables the plugin instead of restarting it (§9.2).
-  virtual InitializeResult initialize(Context& context, const InitializeParams& params) {
-    (void)context;
-    (void)params;
+  /// messages::Initialize
+  virtual InitializeResult initialize(Context&, const InitializeParams&) {
     rpckit::roles::method_not_found(messages::Initialize::kMethod);
   }
 
-  /// Sent once the plugin has answered initialize; event delivery starts only after it (spec section 2). Send params {}; on receipt accept absent, {} or null (§9.1).
-  virtual void initialized(Context& context, const InitializedParams& params) {
-    (void)context;
-    (void)params;
-  }
+  /// messages::Initialized
+  virtual void initialized(Context&, const InitializedParams&) {}
 
-  /// Health check sent every ping_interval_ms (30 s); the plugin answers {}. ping_max_misses (3) consecutive misses mark the plugin unhealthy and it is restarted (spec section 2). Send params {}; on receipt accept absent, {} or null (§9.1).
-  virtual PingResult ping(Context& context, const PingParams& params) {
-    (void)context;
-    (void)params;
+  /// messages::Ping
+  virtual PingResult ping(Context&, const PingParams&) {
     rpckit::roles::method_not_found(messages::Ping::kMethod);
   }
 
-  /// Asks the plugin to stop: it finishes in-flight work, then answers null (spec section 2). Send no params; on receipt accept absent, {} or null (§9.1).
-  virtual std::nullptr_t shutdown(Context& context, const ShutdownParams& params) {
-    (void)context;
-    (void)params;
+  /// messages::Shutdown
+  virtual std::nullptr_t shutdown(Context&, const ShutdownParams&) {
     rpckit::roles::method_not_found(messages::Shutdown::kMethod);
   }
 
-  /// Tells the plugin to exit with code 0; a plugin still alive exit_grace_ms (5 s) later is killed (spec section 2). Send no params; on receipt accept absent, {} or null (§9.1).
-  virtual void exit(Context& context, const ExitParams& params) {
-    (void)context;
-    (void)params;
-  }
+  /// messages::Exit
+  virtual void exit(Context&, const ExitParams&) {}
 
-  /// Runs one of the plugin's actions (spec section 2). Only sent to a plugin whose manifest [contributes].actions lists action; the host waits invoke_action_timeout_ms (30 s). An action the plugin does not handle gets -32601 method_not_found (§9.8). args and result are action-specific (e.g. playback.resolve, see types/playback_resolve_args.json).
-  virtual rpckit::JsonValue invoke_action(Context& context, const InvokeActionParams& params) {
-    (void)context;
-    (void)params;
+  /// messages::InvokeAction
+  virtual rpckit::JsonValue invoke_action(Context&, const InvokeActionParams&) {
     rpckit::roles::method_not_found(messages::InvokeAction::kMethod);
   }
 
-  /// The user started playback of a channel. Delivered only if the manifest requests the event, the user granted it and the plugin listed it in hooks (spec section 4).
-  virtual void on_stream_start(Context& context, const OnStreamStartParams& params) {
-    (void)context;
-    (void)params;
-  }
+  /// messages::OnStreamStart
+  virtual void on_stream_start(Context&, const OnStreamStartParams&) {}
 
-  /// Playback of a channel stopped. Delivered only if the manifest requests the event, the user granted it and the plugin listed it in hooks (spec section 4).
-  virtual void on_stream_stop(Context& context, const OnStreamStopParams& params) {
-    (void)context;
-    (void)params;
-  }
+  /// messages::OnStreamStop
+  virtual void on_stream_stop(Context&, const OnStreamStopParams&) {}
 
-  /// The active on-screen channel changed. Delivered only if the manifest requests the event, the user granted it and the plugin listed it in hooks (spec section 4).
-  virtual void on_channel_change(Context& context, const OnChannelChangeParams& params) {
-    (void)context;
-    (void)params;
-  }
+  /// messages::OnChannelChange
+  virtual void on_channel_change(Context&, const OnChannelChangeParams&) {}
 
-  /// Periodic tick, nominally every watch_tick_interval_ms (60 s); cadence not guaranteed. Delivered only if the manifest requests the event, the user granted it and the plugin listed it in hooks (spec section 4).
-  virtual void on_watch_tick(Context& context, const OnWatchTickParams& params) {
-    (void)context;
-    (void)params;
-  }
+  /// messages::OnWatchTick
+  virtual void on_watch_tick(Context&, const OnWatchTickParams&) {}
 
-  /// The full set of live followed channels; sent after start-up and on every refresh. Delivered only if the manifest requests the event, the user granted it and the plugin listed it in hooks (spec section 4).
-  virtual void on_followed_live(Context& context, const OnFollowedLiveParams& params) {
-    (void)context;
-    (void)params;
-  }
+  /// messages::OnFollowedLive
+  virtual void on_followed_live(Context&, const OnFollowedLiveParams&) {}
 
-  /// One chat line; no history replay. Delivered only if the manifest requests the event, the user granted it and the plugin listed it in hooks (spec section 4).
-  virtual void on_chat_message(Context& context, const OnChatMessageParams& params) {
-    (void)context;
-    (void)params;
-  }
+  /// messages::OnChatMessage
+  virtual void on_chat_message(Context&, const OnChatMessageParams&) {}
 
-  /// Reserved in v1: no keys are guaranteed (§9.10). Delivered only if the manifest requests the event, the user granted it and the plugin listed it in hooks (spec section 4).
-  virtual void on_settings_change(Context& context, const OnSettingsChangeParams& params) {
-    (void)context;
-    (void)params;
-  }
+  /// messages::OnSettingsChange
+  virtual void on_settings_change(Context&, const OnSettingsChangeParams&) {}
 
-  /// The user saved the plugin's settings panel; carries the whole value map. Also gated by ui: panel (§9.3). Delivered only if the manifest requests the event, the user granted it and the plugin listed it in hooks (spec section 4).
-  virtual void on_panel_change(Context& context, const OnPanelChangeParams& params) {
-    (void)context;
-    (void)params;
-  }
+  /// messages::OnPanelChange
+  virtual void on_panel_change(Context&, const OnPanelChangeParams&) {}
 };
 
 /// Typed messages to a plugin, one function per message it receives. Each is checked
@@ -284,89 +228,89 @@ class PluginClient {
  public:
   explicit PluginClient(rpckit::roles::Caller& caller) noexcept : caller_(&caller) {}
 
-  /// First message of a session (spec section 2). The host offers the protocol version and the user's grant; the plugin answers with its version and the events it wants (hooks). Answer within handshake_timeout_ms (10 s) or the plugin is terminated; slow start-up work belongs after initialized. A plugin that cannot speak protocol_version answers -32600 invalid_request with data.name = "protocol_version_mismatch"; the host then disables the plugin instead of restarting it (§9.2).
+  /// messages::Initialize
   rpckit::Result<InitializeResult> initialize(
       const InitializeParams& params,
       std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
     return caller_->call<messages::Initialize>(params, deadline);
   }
 
-  /// Sent once the plugin has answered initialize; event delivery starts only after it (spec section 2). Send params {}; on receipt accept absent, {} or null (§9.1).
+  /// messages::Initialized
   /// Returns whether it was sent.
   bool initialized(const InitializedParams& params = {}) const {
     return caller_->notify<messages::Initialized>(params);
   }
 
-  /// Health check sent every ping_interval_ms (30 s); the plugin answers {}. ping_max_misses (3) consecutive misses mark the plugin unhealthy and it is restarted (spec section 2). Send params {}; on receipt accept absent, {} or null (§9.1).
+  /// messages::Ping
   rpckit::Result<PingResult> ping(
       const PingParams& params = {},
       std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
     return caller_->call<messages::Ping>(params, deadline);
   }
 
-  /// Asks the plugin to stop: it finishes in-flight work, then answers null (spec section 2). Send no params; on receipt accept absent, {} or null (§9.1).
+  /// messages::Shutdown
   rpckit::Result<std::nullptr_t> shutdown(
       const ShutdownParams& params = {},
       std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
     return caller_->call<messages::Shutdown>(params, deadline);
   }
 
-  /// Tells the plugin to exit with code 0; a plugin still alive exit_grace_ms (5 s) later is killed (spec section 2). Send no params; on receipt accept absent, {} or null (§9.1).
+  /// messages::Exit
   /// Returns whether it was sent.
   bool exit(const ExitParams& params = {}) const {
     return caller_->notify<messages::Exit>(params);
   }
 
-  /// Runs one of the plugin's actions (spec section 2). Only sent to a plugin whose manifest [contributes].actions lists action; the host waits invoke_action_timeout_ms (30 s). An action the plugin does not handle gets -32601 method_not_found (§9.8). args and result are action-specific (e.g. playback.resolve, see types/playback_resolve_args.json).
+  /// messages::InvokeAction
   rpckit::Result<rpckit::JsonValue> invoke_action(
       const InvokeActionParams& params,
       std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
     return caller_->call<messages::InvokeAction>(params, deadline);
   }
 
-  /// The user started playback of a channel. Delivered only if the manifest requests the event, the user granted it and the plugin listed it in hooks (spec section 4).
+  /// messages::OnStreamStart
   /// Returns whether it was sent.
   bool on_stream_start(const OnStreamStartParams& params) const {
     return caller_->notify<messages::OnStreamStart>(params);
   }
 
-  /// Playback of a channel stopped. Delivered only if the manifest requests the event, the user granted it and the plugin listed it in hooks (spec section 4).
+  /// messages::OnStreamStop
   /// Returns whether it was sent.
   bool on_stream_stop(const OnStreamStopParams& params) const {
     return caller_->notify<messages::OnStreamStop>(params);
   }
 
-  /// The active on-screen channel changed. Delivered only if the manifest requests the event, the user granted it and the plugin listed it in hooks (spec section 4).
+  /// messages::OnChannelChange
   /// Returns whether it was sent.
   bool on_channel_change(const OnChannelChangeParams& params) const {
     return caller_->notify<messages::OnChannelChange>(params);
   }
 
-  /// Periodic tick, nominally every watch_tick_interval_ms (60 s); cadence not guaranteed. Delivered only if the manifest requests the event, the user granted it and the plugin listed it in hooks (spec section 4).
+  /// messages::OnWatchTick
   /// Returns whether it was sent.
   bool on_watch_tick(const OnWatchTickParams& params) const {
     return caller_->notify<messages::OnWatchTick>(params);
   }
 
-  /// The full set of live followed channels; sent after start-up and on every refresh. Delivered only if the manifest requests the event, the user granted it and the plugin listed it in hooks (spec section 4).
+  /// messages::OnFollowedLive
   /// Returns whether it was sent.
   bool on_followed_live(const OnFollowedLiveParams& params) const {
     return caller_->notify<messages::OnFollowedLive>(params);
   }
 
-  /// One chat line; no history replay. Delivered only if the manifest requests the event, the user granted it and the plugin listed it in hooks (spec section 4).
+  /// messages::OnChatMessage
   /// Returns whether it was sent.
   bool on_chat_message(const OnChatMessageParams& params) const {
     return caller_->notify<messages::OnChatMessage>(params);
   }
 
-  /// Reserved in v1: no keys are guaranteed (§9.10). Delivered only if the manifest requests the event, the user granted it and the plugin listed it in hooks (spec section 4).
+  /// messages::OnSettingsChange
   /// Returns whether it was sent.
   bool on_settings_change(const OnSettingsChangeParams& params = {}) const {
     return caller_->notify<messages::OnSettingsChange>(params);
   }
 
-  /// The user saved the plugin's settings panel; carries the whole value map. Also gated by ui: panel (§9.3). Delivered only if the manifest requests the event, the user granted it and the plugin listed it in hooks (spec section 4).
+  /// messages::OnPanelChange
   /// Returns whether it was sent.
   bool on_panel_change(const OnPanelChangeParams& params) const {
     return caller_->notify<messages::OnPanelChange>(params);

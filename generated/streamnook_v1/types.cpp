@@ -3,12 +3,14 @@
 #include "streamnook_v1/types.hpp"
 
 #include <array>
+#include <tuple>
 #include <utility>
 
 #include <nlohmann/json.hpp>
 
 #include "rpckit/codec/codec.hpp"
 #include "rpckit/codec/json_writer.hpp"
+#include "rpckit/codec/object_codec.hpp"
 #include "rpckit/codec/text_decoder.hpp"
 
 namespace streamnook::v1 {
@@ -131,1393 +133,255 @@ bool read_json(rpckit::codec::JsonReader& in, ErrorCode& value) {
 }
 
 void from_json(const nlohmann::json& j, ErrorCode& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
-
-// ---- EventName
-
-void to_json(nlohmann::json& j, const EventName& value) { j = value.wire(); }
-
-void decode(const nlohmann::json& j, EventName& value, rpckit::codec::DecodePath& path) {
-  if (!j.is_string()) rpckit::codec::fail_kind(j, "string", path);
-  value = EventName::from_wire(j.get_ref<const std::string&>());
-  rpckit::codec::check_listed(value.is_known(), value.wire(), EventName::kWire, path);
-}
-
-void write_json(std::string& out, const EventName& value) {
-  rpckit::codec::write_json(out, std::string_view(value.wire()));
-}
-
-bool read_json(rpckit::codec::JsonReader& in, EventName& value) {
-  std::string wire;
-  if (!rpckit::codec::read_json(in, wire)) return false;
-  value = EventName::from_wire(wire);
-  return true;
-}
-
-void from_json(const nlohmann::json& j, EventName& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
-
-// ---- HostMethodName
-
-void to_json(nlohmann::json& j, const HostMethodName& value) { j = value.wire(); }
-
-void decode(const nlohmann::json& j, HostMethodName& value, rpckit::codec::DecodePath& path) {
-  if (!j.is_string()) rpckit::codec::fail_kind(j, "string", path);
-  value = HostMethodName::from_wire(j.get_ref<const std::string&>());
-  rpckit::codec::check_listed(value.is_known(), value.wire(), HostMethodName::kWire, path);
-}
-
-void write_json(std::string& out, const HostMethodName& value) {
-  rpckit::codec::write_json(out, std::string_view(value.wire()));
-}
-
-bool read_json(rpckit::codec::JsonReader& in, HostMethodName& value) {
-  std::string wire;
-  if (!rpckit::codec::read_json(in, wire)) return false;
-  value = HostMethodName::from_wire(wire);
-  return true;
-}
-
-void from_json(const nlohmann::json& j, HostMethodName& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
-
-// ---- CredentialKind
-
-void to_json(nlohmann::json& j, const CredentialKind& value) { j = value.wire(); }
-
-void decode(const nlohmann::json& j, CredentialKind& value, rpckit::codec::DecodePath& path) {
-  if (!j.is_string()) rpckit::codec::fail_kind(j, "string", path);
-  value = CredentialKind::from_wire(j.get_ref<const std::string&>());
-  rpckit::codec::check_listed(value.is_known(), value.wire(), CredentialKind::kWire, path);
-}
-
-void write_json(std::string& out, const CredentialKind& value) {
-  rpckit::codec::write_json(out, std::string_view(value.wire()));
-}
-
-bool read_json(rpckit::codec::JsonReader& in, CredentialKind& value) {
-  std::string wire;
-  if (!rpckit::codec::read_json(in, wire)) return false;
-  value = CredentialKind::from_wire(wire);
-  return true;
-}
-
-void from_json(const nlohmann::json& j, CredentialKind& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
-
-// ---- UiCapability
-
-void to_json(nlohmann::json& j, const UiCapability& value) { j = value.wire(); }
-
-void decode(const nlohmann::json& j, UiCapability& value, rpckit::codec::DecodePath& path) {
-  if (!j.is_string()) rpckit::codec::fail_kind(j, "string", path);
-  value = UiCapability::from_wire(j.get_ref<const std::string&>());
-  rpckit::codec::check_listed(value.is_known(), value.wire(), UiCapability::kWire, path);
-}
-
-void write_json(std::string& out, const UiCapability& value) {
-  rpckit::codec::write_json(out, std::string_view(value.wire()));
-}
-
-bool read_json(rpckit::codec::JsonReader& in, UiCapability& value) {
-  std::string wire;
-  if (!rpckit::codec::read_json(in, wire)) return false;
-  value = UiCapability::from_wire(wire);
-  return true;
-}
-
-void from_json(const nlohmann::json& j, UiCapability& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
+  rpckit::codec::decode_from(j, value, {});
 }
 
 // ---- Granted
 
-void to_json(nlohmann::json& j, const Granted& value) {
-  j = nlohmann::json::object();
-  j["events"] = value.events;
-  j["host_methods"] = value.host_methods;
-  j["credentials"] = value.credentials;
-  j["ui"] = value.ui;
-}
-
-void decode(const nlohmann::json& j, Granted& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_required(j, "events", value.events, path);
-  rpckit::codec::decode_required(j, "host_methods", value.host_methods, path);
-  rpckit::codec::decode_required(j, "credentials", value.credentials, path);
-  rpckit::codec::decode_required(j, "ui", value.ui, path);
-}
-
-void write_json(std::string& out, const Granted& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("credentials":)rpckit", value.credentials);
-  object.member(R"rpckit("events":)rpckit", value.events);
-  object.member(R"rpckit("host_methods":)rpckit", value.host_methods);
-  object.member(R"rpckit("ui":)rpckit", value.ui);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, Granted& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(events)rpckit") {
-      if (!read_member(in, value.events)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(host_methods)rpckit") {
-      if (!read_member(in, value.host_methods)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    if (key == R"rpckit(credentials)rpckit") {
-      if (!read_member(in, value.credentials)) return false;
-      seen |= std::uint64_t{1} << 2;
-      continue;
-    }
-    if (key == R"rpckit(ui)rpckit") {
-      if (!read_member(in, value.ui)) return false;
-      seen |= std::uint64_t{1} << 3;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 4) - 1) return false;  // a required member is missing
-  return true;
-}
-
-void from_json(const nlohmann::json& j, Granted& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr auto kGrantedMembers = std::tuple{
+    rpckit::codec::required("events", &Granted::events),
+    rpckit::codec::required("host_methods", &Granted::host_methods),
+    rpckit::codec::required("credentials", &Granted::credentials),
+    rpckit::codec::required("ui", &Granted::ui),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(Granted)
 
 // ---- Channel
 
-void to_json(nlohmann::json& j, const Channel& value) {
-  j = nlohmann::json::object();
-  j["channel_id"] = value.channel_id;
-  j["login"] = value.login;
-  j["display_name"] = value.display_name;
-  j["game_id"] = value.game_id;
-  j["game_name"] = value.game_name;
-  j["started_at"] = value.started_at;
-  j["viewer_count"] = value.viewer_count;
+namespace {
+void check_Channel_started_at(const rpckit::Nullable<std::string>& value, rpckit::codec::DecodePath& path) {
+  if (value.has_value()) {
+    rpckit::codec::check_date_time((*value), path);
+    }
 }
-
-void decode(const nlohmann::json& j, Channel& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_required(j, "channel_id", value.channel_id, path);
-  rpckit::codec::decode_required(j, "login", value.login, path);
-  rpckit::codec::decode_required(j, "display_name", value.display_name, path);
-  rpckit::codec::decode_required(j, "game_id", value.game_id, path);
-  rpckit::codec::decode_required(j, "game_name", value.game_name, path);
-  if (rpckit::codec::decode_required(j, "started_at", value.started_at, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "started_at");
-    if (value.started_at.has_value()) {
-      rpckit::codec::check_date_time((*value.started_at), path);
-      }
-  }
-  rpckit::codec::decode_required(j, "viewer_count", value.viewer_count, path);
-}
-
-void write_json(std::string& out, const Channel& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("channel_id":)rpckit", value.channel_id);
-  object.member(R"rpckit("display_name":)rpckit", value.display_name);
-  object.member(R"rpckit("game_id":)rpckit", value.game_id);
-  object.member(R"rpckit("game_name":)rpckit", value.game_name);
-  object.member(R"rpckit("login":)rpckit", value.login);
-  object.member(R"rpckit("started_at":)rpckit", value.started_at);
-  object.member(R"rpckit("viewer_count":)rpckit", value.viewer_count);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, Channel& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(channel_id)rpckit") {
-      if (!read_member(in, value.channel_id)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(login)rpckit") {
-      if (!read_member(in, value.login)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    if (key == R"rpckit(display_name)rpckit") {
-      if (!read_member(in, value.display_name)) return false;
-      seen |= std::uint64_t{1} << 2;
-      continue;
-    }
-    if (key == R"rpckit(game_id)rpckit") {
-      if (!read_member(in, value.game_id)) return false;
-      seen |= std::uint64_t{1} << 3;
-      continue;
-    }
-    if (key == R"rpckit(game_name)rpckit") {
-      if (!read_member(in, value.game_name)) return false;
-      seen |= std::uint64_t{1} << 4;
-      continue;
-    }
-    if (key == R"rpckit(started_at)rpckit") {
-      if (!read_member(in, value.started_at)) return false;
-      seen |= std::uint64_t{1} << 5;
-      continue;
-    }
-    if (key == R"rpckit(viewer_count)rpckit") {
-      if (!read_member(in, value.viewer_count)) return false;
-      seen |= std::uint64_t{1} << 6;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 7) - 1) return false;  // a required member is missing
-  rpckit::codec::DecodePath path;
-  {
-    rpckit::codec::DecodePath::Key scope(path, "started_at");
-    if (value.started_at.has_value()) {
-      rpckit::codec::check_date_time((*value.started_at), path);
-      }
-  }
-  return true;
-}
-
-void from_json(const nlohmann::json& j, Channel& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+constexpr auto kChannelMembers = std::tuple{
+    rpckit::codec::required("channel_id", &Channel::channel_id),
+    rpckit::codec::required("login", &Channel::login),
+    rpckit::codec::required("display_name", &Channel::display_name),
+    rpckit::codec::required("game_id", &Channel::game_id),
+    rpckit::codec::required("game_name", &Channel::game_name),
+    rpckit::codec::required("started_at", &Channel::started_at, check_Channel_started_at),
+    rpckit::codec::required("viewer_count", &Channel::viewer_count),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(Channel)
 
 // ---- Badge
 
-void to_json(nlohmann::json& j, const Badge& value) {
-  j = nlohmann::json::object();
-  j["name"] = value.name;
-  j["version"] = value.version;
-}
-
-void decode(const nlohmann::json& j, Badge& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_required(j, "name", value.name, path);
-  rpckit::codec::decode_required(j, "version", value.version, path);
-}
-
-void write_json(std::string& out, const Badge& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("name":)rpckit", value.name);
-  object.member(R"rpckit("version":)rpckit", value.version);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, Badge& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(name)rpckit") {
-      if (!read_member(in, value.name)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(version)rpckit") {
-      if (!read_member(in, value.version)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 2) - 1) return false;  // a required member is missing
-  return true;
-}
-
-void from_json(const nlohmann::json& j, Badge& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr auto kBadgeMembers = std::tuple{
+    rpckit::codec::required("name", &Badge::name),
+    rpckit::codec::required("version", &Badge::version),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(Badge)
 
 // ---- ChatMessage
 
-void to_json(nlohmann::json& j, const ChatMessage& value) {
-  j = nlohmann::json::object();
-  j["id"] = value.id;
-  j["user_id"] = value.user_id;
-  j["login"] = value.login;
-  j["display_name"] = value.display_name;
-  j["color"] = value.color;
-  j["badges"] = value.badges;
-  j["text"] = value.text;
-  j["is_action"] = value.is_action;
-  j["msg_type"] = value.msg_type;
-  j["system_message"] = value.system_message;
-  j["bits"] = value.bits;
-  j["ts"] = value.ts;
+namespace {
+void check_ChatMessage_ts(const std::string& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_date_time(value, path);
 }
-
-void decode(const nlohmann::json& j, ChatMessage& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_required(j, "id", value.id, path);
-  rpckit::codec::decode_required(j, "user_id", value.user_id, path);
-  rpckit::codec::decode_required(j, "login", value.login, path);
-  rpckit::codec::decode_required(j, "display_name", value.display_name, path);
-  rpckit::codec::decode_required(j, "color", value.color, path);
-  rpckit::codec::decode_required(j, "badges", value.badges, path);
-  rpckit::codec::decode_required(j, "text", value.text, path);
-  rpckit::codec::decode_required(j, "is_action", value.is_action, path);
-  rpckit::codec::decode_required(j, "msg_type", value.msg_type, path);
-  rpckit::codec::decode_required(j, "system_message", value.system_message, path);
-  rpckit::codec::decode_required(j, "bits", value.bits, path);
-  if (rpckit::codec::decode_required(j, "ts", value.ts, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "ts");
-    rpckit::codec::check_date_time(value.ts, path);
-  }
-}
-
-void write_json(std::string& out, const ChatMessage& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("badges":)rpckit", value.badges);
-  object.member(R"rpckit("bits":)rpckit", value.bits);
-  object.member(R"rpckit("color":)rpckit", value.color);
-  object.member(R"rpckit("display_name":)rpckit", value.display_name);
-  object.member(R"rpckit("id":)rpckit", value.id);
-  object.member(R"rpckit("is_action":)rpckit", value.is_action);
-  object.member(R"rpckit("login":)rpckit", value.login);
-  object.member(R"rpckit("msg_type":)rpckit", value.msg_type);
-  object.member(R"rpckit("system_message":)rpckit", value.system_message);
-  object.member(R"rpckit("text":)rpckit", value.text);
-  object.member(R"rpckit("ts":)rpckit", value.ts);
-  object.member(R"rpckit("user_id":)rpckit", value.user_id);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, ChatMessage& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(id)rpckit") {
-      if (!read_member(in, value.id)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(user_id)rpckit") {
-      if (!read_member(in, value.user_id)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    if (key == R"rpckit(login)rpckit") {
-      if (!read_member(in, value.login)) return false;
-      seen |= std::uint64_t{1} << 2;
-      continue;
-    }
-    if (key == R"rpckit(display_name)rpckit") {
-      if (!read_member(in, value.display_name)) return false;
-      seen |= std::uint64_t{1} << 3;
-      continue;
-    }
-    if (key == R"rpckit(color)rpckit") {
-      if (!read_member(in, value.color)) return false;
-      seen |= std::uint64_t{1} << 4;
-      continue;
-    }
-    if (key == R"rpckit(badges)rpckit") {
-      if (!read_member(in, value.badges)) return false;
-      seen |= std::uint64_t{1} << 5;
-      continue;
-    }
-    if (key == R"rpckit(text)rpckit") {
-      if (!read_member(in, value.text)) return false;
-      seen |= std::uint64_t{1} << 6;
-      continue;
-    }
-    if (key == R"rpckit(is_action)rpckit") {
-      if (!read_member(in, value.is_action)) return false;
-      seen |= std::uint64_t{1} << 7;
-      continue;
-    }
-    if (key == R"rpckit(msg_type)rpckit") {
-      if (!read_member(in, value.msg_type)) return false;
-      seen |= std::uint64_t{1} << 8;
-      continue;
-    }
-    if (key == R"rpckit(system_message)rpckit") {
-      if (!read_member(in, value.system_message)) return false;
-      seen |= std::uint64_t{1} << 9;
-      continue;
-    }
-    if (key == R"rpckit(bits)rpckit") {
-      if (!read_member(in, value.bits)) return false;
-      seen |= std::uint64_t{1} << 10;
-      continue;
-    }
-    if (key == R"rpckit(ts)rpckit") {
-      if (!read_member(in, value.ts)) return false;
-      seen |= std::uint64_t{1} << 11;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 12) - 1) return false;  // a required member is missing
-  rpckit::codec::DecodePath path;
-  {
-    rpckit::codec::DecodePath::Key scope(path, "ts");
-    rpckit::codec::check_date_time(value.ts, path);
-  }
-  return true;
-}
-
-void from_json(const nlohmann::json& j, ChatMessage& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+constexpr auto kChatMessageMembers = std::tuple{
+    rpckit::codec::required("id", &ChatMessage::id),
+    rpckit::codec::required("user_id", &ChatMessage::user_id),
+    rpckit::codec::required("login", &ChatMessage::login),
+    rpckit::codec::required("display_name", &ChatMessage::display_name),
+    rpckit::codec::required("color", &ChatMessage::color),
+    rpckit::codec::required("badges", &ChatMessage::badges),
+    rpckit::codec::required("text", &ChatMessage::text),
+    rpckit::codec::required("is_action", &ChatMessage::is_action),
+    rpckit::codec::required("msg_type", &ChatMessage::msg_type),
+    rpckit::codec::required("system_message", &ChatMessage::system_message),
+    rpckit::codec::required("bits", &ChatMessage::bits),
+    rpckit::codec::required("ts", &ChatMessage::ts, check_ChatMessage_ts),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(ChatMessage)
 
 // ---- Credential
 
-void to_json(nlohmann::json& j, const Credential& value) {
-  j = nlohmann::json::object();
-  j["kind"] = value.kind;
-  j["token"] = value.token;
-  j["client_id"] = value.client_id;
-  j["user_id"] = value.user_id;
-  j["device_id"] = value.device_id;
-  j["expires_at"] = value.expires_at;
+namespace {
+void check_Credential_expires_at(const rpckit::Nullable<std::string>& value, rpckit::codec::DecodePath& path) {
+  if (value.has_value()) {
+    rpckit::codec::check_date_time((*value), path);
+    }
 }
-
-void decode(const nlohmann::json& j, Credential& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_required(j, "kind", value.kind, path);
-  rpckit::codec::decode_required(j, "token", value.token, path);
-  rpckit::codec::decode_required(j, "client_id", value.client_id, path);
-  rpckit::codec::decode_required(j, "user_id", value.user_id, path);
-  rpckit::codec::decode_required(j, "device_id", value.device_id, path);
-  if (rpckit::codec::decode_required(j, "expires_at", value.expires_at, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "expires_at");
-    if (value.expires_at.has_value()) {
-      rpckit::codec::check_date_time((*value.expires_at), path);
-      }
-  }
-}
-
-void write_json(std::string& out, const Credential& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("client_id":)rpckit", value.client_id);
-  object.member(R"rpckit("device_id":)rpckit", value.device_id);
-  object.member(R"rpckit("expires_at":)rpckit", value.expires_at);
-  object.member(R"rpckit("kind":)rpckit", value.kind);
-  object.member(R"rpckit("token":)rpckit", value.token);
-  object.member(R"rpckit("user_id":)rpckit", value.user_id);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, Credential& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(kind)rpckit") {
-      if (!read_member(in, value.kind)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(token)rpckit") {
-      if (!read_member(in, value.token)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    if (key == R"rpckit(client_id)rpckit") {
-      if (!read_member(in, value.client_id)) return false;
-      seen |= std::uint64_t{1} << 2;
-      continue;
-    }
-    if (key == R"rpckit(user_id)rpckit") {
-      if (!read_member(in, value.user_id)) return false;
-      seen |= std::uint64_t{1} << 3;
-      continue;
-    }
-    if (key == R"rpckit(device_id)rpckit") {
-      if (!read_member(in, value.device_id)) return false;
-      seen |= std::uint64_t{1} << 4;
-      continue;
-    }
-    if (key == R"rpckit(expires_at)rpckit") {
-      if (!read_member(in, value.expires_at)) return false;
-      seen |= std::uint64_t{1} << 5;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 6) - 1) return false;  // a required member is missing
-  rpckit::codec::DecodePath path;
-  {
-    rpckit::codec::DecodePath::Key scope(path, "expires_at");
-    if (value.expires_at.has_value()) {
-      rpckit::codec::check_date_time((*value.expires_at), path);
-      }
-  }
-  return true;
-}
-
-void from_json(const nlohmann::json& j, Credential& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+constexpr auto kCredentialMembers = std::tuple{
+    rpckit::codec::required("kind", &Credential::kind),
+    rpckit::codec::required("token", &Credential::token),
+    rpckit::codec::required("client_id", &Credential::client_id),
+    rpckit::codec::required("user_id", &Credential::user_id),
+    rpckit::codec::required("device_id", &Credential::device_id),
+    rpckit::codec::required("expires_at", &Credential::expires_at, check_Credential_expires_at),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(Credential)
 
 // ---- ToggleField
 
-void to_json(nlohmann::json& j, const ToggleField& value) {
-  j = nlohmann::json::object();
-  j["key"] = value.key;
-  j["type"] = nlohmann::json::parse(R"rpckit("toggle")rpckit");
-  j["label"] = value.label;
-  rpckit::codec::encode_optional(j, "description", value.description);
-  rpckit::codec::encode_optional(j, "default", value.default_);
+namespace {
+void check_ToggleField_key(const std::string& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_pattern(value, pattern_0(), path);
 }
-
-void decode(const nlohmann::json& j, ToggleField& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  if (rpckit::codec::decode_required(j, "key", value.key, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "key");
-    rpckit::codec::check_pattern(value.key, pattern_0(), path);
-  }
-  {
-    static const nlohmann::json expected = nlohmann::json::parse(R"rpckit("toggle")rpckit");
-    rpckit::codec::decode_const(j, "type", expected, true, path);
-  }
-  rpckit::codec::decode_required(j, "label", value.label, path);
-  rpckit::codec::decode_optional(j, "description", value.description, path);
-  rpckit::codec::decode_optional(j, "default", value.default_, path);
-}
-
-void write_json(std::string& out, const ToggleField& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("default":)rpckit", value.default_);
-  object.member(R"rpckit("description":)rpckit", value.description);
-  object.member(R"rpckit("key":)rpckit", value.key);
-  object.member(R"rpckit("label":)rpckit", value.label);
-  object.constant(R"rpckit("type":)rpckit", R"rpckit("toggle")rpckit");
-}
-
-bool read_json(rpckit::codec::JsonReader& in, ToggleField& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(key)rpckit") {
-      if (!read_member(in, value.key)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(type)rpckit") {
-      if (!rpckit::codec::read_const_string(in, R"rpckit(toggle)rpckit")) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    if (key == R"rpckit(label)rpckit") {
-      if (!read_member(in, value.label)) return false;
-      seen |= std::uint64_t{1} << 2;
-      continue;
-    }
-    if (key == R"rpckit(description)rpckit") {
-      if (!read_member(in, value.description)) return false;
-      continue;
-    }
-    if (key == R"rpckit(default)rpckit") {
-      if (!read_member(in, value.default_)) return false;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 3) - 1) return false;  // a required member is missing
-  rpckit::codec::DecodePath path;
-  {
-    rpckit::codec::DecodePath::Key scope(path, "key");
-    rpckit::codec::check_pattern(value.key, pattern_0(), path);
-  }
-  return true;
-}
-
-void from_json(const nlohmann::json& j, ToggleField& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+constexpr auto kToggleFieldMembers = std::tuple{
+    rpckit::codec::required("key", &ToggleField::key, check_ToggleField_key),
+    rpckit::codec::constant("type", "\"toggle\""),
+    rpckit::codec::required("label", &ToggleField::label),
+    rpckit::codec::optional("description", &ToggleField::description),
+    rpckit::codec::optional("default", &ToggleField::default_),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(ToggleField)
 
 // ---- NumberField
 
-void to_json(nlohmann::json& j, const NumberField& value) {
-  j = nlohmann::json::object();
-  j["key"] = value.key;
-  j["type"] = nlohmann::json::parse(R"rpckit("number")rpckit");
-  j["label"] = value.label;
-  rpckit::codec::encode_optional(j, "description", value.description);
-  rpckit::codec::encode_optional(j, "min", value.min);
-  rpckit::codec::encode_optional(j, "max", value.max);
-  rpckit::codec::encode_optional(j, "default", value.default_);
+namespace {
+void check_NumberField_key(const std::string& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_pattern(value, pattern_0(), path);
 }
-
-void decode(const nlohmann::json& j, NumberField& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  if (rpckit::codec::decode_required(j, "key", value.key, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "key");
-    rpckit::codec::check_pattern(value.key, pattern_0(), path);
-  }
-  {
-    static const nlohmann::json expected = nlohmann::json::parse(R"rpckit("number")rpckit");
-    rpckit::codec::decode_const(j, "type", expected, true, path);
-  }
-  rpckit::codec::decode_required(j, "label", value.label, path);
-  rpckit::codec::decode_optional(j, "description", value.description, path);
-  rpckit::codec::decode_optional(j, "min", value.min, path);
-  rpckit::codec::decode_optional(j, "max", value.max, path);
-  rpckit::codec::decode_optional(j, "default", value.default_, path);
-}
-
-void write_json(std::string& out, const NumberField& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("default":)rpckit", value.default_);
-  object.member(R"rpckit("description":)rpckit", value.description);
-  object.member(R"rpckit("key":)rpckit", value.key);
-  object.member(R"rpckit("label":)rpckit", value.label);
-  object.member(R"rpckit("max":)rpckit", value.max);
-  object.member(R"rpckit("min":)rpckit", value.min);
-  object.constant(R"rpckit("type":)rpckit", R"rpckit("number")rpckit");
-}
-
-bool read_json(rpckit::codec::JsonReader& in, NumberField& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(key)rpckit") {
-      if (!read_member(in, value.key)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(type)rpckit") {
-      if (!rpckit::codec::read_const_string(in, R"rpckit(number)rpckit")) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    if (key == R"rpckit(label)rpckit") {
-      if (!read_member(in, value.label)) return false;
-      seen |= std::uint64_t{1} << 2;
-      continue;
-    }
-    if (key == R"rpckit(description)rpckit") {
-      if (!read_member(in, value.description)) return false;
-      continue;
-    }
-    if (key == R"rpckit(min)rpckit") {
-      if (!read_member(in, value.min)) return false;
-      continue;
-    }
-    if (key == R"rpckit(max)rpckit") {
-      if (!read_member(in, value.max)) return false;
-      continue;
-    }
-    if (key == R"rpckit(default)rpckit") {
-      if (!read_member(in, value.default_)) return false;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 3) - 1) return false;  // a required member is missing
-  rpckit::codec::DecodePath path;
-  {
-    rpckit::codec::DecodePath::Key scope(path, "key");
-    rpckit::codec::check_pattern(value.key, pattern_0(), path);
-  }
-  return true;
-}
-
-void from_json(const nlohmann::json& j, NumberField& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+constexpr auto kNumberFieldMembers = std::tuple{
+    rpckit::codec::required("key", &NumberField::key, check_NumberField_key),
+    rpckit::codec::constant("type", "\"number\""),
+    rpckit::codec::required("label", &NumberField::label),
+    rpckit::codec::optional("description", &NumberField::description),
+    rpckit::codec::optional("min", &NumberField::min),
+    rpckit::codec::optional("max", &NumberField::max),
+    rpckit::codec::optional("default", &NumberField::default_),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(NumberField)
 
 // ---- SelectOption
 
-void to_json(nlohmann::json& j, const SelectOption& value) {
-  j = nlohmann::json::object();
-  j["value"] = value.value;
-  j["label"] = value.label;
-}
-
-void decode(const nlohmann::json& j, SelectOption& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_required(j, "value", value.value, path);
-  rpckit::codec::decode_required(j, "label", value.label, path);
-}
-
-void write_json(std::string& out, const SelectOption& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("label":)rpckit", value.label);
-  object.member(R"rpckit("value":)rpckit", value.value);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, SelectOption& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(value)rpckit") {
-      if (!read_member(in, value.value)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(label)rpckit") {
-      if (!read_member(in, value.label)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 2) - 1) return false;  // a required member is missing
-  return true;
-}
-
-void from_json(const nlohmann::json& j, SelectOption& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr auto kSelectOptionMembers = std::tuple{
+    rpckit::codec::required("value", &SelectOption::value),
+    rpckit::codec::required("label", &SelectOption::label),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(SelectOption)
 
 // ---- SelectField
 
-void to_json(nlohmann::json& j, const SelectField& value) {
-  j = nlohmann::json::object();
-  j["key"] = value.key;
-  j["type"] = nlohmann::json::parse(R"rpckit("select")rpckit");
-  j["label"] = value.label;
-  rpckit::codec::encode_optional(j, "description", value.description);
-  j["options"] = value.options;
-  rpckit::codec::encode_optional(j, "default", value.default_);
+namespace {
+void check_SelectField_key(const std::string& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_pattern(value, pattern_0(), path);
 }
-
-void decode(const nlohmann::json& j, SelectField& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  if (rpckit::codec::decode_required(j, "key", value.key, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "key");
-    rpckit::codec::check_pattern(value.key, pattern_0(), path);
-  }
-  {
-    static const nlohmann::json expected = nlohmann::json::parse(R"rpckit("select")rpckit");
-    rpckit::codec::decode_const(j, "type", expected, true, path);
-  }
-  rpckit::codec::decode_required(j, "label", value.label, path);
-  rpckit::codec::decode_optional(j, "description", value.description, path);
-  if (rpckit::codec::decode_required(j, "options", value.options, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "options");
-    rpckit::codec::check_items(value.options.size(), std::size_t{1}, std::nullopt, path);
-  }
-  rpckit::codec::decode_optional(j, "default", value.default_, path);
+void check_SelectField_options(const std::vector<SelectOption>& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_items(value.size(), std::size_t{1}, std::nullopt, path);
 }
-
-void write_json(std::string& out, const SelectField& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("default":)rpckit", value.default_);
-  object.member(R"rpckit("description":)rpckit", value.description);
-  object.member(R"rpckit("key":)rpckit", value.key);
-  object.member(R"rpckit("label":)rpckit", value.label);
-  object.member(R"rpckit("options":)rpckit", value.options);
-  object.constant(R"rpckit("type":)rpckit", R"rpckit("select")rpckit");
-}
-
-bool read_json(rpckit::codec::JsonReader& in, SelectField& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(key)rpckit") {
-      if (!read_member(in, value.key)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(type)rpckit") {
-      if (!rpckit::codec::read_const_string(in, R"rpckit(select)rpckit")) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    if (key == R"rpckit(label)rpckit") {
-      if (!read_member(in, value.label)) return false;
-      seen |= std::uint64_t{1} << 2;
-      continue;
-    }
-    if (key == R"rpckit(description)rpckit") {
-      if (!read_member(in, value.description)) return false;
-      continue;
-    }
-    if (key == R"rpckit(options)rpckit") {
-      if (!read_member(in, value.options)) return false;
-      seen |= std::uint64_t{1} << 3;
-      continue;
-    }
-    if (key == R"rpckit(default)rpckit") {
-      if (!read_member(in, value.default_)) return false;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 4) - 1) return false;  // a required member is missing
-  rpckit::codec::DecodePath path;
-  {
-    rpckit::codec::DecodePath::Key scope(path, "key");
-    rpckit::codec::check_pattern(value.key, pattern_0(), path);
-  }
-  {
-    rpckit::codec::DecodePath::Key scope(path, "options");
-    rpckit::codec::check_items(value.options.size(), std::size_t{1}, std::nullopt, path);
-  }
-  return true;
-}
-
-void from_json(const nlohmann::json& j, SelectField& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+constexpr auto kSelectFieldMembers = std::tuple{
+    rpckit::codec::required("key", &SelectField::key, check_SelectField_key),
+    rpckit::codec::constant("type", "\"select\""),
+    rpckit::codec::required("label", &SelectField::label),
+    rpckit::codec::optional("description", &SelectField::description),
+    rpckit::codec::required("options", &SelectField::options, check_SelectField_options),
+    rpckit::codec::optional("default", &SelectField::default_),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(SelectField)
 
 // ---- TextField
 
-void to_json(nlohmann::json& j, const TextField& value) {
-  j = nlohmann::json::object();
-  j["key"] = value.key;
-  j["type"] = nlohmann::json::parse(R"rpckit("text")rpckit");
-  j["label"] = value.label;
-  rpckit::codec::encode_optional(j, "description", value.description);
-  rpckit::codec::encode_optional(j, "placeholder", value.placeholder);
-  rpckit::codec::encode_optional(j, "default", value.default_);
+namespace {
+void check_TextField_key(const std::string& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_pattern(value, pattern_0(), path);
 }
-
-void decode(const nlohmann::json& j, TextField& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  if (rpckit::codec::decode_required(j, "key", value.key, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "key");
-    rpckit::codec::check_pattern(value.key, pattern_0(), path);
-  }
-  {
-    static const nlohmann::json expected = nlohmann::json::parse(R"rpckit("text")rpckit");
-    rpckit::codec::decode_const(j, "type", expected, true, path);
-  }
-  rpckit::codec::decode_required(j, "label", value.label, path);
-  rpckit::codec::decode_optional(j, "description", value.description, path);
-  rpckit::codec::decode_optional(j, "placeholder", value.placeholder, path);
-  rpckit::codec::decode_optional(j, "default", value.default_, path);
-}
-
-void write_json(std::string& out, const TextField& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("default":)rpckit", value.default_);
-  object.member(R"rpckit("description":)rpckit", value.description);
-  object.member(R"rpckit("key":)rpckit", value.key);
-  object.member(R"rpckit("label":)rpckit", value.label);
-  object.member(R"rpckit("placeholder":)rpckit", value.placeholder);
-  object.constant(R"rpckit("type":)rpckit", R"rpckit("text")rpckit");
-}
-
-bool read_json(rpckit::codec::JsonReader& in, TextField& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(key)rpckit") {
-      if (!read_member(in, value.key)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(type)rpckit") {
-      if (!rpckit::codec::read_const_string(in, R"rpckit(text)rpckit")) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    if (key == R"rpckit(label)rpckit") {
-      if (!read_member(in, value.label)) return false;
-      seen |= std::uint64_t{1} << 2;
-      continue;
-    }
-    if (key == R"rpckit(description)rpckit") {
-      if (!read_member(in, value.description)) return false;
-      continue;
-    }
-    if (key == R"rpckit(placeholder)rpckit") {
-      if (!read_member(in, value.placeholder)) return false;
-      continue;
-    }
-    if (key == R"rpckit(default)rpckit") {
-      if (!read_member(in, value.default_)) return false;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 3) - 1) return false;  // a required member is missing
-  rpckit::codec::DecodePath path;
-  {
-    rpckit::codec::DecodePath::Key scope(path, "key");
-    rpckit::codec::check_pattern(value.key, pattern_0(), path);
-  }
-  return true;
-}
-
-void from_json(const nlohmann::json& j, TextField& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+constexpr auto kTextFieldMembers = std::tuple{
+    rpckit::codec::required("key", &TextField::key, check_TextField_key),
+    rpckit::codec::constant("type", "\"text\""),
+    rpckit::codec::required("label", &TextField::label),
+    rpckit::codec::optional("description", &TextField::description),
+    rpckit::codec::optional("placeholder", &TextField::placeholder),
+    rpckit::codec::optional("default", &TextField::default_),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(TextField)
 
 // ---- StringListField
 
-void to_json(nlohmann::json& j, const StringListField& value) {
-  j = nlohmann::json::object();
-  j["key"] = value.key;
-  j["type"] = nlohmann::json::parse(R"rpckit("string_list")rpckit");
-  j["label"] = value.label;
-  rpckit::codec::encode_optional(j, "description", value.description);
-  rpckit::codec::encode_optional(j, "placeholder", value.placeholder);
-  rpckit::codec::encode_optional(j, "default", value.default_);
+namespace {
+void check_StringListField_key(const std::string& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_pattern(value, pattern_0(), path);
 }
-
-void decode(const nlohmann::json& j, StringListField& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  if (rpckit::codec::decode_required(j, "key", value.key, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "key");
-    rpckit::codec::check_pattern(value.key, pattern_0(), path);
-  }
-  {
-    static const nlohmann::json expected = nlohmann::json::parse(R"rpckit("string_list")rpckit");
-    rpckit::codec::decode_const(j, "type", expected, true, path);
-  }
-  rpckit::codec::decode_required(j, "label", value.label, path);
-  rpckit::codec::decode_optional(j, "description", value.description, path);
-  rpckit::codec::decode_optional(j, "placeholder", value.placeholder, path);
-  rpckit::codec::decode_optional(j, "default", value.default_, path);
-}
-
-void write_json(std::string& out, const StringListField& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("default":)rpckit", value.default_);
-  object.member(R"rpckit("description":)rpckit", value.description);
-  object.member(R"rpckit("key":)rpckit", value.key);
-  object.member(R"rpckit("label":)rpckit", value.label);
-  object.member(R"rpckit("placeholder":)rpckit", value.placeholder);
-  object.constant(R"rpckit("type":)rpckit", R"rpckit("string_list")rpckit");
-}
-
-bool read_json(rpckit::codec::JsonReader& in, StringListField& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(key)rpckit") {
-      if (!read_member(in, value.key)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(type)rpckit") {
-      if (!rpckit::codec::read_const_string(in, R"rpckit(string_list)rpckit")) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    if (key == R"rpckit(label)rpckit") {
-      if (!read_member(in, value.label)) return false;
-      seen |= std::uint64_t{1} << 2;
-      continue;
-    }
-    if (key == R"rpckit(description)rpckit") {
-      if (!read_member(in, value.description)) return false;
-      continue;
-    }
-    if (key == R"rpckit(placeholder)rpckit") {
-      if (!read_member(in, value.placeholder)) return false;
-      continue;
-    }
-    if (key == R"rpckit(default)rpckit") {
-      if (!read_member(in, value.default_)) return false;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 3) - 1) return false;  // a required member is missing
-  rpckit::codec::DecodePath path;
-  {
-    rpckit::codec::DecodePath::Key scope(path, "key");
-    rpckit::codec::check_pattern(value.key, pattern_0(), path);
-  }
-  return true;
-}
-
-void from_json(const nlohmann::json& j, StringListField& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+constexpr auto kStringListFieldMembers = std::tuple{
+    rpckit::codec::required("key", &StringListField::key, check_StringListField_key),
+    rpckit::codec::constant("type", "\"string_list\""),
+    rpckit::codec::required("label", &StringListField::label),
+    rpckit::codec::optional("description", &StringListField::description),
+    rpckit::codec::optional("placeholder", &StringListField::placeholder),
+    rpckit::codec::optional("default", &StringListField::default_),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(StringListField)
 
 // ---- ChannelRef
 
-void to_json(nlohmann::json& j, const ChannelRef& value) {
-  j = nlohmann::json::object();
-  j["channel_id"] = value.channel_id;
-  j["channel_login"] = value.channel_login;
-  j["display_name"] = value.display_name;
-}
-
-void decode(const nlohmann::json& j, ChannelRef& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_required(j, "channel_id", value.channel_id, path);
-  rpckit::codec::decode_required(j, "channel_login", value.channel_login, path);
-  rpckit::codec::decode_required(j, "display_name", value.display_name, path);
-}
-
-void write_json(std::string& out, const ChannelRef& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("channel_id":)rpckit", value.channel_id);
-  object.member(R"rpckit("channel_login":)rpckit", value.channel_login);
-  object.member(R"rpckit("display_name":)rpckit", value.display_name);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, ChannelRef& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(channel_id)rpckit") {
-      if (!read_member(in, value.channel_id)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(channel_login)rpckit") {
-      if (!read_member(in, value.channel_login)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    if (key == R"rpckit(display_name)rpckit") {
-      if (!read_member(in, value.display_name)) return false;
-      seen |= std::uint64_t{1} << 2;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 3) - 1) return false;  // a required member is missing
-  return true;
-}
-
-void from_json(const nlohmann::json& j, ChannelRef& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr auto kChannelRefMembers = std::tuple{
+    rpckit::codec::required("channel_id", &ChannelRef::channel_id),
+    rpckit::codec::required("channel_login", &ChannelRef::channel_login),
+    rpckit::codec::required("display_name", &ChannelRef::display_name),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(ChannelRef)
 
 // ---- ChannelListField
 
-void to_json(nlohmann::json& j, const ChannelListField& value) {
-  j = nlohmann::json::object();
-  j["key"] = value.key;
-  j["type"] = nlohmann::json::parse(R"rpckit("channel_list")rpckit");
-  j["label"] = value.label;
-  rpckit::codec::encode_optional(j, "description", value.description);
-  rpckit::codec::encode_optional(j, "default", value.default_);
+namespace {
+void check_ChannelListField_key(const std::string& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_pattern(value, pattern_0(), path);
 }
-
-void decode(const nlohmann::json& j, ChannelListField& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  if (rpckit::codec::decode_required(j, "key", value.key, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "key");
-    rpckit::codec::check_pattern(value.key, pattern_0(), path);
-  }
-  {
-    static const nlohmann::json expected = nlohmann::json::parse(R"rpckit("channel_list")rpckit");
-    rpckit::codec::decode_const(j, "type", expected, true, path);
-  }
-  rpckit::codec::decode_required(j, "label", value.label, path);
-  rpckit::codec::decode_optional(j, "description", value.description, path);
-  rpckit::codec::decode_optional(j, "default", value.default_, path);
-}
-
-void write_json(std::string& out, const ChannelListField& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("default":)rpckit", value.default_);
-  object.member(R"rpckit("description":)rpckit", value.description);
-  object.member(R"rpckit("key":)rpckit", value.key);
-  object.member(R"rpckit("label":)rpckit", value.label);
-  object.constant(R"rpckit("type":)rpckit", R"rpckit("channel_list")rpckit");
-}
-
-bool read_json(rpckit::codec::JsonReader& in, ChannelListField& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(key)rpckit") {
-      if (!read_member(in, value.key)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(type)rpckit") {
-      if (!rpckit::codec::read_const_string(in, R"rpckit(channel_list)rpckit")) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    if (key == R"rpckit(label)rpckit") {
-      if (!read_member(in, value.label)) return false;
-      seen |= std::uint64_t{1} << 2;
-      continue;
-    }
-    if (key == R"rpckit(description)rpckit") {
-      if (!read_member(in, value.description)) return false;
-      continue;
-    }
-    if (key == R"rpckit(default)rpckit") {
-      if (!read_member(in, value.default_)) return false;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 3) - 1) return false;  // a required member is missing
-  rpckit::codec::DecodePath path;
-  {
-    rpckit::codec::DecodePath::Key scope(path, "key");
-    rpckit::codec::check_pattern(value.key, pattern_0(), path);
-  }
-  return true;
-}
-
-void from_json(const nlohmann::json& j, ChannelListField& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+constexpr auto kChannelListFieldMembers = std::tuple{
+    rpckit::codec::required("key", &ChannelListField::key, check_ChannelListField_key),
+    rpckit::codec::constant("type", "\"channel_list\""),
+    rpckit::codec::required("label", &ChannelListField::label),
+    rpckit::codec::optional("description", &ChannelListField::description),
+    rpckit::codec::optional("default", &ChannelListField::default_),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(ChannelListField)
 
 // ---- SliderField
 
-void to_json(nlohmann::json& j, const SliderField& value) {
-  j = nlohmann::json::object();
-  j["key"] = value.key;
-  j["type"] = nlohmann::json::parse(R"rpckit("slider")rpckit");
-  j["label"] = value.label;
-  rpckit::codec::encode_optional(j, "description", value.description);
-  j["min"] = value.min;
-  j["max"] = value.max;
-  j["step"] = value.step;
-  rpckit::codec::encode_optional(j, "unit", value.unit);
-  rpckit::codec::encode_optional(j, "display_divisor", value.display_divisor);
-  rpckit::codec::encode_optional(j, "default", value.default_);
+namespace {
+void check_SliderField_key(const std::string& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_pattern(value, pattern_0(), path);
 }
-
-void decode(const nlohmann::json& j, SliderField& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  if (rpckit::codec::decode_required(j, "key", value.key, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "key");
-    rpckit::codec::check_pattern(value.key, pattern_0(), path);
-  }
-  {
-    static const nlohmann::json expected = nlohmann::json::parse(R"rpckit("slider")rpckit");
-    rpckit::codec::decode_const(j, "type", expected, true, path);
-  }
-  rpckit::codec::decode_required(j, "label", value.label, path);
-  rpckit::codec::decode_optional(j, "description", value.description, path);
-  rpckit::codec::decode_required(j, "min", value.min, path);
-  rpckit::codec::decode_required(j, "max", value.max, path);
-  rpckit::codec::decode_required(j, "step", value.step, path);
-  rpckit::codec::decode_optional(j, "unit", value.unit, path);
-  rpckit::codec::decode_optional(j, "display_divisor", value.display_divisor, path);
-  rpckit::codec::decode_optional(j, "default", value.default_, path);
-}
-
-void write_json(std::string& out, const SliderField& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("default":)rpckit", value.default_);
-  object.member(R"rpckit("description":)rpckit", value.description);
-  object.member(R"rpckit("display_divisor":)rpckit", value.display_divisor);
-  object.member(R"rpckit("key":)rpckit", value.key);
-  object.member(R"rpckit("label":)rpckit", value.label);
-  object.member(R"rpckit("max":)rpckit", value.max);
-  object.member(R"rpckit("min":)rpckit", value.min);
-  object.member(R"rpckit("step":)rpckit", value.step);
-  object.constant(R"rpckit("type":)rpckit", R"rpckit("slider")rpckit");
-  object.member(R"rpckit("unit":)rpckit", value.unit);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, SliderField& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(key)rpckit") {
-      if (!read_member(in, value.key)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(type)rpckit") {
-      if (!rpckit::codec::read_const_string(in, R"rpckit(slider)rpckit")) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    if (key == R"rpckit(label)rpckit") {
-      if (!read_member(in, value.label)) return false;
-      seen |= std::uint64_t{1} << 2;
-      continue;
-    }
-    if (key == R"rpckit(description)rpckit") {
-      if (!read_member(in, value.description)) return false;
-      continue;
-    }
-    if (key == R"rpckit(min)rpckit") {
-      if (!read_member(in, value.min)) return false;
-      seen |= std::uint64_t{1} << 3;
-      continue;
-    }
-    if (key == R"rpckit(max)rpckit") {
-      if (!read_member(in, value.max)) return false;
-      seen |= std::uint64_t{1} << 4;
-      continue;
-    }
-    if (key == R"rpckit(step)rpckit") {
-      if (!read_member(in, value.step)) return false;
-      seen |= std::uint64_t{1} << 5;
-      continue;
-    }
-    if (key == R"rpckit(unit)rpckit") {
-      if (!read_member(in, value.unit)) return false;
-      continue;
-    }
-    if (key == R"rpckit(display_divisor)rpckit") {
-      if (!read_member(in, value.display_divisor)) return false;
-      continue;
-    }
-    if (key == R"rpckit(default)rpckit") {
-      if (!read_member(in, value.default_)) return false;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 6) - 1) return false;  // a required member is missing
-  rpckit::codec::DecodePath path;
-  {
-    rpckit::codec::DecodePath::Key scope(path, "key");
-    rpckit::codec::check_pattern(value.key, pattern_0(), path);
-  }
-  return true;
-}
-
-void from_json(const nlohmann::json& j, SliderField& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+constexpr auto kSliderFieldMembers = std::tuple{
+    rpckit::codec::required("key", &SliderField::key, check_SliderField_key),
+    rpckit::codec::constant("type", "\"slider\""),
+    rpckit::codec::required("label", &SliderField::label),
+    rpckit::codec::optional("description", &SliderField::description),
+    rpckit::codec::required("min", &SliderField::min),
+    rpckit::codec::required("max", &SliderField::max),
+    rpckit::codec::required("step", &SliderField::step),
+    rpckit::codec::optional("unit", &SliderField::unit),
+    rpckit::codec::optional("display_divisor", &SliderField::display_divisor),
+    rpckit::codec::optional("default", &SliderField::default_),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(SliderField)
 
 // ---- FolderField
 
-void to_json(nlohmann::json& j, const FolderField& value) {
-  j = nlohmann::json::object();
-  j["key"] = value.key;
-  j["type"] = nlohmann::json::parse(R"rpckit("folder")rpckit");
-  j["label"] = value.label;
-  rpckit::codec::encode_optional(j, "description", value.description);
-  rpckit::codec::encode_optional(j, "placeholder", value.placeholder);
-  rpckit::codec::encode_optional(j, "default", value.default_);
+namespace {
+void check_FolderField_key(const std::string& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_pattern(value, pattern_0(), path);
 }
-
-void decode(const nlohmann::json& j, FolderField& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  if (rpckit::codec::decode_required(j, "key", value.key, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "key");
-    rpckit::codec::check_pattern(value.key, pattern_0(), path);
-  }
-  {
-    static const nlohmann::json expected = nlohmann::json::parse(R"rpckit("folder")rpckit");
-    rpckit::codec::decode_const(j, "type", expected, true, path);
-  }
-  rpckit::codec::decode_required(j, "label", value.label, path);
-  rpckit::codec::decode_optional(j, "description", value.description, path);
-  rpckit::codec::decode_optional(j, "placeholder", value.placeholder, path);
-  rpckit::codec::decode_optional(j, "default", value.default_, path);
-}
-
-void write_json(std::string& out, const FolderField& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("default":)rpckit", value.default_);
-  object.member(R"rpckit("description":)rpckit", value.description);
-  object.member(R"rpckit("key":)rpckit", value.key);
-  object.member(R"rpckit("label":)rpckit", value.label);
-  object.member(R"rpckit("placeholder":)rpckit", value.placeholder);
-  object.constant(R"rpckit("type":)rpckit", R"rpckit("folder")rpckit");
-}
-
-bool read_json(rpckit::codec::JsonReader& in, FolderField& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(key)rpckit") {
-      if (!read_member(in, value.key)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(type)rpckit") {
-      if (!rpckit::codec::read_const_string(in, R"rpckit(folder)rpckit")) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    if (key == R"rpckit(label)rpckit") {
-      if (!read_member(in, value.label)) return false;
-      seen |= std::uint64_t{1} << 2;
-      continue;
-    }
-    if (key == R"rpckit(description)rpckit") {
-      if (!read_member(in, value.description)) return false;
-      continue;
-    }
-    if (key == R"rpckit(placeholder)rpckit") {
-      if (!read_member(in, value.placeholder)) return false;
-      continue;
-    }
-    if (key == R"rpckit(default)rpckit") {
-      if (!read_member(in, value.default_)) return false;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 3) - 1) return false;  // a required member is missing
-  rpckit::codec::DecodePath path;
-  {
-    rpckit::codec::DecodePath::Key scope(path, "key");
-    rpckit::codec::check_pattern(value.key, pattern_0(), path);
-  }
-  return true;
-}
-
-void from_json(const nlohmann::json& j, FolderField& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+constexpr auto kFolderFieldMembers = std::tuple{
+    rpckit::codec::required("key", &FolderField::key, check_FolderField_key),
+    rpckit::codec::constant("type", "\"folder\""),
+    rpckit::codec::required("label", &FolderField::label),
+    rpckit::codec::optional("description", &FolderField::description),
+    rpckit::codec::optional("placeholder", &FolderField::placeholder),
+    rpckit::codec::optional("default", &FolderField::default_),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(FolderField)
 
 // ---- PanelField
 
@@ -1642,135 +506,38 @@ bool read_json(rpckit::codec::JsonReader& in, PanelField& value) {
 }
 
 void from_json(const nlohmann::json& j, PanelField& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
+  rpckit::codec::decode_from(j, value, {});
 }
 
 // ---- PanelSection
 
-void to_json(nlohmann::json& j, const PanelSection& value) {
-  j = nlohmann::json::object();
-  j["label"] = value.label;
-  rpckit::codec::encode_optional(j, "description", value.description);
-  j["fields"] = value.fields;
+namespace {
+void check_PanelSection_fields(const std::vector<PanelField>& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_items(value.size(), std::nullopt, std::size_t{24}, path);
 }
-
-void decode(const nlohmann::json& j, PanelSection& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_required(j, "label", value.label, path);
-  rpckit::codec::decode_optional(j, "description", value.description, path);
-  if (rpckit::codec::decode_required(j, "fields", value.fields, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "fields");
-    rpckit::codec::check_items(value.fields.size(), std::nullopt, std::size_t{24}, path);
-  }
-}
-
-void write_json(std::string& out, const PanelSection& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("description":)rpckit", value.description);
-  object.member(R"rpckit("fields":)rpckit", value.fields);
-  object.member(R"rpckit("label":)rpckit", value.label);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, PanelSection& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(label)rpckit") {
-      if (!read_member(in, value.label)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(description)rpckit") {
-      if (!read_member(in, value.description)) return false;
-      continue;
-    }
-    if (key == R"rpckit(fields)rpckit") {
-      if (!read_member(in, value.fields)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 2) - 1) return false;  // a required member is missing
-  rpckit::codec::DecodePath path;
-  {
-    rpckit::codec::DecodePath::Key scope(path, "fields");
-    rpckit::codec::check_items(value.fields.size(), std::nullopt, std::size_t{24}, path);
-  }
-  return true;
-}
-
-void from_json(const nlohmann::json& j, PanelSection& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+constexpr auto kPanelSectionMembers = std::tuple{
+    rpckit::codec::required("label", &PanelSection::label),
+    rpckit::codec::optional("description", &PanelSection::description),
+    rpckit::codec::required("fields", &PanelSection::fields, check_PanelSection_fields),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(PanelSection)
 
 // ---- PanelSchema
 
-void to_json(nlohmann::json& j, const PanelSchema& value) {
-  j = nlohmann::json::object();
-  j["title"] = value.title;
-  j["sections"] = value.sections;
+namespace {
+void check_PanelSchema_title(const std::string& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_length(value, std::size_t{1}, std::size_t{60}, path);
 }
-
-void decode(const nlohmann::json& j, PanelSchema& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  if (rpckit::codec::decode_required(j, "title", value.title, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "title");
-    rpckit::codec::check_length(value.title, std::size_t{1}, std::size_t{60}, path);
-  }
-  if (rpckit::codec::decode_required(j, "sections", value.sections, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "sections");
-    rpckit::codec::check_items(value.sections.size(), std::nullopt, std::size_t{8}, path);
-  }
+void check_PanelSchema_sections(const std::vector<PanelSection>& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_items(value.size(), std::nullopt, std::size_t{8}, path);
 }
-
-void write_json(std::string& out, const PanelSchema& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("sections":)rpckit", value.sections);
-  object.member(R"rpckit("title":)rpckit", value.title);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, PanelSchema& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(title)rpckit") {
-      if (!read_member(in, value.title)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(sections)rpckit") {
-      if (!read_member(in, value.sections)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 2) - 1) return false;  // a required member is missing
-  rpckit::codec::DecodePath path;
-  {
-    rpckit::codec::DecodePath::Key scope(path, "title");
-    rpckit::codec::check_length(value.title, std::size_t{1}, std::size_t{60}, path);
-  }
-  {
-    rpckit::codec::DecodePath::Key scope(path, "sections");
-    rpckit::codec::check_items(value.sections.size(), std::nullopt, std::size_t{8}, path);
-  }
-  return true;
-}
-
-void from_json(const nlohmann::json& j, PanelSchema& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+constexpr auto kPanelSchemaMembers = std::tuple{
+    rpckit::codec::required("title", &PanelSchema::title, check_PanelSchema_title),
+    rpckit::codec::required("sections", &PanelSchema::sections, check_PanelSchema_sections),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(PanelSchema)
 
 // ---- PanelValue
 
@@ -1828,691 +595,177 @@ bool read_json(rpckit::codec::JsonReader& in, PanelValue& value) {
 }
 
 void from_json(const nlohmann::json& j, PanelValue& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
+  rpckit::codec::decode_from(j, value, {});
 }
 
 // ---- PlaybackResolveArgs
 
-void to_json(nlohmann::json& j, const PlaybackResolveArgs& value) {
-  j = nlohmann::json::object();
-  j["stream_id"] = value.stream_id;
-  j["channel"] = value.channel;
-  j["quality"] = value.quality;
-  j["auth_master"] = value.auth_master;
-}
-
-void decode(const nlohmann::json& j, PlaybackResolveArgs& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_required(j, "stream_id", value.stream_id, path);
-  rpckit::codec::decode_required(j, "channel", value.channel, path);
-  rpckit::codec::decode_required(j, "quality", value.quality, path);
-  rpckit::codec::decode_required(j, "auth_master", value.auth_master, path);
-}
-
-void write_json(std::string& out, const PlaybackResolveArgs& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("auth_master":)rpckit", value.auth_master);
-  object.member(R"rpckit("channel":)rpckit", value.channel);
-  object.member(R"rpckit("quality":)rpckit", value.quality);
-  object.member(R"rpckit("stream_id":)rpckit", value.stream_id);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, PlaybackResolveArgs& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(stream_id)rpckit") {
-      if (!read_member(in, value.stream_id)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(channel)rpckit") {
-      if (!read_member(in, value.channel)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    if (key == R"rpckit(quality)rpckit") {
-      if (!read_member(in, value.quality)) return false;
-      seen |= std::uint64_t{1} << 2;
-      continue;
-    }
-    if (key == R"rpckit(auth_master)rpckit") {
-      if (!read_member(in, value.auth_master)) return false;
-      seen |= std::uint64_t{1} << 3;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 4) - 1) return false;  // a required member is missing
-  return true;
-}
-
-void from_json(const nlohmann::json& j, PlaybackResolveArgs& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr auto kPlaybackResolveArgsMembers = std::tuple{
+    rpckit::codec::required("stream_id", &PlaybackResolveArgs::stream_id),
+    rpckit::codec::required("channel", &PlaybackResolveArgs::channel),
+    rpckit::codec::required("quality", &PlaybackResolveArgs::quality),
+    rpckit::codec::required("auth_master", &PlaybackResolveArgs::auth_master),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(PlaybackResolveArgs)
 
 // ---- DropsActionResult
 
-void to_json(nlohmann::json& j, const DropsActionResult& value) {
-  j = nlohmann::json::object();
-  j["ok"] = nlohmann::json::parse(R"rpckit(true)rpckit");
-  (void)value;
-}
-
-void decode(const nlohmann::json& j, DropsActionResult& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  (void)value;
-  {
-    static const nlohmann::json expected = nlohmann::json::parse(R"rpckit(true)rpckit");
-    rpckit::codec::decode_const(j, "ok", expected, true, path);
-  }
-}
-
-void write_json(std::string& out, const DropsActionResult& value) {
-  rpckit::codec::ObjectWriter object(out);
-  (void)value;
-  object.constant(R"rpckit("ok":)rpckit", R"rpckit(true)rpckit");
-}
-
-bool read_json(rpckit::codec::JsonReader& in, DropsActionResult& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(ok)rpckit") {
-      if (!rpckit::codec::read_const_json(in, R"rpckit(true)rpckit")) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 1) - 1) return false;  // a required member is missing
-  (void)value;  // nothing to store: every member is a const
-  return true;
-}
-
-void from_json(const nlohmann::json& j, DropsActionResult& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr auto kDropsActionResultMembers = std::tuple{
+    rpckit::codec::constant("ok", "true"),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(DropsActionResult)
 
 // ---- DropsStatus
 
-void to_json(nlohmann::json& j, const DropsStatus& value) {
-  j = nlohmann::json::object();
-  rpckit::codec::encode_optional(j, "active", value.active);
-  rpckit::codec::encode_optional(j, "is_mining", value.is_mining);
-  rpckit::codec::encode_optional(j, "game_name", value.game_name);
-  rpckit::codec::encode_optional(j, "campaign_id", value.campaign_id);
-  rpckit::codec::encode_optional(j, "channel_login", value.channel_login);
-  rpckit::codec::encode_optional(j, "current_minutes", value.current_minutes);
-  rpckit::codec::encode_optional(j, "required_minutes", value.required_minutes);
-}
-
-void decode(const nlohmann::json& j, DropsStatus& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_optional(j, "active", value.active, path);
-  rpckit::codec::decode_optional(j, "is_mining", value.is_mining, path);
-  rpckit::codec::decode_optional(j, "game_name", value.game_name, path);
-  rpckit::codec::decode_optional(j, "campaign_id", value.campaign_id, path);
-  rpckit::codec::decode_optional(j, "channel_login", value.channel_login, path);
-  rpckit::codec::decode_optional(j, "current_minutes", value.current_minutes, path);
-  rpckit::codec::decode_optional(j, "required_minutes", value.required_minutes, path);
-}
-
-void write_json(std::string& out, const DropsStatus& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("active":)rpckit", value.active);
-  object.member(R"rpckit("campaign_id":)rpckit", value.campaign_id);
-  object.member(R"rpckit("channel_login":)rpckit", value.channel_login);
-  object.member(R"rpckit("current_minutes":)rpckit", value.current_minutes);
-  object.member(R"rpckit("game_name":)rpckit", value.game_name);
-  object.member(R"rpckit("is_mining":)rpckit", value.is_mining);
-  object.member(R"rpckit("required_minutes":)rpckit", value.required_minutes);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, DropsStatus& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(active)rpckit") {
-      if (!read_member(in, value.active)) return false;
-      continue;
-    }
-    if (key == R"rpckit(is_mining)rpckit") {
-      if (!read_member(in, value.is_mining)) return false;
-      continue;
-    }
-    if (key == R"rpckit(game_name)rpckit") {
-      if (!read_member(in, value.game_name)) return false;
-      continue;
-    }
-    if (key == R"rpckit(campaign_id)rpckit") {
-      if (!read_member(in, value.campaign_id)) return false;
-      continue;
-    }
-    if (key == R"rpckit(channel_login)rpckit") {
-      if (!read_member(in, value.channel_login)) return false;
-      continue;
-    }
-    if (key == R"rpckit(current_minutes)rpckit") {
-      if (!read_member(in, value.current_minutes)) return false;
-      continue;
-    }
-    if (key == R"rpckit(required_minutes)rpckit") {
-      if (!read_member(in, value.required_minutes)) return false;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  return true;
-}
-
-void from_json(const nlohmann::json& j, DropsStatus& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr auto kDropsStatusMembers = std::tuple{
+    rpckit::codec::optional("active", &DropsStatus::active),
+    rpckit::codec::optional("is_mining", &DropsStatus::is_mining),
+    rpckit::codec::optional("game_name", &DropsStatus::game_name),
+    rpckit::codec::optional("campaign_id", &DropsStatus::campaign_id),
+    rpckit::codec::optional("channel_login", &DropsStatus::channel_login),
+    rpckit::codec::optional("current_minutes", &DropsStatus::current_minutes),
+    rpckit::codec::optional("required_minutes", &DropsStatus::required_minutes),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(DropsStatus)
 
 // ---- ErrorData
 
-void to_json(nlohmann::json& j, const ErrorData& value) {
-  j = nlohmann::json::object();
-  j["name"] = value.name;
-  j["retry_after_ms"] = value.retry_after_ms;
-}
-
-void decode(const nlohmann::json& j, ErrorData& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_required(j, "name", value.name, path);
-  rpckit::codec::decode_required(j, "retry_after_ms", value.retry_after_ms, path);
-}
-
-void write_json(std::string& out, const ErrorData& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("name":)rpckit", value.name);
-  object.member(R"rpckit("retry_after_ms":)rpckit", value.retry_after_ms);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, ErrorData& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(name)rpckit") {
-      if (!read_member(in, value.name)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(retry_after_ms)rpckit") {
-      if (!read_member(in, value.retry_after_ms)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 2) - 1) return false;  // a required member is missing
-  return true;
-}
-
-void from_json(const nlohmann::json& j, ErrorData& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
-
-// ---- NetworkAccess
-
-void to_json(nlohmann::json& j, const NetworkAccess& value) { j = value.wire(); }
-
-void decode(const nlohmann::json& j, NetworkAccess& value, rpckit::codec::DecodePath& path) {
-  if (!j.is_string()) rpckit::codec::fail_kind(j, "string", path);
-  value = NetworkAccess::from_wire(j.get_ref<const std::string&>());
-  rpckit::codec::check_listed(value.is_known(), value.wire(), NetworkAccess::kWire, path);
-}
-
-void write_json(std::string& out, const NetworkAccess& value) {
-  rpckit::codec::write_json(out, std::string_view(value.wire()));
-}
-
-bool read_json(rpckit::codec::JsonReader& in, NetworkAccess& value) {
-  std::string wire;
-  if (!rpckit::codec::read_json(in, wire)) return false;
-  value = NetworkAccess::from_wire(wire);
-  return true;
-}
-
-void from_json(const nlohmann::json& j, NetworkAccess& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
-
-// ---- ManifestTier
-
-void to_json(nlohmann::json& j, const ManifestTier& value) { j = value.wire(); }
-
-void decode(const nlohmann::json& j, ManifestTier& value, rpckit::codec::DecodePath& path) {
-  if (!j.is_string()) rpckit::codec::fail_kind(j, "string", path);
-  value = ManifestTier::from_wire(j.get_ref<const std::string&>());
-  rpckit::codec::check_listed(value.is_known(), value.wire(), ManifestTier::kWire, path);
-}
-
-void write_json(std::string& out, const ManifestTier& value) {
-  rpckit::codec::write_json(out, std::string_view(value.wire()));
-}
-
-bool read_json(rpckit::codec::JsonReader& in, ManifestTier& value) {
-  std::string wire;
-  if (!rpckit::codec::read_json(in, wire)) return false;
-  value = ManifestTier::from_wire(wire);
-  return true;
-}
-
-void from_json(const nlohmann::json& j, ManifestTier& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
-
-// ---- RuntimeKind
-
-void to_json(nlohmann::json& j, const RuntimeKind& value) { j = value.wire(); }
-
-void decode(const nlohmann::json& j, RuntimeKind& value, rpckit::codec::DecodePath& path) {
-  if (!j.is_string()) rpckit::codec::fail_kind(j, "string", path);
-  value = RuntimeKind::from_wire(j.get_ref<const std::string&>());
-  rpckit::codec::check_listed(value.is_known(), value.wire(), RuntimeKind::kWire, path);
-}
-
-void write_json(std::string& out, const RuntimeKind& value) {
-  rpckit::codec::write_json(out, std::string_view(value.wire()));
-}
-
-bool read_json(rpckit::codec::JsonReader& in, RuntimeKind& value) {
-  std::string wire;
-  if (!rpckit::codec::read_json(in, wire)) return false;
-  value = RuntimeKind::from_wire(wire);
-  return true;
-}
-
-void from_json(const nlohmann::json& j, RuntimeKind& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
-
-// ---- RuntimeTransport
-
-void to_json(nlohmann::json& j, const RuntimeTransport& value) { j = value.wire(); }
-
-void decode(const nlohmann::json& j, RuntimeTransport& value, rpckit::codec::DecodePath& path) {
-  if (!j.is_string()) rpckit::codec::fail_kind(j, "string", path);
-  value = RuntimeTransport::from_wire(j.get_ref<const std::string&>());
-  rpckit::codec::check_listed(value.is_known(), value.wire(), RuntimeTransport::kWire, path);
-}
-
-void write_json(std::string& out, const RuntimeTransport& value) {
-  rpckit::codec::write_json(out, std::string_view(value.wire()));
-}
-
-bool read_json(rpckit::codec::JsonReader& in, RuntimeTransport& value) {
-  std::string wire;
-  if (!rpckit::codec::read_json(in, wire)) return false;
-  value = RuntimeTransport::from_wire(wire);
-  return true;
-}
-
-void from_json(const nlohmann::json& j, RuntimeTransport& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr auto kErrorDataMembers = std::tuple{
+    rpckit::codec::required("name", &ErrorData::name),
+    rpckit::codec::required("retry_after_ms", &ErrorData::retry_after_ms),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(ErrorData)
 
 // ---- ManifestRuntime
 
-void to_json(nlohmann::json& j, const ManifestRuntime& value) {
-  j = nlohmann::json::object();
-  j["kind"] = value.kind;
-  j["entry"] = value.entry;
-  rpckit::codec::encode_optional(j, "args", value.args);
-  rpckit::codec::encode_optional(j, "transport", value.transport);
+namespace {
+void check_ManifestRuntime_entry(const std::string& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_length(value, std::size_t{1}, std::nullopt, path);
+  rpckit::codec::check_pattern(value, pattern_1(), path,
+      R"rpckit(expected a path relative to the plugin directory, not an absolute path (no leading / or \, no drive letter "C:"))rpckit");
+  rpckit::codec::check_not_pattern(value, pattern_2(), path,
+      R"rpckit(expected no ".." segment and no NUL character (the entry must stay inside the plugin directory))rpckit");
 }
-
-void decode(const nlohmann::json& j, ManifestRuntime& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_required(j, "kind", value.kind, path);
-  if (rpckit::codec::decode_required(j, "entry", value.entry, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "entry");
-    rpckit::codec::check_length(value.entry, std::size_t{1}, std::nullopt, path);
-    rpckit::codec::check_pattern(value.entry, pattern_1(), path,
-        R"rpckit(expected a path relative to the plugin directory, not an absolute path (no leading / or \, no drive letter "C:"))rpckit");
-    rpckit::codec::check_not_pattern(value.entry, pattern_2(), path,
-        R"rpckit(expected no ".." segment and no NUL character (the entry must stay inside the plugin directory))rpckit");
-  }
-  rpckit::codec::decode_optional(j, "args", value.args, path);
-  rpckit::codec::decode_optional(j, "transport", value.transport, path);
-}
-
-void write_json(std::string& out, const ManifestRuntime& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("args":)rpckit", value.args);
-  object.member(R"rpckit("entry":)rpckit", value.entry);
-  object.member(R"rpckit("kind":)rpckit", value.kind);
-  object.member(R"rpckit("transport":)rpckit", value.transport);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, ManifestRuntime& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(kind)rpckit") {
-      if (!read_member(in, value.kind)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(entry)rpckit") {
-      if (!read_member(in, value.entry)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    if (key == R"rpckit(args)rpckit") {
-      if (!read_member(in, value.args)) return false;
-      continue;
-    }
-    if (key == R"rpckit(transport)rpckit") {
-      if (!read_member(in, value.transport)) return false;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 2) - 1) return false;  // a required member is missing
-  rpckit::codec::DecodePath path;
-  {
-    rpckit::codec::DecodePath::Key scope(path, "entry");
-    rpckit::codec::check_length(value.entry, std::size_t{1}, std::nullopt, path);
-    rpckit::codec::check_pattern(value.entry, pattern_1(), path,
-        R"rpckit(expected a path relative to the plugin directory, not an absolute path (no leading / or \, no drive letter "C:"))rpckit");
-    rpckit::codec::check_not_pattern(value.entry, pattern_2(), path,
-        R"rpckit(expected no ".." segment and no NUL character (the entry must stay inside the plugin directory))rpckit");
-  }
-  return true;
-}
-
-void from_json(const nlohmann::json& j, ManifestRuntime& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+constexpr auto kManifestRuntimeMembers = std::tuple{
+    rpckit::codec::required("kind", &ManifestRuntime::kind),
+    rpckit::codec::required("entry", &ManifestRuntime::entry, check_ManifestRuntime_entry),
+    rpckit::codec::optional("args", &ManifestRuntime::args),
+    rpckit::codec::optional("transport", &ManifestRuntime::transport),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(ManifestRuntime)
 
 // ---- ManifestCapabilities
 
-void to_json(nlohmann::json& j, const ManifestCapabilities& value) {
-  j = nlohmann::json::object();
-  rpckit::codec::encode_optional(j, "events", value.events);
-  rpckit::codec::encode_optional(j, "host_methods", value.host_methods);
-  rpckit::codec::encode_optional(j, "credentials", value.credentials);
-  rpckit::codec::encode_optional(j, "network", value.network);
-  rpckit::codec::encode_optional(j, "ui", value.ui);
+namespace {
+void check_ManifestCapabilities_events(const std::optional<std::vector<EventName>>& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_unique((*value), path);
 }
-
-void decode(const nlohmann::json& j, ManifestCapabilities& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_optional(j, "events", value.events, path);
-  if (value.events.has_value()) {
-    rpckit::codec::DecodePath::Key scope(path, "events");
-    rpckit::codec::check_unique((*value.events), path);
-  }
-  rpckit::codec::decode_optional(j, "host_methods", value.host_methods, path);
-  if (value.host_methods.has_value()) {
-    rpckit::codec::DecodePath::Key scope(path, "host_methods");
-    rpckit::codec::check_unique((*value.host_methods), path);
-  }
-  rpckit::codec::decode_optional(j, "credentials", value.credentials, path);
-  if (value.credentials.has_value()) {
-    rpckit::codec::DecodePath::Key scope(path, "credentials");
-    rpckit::codec::check_unique((*value.credentials), path);
-  }
-  rpckit::codec::decode_optional(j, "network", value.network, path);
-  rpckit::codec::decode_optional(j, "ui", value.ui, path);
-  if (value.ui.has_value()) {
-    rpckit::codec::DecodePath::Key scope(path, "ui");
-    rpckit::codec::check_unique((*value.ui), path);
-  }
+void check_ManifestCapabilities_host_methods(const std::optional<std::vector<HostMethodName>>& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_unique((*value), path);
 }
-
-void write_json(std::string& out, const ManifestCapabilities& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("credentials":)rpckit", value.credentials);
-  object.member(R"rpckit("events":)rpckit", value.events);
-  object.member(R"rpckit("host_methods":)rpckit", value.host_methods);
-  object.member(R"rpckit("network":)rpckit", value.network);
-  object.member(R"rpckit("ui":)rpckit", value.ui);
+void check_ManifestCapabilities_credentials(const std::optional<std::vector<CredentialKind>>& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_unique((*value), path);
 }
-
-bool read_json(rpckit::codec::JsonReader& in, ManifestCapabilities& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(events)rpckit") {
-      if (!read_member(in, value.events)) return false;
-      continue;
-    }
-    if (key == R"rpckit(host_methods)rpckit") {
-      if (!read_member(in, value.host_methods)) return false;
-      continue;
-    }
-    if (key == R"rpckit(credentials)rpckit") {
-      if (!read_member(in, value.credentials)) return false;
-      continue;
-    }
-    if (key == R"rpckit(network)rpckit") {
-      if (!read_member(in, value.network)) return false;
-      continue;
-    }
-    if (key == R"rpckit(ui)rpckit") {
-      if (!read_member(in, value.ui)) return false;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  rpckit::codec::DecodePath path;
-  if (value.events.has_value()) {
-    rpckit::codec::DecodePath::Key scope(path, "events");
-    rpckit::codec::check_unique((*value.events), path);
-  }
-  if (value.host_methods.has_value()) {
-    rpckit::codec::DecodePath::Key scope(path, "host_methods");
-    rpckit::codec::check_unique((*value.host_methods), path);
-  }
-  if (value.credentials.has_value()) {
-    rpckit::codec::DecodePath::Key scope(path, "credentials");
-    rpckit::codec::check_unique((*value.credentials), path);
-  }
-  if (value.ui.has_value()) {
-    rpckit::codec::DecodePath::Key scope(path, "ui");
-    rpckit::codec::check_unique((*value.ui), path);
-  }
-  return true;
+void check_ManifestCapabilities_ui(const std::optional<std::vector<UiCapability>>& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_unique((*value), path);
 }
-
-void from_json(const nlohmann::json& j, ManifestCapabilities& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+constexpr auto kManifestCapabilitiesMembers = std::tuple{
+    rpckit::codec::optional("events", &ManifestCapabilities::events, check_ManifestCapabilities_events),
+    rpckit::codec::optional("host_methods", &ManifestCapabilities::host_methods, check_ManifestCapabilities_host_methods),
+    rpckit::codec::optional("credentials", &ManifestCapabilities::credentials, check_ManifestCapabilities_credentials),
+    rpckit::codec::optional("network", &ManifestCapabilities::network),
+    rpckit::codec::optional("ui", &ManifestCapabilities::ui, check_ManifestCapabilities_ui),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(ManifestCapabilities)
 
 // ---- ManifestContributes
 
-void to_json(nlohmann::json& j, const ManifestContributes& value) {
-  j = nlohmann::json::object();
-  rpckit::codec::encode_optional(j, "actions", value.actions);
-  rpckit::codec::encode_optional(j, "status", value.status);
-  rpckit::codec::encode_optional(j, "provides", value.provides);
-}
-
-void decode(const nlohmann::json& j, ManifestContributes& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_optional(j, "actions", value.actions, path);
-  if (value.actions.has_value()) {
-    rpckit::codec::DecodePath::Key scope(path, "actions");
-    rpckit::codec::check_unique((*value.actions), path);
-    for (std::size_t i0 = 0; i0 < (*value.actions).size(); ++i0) {
-      rpckit::codec::DecodePath::Index scope0(path, i0);
-      rpckit::codec::check_pattern((*value.actions)[i0], pattern_3(), path,
-          R"rpckit(expected a namespaced id feature.name (lowercase letters, digits and "-", dot-separated, no "_", e.g. "drops.mine-auto"))rpckit");
-    }
-  }
-  rpckit::codec::decode_optional(j, "status", value.status, path);
-  if (value.status.has_value()) {
-    rpckit::codec::DecodePath::Key scope(path, "status");
-    rpckit::codec::check_unique((*value.status), path);
-    for (std::size_t i0 = 0; i0 < (*value.status).size(); ++i0) {
-      rpckit::codec::DecodePath::Index scope0(path, i0);
-      rpckit::codec::check_pattern((*value.status)[i0], pattern_3(), path,
-          R"rpckit(expected a namespaced id feature.name (lowercase letters, digits and "-", dot-separated, no "_", e.g. "drops.mine-auto"))rpckit");
-    }
-  }
-  rpckit::codec::decode_optional(j, "provides", value.provides, path);
-  if (value.provides.has_value()) {
-    rpckit::codec::DecodePath::Key scope(path, "provides");
-    rpckit::codec::check_unique((*value.provides), path);
-    for (std::size_t i0 = 0; i0 < (*value.provides).size(); ++i0) {
-      rpckit::codec::DecodePath::Index scope0(path, i0);
-      rpckit::codec::check_pattern((*value.provides)[i0], pattern_3(), path,
-          R"rpckit(expected a namespaced id feature.name (lowercase letters, digits and "-", dot-separated, no "_", e.g. "drops.mine-auto"))rpckit");
-    }
+namespace {
+void check_ManifestContributes_actions(const std::optional<std::vector<std::string>>& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_unique((*value), path);
+  for (std::size_t i0 = 0; i0 < (*value).size(); ++i0) {
+    rpckit::codec::DecodePath::Index scope0(path, i0);
+    rpckit::codec::check_pattern((*value)[i0], pattern_3(), path,
+        R"rpckit(expected a namespaced id feature.name (lowercase letters, digits and "-", dot-separated, no "_", e.g. "drops.mine-auto"))rpckit");
   }
 }
-
-void write_json(std::string& out, const ManifestContributes& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("actions":)rpckit", value.actions);
-  object.member(R"rpckit("provides":)rpckit", value.provides);
-  object.member(R"rpckit("status":)rpckit", value.status);
+void check_ManifestContributes_status(const std::optional<std::vector<std::string>>& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_unique((*value), path);
+  for (std::size_t i0 = 0; i0 < (*value).size(); ++i0) {
+    rpckit::codec::DecodePath::Index scope0(path, i0);
+    rpckit::codec::check_pattern((*value)[i0], pattern_3(), path,
+        R"rpckit(expected a namespaced id feature.name (lowercase letters, digits and "-", dot-separated, no "_", e.g. "drops.mine-auto"))rpckit");
+  }
 }
-
-bool read_json(rpckit::codec::JsonReader& in, ManifestContributes& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(actions)rpckit") {
-      if (!read_member(in, value.actions)) return false;
-      continue;
-    }
-    if (key == R"rpckit(status)rpckit") {
-      if (!read_member(in, value.status)) return false;
-      continue;
-    }
-    if (key == R"rpckit(provides)rpckit") {
-      if (!read_member(in, value.provides)) return false;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
+void check_ManifestContributes_provides(const std::optional<std::vector<std::string>>& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_unique((*value), path);
+  for (std::size_t i0 = 0; i0 < (*value).size(); ++i0) {
+    rpckit::codec::DecodePath::Index scope0(path, i0);
+    rpckit::codec::check_pattern((*value)[i0], pattern_3(), path,
+        R"rpckit(expected a namespaced id feature.name (lowercase letters, digits and "-", dot-separated, no "_", e.g. "drops.mine-auto"))rpckit");
   }
-  rpckit::codec::DecodePath path;
-  if (value.actions.has_value()) {
-    rpckit::codec::DecodePath::Key scope(path, "actions");
-    rpckit::codec::check_unique((*value.actions), path);
-    for (std::size_t i0 = 0; i0 < (*value.actions).size(); ++i0) {
-      rpckit::codec::DecodePath::Index scope0(path, i0);
-      rpckit::codec::check_pattern((*value.actions)[i0], pattern_3(), path,
-          R"rpckit(expected a namespaced id feature.name (lowercase letters, digits and "-", dot-separated, no "_", e.g. "drops.mine-auto"))rpckit");
-    }
-  }
-  if (value.status.has_value()) {
-    rpckit::codec::DecodePath::Key scope(path, "status");
-    rpckit::codec::check_unique((*value.status), path);
-    for (std::size_t i0 = 0; i0 < (*value.status).size(); ++i0) {
-      rpckit::codec::DecodePath::Index scope0(path, i0);
-      rpckit::codec::check_pattern((*value.status)[i0], pattern_3(), path,
-          R"rpckit(expected a namespaced id feature.name (lowercase letters, digits and "-", dot-separated, no "_", e.g. "drops.mine-auto"))rpckit");
-    }
-  }
-  if (value.provides.has_value()) {
-    rpckit::codec::DecodePath::Key scope(path, "provides");
-    rpckit::codec::check_unique((*value.provides), path);
-    for (std::size_t i0 = 0; i0 < (*value.provides).size(); ++i0) {
-      rpckit::codec::DecodePath::Index scope0(path, i0);
-      rpckit::codec::check_pattern((*value.provides)[i0], pattern_3(), path,
-          R"rpckit(expected a namespaced id feature.name (lowercase letters, digits and "-", dot-separated, no "_", e.g. "drops.mine-auto"))rpckit");
-    }
-  }
-  return true;
 }
-
-void from_json(const nlohmann::json& j, ManifestContributes& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+constexpr auto kManifestContributesMembers = std::tuple{
+    rpckit::codec::optional("actions", &ManifestContributes::actions, check_ManifestContributes_actions),
+    rpckit::codec::optional("status", &ManifestContributes::status, check_ManifestContributes_status),
+    rpckit::codec::optional("provides", &ManifestContributes::provides, check_ManifestContributes_provides),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(ManifestContributes)
 
 // ---- Manifest
 
-void to_json(nlohmann::json& j, const Manifest& value) {
-  j = nlohmann::json::object();
-  j["id"] = value.id;
-  j["name"] = value.name;
-  j["version"] = value.version;
-  j["author"] = value.author;
-  j["tier"] = value.tier;
-  j["description"] = value.description;
-  rpckit::codec::encode_optional(j, "homepage", value.homepage);
-  j["host_min"] = value.host_min;
-  j["runtime"] = value.runtime;
-  rpckit::codec::encode_optional(j, "capabilities", value.capabilities);
-  rpckit::codec::encode_optional(j, "contributes", value.contributes);
+namespace {
+void check_Manifest_id(const std::string& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_length(value, std::nullopt, std::size_t{64}, path);
+  rpckit::codec::check_pattern(value, pattern_4(), path,
+      R"rpckit(expected a plugin id: lowercase letters and digits in dot-separated parts, "-" allowed after the first dot (e.g. "dev.example.my-plugin"))rpckit");
+  rpckit::codec::check_not_pattern(value, pattern_5(), path,
+      R"rpckit(expected an id outside the reserved prefix "app.streamnook.")rpckit");
 }
-
-void decode(const nlohmann::json& j, Manifest& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  if (rpckit::codec::decode_required(j, "id", value.id, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "id");
-    rpckit::codec::check_length(value.id, std::nullopt, std::size_t{64}, path);
-    rpckit::codec::check_pattern(value.id, pattern_4(), path,
-        R"rpckit(expected a plugin id: lowercase letters and digits in dot-separated parts, "-" allowed after the first dot (e.g. "dev.example.my-plugin"))rpckit");
-    rpckit::codec::check_not_pattern(value.id, pattern_5(), path,
-        R"rpckit(expected an id outside the reserved prefix "app.streamnook.")rpckit");
-  }
-  if (rpckit::codec::decode_required(j, "name", value.name, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "name");
-    rpckit::codec::check_length(value.name, std::size_t{1}, std::size_t{40}, path);
-  }
-  if (rpckit::codec::decode_required(j, "version", value.version, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "version");
-    rpckit::codec::check_pattern(value.version, pattern_6(), path,
-        R"rpckit(expected a semantic version MAJOR.MINOR.PATCH (SemVer 2.0.0, e.g. "1.0.0"))rpckit");
-  }
-  rpckit::codec::decode_required(j, "author", value.author, path);
-  rpckit::codec::decode_required(j, "tier", value.tier, path);
-  if (rpckit::codec::decode_required(j, "description", value.description, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "description");
-    rpckit::codec::check_length(value.description, std::nullopt, std::size_t{200}, path);
-  }
-  rpckit::codec::decode_optional(j, "homepage", value.homepage, path);
-  if (value.homepage.has_value()) {
-    rpckit::codec::DecodePath::Key scope(path, "homepage");
-    rpckit::codec::check_pattern((*value.homepage), pattern_7(), path,
-        R"rpckit(expected an https:// URL)rpckit");
-  }
-  if (rpckit::codec::decode_required(j, "host_min", value.host_min, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "host_min");
-    rpckit::codec::check_pattern(value.host_min, pattern_6(), path,
-        R"rpckit(expected a semantic version MAJOR.MINOR.PATCH (SemVer 2.0.0, e.g. "1.0.0"))rpckit");
-  }
-  rpckit::codec::decode_required(j, "runtime", value.runtime, path);
-  rpckit::codec::decode_optional(j, "capabilities", value.capabilities, path);
-  rpckit::codec::decode_optional(j, "contributes", value.contributes, path);
+void check_Manifest_name(const std::string& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_length(value, std::size_t{1}, std::size_t{40}, path);
 }
+void check_Manifest_version(const std::string& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_pattern(value, pattern_6(), path,
+      R"rpckit(expected a semantic version MAJOR.MINOR.PATCH (SemVer 2.0.0, e.g. "1.0.0"))rpckit");
+}
+void check_Manifest_description(const std::string& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_length(value, std::nullopt, std::size_t{200}, path);
+}
+void check_Manifest_homepage(const std::optional<std::string>& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_pattern((*value), pattern_7(), path,
+      R"rpckit(expected an https:// URL)rpckit");
+}
+void check_Manifest_host_min(const std::string& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_pattern(value, pattern_6(), path,
+      R"rpckit(expected a semantic version MAJOR.MINOR.PATCH (SemVer 2.0.0, e.g. "1.0.0"))rpckit");
+}
+constexpr auto kManifestMembers = std::tuple{
+    rpckit::codec::required("id", &Manifest::id, check_Manifest_id),
+    rpckit::codec::required("name", &Manifest::name, check_Manifest_name),
+    rpckit::codec::required("version", &Manifest::version, check_Manifest_version),
+    rpckit::codec::required("author", &Manifest::author),
+    rpckit::codec::required("tier", &Manifest::tier),
+    rpckit::codec::required("description", &Manifest::description, check_Manifest_description),
+    rpckit::codec::optional("homepage", &Manifest::homepage, check_Manifest_homepage),
+    rpckit::codec::required("host_min", &Manifest::host_min, check_Manifest_host_min),
+    rpckit::codec::required("runtime", &Manifest::runtime),
+    rpckit::codec::optional("capabilities", &Manifest::capabilities),
+    rpckit::codec::optional("contributes", &Manifest::contributes),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(Manifest)
 
 ManifestCapabilities Manifest::capabilities_or_default() const {
   if (capabilities.has_value()) return *capabilities;
@@ -2538,442 +791,77 @@ ManifestContributes Manifest::contributes_or_default() const {
   return fallback;
 }
 
-void write_json(std::string& out, const Manifest& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("author":)rpckit", value.author);
-  object.member(R"rpckit("capabilities":)rpckit", value.capabilities);
-  object.member(R"rpckit("contributes":)rpckit", value.contributes);
-  object.member(R"rpckit("description":)rpckit", value.description);
-  object.member(R"rpckit("homepage":)rpckit", value.homepage);
-  object.member(R"rpckit("host_min":)rpckit", value.host_min);
-  object.member(R"rpckit("id":)rpckit", value.id);
-  object.member(R"rpckit("name":)rpckit", value.name);
-  object.member(R"rpckit("runtime":)rpckit", value.runtime);
-  object.member(R"rpckit("tier":)rpckit", value.tier);
-  object.member(R"rpckit("version":)rpckit", value.version);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, Manifest& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(id)rpckit") {
-      if (!read_member(in, value.id)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(name)rpckit") {
-      if (!read_member(in, value.name)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    if (key == R"rpckit(version)rpckit") {
-      if (!read_member(in, value.version)) return false;
-      seen |= std::uint64_t{1} << 2;
-      continue;
-    }
-    if (key == R"rpckit(author)rpckit") {
-      if (!read_member(in, value.author)) return false;
-      seen |= std::uint64_t{1} << 3;
-      continue;
-    }
-    if (key == R"rpckit(tier)rpckit") {
-      if (!read_member(in, value.tier)) return false;
-      seen |= std::uint64_t{1} << 4;
-      continue;
-    }
-    if (key == R"rpckit(description)rpckit") {
-      if (!read_member(in, value.description)) return false;
-      seen |= std::uint64_t{1} << 5;
-      continue;
-    }
-    if (key == R"rpckit(homepage)rpckit") {
-      if (!read_member(in, value.homepage)) return false;
-      continue;
-    }
-    if (key == R"rpckit(host_min)rpckit") {
-      if (!read_member(in, value.host_min)) return false;
-      seen |= std::uint64_t{1} << 6;
-      continue;
-    }
-    if (key == R"rpckit(runtime)rpckit") {
-      if (!read_member(in, value.runtime)) return false;
-      seen |= std::uint64_t{1} << 7;
-      continue;
-    }
-    if (key == R"rpckit(capabilities)rpckit") {
-      if (!read_member(in, value.capabilities)) return false;
-      continue;
-    }
-    if (key == R"rpckit(contributes)rpckit") {
-      if (!read_member(in, value.contributes)) return false;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 8) - 1) return false;  // a required member is missing
-  rpckit::codec::DecodePath path;
-  {
-    rpckit::codec::DecodePath::Key scope(path, "id");
-    rpckit::codec::check_length(value.id, std::nullopt, std::size_t{64}, path);
-    rpckit::codec::check_pattern(value.id, pattern_4(), path,
-        R"rpckit(expected a plugin id: lowercase letters and digits in dot-separated parts, "-" allowed after the first dot (e.g. "dev.example.my-plugin"))rpckit");
-    rpckit::codec::check_not_pattern(value.id, pattern_5(), path,
-        R"rpckit(expected an id outside the reserved prefix "app.streamnook.")rpckit");
-  }
-  {
-    rpckit::codec::DecodePath::Key scope(path, "name");
-    rpckit::codec::check_length(value.name, std::size_t{1}, std::size_t{40}, path);
-  }
-  {
-    rpckit::codec::DecodePath::Key scope(path, "version");
-    rpckit::codec::check_pattern(value.version, pattern_6(), path,
-        R"rpckit(expected a semantic version MAJOR.MINOR.PATCH (SemVer 2.0.0, e.g. "1.0.0"))rpckit");
-  }
-  {
-    rpckit::codec::DecodePath::Key scope(path, "description");
-    rpckit::codec::check_length(value.description, std::nullopt, std::size_t{200}, path);
-  }
-  if (value.homepage.has_value()) {
-    rpckit::codec::DecodePath::Key scope(path, "homepage");
-    rpckit::codec::check_pattern((*value.homepage), pattern_7(), path,
-        R"rpckit(expected an https:// URL)rpckit");
-  }
-  {
-    rpckit::codec::DecodePath::Key scope(path, "host_min");
-    rpckit::codec::check_pattern(value.host_min, pattern_6(), path,
-        R"rpckit(expected a semantic version MAJOR.MINOR.PATCH (SemVer 2.0.0, e.g. "1.0.0"))rpckit");
-  }
-  return true;
-}
-
-void from_json(const nlohmann::json& j, Manifest& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
-
 // ---- InitializeParams
 
-void to_json(nlohmann::json& j, const InitializeParams& value) {
-  j = nlohmann::json::object();
-  j["protocol_version"] = value.protocol_version;
-  j["host_version"] = value.host_version;
-  j["plugin_id"] = value.plugin_id;
-  j["granted"] = value.granted;
-  j["data_dir"] = value.data_dir;
-  j["log_dir"] = value.log_dir;
+namespace {
+void check_InitializeParams_host_version(const std::string& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_pattern(value, pattern_6(), path);
 }
-
-void decode(const nlohmann::json& j, InitializeParams& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_required(j, "protocol_version", value.protocol_version, path);
-  if (rpckit::codec::decode_required(j, "host_version", value.host_version, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "host_version");
-    rpckit::codec::check_pattern(value.host_version, pattern_6(), path);
-  }
-  rpckit::codec::decode_required(j, "plugin_id", value.plugin_id, path);
-  rpckit::codec::decode_required(j, "granted", value.granted, path);
-  rpckit::codec::decode_required(j, "data_dir", value.data_dir, path);
-  rpckit::codec::decode_required(j, "log_dir", value.log_dir, path);
-}
-
-void write_json(std::string& out, const InitializeParams& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("data_dir":)rpckit", value.data_dir);
-  object.member(R"rpckit("granted":)rpckit", value.granted);
-  object.member(R"rpckit("host_version":)rpckit", value.host_version);
-  object.member(R"rpckit("log_dir":)rpckit", value.log_dir);
-  object.member(R"rpckit("plugin_id":)rpckit", value.plugin_id);
-  object.member(R"rpckit("protocol_version":)rpckit", value.protocol_version);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, InitializeParams& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(protocol_version)rpckit") {
-      if (!read_member(in, value.protocol_version)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(host_version)rpckit") {
-      if (!read_member(in, value.host_version)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    if (key == R"rpckit(plugin_id)rpckit") {
-      if (!read_member(in, value.plugin_id)) return false;
-      seen |= std::uint64_t{1} << 2;
-      continue;
-    }
-    if (key == R"rpckit(granted)rpckit") {
-      if (!read_member(in, value.granted)) return false;
-      seen |= std::uint64_t{1} << 3;
-      continue;
-    }
-    if (key == R"rpckit(data_dir)rpckit") {
-      if (!read_member(in, value.data_dir)) return false;
-      seen |= std::uint64_t{1} << 4;
-      continue;
-    }
-    if (key == R"rpckit(log_dir)rpckit") {
-      if (!read_member(in, value.log_dir)) return false;
-      seen |= std::uint64_t{1} << 5;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 6) - 1) return false;  // a required member is missing
-  rpckit::codec::DecodePath path;
-  {
-    rpckit::codec::DecodePath::Key scope(path, "host_version");
-    rpckit::codec::check_pattern(value.host_version, pattern_6(), path);
-  }
-  return true;
-}
-
-void from_json(const nlohmann::json& j, InitializeParams& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+constexpr auto kInitializeParamsMembers = std::tuple{
+    rpckit::codec::required("protocol_version", &InitializeParams::protocol_version),
+    rpckit::codec::required("host_version", &InitializeParams::host_version, check_InitializeParams_host_version),
+    rpckit::codec::required("plugin_id", &InitializeParams::plugin_id),
+    rpckit::codec::required("granted", &InitializeParams::granted),
+    rpckit::codec::required("data_dir", &InitializeParams::data_dir),
+    rpckit::codec::required("log_dir", &InitializeParams::log_dir),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(InitializeParams)
 
 // ---- InitializeResult
 
-void to_json(nlohmann::json& j, const InitializeResult& value) {
-  j = nlohmann::json::object();
-  j["plugin_version"] = value.plugin_version;
-  j["hooks"] = value.hooks;
-}
-
-void decode(const nlohmann::json& j, InitializeResult& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_required(j, "plugin_version", value.plugin_version, path);
-  rpckit::codec::decode_required(j, "hooks", value.hooks, path);
-}
-
-void write_json(std::string& out, const InitializeResult& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("hooks":)rpckit", value.hooks);
-  object.member(R"rpckit("plugin_version":)rpckit", value.plugin_version);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, InitializeResult& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(plugin_version)rpckit") {
-      if (!read_member(in, value.plugin_version)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(hooks)rpckit") {
-      if (!read_member(in, value.hooks)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 2) - 1) return false;  // a required member is missing
-  return true;
-}
-
-void from_json(const nlohmann::json& j, InitializeResult& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr auto kInitializeResultMembers = std::tuple{
+    rpckit::codec::required("plugin_version", &InitializeResult::plugin_version),
+    rpckit::codec::required("hooks", &InitializeResult::hooks),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(InitializeResult)
 
 // ---- InitializedParams
 
-void to_json(nlohmann::json& j, const InitializedParams& value) {
-  j = nlohmann::json::object();
-  (void)value;
-}
-
-void decode(const nlohmann::json& j, InitializedParams& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  (void)value;
-}
-
-void write_json(std::string& out, const InitializedParams& value) {
-  rpckit::codec::ObjectWriter object(out);
-  (void)value;
-}
-
-bool read_json(rpckit::codec::JsonReader& in, InitializedParams& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::string key;
-  while (in.next_member(key)) {
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  (void)value;  // nothing to store: every member is a const
-  return true;
-}
-
-void from_json(const nlohmann::json& j, InitializedParams& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr std::tuple<> kInitializedParamsMembers{};
+}  // namespace
+RPCKIT_OBJECT_CODEC(InitializedParams)
 
 // ---- PingParams
 
-void to_json(nlohmann::json& j, const PingParams& value) {
-  j = nlohmann::json::object();
-  (void)value;
-}
-
-void decode(const nlohmann::json& j, PingParams& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  (void)value;
-}
-
-void write_json(std::string& out, const PingParams& value) {
-  rpckit::codec::ObjectWriter object(out);
-  (void)value;
-}
-
-bool read_json(rpckit::codec::JsonReader& in, PingParams& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::string key;
-  while (in.next_member(key)) {
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  (void)value;  // nothing to store: every member is a const
-  return true;
-}
-
-void from_json(const nlohmann::json& j, PingParams& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr std::tuple<> kPingParamsMembers{};
+}  // namespace
+RPCKIT_OBJECT_CODEC(PingParams)
 
 // ---- PingResult
 
-void to_json(nlohmann::json& j, const PingResult& value) {
-  j = nlohmann::json::object();
-  (void)value;
-}
-
-void decode(const nlohmann::json& j, PingResult& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  (void)value;
-}
-
-void write_json(std::string& out, const PingResult& value) {
-  rpckit::codec::ObjectWriter object(out);
-  (void)value;
-}
-
-bool read_json(rpckit::codec::JsonReader& in, PingResult& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::string key;
-  while (in.next_member(key)) {
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  (void)value;  // nothing to store: every member is a const
-  return true;
-}
-
-void from_json(const nlohmann::json& j, PingResult& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr std::tuple<> kPingResultMembers{};
+}  // namespace
+RPCKIT_OBJECT_CODEC(PingResult)
 
 // ---- ShutdownParams
 
-void to_json(nlohmann::json& j, const ShutdownParams& value) {
-  j = nlohmann::json::object();
-  (void)value;
-}
-
-void decode(const nlohmann::json& j, ShutdownParams& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  (void)value;
-}
-
-void write_json(std::string& out, const ShutdownParams& value) {
-  rpckit::codec::ObjectWriter object(out);
-  (void)value;
-}
-
-bool read_json(rpckit::codec::JsonReader& in, ShutdownParams& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::string key;
-  while (in.next_member(key)) {
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  (void)value;  // nothing to store: every member is a const
-  return true;
-}
-
-void from_json(const nlohmann::json& j, ShutdownParams& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr std::tuple<> kShutdownParamsMembers{};
+}  // namespace
+RPCKIT_OBJECT_CODEC(ShutdownParams)
 
 // ---- ExitParams
 
-void to_json(nlohmann::json& j, const ExitParams& value) {
-  j = nlohmann::json::object();
-  (void)value;
-}
-
-void decode(const nlohmann::json& j, ExitParams& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  (void)value;
-}
-
-void write_json(std::string& out, const ExitParams& value) {
-  rpckit::codec::ObjectWriter object(out);
-  (void)value;
-}
-
-bool read_json(rpckit::codec::JsonReader& in, ExitParams& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::string key;
-  while (in.next_member(key)) {
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  (void)value;  // nothing to store: every member is a const
-  return true;
-}
-
-void from_json(const nlohmann::json& j, ExitParams& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr std::tuple<> kExitParamsMembers{};
+}  // namespace
+RPCKIT_OBJECT_CODEC(ExitParams)
 
 // ---- InvokeActionParams
 
-void to_json(nlohmann::json& j, const InvokeActionParams& value) {
-  j = nlohmann::json::object();
-  j["action"] = value.action;
-  rpckit::codec::encode_optional(j, "args", value.args);
-}
-
-void decode(const nlohmann::json& j, InvokeActionParams& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_required(j, "action", value.action, path);
-  rpckit::codec::decode_optional(j, "args", value.args, path);
-}
+namespace {
+constexpr auto kInvokeActionParamsMembers = std::tuple{
+    rpckit::codec::required("action", &InvokeActionParams::action),
+    rpckit::codec::optional("args", &InvokeActionParams::args),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(InvokeActionParams)
 
 rpckit::JsonValue InvokeActionParams::args_or_default() const {
   if (args.has_value()) return *args;
@@ -2987,966 +875,196 @@ rpckit::JsonValue InvokeActionParams::args_or_default() const {
   return fallback;
 }
 
-void write_json(std::string& out, const InvokeActionParams& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("action":)rpckit", value.action);
-  object.member(R"rpckit("args":)rpckit", value.args);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, InvokeActionParams& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(action)rpckit") {
-      if (!read_member(in, value.action)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(args)rpckit") {
-      if (!read_member(in, value.args)) return false;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 1) - 1) return false;  // a required member is missing
-  return true;
-}
-
-void from_json(const nlohmann::json& j, InvokeActionParams& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
-
 // ---- OnStreamStartParams
 
-void to_json(nlohmann::json& j, const OnStreamStartParams& value) {
-  j = nlohmann::json::object();
-  j["channel"] = value.channel;
-}
-
-void decode(const nlohmann::json& j, OnStreamStartParams& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_required(j, "channel", value.channel, path);
-}
-
-void write_json(std::string& out, const OnStreamStartParams& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("channel":)rpckit", value.channel);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, OnStreamStartParams& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(channel)rpckit") {
-      if (!read_member(in, value.channel)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 1) - 1) return false;  // a required member is missing
-  return true;
-}
-
-void from_json(const nlohmann::json& j, OnStreamStartParams& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr auto kOnStreamStartParamsMembers = std::tuple{
+    rpckit::codec::required("channel", &OnStreamStartParams::channel),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(OnStreamStartParams)
 
 // ---- OnStreamStopParams
 
-void to_json(nlohmann::json& j, const OnStreamStopParams& value) {
-  j = nlohmann::json::object();
-  j["channel_id"] = value.channel_id;
-}
-
-void decode(const nlohmann::json& j, OnStreamStopParams& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_required(j, "channel_id", value.channel_id, path);
-}
-
-void write_json(std::string& out, const OnStreamStopParams& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("channel_id":)rpckit", value.channel_id);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, OnStreamStopParams& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(channel_id)rpckit") {
-      if (!read_member(in, value.channel_id)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 1) - 1) return false;  // a required member is missing
-  return true;
-}
-
-void from_json(const nlohmann::json& j, OnStreamStopParams& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr auto kOnStreamStopParamsMembers = std::tuple{
+    rpckit::codec::required("channel_id", &OnStreamStopParams::channel_id),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(OnStreamStopParams)
 
 // ---- OnChannelChangeParams
 
-void to_json(nlohmann::json& j, const OnChannelChangeParams& value) {
-  j = nlohmann::json::object();
-  j["channel_id"] = value.channel_id;
-  j["login"] = value.login;
-}
-
-void decode(const nlohmann::json& j, OnChannelChangeParams& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_required(j, "channel_id", value.channel_id, path);
-  rpckit::codec::decode_required(j, "login", value.login, path);
-}
-
-void write_json(std::string& out, const OnChannelChangeParams& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("channel_id":)rpckit", value.channel_id);
-  object.member(R"rpckit("login":)rpckit", value.login);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, OnChannelChangeParams& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(channel_id)rpckit") {
-      if (!read_member(in, value.channel_id)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(login)rpckit") {
-      if (!read_member(in, value.login)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 2) - 1) return false;  // a required member is missing
-  return true;
-}
-
-void from_json(const nlohmann::json& j, OnChannelChangeParams& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr auto kOnChannelChangeParamsMembers = std::tuple{
+    rpckit::codec::required("channel_id", &OnChannelChangeParams::channel_id),
+    rpckit::codec::required("login", &OnChannelChangeParams::login),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(OnChannelChangeParams)
 
 // ---- OnWatchTickParams
 
-void to_json(nlohmann::json& j, const OnWatchTickParams& value) {
-  j = nlohmann::json::object();
-  j["active_channel_id"] = value.active_channel_id;
-  j["ts"] = value.ts;
+namespace {
+void check_OnWatchTickParams_ts(const std::string& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_date_time(value, path);
 }
-
-void decode(const nlohmann::json& j, OnWatchTickParams& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_required(j, "active_channel_id", value.active_channel_id, path);
-  if (rpckit::codec::decode_required(j, "ts", value.ts, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "ts");
-    rpckit::codec::check_date_time(value.ts, path);
-  }
-}
-
-void write_json(std::string& out, const OnWatchTickParams& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("active_channel_id":)rpckit", value.active_channel_id);
-  object.member(R"rpckit("ts":)rpckit", value.ts);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, OnWatchTickParams& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(active_channel_id)rpckit") {
-      if (!read_member(in, value.active_channel_id)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(ts)rpckit") {
-      if (!read_member(in, value.ts)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 2) - 1) return false;  // a required member is missing
-  rpckit::codec::DecodePath path;
-  {
-    rpckit::codec::DecodePath::Key scope(path, "ts");
-    rpckit::codec::check_date_time(value.ts, path);
-  }
-  return true;
-}
-
-void from_json(const nlohmann::json& j, OnWatchTickParams& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+constexpr auto kOnWatchTickParamsMembers = std::tuple{
+    rpckit::codec::required("active_channel_id", &OnWatchTickParams::active_channel_id),
+    rpckit::codec::required("ts", &OnWatchTickParams::ts, check_OnWatchTickParams_ts),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(OnWatchTickParams)
 
 // ---- OnFollowedLiveParams
 
-void to_json(nlohmann::json& j, const OnFollowedLiveParams& value) {
-  j = nlohmann::json::object();
-  j["channels"] = value.channels;
-}
-
-void decode(const nlohmann::json& j, OnFollowedLiveParams& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_required(j, "channels", value.channels, path);
-}
-
-void write_json(std::string& out, const OnFollowedLiveParams& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("channels":)rpckit", value.channels);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, OnFollowedLiveParams& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(channels)rpckit") {
-      if (!read_member(in, value.channels)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 1) - 1) return false;  // a required member is missing
-  return true;
-}
-
-void from_json(const nlohmann::json& j, OnFollowedLiveParams& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr auto kOnFollowedLiveParamsMembers = std::tuple{
+    rpckit::codec::required("channels", &OnFollowedLiveParams::channels),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(OnFollowedLiveParams)
 
 // ---- OnChatMessageParams
 
-void to_json(nlohmann::json& j, const OnChatMessageParams& value) {
-  j = nlohmann::json::object();
-  j["channel"] = value.channel;
-  j["message"] = value.message;
-}
-
-void decode(const nlohmann::json& j, OnChatMessageParams& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_required(j, "channel", value.channel, path);
-  rpckit::codec::decode_required(j, "message", value.message, path);
-}
-
-void write_json(std::string& out, const OnChatMessageParams& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("channel":)rpckit", value.channel);
-  object.member(R"rpckit("message":)rpckit", value.message);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, OnChatMessageParams& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(channel)rpckit") {
-      if (!read_member(in, value.channel)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(message)rpckit") {
-      if (!read_member(in, value.message)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 2) - 1) return false;  // a required member is missing
-  return true;
-}
-
-void from_json(const nlohmann::json& j, OnChatMessageParams& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr auto kOnChatMessageParamsMembers = std::tuple{
+    rpckit::codec::required("channel", &OnChatMessageParams::channel),
+    rpckit::codec::required("message", &OnChatMessageParams::message),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(OnChatMessageParams)
 
 // ---- OnSettingsChangeParams
 
-void to_json(nlohmann::json& j, const OnSettingsChangeParams& value) {
-  j = nlohmann::json::object();
-  rpckit::codec::encode_optional(j, "keys", value.keys);
-}
-
-void decode(const nlohmann::json& j, OnSettingsChangeParams& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_optional(j, "keys", value.keys, path);
-}
-
-void write_json(std::string& out, const OnSettingsChangeParams& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("keys":)rpckit", value.keys);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, OnSettingsChangeParams& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(keys)rpckit") {
-      if (!read_member(in, value.keys)) return false;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  return true;
-}
-
-void from_json(const nlohmann::json& j, OnSettingsChangeParams& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr auto kOnSettingsChangeParamsMembers = std::tuple{
+    rpckit::codec::optional("keys", &OnSettingsChangeParams::keys),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(OnSettingsChangeParams)
 
 // ---- OnPanelChangeParams
 
-void to_json(nlohmann::json& j, const OnPanelChangeParams& value) {
-  j = nlohmann::json::object();
-  j["values"] = value.values;
-}
-
-void decode(const nlohmann::json& j, OnPanelChangeParams& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_required(j, "values", value.values, path);
-}
-
-void write_json(std::string& out, const OnPanelChangeParams& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("values":)rpckit", value.values);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, OnPanelChangeParams& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(values)rpckit") {
-      if (!read_member(in, value.values)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 1) - 1) return false;  // a required member is missing
-  return true;
-}
-
-void from_json(const nlohmann::json& j, OnPanelChangeParams& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr auto kOnPanelChangeParamsMembers = std::tuple{
+    rpckit::codec::required("values", &OnPanelChangeParams::values),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(OnPanelChangeParams)
 
 // ---- GetFollowedLiveParams
 
-void to_json(nlohmann::json& j, const GetFollowedLiveParams& value) {
-  j = nlohmann::json::object();
-  (void)value;
-}
-
-void decode(const nlohmann::json& j, GetFollowedLiveParams& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  (void)value;
-}
-
-void write_json(std::string& out, const GetFollowedLiveParams& value) {
-  rpckit::codec::ObjectWriter object(out);
-  (void)value;
-}
-
-bool read_json(rpckit::codec::JsonReader& in, GetFollowedLiveParams& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::string key;
-  while (in.next_member(key)) {
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  (void)value;  // nothing to store: every member is a const
-  return true;
-}
-
-void from_json(const nlohmann::json& j, GetFollowedLiveParams& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr std::tuple<> kGetFollowedLiveParamsMembers{};
+}  // namespace
+RPCKIT_OBJECT_CODEC(GetFollowedLiveParams)
 
 // ---- GetFollowedLiveResult
 
-void to_json(nlohmann::json& j, const GetFollowedLiveResult& value) {
-  j = nlohmann::json::object();
-  j["channels"] = value.channels;
-}
-
-void decode(const nlohmann::json& j, GetFollowedLiveResult& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_required(j, "channels", value.channels, path);
-}
-
-void write_json(std::string& out, const GetFollowedLiveResult& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("channels":)rpckit", value.channels);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, GetFollowedLiveResult& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(channels)rpckit") {
-      if (!read_member(in, value.channels)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 1) - 1) return false;  // a required member is missing
-  return true;
-}
-
-void from_json(const nlohmann::json& j, GetFollowedLiveResult& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr auto kGetFollowedLiveResultMembers = std::tuple{
+    rpckit::codec::required("channels", &GetFollowedLiveResult::channels),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(GetFollowedLiveResult)
 
 // ---- SetUpstreamParams
 
-void to_json(nlohmann::json& j, const SetUpstreamParams& value) {
-  j = nlohmann::json::object();
-  j["stream_id"] = value.stream_id;
-  j["playlist_url"] = value.playlist_url;
+namespace {
+void check_SetUpstreamParams_playlist_url(const std::string& value, rpckit::codec::DecodePath& path) {
+  rpckit::codec::check_pattern(value, pattern_8(), path);
 }
-
-void decode(const nlohmann::json& j, SetUpstreamParams& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_required(j, "stream_id", value.stream_id, path);
-  if (rpckit::codec::decode_required(j, "playlist_url", value.playlist_url, path)) {
-    rpckit::codec::DecodePath::Key scope(path, "playlist_url");
-    rpckit::codec::check_pattern(value.playlist_url, pattern_8(), path);
-  }
-}
-
-void write_json(std::string& out, const SetUpstreamParams& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("playlist_url":)rpckit", value.playlist_url);
-  object.member(R"rpckit("stream_id":)rpckit", value.stream_id);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, SetUpstreamParams& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(stream_id)rpckit") {
-      if (!read_member(in, value.stream_id)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(playlist_url)rpckit") {
-      if (!read_member(in, value.playlist_url)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 2) - 1) return false;  // a required member is missing
-  rpckit::codec::DecodePath path;
-  {
-    rpckit::codec::DecodePath::Key scope(path, "playlist_url");
-    rpckit::codec::check_pattern(value.playlist_url, pattern_8(), path);
-  }
-  return true;
-}
-
-void from_json(const nlohmann::json& j, SetUpstreamParams& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+constexpr auto kSetUpstreamParamsMembers = std::tuple{
+    rpckit::codec::required("stream_id", &SetUpstreamParams::stream_id),
+    rpckit::codec::required("playlist_url", &SetUpstreamParams::playlist_url, check_SetUpstreamParams_playlist_url),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(SetUpstreamParams)
 
 // ---- SetUpstreamResult
 
-void to_json(nlohmann::json& j, const SetUpstreamResult& value) {
-  j = nlohmann::json::object();
-  (void)value;
-}
-
-void decode(const nlohmann::json& j, SetUpstreamResult& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  (void)value;
-}
-
-void write_json(std::string& out, const SetUpstreamResult& value) {
-  rpckit::codec::ObjectWriter object(out);
-  (void)value;
-}
-
-bool read_json(rpckit::codec::JsonReader& in, SetUpstreamResult& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::string key;
-  while (in.next_member(key)) {
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  (void)value;  // nothing to store: every member is a const
-  return true;
-}
-
-void from_json(const nlohmann::json& j, SetUpstreamResult& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr std::tuple<> kSetUpstreamResultMembers{};
+}  // namespace
+RPCKIT_OBJECT_CODEC(SetUpstreamResult)
 
 // ---- GetCredentialParams
 
-void to_json(nlohmann::json& j, const GetCredentialParams& value) {
-  j = nlohmann::json::object();
-  j["kind"] = value.kind;
-}
-
-void decode(const nlohmann::json& j, GetCredentialParams& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_required(j, "kind", value.kind, path);
-}
-
-void write_json(std::string& out, const GetCredentialParams& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("kind":)rpckit", value.kind);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, GetCredentialParams& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(kind)rpckit") {
-      if (!read_member(in, value.kind)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 1) - 1) return false;  // a required member is missing
-  return true;
-}
-
-void from_json(const nlohmann::json& j, GetCredentialParams& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
-
-// ---- NotifyLevel
-
-void to_json(nlohmann::json& j, const NotifyLevel& value) { j = value.wire(); }
-
-void decode(const nlohmann::json& j, NotifyLevel& value, rpckit::codec::DecodePath& path) {
-  if (!j.is_string()) rpckit::codec::fail_kind(j, "string", path);
-  value = NotifyLevel::from_wire(j.get_ref<const std::string&>());
-  rpckit::codec::check_listed(value.is_known(), value.wire(), NotifyLevel::kWire, path);
-}
-
-void write_json(std::string& out, const NotifyLevel& value) {
-  rpckit::codec::write_json(out, std::string_view(value.wire()));
-}
-
-bool read_json(rpckit::codec::JsonReader& in, NotifyLevel& value) {
-  std::string wire;
-  if (!rpckit::codec::read_json(in, wire)) return false;
-  value = NotifyLevel::from_wire(wire);
-  return true;
-}
-
-void from_json(const nlohmann::json& j, NotifyLevel& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr auto kGetCredentialParamsMembers = std::tuple{
+    rpckit::codec::required("kind", &GetCredentialParams::kind),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(GetCredentialParams)
 
 // ---- NotifyParams
 
-void to_json(nlohmann::json& j, const NotifyParams& value) {
-  j = nlohmann::json::object();
-  rpckit::codec::encode_optional(j, "level", value.level);
-  j["message"] = value.message;
-}
-
-void decode(const nlohmann::json& j, NotifyParams& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_optional(j, "level", value.level, path);
-  rpckit::codec::decode_required(j, "message", value.message, path);
-}
-
-void write_json(std::string& out, const NotifyParams& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("level":)rpckit", value.level);
-  object.member(R"rpckit("message":)rpckit", value.message);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, NotifyParams& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(level)rpckit") {
-      if (!read_member(in, value.level)) return false;
-      continue;
-    }
-    if (key == R"rpckit(message)rpckit") {
-      if (!read_member(in, value.message)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 1) - 1) return false;  // a required member is missing
-  return true;
-}
-
-void from_json(const nlohmann::json& j, NotifyParams& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr auto kNotifyParamsMembers = std::tuple{
+    rpckit::codec::optional("level", &NotifyParams::level),
+    rpckit::codec::required("message", &NotifyParams::message),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(NotifyParams)
 
 // ---- NotifyResult
 
-void to_json(nlohmann::json& j, const NotifyResult& value) {
-  j = nlohmann::json::object();
-  (void)value;
-}
-
-void decode(const nlohmann::json& j, NotifyResult& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  (void)value;
-}
-
-void write_json(std::string& out, const NotifyResult& value) {
-  rpckit::codec::ObjectWriter object(out);
-  (void)value;
-}
-
-bool read_json(rpckit::codec::JsonReader& in, NotifyResult& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::string key;
-  while (in.next_member(key)) {
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  (void)value;  // nothing to store: every member is a const
-  return true;
-}
-
-void from_json(const nlohmann::json& j, NotifyResult& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
-
-// ---- LogLevel
-
-void to_json(nlohmann::json& j, const LogLevel& value) { j = value.wire(); }
-
-void decode(const nlohmann::json& j, LogLevel& value, rpckit::codec::DecodePath& path) {
-  if (!j.is_string()) rpckit::codec::fail_kind(j, "string", path);
-  value = LogLevel::from_wire(j.get_ref<const std::string&>());
-  rpckit::codec::check_listed(value.is_known(), value.wire(), LogLevel::kWire, path);
-}
-
-void write_json(std::string& out, const LogLevel& value) {
-  rpckit::codec::write_json(out, std::string_view(value.wire()));
-}
-
-bool read_json(rpckit::codec::JsonReader& in, LogLevel& value) {
-  std::string wire;
-  if (!rpckit::codec::read_json(in, wire)) return false;
-  value = LogLevel::from_wire(wire);
-  return true;
-}
-
-void from_json(const nlohmann::json& j, LogLevel& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr std::tuple<> kNotifyResultMembers{};
+}  // namespace
+RPCKIT_OBJECT_CODEC(NotifyResult)
 
 // ---- LogParams
 
-void to_json(nlohmann::json& j, const LogParams& value) {
-  j = nlohmann::json::object();
-  rpckit::codec::encode_optional(j, "level", value.level);
-  j["message"] = value.message;
-}
-
-void decode(const nlohmann::json& j, LogParams& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_optional(j, "level", value.level, path);
-  rpckit::codec::decode_required(j, "message", value.message, path);
-}
-
-void write_json(std::string& out, const LogParams& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("level":)rpckit", value.level);
-  object.member(R"rpckit("message":)rpckit", value.message);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, LogParams& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(level)rpckit") {
-      if (!read_member(in, value.level)) return false;
-      continue;
-    }
-    if (key == R"rpckit(message)rpckit") {
-      if (!read_member(in, value.message)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 1) - 1) return false;  // a required member is missing
-  return true;
-}
-
-void from_json(const nlohmann::json& j, LogParams& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr auto kLogParamsMembers = std::tuple{
+    rpckit::codec::optional("level", &LogParams::level),
+    rpckit::codec::required("message", &LogParams::message),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(LogParams)
 
 // ---- RegisterPanelParams
 
-void to_json(nlohmann::json& j, const RegisterPanelParams& value) {
-  j = nlohmann::json::object();
-  j["schema"] = value.schema;
-}
-
-void decode(const nlohmann::json& j, RegisterPanelParams& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_required(j, "schema", value.schema, path);
-}
-
-void write_json(std::string& out, const RegisterPanelParams& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("schema":)rpckit", value.schema);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, RegisterPanelParams& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(schema)rpckit") {
-      if (!read_member(in, value.schema)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 1) - 1) return false;  // a required member is missing
-  return true;
-}
-
-void from_json(const nlohmann::json& j, RegisterPanelParams& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr auto kRegisterPanelParamsMembers = std::tuple{
+    rpckit::codec::required("schema", &RegisterPanelParams::schema),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(RegisterPanelParams)
 
 // ---- RegisterPanelResult
 
-void to_json(nlohmann::json& j, const RegisterPanelResult& value) {
-  j = nlohmann::json::object();
-  (void)value;
-}
-
-void decode(const nlohmann::json& j, RegisterPanelResult& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  (void)value;
-}
-
-void write_json(std::string& out, const RegisterPanelResult& value) {
-  rpckit::codec::ObjectWriter object(out);
-  (void)value;
-}
-
-bool read_json(rpckit::codec::JsonReader& in, RegisterPanelResult& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::string key;
-  while (in.next_member(key)) {
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  (void)value;  // nothing to store: every member is a const
-  return true;
-}
-
-void from_json(const nlohmann::json& j, RegisterPanelResult& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr std::tuple<> kRegisterPanelResultMembers{};
+}  // namespace
+RPCKIT_OBJECT_CODEC(RegisterPanelResult)
 
 // ---- GetPanelValuesParams
 
-void to_json(nlohmann::json& j, const GetPanelValuesParams& value) {
-  j = nlohmann::json::object();
-  (void)value;
-}
-
-void decode(const nlohmann::json& j, GetPanelValuesParams& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  (void)value;
-}
-
-void write_json(std::string& out, const GetPanelValuesParams& value) {
-  rpckit::codec::ObjectWriter object(out);
-  (void)value;
-}
-
-bool read_json(rpckit::codec::JsonReader& in, GetPanelValuesParams& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::string key;
-  while (in.next_member(key)) {
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  (void)value;  // nothing to store: every member is a const
-  return true;
-}
-
-void from_json(const nlohmann::json& j, GetPanelValuesParams& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr std::tuple<> kGetPanelValuesParamsMembers{};
+}  // namespace
+RPCKIT_OBJECT_CODEC(GetPanelValuesParams)
 
 // ---- GetPanelValuesResult
 
-void to_json(nlohmann::json& j, const GetPanelValuesResult& value) {
-  j = nlohmann::json::object();
-  j["values"] = value.values;
-}
-
-void decode(const nlohmann::json& j, GetPanelValuesResult& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_required(j, "values", value.values, path);
-}
-
-void write_json(std::string& out, const GetPanelValuesResult& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("values":)rpckit", value.values);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, GetPanelValuesResult& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(values)rpckit") {
-      if (!read_member(in, value.values)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 1) - 1) return false;  // a required member is missing
-  return true;
-}
-
-void from_json(const nlohmann::json& j, GetPanelValuesResult& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr auto kGetPanelValuesResultMembers = std::tuple{
+    rpckit::codec::required("values", &GetPanelValuesResult::values),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(GetPanelValuesResult)
 
 // ---- SetStatusParams
 
-void to_json(nlohmann::json& j, const SetStatusParams& value) {
-  j = nlohmann::json::object();
-  j["slot"] = value.slot;
-  j["value"] = value.value;
-}
-
-void decode(const nlohmann::json& j, SetStatusParams& value, rpckit::codec::DecodePath& path) {
-  rpckit::codec::expect_object(j, path);
-  rpckit::codec::decode_required(j, "slot", value.slot, path);
-  rpckit::codec::decode_required(j, "value", value.value, path);
-}
-
-void write_json(std::string& out, const SetStatusParams& value) {
-  rpckit::codec::ObjectWriter object(out);
-  object.member(R"rpckit("slot":)rpckit", value.slot);
-  object.member(R"rpckit("value":)rpckit", value.value);
-}
-
-bool read_json(rpckit::codec::JsonReader& in, SetStatusParams& value) {
-  using rpckit::codec::read_member;
-  if (in.peek() != rpckit::codec::JsonKind::kObject) return false;
-  in.begin_object();
-  std::uint64_t seen = 0;
-  std::string key;
-  while (in.next_member(key)) {
-    if (key == R"rpckit(slot)rpckit") {
-      if (!read_member(in, value.slot)) return false;
-      seen |= std::uint64_t{1} << 0;
-      continue;
-    }
-    if (key == R"rpckit(value)rpckit") {
-      if (!read_member(in, value.value)) return false;
-      seen |= std::uint64_t{1} << 1;
-      continue;
-    }
-    in.skip_value();  // unknown: skipped whole (and validated)
-  }
-  if (seen != (std::uint64_t{1} << 2) - 1) return false;  // a required member is missing
-  return true;
-}
-
-void from_json(const nlohmann::json& j, SetStatusParams& value) {
-  rpckit::codec::DecodePath path;
-  decode(j, value, path);
-}
+namespace {
+constexpr auto kSetStatusParamsMembers = std::tuple{
+    rpckit::codec::required("slot", &SetStatusParams::slot),
+    rpckit::codec::required("value", &SetStatusParams::value),
+};
+}  // namespace
+RPCKIT_OBJECT_CODEC(SetStatusParams)
 
 }  // namespace streamnook::v1

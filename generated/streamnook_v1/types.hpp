@@ -15,11 +15,24 @@
 
 #include "rpckit/codec/decode_error.hpp"
 #include "rpckit/codec/json_reader.hpp"
+#include "rpckit/codec/open_enum_codec.hpp"
 #include "rpckit/values/json_value.hpp"
 #include "rpckit/values/nullable.hpp"
 #include "rpckit/values/open_enum.hpp"
 
 namespace streamnook::v1 {
+
+// Each type's codec (types.cpp): to_json/from_json for nlohmann::json (from_json throws
+// rpckit::codec::DecodeError); decode() with the path errors are reported at;
+// write_json() appends the JSON text to_json() + dump() would give, without the DOM;
+// read_json() decodes JSON text without the DOM (false: decode_text() asks decode()).
+// String enums (rpckit::OpenEnum) have theirs from rpckit/codec/open_enum_codec.hpp,
+// named here too:
+using rpckit::decode;
+using rpckit::from_json;
+using rpckit::read_json;
+using rpckit::to_json;
+using rpckit::write_json;
 
 /// A JSON-RPC error code of StreamNook protocol v1 (spec section 3). Open: unknown codes must be tolerated.
 // Open enum: any 32-bit value is representable; is_known() tells the listed ones.
@@ -52,11 +65,9 @@ std::string_view to_string(ErrorCode value) noexcept;
 bool is_known(ErrorCode value) noexcept;
 std::optional<ErrorCode> error_code_from_string(std::string_view name) noexcept;
 void to_json(nlohmann::json& j, const ErrorCode& value);
-void from_json(const nlohmann::json& j, ErrorCode& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, ErrorCode& value);
 void decode(const nlohmann::json& j, ErrorCode& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const ErrorCode& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, ErrorCode& value);
 
 // The values of EventName (rpckit::OpenEnum).
@@ -99,13 +110,6 @@ class EventName : public rpckit::OpenEnum<EventName, EventNameValues> {
  public:
   using OpenEnum::OpenEnum;
 };
-void to_json(nlohmann::json& j, const EventName& value);
-void from_json(const nlohmann::json& j, EventName& value);  // throws rpckit::codec::DecodeError
-void decode(const nlohmann::json& j, EventName& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
-void write_json(std::string& out, const EventName& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
-bool read_json(rpckit::codec::JsonReader& in, EventName& value);
 
 // The values of HostMethodName (rpckit::OpenEnum).
 struct HostMethodNameValues {
@@ -141,13 +145,6 @@ class HostMethodName : public rpckit::OpenEnum<HostMethodName, HostMethodNameVal
  public:
   using OpenEnum::OpenEnum;
 };
-void to_json(nlohmann::json& j, const HostMethodName& value);
-void from_json(const nlohmann::json& j, HostMethodName& value);  // throws rpckit::codec::DecodeError
-void decode(const nlohmann::json& j, HostMethodName& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
-void write_json(std::string& out, const HostMethodName& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
-bool read_json(rpckit::codec::JsonReader& in, HostMethodName& value);
 
 // The values of CredentialKind (rpckit::OpenEnum).
 struct CredentialKindValues {
@@ -168,13 +165,6 @@ class CredentialKind : public rpckit::OpenEnum<CredentialKind, CredentialKindVal
  public:
   using OpenEnum::OpenEnum;
 };
-void to_json(nlohmann::json& j, const CredentialKind& value);
-void from_json(const nlohmann::json& j, CredentialKind& value);  // throws rpckit::codec::DecodeError
-void decode(const nlohmann::json& j, CredentialKind& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
-void write_json(std::string& out, const CredentialKind& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
-bool read_json(rpckit::codec::JsonReader& in, CredentialKind& value);
 
 // The values of UiCapability (rpckit::OpenEnum).
 struct UiCapabilityValues {
@@ -195,13 +185,6 @@ class UiCapability : public rpckit::OpenEnum<UiCapability, UiCapabilityValues> {
  public:
   using OpenEnum::OpenEnum;
 };
-void to_json(nlohmann::json& j, const UiCapability& value);
-void from_json(const nlohmann::json& j, UiCapability& value);  // throws rpckit::codec::DecodeError
-void decode(const nlohmann::json& j, UiCapability& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
-void write_json(std::string& out, const UiCapability& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
-bool read_json(rpckit::codec::JsonReader& in, UiCapability& value);
 
 /// The subset of the manifest's requested capabilities that the user granted (spec section 2). A plugin must work with any subset: degrade or report through log, never crash.
 struct Granted {
@@ -217,11 +200,9 @@ struct Granted {
   friend bool operator==(const Granted&, const Granted&) = default;
 };
 void to_json(nlohmann::json& j, const Granted& value);
-void from_json(const nlohmann::json& j, Granted& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, Granted& value);
 void decode(const nlohmann::json& j, Granted& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const Granted& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, Granted& value);
 
 /// A Twitch channel (spec section 6). The real host also sends an undocumented favorite boolean: unknown fields arrive in practice and must be ignored.
@@ -244,11 +225,9 @@ struct Channel {
   friend bool operator==(const Channel&, const Channel&) = default;
 };
 void to_json(nlohmann::json& j, const Channel& value);
-void from_json(const nlohmann::json& j, Channel& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, Channel& value);
 void decode(const nlohmann::json& j, Channel& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const Channel& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, Channel& value);
 
 /// A chat badge (spec section 6).
@@ -261,11 +240,9 @@ struct Badge {
   friend bool operator==(const Badge&, const Badge&) = default;
 };
 void to_json(nlohmann::json& j, const Badge& value);
-void from_json(const nlohmann::json& j, Badge& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, Badge& value);
 void decode(const nlohmann::json& j, Badge& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const Badge& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, Badge& value);
 
 /// One chat line (spec section 6).
@@ -298,11 +275,9 @@ struct ChatMessage {
   friend bool operator==(const ChatMessage&, const ChatMessage&) = default;
 };
 void to_json(nlohmann::json& j, const ChatMessage& value);
-void from_json(const nlohmann::json& j, ChatMessage& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, ChatMessage& value);
 void decode(const nlohmann::json& j, ChatMessage& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const ChatMessage& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, ChatMessage& value);
 
 /// A credential handed over by get_credential (spec section 6).
@@ -322,11 +297,9 @@ struct Credential {
   friend bool operator==(const Credential&, const Credential&) = default;
 };
 void to_json(nlohmann::json& j, const Credential& value);
-void from_json(const nlohmann::json& j, Credential& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, Credential& value);
 void decode(const nlohmann::json& j, Credential& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const Credential& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, Credential& value);
 
 /// A boolean switch; value kind boolean.
@@ -344,11 +317,9 @@ struct ToggleField {
   friend bool operator==(const ToggleField&, const ToggleField&) = default;
 };
 void to_json(nlohmann::json& j, const ToggleField& value);
-void from_json(const nlohmann::json& j, ToggleField& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, ToggleField& value);
 void decode(const nlohmann::json& j, ToggleField& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const ToggleField& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, ToggleField& value);
 
 /// A number input; value kind number.
@@ -370,11 +341,9 @@ struct NumberField {
   friend bool operator==(const NumberField&, const NumberField&) = default;
 };
 void to_json(nlohmann::json& j, const NumberField& value);
-void from_json(const nlohmann::json& j, NumberField& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, NumberField& value);
 void decode(const nlohmann::json& j, NumberField& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const NumberField& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, NumberField& value);
 
 /// One choice of a select field.
@@ -387,11 +356,9 @@ struct SelectOption {
   friend bool operator==(const SelectOption&, const SelectOption&) = default;
 };
 void to_json(nlohmann::json& j, const SelectOption& value);
-void from_json(const nlohmann::json& j, SelectOption& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, SelectOption& value);
 void decode(const nlohmann::json& j, SelectOption& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const SelectOption& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, SelectOption& value);
 
 /// A choice among options; the value is one of options[].value.
@@ -411,11 +378,9 @@ struct SelectField {
   friend bool operator==(const SelectField&, const SelectField&) = default;
 };
 void to_json(nlohmann::json& j, const SelectField& value);
-void from_json(const nlohmann::json& j, SelectField& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, SelectField& value);
 void decode(const nlohmann::json& j, SelectField& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const SelectField& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, SelectField& value);
 
 /// A single text input; value kind string.
@@ -435,11 +400,9 @@ struct TextField {
   friend bool operator==(const TextField&, const TextField&) = default;
 };
 void to_json(nlohmann::json& j, const TextField& value);
-void from_json(const nlohmann::json& j, TextField& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, TextField& value);
 void decode(const nlohmann::json& j, TextField& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const TextField& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, TextField& value);
 
 /// An editable list of strings; value kind string[].
@@ -459,11 +422,9 @@ struct StringListField {
   friend bool operator==(const StringListField&, const StringListField&) = default;
 };
 void to_json(nlohmann::json& j, const StringListField& value);
-void from_json(const nlohmann::json& j, StringListField& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, StringListField& value);
 void decode(const nlohmann::json& j, StringListField& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const StringListField& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, StringListField& value);
 
 /// A reference to a channel, the value kind of a channel_list field (spec section 6).
@@ -478,11 +439,9 @@ struct ChannelRef {
   friend bool operator==(const ChannelRef&, const ChannelRef&) = default;
 };
 void to_json(nlohmann::json& j, const ChannelRef& value);
-void from_json(const nlohmann::json& j, ChannelRef& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, ChannelRef& value);
 void decode(const nlohmann::json& j, ChannelRef& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const ChannelRef& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, ChannelRef& value);
 
 /// A list of Twitch channels; value kind ChannelRef[].
@@ -500,11 +459,9 @@ struct ChannelListField {
   friend bool operator==(const ChannelListField&, const ChannelListField&) = default;
 };
 void to_json(nlohmann::json& j, const ChannelListField& value);
-void from_json(const nlohmann::json& j, ChannelListField& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, ChannelListField& value);
 void decode(const nlohmann::json& j, ChannelListField& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const ChannelListField& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, ChannelListField& value);
 
 /// A slider; value kind number.
@@ -532,11 +489,9 @@ struct SliderField {
   friend bool operator==(const SliderField&, const SliderField&) = default;
 };
 void to_json(nlohmann::json& j, const SliderField& value);
-void from_json(const nlohmann::json& j, SliderField& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, SliderField& value);
 void decode(const nlohmann::json& j, SliderField& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const SliderField& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, SliderField& value);
 
 /// A directory picker; value kind string (a directory path; "" = plugin default). In the spec, but the real StreamNook host's register_panel refuses it (-32602 "unknown field type"; plugin_host/broker.rs, validate_panel_schema): the plugin and host roles warn, see schema/README.md.
@@ -556,11 +511,9 @@ struct FolderField {
   friend bool operator==(const FolderField&, const FolderField&) = default;
 };
 void to_json(nlohmann::json& j, const FolderField& value);
-void from_json(const nlohmann::json& j, FolderField& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, FolderField& value);
 void decode(const nlohmann::json& j, FolderField& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const FolderField& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, FolderField& value);
 
 /// One field of a settings panel (spec section 6): a tagged union on type. Common keys: key, type, label, description?, default? (a value of the type's kind). New field types are additive.
@@ -572,11 +525,9 @@ struct PanelField {
   friend bool operator==(const PanelField&, const PanelField&) = default;
 };
 void to_json(nlohmann::json& j, const PanelField& value);
-void from_json(const nlohmann::json& j, PanelField& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, PanelField& value);
 void decode(const nlohmann::json& j, PanelField& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const PanelField& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, PanelField& value);
 
 /// A section of a settings panel (spec section 6).
@@ -591,11 +542,9 @@ struct PanelSection {
   friend bool operator==(const PanelSection&, const PanelSection&) = default;
 };
 void to_json(nlohmann::json& j, const PanelSection& value);
-void from_json(const nlohmann::json& j, PanelSection& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, PanelSection& value);
 void decode(const nlohmann::json& j, PanelSection& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const PanelSection& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, PanelSection& value);
 
 /// A plugin's settings panel, registered with register_panel (spec section 6). The limits are enforced by the real host with -32602 (§9.7).
@@ -608,11 +557,9 @@ struct PanelSchema {
   friend bool operator==(const PanelSchema&, const PanelSchema&) = default;
 };
 void to_json(nlohmann::json& j, const PanelSchema& value);
-void from_json(const nlohmann::json& j, PanelSchema& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, PanelSchema& value);
 void decode(const nlohmann::json& j, PanelSchema& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const PanelSchema& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, PanelSchema& value);
 
 /// The value of one panel field: boolean (toggle), number (number, slider), string (select, text, folder), string[] (string_list) or ChannelRef[] (channel_list).
@@ -624,11 +571,9 @@ struct PanelValue {
   friend bool operator==(const PanelValue&, const PanelValue&) = default;
 };
 void to_json(nlohmann::json& j, const PanelValue& value);
-void from_json(const nlohmann::json& j, PanelValue& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, PanelValue& value);
 void decode(const nlohmann::json& j, PanelValue& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const PanelValue& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, PanelValue& value);
 
 /// The values of a settings panel: field key to value (spec section 6). get_panel_values returns persisted values only (defaults not filled in); on_panel_change carries the whole map.
@@ -648,11 +593,9 @@ struct PlaybackResolveArgs {
   friend bool operator==(const PlaybackResolveArgs&, const PlaybackResolveArgs&) = default;
 };
 void to_json(nlohmann::json& j, const PlaybackResolveArgs& value);
-void from_json(const nlohmann::json& j, PlaybackResolveArgs& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, PlaybackResolveArgs& value);
 void decode(const nlohmann::json& j, PlaybackResolveArgs& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const PlaybackResolveArgs& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, PlaybackResolveArgs& value);
 
 /// invoke_action result of the drops actions (spec section 6; hook payloads are loosely typed).
@@ -662,11 +605,9 @@ struct DropsActionResult {
   friend bool operator==(const DropsActionResult&, const DropsActionResult&) = default;
 };
 void to_json(nlohmann::json& j, const DropsActionResult& value);
-void from_json(const nlohmann::json& j, DropsActionResult& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, DropsActionResult& value);
 void decode(const nlohmann::json& j, DropsActionResult& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const DropsActionResult& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, DropsActionResult& value);
 
 /// set_status value of the drops.status slot (spec section 6; hook payloads are loosely typed, every field is optional).
@@ -689,11 +630,9 @@ struct DropsStatus {
   friend bool operator==(const DropsStatus&, const DropsStatus&) = default;
 };
 void to_json(nlohmann::json& j, const DropsStatus& value);
-void from_json(const nlohmann::json& j, DropsStatus& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, DropsStatus& value);
 void decode(const nlohmann::json& j, DropsStatus& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const DropsStatus& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, DropsStatus& value);
 
 /// The optional error.data object (spec section 3).
@@ -706,11 +645,9 @@ struct ErrorData {
   friend bool operator==(const ErrorData&, const ErrorData&) = default;
 };
 void to_json(nlohmann::json& j, const ErrorData& value);
-void from_json(const nlohmann::json& j, ErrorData& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, ErrorData& value);
 void decode(const nlohmann::json& j, ErrorData& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const ErrorData& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, ErrorData& value);
 
 // The values of NetworkAccess (rpckit::OpenEnum).
@@ -735,13 +672,6 @@ class NetworkAccess : public rpckit::OpenEnum<NetworkAccess, NetworkAccessValues
  public:
   using OpenEnum::OpenEnum;
 };
-void to_json(nlohmann::json& j, const NetworkAccess& value);
-void from_json(const nlohmann::json& j, NetworkAccess& value);  // throws rpckit::codec::DecodeError
-void decode(const nlohmann::json& j, NetworkAccess& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
-void write_json(std::string& out, const NetworkAccess& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
-bool read_json(rpckit::codec::JsonReader& in, NetworkAccess& value);
 
 // The values of ManifestTier (rpckit::OpenEnum).
 struct ManifestTierValues {
@@ -765,13 +695,6 @@ class ManifestTier : public rpckit::OpenEnum<ManifestTier, ManifestTierValues> {
  public:
   using OpenEnum::OpenEnum;
 };
-void to_json(nlohmann::json& j, const ManifestTier& value);
-void from_json(const nlohmann::json& j, ManifestTier& value);  // throws rpckit::codec::DecodeError
-void decode(const nlohmann::json& j, ManifestTier& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
-void write_json(std::string& out, const ManifestTier& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
-bool read_json(rpckit::codec::JsonReader& in, ManifestTier& value);
 
 // The values of RuntimeKind (rpckit::OpenEnum).
 struct RuntimeKindValues {
@@ -795,13 +718,6 @@ class RuntimeKind : public rpckit::OpenEnum<RuntimeKind, RuntimeKindValues> {
  public:
   using OpenEnum::OpenEnum;
 };
-void to_json(nlohmann::json& j, const RuntimeKind& value);
-void from_json(const nlohmann::json& j, RuntimeKind& value);  // throws rpckit::codec::DecodeError
-void decode(const nlohmann::json& j, RuntimeKind& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
-void write_json(std::string& out, const RuntimeKind& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
-bool read_json(rpckit::codec::JsonReader& in, RuntimeKind& value);
 
 // The values of RuntimeTransport (rpckit::OpenEnum).
 struct RuntimeTransportValues {
@@ -821,13 +737,6 @@ class RuntimeTransport : public rpckit::OpenEnum<RuntimeTransport, RuntimeTransp
  public:
   using OpenEnum::OpenEnum;
 };
-void to_json(nlohmann::json& j, const RuntimeTransport& value);
-void from_json(const nlohmann::json& j, RuntimeTransport& value);  // throws rpckit::codec::DecodeError
-void decode(const nlohmann::json& j, RuntimeTransport& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
-void write_json(std::string& out, const RuntimeTransport& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
-bool read_json(rpckit::codec::JsonReader& in, RuntimeTransport& value);
 
 /// [runtime]: how the host starts the plugin. Required.
 struct ManifestRuntime {
@@ -849,11 +758,9 @@ struct ManifestRuntime {
   friend bool operator==(const ManifestRuntime&, const ManifestRuntime&) = default;
 };
 void to_json(nlohmann::json& j, const ManifestRuntime& value);
-void from_json(const nlohmann::json& j, ManifestRuntime& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, ManifestRuntime& value);
 void decode(const nlohmann::json& j, ManifestRuntime& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const ManifestRuntime& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, ManifestRuntime& value);
 
 /// [capabilities]: what the plugin requests. Optional (absent = nothing requested). Unknown capability strings are rejected (fail closed); lists reject empty, whitespace-padded and duplicate values. The grant is always a subset of the request.
@@ -886,11 +793,9 @@ struct ManifestCapabilities {
   friend bool operator==(const ManifestCapabilities&, const ManifestCapabilities&) = default;
 };
 void to_json(nlohmann::json& j, const ManifestCapabilities& value);
-void from_json(const nlohmann::json& j, ManifestCapabilities& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, ManifestCapabilities& value);
 void decode(const nlohmann::json& j, ManifestCapabilities& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const ManifestCapabilities& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, ManifestCapabilities& value);
 
 /// [contributes]: what the plugin adds to the host, as namespaced feature.name ids. Optional (absent = nothing contributed).
@@ -914,11 +819,9 @@ struct ManifestContributes {
   friend bool operator==(const ManifestContributes&, const ManifestContributes&) = default;
 };
 void to_json(nlohmann::json& j, const ManifestContributes& value);
-void from_json(const nlohmann::json& j, ManifestContributes& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, ManifestContributes& value);
 void decode(const nlohmann::json& j, ManifestContributes& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const ManifestContributes& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, ManifestContributes& value);
 
 /// The plugin manifest plugin.toml, as JSON (spec section 7). Required: id, name, version, author, tier, description, host_min, runtime. homepage is optional; [capabilities] and [contributes] may be left out (absent = request nothing / contribute nothing), as may every list inside them (default []).
@@ -955,11 +858,9 @@ struct Manifest {
   friend bool operator==(const Manifest&, const Manifest&) = default;
 };
 void to_json(nlohmann::json& j, const Manifest& value);
-void from_json(const nlohmann::json& j, Manifest& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, Manifest& value);
 void decode(const nlohmann::json& j, Manifest& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const Manifest& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, Manifest& value);
 
 /// Params of initialize.
@@ -979,11 +880,9 @@ struct InitializeParams {
   friend bool operator==(const InitializeParams&, const InitializeParams&) = default;
 };
 void to_json(nlohmann::json& j, const InitializeParams& value);
-void from_json(const nlohmann::json& j, InitializeParams& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, InitializeParams& value);
 void decode(const nlohmann::json& j, InitializeParams& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const InitializeParams& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, InitializeParams& value);
 
 /// Result of initialize.
@@ -996,11 +895,9 @@ struct InitializeResult {
   friend bool operator==(const InitializeResult&, const InitializeResult&) = default;
 };
 void to_json(nlohmann::json& j, const InitializeResult& value);
-void from_json(const nlohmann::json& j, InitializeResult& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, InitializeResult& value);
 void decode(const nlohmann::json& j, InitializeResult& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const InitializeResult& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, InitializeResult& value);
 
 /// Params of initialized: empty.
@@ -1008,11 +905,9 @@ struct InitializedParams {
   friend bool operator==(const InitializedParams&, const InitializedParams&) = default;
 };
 void to_json(nlohmann::json& j, const InitializedParams& value);
-void from_json(const nlohmann::json& j, InitializedParams& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, InitializedParams& value);
 void decode(const nlohmann::json& j, InitializedParams& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const InitializedParams& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, InitializedParams& value);
 
 /// Params of ping: empty.
@@ -1020,11 +915,9 @@ struct PingParams {
   friend bool operator==(const PingParams&, const PingParams&) = default;
 };
 void to_json(nlohmann::json& j, const PingParams& value);
-void from_json(const nlohmann::json& j, PingParams& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, PingParams& value);
 void decode(const nlohmann::json& j, PingParams& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const PingParams& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, PingParams& value);
 
 /// Result of ping: an empty object.
@@ -1032,11 +925,9 @@ struct PingResult {
   friend bool operator==(const PingResult&, const PingResult&) = default;
 };
 void to_json(nlohmann::json& j, const PingResult& value);
-void from_json(const nlohmann::json& j, PingResult& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, PingResult& value);
 void decode(const nlohmann::json& j, PingResult& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const PingResult& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, PingResult& value);
 
 /// Params of shutdown: empty.
@@ -1044,11 +935,9 @@ struct ShutdownParams {
   friend bool operator==(const ShutdownParams&, const ShutdownParams&) = default;
 };
 void to_json(nlohmann::json& j, const ShutdownParams& value);
-void from_json(const nlohmann::json& j, ShutdownParams& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, ShutdownParams& value);
 void decode(const nlohmann::json& j, ShutdownParams& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const ShutdownParams& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, ShutdownParams& value);
 
 /// Params of exit: empty.
@@ -1056,11 +945,9 @@ struct ExitParams {
   friend bool operator==(const ExitParams&, const ExitParams&) = default;
 };
 void to_json(nlohmann::json& j, const ExitParams& value);
-void from_json(const nlohmann::json& j, ExitParams& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, ExitParams& value);
 void decode(const nlohmann::json& j, ExitParams& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const ExitParams& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, ExitParams& value);
 
 /// Params of invoke_action.
@@ -1076,11 +963,9 @@ struct InvokeActionParams {
   friend bool operator==(const InvokeActionParams&, const InvokeActionParams&) = default;
 };
 void to_json(nlohmann::json& j, const InvokeActionParams& value);
-void from_json(const nlohmann::json& j, InvokeActionParams& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, InvokeActionParams& value);
 void decode(const nlohmann::json& j, InvokeActionParams& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const InvokeActionParams& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, InvokeActionParams& value);
 
 /// Params of on_stream_start.
@@ -1090,11 +975,9 @@ struct OnStreamStartParams {
   friend bool operator==(const OnStreamStartParams&, const OnStreamStartParams&) = default;
 };
 void to_json(nlohmann::json& j, const OnStreamStartParams& value);
-void from_json(const nlohmann::json& j, OnStreamStartParams& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, OnStreamStartParams& value);
 void decode(const nlohmann::json& j, OnStreamStartParams& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const OnStreamStartParams& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, OnStreamStartParams& value);
 
 /// Params of on_stream_stop.
@@ -1105,11 +988,9 @@ struct OnStreamStopParams {
   friend bool operator==(const OnStreamStopParams&, const OnStreamStopParams&) = default;
 };
 void to_json(nlohmann::json& j, const OnStreamStopParams& value);
-void from_json(const nlohmann::json& j, OnStreamStopParams& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, OnStreamStopParams& value);
 void decode(const nlohmann::json& j, OnStreamStopParams& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const OnStreamStopParams& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, OnStreamStopParams& value);
 
 /// Params of on_channel_change.
@@ -1122,11 +1003,9 @@ struct OnChannelChangeParams {
   friend bool operator==(const OnChannelChangeParams&, const OnChannelChangeParams&) = default;
 };
 void to_json(nlohmann::json& j, const OnChannelChangeParams& value);
-void from_json(const nlohmann::json& j, OnChannelChangeParams& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, OnChannelChangeParams& value);
 void decode(const nlohmann::json& j, OnChannelChangeParams& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const OnChannelChangeParams& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, OnChannelChangeParams& value);
 
 /// Params of on_watch_tick.
@@ -1139,11 +1018,9 @@ struct OnWatchTickParams {
   friend bool operator==(const OnWatchTickParams&, const OnWatchTickParams&) = default;
 };
 void to_json(nlohmann::json& j, const OnWatchTickParams& value);
-void from_json(const nlohmann::json& j, OnWatchTickParams& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, OnWatchTickParams& value);
 void decode(const nlohmann::json& j, OnWatchTickParams& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const OnWatchTickParams& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, OnWatchTickParams& value);
 
 /// Params of on_followed_live.
@@ -1154,11 +1031,9 @@ struct OnFollowedLiveParams {
   friend bool operator==(const OnFollowedLiveParams&, const OnFollowedLiveParams&) = default;
 };
 void to_json(nlohmann::json& j, const OnFollowedLiveParams& value);
-void from_json(const nlohmann::json& j, OnFollowedLiveParams& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, OnFollowedLiveParams& value);
 void decode(const nlohmann::json& j, OnFollowedLiveParams& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const OnFollowedLiveParams& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, OnFollowedLiveParams& value);
 
 /// Params of on_chat_message.
@@ -1170,11 +1045,9 @@ struct OnChatMessageParams {
   friend bool operator==(const OnChatMessageParams&, const OnChatMessageParams&) = default;
 };
 void to_json(nlohmann::json& j, const OnChatMessageParams& value);
-void from_json(const nlohmann::json& j, OnChatMessageParams& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, OnChatMessageParams& value);
 void decode(const nlohmann::json& j, OnChatMessageParams& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const OnChatMessageParams& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, OnChatMessageParams& value);
 
 /// Params of on_settings_change.
@@ -1185,11 +1058,9 @@ struct OnSettingsChangeParams {
   friend bool operator==(const OnSettingsChangeParams&, const OnSettingsChangeParams&) = default;
 };
 void to_json(nlohmann::json& j, const OnSettingsChangeParams& value);
-void from_json(const nlohmann::json& j, OnSettingsChangeParams& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, OnSettingsChangeParams& value);
 void decode(const nlohmann::json& j, OnSettingsChangeParams& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const OnSettingsChangeParams& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, OnSettingsChangeParams& value);
 
 /// Params of on_panel_change.
@@ -1199,11 +1070,9 @@ struct OnPanelChangeParams {
   friend bool operator==(const OnPanelChangeParams&, const OnPanelChangeParams&) = default;
 };
 void to_json(nlohmann::json& j, const OnPanelChangeParams& value);
-void from_json(const nlohmann::json& j, OnPanelChangeParams& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, OnPanelChangeParams& value);
 void decode(const nlohmann::json& j, OnPanelChangeParams& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const OnPanelChangeParams& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, OnPanelChangeParams& value);
 
 /// Params of get_followed_live: empty.
@@ -1211,11 +1080,9 @@ struct GetFollowedLiveParams {
   friend bool operator==(const GetFollowedLiveParams&, const GetFollowedLiveParams&) = default;
 };
 void to_json(nlohmann::json& j, const GetFollowedLiveParams& value);
-void from_json(const nlohmann::json& j, GetFollowedLiveParams& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, GetFollowedLiveParams& value);
 void decode(const nlohmann::json& j, GetFollowedLiveParams& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const GetFollowedLiveParams& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, GetFollowedLiveParams& value);
 
 /// Result of get_followed_live.
@@ -1226,11 +1093,9 @@ struct GetFollowedLiveResult {
   friend bool operator==(const GetFollowedLiveResult&, const GetFollowedLiveResult&) = default;
 };
 void to_json(nlohmann::json& j, const GetFollowedLiveResult& value);
-void from_json(const nlohmann::json& j, GetFollowedLiveResult& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, GetFollowedLiveResult& value);
 void decode(const nlohmann::json& j, GetFollowedLiveResult& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const GetFollowedLiveResult& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, GetFollowedLiveResult& value);
 
 /// Params of set_upstream.
@@ -1243,11 +1108,9 @@ struct SetUpstreamParams {
   friend bool operator==(const SetUpstreamParams&, const SetUpstreamParams&) = default;
 };
 void to_json(nlohmann::json& j, const SetUpstreamParams& value);
-void from_json(const nlohmann::json& j, SetUpstreamParams& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, SetUpstreamParams& value);
 void decode(const nlohmann::json& j, SetUpstreamParams& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const SetUpstreamParams& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, SetUpstreamParams& value);
 
 /// Result of set_upstream: an empty object.
@@ -1255,11 +1118,9 @@ struct SetUpstreamResult {
   friend bool operator==(const SetUpstreamResult&, const SetUpstreamResult&) = default;
 };
 void to_json(nlohmann::json& j, const SetUpstreamResult& value);
-void from_json(const nlohmann::json& j, SetUpstreamResult& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, SetUpstreamResult& value);
 void decode(const nlohmann::json& j, SetUpstreamResult& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const SetUpstreamResult& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, SetUpstreamResult& value);
 
 /// Params of get_credential.
@@ -1269,11 +1130,9 @@ struct GetCredentialParams {
   friend bool operator==(const GetCredentialParams&, const GetCredentialParams&) = default;
 };
 void to_json(nlohmann::json& j, const GetCredentialParams& value);
-void from_json(const nlohmann::json& j, GetCredentialParams& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, GetCredentialParams& value);
 void decode(const nlohmann::json& j, GetCredentialParams& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const GetCredentialParams& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, GetCredentialParams& value);
 
 // The values of NotifyLevel (rpckit::OpenEnum).
@@ -1298,13 +1157,6 @@ class NotifyLevel : public rpckit::OpenEnum<NotifyLevel, NotifyLevelValues> {
  public:
   using OpenEnum::OpenEnum;
 };
-void to_json(nlohmann::json& j, const NotifyLevel& value);
-void from_json(const nlohmann::json& j, NotifyLevel& value);  // throws rpckit::codec::DecodeError
-void decode(const nlohmann::json& j, NotifyLevel& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
-void write_json(std::string& out, const NotifyLevel& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
-bool read_json(rpckit::codec::JsonReader& in, NotifyLevel& value);
 
 /// Params of notify.
 struct NotifyParams {
@@ -1319,11 +1171,9 @@ struct NotifyParams {
   friend bool operator==(const NotifyParams&, const NotifyParams&) = default;
 };
 void to_json(nlohmann::json& j, const NotifyParams& value);
-void from_json(const nlohmann::json& j, NotifyParams& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, NotifyParams& value);
 void decode(const nlohmann::json& j, NotifyParams& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const NotifyParams& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, NotifyParams& value);
 
 /// Result of notify: an empty object.
@@ -1331,11 +1181,9 @@ struct NotifyResult {
   friend bool operator==(const NotifyResult&, const NotifyResult&) = default;
 };
 void to_json(nlohmann::json& j, const NotifyResult& value);
-void from_json(const nlohmann::json& j, NotifyResult& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, NotifyResult& value);
 void decode(const nlohmann::json& j, NotifyResult& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const NotifyResult& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, NotifyResult& value);
 
 // The values of LogLevel (rpckit::OpenEnum).
@@ -1362,13 +1210,6 @@ class LogLevel : public rpckit::OpenEnum<LogLevel, LogLevelValues> {
  public:
   using OpenEnum::OpenEnum;
 };
-void to_json(nlohmann::json& j, const LogLevel& value);
-void from_json(const nlohmann::json& j, LogLevel& value);  // throws rpckit::codec::DecodeError
-void decode(const nlohmann::json& j, LogLevel& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
-void write_json(std::string& out, const LogLevel& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
-bool read_json(rpckit::codec::JsonReader& in, LogLevel& value);
 
 /// Params of log.
 struct LogParams {
@@ -1383,11 +1224,9 @@ struct LogParams {
   friend bool operator==(const LogParams&, const LogParams&) = default;
 };
 void to_json(nlohmann::json& j, const LogParams& value);
-void from_json(const nlohmann::json& j, LogParams& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, LogParams& value);
 void decode(const nlohmann::json& j, LogParams& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const LogParams& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, LogParams& value);
 
 /// Params of register_panel.
@@ -1397,11 +1236,9 @@ struct RegisterPanelParams {
   friend bool operator==(const RegisterPanelParams&, const RegisterPanelParams&) = default;
 };
 void to_json(nlohmann::json& j, const RegisterPanelParams& value);
-void from_json(const nlohmann::json& j, RegisterPanelParams& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, RegisterPanelParams& value);
 void decode(const nlohmann::json& j, RegisterPanelParams& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const RegisterPanelParams& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, RegisterPanelParams& value);
 
 /// Result of register_panel: an empty object.
@@ -1409,11 +1246,9 @@ struct RegisterPanelResult {
   friend bool operator==(const RegisterPanelResult&, const RegisterPanelResult&) = default;
 };
 void to_json(nlohmann::json& j, const RegisterPanelResult& value);
-void from_json(const nlohmann::json& j, RegisterPanelResult& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, RegisterPanelResult& value);
 void decode(const nlohmann::json& j, RegisterPanelResult& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const RegisterPanelResult& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, RegisterPanelResult& value);
 
 /// Params of get_panel_values: empty.
@@ -1421,11 +1256,9 @@ struct GetPanelValuesParams {
   friend bool operator==(const GetPanelValuesParams&, const GetPanelValuesParams&) = default;
 };
 void to_json(nlohmann::json& j, const GetPanelValuesParams& value);
-void from_json(const nlohmann::json& j, GetPanelValuesParams& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, GetPanelValuesParams& value);
 void decode(const nlohmann::json& j, GetPanelValuesParams& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const GetPanelValuesParams& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, GetPanelValuesParams& value);
 
 /// Result of get_panel_values.
@@ -1435,11 +1268,9 @@ struct GetPanelValuesResult {
   friend bool operator==(const GetPanelValuesResult&, const GetPanelValuesResult&) = default;
 };
 void to_json(nlohmann::json& j, const GetPanelValuesResult& value);
-void from_json(const nlohmann::json& j, GetPanelValuesResult& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, GetPanelValuesResult& value);
 void decode(const nlohmann::json& j, GetPanelValuesResult& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const GetPanelValuesResult& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, GetPanelValuesResult& value);
 
 /// Params of set_status.
@@ -1452,11 +1283,9 @@ struct SetStatusParams {
   friend bool operator==(const SetStatusParams&, const SetStatusParams&) = default;
 };
 void to_json(nlohmann::json& j, const SetStatusParams& value);
-void from_json(const nlohmann::json& j, SetStatusParams& value);  // throws rpckit::codec::DecodeError
+void from_json(const nlohmann::json& j, SetStatusParams& value);
 void decode(const nlohmann::json& j, SetStatusParams& value, rpckit::codec::DecodePath& path);
-// Appends the JSON text to_json() + dump() would give, without the DOM.
 void write_json(std::string& out, const SetStatusParams& value);
-// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.
 bool read_json(rpckit::codec::JsonReader& in, SetStatusParams& value);
 
 }  // namespace streamnook::v1

@@ -39,7 +39,7 @@ TEST(AdditiveBuild, EveryExampleBuildsUnchangedAndTheAdditionsWork) {
   ASSERT_EQ(gen.exit_code, 0) << gen.out << gen.err;
   // Not vacuous: the build below uses bindings that differ from the checked-in ones.
   ASSERT_THAT(read_file(generated / "streamnook_v1" / "roles.hpp"),
-              HasSubstr("get_test_value(Context& context"));
+              HasSubstr("get_test_value(Context&, const GetTestValueParams&)"));
 
   const fs::path build = work.path() / "build";
   RunResult configure = run({RPCKIT_CMAKE_COMMAND, "-S",

@@ -13,7 +13,6 @@ void define_struct(Printer& p, Patterns& patterns, const ir::TypeDecl& d);
 void define_default_accessors(Printer& p, const ir::TypeDecl& d);
 
 void declare_string_enum(Printer& p, const ir::TypeDecl& d);
-void define_string_enum(Printer& p, const ir::TypeDecl& d);
 void declare_integer_enum(Printer& p, const ir::TypeDecl& d);
 void define_integer_enum(Printer& p, const ir::TypeDecl& d);
 
@@ -23,6 +22,6 @@ void define_union(Printer& p, const ir::TypeDecl& d);
 // write_json(): the direct encoder of any declared type (emit_writer.cpp).
 void define_writer(Printer& p, const ir::TypeDecl& d);
 // read_json(): the streaming decoder of any declared type (emit_reader.cpp).
-void define_reader(Printer& p, Patterns& patterns, const ir::TypeDecl& d);
+void define_reader(Printer& p, const ir::TypeDecl& d);
 
 }  // namespace rpckit::gen

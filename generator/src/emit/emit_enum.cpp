@@ -67,18 +67,6 @@ void declare_integer_enum(Printer& p, const ir::TypeDecl& d) {
       {{"name", d.name}, {"from_name", d.enum_.from_name_function}});
 }
 
-void define_string_enum(Printer& p, const ir::TypeDecl& d) {
-  p.print(
-      "void to_json(nlohmann::json& j, const $name$& value) { j = value.wire(); }\n"
-      "\n"
-      "void decode(const nlohmann::json& j, $name$& value, rpckit::codec::DecodePath& path) {\n"
-      "  if (!j.is_string()) rpckit::codec::fail_kind(j, \"string\", path);\n"
-      "  value = $name$::from_wire(j.get_ref<const std::string&>());\n"
-      "  rpckit::codec::check_listed(value.is_known(), value.wire(), $name$::kWire, path);\n"
-      "}\n",
-      {{"name", d.name}});
-}
-
 void define_integer_enum(Printer& p, const ir::TypeDecl& d) {
   p.print(
       "namespace {\n"

@@ -69,8 +69,7 @@ void emit_descriptor(Printer& p, const ir::Module& m, const ir::Message& msg) {
     gate += "\n    rpckit::GateClause{rpckit::GateClause::Kind::" + std::string(clause_kind(c.kind)) +
             ", \"" + c.list + "\", \"" + c.value + "\", \"" + c.param + "\"},";
   }
-  p.print("// Allowed when every clause holds; empty = ungated.\n"
-          "static constexpr std::array<rpckit::GateClause, $n$> kGate = {$gate$};\n",
+  p.print("static constexpr std::array<rpckit::GateClause, $n$> kGate = {$gate$};\n",
           {{"n", std::to_string(msg.gate.size())}, {"gate", gate.empty() ? "" : gate + "\n"}});
   if (m.error_code_type) {
     std::string type = spell(m, *m.error_code_type);
@@ -78,8 +77,7 @@ void emit_descriptor(Printer& p, const ir::Module& m, const ir::Message& msg) {
     for (const std::string& e : msg.errors) {
       errors += (errors.empty() ? "" : ", ") + type + "::" + e;
     }
-    p.print("// Errors it may return besides the generic ones.\n"
-            "static constexpr std::array<$type$, $n$> kErrors = {$errors$};\n",
+    p.print("static constexpr std::array<$type$, $n$> kErrors = {$errors$};\n",
             {{"type", type},
              {"n", std::to_string(msg.errors.size())},
              {"errors", errors}});
@@ -113,7 +111,16 @@ std::string emit_messages_header(const ir::Module& m) {
   for (const std::string& r : m.roles) {
     p.print("    case Role::$c$: return \"$r$\";\n", {{"c", m.role_enumerator(r)}, {"r", r}});
   }
-  p.print("  }\n  return {};\n}\n\nnamespace messages {\n\n");
+  p.print(
+      "  }\n"
+      "  return {};\n"
+      "}\n"
+      "\n"
+      "// One descriptor per message (rpckit/descriptors/message.hpp): its method, kind, roles,\n"
+      "// params and result types, params policy, the capability gate (allowed when every\n"
+      "// clause holds; empty = ungated), the default deadline of a request, and the errors it\n"
+      "// may return besides the generic ones.\n"
+      "namespace messages {\n\n");
   for (const ir::Message& msg : m.messages) {
     emit_descriptor(p, m, msg);
     p.print("};\n\n");

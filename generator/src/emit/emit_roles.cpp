@@ -18,20 +18,30 @@ std::vector<const ir::Message*> received_by(const ir::Module& m, const std::stri
 
 std::string result_type(const ir::Message& msg) { return cpp_type(*msg.result); }
 
+// Each message's documentation is on its descriptor (messages.hpp); the functions refer to it.
 void emit_handler_functions(Printer& p, const ir::Module& m, const ir::RoleSurface& s) {
   for (const ir::Message* msg : received_by(m, s.role)) {
-    p.print("\n");
-    doc_comment(p, msg->doc);
+    std::string result = msg->request ? result_type(*msg) : "void";
     Printer::Vars vars = {{"fn", msg->function_name},
                           {"params", msg->params_type},
-                          {"result", msg->request ? result_type(*msg) : "void"},
-                          {"descriptor", msg->cpp_name}};
-    p.print("virtual $result$ $fn$(Context& context, const $params$& params) {\n", vars);
-    p.print("  (void)context;\n  (void)params;\n");
+                          {"result", result},
+                          {"descriptor", msg->cpp_name},
+                          {"body", msg->request ? " {" : " {}"}};
+    // "  virtual R fn(Context&, const P&) {": on one line when it fits in 100 columns.
+    std::size_t width = 2 + 8 + result.size() + 1 + msg->function_name.size() + 10 +
+                        msg->params_type.size() + 2 + 3;
+    p.print(width <= 100 ? "\n/// messages::$descriptor$\n"
+                           "virtual $result$ $fn$(Context&, const $params$&)$body$\n"
+                         : "\n/// messages::$descriptor$\n"
+                           "virtual $result$ $fn$(\n"
+                           "    Context&, const $params$&)$body$\n",
+            vars);
     if (msg->request) {
-      p.print("  rpckit::roles::method_not_found(messages::$descriptor$::kMethod);\n", vars);
+      p.print(
+          "  rpckit::roles::method_not_found(messages::$descriptor$::kMethod);\n"
+          "}\n",
+          vars);
     }
-    p.print("}\n");
   }
 }
 
@@ -67,8 +77,7 @@ void emit_client(Printer& p, const ir::Module& m, const ir::RoleSurface& s) {
   {
     Printer::Indent in(p);
     for (const ir::Message* msg : received_by(m, s.role)) {
-      p.print("\n");
-      doc_comment(p, msg->doc);
+      p.print("\n/// messages::$descriptor$\n", {{"descriptor", msg->cpp_name}});
       Printer::Vars vars = {{"fn", msg->function_name},
                             {"params", msg->params_type},
                             {"default", msg->params_all_optional ? " = {}" : ""},

@@ -2,6 +2,8 @@
 // accessors (types.cpp).
 #include <algorithm>
 
+#include <nlohmann/json.hpp>
+
 #include "emit/common.hpp"
 #include "emit/emit_constructs.hpp"
 
@@ -44,72 +46,105 @@ void declare_struct(Printer& p, const ir::TypeDecl& d) {
   p.print("};\n");
 }
 
+namespace {
+
+// A C++ string literal of `text`: quoted, `"` and `\` escaped; a raw literal when it holds
+// anything but printable ASCII.
+std::string string_literal(const std::string& text) {
+  std::string out = "\"";
+  for (char c : text) {
+    auto u = static_cast<unsigned char>(c);
+    if (u < 0x20 || u >= 0x7F) return raw_literal(text);
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out + "\"";
+}
+
+constexpr std::size_t kMaxReadRequired = 64;  // read_object's "seen" mask: one bit each
+
+std::string check_name(const ir::TypeDecl& d, const ir::Field& f) {
+  return "check_" + d.name + "_" + f.cpp_name;
+}
+
+// One function per member with constraints: checks a decoded value (its path already points
+// at the member), by the DOM decoder's checks.
+void define_member_checks(Printer& p, Patterns& patterns, const ir::TypeDecl& d) {
+  for (const ir::Field& f : d.struct_.fields) {
+    if (f.const_json || !has_checks(f.type)) continue;
+    p.print("void $check$(const $type$& value, rpckit::codec::DecodePath& path) {\n",
+            {{"check", check_name(d, f)}, {"type", field_type(f)}});
+    {
+      Printer::Indent in(p);
+      emit_checks(p, patterns, f.type, f.required ? "value" : "(*value)", 0);
+    }
+    p.print("}\n");
+  }
+}
+
+}  // namespace
+
 void define_struct(Printer& p, Patterns& patterns, const ir::TypeDecl& d) {
+  // The member table (rpckit/codec/object_codec.hpp), in schema order: decode() reports
+  // problems in this order.
+  const std::string table = "k" + d.name + "Members";
+  p.print("namespace {\n");
+  define_member_checks(p, patterns, d);
+  if (d.struct_.fields.empty()) {
+    p.print("constexpr std::tuple<> $table${};\n", {{"table", table}});
+  } else {
+    p.print("constexpr auto $table$ = std::tuple{\n", {{"table", table}});
+    {
+      Printer::Indent in(p);
+      Printer::Indent continued(p);
+      for (const ir::Field& f : d.struct_.fields) {
+        const std::string key = string_literal(f.wire_name);
+        if (f.const_json) {
+          p.print(f.required ? "rpckit::codec::constant($key$, $json$),\n"
+                             : "rpckit::codec::constant($key$, $json$, false),\n",
+                  {{"key", key}, {"json", string_literal(nlohmann::json::parse(*f.const_json).dump())}});
+          continue;
+        }
+        p.print(f.required ? "rpckit::codec::required($key$, &$owner$::$name$$check$),\n"
+                           : "rpckit::codec::optional($key$, &$owner$::$name$$check$),\n",
+                {{"key", key},
+                 {"owner", d.name},
+                 {"name", f.cpp_name},
+                 {"check", has_checks(f.type) ? ", " + check_name(d, f) : ""}});
+      }
+    }
+    p.print("};\n");
+  }
+  p.print("}  // namespace\n");
   const auto& fields = d.struct_.fields;
-  bool stores_nothing = std::all_of(fields.begin(), fields.end(),
-                                    [](const ir::Field& f) { return f.const_json.has_value(); });
-  p.print("void to_json(nlohmann::json& j, const $name$& value) {\n", {{"name", d.name}});
-  {
-    Printer::Indent in(p);
-    p.print("j = nlohmann::json::object();\n");
-    for (const ir::Field& f : fields) {
-      Printer::Vars vars = {{"wire", f.wire_name}, {"name", f.cpp_name}};
-      if (f.const_json) {
-        p.print("j[\"$wire$\"] = nlohmann::json::parse($json$);\n",
-                {{"wire", f.wire_name}, {"json", raw_literal(*f.const_json)}});
-      } else if (f.required) {
-        p.print("j[\"$wire$\"] = value.$name$;\n", vars);
-      } else {
-        p.print("rpckit::codec::encode_optional(j, \"$wire$\", value.$name$);\n", vars);
-      }
-    }
-    if (stores_nothing) p.print("(void)value;\n");
+  std::size_t required = std::count_if(fields.begin(), fields.end(),
+                                       [](const ir::Field& f) { return f.required; });
+  if (required <= kMaxReadRequired) {
+    p.print("RPCKIT_OBJECT_CODEC($name$)\n", {{"name", d.name}});
+    return;
   }
+  // Too many required members for read_object's mask: read_json leaves them to decode().
   p.print(
+      "void to_json(nlohmann::json& j, const $name$& value) {\n"
+      "  rpckit::codec::object_to_json<$table$>(j, value);\n"
       "}\n"
-      "\n"
       "void decode(const nlohmann::json& j, $name$& value, rpckit::codec::DecodePath& path) {\n"
-      "  rpckit::codec::expect_object(j, path);\n",
-      {{"name", d.name}});
-  {
-    Printer::Indent in(p);
-    if (stores_nothing) p.print("(void)value;\n");
-    for (const ir::Field& f : fields) {
-      Printer::Vars vars = {{"wire", f.wire_name}, {"name", f.cpp_name}};
-      if (f.const_json) {
-        p.print(
-            "{\n"
-            "  static const nlohmann::json expected = nlohmann::json::parse($json$);\n"
-            "  rpckit::codec::decode_const(j, \"$wire$\", expected, $required$, path);\n"
-            "}\n",
-            {{"json", raw_literal(*f.const_json)},
-             {"wire", f.wire_name},
-             {"required", f.required ? "true" : "false"}});
-        continue;
-      }
-      if (!has_checks(f.type)) {
-        p.print(f.required ? "rpckit::codec::decode_required(j, \"$wire$\", value.$name$, path);\n"
-                           : "rpckit::codec::decode_optional(j, \"$wire$\", value.$name$, path);\n",
-                vars);
-        continue;
-      }
-      // Constraints are checked on a decoded value only (a collecting path goes on after a
-      // member that failed).
-      p.print(f.required
-                  ? "if (rpckit::codec::decode_required(j, \"$wire$\", value.$name$, path)) {\n"
-                  : "rpckit::codec::decode_optional(j, \"$wire$\", value.$name$, path);\n"
-                    "if (value.$name$.has_value()) {\n",
-              vars);
-      {
-        Printer::Indent in2(p);
-        p.print("rpckit::codec::DecodePath::Key scope(path, \"$wire$\");\n", vars);
-        emit_checks(p, patterns, f.type,
-                    f.required ? "value." + f.cpp_name : "(*value." + f.cpp_name + ")", 0);
-      }
-      p.print("}\n");
-    }
-  }
-  p.print("}\n");
+      "  rpckit::codec::decode_object<$table$>(j, value, path);\n"
+      "}\n"
+      "void write_json(std::string& out, const $name$& value) {\n"
+      "  rpckit::codec::write_object<$table$>(out, value);\n"
+      "}\n"
+      "bool read_json(rpckit::codec::JsonReader& in, $name$& value) {\n"
+      "  rpckit::JsonValue dom;\n"
+      "  rpckit::codec::read_json(in, dom);\n"
+      "  rpckit::codec::DecodePath path;\n"
+      "  decode(dom.get(), value, path);\n"
+      "  return true;\n"
+      "}\n"
+      "void from_json(const nlohmann::json& j, $name$& value) {\n"
+      "  rpckit::codec::decode_from(j, value, {});\n"
+      "}\n",
+      {{"name", d.name}, {"table", table}});
 }
 
 // Accessors of defaults without a plain C++ expression ({} for an object, any JSON): the

@@ -26,11 +26,25 @@ std::string emit_types_header(const ir::Module& m) {
       "\n"
       "#include \"rpckit/codec/decode_error.hpp\"\n"
       "#include \"rpckit/codec/json_reader.hpp\"\n"
+      "#include \"rpckit/codec/open_enum_codec.hpp\"\n"
       "#include \"rpckit/values/json_value.hpp\"\n"
       "#include \"rpckit/values/nullable.hpp\"\n"
       "#include \"rpckit/values/open_enum.hpp\"\n"
       "\n");
   open_namespace(p, m);
+  p.print(
+      "// Each type's codec (types.cpp): to_json/from_json for nlohmann::json (from_json throws\n"
+      "// rpckit::codec::DecodeError); decode() with the path errors are reported at;\n"
+      "// write_json() appends the JSON text to_json() + dump() would give, without the DOM;\n"
+      "// read_json() decodes JSON text without the DOM (false: decode_text() asks decode()).\n"
+      "// String enums (rpckit::OpenEnum) have theirs from rpckit/codec/open_enum_codec.hpp,\n"
+      "// named here too:\n"
+      "using rpckit::decode;\n"
+      "using rpckit::from_json;\n"
+      "using rpckit::read_json;\n"
+      "using rpckit::to_json;\n"
+      "using rpckit::write_json;\n"
+      "\n");
   for (const ir::TypeDecl& d : m.types) {
     bool open_enum = d.kind == ir::TypeDecl::Kind::kEnum && !d.enum_.integer;
     if (!open_enum) doc_comment(p, d.doc);  // an open enum's goes on its class, not its values
@@ -48,14 +62,15 @@ std::string emit_types_header(const ir::Module& m) {
         p.print("using $name$ = $type$;\n\n", {{"name", d.name}, {"type", cpp_type(d.alias_)}});
         continue;  // a std::map: the container codecs serve it
     }
+    if (open_enum) {
+      p.print("\n");
+      continue;
+    }
     p.print(
         "void to_json(nlohmann::json& j, const $name$& value);\n"
-        "void from_json(const nlohmann::json& j, $name$& value);  // throws "
-        "rpckit::codec::DecodeError\n"
+        "void from_json(const nlohmann::json& j, $name$& value);\n"
         "void decode(const nlohmann::json& j, $name$& value, rpckit::codec::DecodePath& path);\n"
-        "// Appends the JSON text to_json() + dump() would give, without the DOM.\n"
         "void write_json(std::string& out, const $name$& value);\n"
-        "// Decodes from JSON text without the DOM; false: decode_text() asks decode() instead.\n"
         "bool read_json(rpckit::codec::JsonReader& in, $name$& value);\n"
         "\n",
         {{"name", d.name}});

@@ -10,30 +10,26 @@ std::string emit_types_source(const ir::Module& m) {
   Printer body;
   Patterns patterns;
   for (const ir::TypeDecl& d : m.types) {
-    if (d.kind == ir::TypeDecl::Kind::kAlias) continue;
+    if (d.kind == ir::TypeDecl::Kind::kAlias) continue;  // a std::map: the container codecs
+    if (d.kind == ir::TypeDecl::Kind::kEnum && !d.enum_.integer) continue;  // open_enum_codec
     body.print("// ---- $name$\n\n", {{"name", d.name}});
-    switch (d.kind) {
-      case ir::TypeDecl::Kind::kStruct:
-        define_struct(body, patterns, d);
-        define_default_accessors(body, d);
-        break;
-      case ir::TypeDecl::Kind::kEnum:
-        if (d.enum_.integer) {
-          define_integer_enum(body, d);
-        } else {
-          define_string_enum(body, d);
-        }
-        break;
-      case ir::TypeDecl::Kind::kUnion: define_union(body, d); break;
-      case ir::TypeDecl::Kind::kAlias: continue;
+    if (d.kind == ir::TypeDecl::Kind::kStruct) {
+      define_struct(body, patterns, d);  // its whole codec, by RPCKIT_OBJECT_CODEC
+      define_default_accessors(body, d);
+      body.print("\n");
+      continue;
+    }
+    if (d.kind == ir::TypeDecl::Kind::kEnum) {
+      define_integer_enum(body, d);
+    } else {
+      define_union(body, d);
     }
     define_writer(body, d);
-    define_reader(body, patterns, d);
+    define_reader(body, d);
     body.print(
         "\n"
         "void from_json(const nlohmann::json& j, $name$& value) {\n"
-        "  rpckit::codec::DecodePath path;\n"
-        "  decode(j, value, path);\n"
+        "  rpckit::codec::decode_from(j, value, {});\n"
         "}\n"
         "\n",
         {{"name", d.name}});
@@ -45,12 +41,14 @@ std::string emit_types_source(const ir::Module& m) {
       "#include \"$module$/types.hpp\"\n"
       "\n"
       "#include <array>\n"
+      "#include <tuple>\n"
       "#include <utility>\n"
       "\n"
       "#include <nlohmann/json.hpp>\n"
       "\n"
       "#include \"rpckit/codec/codec.hpp\"\n"
       "#include \"rpckit/codec/json_writer.hpp\"\n"
+      "#include \"rpckit/codec/object_codec.hpp\"\n"
       "#include \"rpckit/codec/text_decoder.hpp\"\n"
       "\n",
       {{"module", m.name}});

@@ -50,6 +50,9 @@ void decode(const nlohmann::json& j, double& out, DecodePath& path) {
 void decode(const nlohmann::json& j, JsonValue& out, DecodePath&) { out = JsonValue(j); }
 
 void encode_into(nlohmann::json& j, std::nullptr_t) { j = nullptr; }
+
+void encode_into(nlohmann::json& j, std::string_view text) { j = std::string(text); }
+
 bool is_null(const nlohmann::json& j) noexcept { return j.is_null(); }
 
 void decode(const nlohmann::json& j, std::nullptr_t& out, DecodePath& path) {

@@ -188,15 +188,9 @@ void check_unique(const std::vector<T>& items, DecodePath& path) {
   }
 }
 
-// Strict enums (DecodePath::strict_enums): a value that is not `known` is rejected, naming the
-// listed ones: "expected one of \"A\", \"B\", got \"D\"" (string enums), "expected one of
-// -32700, -32600, got 5" (integer enums, `entries` holding `.value`).
-void reject_unlisted(std::string_view got, std::span<const std::string_view> listed,
-                     const DecodePath& path);
-inline void check_listed(bool known, std::string_view got,
-                         std::span<const std::string_view> listed, const DecodePath& path) {
-  if (!known && path.strict_enums()) reject_unlisted(got, listed, path);
-}
+// Strict enums (DecodePath::strict_enums): an integer enum's value that is not `known` is
+// rejected, naming the listed ones: "expected one of -32700, -32600, got 5" (`entries` holding
+// `.value`). String enums: check_listed (value_codec.hpp).
 template <class Entries>
 void check_listed_code(bool known, std::int32_t got, const Entries& entries,
                        const DecodePath& path) {

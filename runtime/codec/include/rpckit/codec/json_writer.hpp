@@ -113,13 +113,21 @@ class ObjectWriter {
     open(key);
     out_ += json;
   }
-
- private:
+  // The start of a member whose value the caller writes next: `key` as above, or a key that
+  // JSON must escape, given as it is.
   void open(std::string_view key) {
     if (!first_) out_ += ',';
     first_ = false;
     out_ += key;
   }
+  void open_escaped(std::string_view key) {
+    if (!first_) out_ += ',';
+    first_ = false;
+    write_json(out_, key);
+    out_ += ':';
+  }
+
+ private:
   std::string& out_;
   bool first_ = true;
 };

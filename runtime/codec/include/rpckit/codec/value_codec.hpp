@@ -5,6 +5,7 @@
 // need, so their public headers stay light: generated to_json/decode are declared out of
 // line next to each type (found by ADL), the primitives' here.
 #include <cstddef>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -24,6 +25,16 @@ void decode(const nlohmann::json& j, JsonValue& out, DecodePath& path);
 void decode(const nlohmann::json& j, std::nullptr_t& out, DecodePath& path);
 
 void encode_into(nlohmann::json& j, std::nullptr_t value);
+void encode_into(nlohmann::json& j, std::string_view text);  // a JSON string
+
+// Strict enums (DecodePath::strict_enums): a string enum's value that is not `known` is
+// rejected, naming the listed ones: "expected one of \"A\", \"B\", got \"D\"".
+void reject_unlisted(std::string_view got, std::span<const std::string_view> listed,
+                     const DecodePath& path);
+inline void check_listed(bool known, std::string_view got,
+                         std::span<const std::string_view> listed, const DecodePath& path) {
+  if (!known && path.strict_enums()) reject_unlisted(got, listed, path);
+}
 
 bool is_null(const nlohmann::json& j) noexcept;
 
