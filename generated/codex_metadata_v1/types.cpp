@@ -3,7 +3,6 @@
 #include "codex_metadata_v1/types.hpp"
 
 #include <array>
-#include <tuple>
 #include <utility>
 
 #include <nlohmann/json.hpp>
@@ -108,16 +107,15 @@ void from_json(const nlohmann::json& j, ErrorCode& value) {
 // ---- Capabilities
 
 namespace {
-constexpr auto kCapabilitiesMembers = std::tuple{
-    rpckit::codec::optional("seriesMetadataProvider", &Capabilities::seriesMetadataProvider),
-};
+constexpr auto kCapabilitiesMembers = rpckit::codec::members(
+    rpckit::codec::optional("seriesMetadataProvider", &Capabilities::seriesMetadataProvider));
 }  // namespace
 RPCKIT_OBJECT_CODEC(Capabilities)
 
 // ---- CredentialField
 
 namespace {
-constexpr auto kCredentialFieldMembers = std::tuple{
+constexpr auto kCredentialFieldMembers = rpckit::codec::members(
     rpckit::codec::required("key", &CredentialField::key),
     rpckit::codec::required("label", &CredentialField::label),
     rpckit::codec::optional("description", &CredentialField::description),
@@ -125,8 +123,7 @@ constexpr auto kCredentialFieldMembers = std::tuple{
     rpckit::codec::optional("sensitive", &CredentialField::sensitive),
     rpckit::codec::optional("credentialType", &CredentialField::credentialType),
     rpckit::codec::optional("type", &CredentialField::type),
-    rpckit::codec::optional("placeholder", &CredentialField::placeholder),
-};
+    rpckit::codec::optional("placeholder", &CredentialField::placeholder));
 }  // namespace
 RPCKIT_OBJECT_CODEC(CredentialField)
 
@@ -145,7 +142,7 @@ void check_PluginManifest_protocolVersion(const std::string& value, rpckit::code
   rpckit::codec::check_pattern(value, pattern_2(), path,
       R"rpckit(expected protocol version "1.<minor>" (major 1))rpckit");
 }
-constexpr auto kPluginManifestMembers = std::tuple{
+constexpr auto kPluginManifestMembers = rpckit::codec::members(
     rpckit::codec::required("name", &PluginManifest::name, check_PluginManifest_name),
     rpckit::codec::required("displayName", &PluginManifest::displayName),
     rpckit::codec::required("version", &PluginManifest::version, check_PluginManifest_version),
@@ -155,8 +152,7 @@ constexpr auto kPluginManifestMembers = std::tuple{
     rpckit::codec::required("protocolVersion", &PluginManifest::protocolVersion, check_PluginManifest_protocolVersion),
     rpckit::codec::required("capabilities", &PluginManifest::capabilities),
     rpckit::codec::optional("requiredCredentials", &PluginManifest::requiredCredentials),
-    rpckit::codec::optional("configSchema", &PluginManifest::configSchema),
-};
+    rpckit::codec::optional("configSchema", &PluginManifest::configSchema));
 }  // namespace
 RPCKIT_OBJECT_CODEC(PluginManifest)
 
@@ -167,11 +163,10 @@ void check_Title_language(const std::optional<std::string>& value, rpckit::codec
   rpckit::codec::check_pattern((*value), pattern_3(), path,
       R"rpckit(expected an ISO 639-1 code (two lowercase letters))rpckit");
 }
-constexpr auto kTitleMembers = std::tuple{
+constexpr auto kTitleMembers = rpckit::codec::members(
     rpckit::codec::required("value", &Title::value),
     rpckit::codec::optional("language", &Title::language, check_Title_language),
-    rpckit::codec::optional("primary", &Title::primary),
-};
+    rpckit::codec::optional("primary", &Title::primary));
 }  // namespace
 RPCKIT_OBJECT_CODEC(Title)
 
@@ -181,7 +176,7 @@ namespace {
 void check_SearchResult_score(const std::optional<double>& value, rpckit::codec::DecodePath& path) {
   rpckit::codec::check_range(static_cast<double>((*value)), 0.0, 100.0, path);
 }
-constexpr auto kSearchResultMembers = std::tuple{
+constexpr auto kSearchResultMembers = rpckit::codec::members(
     rpckit::codec::required("externalId", &SearchResult::externalId),
     rpckit::codec::required("title", &SearchResult::title),
     rpckit::codec::optional("alternateTitles", &SearchResult::alternateTitles),
@@ -190,8 +185,7 @@ constexpr auto kSearchResultMembers = std::tuple{
     rpckit::codec::optional("summary", &SearchResult::summary),
     rpckit::codec::optional("status", &SearchResult::status),
     rpckit::codec::optional("score", &SearchResult::score, check_SearchResult_score),
-    rpckit::codec::optional("providerData", &SearchResult::providerData),
-};
+    rpckit::codec::optional("providerData", &SearchResult::providerData));
 }  // namespace
 RPCKIT_OBJECT_CODEC(SearchResult)
 
@@ -201,12 +195,11 @@ namespace {
 void check_SearchResponse_page(const std::optional<std::int64_t>& value, rpckit::codec::DecodePath& path) {
   rpckit::codec::check_range(static_cast<double>((*value)), 1.0, std::nullopt, path);
 }
-constexpr auto kSearchResponseMembers = std::tuple{
+constexpr auto kSearchResponseMembers = rpckit::codec::members(
     rpckit::codec::required("results", &SearchResponse::results),
     rpckit::codec::optional("totalResults", &SearchResponse::totalResults),
     rpckit::codec::optional("page", &SearchResponse::page, check_SearchResponse_page),
-    rpckit::codec::optional("hasNextPage", &SearchResponse::hasNextPage),
-};
+    rpckit::codec::optional("hasNextPage", &SearchResponse::hasNextPage));
 }  // namespace
 RPCKIT_OBJECT_CODEC(SearchResponse)
 
@@ -216,31 +209,28 @@ namespace {
 void check_MatchResponse_confidence(const double& value, rpckit::codec::DecodePath& path) {
   rpckit::codec::check_range(static_cast<double>(value), 0.0, 100.0, path);
 }
-constexpr auto kMatchResponseMembers = std::tuple{
+constexpr auto kMatchResponseMembers = rpckit::codec::members(
     rpckit::codec::required("match", &MatchResponse::match),
     rpckit::codec::required("confidence", &MatchResponse::confidence, check_MatchResponse_confidence),
-    rpckit::codec::optional("alternatives", &MatchResponse::alternatives),
-};
+    rpckit::codec::optional("alternatives", &MatchResponse::alternatives));
 }  // namespace
 RPCKIT_OBJECT_CODEC(MatchResponse)
 
 // ---- Person
 
 namespace {
-constexpr auto kPersonMembers = std::tuple{
+constexpr auto kPersonMembers = rpckit::codec::members(
     rpckit::codec::required("name", &Person::name),
-    rpckit::codec::optional("role", &Person::role),
-};
+    rpckit::codec::optional("role", &Person::role));
 }  // namespace
 RPCKIT_OBJECT_CODEC(Person)
 
 // ---- ExternalLink
 
 namespace {
-constexpr auto kExternalLinkMembers = std::tuple{
+constexpr auto kExternalLinkMembers = rpckit::codec::members(
     rpckit::codec::required("name", &ExternalLink::name),
-    rpckit::codec::required("url", &ExternalLink::url),
-};
+    rpckit::codec::required("url", &ExternalLink::url));
 }  // namespace
 RPCKIT_OBJECT_CODEC(ExternalLink)
 
@@ -253,7 +243,7 @@ void check_SeriesMetadata_titles(const std::vector<Title>& value, rpckit::codec:
 void check_SeriesMetadata_rating(const std::optional<double>& value, rpckit::codec::DecodePath& path) {
   rpckit::codec::check_range(static_cast<double>((*value)), 0.0, 10.0, path);
 }
-constexpr auto kSeriesMetadataMembers = std::tuple{
+constexpr auto kSeriesMetadataMembers = rpckit::codec::members(
     rpckit::codec::required("externalId", &SeriesMetadata::externalId),
     rpckit::codec::required("titles", &SeriesMetadata::titles, check_SeriesMetadata_titles),
     rpckit::codec::optional("summary", &SeriesMetadata::summary),
@@ -273,8 +263,7 @@ constexpr auto kSeriesMetadataMembers = std::tuple{
     rpckit::codec::optional("rating", &SeriesMetadata::rating, check_SeriesMetadata_rating),
     rpckit::codec::optional("ratingCount", &SeriesMetadata::ratingCount),
     rpckit::codec::optional("externalLinks", &SeriesMetadata::externalLinks),
-    rpckit::codec::optional("providerData", &SeriesMetadata::providerData),
-};
+    rpckit::codec::optional("providerData", &SeriesMetadata::providerData));
 }  // namespace
 RPCKIT_OBJECT_CODEC(SeriesMetadata)
 
@@ -284,28 +273,25 @@ namespace {
 void check_RateLimitedData_retryAfterSeconds(const std::int64_t& value, rpckit::codec::DecodePath& path) {
   rpckit::codec::check_range(static_cast<double>(value), 0.0, std::nullopt, path);
 }
-constexpr auto kRateLimitedDataMembers = std::tuple{
-    rpckit::codec::required("retryAfterSeconds", &RateLimitedData::retryAfterSeconds, check_RateLimitedData_retryAfterSeconds),
-};
+constexpr auto kRateLimitedDataMembers = rpckit::codec::members(
+    rpckit::codec::required("retryAfterSeconds", &RateLimitedData::retryAfterSeconds, check_RateLimitedData_retryAfterSeconds));
 }  // namespace
 RPCKIT_OBJECT_CODEC(RateLimitedData)
 
 // ---- ApiErrorData
 
 namespace {
-constexpr auto kApiErrorDataMembers = std::tuple{
-    rpckit::codec::optional("statusCode", &ApiErrorData::statusCode),
-};
+constexpr auto kApiErrorDataMembers = rpckit::codec::members(
+    rpckit::codec::optional("statusCode", &ApiErrorData::statusCode));
 }  // namespace
 RPCKIT_OBJECT_CODEC(ApiErrorData)
 
 // ---- InitializeParams
 
 namespace {
-constexpr auto kInitializeParamsMembers = std::tuple{
+constexpr auto kInitializeParamsMembers = rpckit::codec::members(
     rpckit::codec::optional("config", &InitializeParams::config),
-    rpckit::codec::optional("credentials", &InitializeParams::credentials),
-};
+    rpckit::codec::optional("credentials", &InitializeParams::credentials));
 }  // namespace
 RPCKIT_OBJECT_CODEC(InitializeParams)
 
@@ -324,14 +310,14 @@ std::map<std::string, rpckit::JsonValue> InitializeParams::config_or_default() c
 // ---- PingParams
 
 namespace {
-constexpr std::tuple<> kPingParamsMembers{};
+constexpr auto kPingParamsMembers = rpckit::codec::members();
 }  // namespace
 RPCKIT_OBJECT_CODEC(PingParams)
 
 // ---- ShutdownParams
 
 namespace {
-constexpr std::tuple<> kShutdownParamsMembers{};
+constexpr auto kShutdownParamsMembers = rpckit::codec::members();
 }  // namespace
 RPCKIT_OBJECT_CODEC(ShutdownParams)
 
@@ -344,31 +330,28 @@ void check_MetadataSearchParams_query(const std::string& value, rpckit::codec::D
 void check_MetadataSearchParams_limit(const std::optional<std::int64_t>& value, rpckit::codec::DecodePath& path) {
   rpckit::codec::check_range(static_cast<double>((*value)), 1.0, std::nullopt, path);
 }
-constexpr auto kMetadataSearchParamsMembers = std::tuple{
+constexpr auto kMetadataSearchParamsMembers = rpckit::codec::members(
     rpckit::codec::required("query", &MetadataSearchParams::query, check_MetadataSearchParams_query),
-    rpckit::codec::optional("limit", &MetadataSearchParams::limit, check_MetadataSearchParams_limit),
-};
+    rpckit::codec::optional("limit", &MetadataSearchParams::limit, check_MetadataSearchParams_limit));
 }  // namespace
 RPCKIT_OBJECT_CODEC(MetadataSearchParams)
 
 // ---- MetadataGetParams
 
 namespace {
-constexpr auto kMetadataGetParamsMembers = std::tuple{
+constexpr auto kMetadataGetParamsMembers = rpckit::codec::members(
     rpckit::codec::required("externalId", &MetadataGetParams::externalId),
-    rpckit::codec::optional("providerData", &MetadataGetParams::providerData),
-};
+    rpckit::codec::optional("providerData", &MetadataGetParams::providerData));
 }  // namespace
 RPCKIT_OBJECT_CODEC(MetadataGetParams)
 
 // ---- MetadataMatchParams
 
 namespace {
-constexpr auto kMetadataMatchParamsMembers = std::tuple{
+constexpr auto kMetadataMatchParamsMembers = rpckit::codec::members(
     rpckit::codec::required("title", &MetadataMatchParams::title),
     rpckit::codec::optional("year", &MetadataMatchParams::year),
-    rpckit::codec::optional("author", &MetadataMatchParams::author),
-};
+    rpckit::codec::optional("author", &MetadataMatchParams::author));
 }  // namespace
 RPCKIT_OBJECT_CODEC(MetadataMatchParams)
 

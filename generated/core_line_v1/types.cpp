@@ -3,7 +3,6 @@
 #include "core_line_v1/types.hpp"
 
 #include <array>
-#include <tuple>
 #include <utility>
 
 #include <nlohmann/json.hpp>
@@ -35,10 +34,9 @@ const rpckit::codec::Pattern& pattern_1() {
 // ---- HandshakeRequest
 
 namespace {
-constexpr auto kHandshakeRequestMembers = std::tuple{
+constexpr auto kHandshakeRequestMembers = rpckit::codec::members(
     rpckit::codec::constant("type", "\"handshake\""),
-    rpckit::codec::required("protocol_version", &HandshakeRequest::protocol_version),
-};
+    rpckit::codec::required("protocol_version", &HandshakeRequest::protocol_version));
 }  // namespace
 RPCKIT_OBJECT_CODEC(HandshakeRequest)
 
@@ -56,36 +54,33 @@ void check_Manifest_plugin_version(const std::string& value, rpckit::codec::Deco
 void check_Manifest_exposed_tools(const std::vector<std::string>& value, rpckit::codec::DecodePath& path) {
   rpckit::codec::check_items(value.size(), std::size_t{1}, std::nullopt, path);
 }
-constexpr auto kManifestMembers = std::tuple{
+constexpr auto kManifestMembers = rpckit::codec::members(
     rpckit::codec::required("plugin_id", &Manifest::plugin_id, check_Manifest_plugin_id),
     rpckit::codec::required("plugin_version", &Manifest::plugin_version, check_Manifest_plugin_version),
     rpckit::codec::required("protocol_version", &Manifest::protocol_version),
     rpckit::codec::required("exposed_tools", &Manifest::exposed_tools, check_Manifest_exposed_tools),
-    rpckit::codec::optional("capabilities", &Manifest::capabilities),
-};
+    rpckit::codec::optional("capabilities", &Manifest::capabilities));
 }  // namespace
 RPCKIT_OBJECT_CODEC(Manifest)
 
 // ---- HandshakeResponse
 
 namespace {
-constexpr auto kHandshakeResponseMembers = std::tuple{
+constexpr auto kHandshakeResponseMembers = rpckit::codec::members(
     rpckit::codec::constant("type", "\"handshake\""),
-    rpckit::codec::required("manifest", &HandshakeResponse::manifest),
-};
+    rpckit::codec::required("manifest", &HandshakeResponse::manifest));
 }  // namespace
 RPCKIT_OBJECT_CODEC(HandshakeResponse)
 
 // ---- RequestContext
 
 namespace {
-constexpr auto kRequestContextMembers = std::tuple{
+constexpr auto kRequestContextMembers = rpckit::codec::members(
     rpckit::codec::optional("workspace_id", &RequestContext::workspace_id),
     rpckit::codec::optional("widget_id", &RequestContext::widget_id),
     rpckit::codec::optional("repo_root", &RequestContext::repo_root),
     rpckit::codec::optional("role_id", &RequestContext::role_id),
-    rpckit::codec::optional("mode_id", &RequestContext::mode_id),
-};
+    rpckit::codec::optional("mode_id", &RequestContext::mode_id));
 }  // namespace
 RPCKIT_OBJECT_CODEC(RequestContext)
 
@@ -99,13 +94,12 @@ void check_ExecuteRequest_tool_name(const std::string& value, rpckit::codec::Dec
   rpckit::codec::check_pattern(value, pattern_0(), path,
       R"rpckit(must not be blank)rpckit");
 }
-constexpr auto kExecuteRequestMembers = std::tuple{
+constexpr auto kExecuteRequestMembers = rpckit::codec::members(
     rpckit::codec::constant("type", "\"request\""),
     rpckit::codec::required("request_id", &ExecuteRequest::request_id, check_ExecuteRequest_request_id),
     rpckit::codec::required("tool_name", &ExecuteRequest::tool_name, check_ExecuteRequest_tool_name),
     rpckit::codec::required("context", &ExecuteRequest::context),
-    rpckit::codec::required("input", &ExecuteRequest::input),
-};
+    rpckit::codec::required("input", &ExecuteRequest::input));
 }  // namespace
 RPCKIT_OBJECT_CODEC(ExecuteRequest)
 
@@ -116,10 +110,9 @@ void check_PluginError_message(const std::string& value, rpckit::codec::DecodePa
   rpckit::codec::check_pattern(value, pattern_0(), path,
       R"rpckit(must not be blank)rpckit");
 }
-constexpr auto kPluginErrorMembers = std::tuple{
+constexpr auto kPluginErrorMembers = rpckit::codec::members(
     rpckit::codec::required("code", &PluginError::code),
-    rpckit::codec::required("message", &PluginError::message, check_PluginError_message),
-};
+    rpckit::codec::required("message", &PluginError::message, check_PluginError_message));
 }  // namespace
 RPCKIT_OBJECT_CODEC(PluginError)
 
@@ -129,14 +122,13 @@ namespace {
 void check_ExecuteResponse_metadata(const std::optional<rpckit::JsonValue>& value, rpckit::codec::DecodePath& path) {
   rpckit::codec::check_object((*value).get(), path);
 }
-constexpr auto kExecuteResponseMembers = std::tuple{
+constexpr auto kExecuteResponseMembers = rpckit::codec::members(
     rpckit::codec::constant("type", "\"response\""),
     rpckit::codec::required("request_id", &ExecuteResponse::request_id),
     rpckit::codec::required("status", &ExecuteResponse::status),
     rpckit::codec::optional("output", &ExecuteResponse::output),
     rpckit::codec::optional("error", &ExecuteResponse::error),
-    rpckit::codec::optional("metadata", &ExecuteResponse::metadata, check_ExecuteResponse_metadata),
-};
+    rpckit::codec::optional("metadata", &ExecuteResponse::metadata, check_ExecuteResponse_metadata));
 }  // namespace
 RPCKIT_OBJECT_CODEC(ExecuteResponse)
 

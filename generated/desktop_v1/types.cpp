@@ -3,7 +3,6 @@
 #include "desktop_v1/types.hpp"
 
 #include <array>
-#include <tuple>
 #include <utility>
 
 #include <nlohmann/json.hpp>
@@ -75,81 +74,75 @@ void from_json(const nlohmann::json& j, ErrorCode& value) {
 // ---- HealthResult
 
 namespace {
-constexpr auto kHealthResultMembers = std::tuple{
+constexpr auto kHealthResultMembers = rpckit::codec::members(
     rpckit::codec::optional("ok", &HealthResult::ok),
     rpckit::codec::optional("plugin_id", &HealthResult::plugin_id),
     rpckit::codec::optional("version", &HealthResult::version),
-    rpckit::codec::optional("status", &HealthResult::status),
-};
+    rpckit::codec::optional("status", &HealthResult::status));
 }  // namespace
 RPCKIT_OBJECT_CODEC(HealthResult)
 
 // ---- ShutdownResult
 
 namespace {
-constexpr auto kShutdownResultMembers = std::tuple{
+constexpr auto kShutdownResultMembers = rpckit::codec::members(
     rpckit::codec::constant("ok", "true", false),
-    rpckit::codec::optional("status", &ShutdownResult::status),
-};
+    rpckit::codec::optional("status", &ShutdownResult::status));
 }  // namespace
 RPCKIT_OBJECT_CODEC(ShutdownResult)
 
 // ---- PingResult
 
 namespace {
-constexpr auto kPingResultMembers = std::tuple{
-    rpckit::codec::constant("pong", "true"),
-};
+constexpr auto kPingResultMembers = rpckit::codec::members(
+    rpckit::codec::constant("pong", "true"));
 }  // namespace
 RPCKIT_OBJECT_CODEC(PingResult)
 
 // ---- ApprovalRequest
 
 namespace {
-constexpr auto kApprovalRequestMembers = std::tuple{
-    rpckit::codec::required("permission", &ApprovalRequest::permission),
-};
+constexpr auto kApprovalRequestMembers = rpckit::codec::members(
+    rpckit::codec::required("permission", &ApprovalRequest::permission));
 }  // namespace
 RPCKIT_OBJECT_CODEC(ApprovalRequest)
 
 // ---- ApprovalResult
 
 namespace {
-constexpr auto kApprovalResultMembers = std::tuple{
-    rpckit::codec::required("approved", &ApprovalResult::approved),
-};
+constexpr auto kApprovalResultMembers = rpckit::codec::members(
+    rpckit::codec::required("approved", &ApprovalResult::approved));
 }  // namespace
 RPCKIT_OBJECT_CODEC(ApprovalResult)
 
 // ---- CodexEvent
 
 namespace {
-constexpr auto kCodexEventMembers = std::tuple{
+constexpr auto kCodexEventMembers = rpckit::codec::members(
     rpckit::codec::required("kind", &CodexEvent::kind),
     rpckit::codec::required("method", &CodexEvent::method),
-    rpckit::codec::required("params", &CodexEvent::params),
-};
+    rpckit::codec::required("params", &CodexEvent::params));
 }  // namespace
 RPCKIT_OBJECT_CODEC(CodexEvent)
 
 // ---- PluginHealthParams
 
 namespace {
-constexpr std::tuple<> kPluginHealthParamsMembers{};
+constexpr auto kPluginHealthParamsMembers = rpckit::codec::members();
 }  // namespace
 RPCKIT_OBJECT_CODEC(PluginHealthParams)
 
 // ---- PluginShutdownParams
 
 namespace {
-constexpr std::tuple<> kPluginShutdownParamsMembers{};
+constexpr auto kPluginShutdownParamsMembers = rpckit::codec::members();
 }  // namespace
 RPCKIT_OBJECT_CODEC(PluginShutdownParams)
 
 // ---- HostPingParams
 
 namespace {
-constexpr std::tuple<> kHostPingParamsMembers{};
+constexpr auto kHostPingParamsMembers = rpckit::codec::members();
 }  // namespace
 RPCKIT_OBJECT_CODEC(HostPingParams)
 

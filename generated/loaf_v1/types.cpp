@@ -3,7 +3,6 @@
 #include "loaf_v1/types.hpp"
 
 #include <array>
-#include <tuple>
 #include <utility>
 
 #include <nlohmann/json.hpp>
@@ -98,58 +97,53 @@ void from_json(const nlohmann::json& j, ErrorCode& value) {
 // ---- AntigravityProfile
 
 namespace {
-constexpr auto kAntigravityProfileMembers = std::tuple{
+constexpr auto kAntigravityProfileMembers = rpckit::codec::members(
     rpckit::codec::required("email", &AntigravityProfile::email),
     rpckit::codec::required("name", &AntigravityProfile::name),
-    rpckit::codec::optional("picture", &AntigravityProfile::picture),
-};
+    rpckit::codec::optional("picture", &AntigravityProfile::picture));
 }  // namespace
 RPCKIT_OBJECT_CODEC(AntigravityProfile)
 
 // ---- AuthStatus
 
 namespace {
-constexpr auto kAuthStatusMembers = std::tuple{
+constexpr auto kAuthStatusMembers = rpckit::codec::members(
     rpckit::codec::required("enabled_providers", &AuthStatus::enabled_providers),
     rpckit::codec::required("has_openai_token", &AuthStatus::has_openai_token),
     rpckit::codec::required("has_openrouter_key", &AuthStatus::has_openrouter_key),
     rpckit::codec::required("has_antigravity_token", &AuthStatus::has_antigravity_token),
-    rpckit::codec::required("antigravity_profile", &AuthStatus::antigravity_profile),
-};
+    rpckit::codec::required("antigravity_profile", &AuthStatus::antigravity_profile));
 }  // namespace
 RPCKIT_OBJECT_CODEC(AuthStatus)
 
 // ---- SnapshotAuth
 
 namespace {
-constexpr auto kSnapshotAuthMembers = std::tuple{
+constexpr auto kSnapshotAuthMembers = rpckit::codec::members(
     rpckit::codec::required("enabledProviders", &SnapshotAuth::enabledProviders),
     rpckit::codec::required("hasOpenAiToken", &SnapshotAuth::hasOpenAiToken),
     rpckit::codec::required("hasOpenRouterKey", &SnapshotAuth::hasOpenRouterKey),
     rpckit::codec::required("hasAntigravityToken", &SnapshotAuth::hasAntigravityToken),
-    rpckit::codec::required("antigravityProfile", &SnapshotAuth::antigravityProfile),
-};
+    rpckit::codec::required("antigravityProfile", &SnapshotAuth::antigravityProfile));
 }  // namespace
 RPCKIT_OBJECT_CODEC(SnapshotAuth)
 
 // ---- SnapshotOnboarding
 
 namespace {
-constexpr auto kSnapshotOnboardingMembers = std::tuple{
-    rpckit::codec::required("completed", &SnapshotOnboarding::completed),
-};
+constexpr auto kSnapshotOnboardingMembers = rpckit::codec::members(
+    rpckit::codec::required("completed", &SnapshotOnboarding::completed));
 }  // namespace
 RPCKIT_OBJECT_CODEC(SnapshotOnboarding)
 
 // ---- SnapshotModel
 
 namespace {
-constexpr auto kSnapshotModelMembers = std::tuple{
+constexpr auto kSnapshotModelMembers = rpckit::codec::members(
     rpckit::codec::required("selectedModel", &SnapshotModel::selectedModel),
     rpckit::codec::required("selectedThinking", &SnapshotModel::selectedThinking),
     rpckit::codec::required("selectedOpenRouterProvider", &SnapshotModel::selectedOpenRouterProvider),
-    rpckit::codec::required("selectedProvider", &SnapshotModel::selectedProvider),
-};
+    rpckit::codec::required("selectedProvider", &SnapshotModel::selectedProvider));
 }  // namespace
 RPCKIT_OBJECT_CODEC(SnapshotModel)
 
@@ -166,10 +160,9 @@ void check_SnapshotSessions_ids(const std::vector<std::string>& value, rpckit::c
         R"rpckit(expected a UUID)rpckit");
   }
 }
-constexpr auto kSnapshotSessionsMembers = std::tuple{
+constexpr auto kSnapshotSessionsMembers = rpckit::codec::members(
     rpckit::codec::required("count", &SnapshotSessions::count, check_SnapshotSessions_count),
-    rpckit::codec::required("ids", &SnapshotSessions::ids, check_SnapshotSessions_ids),
-};
+    rpckit::codec::required("ids", &SnapshotSessions::ids, check_SnapshotSessions_ids));
 }  // namespace
 RPCKIT_OBJECT_CODEC(SnapshotSessions)
 
@@ -179,47 +172,43 @@ namespace {
 void check_SnapshotSkills_count(const std::int64_t& value, rpckit::codec::DecodePath& path) {
   rpckit::codec::check_range(static_cast<double>(value), 0.0, std::nullopt, path);
 }
-constexpr auto kSnapshotSkillsMembers = std::tuple{
+constexpr auto kSnapshotSkillsMembers = rpckit::codec::members(
     rpckit::codec::required("count", &SnapshotSkills::count, check_SnapshotSkills_count),
-    rpckit::codec::required("directories", &SnapshotSkills::directories),
-};
+    rpckit::codec::required("directories", &SnapshotSkills::directories));
 }  // namespace
 RPCKIT_OBJECT_CODEC(SnapshotSkills)
 
 // ---- Snapshot
 
 namespace {
-constexpr auto kSnapshotMembers = std::tuple{
+constexpr auto kSnapshotMembers = rpckit::codec::members(
     rpckit::codec::required("auth", &Snapshot::auth),
     rpckit::codec::required("onboarding", &Snapshot::onboarding),
     rpckit::codec::required("model", &Snapshot::model),
     rpckit::codec::required("sessions", &Snapshot::sessions),
-    rpckit::codec::required("skills", &Snapshot::skills),
-};
+    rpckit::codec::required("skills", &Snapshot::skills));
 }  // namespace
 RPCKIT_OBJECT_CODEC(Snapshot)
 
 // ---- ImageInput
 
 namespace {
-constexpr auto kImageInputMembers = std::tuple{
+constexpr auto kImageInputMembers = rpckit::codec::members(
     rpckit::codec::optional("path", &ImageInput::path),
     rpckit::codec::optional("mime_type", &ImageInput::mime_type),
     rpckit::codec::optional("data_url", &ImageInput::data_url),
     rpckit::codec::optional("mimeType", &ImageInput::mimeType),
-    rpckit::codec::optional("dataUrl", &ImageInput::dataUrl),
-};
+    rpckit::codec::optional("dataUrl", &ImageInput::dataUrl));
 }  // namespace
 RPCKIT_OBJECT_CODEC(ImageInput)
 
 // ---- QueuedImageInput
 
 namespace {
-constexpr auto kQueuedImageInputMembers = std::tuple{
+constexpr auto kQueuedImageInputMembers = rpckit::codec::members(
     rpckit::codec::required("path", &QueuedImageInput::path),
     rpckit::codec::optional("mime_type", &QueuedImageInput::mime_type),
-    rpckit::codec::optional("data_url", &QueuedImageInput::data_url),
-};
+    rpckit::codec::optional("data_url", &QueuedImageInput::data_url));
 }  // namespace
 RPCKIT_OBJECT_CODEC(QueuedImageInput)
 
@@ -229,47 +218,43 @@ namespace {
 void check_ImageAttachment_byteSize(const std::int64_t& value, rpckit::codec::DecodePath& path) {
   rpckit::codec::check_range(static_cast<double>(value), 0.0, std::nullopt, path);
 }
-constexpr auto kImageAttachmentMembers = std::tuple{
+constexpr auto kImageAttachmentMembers = rpckit::codec::members(
     rpckit::codec::required("path", &ImageAttachment::path),
     rpckit::codec::required("mimeType", &ImageAttachment::mimeType),
     rpckit::codec::required("dataUrl", &ImageAttachment::dataUrl),
-    rpckit::codec::required("byteSize", &ImageAttachment::byteSize, check_ImageAttachment_byteSize),
-};
+    rpckit::codec::required("byteSize", &ImageAttachment::byteSize, check_ImageAttachment_byteSize));
 }  // namespace
 RPCKIT_OBJECT_CODEC(ImageAttachment)
 
 // ---- UiMessage
 
 namespace {
-constexpr auto kUiMessageMembers = std::tuple{
+constexpr auto kUiMessageMembers = rpckit::codec::members(
     rpckit::codec::required("id", &UiMessage::id),
     rpckit::codec::required("kind", &UiMessage::kind),
     rpckit::codec::required("text", &UiMessage::text),
-    rpckit::codec::optional("images", &UiMessage::images),
-};
+    rpckit::codec::optional("images", &UiMessage::images));
 }  // namespace
 RPCKIT_OBJECT_CODEC(UiMessage)
 
 // ---- ChatMessage
 
 namespace {
-constexpr auto kChatMessageMembers = std::tuple{
+constexpr auto kChatMessageMembers = rpckit::codec::members(
     rpckit::codec::required("role", &ChatMessage::role),
     rpckit::codec::required("text", &ChatMessage::text),
-    rpckit::codec::optional("images", &ChatMessage::images),
-};
+    rpckit::codec::optional("images", &ChatMessage::images));
 }  // namespace
 RPCKIT_OBJECT_CODEC(ChatMessage)
 
 // ---- TokenBreakdown
 
 namespace {
-constexpr auto kTokenBreakdownMembers = std::tuple{
+constexpr auto kTokenBreakdownMembers = rpckit::codec::members(
     rpckit::codec::required("pinned_tokens", &TokenBreakdown::pinned_tokens),
     rpckit::codec::required("conversation_tokens", &TokenBreakdown::conversation_tokens),
     rpckit::codec::required("tool_schema_tokens", &TokenBreakdown::tool_schema_tokens),
-    rpckit::codec::required("provider_overhead_tokens", &TokenBreakdown::provider_overhead_tokens),
-};
+    rpckit::codec::required("provider_overhead_tokens", &TokenBreakdown::provider_overhead_tokens));
 }  // namespace
 RPCKIT_OBJECT_CODEC(TokenBreakdown)
 
@@ -280,12 +265,11 @@ void check_QueueItem_id(const std::string& value, rpckit::codec::DecodePath& pat
   rpckit::codec::check_pattern(value, pattern_0(), path,
       R"rpckit(expected a UUID)rpckit");
 }
-constexpr auto kQueueItemMembers = std::tuple{
+constexpr auto kQueueItemMembers = rpckit::codec::members(
     rpckit::codec::required("id", &QueueItem::id, check_QueueItem_id),
     rpckit::codec::required("text", &QueueItem::text),
     rpckit::codec::required("images", &QueueItem::images),
-    rpckit::codec::required("enqueuedAt", &QueueItem::enqueuedAt),
-};
+    rpckit::codec::required("enqueuedAt", &QueueItem::enqueuedAt));
 }  // namespace
 RPCKIT_OBJECT_CODEC(QueueItem)
 
@@ -305,7 +289,7 @@ void check_SessionState_updatedAt(const std::string& value, rpckit::codec::Decod
 void check_SessionState_pendingSteerCount(const std::int64_t& value, rpckit::codec::DecodePath& path) {
   rpckit::codec::check_range(static_cast<double>(value), 0.0, std::nullopt, path);
 }
-constexpr auto kSessionStateMembers = std::tuple{
+constexpr auto kSessionStateMembers = rpckit::codec::members(
     rpckit::codec::required("id", &SessionState::id, check_SessionState_id),
     rpckit::codec::required("createdAt", &SessionState::createdAt, check_SessionState_createdAt),
     rpckit::codec::required("updatedAt", &SessionState::updatedAt, check_SessionState_updatedAt),
@@ -320,36 +304,33 @@ constexpr auto kSessionStateMembers = std::tuple{
     rpckit::codec::required("contextTokenEstimate", &SessionState::contextTokenEstimate),
     rpckit::codec::required("contextTokenSource", &SessionState::contextTokenSource),
     rpckit::codec::required("contextTokenProvider", &SessionState::contextTokenProvider),
-    rpckit::codec::required("contextTokenBreakdown", &SessionState::contextTokenBreakdown),
-};
+    rpckit::codec::required("contextTokenBreakdown", &SessionState::contextTokenBreakdown));
 }  // namespace
 RPCKIT_OBJECT_CODEC(SessionState)
 
 // ---- StreamSegment
 
 namespace {
-constexpr auto kStreamSegmentMembers = std::tuple{
+constexpr auto kStreamSegmentMembers = rpckit::codec::members(
     rpckit::codec::required("kind", &StreamSegment::kind),
-    rpckit::codec::required("text", &StreamSegment::text),
-};
+    rpckit::codec::required("text", &StreamSegment::text));
 }  // namespace
 RPCKIT_OBJECT_CODEC(StreamSegment)
 
 // ---- StreamChunk
 
 namespace {
-constexpr auto kStreamChunkMembers = std::tuple{
+constexpr auto kStreamChunkMembers = rpckit::codec::members(
     rpckit::codec::required("thoughts", &StreamChunk::thoughts),
     rpckit::codec::required("answerText", &StreamChunk::answerText),
-    rpckit::codec::optional("segments", &StreamChunk::segments),
-};
+    rpckit::codec::optional("segments", &StreamChunk::segments));
 }  // namespace
 RPCKIT_OBJECT_CODEC(StreamChunk)
 
 // ---- ModelOption
 
 namespace {
-constexpr auto kModelOptionMembers = std::tuple{
+constexpr auto kModelOptionMembers = rpckit::codec::members(
     rpckit::codec::required("id", &ModelOption::id),
     rpckit::codec::required("provider", &ModelOption::provider),
     rpckit::codec::optional("displayProvider", &ModelOption::displayProvider),
@@ -358,15 +339,14 @@ constexpr auto kModelOptionMembers = std::tuple{
     rpckit::codec::optional("supportedThinkingLevels", &ModelOption::supportedThinkingLevels),
     rpckit::codec::optional("defaultThinkingLevel", &ModelOption::defaultThinkingLevel),
     rpckit::codec::optional("routingProviders", &ModelOption::routingProviders),
-    rpckit::codec::optional("contextWindowTokens", &ModelOption::contextWindowTokens),
-};
+    rpckit::codec::optional("contextWindowTokens", &ModelOption::contextWindowTokens));
 }  // namespace
 RPCKIT_OBJECT_CODEC(ModelOption)
 
 // ---- Compression
 
 namespace {
-constexpr auto kCompressionMembers = std::tuple{
+constexpr auto kCompressionMembers = rpckit::codec::members(
     rpckit::codec::constant("requested", "true"),
     rpckit::codec::required("applied", &Compression::applied),
     rpckit::codec::required("reason", &Compression::reason),
@@ -375,73 +355,66 @@ constexpr auto kCompressionMembers = std::tuple{
     rpckit::codec::required("model_context_window", &Compression::model_context_window),
     rpckit::codec::required("target_limit", &Compression::target_limit),
     rpckit::codec::required("anchor_event_index_before", &Compression::anchor_event_index_before),
-    rpckit::codec::required("anchor_event_index_after", &Compression::anchor_event_index_after),
-};
+    rpckit::codec::required("anchor_event_index_after", &Compression::anchor_event_index_after));
 }  // namespace
 RPCKIT_OBJECT_CODEC(Compression)
 
 // ---- UsageWindow
 
 namespace {
-constexpr auto kUsageWindowMembers = std::tuple{
+constexpr auto kUsageWindowMembers = rpckit::codec::members(
     rpckit::codec::required("usedPercent", &UsageWindow::usedPercent),
     rpckit::codec::required("remainingPercent", &UsageWindow::remainingPercent),
     rpckit::codec::required("limitWindowSeconds", &UsageWindow::limitWindowSeconds),
-    rpckit::codec::required("resetAtEpochSeconds", &UsageWindow::resetAtEpochSeconds),
-};
+    rpckit::codec::required("resetAtEpochSeconds", &UsageWindow::resetAtEpochSeconds));
 }  // namespace
 RPCKIT_OBJECT_CODEC(UsageWindow)
 
 // ---- OpenaiUsageSnapshot
 
 namespace {
-constexpr auto kOpenaiUsageSnapshotMembers = std::tuple{
+constexpr auto kOpenaiUsageSnapshotMembers = rpckit::codec::members(
     rpckit::codec::required("planType", &OpenaiUsageSnapshot::planType),
     rpckit::codec::required("primary", &OpenaiUsageSnapshot::primary),
-    rpckit::codec::required("secondary", &OpenaiUsageSnapshot::secondary),
-};
+    rpckit::codec::required("secondary", &OpenaiUsageSnapshot::secondary));
 }  // namespace
 RPCKIT_OBJECT_CODEC(OpenaiUsageSnapshot)
 
 // ---- OpenaiUsageResult
 
 namespace {
-constexpr auto kOpenaiUsageResultMembers = std::tuple{
+constexpr auto kOpenaiUsageResultMembers = rpckit::codec::members(
     rpckit::codec::required("ok", &OpenaiUsageResult::ok),
     rpckit::codec::optional("snapshot", &OpenaiUsageResult::snapshot),
-    rpckit::codec::optional("message", &OpenaiUsageResult::message),
-};
+    rpckit::codec::optional("message", &OpenaiUsageResult::message));
 }  // namespace
 RPCKIT_OBJECT_CODEC(OpenaiUsageResult)
 
 // ---- AntigravityModelUsage
 
 namespace {
-constexpr auto kAntigravityModelUsageMembers = std::tuple{
+constexpr auto kAntigravityModelUsageMembers = rpckit::codec::members(
     rpckit::codec::required("name", &AntigravityModelUsage::name),
     rpckit::codec::required("remainingPercent", &AntigravityModelUsage::remainingPercent),
-    rpckit::codec::required("resetTime", &AntigravityModelUsage::resetTime),
-};
+    rpckit::codec::required("resetTime", &AntigravityModelUsage::resetTime));
 }  // namespace
 RPCKIT_OBJECT_CODEC(AntigravityModelUsage)
 
 // ---- AntigravityUsageSnapshot
 
 namespace {
-constexpr auto kAntigravityUsageSnapshotMembers = std::tuple{
-    rpckit::codec::required("models", &AntigravityUsageSnapshot::models),
-};
+constexpr auto kAntigravityUsageSnapshotMembers = rpckit::codec::members(
+    rpckit::codec::required("models", &AntigravityUsageSnapshot::models));
 }  // namespace
 RPCKIT_OBJECT_CODEC(AntigravityUsageSnapshot)
 
 // ---- AntigravityUsageResult
 
 namespace {
-constexpr auto kAntigravityUsageResultMembers = std::tuple{
+constexpr auto kAntigravityUsageResultMembers = rpckit::codec::members(
     rpckit::codec::required("ok", &AntigravityUsageResult::ok),
     rpckit::codec::optional("snapshot", &AntigravityUsageResult::snapshot),
-    rpckit::codec::optional("message", &AntigravityUsageResult::message),
-};
+    rpckit::codec::optional("message", &AntigravityUsageResult::message));
 }  // namespace
 RPCKIT_OBJECT_CODEC(AntigravityUsageResult)
 
@@ -451,7 +424,7 @@ namespace {
 void check_ChatSessionSummary_messageCount(const std::int64_t& value, rpckit::codec::DecodePath& path) {
   rpckit::codec::check_range(static_cast<double>(value), 0.0, std::nullopt, path);
 }
-constexpr auto kChatSessionSummaryMembers = std::tuple{
+constexpr auto kChatSessionSummaryMembers = rpckit::codec::members(
     rpckit::codec::required("id", &ChatSessionSummary::id),
     rpckit::codec::required("title", &ChatSessionSummary::title),
     rpckit::codec::required("provider", &ChatSessionSummary::provider),
@@ -461,8 +434,7 @@ constexpr auto kChatSessionSummaryMembers = std::tuple{
     rpckit::codec::required("createdAt", &ChatSessionSummary::createdAt),
     rpckit::codec::required("updatedAt", &ChatSessionSummary::updatedAt),
     rpckit::codec::required("messageCount", &ChatSessionSummary::messageCount, check_ChatSessionSummary_messageCount),
-    rpckit::codec::required("rolloutPath", &ChatSessionSummary::rolloutPath),
-};
+    rpckit::codec::required("rolloutPath", &ChatSessionSummary::rolloutPath));
 }  // namespace
 RPCKIT_OBJECT_CODEC(ChatSessionSummary)
 
@@ -472,7 +444,7 @@ namespace {
 void check_ChatSessionRecord_messageCount(const std::int64_t& value, rpckit::codec::DecodePath& path) {
   rpckit::codec::check_range(static_cast<double>(value), 0.0, std::nullopt, path);
 }
-constexpr auto kChatSessionRecordMembers = std::tuple{
+constexpr auto kChatSessionRecordMembers = rpckit::codec::members(
     rpckit::codec::required("id", &ChatSessionRecord::id),
     rpckit::codec::required("title", &ChatSessionRecord::title),
     rpckit::codec::required("provider", &ChatSessionRecord::provider),
@@ -483,8 +455,7 @@ constexpr auto kChatSessionRecordMembers = std::tuple{
     rpckit::codec::required("updatedAt", &ChatSessionRecord::updatedAt),
     rpckit::codec::required("messageCount", &ChatSessionRecord::messageCount, check_ChatSessionRecord_messageCount),
     rpckit::codec::required("rolloutPath", &ChatSessionRecord::rolloutPath),
-    rpckit::codec::required("messages", &ChatSessionRecord::messages),
-};
+    rpckit::codec::required("messages", &ChatSessionRecord::messages));
 }  // namespace
 RPCKIT_OBJECT_CODEC(ChatSessionRecord)
 
@@ -499,12 +470,11 @@ void check_SessionStatusPayload_turn_id(const std::optional<std::string>& value,
   rpckit::codec::check_pattern((*value), pattern_0(), path,
       R"rpckit(expected a UUID)rpckit");
 }
-constexpr auto kSessionStatusPayloadMembers = std::tuple{
+constexpr auto kSessionStatusPayloadMembers = rpckit::codec::members(
     rpckit::codec::required("session_id", &SessionStatusPayload::session_id, check_SessionStatusPayload_session_id),
     rpckit::codec::required("pending", &SessionStatusPayload::pending),
     rpckit::codec::required("status_label", &SessionStatusPayload::status_label),
-    rpckit::codec::optional("turn_id", &SessionStatusPayload::turn_id, check_SessionStatusPayload_turn_id),
-};
+    rpckit::codec::optional("turn_id", &SessionStatusPayload::turn_id, check_SessionStatusPayload_turn_id));
 }  // namespace
 RPCKIT_OBJECT_CODEC(SessionStatusPayload)
 
@@ -514,11 +484,10 @@ namespace {
 void check_SessionStatusEvent_timestamp(const std::string& value, rpckit::codec::DecodePath& path) {
   rpckit::codec::check_date_time(value, path);
 }
-constexpr auto kSessionStatusEventMembers = std::tuple{
+constexpr auto kSessionStatusEventMembers = rpckit::codec::members(
     rpckit::codec::constant("type", "\"session.status\""),
     rpckit::codec::required("timestamp", &SessionStatusEvent::timestamp, check_SessionStatusEvent_timestamp),
-    rpckit::codec::required("payload", &SessionStatusEvent::payload),
-};
+    rpckit::codec::required("payload", &SessionStatusEvent::payload));
 }  // namespace
 RPCKIT_OBJECT_CODEC(SessionStatusEvent)
 
@@ -529,10 +498,9 @@ void check_SessionMessageAppendedPayload_session_id(const std::string& value, rp
   rpckit::codec::check_pattern(value, pattern_0(), path,
       R"rpckit(expected a UUID)rpckit");
 }
-constexpr auto kSessionMessageAppendedPayloadMembers = std::tuple{
+constexpr auto kSessionMessageAppendedPayloadMembers = rpckit::codec::members(
     rpckit::codec::required("session_id", &SessionMessageAppendedPayload::session_id, check_SessionMessageAppendedPayload_session_id),
-    rpckit::codec::required("message", &SessionMessageAppendedPayload::message),
-};
+    rpckit::codec::required("message", &SessionMessageAppendedPayload::message));
 }  // namespace
 RPCKIT_OBJECT_CODEC(SessionMessageAppendedPayload)
 
@@ -542,11 +510,10 @@ namespace {
 void check_SessionMessageAppendedEvent_timestamp(const std::string& value, rpckit::codec::DecodePath& path) {
   rpckit::codec::check_date_time(value, path);
 }
-constexpr auto kSessionMessageAppendedEventMembers = std::tuple{
+constexpr auto kSessionMessageAppendedEventMembers = rpckit::codec::members(
     rpckit::codec::constant("type", "\"session.message.appended\""),
     rpckit::codec::required("timestamp", &SessionMessageAppendedEvent::timestamp, check_SessionMessageAppendedEvent_timestamp),
-    rpckit::codec::required("payload", &SessionMessageAppendedEvent::payload),
-};
+    rpckit::codec::required("payload", &SessionMessageAppendedEvent::payload));
 }  // namespace
 RPCKIT_OBJECT_CODEC(SessionMessageAppendedEvent)
 
@@ -561,11 +528,10 @@ void check_SessionStreamChunkPayload_turn_id(const std::string& value, rpckit::c
   rpckit::codec::check_pattern(value, pattern_0(), path,
       R"rpckit(expected a UUID)rpckit");
 }
-constexpr auto kSessionStreamChunkPayloadMembers = std::tuple{
+constexpr auto kSessionStreamChunkPayloadMembers = rpckit::codec::members(
     rpckit::codec::required("session_id", &SessionStreamChunkPayload::session_id, check_SessionStreamChunkPayload_session_id),
     rpckit::codec::required("turn_id", &SessionStreamChunkPayload::turn_id, check_SessionStreamChunkPayload_turn_id),
-    rpckit::codec::required("chunk", &SessionStreamChunkPayload::chunk),
-};
+    rpckit::codec::required("chunk", &SessionStreamChunkPayload::chunk));
 }  // namespace
 RPCKIT_OBJECT_CODEC(SessionStreamChunkPayload)
 
@@ -575,11 +541,10 @@ namespace {
 void check_SessionStreamChunkEvent_timestamp(const std::string& value, rpckit::codec::DecodePath& path) {
   rpckit::codec::check_date_time(value, path);
 }
-constexpr auto kSessionStreamChunkEventMembers = std::tuple{
+constexpr auto kSessionStreamChunkEventMembers = rpckit::codec::members(
     rpckit::codec::constant("type", "\"session.stream.chunk\""),
     rpckit::codec::required("timestamp", &SessionStreamChunkEvent::timestamp, check_SessionStreamChunkEvent_timestamp),
-    rpckit::codec::required("payload", &SessionStreamChunkEvent::payload),
-};
+    rpckit::codec::required("payload", &SessionStreamChunkEvent::payload));
 }  // namespace
 RPCKIT_OBJECT_CODEC(SessionStreamChunkEvent)
 
@@ -594,11 +559,10 @@ void check_SessionToolPayload_turn_id(const std::string& value, rpckit::codec::D
   rpckit::codec::check_pattern(value, pattern_0(), path,
       R"rpckit(expected a UUID)rpckit");
 }
-constexpr auto kSessionToolPayloadMembers = std::tuple{
+constexpr auto kSessionToolPayloadMembers = rpckit::codec::members(
     rpckit::codec::required("session_id", &SessionToolPayload::session_id, check_SessionToolPayload_session_id),
     rpckit::codec::required("turn_id", &SessionToolPayload::turn_id, check_SessionToolPayload_turn_id),
-    rpckit::codec::required("data", &SessionToolPayload::data),
-};
+    rpckit::codec::required("data", &SessionToolPayload::data));
 }  // namespace
 RPCKIT_OBJECT_CODEC(SessionToolPayload)
 
@@ -608,11 +572,10 @@ namespace {
 void check_SessionToolCallStartedEvent_timestamp(const std::string& value, rpckit::codec::DecodePath& path) {
   rpckit::codec::check_date_time(value, path);
 }
-constexpr auto kSessionToolCallStartedEventMembers = std::tuple{
+constexpr auto kSessionToolCallStartedEventMembers = rpckit::codec::members(
     rpckit::codec::constant("type", "\"session.tool.call.started\""),
     rpckit::codec::required("timestamp", &SessionToolCallStartedEvent::timestamp, check_SessionToolCallStartedEvent_timestamp),
-    rpckit::codec::required("payload", &SessionToolCallStartedEvent::payload),
-};
+    rpckit::codec::required("payload", &SessionToolCallStartedEvent::payload));
 }  // namespace
 RPCKIT_OBJECT_CODEC(SessionToolCallStartedEvent)
 
@@ -622,11 +585,10 @@ namespace {
 void check_SessionToolCallCompletedEvent_timestamp(const std::string& value, rpckit::codec::DecodePath& path) {
   rpckit::codec::check_date_time(value, path);
 }
-constexpr auto kSessionToolCallCompletedEventMembers = std::tuple{
+constexpr auto kSessionToolCallCompletedEventMembers = rpckit::codec::members(
     rpckit::codec::constant("type", "\"session.tool.call.completed\""),
     rpckit::codec::required("timestamp", &SessionToolCallCompletedEvent::timestamp, check_SessionToolCallCompletedEvent_timestamp),
-    rpckit::codec::required("payload", &SessionToolCallCompletedEvent::payload),
-};
+    rpckit::codec::required("payload", &SessionToolCallCompletedEvent::payload));
 }  // namespace
 RPCKIT_OBJECT_CODEC(SessionToolCallCompletedEvent)
 
@@ -636,11 +598,10 @@ namespace {
 void check_SessionToolResultsEvent_timestamp(const std::string& value, rpckit::codec::DecodePath& path) {
   rpckit::codec::check_date_time(value, path);
 }
-constexpr auto kSessionToolResultsEventMembers = std::tuple{
+constexpr auto kSessionToolResultsEventMembers = rpckit::codec::members(
     rpckit::codec::constant("type", "\"session.tool.results\""),
     rpckit::codec::required("timestamp", &SessionToolResultsEvent::timestamp, check_SessionToolResultsEvent_timestamp),
-    rpckit::codec::required("payload", &SessionToolResultsEvent::payload),
-};
+    rpckit::codec::required("payload", &SessionToolResultsEvent::payload));
 }  // namespace
 RPCKIT_OBJECT_CODEC(SessionToolResultsEvent)
 
@@ -658,11 +619,10 @@ void check_SessionCompletedPayload_turn_id(const std::string& value, rpckit::cod
 void check_SessionCompletedPayload_answer_length(const std::int64_t& value, rpckit::codec::DecodePath& path) {
   rpckit::codec::check_range(static_cast<double>(value), 0.0, std::nullopt, path);
 }
-constexpr auto kSessionCompletedPayloadMembers = std::tuple{
+constexpr auto kSessionCompletedPayloadMembers = rpckit::codec::members(
     rpckit::codec::required("session_id", &SessionCompletedPayload::session_id, check_SessionCompletedPayload_session_id),
     rpckit::codec::required("turn_id", &SessionCompletedPayload::turn_id, check_SessionCompletedPayload_turn_id),
-    rpckit::codec::required("answer_length", &SessionCompletedPayload::answer_length, check_SessionCompletedPayload_answer_length),
-};
+    rpckit::codec::required("answer_length", &SessionCompletedPayload::answer_length, check_SessionCompletedPayload_answer_length));
 }  // namespace
 RPCKIT_OBJECT_CODEC(SessionCompletedPayload)
 
@@ -672,11 +632,10 @@ namespace {
 void check_SessionCompletedEvent_timestamp(const std::string& value, rpckit::codec::DecodePath& path) {
   rpckit::codec::check_date_time(value, path);
 }
-constexpr auto kSessionCompletedEventMembers = std::tuple{
+constexpr auto kSessionCompletedEventMembers = rpckit::codec::members(
     rpckit::codec::constant("type", "\"session.completed\""),
     rpckit::codec::required("timestamp", &SessionCompletedEvent::timestamp, check_SessionCompletedEvent_timestamp),
-    rpckit::codec::required("payload", &SessionCompletedEvent::payload),
-};
+    rpckit::codec::required("payload", &SessionCompletedEvent::payload));
 }  // namespace
 RPCKIT_OBJECT_CODEC(SessionCompletedEvent)
 
@@ -691,11 +650,10 @@ void check_SessionInterruptedPayload_turn_id(const std::string& value, rpckit::c
   rpckit::codec::check_pattern(value, pattern_0(), path,
       R"rpckit(expected a UUID)rpckit");
 }
-constexpr auto kSessionInterruptedPayloadMembers = std::tuple{
+constexpr auto kSessionInterruptedPayloadMembers = rpckit::codec::members(
     rpckit::codec::required("session_id", &SessionInterruptedPayload::session_id, check_SessionInterruptedPayload_session_id),
     rpckit::codec::required("turn_id", &SessionInterruptedPayload::turn_id, check_SessionInterruptedPayload_turn_id),
-    rpckit::codec::required("partial_output", &SessionInterruptedPayload::partial_output),
-};
+    rpckit::codec::required("partial_output", &SessionInterruptedPayload::partial_output));
 }  // namespace
 RPCKIT_OBJECT_CODEC(SessionInterruptedPayload)
 
@@ -705,11 +663,10 @@ namespace {
 void check_SessionInterruptedEvent_timestamp(const std::string& value, rpckit::codec::DecodePath& path) {
   rpckit::codec::check_date_time(value, path);
 }
-constexpr auto kSessionInterruptedEventMembers = std::tuple{
+constexpr auto kSessionInterruptedEventMembers = rpckit::codec::members(
     rpckit::codec::constant("type", "\"session.interrupted\""),
     rpckit::codec::required("timestamp", &SessionInterruptedEvent::timestamp, check_SessionInterruptedEvent_timestamp),
-    rpckit::codec::required("payload", &SessionInterruptedEvent::payload),
-};
+    rpckit::codec::required("payload", &SessionInterruptedEvent::payload));
 }  // namespace
 RPCKIT_OBJECT_CODEC(SessionInterruptedEvent)
 
@@ -724,11 +681,10 @@ void check_SessionErrorPayload_turn_id(const std::string& value, rpckit::codec::
   rpckit::codec::check_pattern(value, pattern_0(), path,
       R"rpckit(expected a UUID)rpckit");
 }
-constexpr auto kSessionErrorPayloadMembers = std::tuple{
+constexpr auto kSessionErrorPayloadMembers = rpckit::codec::members(
     rpckit::codec::required("session_id", &SessionErrorPayload::session_id, check_SessionErrorPayload_session_id),
     rpckit::codec::required("turn_id", &SessionErrorPayload::turn_id, check_SessionErrorPayload_turn_id),
-    rpckit::codec::required("message", &SessionErrorPayload::message),
-};
+    rpckit::codec::required("message", &SessionErrorPayload::message));
 }  // namespace
 RPCKIT_OBJECT_CODEC(SessionErrorPayload)
 
@@ -738,20 +694,18 @@ namespace {
 void check_SessionErrorEvent_timestamp(const std::string& value, rpckit::codec::DecodePath& path) {
   rpckit::codec::check_date_time(value, path);
 }
-constexpr auto kSessionErrorEventMembers = std::tuple{
+constexpr auto kSessionErrorEventMembers = rpckit::codec::members(
     rpckit::codec::constant("type", "\"session.error\""),
     rpckit::codec::required("timestamp", &SessionErrorEvent::timestamp, check_SessionErrorEvent_timestamp),
-    rpckit::codec::required("payload", &SessionErrorEvent::payload),
-};
+    rpckit::codec::required("payload", &SessionErrorEvent::payload));
 }  // namespace
 RPCKIT_OBJECT_CODEC(SessionErrorEvent)
 
 // ---- AuthFlowStartedPayload
 
 namespace {
-constexpr auto kAuthFlowStartedPayloadMembers = std::tuple{
-    rpckit::codec::required("provider", &AuthFlowStartedPayload::provider),
-};
+constexpr auto kAuthFlowStartedPayloadMembers = rpckit::codec::members(
+    rpckit::codec::required("provider", &AuthFlowStartedPayload::provider));
 }  // namespace
 RPCKIT_OBJECT_CODEC(AuthFlowStartedPayload)
 
@@ -761,21 +715,19 @@ namespace {
 void check_AuthFlowStartedEvent_timestamp(const std::string& value, rpckit::codec::DecodePath& path) {
   rpckit::codec::check_date_time(value, path);
 }
-constexpr auto kAuthFlowStartedEventMembers = std::tuple{
+constexpr auto kAuthFlowStartedEventMembers = rpckit::codec::members(
     rpckit::codec::constant("type", "\"auth.flow.started\""),
     rpckit::codec::required("timestamp", &AuthFlowStartedEvent::timestamp, check_AuthFlowStartedEvent_timestamp),
-    rpckit::codec::required("payload", &AuthFlowStartedEvent::payload),
-};
+    rpckit::codec::required("payload", &AuthFlowStartedEvent::payload));
 }  // namespace
 RPCKIT_OBJECT_CODEC(AuthFlowStartedEvent)
 
 // ---- AuthFlowUrlPayload
 
 namespace {
-constexpr auto kAuthFlowUrlPayloadMembers = std::tuple{
+constexpr auto kAuthFlowUrlPayloadMembers = rpckit::codec::members(
     rpckit::codec::required("provider", &AuthFlowUrlPayload::provider),
-    rpckit::codec::required("url", &AuthFlowUrlPayload::url),
-};
+    rpckit::codec::required("url", &AuthFlowUrlPayload::url));
 }  // namespace
 RPCKIT_OBJECT_CODEC(AuthFlowUrlPayload)
 
@@ -785,24 +737,22 @@ namespace {
 void check_AuthFlowUrlEvent_timestamp(const std::string& value, rpckit::codec::DecodePath& path) {
   rpckit::codec::check_date_time(value, path);
 }
-constexpr auto kAuthFlowUrlEventMembers = std::tuple{
+constexpr auto kAuthFlowUrlEventMembers = rpckit::codec::members(
     rpckit::codec::constant("type", "\"auth.flow.url\""),
     rpckit::codec::required("timestamp", &AuthFlowUrlEvent::timestamp, check_AuthFlowUrlEvent_timestamp),
-    rpckit::codec::required("payload", &AuthFlowUrlEvent::payload),
-};
+    rpckit::codec::required("payload", &AuthFlowUrlEvent::payload));
 }  // namespace
 RPCKIT_OBJECT_CODEC(AuthFlowUrlEvent)
 
 // ---- AuthFlowDeviceCodePayload
 
 namespace {
-constexpr auto kAuthFlowDeviceCodePayloadMembers = std::tuple{
+constexpr auto kAuthFlowDeviceCodePayloadMembers = rpckit::codec::members(
     rpckit::codec::constant("provider", "\"openai\""),
     rpckit::codec::required("verification_url", &AuthFlowDeviceCodePayload::verification_url),
     rpckit::codec::required("user_code", &AuthFlowDeviceCodePayload::user_code),
     rpckit::codec::required("interval_seconds", &AuthFlowDeviceCodePayload::interval_seconds),
-    rpckit::codec::required("expires_in_seconds", &AuthFlowDeviceCodePayload::expires_in_seconds),
-};
+    rpckit::codec::required("expires_in_seconds", &AuthFlowDeviceCodePayload::expires_in_seconds));
 }  // namespace
 RPCKIT_OBJECT_CODEC(AuthFlowDeviceCodePayload)
 
@@ -812,32 +762,29 @@ namespace {
 void check_AuthFlowDeviceCodeEvent_timestamp(const std::string& value, rpckit::codec::DecodePath& path) {
   rpckit::codec::check_date_time(value, path);
 }
-constexpr auto kAuthFlowDeviceCodeEventMembers = std::tuple{
+constexpr auto kAuthFlowDeviceCodeEventMembers = rpckit::codec::members(
     rpckit::codec::constant("type", "\"auth.flow.device_code\""),
     rpckit::codec::required("timestamp", &AuthFlowDeviceCodeEvent::timestamp, check_AuthFlowDeviceCodeEvent_timestamp),
-    rpckit::codec::required("payload", &AuthFlowDeviceCodeEvent::payload),
-};
+    rpckit::codec::required("payload", &AuthFlowDeviceCodeEvent::payload));
 }  // namespace
 RPCKIT_OBJECT_CODEC(AuthFlowDeviceCodeEvent)
 
 // ---- AuthConnectOpenaiResult
 
 namespace {
-constexpr auto kAuthConnectOpenaiResultMembers = std::tuple{
+constexpr auto kAuthConnectOpenaiResultMembers = rpckit::codec::members(
     rpckit::codec::constant("provider", "\"openai\""),
     rpckit::codec::required("login_method", &AuthConnectOpenaiResult::login_method),
-    rpckit::codec::required("account_id", &AuthConnectOpenaiResult::account_id),
-};
+    rpckit::codec::required("account_id", &AuthConnectOpenaiResult::account_id));
 }  // namespace
 RPCKIT_OBJECT_CODEC(AuthConnectOpenaiResult)
 
 // ---- AuthConnectAntigravityResult
 
 namespace {
-constexpr auto kAuthConnectAntigravityResultMembers = std::tuple{
+constexpr auto kAuthConnectAntigravityResultMembers = rpckit::codec::members(
     rpckit::codec::constant("provider", "\"antigravity\""),
-    rpckit::codec::required("profile", &AuthConnectAntigravityResult::profile),
-};
+    rpckit::codec::required("profile", &AuthConnectAntigravityResult::profile));
 }  // namespace
 RPCKIT_OBJECT_CODEC(AuthConnectAntigravityResult)
 
@@ -901,21 +848,19 @@ namespace {
 void check_AuthFlowCompletedEvent_timestamp(const std::string& value, rpckit::codec::DecodePath& path) {
   rpckit::codec::check_date_time(value, path);
 }
-constexpr auto kAuthFlowCompletedEventMembers = std::tuple{
+constexpr auto kAuthFlowCompletedEventMembers = rpckit::codec::members(
     rpckit::codec::constant("type", "\"auth.flow.completed\""),
     rpckit::codec::required("timestamp", &AuthFlowCompletedEvent::timestamp, check_AuthFlowCompletedEvent_timestamp),
-    rpckit::codec::required("payload", &AuthFlowCompletedEvent::payload),
-};
+    rpckit::codec::required("payload", &AuthFlowCompletedEvent::payload));
 }  // namespace
 RPCKIT_OBJECT_CODEC(AuthFlowCompletedEvent)
 
 // ---- AuthFlowFailedPayload
 
 namespace {
-constexpr auto kAuthFlowFailedPayloadMembers = std::tuple{
+constexpr auto kAuthFlowFailedPayloadMembers = rpckit::codec::members(
     rpckit::codec::required("provider", &AuthFlowFailedPayload::provider),
-    rpckit::codec::required("message", &AuthFlowFailedPayload::message),
-};
+    rpckit::codec::required("message", &AuthFlowFailedPayload::message));
 }  // namespace
 RPCKIT_OBJECT_CODEC(AuthFlowFailedPayload)
 
@@ -925,11 +870,10 @@ namespace {
 void check_AuthFlowFailedEvent_timestamp(const std::string& value, rpckit::codec::DecodePath& path) {
   rpckit::codec::check_date_time(value, path);
 }
-constexpr auto kAuthFlowFailedEventMembers = std::tuple{
+constexpr auto kAuthFlowFailedEventMembers = rpckit::codec::members(
     rpckit::codec::constant("type", "\"auth.flow.failed\""),
     rpckit::codec::required("timestamp", &AuthFlowFailedEvent::timestamp, check_AuthFlowFailedEvent_timestamp),
-    rpckit::codec::required("payload", &AuthFlowFailedEvent::payload),
-};
+    rpckit::codec::required("payload", &AuthFlowFailedEvent::payload));
 }  // namespace
 RPCKIT_OBJECT_CODEC(AuthFlowFailedEvent)
 
@@ -940,11 +884,10 @@ void check_StateChangedPayload_session_id(const std::optional<std::string>& valu
   rpckit::codec::check_pattern((*value), pattern_0(), path,
       R"rpckit(expected a UUID)rpckit");
 }
-constexpr auto kStateChangedPayloadMembers = std::tuple{
+constexpr auto kStateChangedPayloadMembers = rpckit::codec::members(
     rpckit::codec::required("reason", &StateChangedPayload::reason),
     rpckit::codec::optional("session_id", &StateChangedPayload::session_id, check_StateChangedPayload_session_id),
-    rpckit::codec::required("snapshot", &StateChangedPayload::snapshot),
-};
+    rpckit::codec::required("snapshot", &StateChangedPayload::snapshot));
 }  // namespace
 RPCKIT_OBJECT_CODEC(StateChangedPayload)
 
@@ -954,11 +897,10 @@ namespace {
 void check_StateChangedEvent_timestamp(const std::string& value, rpckit::codec::DecodePath& path) {
   rpckit::codec::check_date_time(value, path);
 }
-constexpr auto kStateChangedEventMembers = std::tuple{
+constexpr auto kStateChangedEventMembers = rpckit::codec::members(
     rpckit::codec::constant("type", "\"state.changed\""),
     rpckit::codec::required("timestamp", &StateChangedEvent::timestamp, check_StateChangedEvent_timestamp),
-    rpckit::codec::required("payload", &StateChangedEvent::payload),
-};
+    rpckit::codec::required("payload", &StateChangedEvent::payload));
 }  // namespace
 RPCKIT_OBJECT_CODEC(StateChangedEvent)
 
@@ -973,12 +915,11 @@ void check_SessionDebugPayload_turn_id(const std::optional<std::string>& value, 
   rpckit::codec::check_pattern((*value), pattern_0(), path,
       R"rpckit(expected a UUID)rpckit");
 }
-constexpr auto kSessionDebugPayloadMembers = std::tuple{
+constexpr auto kSessionDebugPayloadMembers = rpckit::codec::members(
     rpckit::codec::required("session_id", &SessionDebugPayload::session_id, check_SessionDebugPayload_session_id),
     rpckit::codec::optional("turn_id", &SessionDebugPayload::turn_id, check_SessionDebugPayload_turn_id),
     rpckit::codec::required("stage", &SessionDebugPayload::stage),
-    rpckit::codec::required("data", &SessionDebugPayload::data),
-};
+    rpckit::codec::required("data", &SessionDebugPayload::data));
 }  // namespace
 RPCKIT_OBJECT_CODEC(SessionDebugPayload)
 
@@ -988,11 +929,10 @@ namespace {
 void check_SessionDebugEvent_timestamp(const std::string& value, rpckit::codec::DecodePath& path) {
   rpckit::codec::check_date_time(value, path);
 }
-constexpr auto kSessionDebugEventMembers = std::tuple{
+constexpr auto kSessionDebugEventMembers = rpckit::codec::members(
     rpckit::codec::constant("type", "\"session.debug\""),
     rpckit::codec::required("timestamp", &SessionDebugEvent::timestamp, check_SessionDebugEvent_timestamp),
-    rpckit::codec::required("payload", &SessionDebugEvent::payload),
-};
+    rpckit::codec::required("payload", &SessionDebugEvent::payload));
 }  // namespace
 RPCKIT_OBJECT_CODEC(SessionDebugEvent)
 
@@ -1003,13 +943,12 @@ void check_SessionContextEstimatePayload_session_id(const std::string& value, rp
   rpckit::codec::check_pattern(value, pattern_0(), path,
       R"rpckit(expected a UUID)rpckit");
 }
-constexpr auto kSessionContextEstimatePayloadMembers = std::tuple{
+constexpr auto kSessionContextEstimatePayloadMembers = rpckit::codec::members(
     rpckit::codec::required("session_id", &SessionContextEstimatePayload::session_id, check_SessionContextEstimatePayload_session_id),
     rpckit::codec::required("provider", &SessionContextEstimatePayload::provider),
     rpckit::codec::required("source", &SessionContextEstimatePayload::source),
     rpckit::codec::required("total_tokens_estimate", &SessionContextEstimatePayload::total_tokens_estimate),
-    rpckit::codec::required("breakdown", &SessionContextEstimatePayload::breakdown),
-};
+    rpckit::codec::required("breakdown", &SessionContextEstimatePayload::breakdown));
 }  // namespace
 RPCKIT_OBJECT_CODEC(SessionContextEstimatePayload)
 
@@ -1019,11 +958,10 @@ namespace {
 void check_SessionContextEstimateEvent_timestamp(const std::string& value, rpckit::codec::DecodePath& path) {
   rpckit::codec::check_date_time(value, path);
 }
-constexpr auto kSessionContextEstimateEventMembers = std::tuple{
+constexpr auto kSessionContextEstimateEventMembers = rpckit::codec::members(
     rpckit::codec::constant("type", "\"session.context.estimate\""),
     rpckit::codec::required("timestamp", &SessionContextEstimateEvent::timestamp, check_SessionContextEstimateEvent_timestamp),
-    rpckit::codec::required("payload", &SessionContextEstimateEvent::payload),
-};
+    rpckit::codec::required("payload", &SessionContextEstimateEvent::payload));
 }  // namespace
 RPCKIT_OBJECT_CODEC(SessionContextEstimateEvent)
 
@@ -1038,14 +976,13 @@ void check_CompactionStartedPayload_turn_id(const std::optional<std::string>& va
   rpckit::codec::check_pattern((*value), pattern_0(), path,
       R"rpckit(expected a UUID)rpckit");
 }
-constexpr auto kCompactionStartedPayloadMembers = std::tuple{
+constexpr auto kCompactionStartedPayloadMembers = rpckit::codec::members(
     rpckit::codec::required("session_id", &CompactionStartedPayload::session_id, check_CompactionStartedPayload_session_id),
     rpckit::codec::optional("turn_id", &CompactionStartedPayload::turn_id, check_CompactionStartedPayload_turn_id),
     rpckit::codec::required("reason", &CompactionStartedPayload::reason),
     rpckit::codec::required("anchor_event_index_before", &CompactionStartedPayload::anchor_event_index_before),
     rpckit::codec::required("event_count", &CompactionStartedPayload::event_count),
-    rpckit::codec::required("context_window_tokens", &CompactionStartedPayload::context_window_tokens),
-};
+    rpckit::codec::required("context_window_tokens", &CompactionStartedPayload::context_window_tokens));
 }  // namespace
 RPCKIT_OBJECT_CODEC(CompactionStartedPayload)
 
@@ -1055,11 +992,10 @@ namespace {
 void check_CompactionStartedEvent_timestamp(const std::string& value, rpckit::codec::DecodePath& path) {
   rpckit::codec::check_date_time(value, path);
 }
-constexpr auto kCompactionStartedEventMembers = std::tuple{
+constexpr auto kCompactionStartedEventMembers = rpckit::codec::members(
     rpckit::codec::constant("type", "\"compaction.started\""),
     rpckit::codec::required("timestamp", &CompactionStartedEvent::timestamp, check_CompactionStartedEvent_timestamp),
-    rpckit::codec::required("payload", &CompactionStartedEvent::payload),
-};
+    rpckit::codec::required("payload", &CompactionStartedEvent::payload));
 }  // namespace
 RPCKIT_OBJECT_CODEC(CompactionStartedEvent)
 
@@ -1074,14 +1010,13 @@ void check_CompactionAnchorSelectedPayload_turn_id(const std::optional<std::stri
   rpckit::codec::check_pattern((*value), pattern_0(), path,
       R"rpckit(expected a UUID)rpckit");
 }
-constexpr auto kCompactionAnchorSelectedPayloadMembers = std::tuple{
+constexpr auto kCompactionAnchorSelectedPayloadMembers = rpckit::codec::members(
     rpckit::codec::required("session_id", &CompactionAnchorSelectedPayload::session_id, check_CompactionAnchorSelectedPayload_session_id),
     rpckit::codec::optional("turn_id", &CompactionAnchorSelectedPayload::turn_id, check_CompactionAnchorSelectedPayload_turn_id),
     rpckit::codec::required("reason", &CompactionAnchorSelectedPayload::reason),
     rpckit::codec::required("anchor_event_index_before", &CompactionAnchorSelectedPayload::anchor_event_index_before),
     rpckit::codec::required("anchor_event_index_after", &CompactionAnchorSelectedPayload::anchor_event_index_after),
-    rpckit::codec::required("delta_event_count", &CompactionAnchorSelectedPayload::delta_event_count),
-};
+    rpckit::codec::required("delta_event_count", &CompactionAnchorSelectedPayload::delta_event_count));
 }  // namespace
 RPCKIT_OBJECT_CODEC(CompactionAnchorSelectedPayload)
 
@@ -1091,11 +1026,10 @@ namespace {
 void check_CompactionAnchorSelectedEvent_timestamp(const std::string& value, rpckit::codec::DecodePath& path) {
   rpckit::codec::check_date_time(value, path);
 }
-constexpr auto kCompactionAnchorSelectedEventMembers = std::tuple{
+constexpr auto kCompactionAnchorSelectedEventMembers = rpckit::codec::members(
     rpckit::codec::constant("type", "\"compaction.anchor_selected\""),
     rpckit::codec::required("timestamp", &CompactionAnchorSelectedEvent::timestamp, check_CompactionAnchorSelectedEvent_timestamp),
-    rpckit::codec::required("payload", &CompactionAnchorSelectedEvent::payload),
-};
+    rpckit::codec::required("payload", &CompactionAnchorSelectedEvent::payload));
 }  // namespace
 RPCKIT_OBJECT_CODEC(CompactionAnchorSelectedEvent)
 
@@ -1110,12 +1044,11 @@ void check_CompactionSummaryMergedPayload_turn_id(const std::optional<std::strin
   rpckit::codec::check_pattern((*value), pattern_0(), path,
       R"rpckit(expected a UUID)rpckit");
 }
-constexpr auto kCompactionSummaryMergedPayloadMembers = std::tuple{
+constexpr auto kCompactionSummaryMergedPayloadMembers = rpckit::codec::members(
     rpckit::codec::required("session_id", &CompactionSummaryMergedPayload::session_id, check_CompactionSummaryMergedPayload_session_id),
     rpckit::codec::optional("turn_id", &CompactionSummaryMergedPayload::turn_id, check_CompactionSummaryMergedPayload_turn_id),
     rpckit::codec::required("summary_updated_at", &CompactionSummaryMergedPayload::summary_updated_at),
-    rpckit::codec::required("anchor_event_index_after", &CompactionSummaryMergedPayload::anchor_event_index_after),
-};
+    rpckit::codec::required("anchor_event_index_after", &CompactionSummaryMergedPayload::anchor_event_index_after));
 }  // namespace
 RPCKIT_OBJECT_CODEC(CompactionSummaryMergedPayload)
 
@@ -1125,11 +1058,10 @@ namespace {
 void check_CompactionSummaryMergedEvent_timestamp(const std::string& value, rpckit::codec::DecodePath& path) {
   rpckit::codec::check_date_time(value, path);
 }
-constexpr auto kCompactionSummaryMergedEventMembers = std::tuple{
+constexpr auto kCompactionSummaryMergedEventMembers = rpckit::codec::members(
     rpckit::codec::constant("type", "\"compaction.summary_merged\""),
     rpckit::codec::required("timestamp", &CompactionSummaryMergedEvent::timestamp, check_CompactionSummaryMergedEvent_timestamp),
-    rpckit::codec::required("payload", &CompactionSummaryMergedEvent::payload),
-};
+    rpckit::codec::required("payload", &CompactionSummaryMergedEvent::payload));
 }  // namespace
 RPCKIT_OBJECT_CODEC(CompactionSummaryMergedEvent)
 
@@ -1144,7 +1076,7 @@ void check_CompactionCompletedPayload_turn_id(const std::optional<std::string>& 
   rpckit::codec::check_pattern((*value), pattern_0(), path,
       R"rpckit(expected a UUID)rpckit");
 }
-constexpr auto kCompactionCompletedPayloadMembers = std::tuple{
+constexpr auto kCompactionCompletedPayloadMembers = rpckit::codec::members(
     rpckit::codec::required("session_id", &CompactionCompletedPayload::session_id, check_CompactionCompletedPayload_session_id),
     rpckit::codec::optional("turn_id", &CompactionCompletedPayload::turn_id, check_CompactionCompletedPayload_turn_id),
     rpckit::codec::required("compressed", &CompactionCompletedPayload::compressed),
@@ -1155,8 +1087,7 @@ constexpr auto kCompactionCompletedPayloadMembers = std::tuple{
     rpckit::codec::required("target_limit", &CompactionCompletedPayload::target_limit),
     rpckit::codec::required("high_watermark_limit", &CompactionCompletedPayload::high_watermark_limit),
     rpckit::codec::required("anchor_event_index_before", &CompactionCompletedPayload::anchor_event_index_before),
-    rpckit::codec::required("anchor_event_index_after", &CompactionCompletedPayload::anchor_event_index_after),
-};
+    rpckit::codec::required("anchor_event_index_after", &CompactionCompletedPayload::anchor_event_index_after));
 }  // namespace
 RPCKIT_OBJECT_CODEC(CompactionCompletedPayload)
 
@@ -1166,11 +1097,10 @@ namespace {
 void check_CompactionCompletedEvent_timestamp(const std::string& value, rpckit::codec::DecodePath& path) {
   rpckit::codec::check_date_time(value, path);
 }
-constexpr auto kCompactionCompletedEventMembers = std::tuple{
+constexpr auto kCompactionCompletedEventMembers = rpckit::codec::members(
     rpckit::codec::constant("type", "\"compaction.completed\""),
     rpckit::codec::required("timestamp", &CompactionCompletedEvent::timestamp, check_CompactionCompletedEvent_timestamp),
-    rpckit::codec::required("payload", &CompactionCompletedEvent::payload),
-};
+    rpckit::codec::required("payload", &CompactionCompletedEvent::payload));
 }  // namespace
 RPCKIT_OBJECT_CODEC(CompactionCompletedEvent)
 
@@ -1185,12 +1115,11 @@ void check_CompactionFailedPayload_turn_id(const std::optional<std::string>& val
   rpckit::codec::check_pattern((*value), pattern_0(), path,
       R"rpckit(expected a UUID)rpckit");
 }
-constexpr auto kCompactionFailedPayloadMembers = std::tuple{
+constexpr auto kCompactionFailedPayloadMembers = rpckit::codec::members(
     rpckit::codec::required("session_id", &CompactionFailedPayload::session_id, check_CompactionFailedPayload_session_id),
     rpckit::codec::optional("turn_id", &CompactionFailedPayload::turn_id, check_CompactionFailedPayload_turn_id),
     rpckit::codec::required("reason", &CompactionFailedPayload::reason),
-    rpckit::codec::required("message", &CompactionFailedPayload::message),
-};
+    rpckit::codec::required("message", &CompactionFailedPayload::message));
 }  // namespace
 RPCKIT_OBJECT_CODEC(CompactionFailedPayload)
 
@@ -1200,11 +1129,10 @@ namespace {
 void check_CompactionFailedEvent_timestamp(const std::string& value, rpckit::codec::DecodePath& path) {
   rpckit::codec::check_date_time(value, path);
 }
-constexpr auto kCompactionFailedEventMembers = std::tuple{
+constexpr auto kCompactionFailedEventMembers = rpckit::codec::members(
     rpckit::codec::constant("type", "\"compaction.failed\""),
     rpckit::codec::required("timestamp", &CompactionFailedEvent::timestamp, check_CompactionFailedEvent_timestamp),
-    rpckit::codec::required("payload", &CompactionFailedEvent::payload),
-};
+    rpckit::codec::required("payload", &CompactionFailedEvent::payload));
 }  // namespace
 RPCKIT_OBJECT_CODEC(CompactionFailedEvent)
 
@@ -1505,71 +1433,65 @@ void from_json(const nlohmann::json& j, EventEnvelope& value) {
 // ---- AuthCommandOutput
 
 namespace {
-constexpr auto kAuthCommandOutputMembers = std::tuple{
+constexpr auto kAuthCommandOutputMembers = rpckit::codec::members(
     rpckit::codec::required("auth_status", &AuthCommandOutput::auth_status),
-    rpckit::codec::required("hint", &AuthCommandOutput::hint),
-};
+    rpckit::codec::required("hint", &AuthCommandOutput::hint));
 }  // namespace
 RPCKIT_OBJECT_CODEC(AuthCommandOutput)
 
 // ---- OnboardingCommandOutput
 
 namespace {
-constexpr auto kOnboardingCommandOutputMembers = std::tuple{
-    rpckit::codec::required("completed", &OnboardingCommandOutput::completed),
-};
+constexpr auto kOnboardingCommandOutputMembers = rpckit::codec::members(
+    rpckit::codec::required("completed", &OnboardingCommandOutput::completed));
 }  // namespace
 RPCKIT_OBJECT_CODEC(OnboardingCommandOutput)
 
 // ---- ClearedCommandOutput
 
 namespace {
-constexpr auto kClearedCommandOutputMembers = std::tuple{
-    rpckit::codec::constant("cleared", "true"),
-};
+constexpr auto kClearedCommandOutputMembers = rpckit::codec::members(
+    rpckit::codec::constant("cleared", "true"));
 }  // namespace
 RPCKIT_OBJECT_CODEC(ClearedCommandOutput)
 
 // ---- ModelListResult
 
 namespace {
-constexpr auto kModelListResultMembers = std::tuple{
+constexpr auto kModelListResultMembers = rpckit::codec::members(
     rpckit::codec::required("providers", &ModelListResult::providers),
     rpckit::codec::required("models", &ModelListResult::models),
     rpckit::codec::required("selected_model", &ModelListResult::selected_model),
     rpckit::codec::required("selected_thinking", &ModelListResult::selected_thinking),
     rpckit::codec::required("selected_provider", &ModelListResult::selected_provider),
-    rpckit::codec::required("selected_openrouter_provider", &ModelListResult::selected_openrouter_provider),
-};
+    rpckit::codec::required("selected_openrouter_provider", &ModelListResult::selected_openrouter_provider));
 }  // namespace
 RPCKIT_OBJECT_CODEC(ModelListResult)
 
 // ---- ModelCommandOutput
 
 namespace {
-constexpr auto kModelCommandOutputMembers = std::tuple{
+constexpr auto kModelCommandOutputMembers = rpckit::codec::members(
     rpckit::codec::required("selected_model", &ModelCommandOutput::selected_model),
     rpckit::codec::required("selected_provider", &ModelCommandOutput::selected_provider),
     rpckit::codec::required("selected_thinking", &ModelCommandOutput::selected_thinking),
     rpckit::codec::required("selected_openrouter_provider", &ModelCommandOutput::selected_openrouter_provider),
-    rpckit::codec::required("available", &ModelCommandOutput::available),
-};
+    rpckit::codec::required("available", &ModelCommandOutput::available));
 }  // namespace
 RPCKIT_OBJECT_CODEC(ModelCommandOutput)
 
 // ---- ResumedCommandOutput
 
 namespace {
-constexpr auto kResumedCommandOutputMembers = std::tuple{
-    rpckit::codec::required("resumed", &ResumedCommandOutput::resumed),
-};
+constexpr auto kResumedCommandOutputMembers = rpckit::codec::members(
+    rpckit::codec::required("resumed", &ResumedCommandOutput::resumed));
 }  // namespace
 RPCKIT_OBJECT_CODEC(ResumedCommandOutput)
 
 // ---- CompressCommandOutput
 
 namespace {
-constexpr auto kCompressCommandOutputMembers = std::tuple{
+constexpr auto kCompressCommandOutputMembers = rpckit::codec::members(
     rpckit::codec::required("compressed", &CompressCommandOutput::compressed),
     rpckit::codec::required("reason", &CompressCommandOutput::reason),
     rpckit::codec::required("estimated_tokens_before", &CompressCommandOutput::estimated_tokens_before),
@@ -1577,45 +1499,40 @@ constexpr auto kCompressCommandOutputMembers = std::tuple{
     rpckit::codec::required("model_context_window", &CompressCommandOutput::model_context_window),
     rpckit::codec::required("target_limit", &CompressCommandOutput::target_limit),
     rpckit::codec::required("anchor_event_index_before", &CompressCommandOutput::anchor_event_index_before),
-    rpckit::codec::required("anchor_event_index_after", &CompressCommandOutput::anchor_event_index_after),
-};
+    rpckit::codec::required("anchor_event_index_after", &CompressCommandOutput::anchor_event_index_after));
 }  // namespace
 RPCKIT_OBJECT_CODEC(CompressCommandOutput)
 
 // ---- CommandInfo
 
 namespace {
-constexpr auto kCommandInfoMembers = std::tuple{
+constexpr auto kCommandInfoMembers = rpckit::codec::members(
     rpckit::codec::required("name", &CommandInfo::name),
-    rpckit::codec::required("description", &CommandInfo::description),
-};
+    rpckit::codec::required("description", &CommandInfo::description));
 }  // namespace
 RPCKIT_OBJECT_CODEC(CommandInfo)
 
 // ---- HelpCommandOutput
 
 namespace {
-constexpr auto kHelpCommandOutputMembers = std::tuple{
-    rpckit::codec::required("commands", &HelpCommandOutput::commands),
-};
+constexpr auto kHelpCommandOutputMembers = rpckit::codec::members(
+    rpckit::codec::required("commands", &HelpCommandOutput::commands));
 }  // namespace
 RPCKIT_OBJECT_CODEC(HelpCommandOutput)
 
 // ---- QuitCommandOutput
 
 namespace {
-constexpr auto kQuitCommandOutputMembers = std::tuple{
-    rpckit::codec::constant("shutting_down", "true"),
-};
+constexpr auto kQuitCommandOutputMembers = rpckit::codec::members(
+    rpckit::codec::constant("shutting_down", "true"));
 }  // namespace
 RPCKIT_OBJECT_CODEC(QuitCommandOutput)
 
 // ---- UnknownCommandOutput
 
 namespace {
-constexpr auto kUnknownCommandOutputMembers = std::tuple{
-    rpckit::codec::required("error", &UnknownCommandOutput::error),
-};
+constexpr auto kUnknownCommandOutputMembers = rpckit::codec::members(
+    rpckit::codec::required("error", &UnknownCommandOutput::error));
 }  // namespace
 RPCKIT_OBJECT_CODEC(UnknownCommandOutput)
 
@@ -1626,36 +1543,33 @@ void check_ErrorData_supported(const std::optional<std::string>& value, rpckit::
   rpckit::codec::check_pattern((*value), pattern_1(), path,
       R"rpckit(expected a semver version (e.g. "1.0.0"))rpckit");
 }
-constexpr auto kErrorDataMembers = std::tuple{
+constexpr auto kErrorDataMembers = rpckit::codec::members(
     rpckit::codec::required("reason", &ErrorData::reason),
     rpckit::codec::optional("method", &ErrorData::method),
     rpckit::codec::optional("field", &ErrorData::field),
-    rpckit::codec::optional("supported", &ErrorData::supported, check_ErrorData_supported),
-};
+    rpckit::codec::optional("supported", &ErrorData::supported, check_ErrorData_supported));
 }  // namespace
 RPCKIT_OBJECT_CODEC(ErrorData)
 
 // ---- RpcHandshakeParams
 
 namespace {
-constexpr auto kRpcHandshakeParamsMembers = std::tuple{
+constexpr auto kRpcHandshakeParamsMembers = rpckit::codec::members(
     rpckit::codec::optional("client_name", &RpcHandshakeParams::client_name),
     rpckit::codec::optional("client_version", &RpcHandshakeParams::client_version),
     rpckit::codec::optional("protocol_version", &RpcHandshakeParams::protocol_version),
-    rpckit::codec::optional("strict", &RpcHandshakeParams::strict),
-};
+    rpckit::codec::optional("strict", &RpcHandshakeParams::strict));
 }  // namespace
 RPCKIT_OBJECT_CODEC(RpcHandshakeParams)
 
 // ---- HandshakeCapabilities
 
 namespace {
-constexpr auto kHandshakeCapabilitiesMembers = std::tuple{
+constexpr auto kHandshakeCapabilitiesMembers = rpckit::codec::members(
     rpckit::codec::required("events", &HandshakeCapabilities::events),
     rpckit::codec::required("command_execute", &HandshakeCapabilities::command_execute),
     rpckit::codec::required("multi_session", &HandshakeCapabilities::multi_session),
-    rpckit::codec::required("image_inputs", &HandshakeCapabilities::image_inputs),
-};
+    rpckit::codec::required("image_inputs", &HandshakeCapabilities::image_inputs));
 }  // namespace
 RPCKIT_OBJECT_CODEC(HandshakeCapabilities)
 
@@ -1669,19 +1583,18 @@ void check_RpcHandshakeResult_protocol_version(const std::string& value, rpckit:
 void check_RpcHandshakeResult_methods(const std::vector<std::string>& value, rpckit::codec::DecodePath& path) {
   rpckit::codec::check_unique(value, path);
 }
-constexpr auto kRpcHandshakeResultMembers = std::tuple{
+constexpr auto kRpcHandshakeResultMembers = rpckit::codec::members(
     rpckit::codec::required("protocol_version", &RpcHandshakeResult::protocol_version, check_RpcHandshakeResult_protocol_version),
     rpckit::codec::constant("server_name", "\"loaf\""),
     rpckit::codec::required("capabilities", &RpcHandshakeResult::capabilities),
-    rpckit::codec::required("methods", &RpcHandshakeResult::methods, check_RpcHandshakeResult_methods),
-};
+    rpckit::codec::required("methods", &RpcHandshakeResult::methods, check_RpcHandshakeResult_methods));
 }  // namespace
 RPCKIT_OBJECT_CODEC(RpcHandshakeResult)
 
 // ---- SystemPingParams
 
 namespace {
-constexpr std::tuple<> kSystemPingParamsMembers{};
+constexpr auto kSystemPingParamsMembers = rpckit::codec::members();
 }  // namespace
 RPCKIT_OBJECT_CODEC(SystemPingParams)
 
@@ -1691,29 +1604,26 @@ namespace {
 void check_SystemPingResult_time(const std::string& value, rpckit::codec::DecodePath& path) {
   rpckit::codec::check_date_time(value, path);
 }
-constexpr auto kSystemPingResultMembers = std::tuple{
+constexpr auto kSystemPingResultMembers = rpckit::codec::members(
     rpckit::codec::constant("ok", "true"),
-    rpckit::codec::required("time", &SystemPingResult::time, check_SystemPingResult_time),
-};
+    rpckit::codec::required("time", &SystemPingResult::time, check_SystemPingResult_time));
 }  // namespace
 RPCKIT_OBJECT_CODEC(SystemPingResult)
 
 // ---- SystemShutdownParams
 
 namespace {
-constexpr auto kSystemShutdownParamsMembers = std::tuple{
-    rpckit::codec::optional("reason", &SystemShutdownParams::reason),
-};
+constexpr auto kSystemShutdownParamsMembers = rpckit::codec::members(
+    rpckit::codec::optional("reason", &SystemShutdownParams::reason));
 }  // namespace
 RPCKIT_OBJECT_CODEC(SystemShutdownParams)
 
 // ---- SystemShutdownResult
 
 namespace {
-constexpr auto kSystemShutdownResultMembers = std::tuple{
+constexpr auto kSystemShutdownResultMembers = rpckit::codec::members(
     rpckit::codec::constant("accepted", "true"),
-    rpckit::codec::optional("reason", &SystemShutdownResult::reason),
-};
+    rpckit::codec::optional("reason", &SystemShutdownResult::reason));
 }  // namespace
 RPCKIT_OBJECT_CODEC(SystemShutdownResult)
 
@@ -1723,27 +1633,25 @@ namespace {
 void check_EventParams_timestamp(const std::string& value, rpckit::codec::DecodePath& path) {
   rpckit::codec::check_date_time(value, path);
 }
-constexpr auto kEventParamsMembers = std::tuple{
+constexpr auto kEventParamsMembers = rpckit::codec::members(
     rpckit::codec::required("type", &EventParams::type),
     rpckit::codec::required("timestamp", &EventParams::timestamp, check_EventParams_timestamp),
-    rpckit::codec::required("payload", &EventParams::payload),
-};
+    rpckit::codec::required("payload", &EventParams::payload));
 }  // namespace
 RPCKIT_OBJECT_CODEC(EventParams)
 
 // ---- StateGetParams
 
 namespace {
-constexpr std::tuple<> kStateGetParamsMembers{};
+constexpr auto kStateGetParamsMembers = rpckit::codec::members();
 }  // namespace
 RPCKIT_OBJECT_CODEC(StateGetParams)
 
 // ---- SessionCreateParams
 
 namespace {
-constexpr auto kSessionCreateParamsMembers = std::tuple{
-    rpckit::codec::optional("title", &SessionCreateParams::title),
-};
+constexpr auto kSessionCreateParamsMembers = rpckit::codec::members(
+    rpckit::codec::optional("title", &SessionCreateParams::title));
 }  // namespace
 RPCKIT_OBJECT_CODEC(SessionCreateParams)
 
@@ -1754,10 +1662,9 @@ void check_SessionCreateResult_session_id(const std::string& value, rpckit::code
   rpckit::codec::check_pattern(value, pattern_0(), path,
       R"rpckit(expected a UUID)rpckit");
 }
-constexpr auto kSessionCreateResultMembers = std::tuple{
+constexpr auto kSessionCreateResultMembers = rpckit::codec::members(
     rpckit::codec::required("session_id", &SessionCreateResult::session_id, check_SessionCreateResult_session_id),
-    rpckit::codec::required("state", &SessionCreateResult::state),
-};
+    rpckit::codec::required("state", &SessionCreateResult::state));
 }  // namespace
 RPCKIT_OBJECT_CODEC(SessionCreateResult)
 
@@ -1768,9 +1675,8 @@ void check_SessionGetParams_session_id(const std::string& value, rpckit::codec::
   rpckit::codec::check_pattern(value, pattern_2(), path,
       R"rpckit(expected a non-blank string)rpckit");
 }
-constexpr auto kSessionGetParamsMembers = std::tuple{
-    rpckit::codec::required("session_id", &SessionGetParams::session_id, check_SessionGetParams_session_id),
-};
+constexpr auto kSessionGetParamsMembers = rpckit::codec::members(
+    rpckit::codec::required("session_id", &SessionGetParams::session_id, check_SessionGetParams_session_id));
 }  // namespace
 RPCKIT_OBJECT_CODEC(SessionGetParams)
 
@@ -1781,12 +1687,11 @@ void check_SessionSendParams_session_id(const std::string& value, rpckit::codec:
   rpckit::codec::check_pattern(value, pattern_2(), path,
       R"rpckit(expected a non-blank string)rpckit");
 }
-constexpr auto kSessionSendParamsMembers = std::tuple{
+constexpr auto kSessionSendParamsMembers = rpckit::codec::members(
     rpckit::codec::required("session_id", &SessionSendParams::session_id, check_SessionSendParams_session_id),
     rpckit::codec::optional("text", &SessionSendParams::text),
     rpckit::codec::optional("images", &SessionSendParams::images),
-    rpckit::codec::optional("enqueue", &SessionSendParams::enqueue),
-};
+    rpckit::codec::optional("enqueue", &SessionSendParams::enqueue));
 }  // namespace
 RPCKIT_OBJECT_CODEC(SessionSendParams)
 
@@ -1801,12 +1706,11 @@ void check_SessionSendResult_turn_id(const std::string& value, rpckit::codec::De
   rpckit::codec::check_pattern(value, pattern_0(), path,
       R"rpckit(expected a UUID)rpckit");
 }
-constexpr auto kSessionSendResultMembers = std::tuple{
+constexpr auto kSessionSendResultMembers = rpckit::codec::members(
     rpckit::codec::required("session_id", &SessionSendResult::session_id, check_SessionSendResult_session_id),
     rpckit::codec::required("turn_id", &SessionSendResult::turn_id, check_SessionSendResult_turn_id),
     rpckit::codec::constant("accepted", "true"),
-    rpckit::codec::required("queued", &SessionSendResult::queued),
-};
+    rpckit::codec::required("queued", &SessionSendResult::queued));
 }  // namespace
 RPCKIT_OBJECT_CODEC(SessionSendResult)
 
@@ -1821,10 +1725,9 @@ void check_SessionSteerParams_text(const std::string& value, rpckit::codec::Deco
   rpckit::codec::check_pattern(value, pattern_2(), path,
       R"rpckit(expected a non-blank string)rpckit");
 }
-constexpr auto kSessionSteerParamsMembers = std::tuple{
+constexpr auto kSessionSteerParamsMembers = rpckit::codec::members(
     rpckit::codec::required("session_id", &SessionSteerParams::session_id, check_SessionSteerParams_session_id),
-    rpckit::codec::required("text", &SessionSteerParams::text, check_SessionSteerParams_text),
-};
+    rpckit::codec::required("text", &SessionSteerParams::text, check_SessionSteerParams_text));
 }  // namespace
 RPCKIT_OBJECT_CODEC(SessionSteerParams)
 
@@ -1835,10 +1738,9 @@ void check_SessionSteerResult_session_id(const std::string& value, rpckit::codec
   rpckit::codec::check_pattern(value, pattern_0(), path,
       R"rpckit(expected a UUID)rpckit");
 }
-constexpr auto kSessionSteerResultMembers = std::tuple{
+constexpr auto kSessionSteerResultMembers = rpckit::codec::members(
     rpckit::codec::required("session_id", &SessionSteerResult::session_id, check_SessionSteerResult_session_id),
-    rpckit::codec::required("accepted", &SessionSteerResult::accepted),
-};
+    rpckit::codec::required("accepted", &SessionSteerResult::accepted));
 }  // namespace
 RPCKIT_OBJECT_CODEC(SessionSteerResult)
 
@@ -1849,9 +1751,8 @@ void check_SessionInterruptParams_session_id(const std::string& value, rpckit::c
   rpckit::codec::check_pattern(value, pattern_2(), path,
       R"rpckit(expected a non-blank string)rpckit");
 }
-constexpr auto kSessionInterruptParamsMembers = std::tuple{
-    rpckit::codec::required("session_id", &SessionInterruptParams::session_id, check_SessionInterruptParams_session_id),
-};
+constexpr auto kSessionInterruptParamsMembers = rpckit::codec::members(
+    rpckit::codec::required("session_id", &SessionInterruptParams::session_id, check_SessionInterruptParams_session_id));
 }  // namespace
 RPCKIT_OBJECT_CODEC(SessionInterruptParams)
 
@@ -1862,10 +1763,9 @@ void check_SessionInterruptResult_session_id(const std::string& value, rpckit::c
   rpckit::codec::check_pattern(value, pattern_0(), path,
       R"rpckit(expected a UUID)rpckit");
 }
-constexpr auto kSessionInterruptResultMembers = std::tuple{
+constexpr auto kSessionInterruptResultMembers = rpckit::codec::members(
     rpckit::codec::required("session_id", &SessionInterruptResult::session_id, check_SessionInterruptResult_session_id),
-    rpckit::codec::required("interrupted", &SessionInterruptResult::interrupted),
-};
+    rpckit::codec::required("interrupted", &SessionInterruptResult::interrupted));
 }  // namespace
 RPCKIT_OBJECT_CODEC(SessionInterruptResult)
 
@@ -1876,9 +1776,8 @@ void check_SessionQueueListParams_session_id(const std::string& value, rpckit::c
   rpckit::codec::check_pattern(value, pattern_2(), path,
       R"rpckit(expected a non-blank string)rpckit");
 }
-constexpr auto kSessionQueueListParamsMembers = std::tuple{
-    rpckit::codec::required("session_id", &SessionQueueListParams::session_id, check_SessionQueueListParams_session_id),
-};
+constexpr auto kSessionQueueListParamsMembers = rpckit::codec::members(
+    rpckit::codec::required("session_id", &SessionQueueListParams::session_id, check_SessionQueueListParams_session_id));
 }  // namespace
 RPCKIT_OBJECT_CODEC(SessionQueueListParams)
 
@@ -1889,10 +1788,9 @@ void check_SessionQueueListResult_session_id(const std::string& value, rpckit::c
   rpckit::codec::check_pattern(value, pattern_0(), path,
       R"rpckit(expected a UUID)rpckit");
 }
-constexpr auto kSessionQueueListResultMembers = std::tuple{
+constexpr auto kSessionQueueListResultMembers = rpckit::codec::members(
     rpckit::codec::required("session_id", &SessionQueueListResult::session_id, check_SessionQueueListResult_session_id),
-    rpckit::codec::required("queue", &SessionQueueListResult::queue),
-};
+    rpckit::codec::required("queue", &SessionQueueListResult::queue));
 }  // namespace
 RPCKIT_OBJECT_CODEC(SessionQueueListResult)
 
@@ -1903,9 +1801,8 @@ void check_SessionQueueClearParams_session_id(const std::string& value, rpckit::
   rpckit::codec::check_pattern(value, pattern_2(), path,
       R"rpckit(expected a non-blank string)rpckit");
 }
-constexpr auto kSessionQueueClearParamsMembers = std::tuple{
-    rpckit::codec::required("session_id", &SessionQueueClearParams::session_id, check_SessionQueueClearParams_session_id),
-};
+constexpr auto kSessionQueueClearParamsMembers = rpckit::codec::members(
+    rpckit::codec::required("session_id", &SessionQueueClearParams::session_id, check_SessionQueueClearParams_session_id));
 }  // namespace
 RPCKIT_OBJECT_CODEC(SessionQueueClearParams)
 
@@ -1919,10 +1816,9 @@ void check_SessionQueueClearResult_session_id(const std::string& value, rpckit::
 void check_SessionQueueClearResult_cleared_count(const std::int64_t& value, rpckit::codec::DecodePath& path) {
   rpckit::codec::check_range(static_cast<double>(value), 0.0, std::nullopt, path);
 }
-constexpr auto kSessionQueueClearResultMembers = std::tuple{
+constexpr auto kSessionQueueClearResultMembers = rpckit::codec::members(
     rpckit::codec::required("session_id", &SessionQueueClearResult::session_id, check_SessionQueueClearResult_session_id),
-    rpckit::codec::required("cleared_count", &SessionQueueClearResult::cleared_count, check_SessionQueueClearResult_cleared_count),
-};
+    rpckit::codec::required("cleared_count", &SessionQueueClearResult::cleared_count, check_SessionQueueClearResult_cleared_count));
 }  // namespace
 RPCKIT_OBJECT_CODEC(SessionQueueClearResult)
 
@@ -1937,44 +1833,41 @@ void check_CommandExecuteParams_raw_command(const std::string& value, rpckit::co
   rpckit::codec::check_pattern(value, pattern_2(), path,
       R"rpckit(expected a non-blank string)rpckit");
 }
-constexpr auto kCommandExecuteParamsMembers = std::tuple{
+constexpr auto kCommandExecuteParamsMembers = rpckit::codec::members(
     rpckit::codec::required("session_id", &CommandExecuteParams::session_id, check_CommandExecuteParams_session_id),
-    rpckit::codec::required("raw_command", &CommandExecuteParams::raw_command, check_CommandExecuteParams_raw_command),
-};
+    rpckit::codec::required("raw_command", &CommandExecuteParams::raw_command, check_CommandExecuteParams_raw_command));
 }  // namespace
 RPCKIT_OBJECT_CODEC(CommandExecuteParams)
 
 // ---- CommandExecuteResult
 
 namespace {
-constexpr auto kCommandExecuteResultMembers = std::tuple{
+constexpr auto kCommandExecuteResultMembers = rpckit::codec::members(
     rpckit::codec::required("handled", &CommandExecuteResult::handled),
-    rpckit::codec::optional("output", &CommandExecuteResult::output),
-};
+    rpckit::codec::optional("output", &CommandExecuteResult::output));
 }  // namespace
 RPCKIT_OBJECT_CODEC(CommandExecuteResult)
 
 // ---- AuthStatusParams
 
 namespace {
-constexpr std::tuple<> kAuthStatusParamsMembers{};
+constexpr auto kAuthStatusParamsMembers = rpckit::codec::members();
 }  // namespace
 RPCKIT_OBJECT_CODEC(AuthStatusParams)
 
 // ---- AuthConnectOpenaiParams
 
 namespace {
-constexpr auto kAuthConnectOpenaiParamsMembers = std::tuple{
+constexpr auto kAuthConnectOpenaiParamsMembers = rpckit::codec::members(
     rpckit::codec::optional("mode", &AuthConnectOpenaiParams::mode),
-    rpckit::codec::optional("originator", &AuthConnectOpenaiParams::originator),
-};
+    rpckit::codec::optional("originator", &AuthConnectOpenaiParams::originator));
 }  // namespace
 RPCKIT_OBJECT_CODEC(AuthConnectOpenaiParams)
 
 // ---- AuthConnectAntigravityParams
 
 namespace {
-constexpr std::tuple<> kAuthConnectAntigravityParamsMembers{};
+constexpr auto kAuthConnectAntigravityParamsMembers = rpckit::codec::members();
 }  // namespace
 RPCKIT_OBJECT_CODEC(AuthConnectAntigravityParams)
 
@@ -1985,9 +1878,8 @@ void check_AuthSetOpenrouterKeyParams_api_key(const std::string& value, rpckit::
   rpckit::codec::check_pattern(value, pattern_2(), path,
       R"rpckit(expected a non-blank string)rpckit");
 }
-constexpr auto kAuthSetOpenrouterKeyParamsMembers = std::tuple{
-    rpckit::codec::required("api_key", &AuthSetOpenrouterKeyParams::api_key, check_AuthSetOpenrouterKeyParams_api_key),
-};
+constexpr auto kAuthSetOpenrouterKeyParamsMembers = rpckit::codec::members(
+    rpckit::codec::required("api_key", &AuthSetOpenrouterKeyParams::api_key, check_AuthSetOpenrouterKeyParams_api_key));
 }  // namespace
 RPCKIT_OBJECT_CODEC(AuthSetOpenrouterKeyParams)
 
@@ -1997,11 +1889,10 @@ namespace {
 void check_AuthSetOpenrouterKeyResult_model_count(const std::int64_t& value, rpckit::codec::DecodePath& path) {
   rpckit::codec::check_range(static_cast<double>(value), 0.0, std::nullopt, path);
 }
-constexpr auto kAuthSetOpenrouterKeyResultMembers = std::tuple{
+constexpr auto kAuthSetOpenrouterKeyResultMembers = rpckit::codec::members(
     rpckit::codec::constant("configured", "true"),
     rpckit::codec::required("model_count", &AuthSetOpenrouterKeyResult::model_count, check_AuthSetOpenrouterKeyResult_model_count),
-    rpckit::codec::required("source", &AuthSetOpenrouterKeyResult::source),
-};
+    rpckit::codec::required("source", &AuthSetOpenrouterKeyResult::source));
 }  // namespace
 RPCKIT_OBJECT_CODEC(AuthSetOpenrouterKeyResult)
 
@@ -2012,60 +1903,55 @@ void check_AuthSetExaKeyParams_api_key(const std::string& value, rpckit::codec::
   rpckit::codec::check_pattern(value, pattern_2(), path,
       R"rpckit(expected a non-blank string)rpckit");
 }
-constexpr auto kAuthSetExaKeyParamsMembers = std::tuple{
-    rpckit::codec::required("api_key", &AuthSetExaKeyParams::api_key, check_AuthSetExaKeyParams_api_key),
-};
+constexpr auto kAuthSetExaKeyParamsMembers = rpckit::codec::members(
+    rpckit::codec::required("api_key", &AuthSetExaKeyParams::api_key, check_AuthSetExaKeyParams_api_key));
 }  // namespace
 RPCKIT_OBJECT_CODEC(AuthSetExaKeyParams)
 
 // ---- AuthSetExaKeyResult
 
 namespace {
-constexpr auto kAuthSetExaKeyResultMembers = std::tuple{
+constexpr auto kAuthSetExaKeyResultMembers = rpckit::codec::members(
     rpckit::codec::required("configured", &AuthSetExaKeyResult::configured),
-    rpckit::codec::required("skipped", &AuthSetExaKeyResult::skipped),
-};
+    rpckit::codec::required("skipped", &AuthSetExaKeyResult::skipped));
 }  // namespace
 RPCKIT_OBJECT_CODEC(AuthSetExaKeyResult)
 
 // ---- OnboardingStatusParams
 
 namespace {
-constexpr std::tuple<> kOnboardingStatusParamsMembers{};
+constexpr auto kOnboardingStatusParamsMembers = rpckit::codec::members();
 }  // namespace
 RPCKIT_OBJECT_CODEC(OnboardingStatusParams)
 
 // ---- OnboardingStatusResult
 
 namespace {
-constexpr auto kOnboardingStatusResultMembers = std::tuple{
-    rpckit::codec::required("completed", &OnboardingStatusResult::completed),
-};
+constexpr auto kOnboardingStatusResultMembers = rpckit::codec::members(
+    rpckit::codec::required("completed", &OnboardingStatusResult::completed));
 }  // namespace
 RPCKIT_OBJECT_CODEC(OnboardingStatusResult)
 
 // ---- OnboardingCompleteParams
 
 namespace {
-constexpr std::tuple<> kOnboardingCompleteParamsMembers{};
+constexpr auto kOnboardingCompleteParamsMembers = rpckit::codec::members();
 }  // namespace
 RPCKIT_OBJECT_CODEC(OnboardingCompleteParams)
 
 // ---- OnboardingCompleteResult
 
 namespace {
-constexpr auto kOnboardingCompleteResultMembers = std::tuple{
-    rpckit::codec::constant("completed", "true"),
-};
+constexpr auto kOnboardingCompleteResultMembers = rpckit::codec::members(
+    rpckit::codec::constant("completed", "true"));
 }  // namespace
 RPCKIT_OBJECT_CODEC(OnboardingCompleteResult)
 
 // ---- ModelListParams
 
 namespace {
-constexpr auto kModelListParamsMembers = std::tuple{
-    rpckit::codec::optional("provider", &ModelListParams::provider),
-};
+constexpr auto kModelListParamsMembers = rpckit::codec::members(
+    rpckit::codec::optional("provider", &ModelListParams::provider));
 }  // namespace
 RPCKIT_OBJECT_CODEC(ModelListParams)
 
@@ -2080,27 +1966,25 @@ void check_ModelSelectParams_thinking_level(const std::string& value, rpckit::co
   rpckit::codec::check_pattern(value, pattern_2(), path,
       R"rpckit(expected a non-blank string)rpckit");
 }
-constexpr auto kModelSelectParamsMembers = std::tuple{
+constexpr auto kModelSelectParamsMembers = rpckit::codec::members(
     rpckit::codec::required("model_id", &ModelSelectParams::model_id, check_ModelSelectParams_model_id),
     rpckit::codec::required("provider", &ModelSelectParams::provider),
     rpckit::codec::required("thinking_level", &ModelSelectParams::thinking_level, check_ModelSelectParams_thinking_level),
     rpckit::codec::optional("openrouter_provider", &ModelSelectParams::openrouter_provider),
     rpckit::codec::optional("session_id", &ModelSelectParams::session_id),
-    rpckit::codec::optional("compress_immediately", &ModelSelectParams::compress_immediately),
-};
+    rpckit::codec::optional("compress_immediately", &ModelSelectParams::compress_immediately));
 }  // namespace
 RPCKIT_OBJECT_CODEC(ModelSelectParams)
 
 // ---- ModelSelectResult
 
 namespace {
-constexpr auto kModelSelectResultMembers = std::tuple{
+constexpr auto kModelSelectResultMembers = rpckit::codec::members(
     rpckit::codec::required("selected_model", &ModelSelectResult::selected_model),
     rpckit::codec::required("selected_provider", &ModelSelectResult::selected_provider),
     rpckit::codec::required("selected_thinking", &ModelSelectResult::selected_thinking),
     rpckit::codec::required("selected_openrouter_provider", &ModelSelectResult::selected_openrouter_provider),
-    rpckit::codec::optional("compression", &ModelSelectResult::compression),
-};
+    rpckit::codec::optional("compression", &ModelSelectResult::compression));
 }  // namespace
 RPCKIT_OBJECT_CODEC(ModelSelectResult)
 
@@ -2111,46 +1995,42 @@ void check_ModelOpenrouterProvidersParams_model_id(const std::string& value, rpc
   rpckit::codec::check_pattern(value, pattern_2(), path,
       R"rpckit(expected a non-blank string)rpckit");
 }
-constexpr auto kModelOpenrouterProvidersParamsMembers = std::tuple{
-    rpckit::codec::required("model_id", &ModelOpenrouterProvidersParams::model_id, check_ModelOpenrouterProvidersParams_model_id),
-};
+constexpr auto kModelOpenrouterProvidersParamsMembers = rpckit::codec::members(
+    rpckit::codec::required("model_id", &ModelOpenrouterProvidersParams::model_id, check_ModelOpenrouterProvidersParams_model_id));
 }  // namespace
 RPCKIT_OBJECT_CODEC(ModelOpenrouterProvidersParams)
 
 // ---- ModelOpenrouterProvidersResult
 
 namespace {
-constexpr auto kModelOpenrouterProvidersResultMembers = std::tuple{
+constexpr auto kModelOpenrouterProvidersResultMembers = rpckit::codec::members(
     rpckit::codec::required("model_id", &ModelOpenrouterProvidersResult::model_id),
-    rpckit::codec::required("providers", &ModelOpenrouterProvidersResult::providers),
-};
+    rpckit::codec::required("providers", &ModelOpenrouterProvidersResult::providers));
 }  // namespace
 RPCKIT_OBJECT_CODEC(ModelOpenrouterProvidersResult)
 
 // ---- LimitsGetParams
 
 namespace {
-constexpr std::tuple<> kLimitsGetParamsMembers{};
+constexpr auto kLimitsGetParamsMembers = rpckit::codec::members();
 }  // namespace
 RPCKIT_OBJECT_CODEC(LimitsGetParams)
 
 // ---- LimitsGetResult
 
 namespace {
-constexpr auto kLimitsGetResultMembers = std::tuple{
+constexpr auto kLimitsGetResultMembers = rpckit::codec::members(
     rpckit::codec::required("openai", &LimitsGetResult::openai),
-    rpckit::codec::required("antigravity", &LimitsGetResult::antigravity),
-};
+    rpckit::codec::required("antigravity", &LimitsGetResult::antigravity));
 }  // namespace
 RPCKIT_OBJECT_CODEC(LimitsGetResult)
 
 // ---- HistoryListParams
 
 namespace {
-constexpr auto kHistoryListParamsMembers = std::tuple{
+constexpr auto kHistoryListParamsMembers = rpckit::codec::members(
     rpckit::codec::optional("limit", &HistoryListParams::limit),
-    rpckit::codec::optional("cursor", &HistoryListParams::cursor),
-};
+    rpckit::codec::optional("cursor", &HistoryListParams::cursor));
 }  // namespace
 RPCKIT_OBJECT_CODEC(HistoryListParams)
 
@@ -2163,24 +2043,22 @@ void check_HistoryListResult_total(const std::int64_t& value, rpckit::codec::Dec
 void check_HistoryListResult_limit(const std::int64_t& value, rpckit::codec::DecodePath& path) {
   rpckit::codec::check_range(static_cast<double>(value), 1.0, std::nullopt, path);
 }
-constexpr auto kHistoryListResultMembers = std::tuple{
+constexpr auto kHistoryListResultMembers = rpckit::codec::members(
     rpckit::codec::required("total", &HistoryListResult::total, check_HistoryListResult_total),
     rpckit::codec::required("cursor", &HistoryListResult::cursor),
     rpckit::codec::required("limit", &HistoryListResult::limit, check_HistoryListResult_limit),
     rpckit::codec::required("sessions", &HistoryListResult::sessions),
-    rpckit::codec::required("next_cursor", &HistoryListResult::next_cursor),
-};
+    rpckit::codec::required("next_cursor", &HistoryListResult::next_cursor));
 }  // namespace
 RPCKIT_OBJECT_CODEC(HistoryListResult)
 
 // ---- HistoryGetParams
 
 namespace {
-constexpr auto kHistoryGetParamsMembers = std::tuple{
+constexpr auto kHistoryGetParamsMembers = rpckit::codec::members(
     rpckit::codec::optional("id", &HistoryGetParams::id),
     rpckit::codec::optional("last", &HistoryGetParams::last),
-    rpckit::codec::optional("rollout_path", &HistoryGetParams::rollout_path),
-};
+    rpckit::codec::optional("rollout_path", &HistoryGetParams::rollout_path));
 }  // namespace
 RPCKIT_OBJECT_CODEC(HistoryGetParams)
 
@@ -2191,9 +2069,8 @@ void check_HistoryClearSessionParams_session_id(const std::string& value, rpckit
   rpckit::codec::check_pattern(value, pattern_2(), path,
       R"rpckit(expected a non-blank string)rpckit");
 }
-constexpr auto kHistoryClearSessionParamsMembers = std::tuple{
-    rpckit::codec::required("session_id", &HistoryClearSessionParams::session_id, check_HistoryClearSessionParams_session_id),
-};
+constexpr auto kHistoryClearSessionParamsMembers = rpckit::codec::members(
+    rpckit::codec::required("session_id", &HistoryClearSessionParams::session_id, check_HistoryClearSessionParams_session_id));
 }  // namespace
 RPCKIT_OBJECT_CODEC(HistoryClearSessionParams)
 
@@ -2204,85 +2081,78 @@ void check_HistoryClearSessionResult_session_id(const std::string& value, rpckit
   rpckit::codec::check_pattern(value, pattern_0(), path,
       R"rpckit(expected a UUID)rpckit");
 }
-constexpr auto kHistoryClearSessionResultMembers = std::tuple{
+constexpr auto kHistoryClearSessionResultMembers = rpckit::codec::members(
     rpckit::codec::required("session_id", &HistoryClearSessionResult::session_id, check_HistoryClearSessionResult_session_id),
-    rpckit::codec::constant("cleared", "true"),
-};
+    rpckit::codec::constant("cleared", "true"));
 }  // namespace
 RPCKIT_OBJECT_CODEC(HistoryClearSessionResult)
 
 // ---- SkillsListParams
 
 namespace {
-constexpr std::tuple<> kSkillsListParamsMembers{};
+constexpr auto kSkillsListParamsMembers = rpckit::codec::members();
 }  // namespace
 RPCKIT_OBJECT_CODEC(SkillsListParams)
 
 // ---- SkillInfo
 
 namespace {
-constexpr auto kSkillInfoMembers = std::tuple{
+constexpr auto kSkillInfoMembers = rpckit::codec::members(
     rpckit::codec::required("name", &SkillInfo::name),
     rpckit::codec::required("description", &SkillInfo::description),
     rpckit::codec::required("description_preview", &SkillInfo::description_preview),
-    rpckit::codec::required("source_path", &SkillInfo::source_path),
-};
+    rpckit::codec::required("source_path", &SkillInfo::source_path));
 }  // namespace
 RPCKIT_OBJECT_CODEC(SkillInfo)
 
 // ---- SkillsListResult
 
 namespace {
-constexpr auto kSkillsListResultMembers = std::tuple{
+constexpr auto kSkillsListResultMembers = rpckit::codec::members(
     rpckit::codec::required("directories", &SkillsListResult::directories),
     rpckit::codec::required("errors", &SkillsListResult::errors),
-    rpckit::codec::required("skills", &SkillsListResult::skills),
-};
+    rpckit::codec::required("skills", &SkillsListResult::skills));
 }  // namespace
 RPCKIT_OBJECT_CODEC(SkillsListResult)
 
 // ---- ToolsListParams
 
 namespace {
-constexpr std::tuple<> kToolsListParamsMembers{};
+constexpr auto kToolsListParamsMembers = rpckit::codec::members();
 }  // namespace
 RPCKIT_OBJECT_CODEC(ToolsListParams)
 
 // ---- ToolInfo
 
 namespace {
-constexpr auto kToolInfoMembers = std::tuple{
+constexpr auto kToolInfoMembers = rpckit::codec::members(
     rpckit::codec::required("name", &ToolInfo::name),
     rpckit::codec::required("description", &ToolInfo::description),
-    rpckit::codec::optional("input_schema", &ToolInfo::input_schema),
-};
+    rpckit::codec::optional("input_schema", &ToolInfo::input_schema));
 }  // namespace
 RPCKIT_OBJECT_CODEC(ToolInfo)
 
 // ---- ToolsListResult
 
 namespace {
-constexpr auto kToolsListResultMembers = std::tuple{
-    rpckit::codec::required("tools", &ToolsListResult::tools),
-};
+constexpr auto kToolsListResultMembers = rpckit::codec::members(
+    rpckit::codec::required("tools", &ToolsListResult::tools));
 }  // namespace
 RPCKIT_OBJECT_CODEC(ToolsListResult)
 
 // ---- DebugSetParams
 
 namespace {
-constexpr auto kDebugSetParamsMembers = std::tuple{
-    rpckit::codec::required("super_debug", &DebugSetParams::super_debug),
-};
+constexpr auto kDebugSetParamsMembers = rpckit::codec::members(
+    rpckit::codec::required("super_debug", &DebugSetParams::super_debug));
 }  // namespace
 RPCKIT_OBJECT_CODEC(DebugSetParams)
 
 // ---- DebugSetResult
 
 namespace {
-constexpr auto kDebugSetResultMembers = std::tuple{
-    rpckit::codec::required("super_debug", &DebugSetResult::super_debug),
-};
+constexpr auto kDebugSetResultMembers = rpckit::codec::members(
+    rpckit::codec::required("super_debug", &DebugSetResult::super_debug));
 }  // namespace
 RPCKIT_OBJECT_CODEC(DebugSetResult)
 

@@ -3,7 +3,6 @@
 #include "streamnook_v1/types.hpp"
 
 #include <array>
-#include <tuple>
 #include <utility>
 
 #include <nlohmann/json.hpp>
@@ -139,12 +138,11 @@ void from_json(const nlohmann::json& j, ErrorCode& value) {
 // ---- Granted
 
 namespace {
-constexpr auto kGrantedMembers = std::tuple{
+constexpr auto kGrantedMembers = rpckit::codec::members(
     rpckit::codec::required("events", &Granted::events),
     rpckit::codec::required("host_methods", &Granted::host_methods),
     rpckit::codec::required("credentials", &Granted::credentials),
-    rpckit::codec::required("ui", &Granted::ui),
-};
+    rpckit::codec::required("ui", &Granted::ui));
 }  // namespace
 RPCKIT_OBJECT_CODEC(Granted)
 
@@ -156,25 +154,23 @@ void check_Channel_started_at(const rpckit::Nullable<std::string>& value, rpckit
     rpckit::codec::check_date_time((*value), path);
     }
 }
-constexpr auto kChannelMembers = std::tuple{
+constexpr auto kChannelMembers = rpckit::codec::members(
     rpckit::codec::required("channel_id", &Channel::channel_id),
     rpckit::codec::required("login", &Channel::login),
     rpckit::codec::required("display_name", &Channel::display_name),
     rpckit::codec::required("game_id", &Channel::game_id),
     rpckit::codec::required("game_name", &Channel::game_name),
     rpckit::codec::required("started_at", &Channel::started_at, check_Channel_started_at),
-    rpckit::codec::required("viewer_count", &Channel::viewer_count),
-};
+    rpckit::codec::required("viewer_count", &Channel::viewer_count));
 }  // namespace
 RPCKIT_OBJECT_CODEC(Channel)
 
 // ---- Badge
 
 namespace {
-constexpr auto kBadgeMembers = std::tuple{
+constexpr auto kBadgeMembers = rpckit::codec::members(
     rpckit::codec::required("name", &Badge::name),
-    rpckit::codec::required("version", &Badge::version),
-};
+    rpckit::codec::required("version", &Badge::version));
 }  // namespace
 RPCKIT_OBJECT_CODEC(Badge)
 
@@ -184,7 +180,7 @@ namespace {
 void check_ChatMessage_ts(const std::string& value, rpckit::codec::DecodePath& path) {
   rpckit::codec::check_date_time(value, path);
 }
-constexpr auto kChatMessageMembers = std::tuple{
+constexpr auto kChatMessageMembers = rpckit::codec::members(
     rpckit::codec::required("id", &ChatMessage::id),
     rpckit::codec::required("user_id", &ChatMessage::user_id),
     rpckit::codec::required("login", &ChatMessage::login),
@@ -196,8 +192,7 @@ constexpr auto kChatMessageMembers = std::tuple{
     rpckit::codec::required("msg_type", &ChatMessage::msg_type),
     rpckit::codec::required("system_message", &ChatMessage::system_message),
     rpckit::codec::required("bits", &ChatMessage::bits),
-    rpckit::codec::required("ts", &ChatMessage::ts, check_ChatMessage_ts),
-};
+    rpckit::codec::required("ts", &ChatMessage::ts, check_ChatMessage_ts));
 }  // namespace
 RPCKIT_OBJECT_CODEC(ChatMessage)
 
@@ -209,14 +204,13 @@ void check_Credential_expires_at(const rpckit::Nullable<std::string>& value, rpc
     rpckit::codec::check_date_time((*value), path);
     }
 }
-constexpr auto kCredentialMembers = std::tuple{
+constexpr auto kCredentialMembers = rpckit::codec::members(
     rpckit::codec::required("kind", &Credential::kind),
     rpckit::codec::required("token", &Credential::token),
     rpckit::codec::required("client_id", &Credential::client_id),
     rpckit::codec::required("user_id", &Credential::user_id),
     rpckit::codec::required("device_id", &Credential::device_id),
-    rpckit::codec::required("expires_at", &Credential::expires_at, check_Credential_expires_at),
-};
+    rpckit::codec::required("expires_at", &Credential::expires_at, check_Credential_expires_at));
 }  // namespace
 RPCKIT_OBJECT_CODEC(Credential)
 
@@ -226,13 +220,12 @@ namespace {
 void check_ToggleField_key(const std::string& value, rpckit::codec::DecodePath& path) {
   rpckit::codec::check_pattern(value, pattern_0(), path);
 }
-constexpr auto kToggleFieldMembers = std::tuple{
+constexpr auto kToggleFieldMembers = rpckit::codec::members(
     rpckit::codec::required("key", &ToggleField::key, check_ToggleField_key),
     rpckit::codec::constant("type", "\"toggle\""),
     rpckit::codec::required("label", &ToggleField::label),
     rpckit::codec::optional("description", &ToggleField::description),
-    rpckit::codec::optional("default", &ToggleField::default_),
-};
+    rpckit::codec::optional("default", &ToggleField::default_));
 }  // namespace
 RPCKIT_OBJECT_CODEC(ToggleField)
 
@@ -242,25 +235,23 @@ namespace {
 void check_NumberField_key(const std::string& value, rpckit::codec::DecodePath& path) {
   rpckit::codec::check_pattern(value, pattern_0(), path);
 }
-constexpr auto kNumberFieldMembers = std::tuple{
+constexpr auto kNumberFieldMembers = rpckit::codec::members(
     rpckit::codec::required("key", &NumberField::key, check_NumberField_key),
     rpckit::codec::constant("type", "\"number\""),
     rpckit::codec::required("label", &NumberField::label),
     rpckit::codec::optional("description", &NumberField::description),
     rpckit::codec::optional("min", &NumberField::min),
     rpckit::codec::optional("max", &NumberField::max),
-    rpckit::codec::optional("default", &NumberField::default_),
-};
+    rpckit::codec::optional("default", &NumberField::default_));
 }  // namespace
 RPCKIT_OBJECT_CODEC(NumberField)
 
 // ---- SelectOption
 
 namespace {
-constexpr auto kSelectOptionMembers = std::tuple{
+constexpr auto kSelectOptionMembers = rpckit::codec::members(
     rpckit::codec::required("value", &SelectOption::value),
-    rpckit::codec::required("label", &SelectOption::label),
-};
+    rpckit::codec::required("label", &SelectOption::label));
 }  // namespace
 RPCKIT_OBJECT_CODEC(SelectOption)
 
@@ -273,14 +264,13 @@ void check_SelectField_key(const std::string& value, rpckit::codec::DecodePath& 
 void check_SelectField_options(const std::vector<SelectOption>& value, rpckit::codec::DecodePath& path) {
   rpckit::codec::check_items(value.size(), std::size_t{1}, std::nullopt, path);
 }
-constexpr auto kSelectFieldMembers = std::tuple{
+constexpr auto kSelectFieldMembers = rpckit::codec::members(
     rpckit::codec::required("key", &SelectField::key, check_SelectField_key),
     rpckit::codec::constant("type", "\"select\""),
     rpckit::codec::required("label", &SelectField::label),
     rpckit::codec::optional("description", &SelectField::description),
     rpckit::codec::required("options", &SelectField::options, check_SelectField_options),
-    rpckit::codec::optional("default", &SelectField::default_),
-};
+    rpckit::codec::optional("default", &SelectField::default_));
 }  // namespace
 RPCKIT_OBJECT_CODEC(SelectField)
 
@@ -290,14 +280,13 @@ namespace {
 void check_TextField_key(const std::string& value, rpckit::codec::DecodePath& path) {
   rpckit::codec::check_pattern(value, pattern_0(), path);
 }
-constexpr auto kTextFieldMembers = std::tuple{
+constexpr auto kTextFieldMembers = rpckit::codec::members(
     rpckit::codec::required("key", &TextField::key, check_TextField_key),
     rpckit::codec::constant("type", "\"text\""),
     rpckit::codec::required("label", &TextField::label),
     rpckit::codec::optional("description", &TextField::description),
     rpckit::codec::optional("placeholder", &TextField::placeholder),
-    rpckit::codec::optional("default", &TextField::default_),
-};
+    rpckit::codec::optional("default", &TextField::default_));
 }  // namespace
 RPCKIT_OBJECT_CODEC(TextField)
 
@@ -307,25 +296,23 @@ namespace {
 void check_StringListField_key(const std::string& value, rpckit::codec::DecodePath& path) {
   rpckit::codec::check_pattern(value, pattern_0(), path);
 }
-constexpr auto kStringListFieldMembers = std::tuple{
+constexpr auto kStringListFieldMembers = rpckit::codec::members(
     rpckit::codec::required("key", &StringListField::key, check_StringListField_key),
     rpckit::codec::constant("type", "\"string_list\""),
     rpckit::codec::required("label", &StringListField::label),
     rpckit::codec::optional("description", &StringListField::description),
     rpckit::codec::optional("placeholder", &StringListField::placeholder),
-    rpckit::codec::optional("default", &StringListField::default_),
-};
+    rpckit::codec::optional("default", &StringListField::default_));
 }  // namespace
 RPCKIT_OBJECT_CODEC(StringListField)
 
 // ---- ChannelRef
 
 namespace {
-constexpr auto kChannelRefMembers = std::tuple{
+constexpr auto kChannelRefMembers = rpckit::codec::members(
     rpckit::codec::required("channel_id", &ChannelRef::channel_id),
     rpckit::codec::required("channel_login", &ChannelRef::channel_login),
-    rpckit::codec::required("display_name", &ChannelRef::display_name),
-};
+    rpckit::codec::required("display_name", &ChannelRef::display_name));
 }  // namespace
 RPCKIT_OBJECT_CODEC(ChannelRef)
 
@@ -335,13 +322,12 @@ namespace {
 void check_ChannelListField_key(const std::string& value, rpckit::codec::DecodePath& path) {
   rpckit::codec::check_pattern(value, pattern_0(), path);
 }
-constexpr auto kChannelListFieldMembers = std::tuple{
+constexpr auto kChannelListFieldMembers = rpckit::codec::members(
     rpckit::codec::required("key", &ChannelListField::key, check_ChannelListField_key),
     rpckit::codec::constant("type", "\"channel_list\""),
     rpckit::codec::required("label", &ChannelListField::label),
     rpckit::codec::optional("description", &ChannelListField::description),
-    rpckit::codec::optional("default", &ChannelListField::default_),
-};
+    rpckit::codec::optional("default", &ChannelListField::default_));
 }  // namespace
 RPCKIT_OBJECT_CODEC(ChannelListField)
 
@@ -351,7 +337,7 @@ namespace {
 void check_SliderField_key(const std::string& value, rpckit::codec::DecodePath& path) {
   rpckit::codec::check_pattern(value, pattern_0(), path);
 }
-constexpr auto kSliderFieldMembers = std::tuple{
+constexpr auto kSliderFieldMembers = rpckit::codec::members(
     rpckit::codec::required("key", &SliderField::key, check_SliderField_key),
     rpckit::codec::constant("type", "\"slider\""),
     rpckit::codec::required("label", &SliderField::label),
@@ -361,8 +347,7 @@ constexpr auto kSliderFieldMembers = std::tuple{
     rpckit::codec::required("step", &SliderField::step),
     rpckit::codec::optional("unit", &SliderField::unit),
     rpckit::codec::optional("display_divisor", &SliderField::display_divisor),
-    rpckit::codec::optional("default", &SliderField::default_),
-};
+    rpckit::codec::optional("default", &SliderField::default_));
 }  // namespace
 RPCKIT_OBJECT_CODEC(SliderField)
 
@@ -372,14 +357,13 @@ namespace {
 void check_FolderField_key(const std::string& value, rpckit::codec::DecodePath& path) {
   rpckit::codec::check_pattern(value, pattern_0(), path);
 }
-constexpr auto kFolderFieldMembers = std::tuple{
+constexpr auto kFolderFieldMembers = rpckit::codec::members(
     rpckit::codec::required("key", &FolderField::key, check_FolderField_key),
     rpckit::codec::constant("type", "\"folder\""),
     rpckit::codec::required("label", &FolderField::label),
     rpckit::codec::optional("description", &FolderField::description),
     rpckit::codec::optional("placeholder", &FolderField::placeholder),
-    rpckit::codec::optional("default", &FolderField::default_),
-};
+    rpckit::codec::optional("default", &FolderField::default_));
 }  // namespace
 RPCKIT_OBJECT_CODEC(FolderField)
 
@@ -515,11 +499,10 @@ namespace {
 void check_PanelSection_fields(const std::vector<PanelField>& value, rpckit::codec::DecodePath& path) {
   rpckit::codec::check_items(value.size(), std::nullopt, std::size_t{24}, path);
 }
-constexpr auto kPanelSectionMembers = std::tuple{
+constexpr auto kPanelSectionMembers = rpckit::codec::members(
     rpckit::codec::required("label", &PanelSection::label),
     rpckit::codec::optional("description", &PanelSection::description),
-    rpckit::codec::required("fields", &PanelSection::fields, check_PanelSection_fields),
-};
+    rpckit::codec::required("fields", &PanelSection::fields, check_PanelSection_fields));
 }  // namespace
 RPCKIT_OBJECT_CODEC(PanelSection)
 
@@ -532,10 +515,9 @@ void check_PanelSchema_title(const std::string& value, rpckit::codec::DecodePath
 void check_PanelSchema_sections(const std::vector<PanelSection>& value, rpckit::codec::DecodePath& path) {
   rpckit::codec::check_items(value.size(), std::nullopt, std::size_t{8}, path);
 }
-constexpr auto kPanelSchemaMembers = std::tuple{
+constexpr auto kPanelSchemaMembers = rpckit::codec::members(
     rpckit::codec::required("title", &PanelSchema::title, check_PanelSchema_title),
-    rpckit::codec::required("sections", &PanelSchema::sections, check_PanelSchema_sections),
-};
+    rpckit::codec::required("sections", &PanelSchema::sections, check_PanelSchema_sections));
 }  // namespace
 RPCKIT_OBJECT_CODEC(PanelSchema)
 
@@ -601,46 +583,42 @@ void from_json(const nlohmann::json& j, PanelValue& value) {
 // ---- PlaybackResolveArgs
 
 namespace {
-constexpr auto kPlaybackResolveArgsMembers = std::tuple{
+constexpr auto kPlaybackResolveArgsMembers = rpckit::codec::members(
     rpckit::codec::required("stream_id", &PlaybackResolveArgs::stream_id),
     rpckit::codec::required("channel", &PlaybackResolveArgs::channel),
     rpckit::codec::required("quality", &PlaybackResolveArgs::quality),
-    rpckit::codec::required("auth_master", &PlaybackResolveArgs::auth_master),
-};
+    rpckit::codec::required("auth_master", &PlaybackResolveArgs::auth_master));
 }  // namespace
 RPCKIT_OBJECT_CODEC(PlaybackResolveArgs)
 
 // ---- DropsActionResult
 
 namespace {
-constexpr auto kDropsActionResultMembers = std::tuple{
-    rpckit::codec::constant("ok", "true"),
-};
+constexpr auto kDropsActionResultMembers = rpckit::codec::members(
+    rpckit::codec::constant("ok", "true"));
 }  // namespace
 RPCKIT_OBJECT_CODEC(DropsActionResult)
 
 // ---- DropsStatus
 
 namespace {
-constexpr auto kDropsStatusMembers = std::tuple{
+constexpr auto kDropsStatusMembers = rpckit::codec::members(
     rpckit::codec::optional("active", &DropsStatus::active),
     rpckit::codec::optional("is_mining", &DropsStatus::is_mining),
     rpckit::codec::optional("game_name", &DropsStatus::game_name),
     rpckit::codec::optional("campaign_id", &DropsStatus::campaign_id),
     rpckit::codec::optional("channel_login", &DropsStatus::channel_login),
     rpckit::codec::optional("current_minutes", &DropsStatus::current_minutes),
-    rpckit::codec::optional("required_minutes", &DropsStatus::required_minutes),
-};
+    rpckit::codec::optional("required_minutes", &DropsStatus::required_minutes));
 }  // namespace
 RPCKIT_OBJECT_CODEC(DropsStatus)
 
 // ---- ErrorData
 
 namespace {
-constexpr auto kErrorDataMembers = std::tuple{
+constexpr auto kErrorDataMembers = rpckit::codec::members(
     rpckit::codec::required("name", &ErrorData::name),
-    rpckit::codec::required("retry_after_ms", &ErrorData::retry_after_ms),
-};
+    rpckit::codec::required("retry_after_ms", &ErrorData::retry_after_ms));
 }  // namespace
 RPCKIT_OBJECT_CODEC(ErrorData)
 
@@ -654,12 +632,11 @@ void check_ManifestRuntime_entry(const std::string& value, rpckit::codec::Decode
   rpckit::codec::check_not_pattern(value, pattern_2(), path,
       R"rpckit(expected no ".." segment and no NUL character (the entry must stay inside the plugin directory))rpckit");
 }
-constexpr auto kManifestRuntimeMembers = std::tuple{
+constexpr auto kManifestRuntimeMembers = rpckit::codec::members(
     rpckit::codec::required("kind", &ManifestRuntime::kind),
     rpckit::codec::required("entry", &ManifestRuntime::entry, check_ManifestRuntime_entry),
     rpckit::codec::optional("args", &ManifestRuntime::args),
-    rpckit::codec::optional("transport", &ManifestRuntime::transport),
-};
+    rpckit::codec::optional("transport", &ManifestRuntime::transport));
 }  // namespace
 RPCKIT_OBJECT_CODEC(ManifestRuntime)
 
@@ -678,13 +655,12 @@ void check_ManifestCapabilities_credentials(const std::optional<std::vector<Cred
 void check_ManifestCapabilities_ui(const std::optional<std::vector<UiCapability>>& value, rpckit::codec::DecodePath& path) {
   rpckit::codec::check_unique((*value), path);
 }
-constexpr auto kManifestCapabilitiesMembers = std::tuple{
+constexpr auto kManifestCapabilitiesMembers = rpckit::codec::members(
     rpckit::codec::optional("events", &ManifestCapabilities::events, check_ManifestCapabilities_events),
     rpckit::codec::optional("host_methods", &ManifestCapabilities::host_methods, check_ManifestCapabilities_host_methods),
     rpckit::codec::optional("credentials", &ManifestCapabilities::credentials, check_ManifestCapabilities_credentials),
     rpckit::codec::optional("network", &ManifestCapabilities::network),
-    rpckit::codec::optional("ui", &ManifestCapabilities::ui, check_ManifestCapabilities_ui),
-};
+    rpckit::codec::optional("ui", &ManifestCapabilities::ui, check_ManifestCapabilities_ui));
 }  // namespace
 RPCKIT_OBJECT_CODEC(ManifestCapabilities)
 
@@ -715,11 +691,10 @@ void check_ManifestContributes_provides(const std::optional<std::vector<std::str
         R"rpckit(expected a namespaced id feature.name (lowercase letters, digits and "-", dot-separated, no "_", e.g. "drops.mine-auto"))rpckit");
   }
 }
-constexpr auto kManifestContributesMembers = std::tuple{
+constexpr auto kManifestContributesMembers = rpckit::codec::members(
     rpckit::codec::optional("actions", &ManifestContributes::actions, check_ManifestContributes_actions),
     rpckit::codec::optional("status", &ManifestContributes::status, check_ManifestContributes_status),
-    rpckit::codec::optional("provides", &ManifestContributes::provides, check_ManifestContributes_provides),
-};
+    rpckit::codec::optional("provides", &ManifestContributes::provides, check_ManifestContributes_provides));
 }  // namespace
 RPCKIT_OBJECT_CODEC(ManifestContributes)
 
@@ -751,7 +726,7 @@ void check_Manifest_host_min(const std::string& value, rpckit::codec::DecodePath
   rpckit::codec::check_pattern(value, pattern_6(), path,
       R"rpckit(expected a semantic version MAJOR.MINOR.PATCH (SemVer 2.0.0, e.g. "1.0.0"))rpckit");
 }
-constexpr auto kManifestMembers = std::tuple{
+constexpr auto kManifestMembers = rpckit::codec::members(
     rpckit::codec::required("id", &Manifest::id, check_Manifest_id),
     rpckit::codec::required("name", &Manifest::name, check_Manifest_name),
     rpckit::codec::required("version", &Manifest::version, check_Manifest_version),
@@ -762,8 +737,7 @@ constexpr auto kManifestMembers = std::tuple{
     rpckit::codec::required("host_min", &Manifest::host_min, check_Manifest_host_min),
     rpckit::codec::required("runtime", &Manifest::runtime),
     rpckit::codec::optional("capabilities", &Manifest::capabilities),
-    rpckit::codec::optional("contributes", &Manifest::contributes),
-};
+    rpckit::codec::optional("contributes", &Manifest::contributes));
 }  // namespace
 RPCKIT_OBJECT_CODEC(Manifest)
 
@@ -797,69 +771,66 @@ namespace {
 void check_InitializeParams_host_version(const std::string& value, rpckit::codec::DecodePath& path) {
   rpckit::codec::check_pattern(value, pattern_6(), path);
 }
-constexpr auto kInitializeParamsMembers = std::tuple{
+constexpr auto kInitializeParamsMembers = rpckit::codec::members(
     rpckit::codec::required("protocol_version", &InitializeParams::protocol_version),
     rpckit::codec::required("host_version", &InitializeParams::host_version, check_InitializeParams_host_version),
     rpckit::codec::required("plugin_id", &InitializeParams::plugin_id),
     rpckit::codec::required("granted", &InitializeParams::granted),
     rpckit::codec::required("data_dir", &InitializeParams::data_dir),
-    rpckit::codec::required("log_dir", &InitializeParams::log_dir),
-};
+    rpckit::codec::required("log_dir", &InitializeParams::log_dir));
 }  // namespace
 RPCKIT_OBJECT_CODEC(InitializeParams)
 
 // ---- InitializeResult
 
 namespace {
-constexpr auto kInitializeResultMembers = std::tuple{
+constexpr auto kInitializeResultMembers = rpckit::codec::members(
     rpckit::codec::required("plugin_version", &InitializeResult::plugin_version),
-    rpckit::codec::required("hooks", &InitializeResult::hooks),
-};
+    rpckit::codec::required("hooks", &InitializeResult::hooks));
 }  // namespace
 RPCKIT_OBJECT_CODEC(InitializeResult)
 
 // ---- InitializedParams
 
 namespace {
-constexpr std::tuple<> kInitializedParamsMembers{};
+constexpr auto kInitializedParamsMembers = rpckit::codec::members();
 }  // namespace
 RPCKIT_OBJECT_CODEC(InitializedParams)
 
 // ---- PingParams
 
 namespace {
-constexpr std::tuple<> kPingParamsMembers{};
+constexpr auto kPingParamsMembers = rpckit::codec::members();
 }  // namespace
 RPCKIT_OBJECT_CODEC(PingParams)
 
 // ---- PingResult
 
 namespace {
-constexpr std::tuple<> kPingResultMembers{};
+constexpr auto kPingResultMembers = rpckit::codec::members();
 }  // namespace
 RPCKIT_OBJECT_CODEC(PingResult)
 
 // ---- ShutdownParams
 
 namespace {
-constexpr std::tuple<> kShutdownParamsMembers{};
+constexpr auto kShutdownParamsMembers = rpckit::codec::members();
 }  // namespace
 RPCKIT_OBJECT_CODEC(ShutdownParams)
 
 // ---- ExitParams
 
 namespace {
-constexpr std::tuple<> kExitParamsMembers{};
+constexpr auto kExitParamsMembers = rpckit::codec::members();
 }  // namespace
 RPCKIT_OBJECT_CODEC(ExitParams)
 
 // ---- InvokeActionParams
 
 namespace {
-constexpr auto kInvokeActionParamsMembers = std::tuple{
+constexpr auto kInvokeActionParamsMembers = rpckit::codec::members(
     rpckit::codec::required("action", &InvokeActionParams::action),
-    rpckit::codec::optional("args", &InvokeActionParams::args),
-};
+    rpckit::codec::optional("args", &InvokeActionParams::args));
 }  // namespace
 RPCKIT_OBJECT_CODEC(InvokeActionParams)
 
@@ -878,28 +849,25 @@ rpckit::JsonValue InvokeActionParams::args_or_default() const {
 // ---- OnStreamStartParams
 
 namespace {
-constexpr auto kOnStreamStartParamsMembers = std::tuple{
-    rpckit::codec::required("channel", &OnStreamStartParams::channel),
-};
+constexpr auto kOnStreamStartParamsMembers = rpckit::codec::members(
+    rpckit::codec::required("channel", &OnStreamStartParams::channel));
 }  // namespace
 RPCKIT_OBJECT_CODEC(OnStreamStartParams)
 
 // ---- OnStreamStopParams
 
 namespace {
-constexpr auto kOnStreamStopParamsMembers = std::tuple{
-    rpckit::codec::required("channel_id", &OnStreamStopParams::channel_id),
-};
+constexpr auto kOnStreamStopParamsMembers = rpckit::codec::members(
+    rpckit::codec::required("channel_id", &OnStreamStopParams::channel_id));
 }  // namespace
 RPCKIT_OBJECT_CODEC(OnStreamStopParams)
 
 // ---- OnChannelChangeParams
 
 namespace {
-constexpr auto kOnChannelChangeParamsMembers = std::tuple{
+constexpr auto kOnChannelChangeParamsMembers = rpckit::codec::members(
     rpckit::codec::required("channel_id", &OnChannelChangeParams::channel_id),
-    rpckit::codec::required("login", &OnChannelChangeParams::login),
-};
+    rpckit::codec::required("login", &OnChannelChangeParams::login));
 }  // namespace
 RPCKIT_OBJECT_CODEC(OnChannelChangeParams)
 
@@ -909,63 +877,57 @@ namespace {
 void check_OnWatchTickParams_ts(const std::string& value, rpckit::codec::DecodePath& path) {
   rpckit::codec::check_date_time(value, path);
 }
-constexpr auto kOnWatchTickParamsMembers = std::tuple{
+constexpr auto kOnWatchTickParamsMembers = rpckit::codec::members(
     rpckit::codec::required("active_channel_id", &OnWatchTickParams::active_channel_id),
-    rpckit::codec::required("ts", &OnWatchTickParams::ts, check_OnWatchTickParams_ts),
-};
+    rpckit::codec::required("ts", &OnWatchTickParams::ts, check_OnWatchTickParams_ts));
 }  // namespace
 RPCKIT_OBJECT_CODEC(OnWatchTickParams)
 
 // ---- OnFollowedLiveParams
 
 namespace {
-constexpr auto kOnFollowedLiveParamsMembers = std::tuple{
-    rpckit::codec::required("channels", &OnFollowedLiveParams::channels),
-};
+constexpr auto kOnFollowedLiveParamsMembers = rpckit::codec::members(
+    rpckit::codec::required("channels", &OnFollowedLiveParams::channels));
 }  // namespace
 RPCKIT_OBJECT_CODEC(OnFollowedLiveParams)
 
 // ---- OnChatMessageParams
 
 namespace {
-constexpr auto kOnChatMessageParamsMembers = std::tuple{
+constexpr auto kOnChatMessageParamsMembers = rpckit::codec::members(
     rpckit::codec::required("channel", &OnChatMessageParams::channel),
-    rpckit::codec::required("message", &OnChatMessageParams::message),
-};
+    rpckit::codec::required("message", &OnChatMessageParams::message));
 }  // namespace
 RPCKIT_OBJECT_CODEC(OnChatMessageParams)
 
 // ---- OnSettingsChangeParams
 
 namespace {
-constexpr auto kOnSettingsChangeParamsMembers = std::tuple{
-    rpckit::codec::optional("keys", &OnSettingsChangeParams::keys),
-};
+constexpr auto kOnSettingsChangeParamsMembers = rpckit::codec::members(
+    rpckit::codec::optional("keys", &OnSettingsChangeParams::keys));
 }  // namespace
 RPCKIT_OBJECT_CODEC(OnSettingsChangeParams)
 
 // ---- OnPanelChangeParams
 
 namespace {
-constexpr auto kOnPanelChangeParamsMembers = std::tuple{
-    rpckit::codec::required("values", &OnPanelChangeParams::values),
-};
+constexpr auto kOnPanelChangeParamsMembers = rpckit::codec::members(
+    rpckit::codec::required("values", &OnPanelChangeParams::values));
 }  // namespace
 RPCKIT_OBJECT_CODEC(OnPanelChangeParams)
 
 // ---- GetFollowedLiveParams
 
 namespace {
-constexpr std::tuple<> kGetFollowedLiveParamsMembers{};
+constexpr auto kGetFollowedLiveParamsMembers = rpckit::codec::members();
 }  // namespace
 RPCKIT_OBJECT_CODEC(GetFollowedLiveParams)
 
 // ---- GetFollowedLiveResult
 
 namespace {
-constexpr auto kGetFollowedLiveResultMembers = std::tuple{
-    rpckit::codec::required("channels", &GetFollowedLiveResult::channels),
-};
+constexpr auto kGetFollowedLiveResultMembers = rpckit::codec::members(
+    rpckit::codec::required("channels", &GetFollowedLiveResult::channels));
 }  // namespace
 RPCKIT_OBJECT_CODEC(GetFollowedLiveResult)
 
@@ -975,95 +937,88 @@ namespace {
 void check_SetUpstreamParams_playlist_url(const std::string& value, rpckit::codec::DecodePath& path) {
   rpckit::codec::check_pattern(value, pattern_8(), path);
 }
-constexpr auto kSetUpstreamParamsMembers = std::tuple{
+constexpr auto kSetUpstreamParamsMembers = rpckit::codec::members(
     rpckit::codec::required("stream_id", &SetUpstreamParams::stream_id),
-    rpckit::codec::required("playlist_url", &SetUpstreamParams::playlist_url, check_SetUpstreamParams_playlist_url),
-};
+    rpckit::codec::required("playlist_url", &SetUpstreamParams::playlist_url, check_SetUpstreamParams_playlist_url));
 }  // namespace
 RPCKIT_OBJECT_CODEC(SetUpstreamParams)
 
 // ---- SetUpstreamResult
 
 namespace {
-constexpr std::tuple<> kSetUpstreamResultMembers{};
+constexpr auto kSetUpstreamResultMembers = rpckit::codec::members();
 }  // namespace
 RPCKIT_OBJECT_CODEC(SetUpstreamResult)
 
 // ---- GetCredentialParams
 
 namespace {
-constexpr auto kGetCredentialParamsMembers = std::tuple{
-    rpckit::codec::required("kind", &GetCredentialParams::kind),
-};
+constexpr auto kGetCredentialParamsMembers = rpckit::codec::members(
+    rpckit::codec::required("kind", &GetCredentialParams::kind));
 }  // namespace
 RPCKIT_OBJECT_CODEC(GetCredentialParams)
 
 // ---- NotifyParams
 
 namespace {
-constexpr auto kNotifyParamsMembers = std::tuple{
+constexpr auto kNotifyParamsMembers = rpckit::codec::members(
     rpckit::codec::optional("level", &NotifyParams::level),
-    rpckit::codec::required("message", &NotifyParams::message),
-};
+    rpckit::codec::required("message", &NotifyParams::message));
 }  // namespace
 RPCKIT_OBJECT_CODEC(NotifyParams)
 
 // ---- NotifyResult
 
 namespace {
-constexpr std::tuple<> kNotifyResultMembers{};
+constexpr auto kNotifyResultMembers = rpckit::codec::members();
 }  // namespace
 RPCKIT_OBJECT_CODEC(NotifyResult)
 
 // ---- LogParams
 
 namespace {
-constexpr auto kLogParamsMembers = std::tuple{
+constexpr auto kLogParamsMembers = rpckit::codec::members(
     rpckit::codec::optional("level", &LogParams::level),
-    rpckit::codec::required("message", &LogParams::message),
-};
+    rpckit::codec::required("message", &LogParams::message));
 }  // namespace
 RPCKIT_OBJECT_CODEC(LogParams)
 
 // ---- RegisterPanelParams
 
 namespace {
-constexpr auto kRegisterPanelParamsMembers = std::tuple{
-    rpckit::codec::required("schema", &RegisterPanelParams::schema),
-};
+constexpr auto kRegisterPanelParamsMembers = rpckit::codec::members(
+    rpckit::codec::required("schema", &RegisterPanelParams::schema));
 }  // namespace
 RPCKIT_OBJECT_CODEC(RegisterPanelParams)
 
 // ---- RegisterPanelResult
 
 namespace {
-constexpr std::tuple<> kRegisterPanelResultMembers{};
+constexpr auto kRegisterPanelResultMembers = rpckit::codec::members();
 }  // namespace
 RPCKIT_OBJECT_CODEC(RegisterPanelResult)
 
 // ---- GetPanelValuesParams
 
 namespace {
-constexpr std::tuple<> kGetPanelValuesParamsMembers{};
+constexpr auto kGetPanelValuesParamsMembers = rpckit::codec::members();
 }  // namespace
 RPCKIT_OBJECT_CODEC(GetPanelValuesParams)
 
 // ---- GetPanelValuesResult
 
 namespace {
-constexpr auto kGetPanelValuesResultMembers = std::tuple{
-    rpckit::codec::required("values", &GetPanelValuesResult::values),
-};
+constexpr auto kGetPanelValuesResultMembers = rpckit::codec::members(
+    rpckit::codec::required("values", &GetPanelValuesResult::values));
 }  // namespace
 RPCKIT_OBJECT_CODEC(GetPanelValuesResult)
 
 // ---- SetStatusParams
 
 namespace {
-constexpr auto kSetStatusParamsMembers = std::tuple{
+constexpr auto kSetStatusParamsMembers = rpckit::codec::members(
     rpckit::codec::required("slot", &SetStatusParams::slot),
-    rpckit::codec::required("value", &SetStatusParams::value),
-};
+    rpckit::codec::required("value", &SetStatusParams::value));
 }  // namespace
 RPCKIT_OBJECT_CODEC(SetStatusParams)
 

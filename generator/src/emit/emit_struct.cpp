@@ -90,31 +90,30 @@ void define_struct(Printer& p, Patterns& patterns, const ir::TypeDecl& d) {
   const std::string table = "k" + d.name + "Members";
   p.print("namespace {\n");
   define_member_checks(p, patterns, d);
-  if (d.struct_.fields.empty()) {
-    p.print("constexpr std::tuple<> $table${};\n", {{"table", table}});
-  } else {
-    p.print("constexpr auto $table$ = std::tuple{\n", {{"table", table}});
-    {
-      Printer::Indent in(p);
-      Printer::Indent continued(p);
-      for (const ir::Field& f : d.struct_.fields) {
-        const std::string key = string_literal(f.wire_name);
-        if (f.const_json) {
-          p.print(f.required ? "rpckit::codec::constant($key$, $json$),\n"
-                             : "rpckit::codec::constant($key$, $json$, false),\n",
-                  {{"key", key}, {"json", string_literal(nlohmann::json::parse(*f.const_json).dump())}});
-          continue;
-        }
-        p.print(f.required ? "rpckit::codec::required($key$, &$owner$::$name$$check$),\n"
-                           : "rpckit::codec::optional($key$, &$owner$::$name$$check$),\n",
-                {{"key", key},
-                 {"owner", d.name},
-                 {"name", f.cpp_name},
-                 {"check", has_checks(f.type) ? ", " + check_name(d, f) : ""}});
+  p.print("constexpr auto $table$ = rpckit::codec::members(", {{"table", table}});
+  {
+    Printer::Indent in(p);
+    Printer::Indent continued(p);
+    const char* separator = "\n";
+    for (const ir::Field& f : d.struct_.fields) {
+      p.print(separator);
+      separator = ",\n";
+      const std::string key = string_literal(f.wire_name);
+      if (f.const_json) {
+        p.print(f.required ? "rpckit::codec::constant($key$, $json$)"
+                           : "rpckit::codec::constant($key$, $json$, false)",
+                {{"key", key}, {"json", string_literal(nlohmann::json::parse(*f.const_json).dump())}});
+        continue;
       }
+      p.print(f.required ? "rpckit::codec::required($key$, &$owner$::$name$$check$)"
+                         : "rpckit::codec::optional($key$, &$owner$::$name$$check$)",
+              {{"key", key},
+               {"owner", d.name},
+               {"name", f.cpp_name},
+               {"check", has_checks(f.type) ? ", " + check_name(d, f) : ""}});
     }
-    p.print("};\n");
   }
+  p.print(");\n");
   p.print("}  // namespace\n");
   const auto& fields = d.struct_.fields;
   std::size_t required = std::count_if(fields.begin(), fields.end(),

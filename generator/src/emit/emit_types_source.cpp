@@ -41,7 +41,6 @@ std::string emit_types_source(const ir::Module& m) {
       "#include \"$module$/types.hpp\"\n"
       "\n"
       "#include <array>\n"
-      "#include <tuple>\n"
       "#include <utility>\n"
       "\n"
       "#include <nlohmann/json.hpp>\n"

@@ -122,6 +122,11 @@ void decode_const(const nlohmann::json& object, std::string_view key,
   if (*it != expected) reject(path, "expected " + expected.dump() + ", got " + snippet(*it));
 }
 
+void decode_const_text(const nlohmann::json& object, std::string_view key,
+                       std::string_view expected_json, bool required, DecodePath& path) {
+  decode_const(object, key, nlohmann::json::parse(expected_json), required, path);
+}
+
 namespace {
 // "1 item", "8 items".
 std::string count(std::size_t n, const char* noun) {

@@ -130,6 +130,9 @@ void decode_optional(const nlohmann::json& object, std::string_view key, std::op
 // A member whose value is fixed by the schema ("const"); absent is an error unless optional.
 void decode_const(const nlohmann::json& object, std::string_view key,
                   const nlohmann::json& expected, bool required, DecodePath& path);
+// The same, `expected` given as JSON text.
+void decode_const_text(const nlohmann::json& object, std::string_view key,
+                       std::string_view expected_json, bool required, DecodePath& path);
 
 // The string tag of a tagged union ("missing required field" / "expected string" at its path).
 const std::string& discriminator(const nlohmann::json& object, std::string_view key,

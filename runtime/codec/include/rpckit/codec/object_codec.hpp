@@ -4,16 +4,16 @@
 // meet) and RPCKIT_OBJECT_CODEC, the functions types.hpp declares, each handing the table to
 // a template here:
 //
-//   constexpr auto kSliderFieldMembers = std::tuple{
+//   constexpr auto kSliderFieldMembers = rpckit::codec::members(
 //       rpckit::codec::required("key", &SliderField::key, check_SliderField_key),
 //       rpckit::codec::constant("type", "\"slider\""),
-//       rpckit::codec::optional("unit", &SliderField::unit),
-//   };
+//       rpckit::codec::optional("unit", &SliderField::unit));
 //   RPCKIT_OBJECT_CODEC(SliderField)
 //
-// The table is a constant, so each template unrolls into the code the generator used to
-// write out member by member: the same calls, in the same order, with the same errors.
-// Included by generated .cpp files only.
+// Each operation is one fold over the table, calling a small helper per member kind: the same
+// calls the generator used to write out member by member, in the same order, with the same
+// errors. The helpers are shared by every member of one C++ type, so a module with hundreds
+// of members compiles few of them. Included by generated .cpp files only.
 #include <algorithm>
 #include <array>
 #include <cstddef>
@@ -21,7 +21,6 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <tuple>
 #include <type_traits>
 #include <utility>
 
@@ -33,212 +32,279 @@
 
 namespace rpckit::codec {
 
-// A member the struct stores. `check`, when given, enforces the schema's constraints on a
-// decoded value (on the value inside, for an optional member) by the DOM decoder's checks.
+// A member's key, also as JSON text with its colon ("\"login\":") when it needs no escaping
+// and is short: written with one append.
+struct MemberKey {
+  static constexpr std::size_t kMaxQuoted = 48;
+
+  constexpr MemberKey(std::string_view key) : name(key) {  // NOLINT: from a literal
+    if (key.size() + 3 > kMaxQuoted) return;
+    for (char c : key) {
+      if (c == '"' || c == '\\' || static_cast<unsigned char>(c) < 0x20) return;
+    }
+    quoted[0] = '"';
+    for (std::size_t i = 0; i < key.size(); ++i) quoted[i + 1] = key[i];
+    quoted[key.size() + 1] = '"';
+    quoted[key.size() + 2] = ':';
+    quoted_size = key.size() + 3;
+  }
+
+  std::string_view name;
+  std::array<char, kMaxQuoted> quoted{};
+  std::size_t quoted_size = 0;  // 0: the key must be escaped as it is written
+};
+
+// A member the struct always has. `check`, when given, enforces the schema's constraints on a
+// decoded value, by the DOM decoder's checks.
 template <class Owner, class M>
-struct Member {
-  using Stored = M;
-  std::string_view key;
+struct Required {
+  MemberKey key;
   M Owner::*field;
-  bool required;
   void (*check)(const M&, DecodePath&);
+};
+
+// A member that may be absent (std::optional<M>); `check` sees the value inside.
+template <class Owner, class M>
+struct Optional {
+  MemberKey key;
+  std::optional<M> Owner::*field;
+  void (*check)(const std::optional<M>&, DecodePath&);
 };
 
 // A member whose value the schema fixes ("const"): `json` is its value as compact JSON text.
 // A string without escapes is also kept as `text`, compared without parsing.
 struct Constant {
-  std::string_view key;
+  MemberKey key;
   std::string_view json;
   bool required;
-  std::string_view text;  // empty unless `json` is a plain string
-  bool is_string = false;
+  std::string_view text;
+  bool is_string;
 };
 
 template <class Owner, class M>
-constexpr Member<Owner, M> required(std::string_view key, M Owner::*field,
-                                    void (*check)(const M&, DecodePath&) = nullptr) {
-  return {key, field, true, check};
+constexpr Required<Owner, M> required(std::string_view key, M Owner::*field,
+                                      void (*check)(const M&, DecodePath&) = nullptr) {
+  return {key, field, check};
 }
 template <class Owner, class M>
-constexpr Member<Owner, std::optional<M>> optional(
+constexpr Optional<Owner, M> optional(
     std::string_view key, std::optional<M> Owner::*field,
     void (*check)(const std::optional<M>&, DecodePath&) = nullptr) {
-  return {key, field, false, check};
+  return {key, field, check};
 }
 constexpr Constant constant(std::string_view key, std::string_view json, bool required = true) {
-  Constant c{key, json, required, {}, false};
-  if (json.size() >= 2 && json.front() == '"' && json.back() == '"' &&
-      json.find('\\') == std::string_view::npos) {
-    c.text = json.substr(1, json.size() - 2);
-    c.is_string = true;
-  }
-  return c;
+  const bool plain_string = json.size() >= 2 && json.front() == '"' && json.back() == '"' &&
+                            json.find('\\') == std::string_view::npos;
+  return {key, json, required, plain_string ? json.substr(1, json.size() - 2) : json,
+          plain_string};
+}
+
+// The member table: each descriptor a base of its own (index, type), so a fold reaches the
+// I-th with a cast and no std::get (a std::tuple's accessors are many small functions per
+// member, and a debug build compiles every one).
+template <std::size_t I, class D>
+struct Slot {
+  D descriptor;
+};
+template <class Indices, class... Ds>
+struct MemberTable;
+template <std::size_t... I, class... Ds>
+struct MemberTable<std::index_sequence<I...>, Ds...> : Slot<I, Ds>... {};
+
+template <class... Ds>
+constexpr auto members(Ds... descriptors) {
+  return [&]<std::size_t... I>(std::index_sequence<I...>) {
+    return MemberTable<std::index_sequence<I...>, Ds...>{Slot<I, Ds>{descriptors}...};
+  }(std::index_sequence_for<Ds...>{});
 }
 
 namespace detail {
 
-template <class T>
-constexpr bool kIsConstant = std::is_same_v<std::remove_cvref_t<T>, Constant>;
+// The descriptor at index K (its type deduced from the slot).
+template <std::size_t K, class D>
+constexpr const D& at(const Slot<K, D>& slot) {
+  return slot.descriptor;
+}
 
-template <const auto& Members>
-constexpr std::size_t kCount = std::tuple_size_v<std::remove_cvref_t<decltype(Members)>>;
+// ---- to_json ----------------------------------------------------------------------------
 
-template <const auto& Members, class F>
-constexpr void for_each_index(F&& f) {
-  [&]<std::size_t... I>(std::index_sequence<I...>) {
-    (f(std::integral_constant<std::size_t, I>{}), ...);
-  }(std::make_index_sequence<kCount<Members>>{});
+template <class Owner, class M>
+void field_to_json(nlohmann::json& j, const Owner& value, const Required<Owner, M>& m) {
+  j[std::string(m.key.name)] = value.*m.field;
+}
+template <class Owner, class M>
+void field_to_json(nlohmann::json& j, const Owner& value, const Optional<Owner, M>& m) {
+  if ((value.*m.field).has_value()) j[std::string(m.key.name)] = *(value.*m.field);
+}
+template <class Owner>
+void field_to_json(nlohmann::json& j, const Owner&, const Constant& c) {
+  if (c.is_string) {
+    j[std::string(c.key.name)] = std::string(c.text);
+  } else {
+    j[std::string(c.key.name)] = nlohmann::json::parse(c.json);
+  }
+}
+
+// ---- decode (DOM) -----------------------------------------------------------------------
+
+// Constraints are checked on a decoded value only (a collecting path goes on after a member
+// that failed).
+template <class Owner, class M>
+void decode_field(const nlohmann::json& j, Owner& value, DecodePath& path,
+                  const Required<Owner, M>& m) {
+  if (decode_required(j, m.key.name, value.*m.field, path) && m.check != nullptr) {
+    DecodePath::Key scope(path, m.key.name);
+    m.check(value.*m.field, path);
+  }
+}
+template <class Owner, class M>
+void decode_field(const nlohmann::json& j, Owner& value, DecodePath& path,
+                  const Optional<Owner, M>& m) {
+  decode_optional(j, m.key.name, value.*m.field, path);
+  if (m.check != nullptr && (value.*m.field).has_value()) {
+    DecodePath::Key scope(path, m.key.name);
+    m.check(value.*m.field, path);
+  }
+}
+template <class Owner>
+void decode_field(const nlohmann::json& j, Owner&, DecodePath& path, const Constant& c) {
+  decode_const_text(j, c.key.name, c.json, c.required, path);
+}
+
+// ---- write_json -------------------------------------------------------------------------
+
+inline void open_member(ObjectWriter& object, const MemberKey& key) {
+  if (key.quoted_size != 0) {
+    object.open(std::string_view(key.quoted.data(), key.quoted_size));
+  } else {
+    object.open_escaped(key.name);
+  }
+}
+template <class Owner, class M>
+void write_field(ObjectWriter& object, std::string& out, const Owner& value,
+                 const Required<Owner, M>& m) {
+  open_member(object, m.key);
+  write_json(out, value.*m.field);
+}
+template <class Owner, class M>
+void write_field(ObjectWriter& object, std::string& out, const Owner& value,
+                 const Optional<Owner, M>& m) {
+  if (!(value.*m.field).has_value()) return;  // an absent member is not written
+  open_member(object, m.key);
+  write_json(out, *(value.*m.field));
+}
+template <class Owner>
+void write_field(ObjectWriter& object, std::string& out, const Owner&, const Constant& c) {
+  open_member(object, c.key);
+  out += c.json;
 }
 
 // The members' indices in key order: nlohmann's object (a std::map) prints its keys so, and
 // write_json must give the same bytes.
-template <const auto& Members>
-constexpr auto key_order() {
-  constexpr std::size_t n = kCount<Members>;
-  std::array<std::string_view, n> keys{};
-  for_each_index<Members>([&](auto i) { keys[i] = std::get<i>(Members).key; });
-  std::array<std::size_t, n> order{};
-  for (std::size_t i = 0; i < n; ++i) order[i] = i;
+template <std::size_t... I, class... Ds>
+constexpr auto key_order(const MemberTable<std::index_sequence<I...>, Ds...>& table) {
+  std::array<std::string_view, sizeof...(I)> keys = {
+      static_cast<const Slot<I, Ds>&>(table).descriptor.key.name...};
+  std::array<std::size_t, sizeof...(I)> order = {I...};
   std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
     return keys[a] < keys[b];
   });
   return order;
 }
 
-template <const auto& Members>
-inline constexpr auto kKeyOrder = key_order<Members>();
+// ---- read_json --------------------------------------------------------------------------
 
-// Each member's bit in the "seen" mask of read_object (required members only), or -1.
-template <const auto& Members>
-constexpr auto required_bits() {
-  std::array<int, kCount<Members>> bits{};
-  int next = 0;
-  for_each_index<Members>([&](auto i) {
-    bits[i] = std::get<i>(Members).required ? next++ : -1;
-  });
-  return std::pair{bits, next};
+template <class Owner, class M>
+bool read_field(JsonReader& in, Owner& value, const Required<Owner, M>& m) {
+  return read_member(in, value.*m.field);
+}
+template <class Owner, class M>
+bool read_field(JsonReader& in, Owner& value, const Optional<Owner, M>& m) {
+  return read_member(in, value.*m.field);
+}
+template <class Owner>
+bool read_field(JsonReader& in, Owner&, const Constant& c) {
+  return c.is_string ? read_const_string(in, c.text) : read_const_json(in, c.json);
 }
 
-template <const auto& Members>
-inline constexpr auto kRequiredBits = required_bits<Members>();
+template <class Owner, class M>
+constexpr bool is_required(const Required<Owner, M>&) { return true; }
+template <class Owner, class M>
+constexpr bool is_required(const Optional<Owner, M>&) { return false; }
+constexpr bool is_required(const Constant& c) { return c.required; }
 
-// Whether a key is written as it is between quotes (no character JSON escapes).
-constexpr bool is_plain_key(std::string_view key) {
-  for (char c : key) {
-    if (c == '"' || c == '\\' || static_cast<unsigned char>(c) < 0x20) return false;
+// Each member's bit in read_object's "seen" mask (0 for a member that may be absent), and
+// the mask of them all.
+template <std::size_t... I, class... Ds>
+constexpr auto required_bits(const MemberTable<std::index_sequence<I...>, Ds...>& table) {
+  std::array<bool, sizeof...(I)> required = {
+      is_required(static_cast<const Slot<I, Ds>&>(table).descriptor)...};
+  std::array<std::uint64_t, sizeof...(I)> bits{};
+  std::size_t next = 0;
+  for (std::size_t i = 0; i < sizeof...(I); ++i) {
+    if (!required[i]) continue;
+    if (next == 64) throw "read_object: more than 64 required members";  // not a constant
+    bits[i] = std::uint64_t{1} << next++;
   }
-  return true;
+  std::uint64_t all = 0;
+  for (std::uint64_t bit : bits) all |= bit;
+  return std::pair{bits, all};
 }
 
-// Member I's key as JSON text with its colon ("\"login\":"), made at compile time.
-template <const auto& Members, std::size_t I>
-constexpr auto quoted_key() {
-  constexpr std::string_view key = std::get<I>(Members).key;
-  std::array<char, key.size() + 3> out{};
-  out[0] = '"';
-  for (std::size_t k = 0; k < key.size(); ++k) out[k + 1] = key[k];
-  out[key.size() + 1] = '"';
-  out[key.size() + 2] = ':';
-  return out;
+template <class Owner, class M>
+void check_field(const Owner& value, DecodePath& path, const Required<Owner, M>& m) {
+  if (m.check == nullptr) return;
+  DecodePath::Key scope(path, m.key.name);
+  m.check(value.*m.field, path);
+}
+template <class Owner, class M>
+void check_field(const Owner& value, DecodePath& path, const Optional<Owner, M>& m) {
+  if (m.check == nullptr || !(value.*m.field).has_value()) return;
+  DecodePath::Key scope(path, m.key.name);
+  m.check(value.*m.field, path);
+}
+template <class Owner>
+void check_field(const Owner&, DecodePath&, const Constant&) {}
+
+template <class Owner, class M>
+constexpr bool has_check(const Required<Owner, M>& m) { return m.check != nullptr; }
+template <class Owner, class M>
+constexpr bool has_check(const Optional<Owner, M>& m) { return m.check != nullptr; }
+constexpr bool has_check(const Constant&) { return false; }
+
+template <std::size_t... I, class... Ds>
+constexpr bool has_checks(const MemberTable<std::index_sequence<I...>, Ds...>& table) {
+  return (has_check(static_cast<const Slot<I, Ds>&>(table).descriptor) || ... || false);
 }
 
-// The parsed value of constant member I, parsed once.
-template <const auto& Members, std::size_t I>
-const nlohmann::json& constant_value() {
-  static const nlohmann::json value = nlohmann::json::parse(std::get<I>(Members).json);
-  return value;
-}
+template <const auto& Members>
+inline constexpr auto kKeyOrder = key_order(Members);
+template <const auto& Members>
+inline constexpr auto kRequiredBits = required_bits(Members);
 
-}  // namespace detail
-
-template <const auto& Members, class T>
-void object_to_json(nlohmann::json& j, const T& value) {
+template <class T, std::size_t... I, class... Ds>
+void to_json(nlohmann::json& j, const T& value,
+             const MemberTable<std::index_sequence<I...>, Ds...>& table) {
   j = nlohmann::json::object();
-  detail::for_each_index<Members>([&](auto i) {
-    constexpr const auto& m = std::get<i>(Members);
-    if constexpr (detail::kIsConstant<decltype(m)>) {
-      j[std::string(m.key)] = detail::constant_value<Members, i>();
-    } else if constexpr (m.required) {
-      j[std::string(m.key)] = value.*m.field;
-    } else {
-      if ((value.*m.field).has_value()) j[std::string(m.key)] = *(value.*m.field);
-    }
-  });
+  (field_to_json(j, value, static_cast<const Slot<I, Ds>&>(table).descriptor), ...);
 }
 
-// decode(): the JSON kind, each member in table order, then its constraints (only on a value
-// that decoded: a collecting path goes on after a member that failed).
-template <const auto& Members, class T>
-void decode_object(const nlohmann::json& j, T& value, DecodePath& path) {
+template <class T, std::size_t... I, class... Ds>
+void decode(const nlohmann::json& j, T& value, DecodePath& path,
+            const MemberTable<std::index_sequence<I...>, Ds...>& table) {
   expect_object(j, path);
-  detail::for_each_index<Members>([&](auto i) {
-    constexpr const auto& m = std::get<i>(Members);
-    if constexpr (detail::kIsConstant<decltype(m)>) {
-      decode_const(j, m.key, detail::constant_value<Members, i>(), m.required, path);
-    } else if constexpr (m.required) {
-      if (decode_required(j, m.key, value.*m.field, path) && m.check != nullptr) {
-        DecodePath::Key scope(path, m.key);
-        m.check(value.*m.field, path);
-      }
-    } else {
-      decode_optional(j, m.key, value.*m.field, path);
-      if (m.check != nullptr && (value.*m.field).has_value()) {
-        DecodePath::Key scope(path, m.key);
-        m.check(value.*m.field, path);
-      }
-    }
-  });
+  (decode_field(j, value, path, static_cast<const Slot<I, Ds>&>(table).descriptor), ...);
 }
 
-// write_json(): the members in key order, an absent optional member left out.
-template <const auto& Members, class T>
-void write_object(std::string& out, const T& value) {
+template <const auto& Members, class T, std::size_t... I>
+void write(std::string& out, const T& value, std::index_sequence<I...>) {
   ObjectWriter object(out);
-  detail::for_each_index<Members>([&](auto i) {
-    constexpr std::size_t index = detail::kKeyOrder<Members>[i];
-    constexpr const auto& m = std::get<index>(Members);
-    if constexpr (!detail::kIsConstant<decltype(m)>) {
-      if constexpr (!m.required) {
-        if (!(value.*m.field).has_value()) return;
-      }
-    }
-    if constexpr (detail::is_plain_key(m.key)) {
-      static constexpr auto key = detail::quoted_key<Members, index>();
-      object.open(std::string_view(key.data(), key.size()));
-    } else {
-      object.open_escaped(m.key);
-    }
-    if constexpr (detail::kIsConstant<decltype(m)>) {
-      out += m.json;
-    } else if constexpr (m.required) {
-      write_json(out, value.*m.field);
-    } else {
-      write_json(out, *(value.*m.field));
-    }
-  });
+  (write_field(object, out, value, at<kKeyOrder<Members>[I]>(Members)), ...);
 }
 
-// One known member of read_object, its bit set in `seen` when required.
-template <const auto& Members, std::size_t I, class T>
-bool read_one(JsonReader& in, T& value, std::uint64_t& seen) {
-  constexpr const auto& m = std::get<I>(Members);
-  if constexpr (detail::kIsConstant<decltype(m)>) {
-    if (m.is_string ? !read_const_string(in, m.text) : !read_const_json(in, m.json)) return false;
-  } else {
-    if (!read_member(in, value.*m.field)) return false;
-  }
-  constexpr int bit = detail::kRequiredBits<Members>.first[I];
-  if constexpr (bit >= 0) seen |= std::uint64_t{1} << bit;
-  return true;
-}
-
-// read_json(): members decoded in place as they come, unknown ones skipped whole (and still
-// validated), then every required member present and every constraint met. False (or a
-// DecodeError) leaves the error to decode().
-template <const auto& Members, class T>
-bool read_object(JsonReader& in, T& value) {
-  constexpr auto bits = detail::kRequiredBits<Members>;
-  static_assert(bits.second <= 64, "read_object: more than 64 required members");
+template <const auto& Members, class T, std::size_t... I, class... Ds>
+bool read(JsonReader& in, T& value, const MemberTable<std::index_sequence<I...>, Ds...>& table) {
+  constexpr auto bits = kRequiredBits<Members>;
   if (in.peek() != JsonKind::kObject) return false;
   in.begin_object();
   std::uint64_t seen = 0;
@@ -246,32 +312,50 @@ bool read_object(JsonReader& in, T& value) {
   while (in.next_member(key)) {
     bool known = false;
     bool ok = true;
-    [&]<std::size_t... I>(std::index_sequence<I...>) {
-      (void)((key == std::get<I>(Members).key
-                  ? (known = true, ok = read_one<Members, I>(in, value, seen), true)
-                  : false) ||
-             ...);
-    }(std::make_index_sequence<detail::kCount<Members>>{});
+    // The first member with this key reads it (keys are unique within a struct).
+    (void)((key == static_cast<const Slot<I, Ds>&>(table).descriptor.key.name
+                ? (known = true,
+                   ok = read_field(in, value, static_cast<const Slot<I, Ds>&>(table).descriptor),
+                   seen |= bits.first[I], true)
+                : false) ||
+           ...);
     if (!ok) return false;
-    if (!known) in.skip_value();
+    if (!known) in.skip_value();  // unknown: skipped whole (and validated)
   }
-  constexpr std::uint64_t all =
-      bits.second == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << bits.second) - 1;
-  if (seen != all) return false;  // a required member is missing
-  DecodePath path;
-  detail::for_each_index<Members>([&](auto i) {
-    constexpr const auto& m = std::get<i>(Members);
-    if constexpr (!detail::kIsConstant<decltype(m)>) {
-      if constexpr (m.check != nullptr) {
-        if constexpr (!m.required) {
-          if (!(value.*m.field).has_value()) return;
-        }
-        DecodePath::Key scope(path, m.key);
-        m.check(value.*m.field, path);
-      }
-    }
-  });
+  if (seen != bits.second) return false;  // a required member is missing
+  if constexpr (has_checks(Members)) {
+    DecodePath path;  // a broken constraint throws DecodeError; decode() reports it
+    (check_field(value, path, static_cast<const Slot<I, Ds>&>(table).descriptor), ...);
+  }
   return true;
+}
+
+}  // namespace detail
+
+// to_json(): every member present (a const always), as nlohmann's object.
+template <const auto& Members, class T>
+void object_to_json(nlohmann::json& j, const T& value) {
+  detail::to_json(j, value, Members);
+}
+
+// decode(): the JSON kind, then each member in table order with its constraints.
+template <const auto& Members, class T>
+void decode_object(const nlohmann::json& j, T& value, DecodePath& path) {
+  detail::decode(j, value, path, Members);
+}
+
+// write_json(): the members in key order, an absent optional member left out.
+template <const auto& Members, class T>
+void write_object(std::string& out, const T& value) {
+  detail::write<Members>(out, value, std::make_index_sequence<detail::kKeyOrder<Members>.size()>{});
+}
+
+// read_json(): members decoded in place as they come, unknown ones skipped whole (and still
+// validated), then every required member present and every constraint met. False (or a
+// DecodeError) leaves the error to decode().
+template <const auto& Members, class T>
+bool read_object(JsonReader& in, T& value) {
+  return detail::read<Members>(in, value, Members);
 }
 
 }  // namespace rpckit::codec

@@ -4,17 +4,19 @@
 // so the generated code declares none of them per enum. Light, as the generated headers that
 // include it: only nlohmann/json_fwd.hpp (each body calls out-of-line primitives).
 #include <string>
+#include <string_view>
 
 #include <nlohmann/json_fwd.hpp>
 
 #include "rpckit/codec/decode_error.hpp"
 #include "rpckit/codec/json_reader.hpp"
-#include "rpckit/codec/json_writer.hpp"
 #include "rpckit/codec/value_codec.hpp"
 #include "rpckit/values/open_enum.hpp"
 
 namespace rpckit::codec {
-bool read_json(JsonReader& in, std::string& out);  // text_decoder.hpp
+// The string primitives (json_writer.hpp, text_decoder.hpp), without those headers' weight.
+void write_json(std::string& out, std::string_view s);
+bool read_json(JsonReader& in, std::string& out);
 }  // namespace rpckit::codec
 
 namespace rpckit {
