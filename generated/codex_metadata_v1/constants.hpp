@@ -9,61 +9,86 @@
 
 namespace codex_metadata::v1 {
 
-/// The protocolVersion string "MAJOR.MINOR" of this contract, sent in the manifest (PluginManifest.protocolVersion). The host accepts any manifest whose major part is 1 and treats others as an initialization failure; additive changes keep major 1 (spec section 7).
+/// The protocolVersion string "MAJOR.MINOR" of this contract, sent in the manifest
+/// (PluginManifest.protocolVersion). The host accepts any manifest whose major part is 1 and treats
+/// others as an initialization failure; additive changes keep major 1 (spec section 7).
 inline constexpr std::string_view kProtocolVersion = "1.0";  // "protocol_version"
 
 /// The JSON-RPC version string of every envelope; always "2.0" (spec section 7).
 inline constexpr std::string_view kJsonrpcVersion = "2.0";  // "jsonrpc_version"
 
-/// Frame format: one JSON object per line, LF-terminated, UTF-8 (NDJSON). The host appends LF to each request and flushes; when reading it strips trailing whitespace (CR included) and skips empty lines (spec section 1).
+/// Frame format: one JSON object per line, LF-terminated, UTF-8 (NDJSON). The host appends LF to
+/// each request and flushes; when reading it strips trailing whitespace (CR included) and skips
+/// empty lines (spec section 1).
 inline constexpr std::string_view kFraming = "ndjson";  // "framing"
 
-/// Largest line (1 MiB) the host reads from a plugin; a longer line is discarded (upstream truncates it, so it no longer parses and is dropped). Plugins never write one (spec section 1, decision 8.12).
+/// Largest line (1 MiB) the host reads from a plugin; a longer line is discarded (upstream
+/// truncates it, so it no longer parses and is dropped). Plugins never write one (spec section 1,
+/// decision 8.12).
 inline constexpr std::int64_t kMaxLineBytes = 1048576;  // "max_line_bytes"
 
-/// Total stdout (100 MiB) the host reads from one plugin process; past it upstream stops reading, our host restarts the plugin (spec section 1, decision 8.12).
+/// Total stdout (100 MiB) the host reads from one plugin process; past it upstream stops reading,
+/// our host restarts the plugin (spec section 1, decision 8.12).
 inline constexpr std::int64_t kMaxOutputBytes = 104857600;  // "max_output_bytes"
 
-/// Deepest JSON nesting either side takes in one line, the envelope object counting as 1 (this project's limit; the spec sets none).
+/// Deepest JSON nesting either side takes in one line, the envelope object counting as 1 (this
+/// project's limit; the spec sets none).
 inline constexpr std::int64_t kMaxJsonDepth = 256;  // "max_json_depth"
 
-/// The id of the host's first request to a process; each later request's id is one more (per process, spec section 1).
+/// The id of the host's first request to a process; each later request's id is one more (per
+/// process, spec section 1).
 inline constexpr std::int64_t kFirstRequestId = 1;  // "first_request_id"
 
-/// Per-request timeout of every method, initialize included (30 s). On expiry the request fails locally and a late reply is logged and dropped (spec section 2).
+/// Per-request timeout of every method, initialize included (30 s). On expiry the request fails
+/// locally and a late reply is logged and dropped (spec section 2).
 inline constexpr std::chrono::milliseconds kRequestTimeoutMs = std::chrono::milliseconds{30000};  // "request_timeout_ms"
 
-/// After shutdown was answered (or failed), and after a failed initialize, the host waits this long (5 s) for the process to exit on its own, then kills it. stdin stays open during the wait (spec section 2).
+/// After shutdown was answered (or failed), and after a failed initialize, the host waits this long
+/// (5 s) for the process to exit on its own, then kills it. stdin stays open during the wait (spec
+/// section 2).
 inline constexpr std::chrono::milliseconds kShutdownExitWaitMs = std::chrono::milliseconds{5000};  // "shutdown_exit_wait_ms"
 
-/// Interval (60 s) of the ping health check to every running, enabled plugin; 0 disables checks (spec section 2).
+/// Interval (60 s) of the ping health check to every running, enabled plugin; 0 disables checks
+/// (spec section 2).
 inline constexpr std::chrono::milliseconds kHealthCheckIntervalMs = std::chrono::milliseconds{60000};  // "health_check_interval_ms"
 
-/// Consecutive failed metadata calls (error response, timeout or process loss) on one running plugin that disable that running instance; a success resets the count (host policy, spec section 2).
+/// Consecutive failed metadata calls (error response, timeout or process loss) on one running
+/// plugin that disable that running instance; a success resets the count (host policy, spec section
+/// 2).
 inline constexpr std::int64_t kMaxConsecutiveCallFailures = 3;  // "max_consecutive_call_failures"
 
-/// Failed initializations within failed_initialization_window_ms that auto-disable the plugin until an admin re-enables it (host policy, spec section 2).
+/// Failed initializations within failed_initialization_window_ms that auto-disable the plugin until
+/// an admin re-enables it (host policy, spec section 2).
 inline constexpr std::int64_t kMaxFailedInitializations = 3;  // "max_failed_initializations"
 
 /// Window (3600 s) in which failed initializations are counted (host policy, spec section 2).
 inline constexpr std::chrono::milliseconds kFailedInitializationWindowMs = std::chrono::milliseconds{3600000};  // "failed_initialization_window_ms"
 
-/// Default size of the host's per-plugin token bucket: excess calls are refused before they reach the plugin. Separate from error -32001 rate_limited (host policy, spec section 2).
+/// Default size of the host's per-plugin token bucket: excess calls are refused before they reach
+/// the plugin. Separate from error -32001 rate_limited (host policy, spec section 2).
 inline constexpr std::int64_t kRateLimitRequestsPerMinute = 60;  // "rate_limit_requests_per_minute"
 
-/// Retry delay the host uses for -32001 rate_limited when error.data.retryAfterSeconds is absent or not a non-negative integer (spec section 3).
+/// Retry delay the host uses for -32001 rate_limited when error.data.retryAfterSeconds is absent or
+/// not a non-negative integer (spec section 3).
 inline constexpr std::int64_t kDefaultRetryAfterSeconds = 60;  // "default_retry_after_seconds"
 
-/// When metadata/match is answered -32601 method_not_found, the host falls back to metadata/search with this limit and takes the best result (spec section 4).
+/// When metadata/match is answered -32601 method_not_found, the host falls back to metadata/search
+/// with this limit and takes the best result (spec section 4).
 inline constexpr std::int64_t kMatchFallbackSearchLimit = 10;  // "match_fallback_search_limit"
 
-/// Failed health checks in a row (an error, a non-string result or no answer within the next check) that make the host restart the plugin: one (this project's choice; the spec names the check but not what a failed one costs).
+/// Failed health checks in a row (an error, a non-string result or no answer within the next check)
+/// that make the host restart the plugin: one (this project's choice; the spec names the check but
+/// not what a failed one costs).
 inline constexpr std::int64_t kHealthCheckMaxMisses = 1;  // "health_check_max_misses"
 
-/// Delay before the host starts a plugin again after its process was lost (crash, failed health check, output cap): none, as upstream spawns a plugin again when it is next needed (this project's choice).
+/// Delay before the host starts a plugin again after its process was lost (crash, failed health
+/// check, output cap): none, as upstream spawns a plugin again when it is next needed (this
+/// project's choice).
 inline constexpr std::array<std::chrono::milliseconds, 1> kRestartBackoffMs = {std::chrono::milliseconds{0}};  // "restart_backoff_ms"
 
-/// Restarts within failed_initialization_window_ms after which the supervisor gives up on the plugin (this project's choice, in line with the three failed initializations of spec section 2 that disable a plugin until an admin re-enables it).
+/// Restarts within failed_initialization_window_ms after which the supervisor gives up on the
+/// plugin (this project's choice, in line with the three failed initializations of spec section 2
+/// that disable a plugin until an admin re-enables it).
 inline constexpr std::int64_t kMaxRestartsInWindow = 3;  // "max_restarts_in_window"
 
 }  // namespace codex_metadata::v1

@@ -29,7 +29,13 @@ constexpr std::string_view to_string(Role role) noexcept {
 // may return besides the generic ones.
 namespace messages {
 
-/// The handshake: the first request after spawn; nothing else is sent before it succeeds. The host passes the plugin's admin configuration and, for the init_message and both credential delivery modes, the credentials; the plugin answers with its manifest. Deadline request_timeout_ms (30 s). The host requires major version 1 in protocolVersion; a failed initialize gets no shutdown: the host waits shutdown_exit_wait_ms (5 s) for the exit, then kills. Three failures within an hour auto-disable the plugin (spec sections 2, 2.1, 7). The host always sends params with config; a plugin accepts absent or null params as {} (decision 8.2).
+/// The handshake: the first request after spawn; nothing else is sent before it succeeds. The host
+/// passes the plugin's admin configuration and, for the init_message and both credential delivery
+/// modes, the credentials; the plugin answers with its manifest. Deadline request_timeout_ms (30
+/// s). The host requires major version 1 in protocolVersion; a failed initialize gets no shutdown:
+/// the host waits shutdown_exit_wait_ms (5 s) for the exit, then kills. Three failures within an
+/// hour auto-disable the plugin (spec sections 2, 2.1, 7). The host always sends params with
+/// config; a plugin accepts absent or null params as {} (decision 8.2).
 struct Initialize {
   static constexpr std::string_view kMethod = "initialize";
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kRequest;
@@ -43,7 +49,10 @@ struct Initialize {
   static constexpr std::array<ErrorCode, 1> kErrors = {ErrorCode::kConfigError};
 };
 
-/// Health check, sent every health_check_interval_ms (60 s) to every running, enabled plugin (0 disables checks). The host omits params; a plugin accepts absent, null or {} (decision 8.2). Plugins answer exactly "pong"; the host accepts any string and treats a non-string result as a failed check (decision 8.3).
+/// Health check, sent every health_check_interval_ms (60 s) to every running, enabled plugin (0
+/// disables checks). The host omits params; a plugin accepts absent, null or {} (decision 8.2).
+/// Plugins answer exactly "pong"; the host accepts any string and treats a non-string result as a
+/// failed check (decision 8.3).
 struct Ping {
   static constexpr std::string_view kMethod = "ping";
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kRequest;
@@ -57,7 +66,11 @@ struct Ping {
   static constexpr std::array<ErrorCode, 0> kErrors = {};
 };
 
-/// Stops the plugin, when it is disabled or the host stops: the plugin cleans up, answers null, then exits by itself with code 0 (promptly; the SDK waits about 100 ms so the reply is flushed). stdin stays open: after the answer the host waits shutdown_exit_wait_ms (5 s) for the exit, then kills. The host omits params; a plugin accepts absent, null or {} (spec section 2, decisions 8.2, 8.4).
+/// Stops the plugin, when it is disabled or the host stops: the plugin cleans up, answers null,
+/// then exits by itself with code 0 (promptly; the SDK waits about 100 ms so the reply is flushed).
+/// stdin stays open: after the answer the host waits shutdown_exit_wait_ms (5 s) for the exit, then
+/// kills. The host omits params; a plugin accepts absent, null or {} (spec section 2, decisions
+/// 8.2, 8.4).
 struct Shutdown {
   static constexpr std::string_view kMethod = "shutdown";
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kRequest;
@@ -71,7 +84,11 @@ struct Shutdown {
   static constexpr std::array<ErrorCode, 0> kErrors = {};
 };
 
-/// Free-text series search at the plugin's provider. Sent only to plugins whose manifest has capabilities.seriesMetadataProvider: true (a plugin without it answers -32601). Only the first page is requested in 1.0; plugins ignore unknown params (e.g. a cursor from a newer host). Also the host's fallback for metadata/match, with limit match_fallback_search_limit (10) (spec section 4, decisions 8.8, 8.15).
+/// Free-text series search at the plugin's provider. Sent only to plugins whose manifest has
+/// capabilities.seriesMetadataProvider: true (a plugin without it answers -32601). Only the first
+/// page is requested in 1.0; plugins ignore unknown params (e.g. a cursor from a newer host). Also
+/// the host's fallback for metadata/match, with limit match_fallback_search_limit (10) (spec
+/// section 4, decisions 8.8, 8.15).
 struct MetadataSearch {
   static constexpr std::string_view kMethod = "metadata/search";
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kRequest;
@@ -85,7 +102,10 @@ struct MetadataSearch {
   static constexpr std::array<ErrorCode, 4> kErrors = {ErrorCode::kRateLimited, ErrorCode::kAuthFailed, ErrorCode::kApiError, ErrorCode::kConfigError};
 };
 
-/// The full metadata of one series, by the provider's id taken from a SearchResult. Sent only to plugins whose manifest has capabilities.seriesMetadataProvider: true (a plugin without it answers -32601). An unknown externalId is answered -32002 not_found (spec section 4, decisions 8.7, 8.15).
+/// The full metadata of one series, by the provider's id taken from a SearchResult. Sent only to
+/// plugins whose manifest has capabilities.seriesMetadataProvider: true (a plugin without it
+/// answers -32601). An unknown externalId is answered -32002 not_found (spec section 4, decisions
+/// 8.7, 8.15).
 struct MetadataGet {
   static constexpr std::string_view kMethod = "metadata/get";
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kRequest;
@@ -99,7 +119,11 @@ struct MetadataGet {
   static constexpr std::array<ErrorCode, 5> kErrors = {ErrorCode::kRateLimited, ErrorCode::kNotFound, ErrorCode::kAuthFailed, ErrorCode::kApiError, ErrorCode::kConfigError};
 };
 
-/// Auto-matching of a series already in the library: its title and optional hints in, the best confident match (or null) out. Sent only to plugins whose manifest has capabilities.seriesMetadataProvider: true. A plugin without a match implementation answers -32601 method_not_found; the host then falls back to metadata/search with limit match_fallback_search_limit (10) and takes the best result (spec section 4, decision 8.15).
+/// Auto-matching of a series already in the library: its title and optional hints in, the best
+/// confident match (or null) out. Sent only to plugins whose manifest has
+/// capabilities.seriesMetadataProvider: true. A plugin without a match implementation answers
+/// -32601 method_not_found; the host then falls back to metadata/search with limit
+/// match_fallback_search_limit (10) and takes the best result (spec section 4, decision 8.15).
 struct MetadataMatch {
   static constexpr std::string_view kMethod = "metadata/match";
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kRequest;

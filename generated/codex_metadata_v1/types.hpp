@@ -34,26 +34,34 @@ using rpckit::read_json;
 using rpckit::to_json;
 using rpckit::write_json;
 
-/// A JSON-RPC error code of the Codex metadata plugin protocol 1.0 (spec section 3). Open: unknown codes must be tolerated; the host keeps code, message and data of any other code as a generic plugin error.
+/// A JSON-RPC error code of the Codex metadata plugin protocol 1.0 (spec section 3). Open: unknown
+/// codes must be tolerated; the host keeps code, message and data of any other code as a generic
+/// plugin error.
 // Open enum: any 32-bit value is representable; is_known() tells the listed ones.
 enum class ErrorCode : std::int32_t {
-  /// The plugin could not parse a request line; the reply has id null (the affected request runs into its timeout).
+  /// The plugin could not parse a request line; the reply has id null (the affected request runs
+  /// into its timeout).
   kParseError = -32700,
   /// Not a valid JSON-RPC request.
   kInvalidRequest = -32600,
-  /// Unknown or unimplemented method (also metadata/* without capabilities.seriesMetadataProvider, and metadata/match without a match implementation: the host then falls back to metadata/search).
+  /// Unknown or unimplemented method (also metadata/* without capabilities.seriesMetadataProvider,
+  /// and metadata/match without a match implementation: the host then falls back to
+  /// metadata/search).
   kMethodNotFound = -32601,
   /// Params missing or malformed.
   kInvalidParams = -32602,
   /// The plugin failed internally.
   kInternalError = -32603,
-  /// The external provider's rate limit was hit; data is RateLimitedData (the host waits data.retryAfterSeconds, or 60 s when it is absent or not a non-negative integer).
+  /// The external provider's rate limit was hit; data is RateLimitedData (the host waits
+  /// data.retryAfterSeconds, or 60 s when it is absent or not a non-negative integer).
   kRateLimited = -32001,
-  /// The requested resource does not exist (e.g. an unknown externalId); surfaced with the plugin's message.
+  /// The requested resource does not exist (e.g. an unknown externalId); surfaced with the plugin's
+  /// message.
   kNotFound = -32002,
   /// The provider rejected the credentials; surfaced with the plugin's message.
   kAuthFailed = -32003,
-  /// The provider returned an error; data is optionally ApiErrorData; surfaced with the plugin's message.
+  /// The provider returned an error; data is optionally ApiErrorData; surfaced with the plugin's
+  /// message.
   kApiError = -32004,
   /// The plugin is misconfigured (e.g. a missing credential); surfaced with the plugin's message.
   kConfigError = -32005,
@@ -86,7 +94,14 @@ struct CredentialDeliveryValues {
   };
 };
 
-/// How the host hands a plugin installation its credentials: its credential_delivery setting, default env (spec section 2.2). Host configuration, not a wire field: it decides the environment of the spawned process and whether initialize params carry credentials. env: environment variables only, params.credentials absent. init_message: params.credentials only (the whole credentials object), no variables. both: variables and params.credentials. Environment naming: each top-level credential key whose value is a string becomes one variable named by the key in upper case (api_key -> API_KEY) holding the string; non-string values are not exported; credential and admin variables override inherited ones of the same name (decision 8.13).
+/// How the host hands a plugin installation its credentials: its credential_delivery setting,
+/// default env (spec section 2.2). Host configuration, not a wire field: it decides the environment
+/// of the spawned process and whether initialize params carry credentials. env: environment
+/// variables only, params.credentials absent. init_message: params.credentials only (the whole
+/// credentials object), no variables. both: variables and params.credentials. Environment naming:
+/// each top-level credential key whose value is a string becomes one variable named by the key in
+/// upper case (api_key -> API_KEY) holding the string; non-string values are not exported;
+/// credential and admin variables override inherited ones of the same name (decision 8.13).
 // Open enum: from_wire() accepts any text; a value this version does not list is
 // kUnknown and wire() still returns its text, so it re-encodes unchanged.
 class CredentialDelivery : public rpckit::OpenEnum<CredentialDelivery, CredentialDeliveryValues> {
@@ -94,9 +109,12 @@ class CredentialDelivery : public rpckit::OpenEnum<CredentialDelivery, Credentia
   using OpenEnum::OpenEnum;
 };
 
-/// What the plugin implements (PluginManifest.capabilities); may be {}. New capabilities are an additive change (spec sections 5, 7).
+/// What the plugin implements (PluginManifest.capabilities); may be {}. New capabilities are an
+/// additive change (spec sections 5, 7).
 struct Capabilities {
-  /// true: the plugin implements metadata/search and metadata/get (and optionally metadata/match). The host sends metadata/* only when it is true; a plugin without it answers them -32601 (decision 8.15).
+  /// true: the plugin implements metadata/search and metadata/get (and optionally metadata/match).
+  /// The host sends metadata/* only when it is true; a plugin without it answers them -32601
+  /// (decision 8.15).
   std::optional<bool> seriesMetadataProvider{};
 
   /// `seriesMetadataProvider`, or the schema's default (false) when absent.
@@ -156,9 +174,13 @@ class CredentialInputType : public rpckit::OpenEnum<CredentialInputType, Credent
   using OpenEnum::OpenEnum;
 };
 
-/// One credential the plugin needs (PluginManifest.requiredCredentials), informational for the admin UI (spec section 5). Upstream disagrees on the input-type member: the host reads credentialType, the SDK writes type plus placeholder; all three are optional and informational, and receivers ignore either (decision 8.6).
+/// One credential the plugin needs (PluginManifest.requiredCredentials), informational for the
+/// admin UI (spec section 5). Upstream disagrees on the input-type member: the host reads
+/// credentialType, the SDK writes type plus placeholder; all three are optional and informational,
+/// and receivers ignore either (decision 8.6).
 struct CredentialField {
-  /// The credential's name: the key in initialize params.credentials, and (upper-cased) the environment variable's name (api_key -> API_KEY).
+  /// The credential's name: the key in initialize params.credentials, and (upper-cased) the
+  /// environment variable's name (api_key -> API_KEY).
   std::string key{};
   /// Label shown in the admin UI.
   std::string label{};
@@ -192,7 +214,9 @@ void decode(const nlohmann::json& j, CredentialField& value, rpckit::codec::Deco
 void write_json(std::string& out, const CredentialField& value);
 bool read_json(rpckit::codec::JsonReader& in, CredentialField& value);
 
-/// The plugin's manifest: the result of initialize (spec section 5). The host requires name, displayName, version, protocolVersion and capabilities; our plugins also send description and author, but the host accepts their absence (decision 8.5).
+/// The plugin's manifest: the result of initialize (spec section 5). The host requires name,
+/// displayName, version, protocolVersion and capabilities; our plugins also send description and
+/// author, but the host accepts their absence (decision 8.5).
 struct PluginManifest {
   /// Unique id: lowercase letters, digits, hyphens (e.g. "my-plugin").
   std::string name{};
@@ -206,7 +230,9 @@ struct PluginManifest {
   std::optional<std::string> author{};
   /// The plugin's homepage URL.
   std::optional<std::string> homepage{};
-  /// The protocol version the plugin speaks, "MAJOR.MINOR": our plugins send exactly "1.0" (the protocol_version constant). The host accepts any major 1 and treats others as an initialization failure (spec section 7, decision 8.14).
+  /// The protocol version the plugin speaks, "MAJOR.MINOR": our plugins send exactly "1.0" (the
+  /// protocol_version constant). The host accepts any major 1 and treats others as an
+  /// initialization failure (spec section 7, decision 8.14).
   std::string protocolVersion{};
   Capabilities capabilities{};
   /// The credentials the plugin needs; informational for the admin UI. Default [].
@@ -266,7 +292,8 @@ struct SeriesStatusValues {
   };
 };
 
-/// Publication status of a series (spec section 5). Open enum: an unknown value decodes and re-encodes intact.
+/// Publication status of a series (spec section 5). Open enum: an unknown value decodes and
+/// re-encodes intact.
 // Open enum: from_wire() accepts any text; a value this version does not list is
 // kUnknown and wire() still returns its text, so it re-encodes unchanged.
 class SeriesStatus : public rpckit::OpenEnum<SeriesStatus, SeriesStatusValues> {
@@ -291,7 +318,8 @@ struct SearchResult {
   std::optional<SeriesStatus> status{};
   /// Relevance, 0-100 (decision 8.9).
   std::optional<double> score{};
-  /// Opaque provider data; the host hands it back in metadata/get params.providerData (decision 8.7).
+  /// Opaque provider data; the host hands it back in metadata/get params.providerData (decision
+  /// 8.7).
   std::optional<std::map<std::string, rpckit::JsonValue>> providerData{};
 
   friend bool operator==(const SearchResult&, const SearchResult&) = default;
@@ -302,7 +330,8 @@ void decode(const nlohmann::json& j, SearchResult& value, rpckit::codec::DecodeP
 void write_json(std::string& out, const SearchResult& value);
 bool read_json(rpckit::codec::JsonReader& in, SearchResult& value);
 
-/// Result of metadata/search (spec section 5). The seed defines no way to ask for another page: in 1.0 only the first page is requested, so page is 1 when present (decision 8.8).
+/// Result of metadata/search (spec section 5). The seed defines no way to ask for another page: in
+/// 1.0 only the first page is requested, so page is 1 when present (decision 8.8).
 struct SearchResponse {
   /// The matches, best first.
   std::vector<SearchResult> results{};
@@ -420,7 +449,8 @@ bool read_json(rpckit::codec::JsonReader& in, SeriesMetadata& value);
 
 /// error.data of -32001 rate_limited.
 struct RateLimitedData {
-  /// Seconds to wait before retrying. The host uses 60 (default_retry_after_seconds) when it is absent or not a non-negative integer.
+  /// Seconds to wait before retrying. The host uses 60 (default_retry_after_seconds) when it is
+  /// absent or not a non-negative integer.
   std::int64_t retryAfterSeconds{};
 
   friend bool operator==(const RateLimitedData&, const RateLimitedData&) = default;
@@ -446,9 +476,11 @@ bool read_json(rpckit::codec::JsonReader& in, ApiErrorData& value);
 
 /// Params of initialize (spec section 2.1).
 struct InitializeParams {
-  /// The plugin's admin configuration (shaped by the manifest's configSchema). The host always sends it, {} when empty.
+  /// The plugin's admin configuration (shaped by the manifest's configSchema). The host always
+  /// sends it, {} when empty.
   std::optional<std::map<std::string, rpckit::JsonValue>> config{};
-  /// The plugin's credentials as string values (e.g. {"api_key": "..."}); present only for the init_message and both credential delivery modes (CredentialDelivery), absent for env.
+  /// The plugin's credentials as string values (e.g. {"api_key": "..."}); present only for the
+  /// init_message and both credential delivery modes (CredentialDelivery), absent for env.
   std::optional<std::map<std::string, std::string>> credentials{};
 
   /// `config`, or the schema's default ({}) when absent.
@@ -483,7 +515,9 @@ struct PingResultValues {
   };
 };
 
-/// Result of ping: the string "pong". An open enum of one value: a plugin sends "pong" (the default), a host decodes any string (an unknown one keeps its text) and fails the check on anything else.
+/// Result of ping: the string "pong". An open enum of one value: a plugin sends "pong" (the
+/// default), a host decodes any string (an unknown one keeps its text) and fails the check on
+/// anything else.
 // Open enum: from_wire() accepts any text; a value this version does not list is
 // kUnknown and wire() still returns its text, so it re-encodes unchanged.
 class PingResult : public rpckit::OpenEnum<PingResult, PingResultValues> {
@@ -520,7 +554,8 @@ bool read_json(rpckit::codec::JsonReader& in, MetadataSearchParams& value);
 struct MetadataGetParams {
   /// The provider's id of the series, from SearchResult.externalId.
   std::string externalId{};
-  /// The chosen SearchResult's providerData, handed back unchanged (our host's addition, decision 8.7); plugins must work without it.
+  /// The chosen SearchResult's providerData, handed back unchanged (our host's addition, decision
+  /// 8.7); plugins must work without it.
   std::optional<std::map<std::string, rpckit::JsonValue>> providerData{};
 
   friend bool operator==(const MetadataGetParams&, const MetadataGetParams&) = default;

@@ -9,16 +9,26 @@
 
 namespace core_line::v1 {
 
-/// The protocol identifier the core sends as HandshakeRequest.protocol_version (a binding may set another); the plugin's manifest.protocol_version must equal it after trimming whitespace, else protocol_version_mismatch. No range, no negotiation (spec section 8).
+/// The protocol identifier the core sends as HandshakeRequest.protocol_version (a binding may set
+/// another); the plugin's manifest.protocol_version must equal it after trimming whitespace, else
+/// protocol_version_mismatch. No range, no negotiation (spec section 8).
 inline constexpr std::string_view kProtocolVersion = "rterm.plugin.v1";  // "protocol_version"
 
-/// Newline-delimited JSON: one JSON object per line, terminated by LF, UTF-8; the core writes compact JSON. Reading a line, leading and trailing whitespace (a CR before the LF included) is stripped; an empty line, a line of more than max_line_bytes or anything but exactly one JSON value is malformed (not skipped). A last line ending at EOF without LF is accepted (spec section 1).
+/// Newline-delimited JSON: one JSON object per line, terminated by LF, UTF-8; the core writes
+/// compact JSON. Reading a line, leading and trailing whitespace (a CR before the LF included) is
+/// stripped; an empty line, a line of more than max_line_bytes or anything but exactly one JSON
+/// value is malformed (not skipped). A last line ending at EOF without LF is accepted (spec section
+/// 1).
 inline constexpr std::string_view kFraming = "ndjson";  // "framing"
 
-/// Largest line either side accepts (1 MiB = 1,048,576 bytes), after stripping; a longer line from the plugin is malformed_response, a longer line from the core makes our plugin exit non-zero (spec sections 1 and 9.12).
+/// Largest line either side accepts (1 MiB = 1,048,576 bytes), after stripping; a longer line from
+/// the plugin is malformed_response, a longer line from the core makes our plugin exit non-zero
+/// (spec sections 1 and 9.12).
 inline constexpr std::int64_t kMaxLineBytes = 1048576;  // "max_line_bytes"
 
-/// The whole invocation, from just before spawn until the process has exited (5 s; a binding's value > 0 wins). On expiry the core closes the pipes, kills the process and reports timeout (spec section 2).
+/// The whole invocation, from just before spawn until the process has exited (5 s; a binding's
+/// value > 0 wins). On expiry the core closes the pipes, kills the process and reports timeout
+/// (spec section 2).
 inline constexpr std::chrono::milliseconds kInvokeTimeoutMs = std::chrono::milliseconds{5000};  // "invoke_timeout_ms"
 
 /// The spawn call itself (2 s); slower is launch_failed, the process killed.
@@ -27,7 +37,8 @@ inline constexpr std::chrono::milliseconds kLaunchTimeoutMs = std::chrono::milli
 /// From writing the handshake request to reading its answer (2 s); later is timeout.
 inline constexpr std::chrono::milliseconds kHandshakeTimeoutMs = std::chrono::milliseconds{2000};  // "handshake_timeout_ms"
 
-/// After the core closes stdin (having read an ok response), the process must exit 0 within this (500 ms); else it is killed and the call is crashed.
+/// After the core closes stdin (having read an ok response), the process must exit 0 within this
+/// (500 ms); else it is killed and the call is crashed.
 inline constexpr std::chrono::milliseconds kTeardownTimeoutMs = std::chrono::milliseconds{500};  // "teardown_timeout_ms"
 
 /// After any kill the core waits at most this long (2 s) for the process to be reaped.

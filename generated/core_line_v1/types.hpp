@@ -34,7 +34,10 @@ using rpckit::read_json;
 using rpckit::to_json;
 using rpckit::write_json;
 
-/// Core to plugin, the first line, written right after spawn (spec sections 2 and 4). A plugin whose first line is not of type "handshake" writes nothing and exits non-zero (decision 9.2); one that does not speak the offered version still answers, with its own version in manifest.protocol_version, then exits non-zero (decision 9.3).
+/// Core to plugin, the first line, written right after spawn (spec sections 2 and 4). A plugin
+/// whose first line is not of type "handshake" writes nothing and exits non-zero (decision 9.2);
+/// one that does not speak the offered version still answers, with its own version in
+/// manifest.protocol_version, then exits non-zero (decision 9.3).
 struct HandshakeRequest {
   // "type" is always "handshake": written by the encoder, checked by the decoder.
   /// The binding's protocol identifier; "rterm.plugin.v1" when the binding sets none.
@@ -48,17 +51,24 @@ void decode(const nlohmann::json& j, HandshakeRequest& value, rpckit::codec::Dec
 void write_json(std::string& out, const HandshakeRequest& value);
 bool read_json(rpckit::codec::JsonReader& in, HandshakeRequest& value);
 
-/// What the plugin process is and can run (spec section 5). `capabilities` is a request, never a grant: with a non-empty core-owned allow-list it must be non-empty, every entry canonical (non-empty, no leading or trailing whitespace) and unique (else capability_not_declared) and listed in the allow-list (else capability_not_allowed); with an empty allow-list, absent or [] is accepted (spec section 6).
+/// What the plugin process is and can run (spec section 5). `capabilities` is a request, never a
+/// grant: with a non-empty core-owned allow-list it must be non-empty, every entry canonical
+/// (non-empty, no leading or trailing whitespace) and unique (else capability_not_declared) and
+/// listed in the allow-list (else capability_not_allowed); with an empty allow-list, absent or []
+/// is accepted (spec section 6).
 struct Manifest {
   /// Non-blank; must equal the bound plugin name (else handshake_failed).
   std::string plugin_id{};
   /// Non-blank; semver by convention.
   std::string plugin_version{};
-  /// The protocol the plugin speaks; equal to the request's protocol_version after trimming whitespace, else protocol_version_mismatch.
+  /// The protocol the plugin speaks; equal to the request's protocol_version after trimming
+  /// whitespace, else protocol_version_mismatch.
   std::string protocol_version{};
-  /// The tools this process can run; non-empty (else handshake_failed). The requested tool must be one of them (else tool_not_exposed).
+  /// The tools this process can run; non-empty (else handshake_failed). The requested tool must be
+  /// one of them (else tool_not_exposed).
   std::vector<std::string> exposed_tools{};
-  /// The capabilities the plugin asks for (spec section 6); omitted or [] when the binding grants none.
+  /// The capabilities the plugin asks for (spec section 6); omitted or [] when the binding grants
+  /// none.
   std::optional<std::vector<std::string>> capabilities{};
 
   friend bool operator==(const Manifest&, const Manifest&) = default;
@@ -69,7 +79,14 @@ void decode(const nlohmann::json& j, Manifest& value, rpckit::codec::DecodePath&
 void write_json(std::string& out, const Manifest& value);
 bool read_json(rpckit::codec::JsonReader& in, Manifest& value);
 
-/// Plugin to core, the answer to the handshake, within handshake_timeout_ms (spec sections 2 and 4). The core checks, in this order (spec 3.3 step 5): type is "handshake" (else handshake_failed); the trimmed manifest.protocol_version equals the version sent (else protocol_version_mismatch, also when manifest is missing); plugin_id and plugin_version non-blank, exposed_tools non-empty, plugin_id equal to the bound plugin name (else handshake_failed); the requested tool listed in exposed_tools (else tool_not_exposed); then the capability rules (capability_not_declared, capability_not_allowed). An empty, oversized or undecodable line is malformed_response.
+/// Plugin to core, the answer to the handshake, within handshake_timeout_ms (spec sections 2 and
+/// 4). The core checks, in this order (spec 3.3 step 5): type is "handshake" (else
+/// handshake_failed); the trimmed manifest.protocol_version equals the version sent (else
+/// protocol_version_mismatch, also when manifest is missing); plugin_id and plugin_version
+/// non-blank, exposed_tools non-empty, plugin_id equal to the bound plugin name (else
+/// handshake_failed); the requested tool listed in exposed_tools (else tool_not_exposed); then the
+/// capability rules (capability_not_declared, capability_not_allowed). An empty, oversized or
+/// undecodable line is malformed_response.
 struct HandshakeResponse {
   // "type" is always "handshake": written by the encoder, checked by the decoder.
   Manifest manifest{};
@@ -82,7 +99,8 @@ void decode(const nlohmann::json& j, HandshakeResponse& value, rpckit::codec::De
 void write_json(std::string& out, const HandshakeResponse& value);
 bool read_json(rpckit::codec::JsonReader& in, HandshakeResponse& value);
 
-/// Identity facts the core derives for the call (spec section 5): five optional strings, each omitted when empty. A plugin may use them, never trusts them for authorisation.
+/// Identity facts the core derives for the call (spec section 5): five optional strings, each
+/// omitted when empty. A plugin may use them, never trusts them for authorisation.
 struct RequestContext {
   /// The workspace of the call.
   std::optional<std::string> workspace_id{};
@@ -103,7 +121,9 @@ void decode(const nlohmann::json& j, RequestContext& value, rpckit::codec::Decod
 void write_json(std::string& out, const RequestContext& value);
 bool read_json(rpckit::codec::JsonReader& in, RequestContext& value);
 
-/// Core to plugin, the second line, sent only after the handshake passed every check (spec sections 2 and 4). Our core always sends context and input ({} when empty); a plugin accepts context members being absent and input being any JSON value (decision 9.10).
+/// Core to plugin, the second line, sent only after the handshake passed every check (spec sections
+/// 2 and 4). Our core always sends context and input ({} when empty); a plugin accepts context
+/// members being absent and input being any JSON value (decision 9.10).
 struct ExecuteRequest {
   // "type" is always "request": written by the encoder, checked by the decoder.
   /// "plugin_req_" and 16 lowercase hex digits (8 random bytes); the response copies it unchanged.
@@ -143,7 +163,10 @@ class ResponseStatus : public rpckit::OpenEnum<ResponseStatus, ResponseStatusVal
   using OpenEnum::OpenEnum;
 };
 
-/// A tool-level failure the plugin reports with status error (spec section 3.2): an execution error, not a taxonomy failure. The upstream core maps code "invalid_input" to an invalid-input tool error, "not_found" to a not-found one and every other code (an empty one included, decision 9.5) to an internal error.
+/// A tool-level failure the plugin reports with status error (spec section 3.2): an execution
+/// error, not a taxonomy failure. The upstream core maps code "invalid_input" to an invalid-input
+/// tool error, "not_found" to a not-found one and every other code (an empty one included, decision
+/// 9.5) to an internal error.
 struct PluginError {
   /// The plugin's own classification; our plugins never send an empty one.
   std::string code{};
@@ -158,7 +181,13 @@ void decode(const nlohmann::json& j, PluginError& value, rpckit::codec::DecodePa
 void write_json(std::string& out, const PluginError& value);
 bool read_json(rpckit::codec::JsonReader& in, PluginError& value);
 
-/// Plugin to core, the answer to the request (spec sections 2 and 4), bounded by the invoke deadline. The core checks (spec 3.3 step 8): type is "response", request_id equals the one sent, and status is "ok" with error absent or null, or "error" with error present and a non-blank message; anything else is malformed_response. status ok: the core closes stdin and waits teardown_timeout_ms for exit 0. status error: the core reports the plugin's error and kills the process; output is then ignored (decision 9.6). The rule tying error to status has no place in the conventions (the generator takes no if/then); the core's response check applies it.
+/// Plugin to core, the answer to the request (spec sections 2 and 4), bounded by the invoke
+/// deadline. The core checks (spec 3.3 step 8): type is "response", request_id equals the one sent,
+/// and status is "ok" with error absent or null, or "error" with error present and a non-blank
+/// message; anything else is malformed_response. status ok: the core closes stdin and waits
+/// teardown_timeout_ms for exit 0. status error: the core reports the plugin's error and kills the
+/// process; output is then ignored (decision 9.6). The rule tying error to status has no place in
+/// the conventions (the generator takes no if/then); the core's response check applies it.
 struct ExecuteResponse {
   // "type" is always "response": written by the encoder, checked by the decoder.
   /// Copied unchanged from the request.
@@ -167,7 +196,8 @@ struct ExecuteResponse {
   ResponseStatus status{};
   /// The tool's result, used when status is ok; absent: the core uses {}.
   std::optional<rpckit::JsonValue> output{};
-  /// Required when status is error; absent or null otherwise (error with status ok is malformed_response).
+  /// Required when status is error; absent or null otherwise (error with status ok is
+  /// malformed_response).
   std::optional<rpckit::Nullable<PluginError>> error{};
   /// Free-form; parsed and ignored by the core (a non-object is malformed_response).
   std::optional<rpckit::JsonValue> metadata{};
@@ -184,21 +214,28 @@ bool read_json(rpckit::codec::JsonReader& in, ExecuteResponse& value);
 struct FailureCodeValues {
   enum Value : std::uint8_t {
     kUnknown = 0,
-    /// The command cannot be resolved or started, the working directory is invalid, or the spawn took longer than launch_timeout_ms.
+    /// The command cannot be resolved or started, the working directory is invalid, or the spawn
+    /// took longer than launch_timeout_ms.
     kLaunchFailed = 1,  // "launch_failed"
-    /// The handshake answer has the wrong type, a blank plugin_id or plugin_version, an empty exposed_tools, or a plugin_id other than the bound plugin name.
+    /// The handshake answer has the wrong type, a blank plugin_id or plugin_version, an empty
+    /// exposed_tools, or a plugin_id other than the bound plugin name.
     kHandshakeFailed = 2,  // "handshake_failed"
     /// No handshake answer within handshake_timeout_ms, or the invoke deadline expired at any step.
     kTimeout = 3,  // "timeout"
-    /// Writing to stdin failed; stdout ended before a needed line; another read error; non-zero exit after an ok response; no exit within teardown_timeout_ms.
+    /// Writing to stdin failed; stdout ended before a needed line; another read error; non-zero
+    /// exit after an ok response; no exit within teardown_timeout_ms.
     kCrashed = 4,  // "crashed"
-    /// A line that is empty, over max_line_bytes or not valid JSON of the expected shape; a response with the wrong type or request_id, an unknown status, or status and error that disagree.
+    /// A line that is empty, over max_line_bytes or not valid JSON of the expected shape; a
+    /// response with the wrong type or request_id, an unknown status, or status and error that
+    /// disagree.
     kMalformedResponse = 5,  // "malformed_response"
     /// The requested tool is not in manifest.exposed_tools.
     kToolNotExposed = 6,  // "tool_not_exposed"
-    /// manifest.protocol_version (trimmed) differs from the version the core sent (also: no manifest).
+    /// manifest.protocol_version (trimmed) differs from the version the core sent (also: no
+    /// manifest).
     kProtocolVersionMismatch = 7,  // "protocol_version_mismatch"
-    /// A non-empty allow-list and no capabilities declared; or a declared capability empty, whitespace-padded or repeated.
+    /// A non-empty allow-list and no capabilities declared; or a declared capability empty,
+    /// whitespace-padded or repeated.
     kCapabilityNotDeclared = 8,  // "capability_not_declared"
     /// A declared capability is not in the core-owned allow-list.
     kCapabilityNotAllowed = 9,  // "capability_not_allowed"
@@ -216,7 +253,10 @@ struct FailureCodeValues {
   };
 };
 
-/// The core's failure taxonomy (spec section 3.1): how a failed invocation is classified, never sent on the wire. Closed for v1: exactly these nine codes. The first failing check of spec 3.3 decides; a failure carries the bound plugin name until the handshake has been validated, the manifest plugin_id after that.
+/// The core's failure taxonomy (spec section 3.1): how a failed invocation is classified, never
+/// sent on the wire. Closed for v1: exactly these nine codes. The first failing check of spec 3.3
+/// decides; a failure carries the bound plugin name until the handshake has been validated, the
+/// manifest plugin_id after that.
 // Open enum: from_wire() accepts any text; a value this version does not list is
 // kUnknown and wire() still returns its text, so it re-encodes unchanged.
 class FailureCode : public rpckit::OpenEnum<FailureCode, FailureCodeValues> {

@@ -9,25 +9,39 @@
 
 namespace desktop::v1 {
 
-/// Frame format: newline-delimited JSON. Each message is one JSON object on one line, terminated by LF (0x0A), UTF-8; writers flush after every line and write each line atomically. Readers strip one trailing CR and skip lines that are empty or whitespace-only. One envelope per line: JSON-RPC batch arrays are never sent, and a receiver answers one with -32600, id null (spec section 1, decision 9.7). stdout carries protocol messages only; stderr is free text (the plugin's diagnostic output).
+/// Frame format: newline-delimited JSON. Each message is one JSON object on one line, terminated by
+/// LF (0x0A), UTF-8; writers flush after every line and write each line atomically. Readers strip
+/// one trailing CR and skip lines that are empty or whitespace-only. One envelope per line:
+/// JSON-RPC batch arrays are never sent, and a receiver answers one with -32600, id null (spec
+/// section 1, decision 9.7). stdout carries protocol messages only; stderr is free text (the
+/// plugin's diagnostic output).
 inline constexpr std::string_view kFraming = "ndjson";  // "framing"
 
-/// Largest line in bytes (16 MiB = 16,777,216), both directions. A longer line is discarded and logged; the host does not answer it (decision 9.8).
+/// Largest line in bytes (16 MiB = 16,777,216), both directions. A longer line is discarded and
+/// logged; the host does not answer it (decision 9.8).
 inline constexpr std::int64_t kMaxLineBytes = 16777216;  // "max_line_bytes"
 
-/// Deepest JSON nesting either side takes in one line, the envelope object counting as 1. This project's limit (the spec sets none): it bounds what a stranger peer can make a reader recurse into. A deeper line is answered -32600 with its id when it can be found, and the connection keeps serving.
+/// Deepest JSON nesting either side takes in one line, the envelope object counting as 1. This
+/// project's limit (the spec sets none): it bounds what a stranger peer can make a reader recurse
+/// into. A deeper line is answered -32600 with its id when it can be found, and the connection
+/// keeps serving.
 inline constexpr std::int64_t kMaxJsonDepth = 256;  // "max_json_depth"
 
-/// plugin/health must be answered within this (10 s); on expiry the host kills the plugin and reports it as failed to start / unhealthy (decision 9.9; the seed gives no value).
+/// plugin/health must be answered within this (10 s); on expiry the host kills the plugin and
+/// reports it as failed to start / unhealthy (decision 9.9; the seed gives no value).
 inline constexpr std::chrono::milliseconds kHealthTimeoutMs = std::chrono::milliseconds{10000};  // "health_timeout_ms"
 
-/// plugin/shutdown must be answered within this (5 s); on expiry the host closes the plugin's stdin (decision 9.9).
+/// plugin/shutdown must be answered within this (5 s); on expiry the host closes the plugin's stdin
+/// (decision 9.9).
 inline constexpr std::chrono::milliseconds kShutdownTimeoutMs = std::chrono::milliseconds{5000};  // "shutdown_timeout_ms"
 
-/// After the shutdown answer (or after stdin was closed) the plugin must exit within this (5 s), with code 0; otherwise the host kills the process (decisions 9.9, 9.10).
+/// After the shutdown answer (or after stdin was closed) the plugin must exit within this (5 s),
+/// with code 0; otherwise the host kills the process (decisions 9.9, 9.10).
 inline constexpr std::chrono::milliseconds kExitGraceMs = std::chrono::milliseconds{5000};  // "exit_grace_ms"
 
-/// Restarts the host performs on its own after a crash: none in v1. Any exit other than code 0 after plugin/shutdown or stdin EOF (or an exit without a shutdown) is reported as a crash and the plugin stays down (decision 9.10).
+/// Restarts the host performs on its own after a crash: none in v1. Any exit other than code 0
+/// after plugin/shutdown or stdin EOF (or an exit without a shutdown) is reported as a crash and
+/// the plugin stays down (decision 9.10).
 inline constexpr std::int64_t kMaxAutomaticRestarts = 0;  // "max_automatic_restarts"
 
 }  // namespace desktop::v1

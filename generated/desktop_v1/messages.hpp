@@ -29,7 +29,12 @@ constexpr std::string_view to_string(Role role) noexcept {
 // may return besides the generic ones.
 namespace messages {
 
-/// Health check, required of every plugin (spec section 2). Sent first after spawn: the plugin counts as running once it answers healthy (ok: true, or status "ok"); only then may plugin-defined requests follow. May be repeated at any time. Must be answered within health_timeout_ms (10 s), or the host kills the plugin and reports it as failed to start / unhealthy (decision 9.9). Params: the host sends {}; on receipt absent, null or {} are accepted (decision 9.6).
+/// Health check, required of every plugin (spec section 2). Sent first after spawn: the plugin
+/// counts as running once it answers healthy (ok: true, or status "ok"); only then may
+/// plugin-defined requests follow. May be repeated at any time. Must be answered within
+/// health_timeout_ms (10 s), or the host kills the plugin and reports it as failed to start /
+/// unhealthy (decision 9.9). Params: the host sends {}; on receipt absent, null or {} are accepted
+/// (decision 9.6).
 struct PluginHealth {
   static constexpr std::string_view kMethod = "plugin/health";
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kRequest;
@@ -43,7 +48,13 @@ struct PluginHealth {
   static constexpr std::array<ErrorCode, 0> kErrors = {};
 };
 
-/// Asks the plugin to stop, required of every plugin (spec section 2): it releases resources (finishing or abandoning in-flight work), answers, then exits with code 0. Must be answered within shutdown_timeout_ms (5 s), or the host closes the plugin's stdin; a plugin still alive exit_grace_ms (5 s) after the answer (or after stdin was closed) is killed (decision 9.9). EOF on stdin has the same effect as this request. Any exit other than code 0 after it is reported as a crash (decision 9.10). Params: the host sends {}; on receipt absent, null or {} are accepted (decision 9.6).
+/// Asks the plugin to stop, required of every plugin (spec section 2): it releases resources
+/// (finishing or abandoning in-flight work), answers, then exits with code 0. Must be answered
+/// within shutdown_timeout_ms (5 s), or the host closes the plugin's stdin; a plugin still alive
+/// exit_grace_ms (5 s) after the answer (or after stdin was closed) is killed (decision 9.9). EOF
+/// on stdin has the same effect as this request. Any exit other than code 0 after it is reported as
+/// a crash (decision 9.10). Params: the host sends {}; on receipt absent, null or {} are accepted
+/// (decision 9.6).
 struct PluginShutdown {
   static constexpr std::string_view kMethod = "plugin/shutdown";
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kRequest;
@@ -57,7 +68,10 @@ struct PluginShutdown {
   static constexpr std::array<ErrorCode, 0> kErrors = {};
 };
 
-/// Plugin to host: checks that the host-to-plugin direction works; the host answers {pong: true} (spec section 4). Sent while the plugin serves a host request or at any time after the health check; no deadline at protocol level. Params: plugins send {}; the host accepts absent, null or {} (decision 9.6).
+/// Plugin to host: checks that the host-to-plugin direction works; the host answers {pong: true}
+/// (spec section 4). Sent while the plugin serves a host request or at any time after the health
+/// check; no deadline at protocol level. Params: plugins send {}; the host accepts absent, null or
+/// {} (decision 9.6).
 struct HostPing {
   static constexpr std::string_view kMethod = "host/ping";
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kRequest;
@@ -70,7 +84,12 @@ struct HostPing {
   static constexpr std::array<ErrorCode, 0> kErrors = {};
 };
 
-/// Plugin to host: asks the user to approve a permission (e.g. "workspace.read") and blocks until the user answers, so it has no deadline: it may wait indefinitely (spec sections 2 and 4). A permission the host does not recognise is answered {approved: false}, not an error; approvals are never cached by the protocol (decision 9.12). A missing or non-string permission is answered -32602 invalid_params. Typically called while the plugin serves a host request; neither side stops reading meanwhile.
+/// Plugin to host: asks the user to approve a permission (e.g. "workspace.read") and blocks until
+/// the user answers, so it has no deadline: it may wait indefinitely (spec sections 2 and 4). A
+/// permission the host does not recognise is answered {approved: false}, not an error; approvals
+/// are never cached by the protocol (decision 9.12). A missing or non-string permission is answered
+/// -32602 invalid_params. Typically called while the plugin serves a host request; neither side
+/// stops reading meanwhile.
 struct HostRequestApproval {
   static constexpr std::string_view kMethod = "host/request_approval";
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kRequest;
@@ -83,7 +102,11 @@ struct HostRequestApproval {
   static constexpr std::array<ErrorCode, 1> kErrors = {ErrorCode::kInvalidParams};
 };
 
-/// Plugin to host notification: a streaming event from an agent-provider plugin, forwarded for live UI updates (spec section 5). Never answered, not even with an error. The host routes the inner method/params to the UI and ignores values it does not understand; other notification methods from a plugin are logged and ignored. (The host sends no notifications to plugins in v1; a plugin ignores any it receives.)
+/// Plugin to host notification: a streaming event from an agent-provider plugin, forwarded for live
+/// UI updates (spec section 5). Never answered, not even with an error. The host routes the inner
+/// method/params to the UI and ignores values it does not understand; other notification methods
+/// from a plugin are logged and ignored. (The host sends no notifications to plugins in v1; a
+/// plugin ignores any it receives.)
 struct CodexEvent {
   static constexpr std::string_view kMethod = "codex/event";
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kNotification;

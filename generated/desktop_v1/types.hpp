@@ -34,20 +34,26 @@ using rpckit::read_json;
 using rpckit::to_json;
 using rpckit::write_json;
 
-/// A JSON-RPC error code of desktop-plugins v1 (spec section 3). Open: unknown codes must be tolerated.
+/// A JSON-RPC error code of desktop-plugins v1 (spec section 3). Open: unknown codes must be
+/// tolerated.
 // Open enum: any 32-bit value is representable; is_known() tells the listed ones.
 enum class ErrorCode : std::int32_t {
-  /// Sent by either side: a line is not valid JSON; the reply's id is null. (Non-JSON lines on the plugin's stdout are logged and discarded by the host, not answered.)
+  /// Sent by either side: a line is not valid JSON; the reply's id is null. (Non-JSON lines on the
+  /// plugin's stdout are logged and discarded by the host, not answered.)
   kParseError = -32700,
-  /// Sent by either side: an object that is neither a valid request nor a response (also a batch array, decision 9.7); id is null when unknown.
+  /// Sent by either side: an object that is neither a valid request nor a response (also a batch
+  /// array, decision 9.7); id is null when unknown.
   kInvalidRequest = -32600,
-  /// Sent by either side: unknown method, including unknown host methods (e.g. the unnamed agent-provider host methods, out of scope) and unimplemented plugin methods.
+  /// Sent by either side: unknown method, including unknown host methods (e.g. the unnamed
+  /// agent-provider host methods, out of scope) and unimplemented plugin methods.
   kMethodNotFound = -32601,
-  /// Sent by either side: params missing or of the wrong shape (e.g. host/request_approval without a string permission).
+  /// Sent by either side: params missing or of the wrong shape (e.g. host/request_approval without
+  /// a string permission).
   kInvalidParams = -32602,
   /// Sent by either side: the handler failed (what our plugins send for handler failures).
   kInternal = -32603,
-  /// Never sent (host only, assigned): the code a receiver gives an error object received without `code`, keeping its message and data (decision 9.2).
+  /// Never sent (host only, assigned): the code a receiver gives an error object received without
+  /// `code`, keeping its message and data (decision 9.2).
   kPluginError = -32000,
 };
 /// The value's schema name ("parse_error"), or "" for a value this version does not list.
@@ -60,13 +66,21 @@ void decode(const nlohmann::json& j, ErrorCode& value, rpckit::codec::DecodePath
 void write_json(std::string& out, const ErrorCode& value);
 bool read_json(rpckit::codec::JsonReader& in, ErrorCode& value);
 
-/// Result of plugin/health (spec section 6, decision 9.1). The seed shows two shapes and receivers accept both; our plugins send form A: {ok: true, plugin_id, version}. Form B (accepted): {status: "ok"}. Healthy ⇔ ok === true or status === "ok"; any other answer is not healthy. plugin_id and version are informational: when plugin_id is present and differs from the id the host installed the plugin under, the host logs a warning but does not fail the check. Every member is optional here because each belongs to only one of the two forms. Extra fields are ignored.
+/// Result of plugin/health (spec section 6, decision 9.1). The seed shows two shapes and receivers
+/// accept both; our plugins send form A: {ok: true, plugin_id, version}. Form B (accepted):
+/// {status: "ok"}. Healthy ⇔ ok === true or status === "ok"; any other answer is not healthy.
+/// plugin_id and version are informational: when plugin_id is present and differs from the id the
+/// host installed the plugin under, the host logs a warning but does not fail the check. Every
+/// member is optional here because each belongs to only one of the two forms. Extra fields are
+/// ignored.
 struct HealthResult {
   /// Form A (sent): true when the plugin is healthy.
   std::optional<bool> ok{};
-  /// Form A (sent): the plugin's id, e.g. "your-org.your-plugin". Informational: a mismatch with the installed id is logged as a warning, never a failed check.
+  /// Form A (sent): the plugin's id, e.g. "your-org.your-plugin". Informational: a mismatch with
+  /// the installed id is logged as a warning, never a failed check.
   std::optional<std::string> plugin_id{};
-  /// Form A (sent): the plugin's version, a semantic version such as "0.1.0". Informational, so not checked: a health answer is judged by ok/status alone.
+  /// Form A (sent): the plugin's version, a semantic version such as "0.1.0". Informational, so not
+  /// checked: a health answer is judged by ok/status alone.
   std::optional<std::string> version{};
   /// Form B (accepted, never sent by our plugins): "ok" when the plugin is healthy.
   std::optional<std::string> status{};
@@ -79,7 +93,10 @@ void decode(const nlohmann::json& j, HealthResult& value, rpckit::codec::DecodeP
 void write_json(std::string& out, const HealthResult& value);
 bool read_json(rpckit::codec::JsonReader& in, HealthResult& value);
 
-/// Result of plugin/shutdown (spec section 6, decision 9.1): form A {ok: true} (sent by our plugins) or form B {status: "ok"} (accepted). For the host any success response, whatever its result, counts as acknowledged. Both members are optional here because each belongs to only one form; `ok` is always written by the encoder, so the default result is form A.
+/// Result of plugin/shutdown (spec section 6, decision 9.1): form A {ok: true} (sent by our
+/// plugins) or form B {status: "ok"} (accepted). For the host any success response, whatever its
+/// result, counts as acknowledged. Both members are optional here because each belongs to only one
+/// form; `ok` is always written by the encoder, so the default result is form A.
 struct ShutdownResult {
   // "ok" is always true: written by the encoder, checked by the decoder.
   /// Form B (accepted, never sent by our plugins): "ok".
@@ -105,9 +122,12 @@ void decode(const nlohmann::json& j, PingResult& value, rpckit::codec::DecodePat
 void write_json(std::string& out, const PingResult& value);
 bool read_json(rpckit::codec::JsonReader& in, PingResult& value);
 
-/// Params of host/request_approval (spec sections 4 and 6). A missing or non-string permission is answered -32602 invalid_params.
+/// Params of host/request_approval (spec sections 4 and 6). A missing or non-string permission is
+/// answered -32602 invalid_params.
 struct ApprovalRequest {
-  /// A free string naming the permission the user is asked to approve; the seed's example is "workspace.read". A permission the host does not recognise is answered {approved: false}, not an error (decision 9.12).
+  /// A free string naming the permission the user is asked to approve; the seed's example is
+  /// "workspace.read". A permission the host does not recognise is answered {approved: false}, not
+  /// an error (decision 9.12).
   std::string permission{};
 
   friend bool operator==(const ApprovalRequest&, const ApprovalRequest&) = default;
@@ -118,9 +138,11 @@ void decode(const nlohmann::json& j, ApprovalRequest& value, rpckit::codec::Deco
 void write_json(std::string& out, const ApprovalRequest& value);
 bool read_json(rpckit::codec::JsonReader& in, ApprovalRequest& value);
 
-/// Result of host/request_approval (spec sections 4 and 6): whether the user approved. Approvals are never cached by the protocol: each request asks again (decision 9.12).
+/// Result of host/request_approval (spec sections 4 and 6): whether the user approved. Approvals
+/// are never cached by the protocol: each request asks again (decision 9.12).
 struct ApprovalResult {
-  /// true when the user approved the permission; false when they declined or the host does not recognise the permission.
+  /// true when the user approved the permission; false when they declined or the host does not
+  /// recognise the permission.
   bool approved{};
 
   friend bool operator==(const ApprovalResult&, const ApprovalResult&) = default;
@@ -143,7 +165,8 @@ struct CodexEventKindValues {
   };
 };
 
-/// What the forwarded object is; the documented value is "notification". Open: unknown values are passed through, not rejected (decision 9.5).
+/// What the forwarded object is; the documented value is "notification". Open: unknown values are
+/// passed through, not rejected (decision 9.5).
 // Open enum: from_wire() accepts any text; a value this version does not list is
 // kUnknown and wire() still returns its text, so it re-encodes unchanged.
 class CodexEventKind : public rpckit::OpenEnum<CodexEventKind, CodexEventKindValues> {
@@ -151,13 +174,18 @@ class CodexEventKind : public rpckit::OpenEnum<CodexEventKind, CodexEventKindVal
   using OpenEnum::OpenEnum;
 };
 
-/// Params of codex/event: a streaming event from an agent-provider plugin, forwarded for live UI updates (spec section 5, decision 9.5). All three members are required. The inner method/params are opaque to this contract: the host routes them to the UI and ignores values it does not understand.
+/// Params of codex/event: a streaming event from an agent-provider plugin, forwarded for live UI
+/// updates (spec section 5, decision 9.5). All three members are required. The inner method/params
+/// are opaque to this contract: the host routes them to the UI and ignores values it does not
+/// understand.
 struct CodexEvent {
-  /// What the forwarded object is; the documented value is "notification". Open: unknown values are passed through, not rejected (decision 9.5).
+  /// What the forwarded object is; the documented value is "notification". Open: unknown values are
+  /// passed through, not rejected (decision 9.5).
   CodexEventKind kind{};
   /// The name of the forwarded event, e.g. "item/completed".
   std::string method{};
-  /// The forwarded event's own params (any JSON object), e.g. {"item": {"type": "agentMessage", "text": "Done!"}}.
+  /// The forwarded event's own params (any JSON object), e.g. {"item": {"type": "agentMessage",
+  /// "text": "Done!"}}.
   std::map<std::string, rpckit::JsonValue> params{};
 
   friend bool operator==(const CodexEvent&, const CodexEvent&) = default;

@@ -9,28 +9,39 @@
 
 namespace loaf::v1 {
 
-/// The semver protocol version (spec section 7): rpc.handshake result protocol_version, and what a strict handshake requires. Within major 1 changes are additive (new methods, event types, fields); a breaking change bumps the major.
+/// The semver protocol version (spec section 7): rpc.handshake result protocol_version, and what a
+/// strict handshake requires. Within major 1 changes are additive (new methods, event types,
+/// fields); a breaking change bumps the major.
 inline constexpr std::string_view kProtocolVersion = "1.0.0";  // "protocol_version"
 
 /// rpc.handshake result server_name.
 inline constexpr std::string_view kServerName = "loaf";  // "server_name"
 
-/// The single argument the client starts the loaf executable with. A fatal start-up error is printed on stderr as "[loaf] fatal: <message>" with exit status 1; a normal exit is 0.
+/// The single argument the client starts the loaf executable with. A fatal start-up error is
+/// printed on stderr as "[loaf] fatal: <message>" with exit status 1; a normal exit is 0.
 inline constexpr std::string_view kSpawnArgument = "rpc";  // "spawn_argument"
 
-/// NDJSON: one compact JSON object per line, LF-terminated, UTF-8. The server splits input on LF, CRLF or a lone CR, trims each line and skips empty ones. No batches. A client logs and skips stdout lines that are not JSON (decision 8.8); stderr is free text.
+/// NDJSON: one compact JSON object per line, LF-terminated, UTF-8. The server splits input on LF,
+/// CRLF or a lone CR, trims each line and skips empty ones. No batches. A client logs and skips
+/// stdout lines that are not JSON (decision 8.8); stderr is free text.
 inline constexpr std::string_view kFraming = "ndjson";  // "framing"
 
-/// Longest line our peers accept (64 MiB: image data URLs are large); upstream has no limit. A longer line is dropped and answered -32600 {reason: invalid_request} with id null (decision 8.7).
+/// Longest line our peers accept (64 MiB: image data URLs are large); upstream has no limit. A
+/// longer line is dropped and answered -32600 {reason: invalid_request} with id null (decision
+/// 8.7).
 inline constexpr std::int64_t kMaxLineBytes = 67108864;  // "max_line_bytes"
 
-/// Deepest JSON nesting our peers take in one line, the envelope object counting as 1 (this project's limit; the spec sets none).
+/// Deepest JSON nesting our peers take in one line, the envelope object counting as 1 (this
+/// project's limit; the spec sets none).
 inline constexpr std::int64_t kMaxJsonDepth = 256;  // "max_json_depth"
 
-/// How long our client waits for the rpc.handshake answer (start-up may contact providers; decision 8.1). No other deadline is protocol: clients pick per-call timeouts, and auth.connect.*, model.select with compression and /compress may take minutes (decision 8.9).
+/// How long our client waits for the rpc.handshake answer (start-up may contact providers; decision
+/// 8.1). No other deadline is protocol: clients pick per-call timeouts, and auth.connect.*,
+/// model.select with compression and /compress may take minutes (decision 8.9).
 inline constexpr std::chrono::milliseconds kHandshakeTimeoutMs = std::chrono::milliseconds{30000};  // "handshake_timeout_ms"
 
-/// After system.shutdown is answered and stdin closed, how long the server has to exit before it gets SIGTERM (decision 8.6).
+/// After system.shutdown is answered and stdin closed, how long the server has to exit before it
+/// gets SIGTERM (decision 8.6).
 inline constexpr std::chrono::milliseconds kExitGraceMs = std::chrono::milliseconds{5000};  // "exit_grace_ms"
 
 /// After SIGTERM, how long before SIGKILL (decision 8.6).

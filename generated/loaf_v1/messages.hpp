@@ -29,7 +29,11 @@ constexpr std::string_view to_string(Role role) noexcept {
 // may return besides the generic ones.
 namespace messages {
 
-/// Opens the session: the client says who it is and which protocol version it speaks; the server answers with its version, capabilities and methods. Optional upstream (any method works without it); our client sends it first and waits up to handshake_timeout_ms (30 s: start-up may contact providers), our server does not require it (decision 8.1). Params are optional: absent or null params count as {}.
+/// Opens the session: the client says who it is and which protocol version it speaks; the server
+/// answers with its version, capabilities and methods. Optional upstream (any method works without
+/// it); our client sends it first and waits up to handshake_timeout_ms (30 s: start-up may contact
+/// providers), our server does not require it (decision 8.1). Params are optional: absent or null
+/// params count as {}.
 struct RpcHandshake {
   static constexpr std::string_view kMethod = "rpc.handshake";
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kRequest;
@@ -56,7 +60,13 @@ struct SystemPing {
   static constexpr std::array<ErrorCode, 0> kErrors = {};
 };
 
-/// Ends the session: aborts every running turn, clears queues and steering, emits state.changed with reason = the given reason or "shutdown" (possibly before this response), then answers. After the response is written the server ignores every further input line; requests already dispatched still complete and events from aborted turns may still follow. The process does not exit by itself: it ends once stdin closes. Our client then closes stdin, allows exit_grace_ms (5 s), sends SIGTERM, and SIGKILL after sigterm_grace_ms (5 s) more (decision 8.6). Params are optional: absent or null params count as {}.
+/// Ends the session: aborts every running turn, clears queues and steering, emits state.changed
+/// with reason = the given reason or "shutdown" (possibly before this response), then answers.
+/// After the response is written the server ignores every further input line; requests already
+/// dispatched still complete and events from aborted turns may still follow. The process does not
+/// exit by itself: it ends once stdin closes. Our client then closes stdin, allows exit_grace_ms (5
+/// s), sends SIGTERM, and SIGKILL after sigterm_grace_ms (5 s) more (decision 8.6). Params are
+/// optional: absent or null params count as {}.
 struct SystemShutdown {
   static constexpr std::string_view kMethod = "system.shutdown";
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kRequest;
@@ -69,7 +79,12 @@ struct SystemShutdown {
   static constexpr std::array<ErrorCode, 1> kErrors = {ErrorCode::kInvalidParams};
 };
 
-/// The server's progress notifications (spec section 5): params are an EventEnvelope {type, timestamp, payload}. Events are interleaved with responses and one caused by a request may come before that request's response. Clients accept unknown types (and ignore unknown fields). params are the untyped envelope, because a message's params must be an object type; the typed form, a tagged union on type, is types/event.json EventEnvelope (decode params as it). The root anyOf has validators check the payload of each known type while still accepting unknown ones.
+/// The server's progress notifications (spec section 5): params are an EventEnvelope {type,
+/// timestamp, payload}. Events are interleaved with responses and one caused by a request may come
+/// before that request's response. Clients accept unknown types (and ignore unknown fields). params
+/// are the untyped envelope, because a message's params must be an object type; the typed form, a
+/// tagged union on type, is types/event.json EventEnvelope (decode params as it). The root anyOf
+/// has validators check the payload of each known type while still accepting unknown ones.
 struct Event {
   static constexpr std::string_view kMethod = "event";
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kNotification;
@@ -94,7 +109,8 @@ struct StateGet {
   static constexpr std::array<ErrorCode, 0> kErrors = {};
 };
 
-/// Creates a session (it lives only in this server process); emits state.changed (session_created, with session_id). Params are optional: absent or null params count as {}.
+/// Creates a session (it lives only in this server process); emits state.changed (session_created,
+/// with session_id). Params are optional: absent or null params count as {}.
 struct SessionCreate {
   static constexpr std::string_view kMethod = "session.create";
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kRequest;
@@ -107,7 +123,8 @@ struct SessionCreate {
   static constexpr std::array<ErrorCode, 2> kErrors = {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
 };
 
-/// Returns a session's state. Params must be an object: absent, null or non-object params are -32602 (no data.field).
+/// Returns a session's state. Params must be an object: absent, null or non-object params are
+/// -32602 (no data.field).
 struct SessionGet {
   static constexpr std::string_view kMethod = "session.get";
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kRequest;
@@ -120,7 +137,11 @@ struct SessionGet {
   static constexpr std::array<ErrorCode, 2> kErrors = {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
 };
 
-/// Sends a prompt. Needs non-empty text or at least one usable image (else -32603). While a turn runs the call fails (-32603) unless enqueue is true, which queues the prompt (queued: true). Image loading errors do not fail the call: they arrive as session.error. Progress arrives as session.* events, possibly before this response. Params must be an object: absent, null or non-object params are -32602 (no data.field).
+/// Sends a prompt. Needs non-empty text or at least one usable image (else -32603). While a turn
+/// runs the call fails (-32603) unless enqueue is true, which queues the prompt (queued: true).
+/// Image loading errors do not fail the call: they arrive as session.error. Progress arrives as
+/// session.* events, possibly before this response. Params must be an object: absent, null or
+/// non-object params are -32602 (no data.field).
 struct SessionSend {
   static constexpr std::string_view kMethod = "session.send";
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kRequest;
@@ -133,7 +154,8 @@ struct SessionSend {
   static constexpr std::array<ErrorCode, 2> kErrors = {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
 };
 
-/// Steers the running turn with extra text. Params must be an object: absent, null or non-object params are -32602 (no data.field).
+/// Steers the running turn with extra text. Params must be an object: absent, null or non-object
+/// params are -32602 (no data.field).
 struct SessionSteer {
   static constexpr std::string_view kMethod = "session.steer";
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kRequest;
@@ -146,7 +168,8 @@ struct SessionSteer {
   static constexpr std::array<ErrorCode, 2> kErrors = {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
 };
 
-/// Aborts the running turn (session.interrupted follows). Params must be an object: absent, null or non-object params are -32602 (no data.field).
+/// Aborts the running turn (session.interrupted follows). Params must be an object: absent, null or
+/// non-object params are -32602 (no data.field).
 struct SessionInterrupt {
   static constexpr std::string_view kMethod = "session.interrupt";
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kRequest;
@@ -159,7 +182,8 @@ struct SessionInterrupt {
   static constexpr std::array<ErrorCode, 2> kErrors = {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
 };
 
-/// Lists a session's queued prompts. Params must be an object: absent, null or non-object params are -32602 (no data.field).
+/// Lists a session's queued prompts. Params must be an object: absent, null or non-object params
+/// are -32602 (no data.field).
 struct SessionQueueList {
   static constexpr std::string_view kMethod = "session.queue.list";
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kRequest;
@@ -172,7 +196,8 @@ struct SessionQueueList {
   static constexpr std::array<ErrorCode, 2> kErrors = {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
 };
 
-/// Drops a session's queued prompts. Params must be an object: absent, null or non-object params are -32602 (no data.field).
+/// Drops a session's queued prompts. Params must be an object: absent, null or non-object params
+/// are -32602 (no data.field).
 struct SessionQueueClear {
   static constexpr std::string_view kMethod = "session.queue.clear";
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kRequest;
@@ -185,7 +210,12 @@ struct SessionQueueClear {
   static constexpr std::array<ErrorCode, 2> kErrors = {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
 };
 
-/// Runs a slash command in a session (spec 4.1). raw_command not starting with / gives {handled: false}; otherwise the first word, lower-cased, selects the command and handled is true: /auth, /onboarding, /forgeteverything, /model, /limits, /history [list|all|last|<id>], /clear, /compress, /skills, /tools, /help, /quit, /exit; any other word gives output {error: "unknown command: <cmd>"}. /compress may take minutes. Params must be an object: absent, null or non-object params are -32602 (no data.field).
+/// Runs a slash command in a session (spec 4.1). raw_command not starting with / gives {handled:
+/// false}; otherwise the first word, lower-cased, selects the command and handled is true: /auth,
+/// /onboarding, /forgeteverything, /model, /limits, /history [list|all|last|<id>], /clear,
+/// /compress, /skills, /tools, /help, /quit, /exit; any other word gives output {error: "unknown
+/// command: <cmd>"}. /compress may take minutes. Params must be an object: absent, null or
+/// non-object params are -32602 (no data.field).
 struct CommandExecute {
   static constexpr std::string_view kMethod = "command.execute";
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kRequest;
@@ -211,7 +241,10 @@ struct AuthStatus {
   static constexpr std::array<ErrorCode, 0> kErrors = {};
 };
 
-/// Connects OpenAI by OAuth. Answers only when the flow ends (possibly minutes): the URL or device code reaches the client as auth.flow.* events; no browser is opened in RPC mode. Emits state.changed (auth_openai_connected). Failure: -32603 after auth.flow.failed. Params are optional: absent or null params count as {}.
+/// Connects OpenAI by OAuth. Answers only when the flow ends (possibly minutes): the URL or device
+/// code reaches the client as auth.flow.* events; no browser is opened in RPC mode. Emits
+/// state.changed (auth_openai_connected). Failure: -32603 after auth.flow.failed. Params are
+/// optional: absent or null params count as {}.
 struct AuthConnectOpenai {
   static constexpr std::string_view kMethod = "auth.connect.openai";
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kRequest;
@@ -224,7 +257,9 @@ struct AuthConnectOpenai {
   static constexpr std::array<ErrorCode, 2> kErrors = {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
 };
 
-/// Connects Antigravity by OAuth. Answers only when the flow ends (possibly minutes); the URL reaches the client as auth.flow.url. Emits state.changed (auth_antigravity_connected). Failure: -32603 after auth.flow.failed. Params are ignored (never looked at); send none.
+/// Connects Antigravity by OAuth. Answers only when the flow ends (possibly minutes); the URL
+/// reaches the client as auth.flow.url. Emits state.changed (auth_antigravity_connected). Failure:
+/// -32603 after auth.flow.failed. Params are ignored (never looked at); send none.
 struct AuthConnectAntigravity {
   static constexpr std::string_view kMethod = "auth.connect.antigravity";
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kRequest;
@@ -237,7 +272,9 @@ struct AuthConnectAntigravity {
   static constexpr std::array<ErrorCode, 1> kErrors = {ErrorCode::kInternalError};
 };
 
-/// Stores an OpenRouter API key and loads its model list. Emits state.changed (openrouter_key_updated). Params must be an object: absent, null or non-object params are -32602 (no data.field).
+/// Stores an OpenRouter API key and loads its model list. Emits state.changed
+/// (openrouter_key_updated). Params must be an object: absent, null or non-object params are -32602
+/// (no data.field).
 struct AuthSetOpenrouterKey {
   static constexpr std::string_view kMethod = "auth.set.openrouter_key";
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kRequest;
@@ -250,7 +287,9 @@ struct AuthSetOpenrouterKey {
   static constexpr std::array<ErrorCode, 2> kErrors = {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
 };
 
-/// Stores an Exa (web search) API key; "skip" in any case disables search. Emits state.changed (exa_key_updated or exa_key_skipped). Params must be an object: absent, null or non-object params are -32602 (no data.field).
+/// Stores an Exa (web search) API key; "skip" in any case disables search. Emits state.changed
+/// (exa_key_updated or exa_key_skipped). Params must be an object: absent, null or non-object
+/// params are -32602 (no data.field).
 struct AuthSetExaKey {
   static constexpr std::string_view kMethod = "auth.set.exa_key";
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kRequest;
@@ -276,7 +315,8 @@ struct OnboardingStatus {
   static constexpr std::array<ErrorCode, 0> kErrors = {};
 };
 
-/// Marks onboarding completed. Emits state.changed (onboarding_complete). Params are ignored (never looked at); send none.
+/// Marks onboarding completed. Emits state.changed (onboarding_complete). Params are ignored (never
+/// looked at); send none.
 struct OnboardingComplete {
   static constexpr std::string_view kMethod = "onboarding.complete";
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kRequest;
@@ -289,7 +329,8 @@ struct OnboardingComplete {
   static constexpr std::array<ErrorCode, 1> kErrors = {ErrorCode::kInternalError};
 };
 
-/// Lists the models, optionally of one provider, and the current selection. Params are optional: absent or null params count as {}.
+/// Lists the models, optionally of one provider, and the current selection. Params are optional:
+/// absent or null params count as {}.
 struct ModelList {
   static constexpr std::string_view kMethod = "model.list";
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kRequest;
@@ -302,7 +343,11 @@ struct ModelList {
   static constexpr std::array<ErrorCode, 2> kErrors = {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
 };
 
-/// Selects a model. An unknown model for the provider fails (-32603); compress_immediately: true requires session_id (else -32603) and may take minutes. An unsupported thinking_level is replaced by one the model supports; the result reports the level selected. Emits state.changed (model_selected). Params must be an object: absent, null or non-object params are -32602 (no data.field).
+/// Selects a model. An unknown model for the provider fails (-32603); compress_immediately: true
+/// requires session_id (else -32603) and may take minutes. An unsupported thinking_level is
+/// replaced by one the model supports; the result reports the level selected. Emits state.changed
+/// (model_selected). Params must be an object: absent, null or non-object params are -32602 (no
+/// data.field).
 struct ModelSelect {
   static constexpr std::string_view kMethod = "model.select";
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kRequest;
@@ -315,7 +360,9 @@ struct ModelSelect {
   static constexpr std::array<ErrorCode, 2> kErrors = {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
 };
 
-/// Lists the OpenRouter routing providers of a model. Fails (-32603) when no OpenRouter key is configured. Params must be an object: absent, null or non-object params are -32602 (no data.field).
+/// Lists the OpenRouter routing providers of a model. Fails (-32603) when no OpenRouter key is
+/// configured. Params must be an object: absent, null or non-object params are -32602 (no
+/// data.field).
 struct ModelOpenrouterProviders {
   static constexpr std::string_view kMethod = "model.openrouter.providers";
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kRequest;
@@ -328,7 +375,8 @@ struct ModelOpenrouterProviders {
   static constexpr std::array<ErrorCode, 2> kErrors = {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
 };
 
-/// Returns the usage limits of the OAuth providers. Fails (-32603) when neither openai nor antigravity is connected. Params are ignored (never looked at); send none.
+/// Returns the usage limits of the OAuth providers. Fails (-32603) when neither openai nor
+/// antigravity is connected. Params are ignored (never looked at); send none.
 struct LimitsGet {
   static constexpr std::string_view kMethod = "limits.get";
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kRequest;
@@ -341,7 +389,10 @@ struct LimitsGet {
   static constexpr std::array<ErrorCode, 1> kErrors = {ErrorCode::kInternalError};
 };
 
-/// Lists saved sessions, newest first by updatedAt, a page at a time. Upstream computes total from at most cursor + limit sessions so its next_cursor is always null; our server reports the real total and a correct next_cursor, and our client pages until a short page (decision 8.10). Params are optional: absent or null params count as {}.
+/// Lists saved sessions, newest first by updatedAt, a page at a time. Upstream computes total from
+/// at most cursor + limit sessions so its next_cursor is always null; our server reports the real
+/// total and a correct next_cursor, and our client pages until a short page (decision 8.10). Params
+/// are optional: absent or null params count as {}.
 struct HistoryList {
   static constexpr std::string_view kMethod = "history.list";
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kRequest;
@@ -354,7 +405,8 @@ struct HistoryList {
   static constexpr std::array<ErrorCode, 2> kErrors = {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
 };
 
-/// Returns a saved session. Precedence: last: true, then rollout_path, then id; none given or nothing found is -32603. Params are optional: absent or null params count as {}.
+/// Returns a saved session. Precedence: last: true, then rollout_path, then id; none given or
+/// nothing found is -32603. Params are optional: absent or null params count as {}.
 struct HistoryGet {
   static constexpr std::string_view kMethod = "history.get";
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kRequest;
@@ -367,7 +419,8 @@ struct HistoryGet {
   static constexpr std::array<ErrorCode, 2> kErrors = {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
 };
 
-/// Clears a live session's conversation. Params must be an object: absent, null or non-object params are -32602 (no data.field).
+/// Clears a live session's conversation. Params must be an object: absent, null or non-object
+/// params are -32602 (no data.field).
 struct HistoryClearSession {
   static constexpr std::string_view kMethod = "history.clear_session";
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kRequest;
@@ -406,7 +459,8 @@ struct ToolsList {
   static constexpr std::array<ErrorCode, 0> kErrors = {};
 };
 
-/// Turns super debug on or off: per-turn session.debug events are emitted only while it is on. Params must be an object: absent, null or non-object params are -32602 (no data.field).
+/// Turns super debug on or off: per-turn session.debug events are emitted only while it is on.
+/// Params must be an object: absent, null or non-object params are -32602 (no data.field).
 struct DebugSet {
   static constexpr std::string_view kMethod = "debug.set";
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kRequest;

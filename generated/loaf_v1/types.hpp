@@ -39,13 +39,17 @@ using rpckit::write_json;
 enum class ErrorCode : std::int32_t {
   /// The line is not valid JSON; id null, data.reason parse_error.
   kParseError = -32700,
-  /// The line is a JSON array (data.reason batch_not_supported), or not an object, jsonrpc is not "2.0", method missing/blank, id of a wrong type, a response object sent to the server, or a line over max_line_bytes (data.reason invalid_request); id null.
+  /// The line is a JSON array (data.reason batch_not_supported), or not an object, jsonrpc is not
+  /// "2.0", method missing/blank, id of a wrong type, a response object sent to the server, or a
+  /// line over max_line_bytes (data.reason invalid_request); id null.
   kInvalidRequest = -32600,
   /// Unknown method (names matched exactly, untrimmed); data {reason: method_not_found, method}.
   kMethodNotFound = -32601,
-  /// Params not an object where one is required (no data.field), or a field of the wrong type or empty (data.field); also the strict handshake's unsupported_protocol_version.
+  /// Params not an object where one is required (no data.field), or a field of the wrong type or
+  /// empty (data.field); also the strict handshake's unsupported_protocol_version.
   kInvalidParams = -32602,
-  /// Any other failure inside a method (unknown session, busy session, provider errors, OAuth failure...); message is the failure text.
+  /// Any other failure inside a method (unknown session, busy session, provider errors, OAuth
+  /// failure...); message is the failure text.
   kInternalError = -32603,
   /// Reserved; never emitted in 1.0.0.
   kServerError = -32000,
@@ -227,7 +231,8 @@ class ImageInputKind : public rpckit::OpenEnum<ImageInputKind, ImageInputKindVal
   using OpenEnum::OpenEnum;
 };
 
-/// The spec's Profile: the signed-in Antigravity account (spec section 6). Named AntigravityProfile in C++ because the generated profile traits already take the name Profile.
+/// The spec's Profile: the signed-in Antigravity account (spec section 6). Named AntigravityProfile
+/// in C++ because the generated profile traits already take the name Profile.
 struct AntigravityProfile {
   /// Account e-mail.
   std::string email{};
@@ -244,7 +249,8 @@ void decode(const nlohmann::json& j, AntigravityProfile& value, rpckit::codec::D
 void write_json(std::string& out, const AntigravityProfile& value);
 bool read_json(rpckit::codec::JsonReader& in, AntigravityProfile& value);
 
-/// Which providers are configured (auth.status result; /auth output). snake_case keys (spec section 6).
+/// Which providers are configured (auth.status result; /auth output). snake_case keys (spec section
+/// 6).
 struct AuthStatus {
   /// Providers that can be used now.
   std::vector<AuthProvider> enabled_providers{};
@@ -344,7 +350,8 @@ void decode(const nlohmann::json& j, SnapshotSkills& value, rpckit::codec::Decod
 void write_json(std::string& out, const SnapshotSkills& value);
 bool read_json(rpckit::codec::JsonReader& in, SnapshotSkills& value);
 
-/// The runtime state snapshot (state.get result; state.changed payload.snapshot). camelCase keys, as upstream emits them (spec section 6, decision 8.4).
+/// The runtime state snapshot (state.get result; state.changed payload.snapshot). camelCase keys,
+/// as upstream emits them (spec section 6, decision 8.4).
 struct Snapshot {
   SnapshotAuth auth{};
   SnapshotOnboarding onboarding{};
@@ -360,11 +367,15 @@ void decode(const nlohmann::json& j, Snapshot& value, rpckit::codec::DecodePath&
 void write_json(std::string& out, const Snapshot& value);
 bool read_json(rpckit::codec::JsonReader& in, Snapshot& value);
 
-/// An image in session.send (request; snake_case). At least one of path/data_url, else the entry is skipped (not an error). At most max_image_bytes (8 MiB) decoded. Unsupported types, oversized or unreadable images do not fail the call: they arrive as session.error events. Optional values given as null count as absent.
+/// An image in session.send (request; snake_case). At least one of path/data_url, else the entry is
+/// skipped (not an error). At most max_image_bytes (8 MiB) decoded. Unsupported types, oversized or
+/// unreadable images do not fail the call: they arrive as session.error events. Optional values
+/// given as null count as absent.
 struct ImageInput {
   /// A local file path.
   std::optional<rpckit::Nullable<std::string>> path{};
-  /// MIME type; supported: image/png, image/jpeg, image/webp, image/gif (supported_image_mime_types).
+  /// MIME type; supported: image/png, image/jpeg, image/webp, image/gif
+  /// (supported_image_mime_types).
   std::optional<rpckit::Nullable<std::string>> mime_type{};
   /// data:<mime>;base64,<payload>.
   std::optional<rpckit::Nullable<std::string>> data_url{};
@@ -531,7 +542,8 @@ void decode(const nlohmann::json& j, QueueItem& value, rpckit::codec::DecodePath
 void write_json(std::string& out, const QueueItem& value);
 bool read_json(rpckit::codec::JsonReader& in, QueueItem& value);
 
-/// A live session (session.get result, session.create result state). camelCase keys (spec section 6).
+/// A live session (session.get result, session.create result state). camelCase keys (spec section
+/// 6).
 struct SessionState {
   /// The session id.
   std::string id{};
@@ -857,7 +869,8 @@ struct EventTypeValues {
     kAuthFlowFailed = 14,  // "auth.flow.failed"
     /// The runtime state changed.
     kStateChanged = 15,  // "state.changed"
-    /// Debug stage of a turn (after debug.set true), or a compaction failure stage (compaction.migration_failed, compaction.event_append_failed; always). Not in the seed.
+    /// Debug stage of a turn (after debug.set true), or a compaction failure stage
+    /// (compaction.migration_failed, compaction.event_append_failed; always). Not in the seed.
     kSessionDebug = 16,  // "session.debug"
     /// A new context token estimate. Not in the seed.
     kSessionContextEstimate = 17,  // "session.context.estimate"
@@ -898,7 +911,8 @@ struct EventTypeValues {
   };
 };
 
-/// The event names of spec section 5 (both tables). Open: clients accept any other type (spec section 7).
+/// The event names of spec section 5 (both tables). Open: clients accept any other type (spec
+/// section 7).
 // Open enum: from_wire() accepts any text; a value this version does not list is
 // kUnknown and wire() still returns its text, so it re-encodes unchanged.
 class EventType : public rpckit::OpenEnum<EventType, EventTypeValues> {
@@ -925,7 +939,8 @@ void decode(const nlohmann::json& j, SessionStatusPayload& value, rpckit::codec:
 void write_json(std::string& out, const SessionStatusPayload& value);
 bool read_json(rpckit::codec::JsonReader& in, SessionStatusPayload& value);
 
-/// session.status: A session's status changed. Every turn ends with pending: false, status_label "ready".
+/// session.status: A session's status changed. Every turn ends with pending: false, status_label
+/// "ready".
 struct SessionStatusEvent {
   // "type" is always "session.status": written by the encoder, checked by the decoder.
   /// Time of emission, ISO 8601 UTC with milliseconds.
@@ -1006,7 +1021,9 @@ struct SessionToolPayload {
   std::string session_id{};
   /// The turn.
   std::string turn_id{};
-  /// Provider-defined, opaque (OpenAI path: {toolRound, call: {name, input, providerToolName, callId}}, {toolRound, executed: {name, ok, input, result, error}}, {toolRound, executed: [...]}).
+  /// Provider-defined, opaque (OpenAI path: {toolRound, call: {name, input, providerToolName,
+  /// callId}}, {toolRound, executed: {name, ok, input, result, error}}, {toolRound, executed:
+  /// [...]}).
   std::map<std::string, rpckit::JsonValue> data{};
 
   friend bool operator==(const SessionToolPayload&, const SessionToolPayload&) = default;
@@ -1300,7 +1317,8 @@ void decode(const nlohmann::json& j, AuthConnectAntigravityResult& value, rpckit
 void write_json(std::string& out, const AuthConnectAntigravityResult& value);
 bool read_json(rpckit::codec::JsonReader& in, AuthConnectAntigravityResult& value);
 
-/// auth.flow.completed payload: the result of auth.connect.openai or auth.connect.antigravity, told apart by provider.
+/// auth.flow.completed payload: the result of auth.connect.openai or auth.connect.antigravity, told
+/// apart by provider.
 // Tagged by "provider". A member this version does not know is kept whole as the
 // trailing rpckit::JsonValue alternative and re-encodes unchanged.
 struct AuthFlowCompletedPayload {
@@ -1408,7 +1426,8 @@ void decode(const nlohmann::json& j, SessionDebugPayload& value, rpckit::codec::
 void write_json(std::string& out, const SessionDebugPayload& value);
 bool read_json(rpckit::codec::JsonReader& in, SessionDebugPayload& value);
 
-/// session.debug: Debug stage of a turn (after debug.set true), or a compaction failure stage (compaction.migration_failed, compaction.event_append_failed; always). Not in the seed.
+/// session.debug: Debug stage of a turn (after debug.set true), or a compaction failure stage
+/// (compaction.migration_failed, compaction.event_append_failed; always). Not in the seed.
 struct SessionDebugEvent {
   // "type" is always "session.debug": written by the encoder, checked by the decoder.
   /// Time of emission, ISO 8601 UTC with milliseconds.
@@ -1630,7 +1649,9 @@ void decode(const nlohmann::json& j, CompactionFailedEvent& value, rpckit::codec
 void write_json(std::string& out, const CompactionFailedEvent& value);
 bool read_json(rpckit::codec::JsonReader& in, CompactionFailedEvent& value);
 
-/// The spec's EventEnvelope with its payload typed by type: a tagged union on type. An unknown type decodes intact (open union). The event message's params are the untyped form (EventParams); decode them as EventEnvelope for a typed payload.
+/// The spec's EventEnvelope with its payload typed by type: a tagged union on type. An unknown type
+/// decodes intact (open union). The event message's params are the untyped form (EventParams);
+/// decode them as EventEnvelope for a typed payload.
 // Tagged by "type". A member this version does not know is kept whole as the
 // trailing rpckit::JsonValue alternative and re-encodes unchanged.
 struct EventEnvelope {
@@ -1703,7 +1724,8 @@ void decode(const nlohmann::json& j, ModelListResult& value, rpckit::codec::Deco
 void write_json(std::string& out, const ModelListResult& value);
 bool read_json(rpckit::codec::JsonReader& in, ModelListResult& value);
 
-/// /model output. (/limits outputs the limits.get result, /history [list|all] the history.list result, /skills the skills.list result, /tools the tools.list result.)
+/// /model output. (/limits outputs the limits.get result, /history [list|all] the history.list
+/// result, /skills the skills.list result, /tools the tools.list result.)
 struct ModelCommandOutput {
   std::string selected_model{};
   rpckit::Nullable<AuthProvider> selected_provider{};
@@ -1779,7 +1801,8 @@ void decode(const nlohmann::json& j, HelpCommandOutput& value, rpckit::codec::De
 void write_json(std::string& out, const HelpCommandOutput& value);
 bool read_json(rpckit::codec::JsonReader& in, HelpCommandOutput& value);
 
-/// /quit and /exit output: the runtime shuts down but, unlike system.shutdown, input processing does not stop.
+/// /quit and /exit output: the runtime shuts down but, unlike system.shutdown, input processing
+/// does not stop.
 struct QuitCommandOutput {
   // "shutting_down" is always true: written by the encoder, checked by the decoder.
 
@@ -1837,7 +1860,8 @@ class ErrorReason : public rpckit::OpenEnum<ErrorReason, ErrorReasonValues> {
 
 /// The error.data object (spec section 3).
 struct ErrorData {
-  /// Machine-readable reason; upstream always sends it (clients tolerate its absence, decision 8.11).
+  /// Machine-readable reason; upstream always sends it (clients tolerate its absence, decision
+  /// 8.11).
   ErrorReason reason{};
   /// With method_not_found: the method asked for.
   std::optional<std::string> method{};
@@ -1860,7 +1884,9 @@ struct RpcHandshakeParams {
   std::optional<rpckit::Nullable<std::string>> client_name{};
   /// Client version; accepted, not used. null counts as absent.
   std::optional<rpckit::Nullable<std::string>> client_version{};
-  /// The protocol version the client speaks ("1.0.0"). Not pinned: with strict: true any other value is -32602 {reason: unsupported_protocol_version, supported: "1.0.0"}; otherwise any version is accepted. A non-string is -32602. null counts as absent.
+  /// The protocol version the client speaks ("1.0.0"). Not pinned: with strict: true any other
+  /// value is -32602 {reason: unsupported_protocol_version, supported: "1.0.0"}; otherwise any
+  /// version is accepted. A non-string is -32602. null counts as absent.
   std::optional<rpckit::Nullable<std::string>> protocol_version{};
   /// Refuse a protocol_version other than "1.0.0". A non-boolean is -32602. null counts as absent.
   std::optional<rpckit::Nullable<bool>> strict{};
@@ -1965,7 +1991,9 @@ bool read_json(rpckit::codec::JsonReader& in, SystemShutdownResult& value);
 
 /// The EventEnvelope, untyped payload.
 struct EventParams {
-  /// Event name: one of types/event.json EventType (use EventType::from_wire), or a name a newer server added, which clients accept. A plain string rather than the open enum because validators check enum membership.
+  /// Event name: one of types/event.json EventType (use EventType::from_wire), or a name a newer
+  /// server added, which clients accept. A plain string rather than the open enum because
+  /// validators check enum membership.
   std::string type{};
   /// Time of emission, ISO 8601 UTC with milliseconds.
   std::string timestamp{};
@@ -2203,7 +2231,8 @@ bool read_json(rpckit::codec::JsonReader& in, CommandExecuteParams& value);
 struct CommandExecuteResult {
   /// false when raw_command does not start with /.
   bool handled{};
-  /// The command's output, any JSON; its shape depends on the command word (types/command_output.json, or the limits.get, history.list, skills.list, tools.list results).
+  /// The command's output, any JSON; its shape depends on the command word
+  /// (types/command_output.json, or the limits.get, history.list, skills.list, tools.list results).
   std::optional<rpckit::JsonValue> output{};
 
   friend bool operator==(const CommandExecuteResult&, const CommandExecuteResult&) = default;
@@ -2375,7 +2404,8 @@ bool read_json(rpckit::codec::JsonReader& in, OnboardingCompleteResult& value);
 
 /// Params of model.list.
 struct ModelListParams {
-  /// Only this provider's models; a value outside AuthProvider is -32602 (data.field "provider"). null counts as absent.
+  /// Only this provider's models; a value outside AuthProvider is -32602 (data.field "provider").
+  /// null counts as absent.
   std::optional<rpckit::Nullable<AuthProvider>> provider{};
 
   friend bool operator==(const ModelListParams&, const ModelListParams&) = default;
@@ -2487,7 +2517,8 @@ bool read_json(rpckit::codec::JsonReader& in, LimitsGetResult& value);
 
 /// Params of history.list.
 struct HistoryListParams {
-  /// Page size, floored; default 100 (history_list_default_limit), minimum 1; 0 counts as absent. null counts as absent.
+  /// Page size, floored; default 100 (history_list_default_limit), minimum 1; 0 counts as absent.
+  /// null counts as absent.
   std::optional<rpckit::Nullable<double>> limit{};
   /// Offset, floored; default 0. null counts as absent.
   std::optional<rpckit::Nullable<double>> cursor{};

@@ -12,13 +12,17 @@ namespace streamnook::v1 {
 /// Wire protocol version offered in initialize; bumps only on breaking changes (spec section 8).
 inline constexpr std::int64_t kProtocolVersion = 1;  // "protocol_version"
 
-/// Frame format: 'Content-Length: <N>' header (names case-insensitive, unknown headers ignored), CRLF CRLF, then exactly N bytes of UTF-8 JSON; one envelope per frame (spec section 1).
+/// Frame format: 'Content-Length: <N>' header (names case-insensitive, unknown headers ignored),
+/// CRLF CRLF, then exactly N bytes of UTF-8 JSON; one envelope per frame (spec section 1).
 inline constexpr std::string_view kFraming = "content-length";  // "framing"
 
-/// Largest frame body in bytes (4 MiB), both directions; an oversized frame is a protocol violation.
+/// Largest frame body in bytes (4 MiB), both directions; an oversized frame is a protocol
+/// violation.
 inline constexpr std::int64_t kMaxFrameBytes = 4194304;  // "max_frame_bytes"
 
-/// Deepest JSON nesting either side takes in one frame, the envelope object counting as 1 (this project's limit; the spec sets none). A deeper frame is answered -32600 with its id when it can be found, and the connection keeps serving; it is never parsed into a recursive structure.
+/// Deepest JSON nesting either side takes in one frame, the envelope object counting as 1 (this
+/// project's limit; the spec sets none). A deeper frame is answered -32600 with its id when it can
+/// be found, and the connection keeps serving; it is never parsed into a recursive structure.
 inline constexpr std::int64_t kMaxJsonDepth = 256;  // "max_json_depth"
 
 /// initialize must be answered within this or the plugin is terminated.
@@ -45,10 +49,12 @@ inline constexpr std::chrono::milliseconds kExitGraceMs = std::chrono::milliseco
 /// How long the host waits for an invoke_action answer.
 inline constexpr std::chrono::milliseconds kInvokeActionTimeoutMs = std::chrono::milliseconds{30000};  // "invoke_action_timeout_ms"
 
-/// How long get_credential may block on the first call per kind while the user answers the consent prompt; a timeout counts as a refusal.
+/// How long get_credential may block on the first call per kind while the user answers the consent
+/// prompt; a timeout counts as a refusal.
 inline constexpr std::chrono::milliseconds kCredentialConsentTimeoutMs = std::chrono::milliseconds{120000};  // "credential_consent_timeout_ms"
 
-/// Deadline of requests whose message has no x-deadline (the spec documents none; this project's choice).
+/// Deadline of requests whose message has no x-deadline (the spec documents none; this project's
+/// choice).
 inline constexpr std::chrono::milliseconds kDefaultRequestTimeoutMs = std::chrono::milliseconds{30000};  // "default_request_timeout_ms"
 
 /// Nominal interval of on_watch_tick; cadence not guaranteed.

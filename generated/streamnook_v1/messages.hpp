@@ -29,7 +29,12 @@ constexpr std::string_view to_string(Role role) noexcept {
 // may return besides the generic ones.
 namespace messages {
 
-/// First message of a session (spec section 2). The host offers the protocol version and the user's grant; the plugin answers with its version and the events it wants (hooks). Answer within handshake_timeout_ms (10 s) or the plugin is terminated; slow start-up work belongs after initialized. A plugin that cannot speak protocol_version answers -32600 invalid_request with data.name = "protocol_version_mismatch"; the host then disables the plugin instead of restarting it (§9.2).
+/// First message of a session (spec section 2). The host offers the protocol version and the user's
+/// grant; the plugin answers with its version and the events it wants (hooks). Answer within
+/// handshake_timeout_ms (10 s) or the plugin is terminated; slow start-up work belongs after
+/// initialized. A plugin that cannot speak protocol_version answers -32600 invalid_request with
+/// data.name = "protocol_version_mismatch"; the host then disables the plugin instead of restarting
+/// it (§9.2).
 struct Initialize {
   static constexpr std::string_view kMethod = "initialize";
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kRequest;
@@ -43,7 +48,8 @@ struct Initialize {
   static constexpr std::array<ErrorCode, 1> kErrors = {ErrorCode::kInvalidRequest};
 };
 
-/// Sent once the plugin has answered initialize; event delivery starts only after it (spec section 2). Send params {}; on receipt accept absent, {} or null (§9.1).
+/// Sent once the plugin has answered initialize; event delivery starts only after it (spec section
+/// 2). Send params {}; on receipt accept absent, {} or null (§9.1).
 struct Initialized {
   static constexpr std::string_view kMethod = "initialized";
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kNotification;
@@ -55,7 +61,9 @@ struct Initialized {
   static constexpr std::array<ErrorCode, 0> kErrors = {};
 };
 
-/// Health check sent every ping_interval_ms (30 s); the plugin answers {}. ping_max_misses (3) consecutive misses mark the plugin unhealthy and it is restarted (spec section 2). Send params {}; on receipt accept absent, {} or null (§9.1).
+/// Health check sent every ping_interval_ms (30 s); the plugin answers {}. ping_max_misses (3)
+/// consecutive misses mark the plugin unhealthy and it is restarted (spec section 2). Send params
+/// {}; on receipt accept absent, {} or null (§9.1).
 struct Ping {
   static constexpr std::string_view kMethod = "ping";
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kRequest;
@@ -69,7 +77,8 @@ struct Ping {
   static constexpr std::array<ErrorCode, 0> kErrors = {};
 };
 
-/// Asks the plugin to stop: it finishes in-flight work, then answers null (spec section 2). Send no params; on receipt accept absent, {} or null (§9.1).
+/// Asks the plugin to stop: it finishes in-flight work, then answers null (spec section 2). Send no
+/// params; on receipt accept absent, {} or null (§9.1).
 struct Shutdown {
   static constexpr std::string_view kMethod = "shutdown";
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kRequest;
@@ -83,7 +92,8 @@ struct Shutdown {
   static constexpr std::array<ErrorCode, 0> kErrors = {};
 };
 
-/// Tells the plugin to exit with code 0; a plugin still alive exit_grace_ms (5 s) later is killed (spec section 2). Send no params; on receipt accept absent, {} or null (§9.1).
+/// Tells the plugin to exit with code 0; a plugin still alive exit_grace_ms (5 s) later is killed
+/// (spec section 2). Send no params; on receipt accept absent, {} or null (§9.1).
 struct Exit {
   static constexpr std::string_view kMethod = "exit";
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kNotification;
@@ -95,7 +105,10 @@ struct Exit {
   static constexpr std::array<ErrorCode, 0> kErrors = {};
 };
 
-/// Runs one of the plugin's actions (spec section 2). Only sent to a plugin whose manifest [contributes].actions lists action; the host waits invoke_action_timeout_ms (30 s). An action the plugin does not handle gets -32601 method_not_found (§9.8). args and result are action-specific (e.g. playback.resolve, see types/playback_resolve_args.json).
+/// Runs one of the plugin's actions (spec section 2). Only sent to a plugin whose manifest
+/// [contributes].actions lists action; the host waits invoke_action_timeout_ms (30 s). An action
+/// the plugin does not handle gets -32601 method_not_found (§9.8). args and result are
+/// action-specific (e.g. playback.resolve, see types/playback_resolve_args.json).
 struct InvokeAction {
   static constexpr std::string_view kMethod = "invoke_action";
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kRequest;
@@ -111,7 +124,8 @@ struct InvokeAction {
   static constexpr std::array<ErrorCode, 1> kErrors = {ErrorCode::kMethodNotFound};
 };
 
-/// The user started playback of a channel. Delivered only if the manifest requests the event, the user granted it and the plugin listed it in hooks (spec section 4).
+/// The user started playback of a channel. Delivered only if the manifest requests the event, the
+/// user granted it and the plugin listed it in hooks (spec section 4).
 struct OnStreamStart {
   static constexpr std::string_view kMethod = "on_stream_start";
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kNotification;
@@ -125,7 +139,8 @@ struct OnStreamStart {
   static constexpr std::array<ErrorCode, 0> kErrors = {};
 };
 
-/// Playback of a channel stopped. Delivered only if the manifest requests the event, the user granted it and the plugin listed it in hooks (spec section 4).
+/// Playback of a channel stopped. Delivered only if the manifest requests the event, the user
+/// granted it and the plugin listed it in hooks (spec section 4).
 struct OnStreamStop {
   static constexpr std::string_view kMethod = "on_stream_stop";
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kNotification;
@@ -139,7 +154,8 @@ struct OnStreamStop {
   static constexpr std::array<ErrorCode, 0> kErrors = {};
 };
 
-/// The active on-screen channel changed. Delivered only if the manifest requests the event, the user granted it and the plugin listed it in hooks (spec section 4).
+/// The active on-screen channel changed. Delivered only if the manifest requests the event, the
+/// user granted it and the plugin listed it in hooks (spec section 4).
 struct OnChannelChange {
   static constexpr std::string_view kMethod = "on_channel_change";
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kNotification;
@@ -153,7 +169,9 @@ struct OnChannelChange {
   static constexpr std::array<ErrorCode, 0> kErrors = {};
 };
 
-/// Periodic tick, nominally every watch_tick_interval_ms (60 s); cadence not guaranteed. Delivered only if the manifest requests the event, the user granted it and the plugin listed it in hooks (spec section 4).
+/// Periodic tick, nominally every watch_tick_interval_ms (60 s); cadence not guaranteed. Delivered
+/// only if the manifest requests the event, the user granted it and the plugin listed it in hooks
+/// (spec section 4).
 struct OnWatchTick {
   static constexpr std::string_view kMethod = "on_watch_tick";
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kNotification;
@@ -167,7 +185,9 @@ struct OnWatchTick {
   static constexpr std::array<ErrorCode, 0> kErrors = {};
 };
 
-/// The full set of live followed channels; sent after start-up and on every refresh. Delivered only if the manifest requests the event, the user granted it and the plugin listed it in hooks (spec section 4).
+/// The full set of live followed channels; sent after start-up and on every refresh. Delivered only
+/// if the manifest requests the event, the user granted it and the plugin listed it in hooks (spec
+/// section 4).
 struct OnFollowedLive {
   static constexpr std::string_view kMethod = "on_followed_live";
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kNotification;
@@ -181,7 +201,8 @@ struct OnFollowedLive {
   static constexpr std::array<ErrorCode, 0> kErrors = {};
 };
 
-/// One chat line; no history replay. Delivered only if the manifest requests the event, the user granted it and the plugin listed it in hooks (spec section 4).
+/// One chat line; no history replay. Delivered only if the manifest requests the event, the user
+/// granted it and the plugin listed it in hooks (spec section 4).
 struct OnChatMessage {
   static constexpr std::string_view kMethod = "on_chat_message";
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kNotification;
@@ -195,7 +216,8 @@ struct OnChatMessage {
   static constexpr std::array<ErrorCode, 0> kErrors = {};
 };
 
-/// Reserved in v1: no keys are guaranteed (§9.10). Delivered only if the manifest requests the event, the user granted it and the plugin listed it in hooks (spec section 4).
+/// Reserved in v1: no keys are guaranteed (§9.10). Delivered only if the manifest requests the
+/// event, the user granted it and the plugin listed it in hooks (spec section 4).
 struct OnSettingsChange {
   static constexpr std::string_view kMethod = "on_settings_change";
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kNotification;
@@ -209,7 +231,9 @@ struct OnSettingsChange {
   static constexpr std::array<ErrorCode, 0> kErrors = {};
 };
 
-/// The user saved the plugin's settings panel; carries the whole value map. Also gated by ui: panel (§9.3). Delivered only if the manifest requests the event, the user granted it and the plugin listed it in hooks (spec section 4).
+/// The user saved the plugin's settings panel; carries the whole value map. Also gated by ui: panel
+/// (§9.3). Delivered only if the manifest requests the event, the user granted it and the plugin
+/// listed it in hooks (spec section 4).
 struct OnPanelChange {
   static constexpr std::string_view kMethod = "on_panel_change";
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kNotification;
@@ -224,7 +248,9 @@ struct OnPanelChange {
   static constexpr std::array<ErrorCode, 0> kErrors = {};
 };
 
-/// Returns the live followed channels. A plugin rebuilds its view with it after any (re)start, since events are not replayed. A request outside the grant fails with capability_denied (spec section 5).
+/// Returns the live followed channels. A plugin rebuilds its view with it after any (re)start,
+/// since events are not replayed. A request outside the grant fails with capability_denied (spec
+/// section 5).
 struct GetFollowedLive {
   static constexpr std::string_view kMethod = "get_followed_live";
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kRequest;
@@ -240,7 +266,9 @@ struct GetFollowedLive {
   static constexpr std::array<ErrorCode, 1> kErrors = {ErrorCode::kCapabilityDenied};
 };
 
-/// Points the relay session stream_id at another media playlist; unknown_stream when stream_id matches no active relay session. A request outside the grant fails with capability_denied (spec section 5).
+/// Points the relay session stream_id at another media playlist; unknown_stream when stream_id
+/// matches no active relay session. A request outside the grant fails with capability_denied (spec
+/// section 5).
 struct SetUpstream {
   static constexpr std::string_view kMethod = "set_upstream";
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kRequest;
@@ -256,7 +284,10 @@ struct SetUpstream {
   static constexpr std::array<ErrorCode, 2> kErrors = {ErrorCode::kCapabilityDenied, ErrorCode::kUnknownStream};
 };
 
-/// Hands over a credential of a granted kind. The first call per kind may block up to credential_consent_timeout_ms (120 s) while the user answers a consent prompt; a timed-out prompt counts as a refusal (consent_denied). credential_unavailable when no credential of that kind exists. A request outside the grant fails with capability_denied (spec section 5).
+/// Hands over a credential of a granted kind. The first call per kind may block up to
+/// credential_consent_timeout_ms (120 s) while the user answers a consent prompt; a timed-out
+/// prompt counts as a refusal (consent_denied). credential_unavailable when no credential of that
+/// kind exists. A request outside the grant fails with capability_denied (spec section 5).
 struct GetCredential {
   static constexpr std::string_view kMethod = "get_credential";
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kRequest;
@@ -272,7 +303,9 @@ struct GetCredential {
   static constexpr std::array<ErrorCode, 3> kErrors = {ErrorCode::kCapabilityDenied, ErrorCode::kConsentDenied, ErrorCode::kCredentialUnavailable};
 };
 
-/// Shows a notification to the user. Rate limited: a burst of notify_burst (3), then 1 per notify_refill_ms (10 s); beyond that rate_limited with data.retry_after_ms. A request outside the grant fails with capability_denied (spec section 5).
+/// Shows a notification to the user. Rate limited: a burst of notify_burst (3), then 1 per
+/// notify_refill_ms (10 s); beyond that rate_limited with data.retry_after_ms. A request outside
+/// the grant fails with capability_denied (spec section 5).
 struct Notify {
   static constexpr std::string_view kMethod = "notify";
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kRequest;
@@ -288,7 +321,9 @@ struct Notify {
   static constexpr std::array<ErrorCode, 2> kErrors = {ErrorCode::kCapabilityDenied, ErrorCode::kRateLimited};
 };
 
-/// Appends a line to the plugin's log file. Gated by host_methods containing log; an ungranted log is silently dropped (and logged by the host). A plugin runtime falls back to stderr, which reaches the same log file (§9.4).
+/// Appends a line to the plugin's log file. Gated by host_methods containing log; an ungranted log
+/// is silently dropped (and logged by the host). A plugin runtime falls back to stderr, which
+/// reaches the same log file (§9.4).
 struct Log {
   static constexpr std::string_view kMethod = "log";
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kNotification;
@@ -302,7 +337,9 @@ struct Log {
   static constexpr std::array<ErrorCode, 0> kErrors = {};
 };
 
-/// Registers the plugin's settings panel; registering again replaces it. Gated by ui containing panel (§9.3). A schema breaking the panel limits fails with invalid_params (§9.7). A request outside the grant fails with capability_denied (spec section 5).
+/// Registers the plugin's settings panel; registering again replaces it. Gated by ui containing
+/// panel (§9.3). A schema breaking the panel limits fails with invalid_params (§9.7). A request
+/// outside the grant fails with capability_denied (spec section 5).
 struct RegisterPanel {
   static constexpr std::string_view kMethod = "register_panel";
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kRequest;
@@ -318,7 +355,9 @@ struct RegisterPanel {
   static constexpr std::array<ErrorCode, 2> kErrors = {ErrorCode::kCapabilityDenied, ErrorCode::kInvalidParams};
 };
 
-/// Returns the saved panel values: persisted values only, defaults are not filled in. Gated by ui containing panel (§9.3). A request outside the grant fails with capability_denied (spec section 5).
+/// Returns the saved panel values: persisted values only, defaults are not filled in. Gated by ui
+/// containing panel (§9.3). A request outside the grant fails with capability_denied (spec section
+/// 5).
 struct GetPanelValues {
   static constexpr std::string_view kMethod = "get_panel_values";
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kRequest;
@@ -334,7 +373,8 @@ struct GetPanelValues {
   static constexpr std::array<ErrorCode, 1> kErrors = {ErrorCode::kCapabilityDenied};
 };
 
-/// Publishes the value of a status slot. Only slots declared in the manifest's [contributes].status are accepted; undeclared slots are ignored (spec section 5).
+/// Publishes the value of a status slot. Only slots declared in the manifest's [contributes].status
+/// are accepted; undeclared slots are ignored (spec section 5).
 struct SetStatus {
   static constexpr std::string_view kMethod = "set_status";
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kNotification;

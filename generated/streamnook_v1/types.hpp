@@ -34,12 +34,14 @@ using rpckit::read_json;
 using rpckit::to_json;
 using rpckit::write_json;
 
-/// A JSON-RPC error code of StreamNook protocol v1 (spec section 3). Open: unknown codes must be tolerated.
+/// A JSON-RPC error code of StreamNook protocol v1 (spec section 3). Open: unknown codes must be
+/// tolerated.
 // Open enum: any 32-bit value is representable; is_known() tells the listed ones.
 enum class ErrorCode : std::int32_t {
   /// Invalid JSON.
   kParseError = -32700,
-  /// Not a valid request (also: batch arrays; protocol version mismatch, data.name = "protocol_version_mismatch", §9.2).
+  /// Not a valid request (also: batch arrays; protocol version mismatch, data.name =
+  /// "protocol_version_mismatch", §9.2).
   kInvalidRequest = -32600,
   /// Unknown method (also: invoke_action for an action the plugin does not handle, §9.8).
   kMethodNotFound = -32601,
@@ -103,7 +105,8 @@ struct EventNameValues {
   };
 };
 
-/// An event (host-to-plugin notification) of spec section 4, as named in [capabilities].events, Granted.events and InitializeResult.hooks.
+/// An event (host-to-plugin notification) of spec section 4, as named in [capabilities].events,
+/// Granted.events and InitializeResult.hooks.
 // Open enum: from_wire() accepts any text; a value this version does not list is
 // kUnknown and wire() still returns its text, so it re-encodes unchanged.
 class EventName : public rpckit::OpenEnum<EventName, EventNameValues> {
@@ -123,9 +126,11 @@ struct HostMethodNameValues {
     kNotify = 3,  // "notify"
     /// Append a line to the plugin's log file.
     kLog = 4,  // "log"
-    /// Register the settings panel (gated by ui: panel; naming it here is allowed, not required, §9.3).
+    /// Register the settings panel (gated by ui: panel; naming it here is allowed, not required,
+    /// §9.3).
     kRegisterPanel = 5,  // "register_panel"
-    /// Read the saved panel values (gated by ui: panel; naming it here is allowed, not required, §9.3).
+    /// Read the saved panel values (gated by ui: panel; naming it here is allowed, not required,
+    /// §9.3).
     kGetPanelValues = 6,  // "get_panel_values"
   };
   static constexpr std::string_view kWire[] = {
@@ -138,7 +143,8 @@ struct HostMethodNameValues {
   };
 };
 
-/// A host method that is gated by [capabilities].host_methods (spec section 7). get_credential is gated by credentials and set_status by [contributes].status instead.
+/// A host method that is gated by [capabilities].host_methods (spec section 7). get_credential is
+/// gated by credentials and set_status by [contributes].status instead.
 // Open enum: from_wire() accepts any text; a value this version does not list is
 // kUnknown and wire() still returns its text, so it re-encodes unchanged.
 class HostMethodName : public rpckit::OpenEnum<HostMethodName, HostMethodNameValues> {
@@ -186,7 +192,8 @@ class UiCapability : public rpckit::OpenEnum<UiCapability, UiCapabilityValues> {
   using OpenEnum::OpenEnum;
 };
 
-/// The subset of the manifest's requested capabilities that the user granted (spec section 2). A plugin must work with any subset: degrade or report through log, never crash.
+/// The subset of the manifest's requested capabilities that the user granted (spec section 2). A
+/// plugin must work with any subset: degrade or report through log, never crash.
 struct Granted {
   /// Granted events; the plugin may list these in InitializeResult.hooks.
   std::vector<EventName> events{};
@@ -205,7 +212,8 @@ void decode(const nlohmann::json& j, Granted& value, rpckit::codec::DecodePath& 
 void write_json(std::string& out, const Granted& value);
 bool read_json(rpckit::codec::JsonReader& in, Granted& value);
 
-/// A Twitch channel (spec section 6). The real host also sends an undocumented favorite boolean: unknown fields arrive in practice and must be ignored.
+/// A Twitch channel (spec section 6). The real host also sends an undocumented favorite boolean:
+/// unknown fields arrive in practice and must be ignored.
 struct Channel {
   /// Twitch user id of the channel.
   std::string channel_id{};
@@ -494,7 +502,10 @@ void decode(const nlohmann::json& j, SliderField& value, rpckit::codec::DecodePa
 void write_json(std::string& out, const SliderField& value);
 bool read_json(rpckit::codec::JsonReader& in, SliderField& value);
 
-/// A directory picker; value kind string (a directory path; "" = plugin default). In the spec, but the real StreamNook host's register_panel refuses it (-32602 "unknown field type"; plugin_host/broker.rs, validate_panel_schema): the plugin and host roles warn, see schema/README.md.
+/// A directory picker; value kind string (a directory path; "" = plugin default). In the spec, but
+/// the real StreamNook host's register_panel refuses it (-32602 "unknown field type";
+/// plugin_host/broker.rs, validate_panel_schema): the plugin and host roles warn, see
+/// schema/README.md.
 struct FolderField {
   /// Field key: the key of this field's value in PanelValues; 1 to 40 of a-z, 0-9, _.
   std::string key{};
@@ -516,7 +527,8 @@ void decode(const nlohmann::json& j, FolderField& value, rpckit::codec::DecodePa
 void write_json(std::string& out, const FolderField& value);
 bool read_json(rpckit::codec::JsonReader& in, FolderField& value);
 
-/// One field of a settings panel (spec section 6): a tagged union on type. Common keys: key, type, label, description?, default? (a value of the type's kind). New field types are additive.
+/// One field of a settings panel (spec section 6): a tagged union on type. Common keys: key, type,
+/// label, description?, default? (a value of the type's kind). New field types are additive.
 // Tagged by "type". A member this version does not know is kept whole as the
 // trailing rpckit::JsonValue alternative and re-encodes unchanged.
 struct PanelField {
@@ -547,7 +559,8 @@ void decode(const nlohmann::json& j, PanelSection& value, rpckit::codec::DecodeP
 void write_json(std::string& out, const PanelSection& value);
 bool read_json(rpckit::codec::JsonReader& in, PanelSection& value);
 
-/// A plugin's settings panel, registered with register_panel (spec section 6). The limits are enforced by the real host with -32602 (§9.7).
+/// A plugin's settings panel, registered with register_panel (spec section 6). The limits are
+/// enforced by the real host with -32602 (§9.7).
 struct PanelSchema {
   /// Panel title, 1 to 60 characters.
   std::string title{};
@@ -562,7 +575,8 @@ void decode(const nlohmann::json& j, PanelSchema& value, rpckit::codec::DecodePa
 void write_json(std::string& out, const PanelSchema& value);
 bool read_json(rpckit::codec::JsonReader& in, PanelSchema& value);
 
-/// The value of one panel field: boolean (toggle), number (number, slider), string (select, text, folder), string[] (string_list) or ChannelRef[] (channel_list).
+/// The value of one panel field: boolean (toggle), number (number, slider), string (select, text,
+/// folder), string[] (string_list) or ChannelRef[] (channel_list).
 // Chosen by JSON type. A value of any other shape is kept whole as the trailing
 // rpckit::JsonValue alternative and re-encodes unchanged.
 struct PanelValue {
@@ -576,10 +590,13 @@ void decode(const nlohmann::json& j, PanelValue& value, rpckit::codec::DecodePat
 void write_json(std::string& out, const PanelValue& value);
 bool read_json(rpckit::codec::JsonReader& in, PanelValue& value);
 
-/// The values of a settings panel: field key to value (spec section 6). get_panel_values returns persisted values only (defaults not filled in); on_panel_change carries the whole map.
+/// The values of a settings panel: field key to value (spec section 6). get_panel_values returns
+/// persisted values only (defaults not filled in); on_panel_change carries the whole map.
 using PanelValues = std::map<std::string, PanelValue>;
 
-/// invoke_action args of the playback.resolve hook (spec section 6; hook payloads are loosely typed and drift with host features). The result ({master, base?, region?} or {declined: true}) is an untagged union of two objects and is not described here.
+/// invoke_action args of the playback.resolve hook (spec section 6; hook payloads are loosely typed
+/// and drift with host features). The result ({master, base?, region?} or {declined: true}) is an
+/// untagged union of two objects and is not described here.
 struct PlaybackResolveArgs {
   /// The relay session (usable with set_upstream).
   std::string stream_id{};
@@ -610,7 +627,8 @@ void decode(const nlohmann::json& j, DropsActionResult& value, rpckit::codec::De
 void write_json(std::string& out, const DropsActionResult& value);
 bool read_json(rpckit::codec::JsonReader& in, DropsActionResult& value);
 
-/// set_status value of the drops.status slot (spec section 6; hook payloads are loosely typed, every field is optional).
+/// set_status value of the drops.status slot (spec section 6; hook payloads are loosely typed,
+/// every field is optional).
 struct DropsStatus {
   /// Whether drops mining is enabled.
   std::optional<bool> active{};
@@ -637,7 +655,8 @@ bool read_json(rpckit::codec::JsonReader& in, DropsStatus& value);
 
 /// The optional error.data object (spec section 3).
 struct ErrorData {
-  /// Machine-readable error name: the ErrorCode name (e.g. "rate_limited") or a more specific one (e.g. "protocol_version_mismatch", §9.2).
+  /// Machine-readable error name: the ErrorCode name (e.g. "rate_limited") or a more specific one
+  /// (e.g. "protocol_version_mismatch", §9.2).
   std::string name{};
   /// Milliseconds to wait before retrying; a number only for rate_limited, null otherwise.
   rpckit::Nullable<double> retry_after_ms{};
@@ -742,7 +761,8 @@ class RuntimeTransport : public rpckit::OpenEnum<RuntimeTransport, RuntimeTransp
 struct ManifestRuntime {
   /// process: a stdio JSON-RPC plugin; ui: not a stdio plugin. "wasm" is reserved and rejected.
   RuntimeKind kind{};
-  /// Path of the entry point relative to the plugin's install directory: not empty, not absolute (no leading / or \, no drive letter), no .. segment, no NUL character.
+  /// Path of the entry point relative to the plugin's install directory: not empty, not absolute
+  /// (no leading / or \, no drive letter), no .. segment, no NUL character.
   std::string entry{};
   /// argv passed to the entry point.
   std::optional<std::vector<std::string>> args{};
@@ -763,7 +783,9 @@ void decode(const nlohmann::json& j, ManifestRuntime& value, rpckit::codec::Deco
 void write_json(std::string& out, const ManifestRuntime& value);
 bool read_json(rpckit::codec::JsonReader& in, ManifestRuntime& value);
 
-/// [capabilities]: what the plugin requests. Optional (absent = nothing requested). Unknown capability strings are rejected (fail closed); lists reject empty, whitespace-padded and duplicate values. The grant is always a subset of the request.
+/// [capabilities]: what the plugin requests. Optional (absent = nothing requested). Unknown
+/// capability strings are rejected (fail closed); lists reject empty, whitespace-padded and
+/// duplicate values. The grant is always a subset of the request.
 struct ManifestCapabilities {
   /// Events the plugin may receive (spec section 4).
   std::optional<std::vector<EventName>> events{};
@@ -798,7 +820,8 @@ void decode(const nlohmann::json& j, ManifestCapabilities& value, rpckit::codec:
 void write_json(std::string& out, const ManifestCapabilities& value);
 bool read_json(rpckit::codec::JsonReader& in, ManifestCapabilities& value);
 
-/// [contributes]: what the plugin adds to the host, as namespaced feature.name ids. Optional (absent = nothing contributed).
+/// [contributes]: what the plugin adds to the host, as namespaced feature.name ids. Optional
+/// (absent = nothing contributed).
 struct ManifestContributes {
   /// Actions the host may invoke with invoke_action (e.g. playback.resolve).
   std::optional<std::vector<std::string>> actions{};
@@ -824,13 +847,20 @@ void decode(const nlohmann::json& j, ManifestContributes& value, rpckit::codec::
 void write_json(std::string& out, const ManifestContributes& value);
 bool read_json(rpckit::codec::JsonReader& in, ManifestContributes& value);
 
-/// The plugin manifest plugin.toml, as JSON (spec section 7). Required: id, name, version, author, tier, description, host_min, runtime. homepage is optional; [capabilities] and [contributes] may be left out (absent = request nothing / contribute nothing), as may every list inside them (default []).
+/// The plugin manifest plugin.toml, as JSON (spec section 7). Required: id, name, version, author,
+/// tier, description, host_min, runtime. homepage is optional; [capabilities] and [contributes] may
+/// be left out (absent = request nothing / contribute nothing), as may every list inside them
+/// (default []).
 struct Manifest {
-  /// Plugin id, reverse-DNS style; never changes. At most 64 characters; the app.streamnook. prefix is reserved. The pattern is the spec's; the real StreamNook host also refuses a part after the first that starts with - (a warning from load_manifest) and accepts - in the first part and the reserved prefix (errors here, as the spec says), see schema/README.md.
+  /// Plugin id, reverse-DNS style; never changes. At most 64 characters; the app.streamnook. prefix
+  /// is reserved. The pattern is the spec's; the real StreamNook host also refuses a part after the
+  /// first that starts with - (a warning from load_manifest) and accepts - in the first part and
+  /// the reserved prefix (errors here, as the spec says), see schema/README.md.
   std::string id{};
   /// Display name, 1 to 40 characters.
   std::string name{};
-  /// Plugin version, semver MAJOR.MINOR.PATCH (pre-release and build suffixes of SemVer 2.0.0 allowed).
+  /// Plugin version, semver MAJOR.MINOR.PATCH (pre-release and build suffixes of SemVer 2.0.0
+  /// allowed).
   std::string version{};
   /// Author.
   std::string author{};
@@ -844,9 +874,12 @@ struct Manifest {
   std::string host_min{};
   /// [runtime]: how the host starts the plugin. Required.
   ManifestRuntime runtime{};
-  /// [capabilities]: what the plugin requests. Optional (absent = nothing requested). Unknown capability strings are rejected (fail closed); lists reject empty, whitespace-padded and duplicate values. The grant is always a subset of the request.
+  /// [capabilities]: what the plugin requests. Optional (absent = nothing requested). Unknown
+  /// capability strings are rejected (fail closed); lists reject empty, whitespace-padded and
+  /// duplicate values. The grant is always a subset of the request.
   std::optional<ManifestCapabilities> capabilities{};
-  /// [contributes]: what the plugin adds to the host, as namespaced feature.name ids. Optional (absent = nothing contributed).
+  /// [contributes]: what the plugin adds to the host, as namespaced feature.name ids. Optional
+  /// (absent = nothing contributed).
   std::optional<ManifestContributes> contributes{};
 
   /// `capabilities`, or the schema's default ({}) when absent.
@@ -865,7 +898,8 @@ bool read_json(rpckit::codec::JsonReader& in, Manifest& value);
 
 /// Params of initialize.
 struct InitializeParams {
-  /// The protocol version the host speaks (1). Not pinned by the schema so that a mismatch reaches the plugin and is answered with protocol_version_mismatch (§9.2).
+  /// The protocol version the host speaks (1). Not pinned by the schema so that a mismatch reaches
+  /// the plugin and is answered with protocol_version_mismatch (§9.2).
   std::int64_t protocol_version{};
   /// The host's version, semver (e.g. "7.8.6").
   std::string host_version{};
@@ -889,7 +923,9 @@ bool read_json(rpckit::codec::JsonReader& in, InitializeParams& value);
 struct InitializeResult {
   /// The plugin's version.
   std::string plugin_version{};
-  /// The events the plugin wants delivered. Must be a subset of granted.events; names outside it (including names this version does not know) are ignored, so the items are plain strings. The host emits only events listed here.
+  /// The events the plugin wants delivered. Must be a subset of granted.events; names outside it
+  /// (including names this version does not know) are ignored, so the items are plain strings. The
+  /// host emits only events listed here.
   std::vector<std::string> hooks{};
 
   friend bool operator==(const InitializeResult&, const InitializeResult&) = default;

@@ -1,5 +1,6 @@
 #include "emit/common.hpp"
 
+#include <algorithm>
 #include <sstream>
 
 #include "emit/emit.hpp"
@@ -22,10 +23,27 @@ void close_namespace(Printer& p, const ir::Module& m) {
 
 void doc_comment(Printer& p, const std::string& doc) {
   if (doc.empty()) return;
+  // Words filled to 100 columns; a word longer than a line stays whole.
+  const std::size_t width =
+      std::max<std::size_t>(40, kLineWidth - static_cast<std::size_t>(p.indent()) - 4);
   std::istringstream lines(doc);
   std::string line;
   while (std::getline(lines, line)) {
-    p.print(line.empty() ? "///\n" : "/// $line$\n", {{"line", line}});
+    if (line.empty()) {
+      p.print("///\n");
+      continue;
+    }
+    std::istringstream words(line);
+    std::string word;
+    std::string filled;
+    while (words >> word) {
+      if (!filled.empty() && filled.size() + 1 + word.size() > width) {
+        p.print("/// $line$\n", {{"line", filled}});
+        filled.clear();
+      }
+      filled += (filled.empty() ? "" : " ") + word;
+    }
+    p.print("/// $line$\n", {{"line", filled}});
   }
 }
 

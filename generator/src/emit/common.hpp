@@ -1,5 +1,6 @@
 #pragma once
 // Pieces shared by the C++ emitters: banner, namespaces, doc comments, type spelling.
+#include <cstddef>
 #include <functional>
 #include <string>
 
@@ -12,7 +13,10 @@ namespace rpckit::gen {
 std::string banner(const ir::Module& m, const std::string& comment);
 void open_namespace(Printer& p, const ir::Module& m);
 void close_namespace(Printer& p, const ir::Module& m);
-// Prints `doc` as `/// ` lines (nothing when empty).
+// Generated lines stay within this many columns where they can.
+inline constexpr std::size_t kLineWidth = 100;
+
+// Prints `doc` as `/// ` lines filled to kLineWidth (nothing when empty).
 void doc_comment(Printer& p, const std::string& doc);
 // The C++ type of one use: std::string, std::vector<Channel>, rpckit::Nullable<...>, ...
 // `spell`, when given, says how a declared type's name is written (see emit_messages.cpp).

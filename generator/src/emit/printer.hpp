@@ -31,6 +31,8 @@ class Printer {
   };
 
   const std::string& str() const { return out_; }
+  // Columns a line started now is indented by.
+  int indent() const { return level_; }
 
  private:
   void put(char c);
