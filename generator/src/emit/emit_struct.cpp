@@ -1,6 +1,5 @@
 // Object types: a struct with its fields (types.hpp), and its encoder, decoder and default
 // accessors (types.cpp).
-#include <algorithm>
 
 #include <nlohmann/json.hpp>
 
@@ -61,8 +60,6 @@ std::string string_literal(const std::string& text) {
   return out + "\"";
 }
 
-constexpr std::size_t kMaxReadRequired = 64;  // read_object's "seen" mask: one bit each
-
 std::string check_name(const ir::TypeDecl& d, const ir::Field& f) {
   return "check_" + d.name + "_" + f.cpp_name;
 }
@@ -114,36 +111,10 @@ void define_struct(Printer& p, Patterns& patterns, const ir::TypeDecl& d) {
     }
   }
   p.print(");\n");
-  p.print("}  // namespace\n");
-  const auto& fields = d.struct_.fields;
-  std::size_t required = std::count_if(fields.begin(), fields.end(),
-                                       [](const ir::Field& f) { return f.required; });
-  if (required <= kMaxReadRequired) {
-    p.print("RPCKIT_OBJECT_CODEC($name$)\n", {{"name", d.name}});
-    return;
-  }
-  // Too many required members for read_object's mask: read_json leaves them to decode().
   p.print(
-      "void to_json(nlohmann::json& j, const $name$& value) {\n"
-      "  rpckit::codec::object_to_json<$table$>(j, value);\n"
-      "}\n"
-      "void decode(const nlohmann::json& j, $name$& value, rpckit::codec::DecodePath& path) {\n"
-      "  rpckit::codec::decode_object<$table$>(j, value, path);\n"
-      "}\n"
-      "void write_json(std::string& out, const $name$& value) {\n"
-      "  rpckit::codec::write_object<$table$>(out, value);\n"
-      "}\n"
-      "bool read_json(rpckit::codec::JsonReader& in, $name$& value) {\n"
-      "  rpckit::JsonValue dom;\n"
-      "  rpckit::codec::read_json(in, dom);\n"
-      "  rpckit::codec::DecodePath path;\n"
-      "  decode(dom.get(), value, path);\n"
-      "  return true;\n"
-      "}\n"
-      "void from_json(const nlohmann::json& j, $name$& value) {\n"
-      "  rpckit::codec::decode_from(j, value, {});\n"
-      "}\n",
-      {{"name", d.name}, {"table", table}});
+      "}  // namespace\n"
+      "RPCKIT_OBJECT_CODEC($name$)\n",
+      {{"name", d.name}});
 }
 
 // Accessors of defaults without a plain C++ expression ({} for an object, any JSON): the

@@ -233,22 +233,30 @@ template <class Owner, class M>
 constexpr bool is_required(const Optional<Owner, M>&) { return false; }
 constexpr bool is_required(const Constant& c) { return c.required; }
 
-// Each member's bit in read_object's "seen" mask (0 for a member that may be absent), and
-// the mask of them all.
+// Each member's bit in read_object's "seen" mask (0 for a member that may be absent), the
+// mask of them all, and whether they fit in 64 bits.
+template <std::size_t N>
+struct RequiredBits {
+  std::array<std::uint64_t, N> bits{};
+  std::uint64_t all = 0;
+  bool fits = true;
+};
 template <std::size_t... I, class... Ds>
 constexpr auto required_bits(const MemberTable<std::index_sequence<I...>, Ds...>& table) {
   std::array<bool, sizeof...(I)> required = {
       is_required(static_cast<const Slot<I, Ds>&>(table).descriptor)...};
-  std::array<std::uint64_t, sizeof...(I)> bits{};
+  RequiredBits<sizeof...(I)> out;
   std::size_t next = 0;
   for (std::size_t i = 0; i < sizeof...(I); ++i) {
     if (!required[i]) continue;
-    if (next == 64) throw "read_object: more than 64 required members";  // not a constant
-    bits[i] = std::uint64_t{1} << next++;
+    if (next == 64) {
+      out.fits = false;
+      return out;
+    }
+    out.bits[i] = std::uint64_t{1} << next++;
+    out.all |= out.bits[i];
   }
-  std::uint64_t all = 0;
-  for (std::uint64_t bit : bits) all |= bit;
-  return std::pair{bits, all};
+  return out;
 }
 
 template <class Owner, class M>
@@ -305,6 +313,15 @@ void write(std::string& out, const T& value, std::index_sequence<I...>) {
 template <const auto& Members, class T, std::size_t... I, class... Ds>
 bool read(JsonReader& in, T& value, const MemberTable<std::index_sequence<I...>, Ds...>& table) {
   constexpr auto bits = kRequiredBits<Members>;
+  if constexpr (!bits.fits) {
+    // More required members than the mask has bits: the value is read whole and decoded as
+    // decode() would (a failure throws DecodeError, reported by decode_text at its path).
+    JsonValue dom;
+    read_json(in, dom);
+    DecodePath path;
+    decode(dom.get(), value, path, table);
+    return true;
+  }
   if (in.peek() != JsonKind::kObject) return false;
   in.begin_object();
   std::uint64_t seen = 0;
@@ -316,13 +333,13 @@ bool read(JsonReader& in, T& value, const MemberTable<std::index_sequence<I...>,
     (void)((key == static_cast<const Slot<I, Ds>&>(table).descriptor.key.name
                 ? (known = true,
                    ok = read_field(in, value, static_cast<const Slot<I, Ds>&>(table).descriptor),
-                   seen |= bits.first[I], true)
+                   seen |= bits.bits[I], true)
                 : false) ||
            ...);
     if (!ok) return false;
     if (!known) in.skip_value();  // unknown: skipped whole (and validated)
   }
-  if (seen != bits.second) return false;  // a required member is missing
+  if (seen != bits.all) return false;  // a required member is missing
   if constexpr (has_checks(Members)) {
     DecodePath path;  // a broken constraint throws DecodeError; decode() reports it
     (check_field(value, path, static_cast<const Slot<I, Ds>&>(table).descriptor), ...);
