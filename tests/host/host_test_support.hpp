@@ -67,7 +67,7 @@ struct LifecycleRecord {
 struct FrameRecord {
   std::string plugin;
   bool outgoing = false;  // host to plugin
-  Json message;           // the parsed body (the raw text as a string if it is not JSON)
+  Json message;  // the parsed body (the raw text as a string if not JSON or over 1 MiB)
   Clock::time_point at;
 };
 
