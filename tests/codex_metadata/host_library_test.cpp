@@ -285,9 +285,17 @@ TEST(CodexHostLibrary, ThreeFailedCallsInARowDisableTheInstanceASuccessResets) {
   EXPECT_EQ(calls_seen(host.search(query("a"))), 1);
 }
 
+// The window is read on the fake clock; the runtime's timers run at a fifth (each refused
+// initialize waits the profile's 5 s for an exit the plugin never makes: 1 s here).
+cmh::Host::Options failing_initialize(FakeClock& clock) {
+  cmh::Host::Options o = plugin("init-error", &clock);
+  o.time_scale = 0.2;
+  return o;
+}
+
 TEST(CodexHostLibrary, ThreeFailedInitializationsWithinTheWindowDisableThePlugin) {
   FakeClock clock;  // frozen: every failure within the window
-  cmh::Host host(plugin("init-error", &clock));
+  cmh::Host host(failing_initialize(clock));
   Lifecycle life(host);
   EXPECT_FALSE(host.start());
   ASSERT_TRUE(life.wait_for(LifecycleEvent::Kind::kDisabled));
@@ -301,7 +309,7 @@ TEST(CodexHostLibrary, ThreeFailedInitializationsWithinTheWindowDisableThePlugin
 TEST(CodexHostLibrary, FailedInitializationsOutsideTheWindowDoNotCount) {
   FakeClock clock;
   clock.step_each_reading(std::chrono::milliseconds(1801 * 1000));  // two per 3600 s at most
-  cmh::Host host(plugin("init-error", &clock));
+  cmh::Host host(failing_initialize(clock));
   Lifecycle life(host);
   EXPECT_FALSE(host.start());
   ASSERT_TRUE(life.wait_for(LifecycleEvent::Kind::kDisabled));
