@@ -13,14 +13,6 @@ std::string banner(const ir::Module& m, const std::string& comment) {
          " DO NOT EDIT: change the schema and regenerate (see generator/README.md).\n";
 }
 
-void open_namespace(Printer& p, const ir::Module& m) {
-  p.print("namespace $ns$ {\n\n", {{"ns", m.cpp_namespace}});
-}
-
-void close_namespace(Printer& p, const ir::Module& m) {
-  p.print("}  // namespace $ns$\n", {{"ns", m.cpp_namespace}});
-}
-
 void doc_comment(Printer& p, const std::string& doc) {
   if (doc.empty()) return;
   // Words filled to 100 columns; a word longer than a line stays whole.

@@ -1,6 +1,7 @@
 // constants.hpp: the protocol's constants as constexpr values.
 #include "emit/common.hpp"
 #include "emit/emit.hpp"
+#include "emit/preamble.hpp"
 
 namespace rpckit::gen {
 namespace {
@@ -25,16 +26,7 @@ std::string constant_value(const ir::Constant& c, const std::string& literal) {
 
 std::string emit_constants_header(const ir::Module& m) {
   Printer p;
-  p.raw(banner(m, "//"));
-  p.print(
-      "#pragma once\n"
-      "\n"
-      "#include <array>\n"
-      "#include <chrono>\n"
-      "#include <cstdint>\n"
-      "#include <string_view>\n"
-      "\n");
-  open_namespace(p, m);
+  open_file(p, m, {.standard = {"array", "chrono", "cstdint", "string_view"}});
   for (const ir::Constant& c : m.constants) {
     doc_comment(p, c.doc);
     if (!c.array) {
@@ -56,7 +48,7 @@ std::string emit_constants_header(const ir::Module& m) {
              {"values", values},
              {"wire", c.wire_name}});
   }
-  close_namespace(p, m);
+  close_file(p, m);
   return p.str();
 }
 

@@ -2,20 +2,13 @@
 // rpckit::Direction's (rpckit/descriptors/direction.hpp).
 #include "emit/common.hpp"
 #include "emit/emit.hpp"
+#include "emit/preamble.hpp"
 
 namespace rpckit::gen {
 
 std::string emit_dispatch_header(const ir::Module& m) {
   Printer p;
-  p.raw(banner(m, "//"));
-  p.print(
-      "#pragma once\n"
-      "\n"
-      "#include \"$module$/messages.hpp\"\n"
-      "#include \"rpckit/descriptors/direction.hpp\"\n"
-      "\n",
-      {{"module", m.name}});
-  open_namespace(p, m);
+  open_file(p, m, {.module = {"messages.hpp"}, .rpckit = {"descriptors/direction.hpp"}});
   for (const ir::Direction& direction : m.directions) {
     std::string types;
     for (const ir::Message& msg : m.messages) {
@@ -34,7 +27,7 @@ std::string emit_dispatch_header(const ir::Module& m) {
          {"To", m.role_enumerator(direction.to)},
          {"types", types}});
   }
-  close_namespace(p, m);
+  close_file(p, m);
   return p.str();
 }
 

@@ -5,6 +5,7 @@
 
 #include "emit/common.hpp"
 #include "emit/emit.hpp"
+#include "emit/preamble.hpp"
 
 namespace rpckit::gen {
 
@@ -13,20 +14,10 @@ std::string emit_errors_header(const ir::Module& m) {
     return d.name == "ErrorData" && d.kind == ir::TypeDecl::Kind::kStruct;
   });
   Printer p;
-  p.raw(banner(m, "//"));
-  p.print(
-      "#pragma once\n"
-      "\n"
-      "#include <optional>\n"
-      "#include <string>\n"
-      "#include <utility>\n"
-      "\n"
-      "#include \"$module$/types.hpp\"\n"
-      "#include \"rpckit/codec/value_codec.hpp\"\n"
-      "#include \"rpckit/endpoint/rpc_error.hpp\"\n"
-      "\n",
-      {{"module", m.name}});
-  open_namespace(p, m);
+  open_file(p, m,
+            {.standard = {"optional", "string", "utility"},
+             .module = {"types.hpp"},
+             .rpckit = {"codec/value_codec.hpp", "endpoint/rpc_error.hpp"}});
   p.print(
       "/// An error to answer with (throw it from a handler): this protocol's `code`, with\n"
       "/// `data` when given.\n"
@@ -66,7 +57,7 @@ std::string emit_errors_header(const ir::Module& m) {
         "}\n",
         {{"enum", *m.error_code_type}});
   }
-  close_namespace(p, m);
+  close_file(p, m);
   return p.str();
 }
 

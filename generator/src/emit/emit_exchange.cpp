@@ -3,6 +3,7 @@
 // (rpckit/roles/one_shot.hpp) know of such a protocol.
 #include "emit/common.hpp"
 #include "emit/emit.hpp"
+#include "emit/preamble.hpp"
 
 namespace rpckit::gen {
 namespace {
@@ -17,23 +18,10 @@ std::string emit_exchange_header(const ir::Module& m) {
   const ir::Exchange& x = *m.exchange;
   const std::string qualified = "::" + m.cpp_namespace + "::";
   Printer out;
-  out.raw(banner(m, "//"));
-  out.print(
-      "#pragma once\n"
-      "\n"
-      "#include <chrono>\n"
-      "#include <cstddef>\n"
-      "#include <string_view>\n"
-      "#include <tuple>\n"
-      "\n"
-      "#include \"$module$/constants.hpp\"\n"
-      "#include \"$module$/messages.hpp\"\n"
-      "#include \"$module$/types.hpp\"\n"
-      "#include \"rpckit/descriptors/exchange.hpp\"\n"
-      "#include \"rpckit/framing/framing.hpp\"\n"
-      "\n",
-      {{"module", m.name}});
-  open_namespace(out, m);
+  open_file(out, m,
+            {.standard = {"chrono", "cstddef", "string_view", "tuple"},
+             .module = {"constants.hpp", "messages.hpp", "types.hpp"},
+             .rpckit = {"descriptors/exchange.hpp", "framing/framing.hpp"}});
   std::string types, steps;
   for (std::size_t i = 0; i < x.steps.size(); ++i) {
     const ir::Exchange::Step& s = x.steps[i];
@@ -84,7 +72,7 @@ std::string emit_exchange_header(const ir::Module& m) {
        {"launch", duration_or_zero(x.launch_timeout, qualified)},
        {"teardown", duration_or_zero(x.teardown_timeout, qualified)},
        {"reap", duration_or_zero(x.reap_timeout, qualified)}});
-  close_namespace(out, m);
+  close_file(out, m);
   return out.str();
 }
 

@@ -2,6 +2,7 @@
 // params policy, capability gate, deadline, errors), and the Role enum.
 #include "emit/common.hpp"
 #include "emit/emit.hpp"
+#include "emit/preamble.hpp"
 
 namespace rpckit::gen {
 namespace {
@@ -88,21 +89,10 @@ void emit_descriptor(Printer& p, const ir::Module& m, const ir::Message& msg) {
 
 std::string emit_messages_header(const ir::Module& m) {
   Printer p;
-  p.raw(banner(m, "//"));
-  p.print(
-      "#pragma once\n"
-      "\n"
-      "#include <array>\n"
-      "#include <chrono>\n"
-      "#include <cstdint>\n"
-      "#include <string_view>\n"
-      "\n"
-      "#include \"$module$/constants.hpp\"\n"
-      "#include \"$module$/types.hpp\"\n"
-      "#include \"rpckit/descriptors/message.hpp\"\n"
-      "\n",
-      {{"module", m.name}});
-  open_namespace(p, m);
+  open_file(p, m,
+            {.standard = {"array", "chrono", "cstdint", "string_view"},
+             .module = {"constants.hpp", "types.hpp"},
+             .rpckit = {"descriptors/message.hpp"}});
   p.print("enum class Role : std::uint8_t {");
   for (std::size_t i = 0; i < m.roles.size(); ++i) {
     p.print(i == 0 ? " $r$" : ", $r$", {{"r", m.role_enumerators[i]}});
@@ -126,7 +116,7 @@ std::string emit_messages_header(const ir::Module& m) {
     p.print("};\n\n");
   }
   p.print("}  // namespace messages\n\n");
-  close_namespace(p, m);
+  close_file(p, m);
   return p.str();
 }
 

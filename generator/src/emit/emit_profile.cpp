@@ -5,6 +5,7 @@
 
 #include "emit/common.hpp"
 #include "emit/emit.hpp"
+#include "emit/preamble.hpp"
 
 namespace rpckit::gen {
 namespace {
@@ -96,23 +97,10 @@ std::string timings(const ir::Profile& profile, const std::string& q) {
 std::string emit_profile_header(const ir::Module& m) {
   const ir::Profile& profile = *m.profile;
   Printer out;
-  out.raw(banner(m, "//"));
-  out.print(
-      "#pragma once\n"
-      "\n"
-      "#include <array>\n"
-      "#include <chrono>\n"
-      "#include <cstddef>\n"
-      "#include <cstdint>\n"
-      "#include <optional>\n"
-      "#include <string_view>\n"
-      "\n"
-      "#include \"$module$/messages.hpp\"\n"
-      "#include \"rpckit/descriptors/profile.hpp\"\n"
-      "#include \"rpckit/framing/framing.hpp\"\n"
-      "\n",
-      {{"module", m.name}});
-  open_namespace(out, m);
+  open_file(out, m,
+            {.standard = {"array", "chrono", "cstddef", "cstdint", "optional", "string_view"},
+             .module = {"messages.hpp"},
+             .rpckit = {"descriptors/profile.hpp", "framing/framing.hpp"}});
   std::string accepted;
   for (const std::string& kind : profile.ids_accepted) {
     accepted += (accepted.empty() ? "" : " | ") + std::string("rpckit::IdKind::") + kind;
@@ -197,7 +185,7 @@ std::string emit_profile_header(const ir::Module& m) {
        {"stop_size", std::to_string(profile.stop.size())},
        {"stop", stop(profile, qualified)},
        {"timings", timings(profile, qualified)}});
-  close_namespace(out, m);
+  close_file(out, m);
   return out.str();
 }
 

@@ -3,6 +3,7 @@
 // unchanged), the typed client a peer sends them through, and bind() per direction.
 #include "emit/common.hpp"
 #include "emit/emit.hpp"
+#include "emit/preamble.hpp"
 
 namespace rpckit::gen {
 namespace {
@@ -164,25 +165,13 @@ void emit_protocol_traits(Printer& p, const ir::Module& m, const ir::Profile& pr
 
 std::string emit_roles_header(const ir::Module& m) {
   Printer p;
-  p.raw(banner(m, "//"));
-  p.print(
-      "#pragma once\n"
-      "\n"
-      "#include <chrono>\n"
-      "#include <optional>\n"
-      "#include <type_traits>\n"
-      "\n"
-      "#include \"$module$/dispatch.hpp\"\n"
-      "$errors$"
-      "$profile$"
-      "#include \"rpckit/dispatch/router.hpp\"\n"
-      "#include \"rpckit/roles/caller.hpp\"\n"
-      "#include \"rpckit/roles/handler.hpp\"\n"
-      "\n",
-      {{"module", m.name},
-       {"errors", m.error_code_type ? "#include \"" + m.name + "/errors.hpp\"\n" : ""},
-       {"profile", m.profile ? "#include \"" + m.name + "/profile.hpp\"\n" : ""}});
-  open_namespace(p, m);
+  std::vector<std::string> module = {"dispatch.hpp"};
+  if (m.error_code_type) module.push_back("errors.hpp");
+  if (m.profile) module.push_back("profile.hpp");
+  open_file(p, m,
+            {.standard = {"chrono", "optional", "type_traits"},
+             .module = module,
+             .rpckit = {"dispatch/router.hpp", "roles/caller.hpp", "roles/handler.hpp"}});
   for (const ir::RoleSurface& s : m.surfaces) {
     emit_handler(p, m, s);
     emit_client(p, m, s);
@@ -194,7 +183,7 @@ std::string emit_roles_header(const ir::Module& m) {
     emit_protocol_traits(p, m, *m.profile);
     p.print("};\n\n");
   }
-  close_namespace(p, m);
+  close_file(p, m);
   return p.str();
 }
 

@@ -4,34 +4,19 @@
 #include "emit/common.hpp"
 #include "emit/emit_constructs.hpp"
 #include "emit/emit.hpp"
+#include "emit/preamble.hpp"
 
 namespace rpckit::gen {
 
 std::string emit_types_header(const ir::Module& m) {
   Printer p;
-  p.raw(banner(m, "//"));
-  p.print(
-      "#pragma once\n"
-      "\n"
-      "#include <cstddef>\n"
-      "#include <cstdint>\n"
-      "#include <map>\n"
-      "#include <optional>\n"
-      "#include <string>\n"
-      "#include <string_view>\n"
-      "#include <variant>\n"
-      "#include <vector>\n"
-      "\n"
-      "#include <nlohmann/json_fwd.hpp>\n"
-      "\n"
-      "#include \"rpckit/codec/decode_error.hpp\"\n"
-      "#include \"rpckit/codec/json_reader.hpp\"\n"
-      "#include \"rpckit/codec/open_enum_codec.hpp\"\n"
-      "#include \"rpckit/values/json_value.hpp\"\n"
-      "#include \"rpckit/values/nullable.hpp\"\n"
-      "#include \"rpckit/values/open_enum.hpp\"\n"
-      "\n");
-  open_namespace(p, m);
+  open_file(p, m,
+            {.standard = {"cstddef", "cstdint", "map", "optional", "string", "string_view",
+                          "variant", "vector"},
+             .third_party = {"nlohmann/json_fwd.hpp"},
+             .rpckit = {"codec/decode_error.hpp", "codec/json_reader.hpp",
+                        "codec/open_enum_codec.hpp", "values/json_value.hpp",
+                        "values/nullable.hpp", "values/open_enum.hpp"}});
   p.print(
       "// Each type's codec (types.cpp): to_json/from_json for nlohmann::json (from_json throws\n"
       "// rpckit::codec::DecodeError); decode() with the path errors are reported at;\n"
@@ -75,7 +60,7 @@ std::string emit_types_header(const ir::Module& m) {
         "\n",
         {{"name", d.name}});
   }
-  close_namespace(p, m);
+  close_file(p, m);
   return p.str();
 }
 

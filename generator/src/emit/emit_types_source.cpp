@@ -3,6 +3,7 @@
 #include "emit/common.hpp"
 #include "emit/emit_constructs.hpp"
 #include "emit/emit.hpp"
+#include "emit/preamble.hpp"
 
 namespace rpckit::gen {
 
@@ -36,22 +37,12 @@ std::string emit_types_source(const ir::Module& m) {
   }
 
   Printer p;
-  p.raw(banner(m, "//"));
-  p.print(
-      "#include \"$module$/types.hpp\"\n"
-      "\n"
-      "#include <array>\n"
-      "#include <utility>\n"
-      "\n"
-      "#include <nlohmann/json.hpp>\n"
-      "\n"
-      "#include \"rpckit/codec/codec.hpp\"\n"
-      "#include \"rpckit/codec/json_writer.hpp\"\n"
-      "#include \"rpckit/codec/object_codec.hpp\"\n"
-      "#include \"rpckit/codec/text_decoder.hpp\"\n"
-      "\n",
-      {{"module", m.name}});
-  open_namespace(p, m);
+  open_file(p, m,
+            {.implements = "types.hpp",
+             .standard = {"array", "utility"},
+             .third_party = {"nlohmann/json.hpp"},
+             .rpckit = {"codec/codec.hpp", "codec/json_writer.hpp", "codec/object_codec.hpp",
+                        "codec/text_decoder.hpp"}});
   Printer compiled;
   patterns.emit(compiled);
   if (!compiled.str().empty()) {
@@ -60,7 +51,7 @@ std::string emit_types_source(const ir::Module& m) {
     p.print("\n}  // namespace\n\n");
   }
   p.raw(body.str());
-  close_namespace(p, m);
+  close_file(p, m);
   return p.str();
 }
 
