@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "generator_version.hpp"
 #include "ir/dump.hpp"
 #include "support.hpp"
 

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <regex>
 
+#include "generator_version.hpp"
 #include "ir/dump.hpp"
 #include "support.hpp"
 

@@ -4,7 +4,7 @@
 #include <iostream>
 
 #include "cli/commands.hpp"
-#include "emit/emit.hpp"
+#include "generator_version.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{"rpckit: typed bindings, validation, compatibility, reference docs and session "

@@ -2,7 +2,7 @@
 #include "docs/docs.hpp"
 
 #include "docs/sections.hpp"
-#include "emit/emit.hpp"
+#include "generator_version.hpp"
 
 namespace rpckit::docs {
 namespace {

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <sstream>
 
-#include "emit/emit.hpp"
+#include "generator_version.hpp"
 
 namespace rpckit::gen {
 

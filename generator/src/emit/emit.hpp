@@ -7,8 +7,6 @@
 
 namespace rpckit::gen {
 
-inline constexpr const char* kGeneratorVersion = "0.1.0";
-
 struct OutputFile {
   std::string path;  // relative to the output directory: "<module>/types.hpp"
   std::string content;
