@@ -5,9 +5,9 @@
 #include <string>
 #include <vector>
 
-#include "compat/compat.hpp"
 #include "schema_edit.hpp"
 #include "support.hpp"
+#include "tool/compat/compat.hpp"
 
 namespace rpckit::compat::test {
 

@@ -1,5 +1,5 @@
 // The Markdown helpers: GitHub's heading anchors, code spans, table cells, keyed links.
-#include "docs/markdown.hpp"
+#include "tool/docs/markdown.hpp"
 
 #include <gtest/gtest.h>
 

@@ -7,12 +7,12 @@
 #include <regex>
 #include <set>
 
-#include "docs/context.hpp"
-#include "docs/docs.hpp"
-#include "docs/markdown.hpp"
 #include "load/schema_set.hpp"
 #include "lower/lower.hpp"
 #include "support.hpp"
+#include "tool/docs/context.hpp"
+#include "tool/docs/docs.hpp"
+#include "tool/docs/markdown.hpp"
 
 namespace rpckit::docs {
 namespace {

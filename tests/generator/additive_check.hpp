@@ -1,7 +1,7 @@
 #pragma once
-// The additive checks moved to the product (rpckit_compat, compat/api_diff.hpp: `rpckit
+// The additive checks moved to the product (rpckit_compat, tool/compat/api_diff.hpp: `rpckit
 // compat` compares the generated C++ API with them); the generator tests keep their names.
-#include "compat/api_diff.hpp"
+#include "tool/compat/api_diff.hpp"
 
 namespace rpckit::gen::test {
 

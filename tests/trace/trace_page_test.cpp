@@ -16,8 +16,8 @@
 
 #include "rpckit/validate/transcript.hpp"
 #include "rpckit/validate/transcript_stream.hpp"
-#include "trace/page_writer.hpp"
-#include "trace/trace.hpp"
+#include "tool/trace/page_writer.hpp"
+#include "tool/trace/trace.hpp"
 
 namespace rpckit::trace {
 namespace {

@@ -1,0 +1,335 @@
+#include "tool/compat/api_diff.hpp"
+
+#include <algorithm>
+#include <map>
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include "ir/dump.hpp"
+
+namespace rpckit::compat {
+
+namespace ir = gen::ir;
+using gen::describe;
+using gen::OutputFile;
+namespace {
+
+const char* kind_name(ir::TypeDecl::Kind k) {
+  switch (k) {
+    case ir::TypeDecl::Kind::kStruct:
+      return "struct";
+    case ir::TypeDecl::Kind::kEnum:
+      return "enum";
+    case ir::TypeDecl::Kind::kUnion:
+      return "union";
+    case ir::TypeDecl::Kind::kAlias:
+      return "alias";
+  }
+  return "?";
+}
+
+std::string presence_name(ir::Message::ParamsPresence p) {
+  return std::to_string(static_cast<int>(p));
+}
+
+std::string gate_text(const std::vector<ir::GateClause>& gate) {
+  std::string out;
+  for (const ir::GateClause& g : gate) {
+    out += "[" + std::to_string(static_cast<int>(g.kind)) + " " + g.list + " " + g.value + " " +
+           g.param + "]";
+  }
+  return out;
+}
+
+std::string joined(const std::vector<std::string>& v) {
+  std::string out;
+  for (const std::string& s : v) out += (out.empty() ? "" : ",") + s;
+  return out;
+}
+
+template <class T, class Key>
+const T* find_by(const std::vector<T>& items, Key key, const std::string& wanted) {
+  for (const T& item : items) {
+    if (key(item) == wanted) return &item;
+  }
+  return nullptr;
+}
+
+class Problems {
+ public:
+  void add(const std::string& p) { list.push_back(p); }
+  // Records "<what>: <old> -> <new>" when they differ.
+  template <class T>
+  void same(const std::string& what, const T& before, const T& after) {
+    if (before != after) {
+      std::ostringstream s;
+      s << what << " changed: " << show(before) << " -> " << show(after);
+      list.push_back(s.str());
+    }
+  }
+  std::vector<std::string> list;
+
+ private:
+  static std::string show(const std::string& s) { return "\"" + s + "\""; }
+  static std::string show(bool b) { return b ? "true" : "false"; }
+  static std::string show(const std::optional<std::string>& s) {
+    return s ? show(*s) : std::string("(none)");
+  }
+  static std::string show(std::size_t n) { return std::to_string(n); }
+};
+
+// A type as the C++ declaration spells it: constraints are checks in the decoder, not part of
+// the declaration (the schema comparison judges them on the wire).
+std::string cpp_type(const ir::TypeRef& t) {
+  using K = ir::TypeRef::Kind;
+  if (t.alias.empty() && (t.kind == K::kArray || t.kind == K::kMap)) {
+    std::string s = (t.kind == K::kArray ? "array<" : "map<") + cpp_type(*t.element) + ">";
+    return t.nullable ? "nullable<" + s + ">" : s;
+  }
+  ir::TypeRef bare = t;
+  bare.constraints = {};
+  return describe(bare);
+}
+
+void compare_struct(Problems& p, const ir::TypeDecl& a, const ir::TypeDecl& b) {
+  for (const ir::Field& f : a.struct_.fields) {
+    std::string where = "struct " + a.name + " field " + f.wire_name;
+    const ir::Field* g = find_by(
+        b.struct_.fields, [](const ir::Field& x) { return x.wire_name; }, f.wire_name);
+    if (g == nullptr) {
+      p.add(where + " is gone");
+      continue;
+    }
+    p.same(where + " C++ name", f.cpp_name, g->cpp_name);
+    p.same(where + " type", f.const_json ? std::string() : cpp_type(f.type),
+           g->const_json ? std::string() : cpp_type(g->type));
+    p.same(where + " required", f.required, g->required);
+    p.same(where + " const", f.const_json, g->const_json);
+    p.same(where + " default", f.default_cpp, g->default_cpp);
+  }
+}
+
+void compare_enum(Problems& p, const ir::TypeDecl& a, const ir::TypeDecl& b) {
+  p.same("enum " + a.name + " integer", a.enum_.integer, b.enum_.integer);
+  for (std::size_t i = 0; i < a.enum_.values.size(); ++i) {
+    const ir::EnumValue& v = a.enum_.values[i];
+    std::string where = "enum " + a.name + " value \"" + v.wire + "\"";
+    auto it = std::find_if(b.enum_.values.begin(), b.enum_.values.end(),
+                           [&](const ir::EnumValue& w) { return w.wire == v.wire; });
+    if (it == b.enum_.values.end()) {
+      p.add(where + " is gone");
+      continue;
+    }
+    p.same(where + " C++ name", v.cpp_name, it->cpp_name);
+    p.same(where + " label", v.label, it->label);
+    // A string enum's C++ value is its position (types.hpp numbers them 1, 2, ...).
+    if (!a.enum_.integer) {
+      p.same(where + " position", i, static_cast<std::size_t>(it - b.enum_.values.begin()));
+    }
+  }
+}
+
+void compare_union(Problems& p, const ir::TypeDecl& a, const ir::TypeDecl& b) {
+  p.same("union " + a.name + " discriminator", a.union_.discriminator, b.union_.discriminator);
+  for (std::size_t i = 0; i < a.union_.members.size(); ++i) {
+    std::string where = "union " + a.name + " member " + std::to_string(i);
+    if (i >= b.union_.members.size()) {
+      p.add(where + " is gone");
+      continue;
+    }
+    const ir::UnionMember& m = a.union_.members[i];
+    const ir::UnionMember& n = b.union_.members[i];
+    p.same(where + " type", cpp_type(m.type), cpp_type(n.type));
+    p.same(where + " tag", m.tag, n.tag);
+    p.same(where + " match", m.match, n.match);
+  }
+}
+
+}  // namespace
+
+std::vector<std::string> ir_additive_problems(const ir::Module& a, const ir::Module& b) {
+  Problems p;
+  p.same("module name", a.name, b.name);
+  p.same("namespace", a.cpp_namespace, b.cpp_namespace);
+  p.same("roles", joined(a.roles), joined(b.roles));
+  p.same("error code type", a.error_code_type, b.error_code_type);
+
+  for (const ir::Constant& c : a.constants) {
+    std::string where = "constant " + c.wire_name;
+    const ir::Constant* d = find_by(
+        b.constants, [](const ir::Constant& x) { return x.wire_name; }, c.wire_name);
+    if (d == nullptr) {
+      p.add(where + " is gone");
+      continue;
+    }
+    p.same(where + " C++ name", c.cpp_name, d->cpp_name);
+    p.same(where + " kind", std::to_string(static_cast<int>(c.kind)),
+           std::to_string(static_cast<int>(d->kind)));
+    p.same(where + " array", c.array, d->array);
+    p.same(where + " values", joined(c.values), joined(d->values));
+  }
+
+  for (const ir::TypeDecl& d : a.types) {
+    const ir::TypeDecl* e = find_by(
+        b.types, [](const ir::TypeDecl& x) { return x.name; }, d.name);
+    if (e == nullptr) {
+      p.add(std::string(kind_name(d.kind)) + " " + d.name + " is gone");
+      continue;
+    }
+    if (d.kind != e->kind) {
+      p.add("type " + d.name + " changed kind: " + kind_name(d.kind) + " -> " + kind_name(e->kind));
+      continue;
+    }
+    switch (d.kind) {
+      case ir::TypeDecl::Kind::kStruct:
+        compare_struct(p, d, *e);
+        break;
+      case ir::TypeDecl::Kind::kEnum:
+        compare_enum(p, d, *e);
+        break;
+      case ir::TypeDecl::Kind::kUnion:
+        compare_union(p, d, *e);
+        break;
+      case ir::TypeDecl::Kind::kAlias:
+        p.same("alias " + d.name, describe(d.alias_), describe(e->alias_));
+        break;
+    }
+  }
+
+  for (const ir::Message& m : a.messages) {
+    std::string where = "message " + m.method;
+    const ir::Message* n = find_by(
+        b.messages, [](const ir::Message& x) { return x.method; }, m.method);
+    if (n == nullptr) {
+      p.add(where + " is gone");
+      continue;
+    }
+    p.same(where + " descriptor", m.cpp_name, n->cpp_name);
+    p.same(where + " request", m.request, n->request);
+    p.same(where + " direction", m.from + "->" + m.to, n->from + "->" + n->to);
+    p.same(where + " params", m.params_type, n->params_type);
+    p.same(where + " params presence", presence_name(m.params_presence),
+           presence_name(n->params_presence));
+    p.same(where + " result", m.result ? describe(*m.result) : std::string("(none)"),
+           n->result ? describe(*n->result) : std::string("(none)"));
+    p.same(where + " deadline", m.deadline, n->deadline);
+    p.same(where + " gate", gate_text(m.gate), gate_text(n->gate));
+    p.same(where + " errors", joined(m.errors), joined(n->errors));
+  }
+  return p.list;
+}
+
+// ---- text level ---------------------------------------------------------------------------
+
+namespace {
+
+std::string trim(std::string_view s) {
+  auto b = s.find_first_not_of(" \t");
+  if (b == std::string_view::npos) return "";
+  auto e = s.find_last_not_of(" \t\r");
+  return std::string(s.substr(b, e - b + 1));
+}
+
+// The line's code: string literal contents blanked, trailing // comment removed.
+std::string code_of(std::string_view line) {
+  std::string out;
+  bool in_string = false;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    char c = line[i];
+    if (in_string) {
+      if (c == '\\') {
+        ++i;
+      } else if (c == '"') {
+        in_string = false;
+        out += c;
+      }
+      continue;
+    }
+    if (c == '/' && i + 1 < line.size() && line[i + 1] == '/') break;
+    if (c == '"') in_string = true;
+    out += c;
+  }
+  return trim(out);
+}
+
+// Ignored kind 2 of 2: the dispatch tables' array lengths. Adding a message to a direction
+// grows `std::array<std::string_view, 14> kMethods` to 15: the member keeps its name and type
+// template, only the count of an initializer list changes. Normalized in dispatch.hpp only.
+std::string without_array_lengths(const std::string& line) {
+  static const std::regex length(R"(std::array<([^<>]+), \d+>)");
+  return std::regex_replace(line, length, "std::array<$1, N>");
+}
+
+}  // namespace
+
+std::vector<DeclarationLine> declaration_lines(const std::string& header) {
+  static const std::regex named_scope(R"(^(namespace|struct|class|enum class|enum) ([\w:]+))");
+  std::vector<DeclarationLine> out;
+  std::vector<std::string> scopes;  // "" = anonymous (function body, initializer list)
+  bool continuation = false;
+  std::istringstream in(header);
+  std::string raw;
+  while (std::getline(in, raw)) {
+    std::string text = trim(raw);
+    std::string code = code_of(raw);
+    bool named_context = scopes.empty() || !scopes.back().empty();
+    // Ignored kind 1 of 2: continuation lines of a declaration that spans lines, i.e. the
+    // type list of a dispatch table's `using Messages = rpckit::MessageList<` (appending a
+    // message turns its last line `messages::X>;` into `messages::X,`). The declaration's
+    // first line, which names the symbol, is still checked. The banner (its hash line
+    // included) and every other comment are not declarations at all.
+    if (continuation) {
+      if (!code.empty() && code.back() == ';') continuation = false;
+    } else if (named_context && !code.empty() && code != "{" && code != "}" && code != "};" &&
+               code != "public:" && code != "private:" && code != "protected:" &&
+               code.front() != '#') {
+      std::string path;
+      for (const std::string& s : scopes) path += (path.empty() ? "" : "/") + s;
+      out.push_back({path, text});
+      if (code.back() == '<' || code.back() == '(') continuation = true;
+    }
+    std::smatch m;
+    bool first_open_is_named = std::regex_search(code, m, named_scope);
+    for (char c : code) {
+      if (c == '{') {
+        scopes.push_back(first_open_is_named ? m[2].str() : std::string());
+        first_open_is_named = false;
+      } else if (c == '}' && !scopes.empty()) {
+        scopes.pop_back();
+      }
+    }
+  }
+  return out;
+}
+
+std::vector<std::string> text_additive_problems(const std::vector<OutputFile>& before,
+                                                const std::vector<OutputFile>& after) {
+  std::vector<std::string> problems;
+  for (const OutputFile& old_file : before) {
+    if (!old_file.path.ends_with(".hpp")) continue;
+    const OutputFile* new_file = nullptr;
+    for (const OutputFile& f : after) {
+      if (f.path == old_file.path) new_file = &f;
+    }
+    if (new_file == nullptr) {
+      problems.push_back(old_file.path + " is gone");
+      continue;
+    }
+    bool dispatch = old_file.path.ends_with("/dispatch.hpp");
+    std::set<std::pair<std::string, std::string>> exact;
+    std::set<std::pair<std::string, std::string>> normalized;
+    for (const DeclarationLine& d : declaration_lines(new_file->content)) {
+      exact.insert({d.scope, d.text});
+      normalized.insert({d.scope, without_array_lengths(d.text)});
+    }
+    for (const DeclarationLine& d : declaration_lines(old_file.content)) {
+      if (exact.count({d.scope, d.text}) != 0) continue;
+      if (dispatch && normalized.count({d.scope, without_array_lengths(d.text)}) != 0) continue;
+      problems.push_back(old_file.path + ": in " + d.scope + ": `" + d.text + "` is gone");
+    }
+  }
+  return problems;
+}
+
+}  // namespace rpckit::compat
