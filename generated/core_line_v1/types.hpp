@@ -16,11 +16,16 @@
 #include "rpckit/codec/decode_error.hpp"
 #include "rpckit/codec/json_reader.hpp"
 #include "rpckit/codec/open_enum_codec.hpp"
+#include "rpckit/descriptors/runtime_version.hpp"
 #include "rpckit/values/json_value.hpp"
 #include "rpckit/values/nullable.hpp"
 #include "rpckit/values/open_enum.hpp"
 
 namespace core_line::v1 {
+
+// Generated for the rpckit runtime 0.1: compiled with another major.minor,
+// this fails and names both versions (rpckit/descriptors/runtime_version.hpp).
+static_assert(rpckit::kRuntimeServes<rpckit::GeneratorVersion<0, 1>>);
 
 // Each type's codec (types.cpp): to_json/from_json for nlohmann::json (from_json throws
 // rpckit::codec::DecodeError); decode() with the path errors are reported at;

@@ -7,5 +7,9 @@
 namespace rpckit::gen {
 
 inline constexpr const char* kGeneratorVersion = RPCKIT_VERSION_STRING;
+// What generated code asks of the runtime it is compiled with: the same major.minor
+// (rpckit/descriptors/runtime_version.hpp).
+inline constexpr int kGeneratorMajor = RPCKIT_VERSION_MAJOR;
+inline constexpr int kGeneratorMinor = RPCKIT_VERSION_MINOR;
 
 }  // namespace rpckit::gen

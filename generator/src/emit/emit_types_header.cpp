@@ -5,6 +5,7 @@
 #include "emit/emit_constructs.hpp"
 #include "emit/emit.hpp"
 #include "emit/preamble.hpp"
+#include "generator_version.hpp"
 
 namespace rpckit::gen {
 
@@ -15,8 +16,14 @@ std::string emit_types_header(const ir::Module& m) {
                           "variant", "vector"},
              .third_party = {"nlohmann/json_fwd.hpp"},
              .rpckit = {"codec/decode_error.hpp", "codec/json_reader.hpp",
-                        "codec/open_enum_codec.hpp", "values/json_value.hpp",
-                        "values/nullable.hpp", "values/open_enum.hpp"}});
+                        "codec/open_enum_codec.hpp", "descriptors/runtime_version.hpp",
+                        "values/json_value.hpp", "values/nullable.hpp", "values/open_enum.hpp"}});
+  p.print(
+      "// Generated for the rpckit runtime $major$.$minor$: compiled with another major.minor,\n"
+      "// this fails and names both versions (rpckit/descriptors/runtime_version.hpp).\n"
+      "static_assert(rpckit::kRuntimeServes<rpckit::GeneratorVersion<$major$, $minor$>>);\n"
+      "\n",
+      {{"major", std::to_string(kGeneratorMajor)}, {"minor", std::to_string(kGeneratorMinor)}});
   p.print(
       "// Each type's codec (types.cpp): to_json/from_json for nlohmann::json (from_json throws\n"
       "// rpckit::codec::DecodeError); decode() with the path errors are reported at;\n"
