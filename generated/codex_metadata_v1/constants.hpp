@@ -41,16 +41,19 @@ inline constexpr std::int64_t kFirstRequestId = 1;  // "first_request_id"
 
 /// Per-request timeout of every method, initialize included (30 s). On expiry the request fails
 /// locally and a late reply is logged and dropped (spec section 2).
-inline constexpr std::chrono::milliseconds kRequestTimeoutMs = std::chrono::milliseconds{30000};  // "request_timeout_ms"
+inline constexpr std::chrono::milliseconds kRequestTimeoutMs =
+    std::chrono::milliseconds{30000};  // "request_timeout_ms"
 
 /// After shutdown was answered (or failed), and after a failed initialize, the host waits this long
 /// (5 s) for the process to exit on its own, then kills it. stdin stays open during the wait (spec
 /// section 2).
-inline constexpr std::chrono::milliseconds kShutdownExitWaitMs = std::chrono::milliseconds{5000};  // "shutdown_exit_wait_ms"
+inline constexpr std::chrono::milliseconds kShutdownExitWaitMs =
+    std::chrono::milliseconds{5000};  // "shutdown_exit_wait_ms"
 
 /// Interval (60 s) of the ping health check to every running, enabled plugin; 0 disables checks
 /// (spec section 2).
-inline constexpr std::chrono::milliseconds kHealthCheckIntervalMs = std::chrono::milliseconds{60000};  // "health_check_interval_ms"
+inline constexpr std::chrono::milliseconds kHealthCheckIntervalMs =
+    std::chrono::milliseconds{60000};  // "health_check_interval_ms"
 
 /// Consecutive failed metadata calls (error response, timeout or process loss) on one running
 /// plugin that disable that running instance; a success resets the count (host policy, spec section
@@ -62,7 +65,8 @@ inline constexpr std::int64_t kMaxConsecutiveCallFailures = 3;  // "max_consecut
 inline constexpr std::int64_t kMaxFailedInitializations = 3;  // "max_failed_initializations"
 
 /// Window (3600 s) in which failed initializations are counted (host policy, spec section 2).
-inline constexpr std::chrono::milliseconds kFailedInitializationWindowMs = std::chrono::milliseconds{3600000};  // "failed_initialization_window_ms"
+inline constexpr std::chrono::milliseconds kFailedInitializationWindowMs =
+    std::chrono::milliseconds{3600000};  // "failed_initialization_window_ms"
 
 /// Default size of the host's per-plugin token bucket: excess calls are refused before they reach
 /// the plugin. Separate from error -32001 rate_limited (host policy, spec section 2).
@@ -84,7 +88,8 @@ inline constexpr std::int64_t kHealthCheckMaxMisses = 1;  // "health_check_max_m
 /// Delay before the host starts a plugin again after its process was lost (crash, failed health
 /// check, output cap): none, as upstream spawns a plugin again when it is next needed (this
 /// project's choice).
-inline constexpr std::array<std::chrono::milliseconds, 1> kRestartBackoffMs = {std::chrono::milliseconds{0}};  // "restart_backoff_ms"
+inline constexpr std::array<std::chrono::milliseconds, 1> kRestartBackoffMs =
+    {std::chrono::milliseconds{0}};  // "restart_backoff_ms"
 
 /// Restarts within failed_initialization_window_ms after which the supervisor gives up on the
 /// plugin (this project's choice, in line with the three failed initializations of spec section 2

@@ -42,7 +42,8 @@ struct Initialize {
   static constexpr Role kFrom = Role::kHost;
   static constexpr Role kTo = Role::kPlugin;
   using Params = InitializeParams;
-  static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kOptionalSendEmpty;
+  static constexpr rpckit::ParamsPresence kParamsPresence =
+      rpckit::ParamsPresence::kOptionalSendEmpty;
   using Result = PluginManifest;
   static constexpr std::chrono::milliseconds kDeadline = kRequestTimeoutMs;
   static constexpr std::array<rpckit::GateClause, 0> kGate = {};
@@ -99,7 +100,9 @@ struct MetadataSearch {
   using Result = SearchResponse;
   static constexpr std::chrono::milliseconds kDeadline = kRequestTimeoutMs;
   static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  static constexpr std::array<ErrorCode, 4> kErrors = {ErrorCode::kRateLimited, ErrorCode::kAuthFailed, ErrorCode::kApiError, ErrorCode::kConfigError};
+  static constexpr std::array<ErrorCode, 4> kErrors =
+      {ErrorCode::kRateLimited, ErrorCode::kAuthFailed, ErrorCode::kApiError,
+       ErrorCode::kConfigError};
 };
 
 /// The full metadata of one series, by the provider's id taken from a SearchResult. Sent only to
@@ -116,7 +119,9 @@ struct MetadataGet {
   using Result = SeriesMetadata;
   static constexpr std::chrono::milliseconds kDeadline = kRequestTimeoutMs;
   static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  static constexpr std::array<ErrorCode, 5> kErrors = {ErrorCode::kRateLimited, ErrorCode::kNotFound, ErrorCode::kAuthFailed, ErrorCode::kApiError, ErrorCode::kConfigError};
+  static constexpr std::array<ErrorCode, 5> kErrors =
+      {ErrorCode::kRateLimited, ErrorCode::kNotFound, ErrorCode::kAuthFailed, ErrorCode::kApiError,
+       ErrorCode::kConfigError};
 };
 
 /// Auto-matching of a series already in the library: its title and optional hints in, the best
@@ -134,7 +139,9 @@ struct MetadataMatch {
   using Result = MatchResponse;
   static constexpr std::chrono::milliseconds kDeadline = kRequestTimeoutMs;
   static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  static constexpr std::array<ErrorCode, 4> kErrors = {ErrorCode::kRateLimited, ErrorCode::kAuthFailed, ErrorCode::kApiError, ErrorCode::kConfigError};
+  static constexpr std::array<ErrorCode, 4> kErrors =
+      {ErrorCode::kRateLimited, ErrorCode::kAuthFailed, ErrorCode::kApiError,
+       ErrorCode::kConfigError};
 };
 
 }  // namespace messages

@@ -21,12 +21,14 @@ struct Profile {
   static constexpr rpckit::framing::Framing kFraming = rpckit::framing::Framing::kNewlineDelimited;
   static constexpr std::size_t kMaxFrameBytes =
       static_cast<std::size_t>(::codex_metadata::v1::kMaxLineBytes);
-  static constexpr std::size_t kMaxJsonDepth = static_cast<std::size_t>(::codex_metadata::v1::kMaxJsonDepth);
+  static constexpr std::size_t kMaxJsonDepth =
+      static_cast<std::size_t>(::codex_metadata::v1::kMaxJsonDepth);
   /// NDJSON lines also end at a lone CR ("line_breaks": "any").
   static constexpr bool kSplitOnCr = false;
   /// The id kind this protocol's requests carry, and the kinds a peer's may carry.
   static constexpr rpckit::IdKind kSentIds = rpckit::IdKind::kInteger;
-  static constexpr rpckit::IdKinds kAcceptedIds = rpckit::IdKind::kInteger | rpckit::IdKind::kString;
+  static constexpr rpckit::IdKinds kAcceptedIds =
+      rpckit::IdKind::kInteger | rpckit::IdKind::kString;
   /// How envelopes are read beyond JSON-RPC's letter.
   static constexpr rpckit::EnvelopeRules kEnvelope = {
       .id_match = rpckit::IdMatch::kStringForm,
@@ -45,7 +47,8 @@ struct Profile {
       .oversize = rpckit::OnOversize::kDiscard,
       .stray_response = rpckit::OnStrayResponse::kLog};
   /// Bytes the spawner reads from one process before it restarts it (0: no cap).
-  static constexpr std::uint64_t kOutputCap = static_cast<std::uint64_t>(::codex_metadata::v1::kMaxOutputBytes);
+  static constexpr std::uint64_t kOutputCap =
+      static_cast<std::uint64_t>(::codex_metadata::v1::kMaxOutputBytes);
   /// The role run as a child process, and what makes it stop by itself.
   static constexpr Role kSpawned = Role::kPlugin;
   static constexpr bool kStopsOnStdinEof = true;
@@ -70,12 +73,17 @@ struct Profile {
   };
   /// Lifecycle timers ("timings"): every one, std::nullopt (or 0) where there is none.
   static constexpr rpckit::Timer kHandshakeTimeout = ::codex_metadata::v1::kRequestTimeoutMs;
-  static constexpr rpckit::Timer kHandshakeFailureExitWait = ::codex_metadata::v1::kShutdownExitWaitMs;
-  static constexpr rpckit::Timer kHealthCheckInterval = ::codex_metadata::v1::kHealthCheckIntervalMs;
-  static constexpr int kHealthCheckMisses = static_cast<int>(::codex_metadata::v1::kHealthCheckMaxMisses);
+  static constexpr rpckit::Timer kHandshakeFailureExitWait =
+      ::codex_metadata::v1::kShutdownExitWaitMs;
+  static constexpr rpckit::Timer kHealthCheckInterval =
+      ::codex_metadata::v1::kHealthCheckIntervalMs;
+  static constexpr int kHealthCheckMisses =
+      static_cast<int>(::codex_metadata::v1::kHealthCheckMaxMisses);
   static constexpr auto kRestartBackoff = ::codex_metadata::v1::kRestartBackoffMs;
-  static constexpr rpckit::Timer kRestartWindow = ::codex_metadata::v1::kFailedInitializationWindowMs;
-  static constexpr int kRestartsInWindow = static_cast<int>(::codex_metadata::v1::kMaxRestartsInWindow);
+  static constexpr rpckit::Timer kRestartWindow =
+      ::codex_metadata::v1::kFailedInitializationWindowMs;
+  static constexpr int kRestartsInWindow =
+      static_cast<int>(::codex_metadata::v1::kMaxRestartsInWindow);
   static constexpr rpckit::Timer kShutdownTimeout = ::codex_metadata::v1::kRequestTimeoutMs;
 };
 

@@ -24,8 +24,12 @@ const rpckit::codec::Pattern& pattern_0() {
 }
 const rpckit::codec::Pattern& pattern_1() {
   static const rpckit::codec::Pattern re(
-      R"rpckit(^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)(-(0|[1-9][0-9]*|[0-9]*[a-zA-Z-][0-9a-zA-Z-]*)(\.(0|[1-9][0-9]*|[0-9]*[a-zA-Z-][0-9a-zA-Z-]*))*)?(\+[0-9a-zA-Z-]+(\.[0-9a-zA-Z-]+)*)?$)rpckit",
-      R"rpckit(^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)(-(0|[1-9][0-9]*|[0-9]*[a-zA-Z-][0-9a-zA-Z-]*)(\.(0|[1-9][0-9]*|[0-9]*[a-zA-Z-][0-9a-zA-Z-]*))*)?(\+[0-9a-zA-Z-]+(\.[0-9a-zA-Z-]+)*)?$)rpckit");
+      R"rpckit(^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)(-(0|[1-9][0-9]*|[0-9]*[a-z)rpckit"
+      R"rpckit(A-Z-][0-9a-zA-Z-]*)(\.(0|[1-9][0-9]*|[0-9]*[a-zA-Z-][0-9a-zA-Z-]*))*)?(\+[0-9)rpckit"
+      R"rpckit(a-zA-Z-]+(\.[0-9a-zA-Z-]+)*)?$)rpckit",
+      R"rpckit(^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)(-(0|[1-9][0-9]*|[0-9]*[a-z)rpckit"
+      R"rpckit(A-Z-][0-9a-zA-Z-]*)(\.(0|[1-9][0-9]*|[0-9]*[a-zA-Z-][0-9a-zA-Z-]*))*)?(\+[0-9)rpckit"
+      R"rpckit(a-zA-Z-]+(\.[0-9a-zA-Z-]+)*)?$)rpckit");
   return re;
 }
 const rpckit::codec::Pattern& pattern_2() {
@@ -138,7 +142,8 @@ void check_PluginManifest_version(const std::string& value, rpckit::codec::Decod
   rpckit::codec::check_pattern(value, pattern_1(), path,
       R"rpckit(expected a semver version (e.g. "1.0.0"))rpckit");
 }
-void check_PluginManifest_protocolVersion(const std::string& value, rpckit::codec::DecodePath& path) {
+void check_PluginManifest_protocolVersion(const std::string& value,
+                                          rpckit::codec::DecodePath& path) {
   rpckit::codec::check_pattern(value, pattern_2(), path,
       R"rpckit(expected protocol version "1.<minor>" (major 1))rpckit");
 }
@@ -149,7 +154,8 @@ constexpr auto kPluginManifestMembers = rpckit::codec::members(
     rpckit::codec::optional("description", &PluginManifest::description),
     rpckit::codec::optional("author", &PluginManifest::author),
     rpckit::codec::optional("homepage", &PluginManifest::homepage),
-    rpckit::codec::required("protocolVersion", &PluginManifest::protocolVersion, check_PluginManifest_protocolVersion),
+    rpckit::codec::required("protocolVersion", &PluginManifest::protocolVersion,
+                            check_PluginManifest_protocolVersion),
     rpckit::codec::required("capabilities", &PluginManifest::capabilities),
     rpckit::codec::optional("requiredCredentials", &PluginManifest::requiredCredentials),
     rpckit::codec::optional("configSchema", &PluginManifest::configSchema));
@@ -159,7 +165,8 @@ RPCKIT_OBJECT_CODEC(PluginManifest)
 // ---- Title
 
 namespace {
-void check_Title_language(const std::optional<std::string>& value, rpckit::codec::DecodePath& path) {
+void check_Title_language(const std::optional<std::string>& value,
+                          rpckit::codec::DecodePath& path) {
   rpckit::codec::check_pattern((*value), pattern_3(), path,
       R"rpckit(expected an ISO 639-1 code (two lowercase letters))rpckit");
 }
@@ -192,7 +199,8 @@ RPCKIT_OBJECT_CODEC(SearchResult)
 // ---- SearchResponse
 
 namespace {
-void check_SearchResponse_page(const std::optional<std::int64_t>& value, rpckit::codec::DecodePath& path) {
+void check_SearchResponse_page(const std::optional<std::int64_t>& value,
+                               rpckit::codec::DecodePath& path) {
   rpckit::codec::check_range(static_cast<double>((*value)), 1.0, std::nullopt, path);
 }
 constexpr auto kSearchResponseMembers = rpckit::codec::members(
@@ -211,7 +219,8 @@ void check_MatchResponse_confidence(const double& value, rpckit::codec::DecodePa
 }
 constexpr auto kMatchResponseMembers = rpckit::codec::members(
     rpckit::codec::required("match", &MatchResponse::match),
-    rpckit::codec::required("confidence", &MatchResponse::confidence, check_MatchResponse_confidence),
+    rpckit::codec::required("confidence", &MatchResponse::confidence,
+                            check_MatchResponse_confidence),
     rpckit::codec::optional("alternatives", &MatchResponse::alternatives));
 }  // namespace
 RPCKIT_OBJECT_CODEC(MatchResponse)
@@ -240,7 +249,8 @@ namespace {
 void check_SeriesMetadata_titles(const std::vector<Title>& value, rpckit::codec::DecodePath& path) {
   rpckit::codec::check_items(value.size(), std::size_t{1}, std::nullopt, path);
 }
-void check_SeriesMetadata_rating(const std::optional<double>& value, rpckit::codec::DecodePath& path) {
+void check_SeriesMetadata_rating(const std::optional<double>& value,
+                                 rpckit::codec::DecodePath& path) {
   rpckit::codec::check_range(static_cast<double>((*value)), 0.0, 10.0, path);
 }
 constexpr auto kSeriesMetadataMembers = rpckit::codec::members(
@@ -270,11 +280,13 @@ RPCKIT_OBJECT_CODEC(SeriesMetadata)
 // ---- RateLimitedData
 
 namespace {
-void check_RateLimitedData_retryAfterSeconds(const std::int64_t& value, rpckit::codec::DecodePath& path) {
+void check_RateLimitedData_retryAfterSeconds(const std::int64_t& value,
+                                             rpckit::codec::DecodePath& path) {
   rpckit::codec::check_range(static_cast<double>(value), 0.0, std::nullopt, path);
 }
 constexpr auto kRateLimitedDataMembers = rpckit::codec::members(
-    rpckit::codec::required("retryAfterSeconds", &RateLimitedData::retryAfterSeconds, check_RateLimitedData_retryAfterSeconds));
+    rpckit::codec::required("retryAfterSeconds", &RateLimitedData::retryAfterSeconds,
+                            check_RateLimitedData_retryAfterSeconds));
 }  // namespace
 RPCKIT_OBJECT_CODEC(RateLimitedData)
 
@@ -327,12 +339,15 @@ namespace {
 void check_MetadataSearchParams_query(const std::string& value, rpckit::codec::DecodePath& path) {
   rpckit::codec::check_length(value, std::size_t{1}, std::nullopt, path);
 }
-void check_MetadataSearchParams_limit(const std::optional<std::int64_t>& value, rpckit::codec::DecodePath& path) {
+void check_MetadataSearchParams_limit(const std::optional<std::int64_t>& value,
+                                      rpckit::codec::DecodePath& path) {
   rpckit::codec::check_range(static_cast<double>((*value)), 1.0, std::nullopt, path);
 }
 constexpr auto kMetadataSearchParamsMembers = rpckit::codec::members(
-    rpckit::codec::required("query", &MetadataSearchParams::query, check_MetadataSearchParams_query),
-    rpckit::codec::optional("limit", &MetadataSearchParams::limit, check_MetadataSearchParams_limit));
+    rpckit::codec::required("query", &MetadataSearchParams::query,
+                            check_MetadataSearchParams_query),
+    rpckit::codec::optional("limit", &MetadataSearchParams::limit,
+                            check_MetadataSearchParams_limit));
 }  // namespace
 RPCKIT_OBJECT_CODEC(MetadataSearchParams)
 

@@ -174,7 +174,8 @@ struct CredentialInputTypeValues {
 /// Input type as the upstream SDK writes it.
 // Open enum: from_wire() accepts any text; a value this version does not list is
 // kUnknown and wire() still returns its text, so it re-encodes unchanged.
-class CredentialInputType : public rpckit::OpenEnum<CredentialInputType, CredentialInputTypeValues> {
+class CredentialInputType : public rpckit::OpenEnum<CredentialInputType,
+                                                    CredentialInputTypeValues> {
  public:
   using OpenEnum::OpenEnum;
 };
@@ -209,7 +210,9 @@ struct CredentialField {
   bool sensitive_or_default() const { return sensitive.value_or(false); }
 
   /// `credentialType`, or the schema's default ("string") when absent.
-  CredentialType credentialType_or_default() const { return credentialType.value_or(CredentialType::kString); }
+  CredentialType credentialType_or_default() const {
+    return credentialType.value_or(CredentialType::kString);
+  }
 
   friend bool operator==(const CredentialField&, const CredentialField&) = default;
 };
@@ -246,7 +249,9 @@ struct PluginManifest {
   std::optional<std::map<std::string, rpckit::JsonValue>> configSchema{};
 
   /// `requiredCredentials`, or the schema's default ([]) when absent.
-  std::vector<CredentialField> requiredCredentials_or_default() const { return requiredCredentials.value_or(std::vector<CredentialField>{}); }
+  std::vector<CredentialField> requiredCredentials_or_default() const {
+    return requiredCredentials.value_or(std::vector<CredentialField>{});
+  }
 
   friend bool operator==(const PluginManifest&, const PluginManifest&) = default;
 };

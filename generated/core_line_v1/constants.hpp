@@ -29,19 +29,24 @@ inline constexpr std::int64_t kMaxLineBytes = 1048576;  // "max_line_bytes"
 /// The whole invocation, from just before spawn until the process has exited (5 s; a binding's
 /// value > 0 wins). On expiry the core closes the pipes, kills the process and reports timeout
 /// (spec section 2).
-inline constexpr std::chrono::milliseconds kInvokeTimeoutMs = std::chrono::milliseconds{5000};  // "invoke_timeout_ms"
+inline constexpr std::chrono::milliseconds kInvokeTimeoutMs =
+    std::chrono::milliseconds{5000};  // "invoke_timeout_ms"
 
 /// The spawn call itself (2 s); slower is launch_failed, the process killed.
-inline constexpr std::chrono::milliseconds kLaunchTimeoutMs = std::chrono::milliseconds{2000};  // "launch_timeout_ms"
+inline constexpr std::chrono::milliseconds kLaunchTimeoutMs =
+    std::chrono::milliseconds{2000};  // "launch_timeout_ms"
 
 /// From writing the handshake request to reading its answer (2 s); later is timeout.
-inline constexpr std::chrono::milliseconds kHandshakeTimeoutMs = std::chrono::milliseconds{2000};  // "handshake_timeout_ms"
+inline constexpr std::chrono::milliseconds kHandshakeTimeoutMs =
+    std::chrono::milliseconds{2000};  // "handshake_timeout_ms"
 
 /// After the core closes stdin (having read an ok response), the process must exit 0 within this
 /// (500 ms); else it is killed and the call is crashed.
-inline constexpr std::chrono::milliseconds kTeardownTimeoutMs = std::chrono::milliseconds{500};  // "teardown_timeout_ms"
+inline constexpr std::chrono::milliseconds kTeardownTimeoutMs =
+    std::chrono::milliseconds{500};  // "teardown_timeout_ms"
 
 /// After any kill the core waits at most this long (2 s) for the process to be reaped.
-inline constexpr std::chrono::milliseconds kReapTimeoutMs = std::chrono::milliseconds{2000};  // "reap_timeout_ms"
+inline constexpr std::chrono::milliseconds kReapTimeoutMs =
+    std::chrono::milliseconds{2000};  // "reap_timeout_ms"
 
 }  // namespace core_line::v1

@@ -31,10 +31,14 @@ struct Exchange {
   /// The messages in the order they cross: step I is std::tuple_element_t<I, Steps>.
   using Steps = std::tuple<HandshakeRequest, HandshakeResponse, ExecuteRequest, ExecuteResponse>;
   static constexpr rpckit::ExchangeStep kSteps[] = {
-      {true, R"rpckit(handshake)rpckit", false, -1, std::chrono::milliseconds::zero()},  // 0: HandshakeRequest, core
-      {false, R"rpckit(handshake)rpckit", false, 0, ::core_line::v1::kHandshakeTimeoutMs},  // 1: HandshakeResponse, plugin
-      {true, R"rpckit(request)rpckit", true, -1, std::chrono::milliseconds::zero()},  // 2: ExecuteRequest, core
-      {false, R"rpckit(response)rpckit", true, 2, std::chrono::milliseconds::zero()},  // 3: ExecuteResponse, plugin
+      {true, R"rpckit(handshake)rpckit", false, -1,
+       std::chrono::milliseconds::zero()},  // 0: HandshakeRequest, core
+      {false, R"rpckit(handshake)rpckit", false, 0,
+       ::core_line::v1::kHandshakeTimeoutMs},  // 1: HandshakeResponse, plugin
+      {true, R"rpckit(request)rpckit", true, -1,
+       std::chrono::milliseconds::zero()},  // 2: ExecuteRequest, core
+      {false, R"rpckit(response)rpckit", true, 2,
+       std::chrono::milliseconds::zero()},  // 3: ExecuteResponse, plugin
   };
   /// After the last step the spawner closes stdin (stdin_eof); the process must exit 0
   /// within kTeardownTimeout. Zero: no such deadline.

@@ -18,7 +18,8 @@ namespace {
 
 const rpckit::codec::Pattern& pattern_0() {
   static const rpckit::codec::Pattern re(
-      R"rpckit([^\t\n\x{0B}\f\r \x{A0}\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000}\x{FEFF}])rpckit",
+      R"rpckit([^\t\n\x{0B}\f\r \x{A0}\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{20)rpckit"
+      R"rpckit(5F}\x{3000}\x{FEFF}])rpckit",
       R"rpckit(\S)rpckit");
   return re;
 }
@@ -51,14 +52,17 @@ void check_Manifest_plugin_version(const std::string& value, rpckit::codec::Deco
   rpckit::codec::check_pattern(value, pattern_0(), path,
       R"rpckit(must not be blank)rpckit");
 }
-void check_Manifest_exposed_tools(const std::vector<std::string>& value, rpckit::codec::DecodePath& path) {
+void check_Manifest_exposed_tools(const std::vector<std::string>& value,
+                                  rpckit::codec::DecodePath& path) {
   rpckit::codec::check_items(value.size(), std::size_t{1}, std::nullopt, path);
 }
 constexpr auto kManifestMembers = rpckit::codec::members(
     rpckit::codec::required("plugin_id", &Manifest::plugin_id, check_Manifest_plugin_id),
-    rpckit::codec::required("plugin_version", &Manifest::plugin_version, check_Manifest_plugin_version),
+    rpckit::codec::required("plugin_version", &Manifest::plugin_version,
+                            check_Manifest_plugin_version),
     rpckit::codec::required("protocol_version", &Manifest::protocol_version),
-    rpckit::codec::required("exposed_tools", &Manifest::exposed_tools, check_Manifest_exposed_tools),
+    rpckit::codec::required("exposed_tools", &Manifest::exposed_tools,
+                            check_Manifest_exposed_tools),
     rpckit::codec::optional("capabilities", &Manifest::capabilities));
 }  // namespace
 RPCKIT_OBJECT_CODEC(Manifest)
@@ -96,8 +100,10 @@ void check_ExecuteRequest_tool_name(const std::string& value, rpckit::codec::Dec
 }
 constexpr auto kExecuteRequestMembers = rpckit::codec::members(
     rpckit::codec::constant("type", "\"request\""),
-    rpckit::codec::required("request_id", &ExecuteRequest::request_id, check_ExecuteRequest_request_id),
-    rpckit::codec::required("tool_name", &ExecuteRequest::tool_name, check_ExecuteRequest_tool_name),
+    rpckit::codec::required("request_id", &ExecuteRequest::request_id,
+                            check_ExecuteRequest_request_id),
+    rpckit::codec::required("tool_name", &ExecuteRequest::tool_name,
+                            check_ExecuteRequest_tool_name),
     rpckit::codec::required("context", &ExecuteRequest::context),
     rpckit::codec::required("input", &ExecuteRequest::input));
 }  // namespace
@@ -119,7 +125,8 @@ RPCKIT_OBJECT_CODEC(PluginError)
 // ---- ExecuteResponse
 
 namespace {
-void check_ExecuteResponse_metadata(const std::optional<rpckit::JsonValue>& value, rpckit::codec::DecodePath& path) {
+void check_ExecuteResponse_metadata(const std::optional<rpckit::JsonValue>& value,
+                                    rpckit::codec::DecodePath& path) {
   rpckit::codec::check_object((*value).get(), path);
 }
 constexpr auto kExecuteResponseMembers = rpckit::codec::members(
@@ -128,7 +135,8 @@ constexpr auto kExecuteResponseMembers = rpckit::codec::members(
     rpckit::codec::required("status", &ExecuteResponse::status),
     rpckit::codec::optional("output", &ExecuteResponse::output),
     rpckit::codec::optional("error", &ExecuteResponse::error),
-    rpckit::codec::optional("metadata", &ExecuteResponse::metadata, check_ExecuteResponse_metadata));
+    rpckit::codec::optional("metadata", &ExecuteResponse::metadata,
+                            check_ExecuteResponse_metadata));
 }  // namespace
 RPCKIT_OBJECT_CODEC(ExecuteResponse)
 

@@ -29,15 +29,18 @@ inline constexpr std::int64_t kMaxJsonDepth = 256;  // "max_json_depth"
 
 /// plugin/health must be answered within this (10 s); on expiry the host kills the plugin and
 /// reports it as failed to start / unhealthy (decision 9.9; the seed gives no value).
-inline constexpr std::chrono::milliseconds kHealthTimeoutMs = std::chrono::milliseconds{10000};  // "health_timeout_ms"
+inline constexpr std::chrono::milliseconds kHealthTimeoutMs =
+    std::chrono::milliseconds{10000};  // "health_timeout_ms"
 
 /// plugin/shutdown must be answered within this (5 s); on expiry the host closes the plugin's stdin
 /// (decision 9.9).
-inline constexpr std::chrono::milliseconds kShutdownTimeoutMs = std::chrono::milliseconds{5000};  // "shutdown_timeout_ms"
+inline constexpr std::chrono::milliseconds kShutdownTimeoutMs =
+    std::chrono::milliseconds{5000};  // "shutdown_timeout_ms"
 
 /// After the shutdown answer (or after stdin was closed) the plugin must exit within this (5 s),
 /// with code 0; otherwise the host kills the process (decisions 9.9, 9.10).
-inline constexpr std::chrono::milliseconds kExitGraceMs = std::chrono::milliseconds{5000};  // "exit_grace_ms"
+inline constexpr std::chrono::milliseconds kExitGraceMs =
+    std::chrono::milliseconds{5000};  // "exit_grace_ms"
 
 /// Restarts the host performs on its own after a crash: none in v1. Any exit other than code 0
 /// after plugin/shutdown or stdin EOF (or an exit without a shutdown) is reported as a crash and

@@ -41,7 +41,8 @@ struct PluginHealth {
   static constexpr Role kFrom = Role::kHost;
   static constexpr Role kTo = Role::kPlugin;
   using Params = PluginHealthParams;
-  static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kOptionalSendEmpty;
+  static constexpr rpckit::ParamsPresence kParamsPresence =
+      rpckit::ParamsPresence::kOptionalSendEmpty;
   using Result = HealthResult;
   static constexpr std::chrono::milliseconds kDeadline = kHealthTimeoutMs;
   static constexpr std::array<rpckit::GateClause, 0> kGate = {};
@@ -61,7 +62,8 @@ struct PluginShutdown {
   static constexpr Role kFrom = Role::kHost;
   static constexpr Role kTo = Role::kPlugin;
   using Params = PluginShutdownParams;
-  static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kOptionalSendEmpty;
+  static constexpr rpckit::ParamsPresence kParamsPresence =
+      rpckit::ParamsPresence::kOptionalSendEmpty;
   using Result = ShutdownResult;
   static constexpr std::chrono::milliseconds kDeadline = kShutdownTimeoutMs;
   static constexpr std::array<rpckit::GateClause, 0> kGate = {};
@@ -78,7 +80,8 @@ struct HostPing {
   static constexpr Role kFrom = Role::kPlugin;
   static constexpr Role kTo = Role::kHost;
   using Params = HostPingParams;
-  static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kOptionalSendEmpty;
+  static constexpr rpckit::ParamsPresence kParamsPresence =
+      rpckit::ParamsPresence::kOptionalSendEmpty;
   using Result = PingResult;
   static constexpr std::array<rpckit::GateClause, 0> kGate = {};
   static constexpr std::array<ErrorCode, 0> kErrors = {};

@@ -21,12 +21,14 @@ struct Profile {
   static constexpr rpckit::framing::Framing kFraming = rpckit::framing::Framing::kNewlineDelimited;
   static constexpr std::size_t kMaxFrameBytes =
       static_cast<std::size_t>(::desktop::v1::kMaxLineBytes);
-  static constexpr std::size_t kMaxJsonDepth = static_cast<std::size_t>(::desktop::v1::kMaxJsonDepth);
+  static constexpr std::size_t kMaxJsonDepth =
+      static_cast<std::size_t>(::desktop::v1::kMaxJsonDepth);
   /// NDJSON lines also end at a lone CR ("line_breaks": "any").
   static constexpr bool kSplitOnCr = false;
   /// The id kind this protocol's requests carry, and the kinds a peer's may carry.
   static constexpr rpckit::IdKind kSentIds = rpckit::IdKind::kString;
-  static constexpr rpckit::IdKinds kAcceptedIds = rpckit::IdKind::kString | rpckit::IdKind::kInteger;
+  static constexpr rpckit::IdKinds kAcceptedIds =
+      rpckit::IdKind::kString | rpckit::IdKind::kInteger;
   /// How envelopes are read beyond JSON-RPC's letter.
   static constexpr rpckit::EnvelopeRules kEnvelope = {
       .id_match = rpckit::IdMatch::kStringForm,
@@ -61,7 +63,8 @@ struct Profile {
   /// The member of the handshake's params that holds the grant (empty: none).
   static constexpr std::string_view kGrantMember = "";
   /// How a peer's error object without `code` is read (strict: as malformed).
-  static constexpr rpckit::ErrorObjects kErrorObjects = rpckit::ErrorObjects::lenient(static_cast<int>(ErrorCode::kPluginError), "unknown error");
+  static constexpr rpckit::ErrorObjects kErrorObjects =
+      rpckit::ErrorObjects::lenient(static_cast<int>(ErrorCode::kPluginError), "unknown error");
   /// How the spawner stops the process ("stop"): in order, until it has exited.
   static constexpr std::array<rpckit::StopStep, 4> kStop = {
       rpckit::StopStep{rpckit::StopStep::Kind::kShutdown},

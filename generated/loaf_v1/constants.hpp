@@ -38,20 +38,24 @@ inline constexpr std::int64_t kMaxJsonDepth = 256;  // "max_json_depth"
 /// How long our client waits for the rpc.handshake answer (start-up may contact providers; decision
 /// 8.1). No other deadline is protocol: clients pick per-call timeouts, and auth.connect.*,
 /// model.select with compression and /compress may take minutes (decision 8.9).
-inline constexpr std::chrono::milliseconds kHandshakeTimeoutMs = std::chrono::milliseconds{30000};  // "handshake_timeout_ms"
+inline constexpr std::chrono::milliseconds kHandshakeTimeoutMs =
+    std::chrono::milliseconds{30000};  // "handshake_timeout_ms"
 
 /// After system.shutdown is answered and stdin closed, how long the server has to exit before it
 /// gets SIGTERM (decision 8.6).
-inline constexpr std::chrono::milliseconds kExitGraceMs = std::chrono::milliseconds{5000};  // "exit_grace_ms"
+inline constexpr std::chrono::milliseconds kExitGraceMs =
+    std::chrono::milliseconds{5000};  // "exit_grace_ms"
 
 /// After SIGTERM, how long before SIGKILL (decision 8.6).
-inline constexpr std::chrono::milliseconds kSigtermGraceMs = std::chrono::milliseconds{5000};  // "sigterm_grace_ms"
+inline constexpr std::chrono::milliseconds kSigtermGraceMs =
+    std::chrono::milliseconds{5000};  // "sigterm_grace_ms"
 
 /// Largest image of session.send, decoded (8 MiB); a larger one arrives as session.error.
 inline constexpr std::int64_t kMaxImageBytes = 8388608;  // "max_image_bytes"
 
 /// Image types session.send takes; others arrive as session.error.
-inline constexpr std::array<std::string_view, 4> kSupportedImageMimeTypes = {"image/png", "image/jpeg", "image/webp", "image/gif"};  // "supported_image_mime_types"
+inline constexpr std::array<std::string_view, 4> kSupportedImageMimeTypes =
+    {"image/png", "image/jpeg", "image/webp", "image/gif"};  // "supported_image_mime_types"
 
 /// history.list page size when limit is absent (or 0).
 inline constexpr std::int64_t kHistoryListDefaultLimit = 100;  // "history_list_default_limit"

@@ -40,7 +40,8 @@ struct RpcHandshake {
   static constexpr Role kFrom = Role::kClient;
   static constexpr Role kTo = Role::kServer;
   using Params = RpcHandshakeParams;
-  static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kOptionalSendEmpty;
+  static constexpr rpckit::ParamsPresence kParamsPresence =
+      rpckit::ParamsPresence::kOptionalSendEmpty;
   using Result = RpcHandshakeResult;
   static constexpr std::chrono::milliseconds kDeadline = kHandshakeTimeoutMs;
   static constexpr std::array<rpckit::GateClause, 0> kGate = {};
@@ -73,7 +74,8 @@ struct SystemShutdown {
   static constexpr Role kFrom = Role::kClient;
   static constexpr Role kTo = Role::kServer;
   using Params = SystemShutdownParams;
-  static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kOptionalSendEmpty;
+  static constexpr rpckit::ParamsPresence kParamsPresence =
+      rpckit::ParamsPresence::kOptionalSendEmpty;
   using Result = SystemShutdownResult;
   static constexpr std::array<rpckit::GateClause, 0> kGate = {};
   static constexpr std::array<ErrorCode, 1> kErrors = {ErrorCode::kInvalidParams};
@@ -117,10 +119,12 @@ struct SessionCreate {
   static constexpr Role kFrom = Role::kClient;
   static constexpr Role kTo = Role::kServer;
   using Params = SessionCreateParams;
-  static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kOptionalSendEmpty;
+  static constexpr rpckit::ParamsPresence kParamsPresence =
+      rpckit::ParamsPresence::kOptionalSendEmpty;
   using Result = SessionCreateResult;
   static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  static constexpr std::array<ErrorCode, 2> kErrors = {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
+  static constexpr std::array<ErrorCode, 2> kErrors =
+      {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
 };
 
 /// Returns a session's state. Params must be an object: absent, null or non-object params are
@@ -134,7 +138,8 @@ struct SessionGet {
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
   using Result = SessionState;
   static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  static constexpr std::array<ErrorCode, 2> kErrors = {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
+  static constexpr std::array<ErrorCode, 2> kErrors =
+      {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
 };
 
 /// Sends a prompt. Needs non-empty text or at least one usable image (else -32603). While a turn
@@ -151,7 +156,8 @@ struct SessionSend {
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
   using Result = SessionSendResult;
   static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  static constexpr std::array<ErrorCode, 2> kErrors = {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
+  static constexpr std::array<ErrorCode, 2> kErrors =
+      {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
 };
 
 /// Steers the running turn with extra text. Params must be an object: absent, null or non-object
@@ -165,7 +171,8 @@ struct SessionSteer {
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
   using Result = SessionSteerResult;
   static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  static constexpr std::array<ErrorCode, 2> kErrors = {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
+  static constexpr std::array<ErrorCode, 2> kErrors =
+      {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
 };
 
 /// Aborts the running turn (session.interrupted follows). Params must be an object: absent, null or
@@ -179,7 +186,8 @@ struct SessionInterrupt {
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
   using Result = SessionInterruptResult;
   static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  static constexpr std::array<ErrorCode, 2> kErrors = {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
+  static constexpr std::array<ErrorCode, 2> kErrors =
+      {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
 };
 
 /// Lists a session's queued prompts. Params must be an object: absent, null or non-object params
@@ -193,7 +201,8 @@ struct SessionQueueList {
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
   using Result = SessionQueueListResult;
   static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  static constexpr std::array<ErrorCode, 2> kErrors = {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
+  static constexpr std::array<ErrorCode, 2> kErrors =
+      {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
 };
 
 /// Drops a session's queued prompts. Params must be an object: absent, null or non-object params
@@ -207,7 +216,8 @@ struct SessionQueueClear {
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
   using Result = SessionQueueClearResult;
   static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  static constexpr std::array<ErrorCode, 2> kErrors = {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
+  static constexpr std::array<ErrorCode, 2> kErrors =
+      {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
 };
 
 /// Runs a slash command in a session (spec 4.1). raw_command not starting with / gives {handled:
@@ -225,7 +235,8 @@ struct CommandExecute {
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
   using Result = CommandExecuteResult;
   static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  static constexpr std::array<ErrorCode, 2> kErrors = {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
+  static constexpr std::array<ErrorCode, 2> kErrors =
+      {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
 };
 
 /// Returns which providers are configured. Params are ignored (never looked at); send none.
@@ -251,10 +262,12 @@ struct AuthConnectOpenai {
   static constexpr Role kFrom = Role::kClient;
   static constexpr Role kTo = Role::kServer;
   using Params = AuthConnectOpenaiParams;
-  static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kOptionalSendEmpty;
+  static constexpr rpckit::ParamsPresence kParamsPresence =
+      rpckit::ParamsPresence::kOptionalSendEmpty;
   using Result = AuthConnectOpenaiResult;
   static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  static constexpr std::array<ErrorCode, 2> kErrors = {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
+  static constexpr std::array<ErrorCode, 2> kErrors =
+      {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
 };
 
 /// Connects Antigravity by OAuth. Answers only when the flow ends (possibly minutes); the URL
@@ -284,7 +297,8 @@ struct AuthSetOpenrouterKey {
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
   using Result = AuthSetOpenrouterKeyResult;
   static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  static constexpr std::array<ErrorCode, 2> kErrors = {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
+  static constexpr std::array<ErrorCode, 2> kErrors =
+      {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
 };
 
 /// Stores an Exa (web search) API key; "skip" in any case disables search. Emits state.changed
@@ -299,7 +313,8 @@ struct AuthSetExaKey {
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
   using Result = AuthSetExaKeyResult;
   static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  static constexpr std::array<ErrorCode, 2> kErrors = {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
+  static constexpr std::array<ErrorCode, 2> kErrors =
+      {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
 };
 
 /// Tells whether onboarding was completed. Params are ignored (never looked at); send none.
@@ -337,10 +352,12 @@ struct ModelList {
   static constexpr Role kFrom = Role::kClient;
   static constexpr Role kTo = Role::kServer;
   using Params = ModelListParams;
-  static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kOptionalSendEmpty;
+  static constexpr rpckit::ParamsPresence kParamsPresence =
+      rpckit::ParamsPresence::kOptionalSendEmpty;
   using Result = ModelListResult;
   static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  static constexpr std::array<ErrorCode, 2> kErrors = {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
+  static constexpr std::array<ErrorCode, 2> kErrors =
+      {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
 };
 
 /// Selects a model. An unknown model for the provider fails (-32603); compress_immediately: true
@@ -357,7 +374,8 @@ struct ModelSelect {
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
   using Result = ModelSelectResult;
   static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  static constexpr std::array<ErrorCode, 2> kErrors = {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
+  static constexpr std::array<ErrorCode, 2> kErrors =
+      {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
 };
 
 /// Lists the OpenRouter routing providers of a model. Fails (-32603) when no OpenRouter key is
@@ -372,7 +390,8 @@ struct ModelOpenrouterProviders {
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
   using Result = ModelOpenrouterProvidersResult;
   static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  static constexpr std::array<ErrorCode, 2> kErrors = {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
+  static constexpr std::array<ErrorCode, 2> kErrors =
+      {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
 };
 
 /// Returns the usage limits of the OAuth providers. Fails (-32603) when neither openai nor
@@ -399,10 +418,12 @@ struct HistoryList {
   static constexpr Role kFrom = Role::kClient;
   static constexpr Role kTo = Role::kServer;
   using Params = HistoryListParams;
-  static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kOptionalSendEmpty;
+  static constexpr rpckit::ParamsPresence kParamsPresence =
+      rpckit::ParamsPresence::kOptionalSendEmpty;
   using Result = HistoryListResult;
   static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  static constexpr std::array<ErrorCode, 2> kErrors = {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
+  static constexpr std::array<ErrorCode, 2> kErrors =
+      {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
 };
 
 /// Returns a saved session. Precedence: last: true, then rollout_path, then id; none given or
@@ -413,10 +434,12 @@ struct HistoryGet {
   static constexpr Role kFrom = Role::kClient;
   static constexpr Role kTo = Role::kServer;
   using Params = HistoryGetParams;
-  static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kOptionalSendEmpty;
+  static constexpr rpckit::ParamsPresence kParamsPresence =
+      rpckit::ParamsPresence::kOptionalSendEmpty;
   using Result = ChatSessionRecord;
   static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  static constexpr std::array<ErrorCode, 2> kErrors = {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
+  static constexpr std::array<ErrorCode, 2> kErrors =
+      {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
 };
 
 /// Clears a live session's conversation. Params must be an object: absent, null or non-object
@@ -430,7 +453,8 @@ struct HistoryClearSession {
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
   using Result = HistoryClearSessionResult;
   static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  static constexpr std::array<ErrorCode, 2> kErrors = {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
+  static constexpr std::array<ErrorCode, 2> kErrors =
+      {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
 };
 
 /// Lists the loaded skills. Params are ignored (never looked at); send none.

@@ -26,7 +26,8 @@ struct Profile {
   static constexpr bool kSplitOnCr = true;
   /// The id kind this protocol's requests carry, and the kinds a peer's may carry.
   static constexpr rpckit::IdKind kSentIds = rpckit::IdKind::kInteger;
-  static constexpr rpckit::IdKinds kAcceptedIds = rpckit::IdKind::kInteger | rpckit::IdKind::kString | rpckit::IdKind::kNull;
+  static constexpr rpckit::IdKinds kAcceptedIds =
+      rpckit::IdKind::kInteger | rpckit::IdKind::kString | rpckit::IdKind::kNull;
   /// How envelopes are read beyond JSON-RPC's letter.
   static constexpr rpckit::EnvelopeRules kEnvelope = {
       .id_match = rpckit::IdMatch::kExact,

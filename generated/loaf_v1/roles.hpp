@@ -196,7 +196,8 @@ class ServerHandler {
   }
 
   /// messages::HistoryClearSession
-  virtual HistoryClearSessionResult history_clear_session(Context&, const HistoryClearSessionParams&) {
+  virtual HistoryClearSessionResult history_clear_session(
+      Context&, const HistoryClearSessionParams&) {
     rpckit::roles::method_not_found(messages::HistoryClearSession::kMethod);
   }
 
@@ -466,42 +467,48 @@ void bind(rpckit::Router<ClientToServer>& router, ServerHandler<Context>& handle
   router.on<messages::SessionQueueList>([&handler, &context](const SessionQueueListParams& params) {
     return handler.session_queue_list(context, params);
   });
-  router.on<messages::SessionQueueClear>([&handler, &context](const SessionQueueClearParams& params) {
-    return handler.session_queue_clear(context, params);
-  });
+  router.on<messages::SessionQueueClear>(
+      [&handler, &context](const SessionQueueClearParams& params) {
+        return handler.session_queue_clear(context, params);
+      });
   router.on<messages::CommandExecute>([&handler, &context](const CommandExecuteParams& params) {
     return handler.command_execute(context, params);
   });
   router.on<messages::AuthStatus>([&handler, &context](const AuthStatusParams& params) {
     return handler.auth_status(context, params);
   });
-  router.on<messages::AuthConnectOpenai>([&handler, &context](const AuthConnectOpenaiParams& params) {
-    return handler.auth_connect_openai(context, params);
-  });
-  router.on<messages::AuthConnectAntigravity>([&handler, &context](const AuthConnectAntigravityParams& params) {
-    return handler.auth_connect_antigravity(context, params);
-  });
-  router.on<messages::AuthSetOpenrouterKey>([&handler, &context](const AuthSetOpenrouterKeyParams& params) {
-    return handler.auth_set_openrouter_key(context, params);
-  });
+  router.on<messages::AuthConnectOpenai>(
+      [&handler, &context](const AuthConnectOpenaiParams& params) {
+        return handler.auth_connect_openai(context, params);
+      });
+  router.on<messages::AuthConnectAntigravity>(
+      [&handler, &context](const AuthConnectAntigravityParams& params) {
+        return handler.auth_connect_antigravity(context, params);
+      });
+  router.on<messages::AuthSetOpenrouterKey>(
+      [&handler, &context](const AuthSetOpenrouterKeyParams& params) {
+        return handler.auth_set_openrouter_key(context, params);
+      });
   router.on<messages::AuthSetExaKey>([&handler, &context](const AuthSetExaKeyParams& params) {
     return handler.auth_set_exa_key(context, params);
   });
   router.on<messages::OnboardingStatus>([&handler, &context](const OnboardingStatusParams& params) {
     return handler.onboarding_status(context, params);
   });
-  router.on<messages::OnboardingComplete>([&handler, &context](const OnboardingCompleteParams& params) {
-    return handler.onboarding_complete(context, params);
-  });
+  router.on<messages::OnboardingComplete>(
+      [&handler, &context](const OnboardingCompleteParams& params) {
+        return handler.onboarding_complete(context, params);
+      });
   router.on<messages::ModelList>([&handler, &context](const ModelListParams& params) {
     return handler.model_list(context, params);
   });
   router.on<messages::ModelSelect>([&handler, &context](const ModelSelectParams& params) {
     return handler.model_select(context, params);
   });
-  router.on<messages::ModelOpenrouterProviders>([&handler, &context](const ModelOpenrouterProvidersParams& params) {
-    return handler.model_openrouter_providers(context, params);
-  });
+  router.on<messages::ModelOpenrouterProviders>(
+      [&handler, &context](const ModelOpenrouterProvidersParams& params) {
+        return handler.model_openrouter_providers(context, params);
+      });
   router.on<messages::LimitsGet>([&handler, &context](const LimitsGetParams& params) {
     return handler.limits_get(context, params);
   });
@@ -511,9 +518,10 @@ void bind(rpckit::Router<ClientToServer>& router, ServerHandler<Context>& handle
   router.on<messages::HistoryGet>([&handler, &context](const HistoryGetParams& params) {
     return handler.history_get(context, params);
   });
-  router.on<messages::HistoryClearSession>([&handler, &context](const HistoryClearSessionParams& params) {
-    return handler.history_clear_session(context, params);
-  });
+  router.on<messages::HistoryClearSession>(
+      [&handler, &context](const HistoryClearSessionParams& params) {
+        return handler.history_clear_session(context, params);
+      });
   router.on<messages::SkillsList>([&handler, &context](const SkillsListParams& params) {
     return handler.skills_list(context, params);
   });

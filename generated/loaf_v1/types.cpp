@@ -18,19 +18,26 @@ namespace {
 
 const rpckit::codec::Pattern& pattern_0() {
   static const rpckit::codec::Pattern re(
-      R"rpckit(^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$)rpckit",
-      R"rpckit(^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$)rpckit");
+      R"rpckit(^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})rpckit"
+      R"rpckit($)rpckit",
+      R"rpckit(^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})rpckit"
+      R"rpckit($)rpckit");
   return re;
 }
 const rpckit::codec::Pattern& pattern_1() {
   static const rpckit::codec::Pattern re(
-      R"rpckit(^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)(-(0|[1-9][0-9]*|[0-9]*[a-zA-Z-][0-9a-zA-Z-]*)(\.(0|[1-9][0-9]*|[0-9]*[a-zA-Z-][0-9a-zA-Z-]*))*)?(\+[0-9a-zA-Z-]+(\.[0-9a-zA-Z-]+)*)?$)rpckit",
-      R"rpckit(^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)(-(0|[1-9][0-9]*|[0-9]*[a-zA-Z-][0-9a-zA-Z-]*)(\.(0|[1-9][0-9]*|[0-9]*[a-zA-Z-][0-9a-zA-Z-]*))*)?(\+[0-9a-zA-Z-]+(\.[0-9a-zA-Z-]+)*)?$)rpckit");
+      R"rpckit(^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)(-(0|[1-9][0-9]*|[0-9]*[a-z)rpckit"
+      R"rpckit(A-Z-][0-9a-zA-Z-]*)(\.(0|[1-9][0-9]*|[0-9]*[a-zA-Z-][0-9a-zA-Z-]*))*)?(\+[0-9)rpckit"
+      R"rpckit(a-zA-Z-]+(\.[0-9a-zA-Z-]+)*)?$)rpckit",
+      R"rpckit(^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)(-(0|[1-9][0-9]*|[0-9]*[a-z)rpckit"
+      R"rpckit(A-Z-][0-9a-zA-Z-]*)(\.(0|[1-9][0-9]*|[0-9]*[a-zA-Z-][0-9a-zA-Z-]*))*)?(\+[0-9)rpckit"
+      R"rpckit(a-zA-Z-]+(\.[0-9a-zA-Z-]+)*)?$)rpckit");
   return re;
 }
 const rpckit::codec::Pattern& pattern_2() {
   static const rpckit::codec::Pattern re(
-      R"rpckit([^\t\n\x{0B}\f\r \x{A0}\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000}\x{FEFF}])rpckit",
+      R"rpckit([^\t\n\x{0B}\f\r \x{A0}\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{20)rpckit"
+      R"rpckit(5F}\x{3000}\x{FEFF}])rpckit",
       R"rpckit(\S)rpckit");
   return re;
 }
@@ -142,7 +149,8 @@ namespace {
 constexpr auto kSnapshotModelMembers = rpckit::codec::members(
     rpckit::codec::required("selectedModel", &SnapshotModel::selectedModel),
     rpckit::codec::required("selectedThinking", &SnapshotModel::selectedThinking),
-    rpckit::codec::required("selectedOpenRouterProvider", &SnapshotModel::selectedOpenRouterProvider),
+    rpckit::codec::required("selectedOpenRouterProvider",
+                            &SnapshotModel::selectedOpenRouterProvider),
     rpckit::codec::required("selectedProvider", &SnapshotModel::selectedProvider));
 }  // namespace
 RPCKIT_OBJECT_CODEC(SnapshotModel)
@@ -153,7 +161,8 @@ namespace {
 void check_SnapshotSessions_count(const std::int64_t& value, rpckit::codec::DecodePath& path) {
   rpckit::codec::check_range(static_cast<double>(value), 0.0, std::nullopt, path);
 }
-void check_SnapshotSessions_ids(const std::vector<std::string>& value, rpckit::codec::DecodePath& path) {
+void check_SnapshotSessions_ids(const std::vector<std::string>& value,
+                                rpckit::codec::DecodePath& path) {
   for (std::size_t i0 = 0; i0 < value.size(); ++i0) {
     rpckit::codec::DecodePath::Index scope0(path, i0);
     rpckit::codec::check_pattern(value[i0], pattern_0(), path,
@@ -222,7 +231,8 @@ constexpr auto kImageAttachmentMembers = rpckit::codec::members(
     rpckit::codec::required("path", &ImageAttachment::path),
     rpckit::codec::required("mimeType", &ImageAttachment::mimeType),
     rpckit::codec::required("dataUrl", &ImageAttachment::dataUrl),
-    rpckit::codec::required("byteSize", &ImageAttachment::byteSize, check_ImageAttachment_byteSize));
+    rpckit::codec::required("byteSize", &ImageAttachment::byteSize,
+                            check_ImageAttachment_byteSize));
 }  // namespace
 RPCKIT_OBJECT_CODEC(ImageAttachment)
 
@@ -286,7 +296,8 @@ void check_SessionState_createdAt(const std::string& value, rpckit::codec::Decod
 void check_SessionState_updatedAt(const std::string& value, rpckit::codec::DecodePath& path) {
   rpckit::codec::check_date_time(value, path);
 }
-void check_SessionState_pendingSteerCount(const std::int64_t& value, rpckit::codec::DecodePath& path) {
+void check_SessionState_pendingSteerCount(const std::int64_t& value,
+                                          rpckit::codec::DecodePath& path) {
   rpckit::codec::check_range(static_cast<double>(value), 0.0, std::nullopt, path);
 }
 constexpr auto kSessionStateMembers = rpckit::codec::members(
@@ -298,7 +309,8 @@ constexpr auto kSessionStateMembers = rpckit::codec::members(
     rpckit::codec::required("messages", &SessionState::messages),
     rpckit::codec::required("history", &SessionState::history),
     rpckit::codec::required("queue", &SessionState::queue),
-    rpckit::codec::required("pendingSteerCount", &SessionState::pendingSteerCount, check_SessionState_pendingSteerCount),
+    rpckit::codec::required("pendingSteerCount", &SessionState::pendingSteerCount,
+                            check_SessionState_pendingSteerCount),
     rpckit::codec::required("conversationProvider", &SessionState::conversationProvider),
     rpckit::codec::required("activeSessionId", &SessionState::activeSessionId),
     rpckit::codec::required("contextTokenEstimate", &SessionState::contextTokenEstimate),
@@ -421,7 +433,8 @@ RPCKIT_OBJECT_CODEC(AntigravityUsageResult)
 // ---- ChatSessionSummary
 
 namespace {
-void check_ChatSessionSummary_messageCount(const std::int64_t& value, rpckit::codec::DecodePath& path) {
+void check_ChatSessionSummary_messageCount(const std::int64_t& value,
+                                           rpckit::codec::DecodePath& path) {
   rpckit::codec::check_range(static_cast<double>(value), 0.0, std::nullopt, path);
 }
 constexpr auto kChatSessionSummaryMembers = rpckit::codec::members(
@@ -433,7 +446,8 @@ constexpr auto kChatSessionSummaryMembers = rpckit::codec::members(
     rpckit::codec::optional("openRouterProvider", &ChatSessionSummary::openRouterProvider),
     rpckit::codec::required("createdAt", &ChatSessionSummary::createdAt),
     rpckit::codec::required("updatedAt", &ChatSessionSummary::updatedAt),
-    rpckit::codec::required("messageCount", &ChatSessionSummary::messageCount, check_ChatSessionSummary_messageCount),
+    rpckit::codec::required("messageCount", &ChatSessionSummary::messageCount,
+                            check_ChatSessionSummary_messageCount),
     rpckit::codec::required("rolloutPath", &ChatSessionSummary::rolloutPath));
 }  // namespace
 RPCKIT_OBJECT_CODEC(ChatSessionSummary)
@@ -441,7 +455,8 @@ RPCKIT_OBJECT_CODEC(ChatSessionSummary)
 // ---- ChatSessionRecord
 
 namespace {
-void check_ChatSessionRecord_messageCount(const std::int64_t& value, rpckit::codec::DecodePath& path) {
+void check_ChatSessionRecord_messageCount(const std::int64_t& value,
+                                          rpckit::codec::DecodePath& path) {
   rpckit::codec::check_range(static_cast<double>(value), 0.0, std::nullopt, path);
 }
 constexpr auto kChatSessionRecordMembers = rpckit::codec::members(
@@ -453,7 +468,8 @@ constexpr auto kChatSessionRecordMembers = rpckit::codec::members(
     rpckit::codec::optional("openRouterProvider", &ChatSessionRecord::openRouterProvider),
     rpckit::codec::required("createdAt", &ChatSessionRecord::createdAt),
     rpckit::codec::required("updatedAt", &ChatSessionRecord::updatedAt),
-    rpckit::codec::required("messageCount", &ChatSessionRecord::messageCount, check_ChatSessionRecord_messageCount),
+    rpckit::codec::required("messageCount", &ChatSessionRecord::messageCount,
+                            check_ChatSessionRecord_messageCount),
     rpckit::codec::required("rolloutPath", &ChatSessionRecord::rolloutPath),
     rpckit::codec::required("messages", &ChatSessionRecord::messages));
 }  // namespace
@@ -462,19 +478,23 @@ RPCKIT_OBJECT_CODEC(ChatSessionRecord)
 // ---- SessionStatusPayload
 
 namespace {
-void check_SessionStatusPayload_session_id(const std::string& value, rpckit::codec::DecodePath& path) {
+void check_SessionStatusPayload_session_id(const std::string& value,
+                                           rpckit::codec::DecodePath& path) {
   rpckit::codec::check_pattern(value, pattern_0(), path,
       R"rpckit(expected a UUID)rpckit");
 }
-void check_SessionStatusPayload_turn_id(const std::optional<std::string>& value, rpckit::codec::DecodePath& path) {
+void check_SessionStatusPayload_turn_id(const std::optional<std::string>& value,
+                                        rpckit::codec::DecodePath& path) {
   rpckit::codec::check_pattern((*value), pattern_0(), path,
       R"rpckit(expected a UUID)rpckit");
 }
 constexpr auto kSessionStatusPayloadMembers = rpckit::codec::members(
-    rpckit::codec::required("session_id", &SessionStatusPayload::session_id, check_SessionStatusPayload_session_id),
+    rpckit::codec::required("session_id", &SessionStatusPayload::session_id,
+                            check_SessionStatusPayload_session_id),
     rpckit::codec::required("pending", &SessionStatusPayload::pending),
     rpckit::codec::required("status_label", &SessionStatusPayload::status_label),
-    rpckit::codec::optional("turn_id", &SessionStatusPayload::turn_id, check_SessionStatusPayload_turn_id));
+    rpckit::codec::optional("turn_id", &SessionStatusPayload::turn_id,
+                            check_SessionStatusPayload_turn_id));
 }  // namespace
 RPCKIT_OBJECT_CODEC(SessionStatusPayload)
 
@@ -486,7 +506,8 @@ void check_SessionStatusEvent_timestamp(const std::string& value, rpckit::codec:
 }
 constexpr auto kSessionStatusEventMembers = rpckit::codec::members(
     rpckit::codec::constant("type", "\"session.status\""),
-    rpckit::codec::required("timestamp", &SessionStatusEvent::timestamp, check_SessionStatusEvent_timestamp),
+    rpckit::codec::required("timestamp", &SessionStatusEvent::timestamp,
+                            check_SessionStatusEvent_timestamp),
     rpckit::codec::required("payload", &SessionStatusEvent::payload));
 }  // namespace
 RPCKIT_OBJECT_CODEC(SessionStatusEvent)
@@ -494,12 +515,14 @@ RPCKIT_OBJECT_CODEC(SessionStatusEvent)
 // ---- SessionMessageAppendedPayload
 
 namespace {
-void check_SessionMessageAppendedPayload_session_id(const std::string& value, rpckit::codec::DecodePath& path) {
+void check_SessionMessageAppendedPayload_session_id(const std::string& value,
+                                                    rpckit::codec::DecodePath& path) {
   rpckit::codec::check_pattern(value, pattern_0(), path,
       R"rpckit(expected a UUID)rpckit");
 }
 constexpr auto kSessionMessageAppendedPayloadMembers = rpckit::codec::members(
-    rpckit::codec::required("session_id", &SessionMessageAppendedPayload::session_id, check_SessionMessageAppendedPayload_session_id),
+    rpckit::codec::required("session_id", &SessionMessageAppendedPayload::session_id,
+                            check_SessionMessageAppendedPayload_session_id),
     rpckit::codec::required("message", &SessionMessageAppendedPayload::message));
 }  // namespace
 RPCKIT_OBJECT_CODEC(SessionMessageAppendedPayload)
@@ -507,12 +530,14 @@ RPCKIT_OBJECT_CODEC(SessionMessageAppendedPayload)
 // ---- SessionMessageAppendedEvent
 
 namespace {
-void check_SessionMessageAppendedEvent_timestamp(const std::string& value, rpckit::codec::DecodePath& path) {
+void check_SessionMessageAppendedEvent_timestamp(const std::string& value,
+                                                 rpckit::codec::DecodePath& path) {
   rpckit::codec::check_date_time(value, path);
 }
 constexpr auto kSessionMessageAppendedEventMembers = rpckit::codec::members(
     rpckit::codec::constant("type", "\"session.message.appended\""),
-    rpckit::codec::required("timestamp", &SessionMessageAppendedEvent::timestamp, check_SessionMessageAppendedEvent_timestamp),
+    rpckit::codec::required("timestamp", &SessionMessageAppendedEvent::timestamp,
+                            check_SessionMessageAppendedEvent_timestamp),
     rpckit::codec::required("payload", &SessionMessageAppendedEvent::payload));
 }  // namespace
 RPCKIT_OBJECT_CODEC(SessionMessageAppendedEvent)
@@ -520,17 +545,21 @@ RPCKIT_OBJECT_CODEC(SessionMessageAppendedEvent)
 // ---- SessionStreamChunkPayload
 
 namespace {
-void check_SessionStreamChunkPayload_session_id(const std::string& value, rpckit::codec::DecodePath& path) {
+void check_SessionStreamChunkPayload_session_id(const std::string& value,
+                                                rpckit::codec::DecodePath& path) {
   rpckit::codec::check_pattern(value, pattern_0(), path,
       R"rpckit(expected a UUID)rpckit");
 }
-void check_SessionStreamChunkPayload_turn_id(const std::string& value, rpckit::codec::DecodePath& path) {
+void check_SessionStreamChunkPayload_turn_id(const std::string& value,
+                                             rpckit::codec::DecodePath& path) {
   rpckit::codec::check_pattern(value, pattern_0(), path,
       R"rpckit(expected a UUID)rpckit");
 }
 constexpr auto kSessionStreamChunkPayloadMembers = rpckit::codec::members(
-    rpckit::codec::required("session_id", &SessionStreamChunkPayload::session_id, check_SessionStreamChunkPayload_session_id),
-    rpckit::codec::required("turn_id", &SessionStreamChunkPayload::turn_id, check_SessionStreamChunkPayload_turn_id),
+    rpckit::codec::required("session_id", &SessionStreamChunkPayload::session_id,
+                            check_SessionStreamChunkPayload_session_id),
+    rpckit::codec::required("turn_id", &SessionStreamChunkPayload::turn_id,
+                            check_SessionStreamChunkPayload_turn_id),
     rpckit::codec::required("chunk", &SessionStreamChunkPayload::chunk));
 }  // namespace
 RPCKIT_OBJECT_CODEC(SessionStreamChunkPayload)
@@ -538,12 +567,14 @@ RPCKIT_OBJECT_CODEC(SessionStreamChunkPayload)
 // ---- SessionStreamChunkEvent
 
 namespace {
-void check_SessionStreamChunkEvent_timestamp(const std::string& value, rpckit::codec::DecodePath& path) {
+void check_SessionStreamChunkEvent_timestamp(const std::string& value,
+                                             rpckit::codec::DecodePath& path) {
   rpckit::codec::check_date_time(value, path);
 }
 constexpr auto kSessionStreamChunkEventMembers = rpckit::codec::members(
     rpckit::codec::constant("type", "\"session.stream.chunk\""),
-    rpckit::codec::required("timestamp", &SessionStreamChunkEvent::timestamp, check_SessionStreamChunkEvent_timestamp),
+    rpckit::codec::required("timestamp", &SessionStreamChunkEvent::timestamp,
+                            check_SessionStreamChunkEvent_timestamp),
     rpckit::codec::required("payload", &SessionStreamChunkEvent::payload));
 }  // namespace
 RPCKIT_OBJECT_CODEC(SessionStreamChunkEvent)
@@ -551,7 +582,8 @@ RPCKIT_OBJECT_CODEC(SessionStreamChunkEvent)
 // ---- SessionToolPayload
 
 namespace {
-void check_SessionToolPayload_session_id(const std::string& value, rpckit::codec::DecodePath& path) {
+void check_SessionToolPayload_session_id(const std::string& value,
+                                         rpckit::codec::DecodePath& path) {
   rpckit::codec::check_pattern(value, pattern_0(), path,
       R"rpckit(expected a UUID)rpckit");
 }
@@ -560,8 +592,10 @@ void check_SessionToolPayload_turn_id(const std::string& value, rpckit::codec::D
       R"rpckit(expected a UUID)rpckit");
 }
 constexpr auto kSessionToolPayloadMembers = rpckit::codec::members(
-    rpckit::codec::required("session_id", &SessionToolPayload::session_id, check_SessionToolPayload_session_id),
-    rpckit::codec::required("turn_id", &SessionToolPayload::turn_id, check_SessionToolPayload_turn_id),
+    rpckit::codec::required("session_id", &SessionToolPayload::session_id,
+                            check_SessionToolPayload_session_id),
+    rpckit::codec::required("turn_id", &SessionToolPayload::turn_id,
+                            check_SessionToolPayload_turn_id),
     rpckit::codec::required("data", &SessionToolPayload::data));
 }  // namespace
 RPCKIT_OBJECT_CODEC(SessionToolPayload)
@@ -569,12 +603,14 @@ RPCKIT_OBJECT_CODEC(SessionToolPayload)
 // ---- SessionToolCallStartedEvent
 
 namespace {
-void check_SessionToolCallStartedEvent_timestamp(const std::string& value, rpckit::codec::DecodePath& path) {
+void check_SessionToolCallStartedEvent_timestamp(const std::string& value,
+                                                 rpckit::codec::DecodePath& path) {
   rpckit::codec::check_date_time(value, path);
 }
 constexpr auto kSessionToolCallStartedEventMembers = rpckit::codec::members(
     rpckit::codec::constant("type", "\"session.tool.call.started\""),
-    rpckit::codec::required("timestamp", &SessionToolCallStartedEvent::timestamp, check_SessionToolCallStartedEvent_timestamp),
+    rpckit::codec::required("timestamp", &SessionToolCallStartedEvent::timestamp,
+                            check_SessionToolCallStartedEvent_timestamp),
     rpckit::codec::required("payload", &SessionToolCallStartedEvent::payload));
 }  // namespace
 RPCKIT_OBJECT_CODEC(SessionToolCallStartedEvent)
@@ -582,12 +618,14 @@ RPCKIT_OBJECT_CODEC(SessionToolCallStartedEvent)
 // ---- SessionToolCallCompletedEvent
 
 namespace {
-void check_SessionToolCallCompletedEvent_timestamp(const std::string& value, rpckit::codec::DecodePath& path) {
+void check_SessionToolCallCompletedEvent_timestamp(const std::string& value,
+                                                   rpckit::codec::DecodePath& path) {
   rpckit::codec::check_date_time(value, path);
 }
 constexpr auto kSessionToolCallCompletedEventMembers = rpckit::codec::members(
     rpckit::codec::constant("type", "\"session.tool.call.completed\""),
-    rpckit::codec::required("timestamp", &SessionToolCallCompletedEvent::timestamp, check_SessionToolCallCompletedEvent_timestamp),
+    rpckit::codec::required("timestamp", &SessionToolCallCompletedEvent::timestamp,
+                            check_SessionToolCallCompletedEvent_timestamp),
     rpckit::codec::required("payload", &SessionToolCallCompletedEvent::payload));
 }  // namespace
 RPCKIT_OBJECT_CODEC(SessionToolCallCompletedEvent)
@@ -595,12 +633,14 @@ RPCKIT_OBJECT_CODEC(SessionToolCallCompletedEvent)
 // ---- SessionToolResultsEvent
 
 namespace {
-void check_SessionToolResultsEvent_timestamp(const std::string& value, rpckit::codec::DecodePath& path) {
+void check_SessionToolResultsEvent_timestamp(const std::string& value,
+                                             rpckit::codec::DecodePath& path) {
   rpckit::codec::check_date_time(value, path);
 }
 constexpr auto kSessionToolResultsEventMembers = rpckit::codec::members(
     rpckit::codec::constant("type", "\"session.tool.results\""),
-    rpckit::codec::required("timestamp", &SessionToolResultsEvent::timestamp, check_SessionToolResultsEvent_timestamp),
+    rpckit::codec::required("timestamp", &SessionToolResultsEvent::timestamp,
+                            check_SessionToolResultsEvent_timestamp),
     rpckit::codec::required("payload", &SessionToolResultsEvent::payload));
 }  // namespace
 RPCKIT_OBJECT_CODEC(SessionToolResultsEvent)
@@ -608,33 +648,41 @@ RPCKIT_OBJECT_CODEC(SessionToolResultsEvent)
 // ---- SessionCompletedPayload
 
 namespace {
-void check_SessionCompletedPayload_session_id(const std::string& value, rpckit::codec::DecodePath& path) {
+void check_SessionCompletedPayload_session_id(const std::string& value,
+                                              rpckit::codec::DecodePath& path) {
   rpckit::codec::check_pattern(value, pattern_0(), path,
       R"rpckit(expected a UUID)rpckit");
 }
-void check_SessionCompletedPayload_turn_id(const std::string& value, rpckit::codec::DecodePath& path) {
+void check_SessionCompletedPayload_turn_id(const std::string& value,
+                                           rpckit::codec::DecodePath& path) {
   rpckit::codec::check_pattern(value, pattern_0(), path,
       R"rpckit(expected a UUID)rpckit");
 }
-void check_SessionCompletedPayload_answer_length(const std::int64_t& value, rpckit::codec::DecodePath& path) {
+void check_SessionCompletedPayload_answer_length(const std::int64_t& value,
+                                                 rpckit::codec::DecodePath& path) {
   rpckit::codec::check_range(static_cast<double>(value), 0.0, std::nullopt, path);
 }
 constexpr auto kSessionCompletedPayloadMembers = rpckit::codec::members(
-    rpckit::codec::required("session_id", &SessionCompletedPayload::session_id, check_SessionCompletedPayload_session_id),
-    rpckit::codec::required("turn_id", &SessionCompletedPayload::turn_id, check_SessionCompletedPayload_turn_id),
-    rpckit::codec::required("answer_length", &SessionCompletedPayload::answer_length, check_SessionCompletedPayload_answer_length));
+    rpckit::codec::required("session_id", &SessionCompletedPayload::session_id,
+                            check_SessionCompletedPayload_session_id),
+    rpckit::codec::required("turn_id", &SessionCompletedPayload::turn_id,
+                            check_SessionCompletedPayload_turn_id),
+    rpckit::codec::required("answer_length", &SessionCompletedPayload::answer_length,
+                            check_SessionCompletedPayload_answer_length));
 }  // namespace
 RPCKIT_OBJECT_CODEC(SessionCompletedPayload)
 
 // ---- SessionCompletedEvent
 
 namespace {
-void check_SessionCompletedEvent_timestamp(const std::string& value, rpckit::codec::DecodePath& path) {
+void check_SessionCompletedEvent_timestamp(const std::string& value,
+                                           rpckit::codec::DecodePath& path) {
   rpckit::codec::check_date_time(value, path);
 }
 constexpr auto kSessionCompletedEventMembers = rpckit::codec::members(
     rpckit::codec::constant("type", "\"session.completed\""),
-    rpckit::codec::required("timestamp", &SessionCompletedEvent::timestamp, check_SessionCompletedEvent_timestamp),
+    rpckit::codec::required("timestamp", &SessionCompletedEvent::timestamp,
+                            check_SessionCompletedEvent_timestamp),
     rpckit::codec::required("payload", &SessionCompletedEvent::payload));
 }  // namespace
 RPCKIT_OBJECT_CODEC(SessionCompletedEvent)
@@ -642,17 +690,21 @@ RPCKIT_OBJECT_CODEC(SessionCompletedEvent)
 // ---- SessionInterruptedPayload
 
 namespace {
-void check_SessionInterruptedPayload_session_id(const std::string& value, rpckit::codec::DecodePath& path) {
+void check_SessionInterruptedPayload_session_id(const std::string& value,
+                                                rpckit::codec::DecodePath& path) {
   rpckit::codec::check_pattern(value, pattern_0(), path,
       R"rpckit(expected a UUID)rpckit");
 }
-void check_SessionInterruptedPayload_turn_id(const std::string& value, rpckit::codec::DecodePath& path) {
+void check_SessionInterruptedPayload_turn_id(const std::string& value,
+                                             rpckit::codec::DecodePath& path) {
   rpckit::codec::check_pattern(value, pattern_0(), path,
       R"rpckit(expected a UUID)rpckit");
 }
 constexpr auto kSessionInterruptedPayloadMembers = rpckit::codec::members(
-    rpckit::codec::required("session_id", &SessionInterruptedPayload::session_id, check_SessionInterruptedPayload_session_id),
-    rpckit::codec::required("turn_id", &SessionInterruptedPayload::turn_id, check_SessionInterruptedPayload_turn_id),
+    rpckit::codec::required("session_id", &SessionInterruptedPayload::session_id,
+                            check_SessionInterruptedPayload_session_id),
+    rpckit::codec::required("turn_id", &SessionInterruptedPayload::turn_id,
+                            check_SessionInterruptedPayload_turn_id),
     rpckit::codec::required("partial_output", &SessionInterruptedPayload::partial_output));
 }  // namespace
 RPCKIT_OBJECT_CODEC(SessionInterruptedPayload)
@@ -660,12 +712,14 @@ RPCKIT_OBJECT_CODEC(SessionInterruptedPayload)
 // ---- SessionInterruptedEvent
 
 namespace {
-void check_SessionInterruptedEvent_timestamp(const std::string& value, rpckit::codec::DecodePath& path) {
+void check_SessionInterruptedEvent_timestamp(const std::string& value,
+                                             rpckit::codec::DecodePath& path) {
   rpckit::codec::check_date_time(value, path);
 }
 constexpr auto kSessionInterruptedEventMembers = rpckit::codec::members(
     rpckit::codec::constant("type", "\"session.interrupted\""),
-    rpckit::codec::required("timestamp", &SessionInterruptedEvent::timestamp, check_SessionInterruptedEvent_timestamp),
+    rpckit::codec::required("timestamp", &SessionInterruptedEvent::timestamp,
+                            check_SessionInterruptedEvent_timestamp),
     rpckit::codec::required("payload", &SessionInterruptedEvent::payload));
 }  // namespace
 RPCKIT_OBJECT_CODEC(SessionInterruptedEvent)
@@ -673,7 +727,8 @@ RPCKIT_OBJECT_CODEC(SessionInterruptedEvent)
 // ---- SessionErrorPayload
 
 namespace {
-void check_SessionErrorPayload_session_id(const std::string& value, rpckit::codec::DecodePath& path) {
+void check_SessionErrorPayload_session_id(const std::string& value,
+                                          rpckit::codec::DecodePath& path) {
   rpckit::codec::check_pattern(value, pattern_0(), path,
       R"rpckit(expected a UUID)rpckit");
 }
@@ -682,8 +737,10 @@ void check_SessionErrorPayload_turn_id(const std::string& value, rpckit::codec::
       R"rpckit(expected a UUID)rpckit");
 }
 constexpr auto kSessionErrorPayloadMembers = rpckit::codec::members(
-    rpckit::codec::required("session_id", &SessionErrorPayload::session_id, check_SessionErrorPayload_session_id),
-    rpckit::codec::required("turn_id", &SessionErrorPayload::turn_id, check_SessionErrorPayload_turn_id),
+    rpckit::codec::required("session_id", &SessionErrorPayload::session_id,
+                            check_SessionErrorPayload_session_id),
+    rpckit::codec::required("turn_id", &SessionErrorPayload::turn_id,
+                            check_SessionErrorPayload_turn_id),
     rpckit::codec::required("message", &SessionErrorPayload::message));
 }  // namespace
 RPCKIT_OBJECT_CODEC(SessionErrorPayload)
@@ -696,7 +753,8 @@ void check_SessionErrorEvent_timestamp(const std::string& value, rpckit::codec::
 }
 constexpr auto kSessionErrorEventMembers = rpckit::codec::members(
     rpckit::codec::constant("type", "\"session.error\""),
-    rpckit::codec::required("timestamp", &SessionErrorEvent::timestamp, check_SessionErrorEvent_timestamp),
+    rpckit::codec::required("timestamp", &SessionErrorEvent::timestamp,
+                            check_SessionErrorEvent_timestamp),
     rpckit::codec::required("payload", &SessionErrorEvent::payload));
 }  // namespace
 RPCKIT_OBJECT_CODEC(SessionErrorEvent)
@@ -712,12 +770,14 @@ RPCKIT_OBJECT_CODEC(AuthFlowStartedPayload)
 // ---- AuthFlowStartedEvent
 
 namespace {
-void check_AuthFlowStartedEvent_timestamp(const std::string& value, rpckit::codec::DecodePath& path) {
+void check_AuthFlowStartedEvent_timestamp(const std::string& value,
+                                          rpckit::codec::DecodePath& path) {
   rpckit::codec::check_date_time(value, path);
 }
 constexpr auto kAuthFlowStartedEventMembers = rpckit::codec::members(
     rpckit::codec::constant("type", "\"auth.flow.started\""),
-    rpckit::codec::required("timestamp", &AuthFlowStartedEvent::timestamp, check_AuthFlowStartedEvent_timestamp),
+    rpckit::codec::required("timestamp", &AuthFlowStartedEvent::timestamp,
+                            check_AuthFlowStartedEvent_timestamp),
     rpckit::codec::required("payload", &AuthFlowStartedEvent::payload));
 }  // namespace
 RPCKIT_OBJECT_CODEC(AuthFlowStartedEvent)
@@ -739,7 +799,8 @@ void check_AuthFlowUrlEvent_timestamp(const std::string& value, rpckit::codec::D
 }
 constexpr auto kAuthFlowUrlEventMembers = rpckit::codec::members(
     rpckit::codec::constant("type", "\"auth.flow.url\""),
-    rpckit::codec::required("timestamp", &AuthFlowUrlEvent::timestamp, check_AuthFlowUrlEvent_timestamp),
+    rpckit::codec::required("timestamp", &AuthFlowUrlEvent::timestamp,
+                            check_AuthFlowUrlEvent_timestamp),
     rpckit::codec::required("payload", &AuthFlowUrlEvent::payload));
 }  // namespace
 RPCKIT_OBJECT_CODEC(AuthFlowUrlEvent)
@@ -759,12 +820,14 @@ RPCKIT_OBJECT_CODEC(AuthFlowDeviceCodePayload)
 // ---- AuthFlowDeviceCodeEvent
 
 namespace {
-void check_AuthFlowDeviceCodeEvent_timestamp(const std::string& value, rpckit::codec::DecodePath& path) {
+void check_AuthFlowDeviceCodeEvent_timestamp(const std::string& value,
+                                             rpckit::codec::DecodePath& path) {
   rpckit::codec::check_date_time(value, path);
 }
 constexpr auto kAuthFlowDeviceCodeEventMembers = rpckit::codec::members(
     rpckit::codec::constant("type", "\"auth.flow.device_code\""),
-    rpckit::codec::required("timestamp", &AuthFlowDeviceCodeEvent::timestamp, check_AuthFlowDeviceCodeEvent_timestamp),
+    rpckit::codec::required("timestamp", &AuthFlowDeviceCodeEvent::timestamp,
+                            check_AuthFlowDeviceCodeEvent_timestamp),
     rpckit::codec::required("payload", &AuthFlowDeviceCodeEvent::payload));
 }  // namespace
 RPCKIT_OBJECT_CODEC(AuthFlowDeviceCodeEvent)
@@ -794,7 +857,8 @@ void to_json(nlohmann::json& j, const AuthFlowCompletedPayload& value) {
   std::visit([&j](const auto& member) { j = member; }, value.value);
 }
 
-void decode(const nlohmann::json& j, AuthFlowCompletedPayload& value, rpckit::codec::DecodePath& path) {
+void decode(const nlohmann::json& j, AuthFlowCompletedPayload& value,
+            rpckit::codec::DecodePath& path) {
   rpckit::codec::expect_object(j, path);
   const std::string& tag = rpckit::codec::discriminator(j, "provider", path);
   if (tag == "openai") {
@@ -845,12 +909,14 @@ void from_json(const nlohmann::json& j, AuthFlowCompletedPayload& value) {
 // ---- AuthFlowCompletedEvent
 
 namespace {
-void check_AuthFlowCompletedEvent_timestamp(const std::string& value, rpckit::codec::DecodePath& path) {
+void check_AuthFlowCompletedEvent_timestamp(const std::string& value,
+                                            rpckit::codec::DecodePath& path) {
   rpckit::codec::check_date_time(value, path);
 }
 constexpr auto kAuthFlowCompletedEventMembers = rpckit::codec::members(
     rpckit::codec::constant("type", "\"auth.flow.completed\""),
-    rpckit::codec::required("timestamp", &AuthFlowCompletedEvent::timestamp, check_AuthFlowCompletedEvent_timestamp),
+    rpckit::codec::required("timestamp", &AuthFlowCompletedEvent::timestamp,
+                            check_AuthFlowCompletedEvent_timestamp),
     rpckit::codec::required("payload", &AuthFlowCompletedEvent::payload));
 }  // namespace
 RPCKIT_OBJECT_CODEC(AuthFlowCompletedEvent)
@@ -867,12 +933,14 @@ RPCKIT_OBJECT_CODEC(AuthFlowFailedPayload)
 // ---- AuthFlowFailedEvent
 
 namespace {
-void check_AuthFlowFailedEvent_timestamp(const std::string& value, rpckit::codec::DecodePath& path) {
+void check_AuthFlowFailedEvent_timestamp(const std::string& value,
+                                         rpckit::codec::DecodePath& path) {
   rpckit::codec::check_date_time(value, path);
 }
 constexpr auto kAuthFlowFailedEventMembers = rpckit::codec::members(
     rpckit::codec::constant("type", "\"auth.flow.failed\""),
-    rpckit::codec::required("timestamp", &AuthFlowFailedEvent::timestamp, check_AuthFlowFailedEvent_timestamp),
+    rpckit::codec::required("timestamp", &AuthFlowFailedEvent::timestamp,
+                            check_AuthFlowFailedEvent_timestamp),
     rpckit::codec::required("payload", &AuthFlowFailedEvent::payload));
 }  // namespace
 RPCKIT_OBJECT_CODEC(AuthFlowFailedEvent)
@@ -880,13 +948,15 @@ RPCKIT_OBJECT_CODEC(AuthFlowFailedEvent)
 // ---- StateChangedPayload
 
 namespace {
-void check_StateChangedPayload_session_id(const std::optional<std::string>& value, rpckit::codec::DecodePath& path) {
+void check_StateChangedPayload_session_id(const std::optional<std::string>& value,
+                                          rpckit::codec::DecodePath& path) {
   rpckit::codec::check_pattern((*value), pattern_0(), path,
       R"rpckit(expected a UUID)rpckit");
 }
 constexpr auto kStateChangedPayloadMembers = rpckit::codec::members(
     rpckit::codec::required("reason", &StateChangedPayload::reason),
-    rpckit::codec::optional("session_id", &StateChangedPayload::session_id, check_StateChangedPayload_session_id),
+    rpckit::codec::optional("session_id", &StateChangedPayload::session_id,
+                            check_StateChangedPayload_session_id),
     rpckit::codec::required("snapshot", &StateChangedPayload::snapshot));
 }  // namespace
 RPCKIT_OBJECT_CODEC(StateChangedPayload)
@@ -899,7 +969,8 @@ void check_StateChangedEvent_timestamp(const std::string& value, rpckit::codec::
 }
 constexpr auto kStateChangedEventMembers = rpckit::codec::members(
     rpckit::codec::constant("type", "\"state.changed\""),
-    rpckit::codec::required("timestamp", &StateChangedEvent::timestamp, check_StateChangedEvent_timestamp),
+    rpckit::codec::required("timestamp", &StateChangedEvent::timestamp,
+                            check_StateChangedEvent_timestamp),
     rpckit::codec::required("payload", &StateChangedEvent::payload));
 }  // namespace
 RPCKIT_OBJECT_CODEC(StateChangedEvent)
@@ -907,17 +978,21 @@ RPCKIT_OBJECT_CODEC(StateChangedEvent)
 // ---- SessionDebugPayload
 
 namespace {
-void check_SessionDebugPayload_session_id(const std::string& value, rpckit::codec::DecodePath& path) {
+void check_SessionDebugPayload_session_id(const std::string& value,
+                                          rpckit::codec::DecodePath& path) {
   rpckit::codec::check_pattern(value, pattern_0(), path,
       R"rpckit(expected a UUID)rpckit");
 }
-void check_SessionDebugPayload_turn_id(const std::optional<std::string>& value, rpckit::codec::DecodePath& path) {
+void check_SessionDebugPayload_turn_id(const std::optional<std::string>& value,
+                                       rpckit::codec::DecodePath& path) {
   rpckit::codec::check_pattern((*value), pattern_0(), path,
       R"rpckit(expected a UUID)rpckit");
 }
 constexpr auto kSessionDebugPayloadMembers = rpckit::codec::members(
-    rpckit::codec::required("session_id", &SessionDebugPayload::session_id, check_SessionDebugPayload_session_id),
-    rpckit::codec::optional("turn_id", &SessionDebugPayload::turn_id, check_SessionDebugPayload_turn_id),
+    rpckit::codec::required("session_id", &SessionDebugPayload::session_id,
+                            check_SessionDebugPayload_session_id),
+    rpckit::codec::optional("turn_id", &SessionDebugPayload::turn_id,
+                            check_SessionDebugPayload_turn_id),
     rpckit::codec::required("stage", &SessionDebugPayload::stage),
     rpckit::codec::required("data", &SessionDebugPayload::data));
 }  // namespace
@@ -931,7 +1006,8 @@ void check_SessionDebugEvent_timestamp(const std::string& value, rpckit::codec::
 }
 constexpr auto kSessionDebugEventMembers = rpckit::codec::members(
     rpckit::codec::constant("type", "\"session.debug\""),
-    rpckit::codec::required("timestamp", &SessionDebugEvent::timestamp, check_SessionDebugEvent_timestamp),
+    rpckit::codec::required("timestamp", &SessionDebugEvent::timestamp,
+                            check_SessionDebugEvent_timestamp),
     rpckit::codec::required("payload", &SessionDebugEvent::payload));
 }  // namespace
 RPCKIT_OBJECT_CODEC(SessionDebugEvent)
@@ -939,15 +1015,18 @@ RPCKIT_OBJECT_CODEC(SessionDebugEvent)
 // ---- SessionContextEstimatePayload
 
 namespace {
-void check_SessionContextEstimatePayload_session_id(const std::string& value, rpckit::codec::DecodePath& path) {
+void check_SessionContextEstimatePayload_session_id(const std::string& value,
+                                                    rpckit::codec::DecodePath& path) {
   rpckit::codec::check_pattern(value, pattern_0(), path,
       R"rpckit(expected a UUID)rpckit");
 }
 constexpr auto kSessionContextEstimatePayloadMembers = rpckit::codec::members(
-    rpckit::codec::required("session_id", &SessionContextEstimatePayload::session_id, check_SessionContextEstimatePayload_session_id),
+    rpckit::codec::required("session_id", &SessionContextEstimatePayload::session_id,
+                            check_SessionContextEstimatePayload_session_id),
     rpckit::codec::required("provider", &SessionContextEstimatePayload::provider),
     rpckit::codec::required("source", &SessionContextEstimatePayload::source),
-    rpckit::codec::required("total_tokens_estimate", &SessionContextEstimatePayload::total_tokens_estimate),
+    rpckit::codec::required("total_tokens_estimate",
+                            &SessionContextEstimatePayload::total_tokens_estimate),
     rpckit::codec::required("breakdown", &SessionContextEstimatePayload::breakdown));
 }  // namespace
 RPCKIT_OBJECT_CODEC(SessionContextEstimatePayload)
@@ -955,12 +1034,14 @@ RPCKIT_OBJECT_CODEC(SessionContextEstimatePayload)
 // ---- SessionContextEstimateEvent
 
 namespace {
-void check_SessionContextEstimateEvent_timestamp(const std::string& value, rpckit::codec::DecodePath& path) {
+void check_SessionContextEstimateEvent_timestamp(const std::string& value,
+                                                 rpckit::codec::DecodePath& path) {
   rpckit::codec::check_date_time(value, path);
 }
 constexpr auto kSessionContextEstimateEventMembers = rpckit::codec::members(
     rpckit::codec::constant("type", "\"session.context.estimate\""),
-    rpckit::codec::required("timestamp", &SessionContextEstimateEvent::timestamp, check_SessionContextEstimateEvent_timestamp),
+    rpckit::codec::required("timestamp", &SessionContextEstimateEvent::timestamp,
+                            check_SessionContextEstimateEvent_timestamp),
     rpckit::codec::required("payload", &SessionContextEstimateEvent::payload));
 }  // namespace
 RPCKIT_OBJECT_CODEC(SessionContextEstimateEvent)
@@ -968,33 +1049,41 @@ RPCKIT_OBJECT_CODEC(SessionContextEstimateEvent)
 // ---- CompactionStartedPayload
 
 namespace {
-void check_CompactionStartedPayload_session_id(const std::string& value, rpckit::codec::DecodePath& path) {
+void check_CompactionStartedPayload_session_id(const std::string& value,
+                                               rpckit::codec::DecodePath& path) {
   rpckit::codec::check_pattern(value, pattern_0(), path,
       R"rpckit(expected a UUID)rpckit");
 }
-void check_CompactionStartedPayload_turn_id(const std::optional<std::string>& value, rpckit::codec::DecodePath& path) {
+void check_CompactionStartedPayload_turn_id(const std::optional<std::string>& value,
+                                            rpckit::codec::DecodePath& path) {
   rpckit::codec::check_pattern((*value), pattern_0(), path,
       R"rpckit(expected a UUID)rpckit");
 }
 constexpr auto kCompactionStartedPayloadMembers = rpckit::codec::members(
-    rpckit::codec::required("session_id", &CompactionStartedPayload::session_id, check_CompactionStartedPayload_session_id),
-    rpckit::codec::optional("turn_id", &CompactionStartedPayload::turn_id, check_CompactionStartedPayload_turn_id),
+    rpckit::codec::required("session_id", &CompactionStartedPayload::session_id,
+                            check_CompactionStartedPayload_session_id),
+    rpckit::codec::optional("turn_id", &CompactionStartedPayload::turn_id,
+                            check_CompactionStartedPayload_turn_id),
     rpckit::codec::required("reason", &CompactionStartedPayload::reason),
-    rpckit::codec::required("anchor_event_index_before", &CompactionStartedPayload::anchor_event_index_before),
+    rpckit::codec::required("anchor_event_index_before",
+                            &CompactionStartedPayload::anchor_event_index_before),
     rpckit::codec::required("event_count", &CompactionStartedPayload::event_count),
-    rpckit::codec::required("context_window_tokens", &CompactionStartedPayload::context_window_tokens));
+    rpckit::codec::required("context_window_tokens",
+                            &CompactionStartedPayload::context_window_tokens));
 }  // namespace
 RPCKIT_OBJECT_CODEC(CompactionStartedPayload)
 
 // ---- CompactionStartedEvent
 
 namespace {
-void check_CompactionStartedEvent_timestamp(const std::string& value, rpckit::codec::DecodePath& path) {
+void check_CompactionStartedEvent_timestamp(const std::string& value,
+                                            rpckit::codec::DecodePath& path) {
   rpckit::codec::check_date_time(value, path);
 }
 constexpr auto kCompactionStartedEventMembers = rpckit::codec::members(
     rpckit::codec::constant("type", "\"compaction.started\""),
-    rpckit::codec::required("timestamp", &CompactionStartedEvent::timestamp, check_CompactionStartedEvent_timestamp),
+    rpckit::codec::required("timestamp", &CompactionStartedEvent::timestamp,
+                            check_CompactionStartedEvent_timestamp),
     rpckit::codec::required("payload", &CompactionStartedEvent::payload));
 }  // namespace
 RPCKIT_OBJECT_CODEC(CompactionStartedEvent)
@@ -1002,33 +1091,42 @@ RPCKIT_OBJECT_CODEC(CompactionStartedEvent)
 // ---- CompactionAnchorSelectedPayload
 
 namespace {
-void check_CompactionAnchorSelectedPayload_session_id(const std::string& value, rpckit::codec::DecodePath& path) {
+void check_CompactionAnchorSelectedPayload_session_id(const std::string& value,
+                                                      rpckit::codec::DecodePath& path) {
   rpckit::codec::check_pattern(value, pattern_0(), path,
       R"rpckit(expected a UUID)rpckit");
 }
-void check_CompactionAnchorSelectedPayload_turn_id(const std::optional<std::string>& value, rpckit::codec::DecodePath& path) {
+void check_CompactionAnchorSelectedPayload_turn_id(const std::optional<std::string>& value,
+                                                   rpckit::codec::DecodePath& path) {
   rpckit::codec::check_pattern((*value), pattern_0(), path,
       R"rpckit(expected a UUID)rpckit");
 }
 constexpr auto kCompactionAnchorSelectedPayloadMembers = rpckit::codec::members(
-    rpckit::codec::required("session_id", &CompactionAnchorSelectedPayload::session_id, check_CompactionAnchorSelectedPayload_session_id),
-    rpckit::codec::optional("turn_id", &CompactionAnchorSelectedPayload::turn_id, check_CompactionAnchorSelectedPayload_turn_id),
+    rpckit::codec::required("session_id", &CompactionAnchorSelectedPayload::session_id,
+                            check_CompactionAnchorSelectedPayload_session_id),
+    rpckit::codec::optional("turn_id", &CompactionAnchorSelectedPayload::turn_id,
+                            check_CompactionAnchorSelectedPayload_turn_id),
     rpckit::codec::required("reason", &CompactionAnchorSelectedPayload::reason),
-    rpckit::codec::required("anchor_event_index_before", &CompactionAnchorSelectedPayload::anchor_event_index_before),
-    rpckit::codec::required("anchor_event_index_after", &CompactionAnchorSelectedPayload::anchor_event_index_after),
-    rpckit::codec::required("delta_event_count", &CompactionAnchorSelectedPayload::delta_event_count));
+    rpckit::codec::required("anchor_event_index_before",
+                            &CompactionAnchorSelectedPayload::anchor_event_index_before),
+    rpckit::codec::required("anchor_event_index_after",
+                            &CompactionAnchorSelectedPayload::anchor_event_index_after),
+    rpckit::codec::required("delta_event_count",
+                            &CompactionAnchorSelectedPayload::delta_event_count));
 }  // namespace
 RPCKIT_OBJECT_CODEC(CompactionAnchorSelectedPayload)
 
 // ---- CompactionAnchorSelectedEvent
 
 namespace {
-void check_CompactionAnchorSelectedEvent_timestamp(const std::string& value, rpckit::codec::DecodePath& path) {
+void check_CompactionAnchorSelectedEvent_timestamp(const std::string& value,
+                                                   rpckit::codec::DecodePath& path) {
   rpckit::codec::check_date_time(value, path);
 }
 constexpr auto kCompactionAnchorSelectedEventMembers = rpckit::codec::members(
     rpckit::codec::constant("type", "\"compaction.anchor_selected\""),
-    rpckit::codec::required("timestamp", &CompactionAnchorSelectedEvent::timestamp, check_CompactionAnchorSelectedEvent_timestamp),
+    rpckit::codec::required("timestamp", &CompactionAnchorSelectedEvent::timestamp,
+                            check_CompactionAnchorSelectedEvent_timestamp),
     rpckit::codec::required("payload", &CompactionAnchorSelectedEvent::payload));
 }  // namespace
 RPCKIT_OBJECT_CODEC(CompactionAnchorSelectedEvent)
@@ -1036,31 +1134,39 @@ RPCKIT_OBJECT_CODEC(CompactionAnchorSelectedEvent)
 // ---- CompactionSummaryMergedPayload
 
 namespace {
-void check_CompactionSummaryMergedPayload_session_id(const std::string& value, rpckit::codec::DecodePath& path) {
+void check_CompactionSummaryMergedPayload_session_id(const std::string& value,
+                                                     rpckit::codec::DecodePath& path) {
   rpckit::codec::check_pattern(value, pattern_0(), path,
       R"rpckit(expected a UUID)rpckit");
 }
-void check_CompactionSummaryMergedPayload_turn_id(const std::optional<std::string>& value, rpckit::codec::DecodePath& path) {
+void check_CompactionSummaryMergedPayload_turn_id(const std::optional<std::string>& value,
+                                                  rpckit::codec::DecodePath& path) {
   rpckit::codec::check_pattern((*value), pattern_0(), path,
       R"rpckit(expected a UUID)rpckit");
 }
 constexpr auto kCompactionSummaryMergedPayloadMembers = rpckit::codec::members(
-    rpckit::codec::required("session_id", &CompactionSummaryMergedPayload::session_id, check_CompactionSummaryMergedPayload_session_id),
-    rpckit::codec::optional("turn_id", &CompactionSummaryMergedPayload::turn_id, check_CompactionSummaryMergedPayload_turn_id),
-    rpckit::codec::required("summary_updated_at", &CompactionSummaryMergedPayload::summary_updated_at),
-    rpckit::codec::required("anchor_event_index_after", &CompactionSummaryMergedPayload::anchor_event_index_after));
+    rpckit::codec::required("session_id", &CompactionSummaryMergedPayload::session_id,
+                            check_CompactionSummaryMergedPayload_session_id),
+    rpckit::codec::optional("turn_id", &CompactionSummaryMergedPayload::turn_id,
+                            check_CompactionSummaryMergedPayload_turn_id),
+    rpckit::codec::required("summary_updated_at",
+                            &CompactionSummaryMergedPayload::summary_updated_at),
+    rpckit::codec::required("anchor_event_index_after",
+                            &CompactionSummaryMergedPayload::anchor_event_index_after));
 }  // namespace
 RPCKIT_OBJECT_CODEC(CompactionSummaryMergedPayload)
 
 // ---- CompactionSummaryMergedEvent
 
 namespace {
-void check_CompactionSummaryMergedEvent_timestamp(const std::string& value, rpckit::codec::DecodePath& path) {
+void check_CompactionSummaryMergedEvent_timestamp(const std::string& value,
+                                                  rpckit::codec::DecodePath& path) {
   rpckit::codec::check_date_time(value, path);
 }
 constexpr auto kCompactionSummaryMergedEventMembers = rpckit::codec::members(
     rpckit::codec::constant("type", "\"compaction.summary_merged\""),
-    rpckit::codec::required("timestamp", &CompactionSummaryMergedEvent::timestamp, check_CompactionSummaryMergedEvent_timestamp),
+    rpckit::codec::required("timestamp", &CompactionSummaryMergedEvent::timestamp,
+                            check_CompactionSummaryMergedEvent_timestamp),
     rpckit::codec::required("payload", &CompactionSummaryMergedEvent::payload));
 }  // namespace
 RPCKIT_OBJECT_CODEC(CompactionSummaryMergedEvent)
@@ -1068,38 +1174,50 @@ RPCKIT_OBJECT_CODEC(CompactionSummaryMergedEvent)
 // ---- CompactionCompletedPayload
 
 namespace {
-void check_CompactionCompletedPayload_session_id(const std::string& value, rpckit::codec::DecodePath& path) {
+void check_CompactionCompletedPayload_session_id(const std::string& value,
+                                                 rpckit::codec::DecodePath& path) {
   rpckit::codec::check_pattern(value, pattern_0(), path,
       R"rpckit(expected a UUID)rpckit");
 }
-void check_CompactionCompletedPayload_turn_id(const std::optional<std::string>& value, rpckit::codec::DecodePath& path) {
+void check_CompactionCompletedPayload_turn_id(const std::optional<std::string>& value,
+                                              rpckit::codec::DecodePath& path) {
   rpckit::codec::check_pattern((*value), pattern_0(), path,
       R"rpckit(expected a UUID)rpckit");
 }
 constexpr auto kCompactionCompletedPayloadMembers = rpckit::codec::members(
-    rpckit::codec::required("session_id", &CompactionCompletedPayload::session_id, check_CompactionCompletedPayload_session_id),
-    rpckit::codec::optional("turn_id", &CompactionCompletedPayload::turn_id, check_CompactionCompletedPayload_turn_id),
+    rpckit::codec::required("session_id", &CompactionCompletedPayload::session_id,
+                            check_CompactionCompletedPayload_session_id),
+    rpckit::codec::optional("turn_id", &CompactionCompletedPayload::turn_id,
+                            check_CompactionCompletedPayload_turn_id),
     rpckit::codec::required("compressed", &CompactionCompletedPayload::compressed),
     rpckit::codec::required("reason", &CompactionCompletedPayload::reason),
-    rpckit::codec::required("estimated_tokens_before", &CompactionCompletedPayload::estimated_tokens_before),
-    rpckit::codec::required("estimated_tokens_after", &CompactionCompletedPayload::estimated_tokens_after),
-    rpckit::codec::required("model_context_window", &CompactionCompletedPayload::model_context_window),
+    rpckit::codec::required("estimated_tokens_before",
+                            &CompactionCompletedPayload::estimated_tokens_before),
+    rpckit::codec::required("estimated_tokens_after",
+                            &CompactionCompletedPayload::estimated_tokens_after),
+    rpckit::codec::required("model_context_window",
+                            &CompactionCompletedPayload::model_context_window),
     rpckit::codec::required("target_limit", &CompactionCompletedPayload::target_limit),
-    rpckit::codec::required("high_watermark_limit", &CompactionCompletedPayload::high_watermark_limit),
-    rpckit::codec::required("anchor_event_index_before", &CompactionCompletedPayload::anchor_event_index_before),
-    rpckit::codec::required("anchor_event_index_after", &CompactionCompletedPayload::anchor_event_index_after));
+    rpckit::codec::required("high_watermark_limit",
+                            &CompactionCompletedPayload::high_watermark_limit),
+    rpckit::codec::required("anchor_event_index_before",
+                            &CompactionCompletedPayload::anchor_event_index_before),
+    rpckit::codec::required("anchor_event_index_after",
+                            &CompactionCompletedPayload::anchor_event_index_after));
 }  // namespace
 RPCKIT_OBJECT_CODEC(CompactionCompletedPayload)
 
 // ---- CompactionCompletedEvent
 
 namespace {
-void check_CompactionCompletedEvent_timestamp(const std::string& value, rpckit::codec::DecodePath& path) {
+void check_CompactionCompletedEvent_timestamp(const std::string& value,
+                                              rpckit::codec::DecodePath& path) {
   rpckit::codec::check_date_time(value, path);
 }
 constexpr auto kCompactionCompletedEventMembers = rpckit::codec::members(
     rpckit::codec::constant("type", "\"compaction.completed\""),
-    rpckit::codec::required("timestamp", &CompactionCompletedEvent::timestamp, check_CompactionCompletedEvent_timestamp),
+    rpckit::codec::required("timestamp", &CompactionCompletedEvent::timestamp,
+                            check_CompactionCompletedEvent_timestamp),
     rpckit::codec::required("payload", &CompactionCompletedEvent::payload));
 }  // namespace
 RPCKIT_OBJECT_CODEC(CompactionCompletedEvent)
@@ -1107,17 +1225,21 @@ RPCKIT_OBJECT_CODEC(CompactionCompletedEvent)
 // ---- CompactionFailedPayload
 
 namespace {
-void check_CompactionFailedPayload_session_id(const std::string& value, rpckit::codec::DecodePath& path) {
+void check_CompactionFailedPayload_session_id(const std::string& value,
+                                              rpckit::codec::DecodePath& path) {
   rpckit::codec::check_pattern(value, pattern_0(), path,
       R"rpckit(expected a UUID)rpckit");
 }
-void check_CompactionFailedPayload_turn_id(const std::optional<std::string>& value, rpckit::codec::DecodePath& path) {
+void check_CompactionFailedPayload_turn_id(const std::optional<std::string>& value,
+                                           rpckit::codec::DecodePath& path) {
   rpckit::codec::check_pattern((*value), pattern_0(), path,
       R"rpckit(expected a UUID)rpckit");
 }
 constexpr auto kCompactionFailedPayloadMembers = rpckit::codec::members(
-    rpckit::codec::required("session_id", &CompactionFailedPayload::session_id, check_CompactionFailedPayload_session_id),
-    rpckit::codec::optional("turn_id", &CompactionFailedPayload::turn_id, check_CompactionFailedPayload_turn_id),
+    rpckit::codec::required("session_id", &CompactionFailedPayload::session_id,
+                            check_CompactionFailedPayload_session_id),
+    rpckit::codec::optional("turn_id", &CompactionFailedPayload::turn_id,
+                            check_CompactionFailedPayload_turn_id),
     rpckit::codec::required("reason", &CompactionFailedPayload::reason),
     rpckit::codec::required("message", &CompactionFailedPayload::message));
 }  // namespace
@@ -1126,12 +1248,14 @@ RPCKIT_OBJECT_CODEC(CompactionFailedPayload)
 // ---- CompactionFailedEvent
 
 namespace {
-void check_CompactionFailedEvent_timestamp(const std::string& value, rpckit::codec::DecodePath& path) {
+void check_CompactionFailedEvent_timestamp(const std::string& value,
+                                           rpckit::codec::DecodePath& path) {
   rpckit::codec::check_date_time(value, path);
 }
 constexpr auto kCompactionFailedEventMembers = rpckit::codec::members(
     rpckit::codec::constant("type", "\"compaction.failed\""),
-    rpckit::codec::required("timestamp", &CompactionFailedEvent::timestamp, check_CompactionFailedEvent_timestamp),
+    rpckit::codec::required("timestamp", &CompactionFailedEvent::timestamp,
+                            check_CompactionFailedEvent_timestamp),
     rpckit::codec::required("payload", &CompactionFailedEvent::payload));
 }  // namespace
 RPCKIT_OBJECT_CODEC(CompactionFailedEvent)
@@ -1464,7 +1588,8 @@ constexpr auto kModelListResultMembers = rpckit::codec::members(
     rpckit::codec::required("selected_model", &ModelListResult::selected_model),
     rpckit::codec::required("selected_thinking", &ModelListResult::selected_thinking),
     rpckit::codec::required("selected_provider", &ModelListResult::selected_provider),
-    rpckit::codec::required("selected_openrouter_provider", &ModelListResult::selected_openrouter_provider));
+    rpckit::codec::required("selected_openrouter_provider",
+                            &ModelListResult::selected_openrouter_provider));
 }  // namespace
 RPCKIT_OBJECT_CODEC(ModelListResult)
 
@@ -1475,7 +1600,8 @@ constexpr auto kModelCommandOutputMembers = rpckit::codec::members(
     rpckit::codec::required("selected_model", &ModelCommandOutput::selected_model),
     rpckit::codec::required("selected_provider", &ModelCommandOutput::selected_provider),
     rpckit::codec::required("selected_thinking", &ModelCommandOutput::selected_thinking),
-    rpckit::codec::required("selected_openrouter_provider", &ModelCommandOutput::selected_openrouter_provider),
+    rpckit::codec::required("selected_openrouter_provider",
+                            &ModelCommandOutput::selected_openrouter_provider),
     rpckit::codec::required("available", &ModelCommandOutput::available));
 }  // namespace
 RPCKIT_OBJECT_CODEC(ModelCommandOutput)
@@ -1494,12 +1620,16 @@ namespace {
 constexpr auto kCompressCommandOutputMembers = rpckit::codec::members(
     rpckit::codec::required("compressed", &CompressCommandOutput::compressed),
     rpckit::codec::required("reason", &CompressCommandOutput::reason),
-    rpckit::codec::required("estimated_tokens_before", &CompressCommandOutput::estimated_tokens_before),
-    rpckit::codec::required("estimated_tokens_after", &CompressCommandOutput::estimated_tokens_after),
+    rpckit::codec::required("estimated_tokens_before",
+                            &CompressCommandOutput::estimated_tokens_before),
+    rpckit::codec::required("estimated_tokens_after",
+                            &CompressCommandOutput::estimated_tokens_after),
     rpckit::codec::required("model_context_window", &CompressCommandOutput::model_context_window),
     rpckit::codec::required("target_limit", &CompressCommandOutput::target_limit),
-    rpckit::codec::required("anchor_event_index_before", &CompressCommandOutput::anchor_event_index_before),
-    rpckit::codec::required("anchor_event_index_after", &CompressCommandOutput::anchor_event_index_after));
+    rpckit::codec::required("anchor_event_index_before",
+                            &CompressCommandOutput::anchor_event_index_before),
+    rpckit::codec::required("anchor_event_index_after",
+                            &CompressCommandOutput::anchor_event_index_after));
 }  // namespace
 RPCKIT_OBJECT_CODEC(CompressCommandOutput)
 
@@ -1539,7 +1669,8 @@ RPCKIT_OBJECT_CODEC(UnknownCommandOutput)
 // ---- ErrorData
 
 namespace {
-void check_ErrorData_supported(const std::optional<std::string>& value, rpckit::codec::DecodePath& path) {
+void check_ErrorData_supported(const std::optional<std::string>& value,
+                               rpckit::codec::DecodePath& path) {
   rpckit::codec::check_pattern((*value), pattern_1(), path,
       R"rpckit(expected a semver version (e.g. "1.0.0"))rpckit");
 }
@@ -1576,18 +1707,22 @@ RPCKIT_OBJECT_CODEC(HandshakeCapabilities)
 // ---- RpcHandshakeResult
 
 namespace {
-void check_RpcHandshakeResult_protocol_version(const std::string& value, rpckit::codec::DecodePath& path) {
+void check_RpcHandshakeResult_protocol_version(const std::string& value,
+                                               rpckit::codec::DecodePath& path) {
   rpckit::codec::check_pattern(value, pattern_1(), path,
       R"rpckit(expected a semver version (e.g. "1.0.0"))rpckit");
 }
-void check_RpcHandshakeResult_methods(const std::vector<std::string>& value, rpckit::codec::DecodePath& path) {
+void check_RpcHandshakeResult_methods(const std::vector<std::string>& value,
+                                      rpckit::codec::DecodePath& path) {
   rpckit::codec::check_unique(value, path);
 }
 constexpr auto kRpcHandshakeResultMembers = rpckit::codec::members(
-    rpckit::codec::required("protocol_version", &RpcHandshakeResult::protocol_version, check_RpcHandshakeResult_protocol_version),
+    rpckit::codec::required("protocol_version", &RpcHandshakeResult::protocol_version,
+                            check_RpcHandshakeResult_protocol_version),
     rpckit::codec::constant("server_name", "\"loaf\""),
     rpckit::codec::required("capabilities", &RpcHandshakeResult::capabilities),
-    rpckit::codec::required("methods", &RpcHandshakeResult::methods, check_RpcHandshakeResult_methods));
+    rpckit::codec::required("methods", &RpcHandshakeResult::methods,
+                            check_RpcHandshakeResult_methods));
 }  // namespace
 RPCKIT_OBJECT_CODEC(RpcHandshakeResult)
 
@@ -1658,12 +1793,14 @@ RPCKIT_OBJECT_CODEC(SessionCreateParams)
 // ---- SessionCreateResult
 
 namespace {
-void check_SessionCreateResult_session_id(const std::string& value, rpckit::codec::DecodePath& path) {
+void check_SessionCreateResult_session_id(const std::string& value,
+                                          rpckit::codec::DecodePath& path) {
   rpckit::codec::check_pattern(value, pattern_0(), path,
       R"rpckit(expected a UUID)rpckit");
 }
 constexpr auto kSessionCreateResultMembers = rpckit::codec::members(
-    rpckit::codec::required("session_id", &SessionCreateResult::session_id, check_SessionCreateResult_session_id),
+    rpckit::codec::required("session_id", &SessionCreateResult::session_id,
+                            check_SessionCreateResult_session_id),
     rpckit::codec::required("state", &SessionCreateResult::state));
 }  // namespace
 RPCKIT_OBJECT_CODEC(SessionCreateResult)
@@ -1676,7 +1813,8 @@ void check_SessionGetParams_session_id(const std::string& value, rpckit::codec::
       R"rpckit(expected a non-blank string)rpckit");
 }
 constexpr auto kSessionGetParamsMembers = rpckit::codec::members(
-    rpckit::codec::required("session_id", &SessionGetParams::session_id, check_SessionGetParams_session_id));
+    rpckit::codec::required("session_id", &SessionGetParams::session_id,
+                            check_SessionGetParams_session_id));
 }  // namespace
 RPCKIT_OBJECT_CODEC(SessionGetParams)
 
@@ -1688,7 +1826,8 @@ void check_SessionSendParams_session_id(const std::string& value, rpckit::codec:
       R"rpckit(expected a non-blank string)rpckit");
 }
 constexpr auto kSessionSendParamsMembers = rpckit::codec::members(
-    rpckit::codec::required("session_id", &SessionSendParams::session_id, check_SessionSendParams_session_id),
+    rpckit::codec::required("session_id", &SessionSendParams::session_id,
+                            check_SessionSendParams_session_id),
     rpckit::codec::optional("text", &SessionSendParams::text),
     rpckit::codec::optional("images", &SessionSendParams::images),
     rpckit::codec::optional("enqueue", &SessionSendParams::enqueue));
@@ -1707,8 +1846,10 @@ void check_SessionSendResult_turn_id(const std::string& value, rpckit::codec::De
       R"rpckit(expected a UUID)rpckit");
 }
 constexpr auto kSessionSendResultMembers = rpckit::codec::members(
-    rpckit::codec::required("session_id", &SessionSendResult::session_id, check_SessionSendResult_session_id),
-    rpckit::codec::required("turn_id", &SessionSendResult::turn_id, check_SessionSendResult_turn_id),
+    rpckit::codec::required("session_id", &SessionSendResult::session_id,
+                            check_SessionSendResult_session_id),
+    rpckit::codec::required("turn_id", &SessionSendResult::turn_id,
+                            check_SessionSendResult_turn_id),
     rpckit::codec::constant("accepted", "true"),
     rpckit::codec::required("queued", &SessionSendResult::queued));
 }  // namespace
@@ -1717,7 +1858,8 @@ RPCKIT_OBJECT_CODEC(SessionSendResult)
 // ---- SessionSteerParams
 
 namespace {
-void check_SessionSteerParams_session_id(const std::string& value, rpckit::codec::DecodePath& path) {
+void check_SessionSteerParams_session_id(const std::string& value,
+                                         rpckit::codec::DecodePath& path) {
   rpckit::codec::check_pattern(value, pattern_2(), path,
       R"rpckit(expected a non-blank string)rpckit");
 }
@@ -1726,7 +1868,8 @@ void check_SessionSteerParams_text(const std::string& value, rpckit::codec::Deco
       R"rpckit(expected a non-blank string)rpckit");
 }
 constexpr auto kSessionSteerParamsMembers = rpckit::codec::members(
-    rpckit::codec::required("session_id", &SessionSteerParams::session_id, check_SessionSteerParams_session_id),
+    rpckit::codec::required("session_id", &SessionSteerParams::session_id,
+                            check_SessionSteerParams_session_id),
     rpckit::codec::required("text", &SessionSteerParams::text, check_SessionSteerParams_text));
 }  // namespace
 RPCKIT_OBJECT_CODEC(SessionSteerParams)
@@ -1734,12 +1877,14 @@ RPCKIT_OBJECT_CODEC(SessionSteerParams)
 // ---- SessionSteerResult
 
 namespace {
-void check_SessionSteerResult_session_id(const std::string& value, rpckit::codec::DecodePath& path) {
+void check_SessionSteerResult_session_id(const std::string& value,
+                                         rpckit::codec::DecodePath& path) {
   rpckit::codec::check_pattern(value, pattern_0(), path,
       R"rpckit(expected a UUID)rpckit");
 }
 constexpr auto kSessionSteerResultMembers = rpckit::codec::members(
-    rpckit::codec::required("session_id", &SessionSteerResult::session_id, check_SessionSteerResult_session_id),
+    rpckit::codec::required("session_id", &SessionSteerResult::session_id,
+                            check_SessionSteerResult_session_id),
     rpckit::codec::required("accepted", &SessionSteerResult::accepted));
 }  // namespace
 RPCKIT_OBJECT_CODEC(SessionSteerResult)
@@ -1747,24 +1892,28 @@ RPCKIT_OBJECT_CODEC(SessionSteerResult)
 // ---- SessionInterruptParams
 
 namespace {
-void check_SessionInterruptParams_session_id(const std::string& value, rpckit::codec::DecodePath& path) {
+void check_SessionInterruptParams_session_id(const std::string& value,
+                                             rpckit::codec::DecodePath& path) {
   rpckit::codec::check_pattern(value, pattern_2(), path,
       R"rpckit(expected a non-blank string)rpckit");
 }
 constexpr auto kSessionInterruptParamsMembers = rpckit::codec::members(
-    rpckit::codec::required("session_id", &SessionInterruptParams::session_id, check_SessionInterruptParams_session_id));
+    rpckit::codec::required("session_id", &SessionInterruptParams::session_id,
+                            check_SessionInterruptParams_session_id));
 }  // namespace
 RPCKIT_OBJECT_CODEC(SessionInterruptParams)
 
 // ---- SessionInterruptResult
 
 namespace {
-void check_SessionInterruptResult_session_id(const std::string& value, rpckit::codec::DecodePath& path) {
+void check_SessionInterruptResult_session_id(const std::string& value,
+                                             rpckit::codec::DecodePath& path) {
   rpckit::codec::check_pattern(value, pattern_0(), path,
       R"rpckit(expected a UUID)rpckit");
 }
 constexpr auto kSessionInterruptResultMembers = rpckit::codec::members(
-    rpckit::codec::required("session_id", &SessionInterruptResult::session_id, check_SessionInterruptResult_session_id),
+    rpckit::codec::required("session_id", &SessionInterruptResult::session_id,
+                            check_SessionInterruptResult_session_id),
     rpckit::codec::required("interrupted", &SessionInterruptResult::interrupted));
 }  // namespace
 RPCKIT_OBJECT_CODEC(SessionInterruptResult)
@@ -1772,24 +1921,28 @@ RPCKIT_OBJECT_CODEC(SessionInterruptResult)
 // ---- SessionQueueListParams
 
 namespace {
-void check_SessionQueueListParams_session_id(const std::string& value, rpckit::codec::DecodePath& path) {
+void check_SessionQueueListParams_session_id(const std::string& value,
+                                             rpckit::codec::DecodePath& path) {
   rpckit::codec::check_pattern(value, pattern_2(), path,
       R"rpckit(expected a non-blank string)rpckit");
 }
 constexpr auto kSessionQueueListParamsMembers = rpckit::codec::members(
-    rpckit::codec::required("session_id", &SessionQueueListParams::session_id, check_SessionQueueListParams_session_id));
+    rpckit::codec::required("session_id", &SessionQueueListParams::session_id,
+                            check_SessionQueueListParams_session_id));
 }  // namespace
 RPCKIT_OBJECT_CODEC(SessionQueueListParams)
 
 // ---- SessionQueueListResult
 
 namespace {
-void check_SessionQueueListResult_session_id(const std::string& value, rpckit::codec::DecodePath& path) {
+void check_SessionQueueListResult_session_id(const std::string& value,
+                                             rpckit::codec::DecodePath& path) {
   rpckit::codec::check_pattern(value, pattern_0(), path,
       R"rpckit(expected a UUID)rpckit");
 }
 constexpr auto kSessionQueueListResultMembers = rpckit::codec::members(
-    rpckit::codec::required("session_id", &SessionQueueListResult::session_id, check_SessionQueueListResult_session_id),
+    rpckit::codec::required("session_id", &SessionQueueListResult::session_id,
+                            check_SessionQueueListResult_session_id),
     rpckit::codec::required("queue", &SessionQueueListResult::queue));
 }  // namespace
 RPCKIT_OBJECT_CODEC(SessionQueueListResult)
@@ -1797,45 +1950,55 @@ RPCKIT_OBJECT_CODEC(SessionQueueListResult)
 // ---- SessionQueueClearParams
 
 namespace {
-void check_SessionQueueClearParams_session_id(const std::string& value, rpckit::codec::DecodePath& path) {
+void check_SessionQueueClearParams_session_id(const std::string& value,
+                                              rpckit::codec::DecodePath& path) {
   rpckit::codec::check_pattern(value, pattern_2(), path,
       R"rpckit(expected a non-blank string)rpckit");
 }
 constexpr auto kSessionQueueClearParamsMembers = rpckit::codec::members(
-    rpckit::codec::required("session_id", &SessionQueueClearParams::session_id, check_SessionQueueClearParams_session_id));
+    rpckit::codec::required("session_id", &SessionQueueClearParams::session_id,
+                            check_SessionQueueClearParams_session_id));
 }  // namespace
 RPCKIT_OBJECT_CODEC(SessionQueueClearParams)
 
 // ---- SessionQueueClearResult
 
 namespace {
-void check_SessionQueueClearResult_session_id(const std::string& value, rpckit::codec::DecodePath& path) {
+void check_SessionQueueClearResult_session_id(const std::string& value,
+                                              rpckit::codec::DecodePath& path) {
   rpckit::codec::check_pattern(value, pattern_0(), path,
       R"rpckit(expected a UUID)rpckit");
 }
-void check_SessionQueueClearResult_cleared_count(const std::int64_t& value, rpckit::codec::DecodePath& path) {
+void check_SessionQueueClearResult_cleared_count(const std::int64_t& value,
+                                                 rpckit::codec::DecodePath& path) {
   rpckit::codec::check_range(static_cast<double>(value), 0.0, std::nullopt, path);
 }
 constexpr auto kSessionQueueClearResultMembers = rpckit::codec::members(
-    rpckit::codec::required("session_id", &SessionQueueClearResult::session_id, check_SessionQueueClearResult_session_id),
-    rpckit::codec::required("cleared_count", &SessionQueueClearResult::cleared_count, check_SessionQueueClearResult_cleared_count));
+    rpckit::codec::required("session_id", &SessionQueueClearResult::session_id,
+                            check_SessionQueueClearResult_session_id),
+    rpckit::codec::required("cleared_count", &SessionQueueClearResult::cleared_count,
+                            check_SessionQueueClearResult_cleared_count));
 }  // namespace
 RPCKIT_OBJECT_CODEC(SessionQueueClearResult)
 
 // ---- CommandExecuteParams
 
 namespace {
-void check_CommandExecuteParams_session_id(const std::string& value, rpckit::codec::DecodePath& path) {
+void check_CommandExecuteParams_session_id(const std::string& value,
+                                           rpckit::codec::DecodePath& path) {
   rpckit::codec::check_pattern(value, pattern_2(), path,
       R"rpckit(expected a non-blank string)rpckit");
 }
-void check_CommandExecuteParams_raw_command(const std::string& value, rpckit::codec::DecodePath& path) {
+void check_CommandExecuteParams_raw_command(const std::string& value,
+                                            rpckit::codec::DecodePath& path) {
   rpckit::codec::check_pattern(value, pattern_2(), path,
       R"rpckit(expected a non-blank string)rpckit");
 }
 constexpr auto kCommandExecuteParamsMembers = rpckit::codec::members(
-    rpckit::codec::required("session_id", &CommandExecuteParams::session_id, check_CommandExecuteParams_session_id),
-    rpckit::codec::required("raw_command", &CommandExecuteParams::raw_command, check_CommandExecuteParams_raw_command));
+    rpckit::codec::required("session_id", &CommandExecuteParams::session_id,
+                            check_CommandExecuteParams_session_id),
+    rpckit::codec::required("raw_command", &CommandExecuteParams::raw_command,
+                            check_CommandExecuteParams_raw_command));
 }  // namespace
 RPCKIT_OBJECT_CODEC(CommandExecuteParams)
 
@@ -1874,24 +2037,28 @@ RPCKIT_OBJECT_CODEC(AuthConnectAntigravityParams)
 // ---- AuthSetOpenrouterKeyParams
 
 namespace {
-void check_AuthSetOpenrouterKeyParams_api_key(const std::string& value, rpckit::codec::DecodePath& path) {
+void check_AuthSetOpenrouterKeyParams_api_key(const std::string& value,
+                                              rpckit::codec::DecodePath& path) {
   rpckit::codec::check_pattern(value, pattern_2(), path,
       R"rpckit(expected a non-blank string)rpckit");
 }
 constexpr auto kAuthSetOpenrouterKeyParamsMembers = rpckit::codec::members(
-    rpckit::codec::required("api_key", &AuthSetOpenrouterKeyParams::api_key, check_AuthSetOpenrouterKeyParams_api_key));
+    rpckit::codec::required("api_key", &AuthSetOpenrouterKeyParams::api_key,
+                            check_AuthSetOpenrouterKeyParams_api_key));
 }  // namespace
 RPCKIT_OBJECT_CODEC(AuthSetOpenrouterKeyParams)
 
 // ---- AuthSetOpenrouterKeyResult
 
 namespace {
-void check_AuthSetOpenrouterKeyResult_model_count(const std::int64_t& value, rpckit::codec::DecodePath& path) {
+void check_AuthSetOpenrouterKeyResult_model_count(const std::int64_t& value,
+                                                  rpckit::codec::DecodePath& path) {
   rpckit::codec::check_range(static_cast<double>(value), 0.0, std::nullopt, path);
 }
 constexpr auto kAuthSetOpenrouterKeyResultMembers = rpckit::codec::members(
     rpckit::codec::constant("configured", "true"),
-    rpckit::codec::required("model_count", &AuthSetOpenrouterKeyResult::model_count, check_AuthSetOpenrouterKeyResult_model_count),
+    rpckit::codec::required("model_count", &AuthSetOpenrouterKeyResult::model_count,
+                            check_AuthSetOpenrouterKeyResult_model_count),
     rpckit::codec::required("source", &AuthSetOpenrouterKeyResult::source));
 }  // namespace
 RPCKIT_OBJECT_CODEC(AuthSetOpenrouterKeyResult)
@@ -1904,7 +2071,8 @@ void check_AuthSetExaKeyParams_api_key(const std::string& value, rpckit::codec::
       R"rpckit(expected a non-blank string)rpckit");
 }
 constexpr auto kAuthSetExaKeyParamsMembers = rpckit::codec::members(
-    rpckit::codec::required("api_key", &AuthSetExaKeyParams::api_key, check_AuthSetExaKeyParams_api_key));
+    rpckit::codec::required("api_key", &AuthSetExaKeyParams::api_key,
+                            check_AuthSetExaKeyParams_api_key));
 }  // namespace
 RPCKIT_OBJECT_CODEC(AuthSetExaKeyParams)
 
@@ -1962,14 +2130,17 @@ void check_ModelSelectParams_model_id(const std::string& value, rpckit::codec::D
   rpckit::codec::check_pattern(value, pattern_2(), path,
       R"rpckit(expected a non-blank string)rpckit");
 }
-void check_ModelSelectParams_thinking_level(const std::string& value, rpckit::codec::DecodePath& path) {
+void check_ModelSelectParams_thinking_level(const std::string& value,
+                                            rpckit::codec::DecodePath& path) {
   rpckit::codec::check_pattern(value, pattern_2(), path,
       R"rpckit(expected a non-blank string)rpckit");
 }
 constexpr auto kModelSelectParamsMembers = rpckit::codec::members(
-    rpckit::codec::required("model_id", &ModelSelectParams::model_id, check_ModelSelectParams_model_id),
+    rpckit::codec::required("model_id", &ModelSelectParams::model_id,
+                            check_ModelSelectParams_model_id),
     rpckit::codec::required("provider", &ModelSelectParams::provider),
-    rpckit::codec::required("thinking_level", &ModelSelectParams::thinking_level, check_ModelSelectParams_thinking_level),
+    rpckit::codec::required("thinking_level", &ModelSelectParams::thinking_level,
+                            check_ModelSelectParams_thinking_level),
     rpckit::codec::optional("openrouter_provider", &ModelSelectParams::openrouter_provider),
     rpckit::codec::optional("session_id", &ModelSelectParams::session_id),
     rpckit::codec::optional("compress_immediately", &ModelSelectParams::compress_immediately));
@@ -1983,7 +2154,8 @@ constexpr auto kModelSelectResultMembers = rpckit::codec::members(
     rpckit::codec::required("selected_model", &ModelSelectResult::selected_model),
     rpckit::codec::required("selected_provider", &ModelSelectResult::selected_provider),
     rpckit::codec::required("selected_thinking", &ModelSelectResult::selected_thinking),
-    rpckit::codec::required("selected_openrouter_provider", &ModelSelectResult::selected_openrouter_provider),
+    rpckit::codec::required("selected_openrouter_provider",
+                            &ModelSelectResult::selected_openrouter_provider),
     rpckit::codec::optional("compression", &ModelSelectResult::compression));
 }  // namespace
 RPCKIT_OBJECT_CODEC(ModelSelectResult)
@@ -1991,12 +2163,14 @@ RPCKIT_OBJECT_CODEC(ModelSelectResult)
 // ---- ModelOpenrouterProvidersParams
 
 namespace {
-void check_ModelOpenrouterProvidersParams_model_id(const std::string& value, rpckit::codec::DecodePath& path) {
+void check_ModelOpenrouterProvidersParams_model_id(const std::string& value,
+                                                   rpckit::codec::DecodePath& path) {
   rpckit::codec::check_pattern(value, pattern_2(), path,
       R"rpckit(expected a non-blank string)rpckit");
 }
 constexpr auto kModelOpenrouterProvidersParamsMembers = rpckit::codec::members(
-    rpckit::codec::required("model_id", &ModelOpenrouterProvidersParams::model_id, check_ModelOpenrouterProvidersParams_model_id));
+    rpckit::codec::required("model_id", &ModelOpenrouterProvidersParams::model_id,
+                            check_ModelOpenrouterProvidersParams_model_id));
 }  // namespace
 RPCKIT_OBJECT_CODEC(ModelOpenrouterProvidersParams)
 
@@ -2065,24 +2239,28 @@ RPCKIT_OBJECT_CODEC(HistoryGetParams)
 // ---- HistoryClearSessionParams
 
 namespace {
-void check_HistoryClearSessionParams_session_id(const std::string& value, rpckit::codec::DecodePath& path) {
+void check_HistoryClearSessionParams_session_id(const std::string& value,
+                                                rpckit::codec::DecodePath& path) {
   rpckit::codec::check_pattern(value, pattern_2(), path,
       R"rpckit(expected a non-blank string)rpckit");
 }
 constexpr auto kHistoryClearSessionParamsMembers = rpckit::codec::members(
-    rpckit::codec::required("session_id", &HistoryClearSessionParams::session_id, check_HistoryClearSessionParams_session_id));
+    rpckit::codec::required("session_id", &HistoryClearSessionParams::session_id,
+                            check_HistoryClearSessionParams_session_id));
 }  // namespace
 RPCKIT_OBJECT_CODEC(HistoryClearSessionParams)
 
 // ---- HistoryClearSessionResult
 
 namespace {
-void check_HistoryClearSessionResult_session_id(const std::string& value, rpckit::codec::DecodePath& path) {
+void check_HistoryClearSessionResult_session_id(const std::string& value,
+                                                rpckit::codec::DecodePath& path) {
   rpckit::codec::check_pattern(value, pattern_0(), path,
       R"rpckit(expected a UUID)rpckit");
 }
 constexpr auto kHistoryClearSessionResultMembers = rpckit::codec::members(
-    rpckit::codec::required("session_id", &HistoryClearSessionResult::session_id, check_HistoryClearSessionResult_session_id),
+    rpckit::codec::required("session_id", &HistoryClearSessionResult::session_id,
+                            check_HistoryClearSessionResult_session_id),
     rpckit::codec::constant("cleared", "true"));
 }  // namespace
 RPCKIT_OBJECT_CODEC(HistoryClearSessionResult)

@@ -755,11 +755,13 @@ bool read_json(rpckit::codec::JsonReader& in, AntigravityModelUsage& value);
 struct AntigravityUsageSnapshot {
   std::vector<AntigravityModelUsage> models{};
 
-  friend bool operator==(const AntigravityUsageSnapshot&, const AntigravityUsageSnapshot&) = default;
+  friend bool operator==(const AntigravityUsageSnapshot&,
+                         const AntigravityUsageSnapshot&) = default;
 };
 void to_json(nlohmann::json& j, const AntigravityUsageSnapshot& value);
 void from_json(const nlohmann::json& j, AntigravityUsageSnapshot& value);
-void decode(const nlohmann::json& j, AntigravityUsageSnapshot& value, rpckit::codec::DecodePath& path);
+void decode(const nlohmann::json& j, AntigravityUsageSnapshot& value,
+            rpckit::codec::DecodePath& path);
 void write_json(std::string& out, const AntigravityUsageSnapshot& value);
 bool read_json(rpckit::codec::JsonReader& in, AntigravityUsageSnapshot& value);
 
@@ -776,7 +778,8 @@ struct AntigravityUsageResult {
 };
 void to_json(nlohmann::json& j, const AntigravityUsageResult& value);
 void from_json(const nlohmann::json& j, AntigravityUsageResult& value);
-void decode(const nlohmann::json& j, AntigravityUsageResult& value, rpckit::codec::DecodePath& path);
+void decode(const nlohmann::json& j, AntigravityUsageResult& value,
+            rpckit::codec::DecodePath& path);
 void write_json(std::string& out, const AntigravityUsageResult& value);
 bool read_json(rpckit::codec::JsonReader& in, AntigravityUsageResult& value);
 
@@ -966,11 +969,13 @@ struct SessionMessageAppendedPayload {
   std::string session_id{};
   UiMessage message{};
 
-  friend bool operator==(const SessionMessageAppendedPayload&, const SessionMessageAppendedPayload&) = default;
+  friend bool operator==(const SessionMessageAppendedPayload&,
+                         const SessionMessageAppendedPayload&) = default;
 };
 void to_json(nlohmann::json& j, const SessionMessageAppendedPayload& value);
 void from_json(const nlohmann::json& j, SessionMessageAppendedPayload& value);
-void decode(const nlohmann::json& j, SessionMessageAppendedPayload& value, rpckit::codec::DecodePath& path);
+void decode(const nlohmann::json& j, SessionMessageAppendedPayload& value,
+            rpckit::codec::DecodePath& path);
 void write_json(std::string& out, const SessionMessageAppendedPayload& value);
 bool read_json(rpckit::codec::JsonReader& in, SessionMessageAppendedPayload& value);
 
@@ -981,11 +986,13 @@ struct SessionMessageAppendedEvent {
   std::string timestamp{};
   SessionMessageAppendedPayload payload{};
 
-  friend bool operator==(const SessionMessageAppendedEvent&, const SessionMessageAppendedEvent&) = default;
+  friend bool operator==(const SessionMessageAppendedEvent&,
+                         const SessionMessageAppendedEvent&) = default;
 };
 void to_json(nlohmann::json& j, const SessionMessageAppendedEvent& value);
 void from_json(const nlohmann::json& j, SessionMessageAppendedEvent& value);
-void decode(const nlohmann::json& j, SessionMessageAppendedEvent& value, rpckit::codec::DecodePath& path);
+void decode(const nlohmann::json& j, SessionMessageAppendedEvent& value,
+            rpckit::codec::DecodePath& path);
 void write_json(std::string& out, const SessionMessageAppendedEvent& value);
 bool read_json(rpckit::codec::JsonReader& in, SessionMessageAppendedEvent& value);
 
@@ -997,11 +1004,13 @@ struct SessionStreamChunkPayload {
   std::string turn_id{};
   StreamChunk chunk{};
 
-  friend bool operator==(const SessionStreamChunkPayload&, const SessionStreamChunkPayload&) = default;
+  friend bool operator==(const SessionStreamChunkPayload&,
+                         const SessionStreamChunkPayload&) = default;
 };
 void to_json(nlohmann::json& j, const SessionStreamChunkPayload& value);
 void from_json(const nlohmann::json& j, SessionStreamChunkPayload& value);
-void decode(const nlohmann::json& j, SessionStreamChunkPayload& value, rpckit::codec::DecodePath& path);
+void decode(const nlohmann::json& j, SessionStreamChunkPayload& value,
+            rpckit::codec::DecodePath& path);
 void write_json(std::string& out, const SessionStreamChunkPayload& value);
 bool read_json(rpckit::codec::JsonReader& in, SessionStreamChunkPayload& value);
 
@@ -1016,7 +1025,8 @@ struct SessionStreamChunkEvent {
 };
 void to_json(nlohmann::json& j, const SessionStreamChunkEvent& value);
 void from_json(const nlohmann::json& j, SessionStreamChunkEvent& value);
-void decode(const nlohmann::json& j, SessionStreamChunkEvent& value, rpckit::codec::DecodePath& path);
+void decode(const nlohmann::json& j, SessionStreamChunkEvent& value,
+            rpckit::codec::DecodePath& path);
 void write_json(std::string& out, const SessionStreamChunkEvent& value);
 bool read_json(rpckit::codec::JsonReader& in, SessionStreamChunkEvent& value);
 
@@ -1046,11 +1056,13 @@ struct SessionToolCallStartedEvent {
   std::string timestamp{};
   SessionToolPayload payload{};
 
-  friend bool operator==(const SessionToolCallStartedEvent&, const SessionToolCallStartedEvent&) = default;
+  friend bool operator==(const SessionToolCallStartedEvent&,
+                         const SessionToolCallStartedEvent&) = default;
 };
 void to_json(nlohmann::json& j, const SessionToolCallStartedEvent& value);
 void from_json(const nlohmann::json& j, SessionToolCallStartedEvent& value);
-void decode(const nlohmann::json& j, SessionToolCallStartedEvent& value, rpckit::codec::DecodePath& path);
+void decode(const nlohmann::json& j, SessionToolCallStartedEvent& value,
+            rpckit::codec::DecodePath& path);
 void write_json(std::string& out, const SessionToolCallStartedEvent& value);
 bool read_json(rpckit::codec::JsonReader& in, SessionToolCallStartedEvent& value);
 
@@ -1061,11 +1073,13 @@ struct SessionToolCallCompletedEvent {
   std::string timestamp{};
   SessionToolPayload payload{};
 
-  friend bool operator==(const SessionToolCallCompletedEvent&, const SessionToolCallCompletedEvent&) = default;
+  friend bool operator==(const SessionToolCallCompletedEvent&,
+                         const SessionToolCallCompletedEvent&) = default;
 };
 void to_json(nlohmann::json& j, const SessionToolCallCompletedEvent& value);
 void from_json(const nlohmann::json& j, SessionToolCallCompletedEvent& value);
-void decode(const nlohmann::json& j, SessionToolCallCompletedEvent& value, rpckit::codec::DecodePath& path);
+void decode(const nlohmann::json& j, SessionToolCallCompletedEvent& value,
+            rpckit::codec::DecodePath& path);
 void write_json(std::string& out, const SessionToolCallCompletedEvent& value);
 bool read_json(rpckit::codec::JsonReader& in, SessionToolCallCompletedEvent& value);
 
@@ -1080,7 +1094,8 @@ struct SessionToolResultsEvent {
 };
 void to_json(nlohmann::json& j, const SessionToolResultsEvent& value);
 void from_json(const nlohmann::json& j, SessionToolResultsEvent& value);
-void decode(const nlohmann::json& j, SessionToolResultsEvent& value, rpckit::codec::DecodePath& path);
+void decode(const nlohmann::json& j, SessionToolResultsEvent& value,
+            rpckit::codec::DecodePath& path);
 void write_json(std::string& out, const SessionToolResultsEvent& value);
 bool read_json(rpckit::codec::JsonReader& in, SessionToolResultsEvent& value);
 
@@ -1097,7 +1112,8 @@ struct SessionCompletedPayload {
 };
 void to_json(nlohmann::json& j, const SessionCompletedPayload& value);
 void from_json(const nlohmann::json& j, SessionCompletedPayload& value);
-void decode(const nlohmann::json& j, SessionCompletedPayload& value, rpckit::codec::DecodePath& path);
+void decode(const nlohmann::json& j, SessionCompletedPayload& value,
+            rpckit::codec::DecodePath& path);
 void write_json(std::string& out, const SessionCompletedPayload& value);
 bool read_json(rpckit::codec::JsonReader& in, SessionCompletedPayload& value);
 
@@ -1125,11 +1141,13 @@ struct SessionInterruptedPayload {
   /// Some output had been produced.
   bool partial_output{};
 
-  friend bool operator==(const SessionInterruptedPayload&, const SessionInterruptedPayload&) = default;
+  friend bool operator==(const SessionInterruptedPayload&,
+                         const SessionInterruptedPayload&) = default;
 };
 void to_json(nlohmann::json& j, const SessionInterruptedPayload& value);
 void from_json(const nlohmann::json& j, SessionInterruptedPayload& value);
-void decode(const nlohmann::json& j, SessionInterruptedPayload& value, rpckit::codec::DecodePath& path);
+void decode(const nlohmann::json& j, SessionInterruptedPayload& value,
+            rpckit::codec::DecodePath& path);
 void write_json(std::string& out, const SessionInterruptedPayload& value);
 bool read_json(rpckit::codec::JsonReader& in, SessionInterruptedPayload& value);
 
@@ -1144,7 +1162,8 @@ struct SessionInterruptedEvent {
 };
 void to_json(nlohmann::json& j, const SessionInterruptedEvent& value);
 void from_json(const nlohmann::json& j, SessionInterruptedEvent& value);
-void decode(const nlohmann::json& j, SessionInterruptedEvent& value, rpckit::codec::DecodePath& path);
+void decode(const nlohmann::json& j, SessionInterruptedEvent& value,
+            rpckit::codec::DecodePath& path);
 void write_json(std::string& out, const SessionInterruptedEvent& value);
 bool read_json(rpckit::codec::JsonReader& in, SessionInterruptedEvent& value);
 
@@ -1188,7 +1207,8 @@ struct AuthFlowStartedPayload {
 };
 void to_json(nlohmann::json& j, const AuthFlowStartedPayload& value);
 void from_json(const nlohmann::json& j, AuthFlowStartedPayload& value);
-void decode(const nlohmann::json& j, AuthFlowStartedPayload& value, rpckit::codec::DecodePath& path);
+void decode(const nlohmann::json& j, AuthFlowStartedPayload& value,
+            rpckit::codec::DecodePath& path);
 void write_json(std::string& out, const AuthFlowStartedPayload& value);
 bool read_json(rpckit::codec::JsonReader& in, AuthFlowStartedPayload& value);
 
@@ -1248,11 +1268,13 @@ struct AuthFlowDeviceCodePayload {
   /// Lifetime of the code.
   double expires_in_seconds{};
 
-  friend bool operator==(const AuthFlowDeviceCodePayload&, const AuthFlowDeviceCodePayload&) = default;
+  friend bool operator==(const AuthFlowDeviceCodePayload&,
+                         const AuthFlowDeviceCodePayload&) = default;
 };
 void to_json(nlohmann::json& j, const AuthFlowDeviceCodePayload& value);
 void from_json(const nlohmann::json& j, AuthFlowDeviceCodePayload& value);
-void decode(const nlohmann::json& j, AuthFlowDeviceCodePayload& value, rpckit::codec::DecodePath& path);
+void decode(const nlohmann::json& j, AuthFlowDeviceCodePayload& value,
+            rpckit::codec::DecodePath& path);
 void write_json(std::string& out, const AuthFlowDeviceCodePayload& value);
 bool read_json(rpckit::codec::JsonReader& in, AuthFlowDeviceCodePayload& value);
 
@@ -1267,7 +1289,8 @@ struct AuthFlowDeviceCodeEvent {
 };
 void to_json(nlohmann::json& j, const AuthFlowDeviceCodeEvent& value);
 void from_json(const nlohmann::json& j, AuthFlowDeviceCodeEvent& value);
-void decode(const nlohmann::json& j, AuthFlowDeviceCodeEvent& value, rpckit::codec::DecodePath& path);
+void decode(const nlohmann::json& j, AuthFlowDeviceCodeEvent& value,
+            rpckit::codec::DecodePath& path);
 void write_json(std::string& out, const AuthFlowDeviceCodeEvent& value);
 bool read_json(rpckit::codec::JsonReader& in, AuthFlowDeviceCodeEvent& value);
 
@@ -1304,7 +1327,8 @@ struct AuthConnectOpenaiResult {
 };
 void to_json(nlohmann::json& j, const AuthConnectOpenaiResult& value);
 void from_json(const nlohmann::json& j, AuthConnectOpenaiResult& value);
-void decode(const nlohmann::json& j, AuthConnectOpenaiResult& value, rpckit::codec::DecodePath& path);
+void decode(const nlohmann::json& j, AuthConnectOpenaiResult& value,
+            rpckit::codec::DecodePath& path);
 void write_json(std::string& out, const AuthConnectOpenaiResult& value);
 bool read_json(rpckit::codec::JsonReader& in, AuthConnectOpenaiResult& value);
 
@@ -1314,11 +1338,13 @@ struct AuthConnectAntigravityResult {
   /// The account, or null.
   rpckit::Nullable<AntigravityProfile> profile{};
 
-  friend bool operator==(const AuthConnectAntigravityResult&, const AuthConnectAntigravityResult&) = default;
+  friend bool operator==(const AuthConnectAntigravityResult&,
+                         const AuthConnectAntigravityResult&) = default;
 };
 void to_json(nlohmann::json& j, const AuthConnectAntigravityResult& value);
 void from_json(const nlohmann::json& j, AuthConnectAntigravityResult& value);
-void decode(const nlohmann::json& j, AuthConnectAntigravityResult& value, rpckit::codec::DecodePath& path);
+void decode(const nlohmann::json& j, AuthConnectAntigravityResult& value,
+            rpckit::codec::DecodePath& path);
 void write_json(std::string& out, const AuthConnectAntigravityResult& value);
 bool read_json(rpckit::codec::JsonReader& in, AuthConnectAntigravityResult& value);
 
@@ -1329,11 +1355,13 @@ bool read_json(rpckit::codec::JsonReader& in, AuthConnectAntigravityResult& valu
 struct AuthFlowCompletedPayload {
   std::variant<AuthConnectOpenaiResult, AuthConnectAntigravityResult, rpckit::JsonValue> value;
 
-  friend bool operator==(const AuthFlowCompletedPayload&, const AuthFlowCompletedPayload&) = default;
+  friend bool operator==(const AuthFlowCompletedPayload&,
+                         const AuthFlowCompletedPayload&) = default;
 };
 void to_json(nlohmann::json& j, const AuthFlowCompletedPayload& value);
 void from_json(const nlohmann::json& j, AuthFlowCompletedPayload& value);
-void decode(const nlohmann::json& j, AuthFlowCompletedPayload& value, rpckit::codec::DecodePath& path);
+void decode(const nlohmann::json& j, AuthFlowCompletedPayload& value,
+            rpckit::codec::DecodePath& path);
 void write_json(std::string& out, const AuthFlowCompletedPayload& value);
 bool read_json(rpckit::codec::JsonReader& in, AuthFlowCompletedPayload& value);
 
@@ -1348,7 +1376,8 @@ struct AuthFlowCompletedEvent {
 };
 void to_json(nlohmann::json& j, const AuthFlowCompletedEvent& value);
 void from_json(const nlohmann::json& j, AuthFlowCompletedEvent& value);
-void decode(const nlohmann::json& j, AuthFlowCompletedEvent& value, rpckit::codec::DecodePath& path);
+void decode(const nlohmann::json& j, AuthFlowCompletedEvent& value,
+            rpckit::codec::DecodePath& path);
 void write_json(std::string& out, const AuthFlowCompletedEvent& value);
 bool read_json(rpckit::codec::JsonReader& in, AuthFlowCompletedEvent& value);
 
@@ -1457,11 +1486,13 @@ struct SessionContextEstimatePayload {
   std::int64_t total_tokens_estimate{};
   TokenBreakdown breakdown{};
 
-  friend bool operator==(const SessionContextEstimatePayload&, const SessionContextEstimatePayload&) = default;
+  friend bool operator==(const SessionContextEstimatePayload&,
+                         const SessionContextEstimatePayload&) = default;
 };
 void to_json(nlohmann::json& j, const SessionContextEstimatePayload& value);
 void from_json(const nlohmann::json& j, SessionContextEstimatePayload& value);
-void decode(const nlohmann::json& j, SessionContextEstimatePayload& value, rpckit::codec::DecodePath& path);
+void decode(const nlohmann::json& j, SessionContextEstimatePayload& value,
+            rpckit::codec::DecodePath& path);
 void write_json(std::string& out, const SessionContextEstimatePayload& value);
 bool read_json(rpckit::codec::JsonReader& in, SessionContextEstimatePayload& value);
 
@@ -1472,11 +1503,13 @@ struct SessionContextEstimateEvent {
   std::string timestamp{};
   SessionContextEstimatePayload payload{};
 
-  friend bool operator==(const SessionContextEstimateEvent&, const SessionContextEstimateEvent&) = default;
+  friend bool operator==(const SessionContextEstimateEvent&,
+                         const SessionContextEstimateEvent&) = default;
 };
 void to_json(nlohmann::json& j, const SessionContextEstimateEvent& value);
 void from_json(const nlohmann::json& j, SessionContextEstimateEvent& value);
-void decode(const nlohmann::json& j, SessionContextEstimateEvent& value, rpckit::codec::DecodePath& path);
+void decode(const nlohmann::json& j, SessionContextEstimateEvent& value,
+            rpckit::codec::DecodePath& path);
 void write_json(std::string& out, const SessionContextEstimateEvent& value);
 bool read_json(rpckit::codec::JsonReader& in, SessionContextEstimateEvent& value);
 
@@ -1491,11 +1524,13 @@ struct CompactionStartedPayload {
   std::int64_t event_count{};
   std::int64_t context_window_tokens{};
 
-  friend bool operator==(const CompactionStartedPayload&, const CompactionStartedPayload&) = default;
+  friend bool operator==(const CompactionStartedPayload&,
+                         const CompactionStartedPayload&) = default;
 };
 void to_json(nlohmann::json& j, const CompactionStartedPayload& value);
 void from_json(const nlohmann::json& j, CompactionStartedPayload& value);
-void decode(const nlohmann::json& j, CompactionStartedPayload& value, rpckit::codec::DecodePath& path);
+void decode(const nlohmann::json& j, CompactionStartedPayload& value,
+            rpckit::codec::DecodePath& path);
 void write_json(std::string& out, const CompactionStartedPayload& value);
 bool read_json(rpckit::codec::JsonReader& in, CompactionStartedPayload& value);
 
@@ -1510,7 +1545,8 @@ struct CompactionStartedEvent {
 };
 void to_json(nlohmann::json& j, const CompactionStartedEvent& value);
 void from_json(const nlohmann::json& j, CompactionStartedEvent& value);
-void decode(const nlohmann::json& j, CompactionStartedEvent& value, rpckit::codec::DecodePath& path);
+void decode(const nlohmann::json& j, CompactionStartedEvent& value,
+            rpckit::codec::DecodePath& path);
 void write_json(std::string& out, const CompactionStartedEvent& value);
 bool read_json(rpckit::codec::JsonReader& in, CompactionStartedEvent& value);
 
@@ -1525,11 +1561,13 @@ struct CompactionAnchorSelectedPayload {
   std::int64_t anchor_event_index_after{};
   std::int64_t delta_event_count{};
 
-  friend bool operator==(const CompactionAnchorSelectedPayload&, const CompactionAnchorSelectedPayload&) = default;
+  friend bool operator==(const CompactionAnchorSelectedPayload&,
+                         const CompactionAnchorSelectedPayload&) = default;
 };
 void to_json(nlohmann::json& j, const CompactionAnchorSelectedPayload& value);
 void from_json(const nlohmann::json& j, CompactionAnchorSelectedPayload& value);
-void decode(const nlohmann::json& j, CompactionAnchorSelectedPayload& value, rpckit::codec::DecodePath& path);
+void decode(const nlohmann::json& j, CompactionAnchorSelectedPayload& value,
+            rpckit::codec::DecodePath& path);
 void write_json(std::string& out, const CompactionAnchorSelectedPayload& value);
 bool read_json(rpckit::codec::JsonReader& in, CompactionAnchorSelectedPayload& value);
 
@@ -1540,11 +1578,13 @@ struct CompactionAnchorSelectedEvent {
   std::string timestamp{};
   CompactionAnchorSelectedPayload payload{};
 
-  friend bool operator==(const CompactionAnchorSelectedEvent&, const CompactionAnchorSelectedEvent&) = default;
+  friend bool operator==(const CompactionAnchorSelectedEvent&,
+                         const CompactionAnchorSelectedEvent&) = default;
 };
 void to_json(nlohmann::json& j, const CompactionAnchorSelectedEvent& value);
 void from_json(const nlohmann::json& j, CompactionAnchorSelectedEvent& value);
-void decode(const nlohmann::json& j, CompactionAnchorSelectedEvent& value, rpckit::codec::DecodePath& path);
+void decode(const nlohmann::json& j, CompactionAnchorSelectedEvent& value,
+            rpckit::codec::DecodePath& path);
 void write_json(std::string& out, const CompactionAnchorSelectedEvent& value);
 bool read_json(rpckit::codec::JsonReader& in, CompactionAnchorSelectedEvent& value);
 
@@ -1558,11 +1598,13 @@ struct CompactionSummaryMergedPayload {
   std::string summary_updated_at{};
   std::int64_t anchor_event_index_after{};
 
-  friend bool operator==(const CompactionSummaryMergedPayload&, const CompactionSummaryMergedPayload&) = default;
+  friend bool operator==(const CompactionSummaryMergedPayload&,
+                         const CompactionSummaryMergedPayload&) = default;
 };
 void to_json(nlohmann::json& j, const CompactionSummaryMergedPayload& value);
 void from_json(const nlohmann::json& j, CompactionSummaryMergedPayload& value);
-void decode(const nlohmann::json& j, CompactionSummaryMergedPayload& value, rpckit::codec::DecodePath& path);
+void decode(const nlohmann::json& j, CompactionSummaryMergedPayload& value,
+            rpckit::codec::DecodePath& path);
 void write_json(std::string& out, const CompactionSummaryMergedPayload& value);
 bool read_json(rpckit::codec::JsonReader& in, CompactionSummaryMergedPayload& value);
 
@@ -1573,11 +1615,13 @@ struct CompactionSummaryMergedEvent {
   std::string timestamp{};
   CompactionSummaryMergedPayload payload{};
 
-  friend bool operator==(const CompactionSummaryMergedEvent&, const CompactionSummaryMergedEvent&) = default;
+  friend bool operator==(const CompactionSummaryMergedEvent&,
+                         const CompactionSummaryMergedEvent&) = default;
 };
 void to_json(nlohmann::json& j, const CompactionSummaryMergedEvent& value);
 void from_json(const nlohmann::json& j, CompactionSummaryMergedEvent& value);
-void decode(const nlohmann::json& j, CompactionSummaryMergedEvent& value, rpckit::codec::DecodePath& path);
+void decode(const nlohmann::json& j, CompactionSummaryMergedEvent& value,
+            rpckit::codec::DecodePath& path);
 void write_json(std::string& out, const CompactionSummaryMergedEvent& value);
 bool read_json(rpckit::codec::JsonReader& in, CompactionSummaryMergedEvent& value);
 
@@ -1598,11 +1642,13 @@ struct CompactionCompletedPayload {
   std::int64_t anchor_event_index_before{};
   std::int64_t anchor_event_index_after{};
 
-  friend bool operator==(const CompactionCompletedPayload&, const CompactionCompletedPayload&) = default;
+  friend bool operator==(const CompactionCompletedPayload&,
+                         const CompactionCompletedPayload&) = default;
 };
 void to_json(nlohmann::json& j, const CompactionCompletedPayload& value);
 void from_json(const nlohmann::json& j, CompactionCompletedPayload& value);
-void decode(const nlohmann::json& j, CompactionCompletedPayload& value, rpckit::codec::DecodePath& path);
+void decode(const nlohmann::json& j, CompactionCompletedPayload& value,
+            rpckit::codec::DecodePath& path);
 void write_json(std::string& out, const CompactionCompletedPayload& value);
 bool read_json(rpckit::codec::JsonReader& in, CompactionCompletedPayload& value);
 
@@ -1613,11 +1659,13 @@ struct CompactionCompletedEvent {
   std::string timestamp{};
   CompactionCompletedPayload payload{};
 
-  friend bool operator==(const CompactionCompletedEvent&, const CompactionCompletedEvent&) = default;
+  friend bool operator==(const CompactionCompletedEvent&,
+                         const CompactionCompletedEvent&) = default;
 };
 void to_json(nlohmann::json& j, const CompactionCompletedEvent& value);
 void from_json(const nlohmann::json& j, CompactionCompletedEvent& value);
-void decode(const nlohmann::json& j, CompactionCompletedEvent& value, rpckit::codec::DecodePath& path);
+void decode(const nlohmann::json& j, CompactionCompletedEvent& value,
+            rpckit::codec::DecodePath& path);
 void write_json(std::string& out, const CompactionCompletedEvent& value);
 bool read_json(rpckit::codec::JsonReader& in, CompactionCompletedEvent& value);
 
@@ -1635,7 +1683,8 @@ struct CompactionFailedPayload {
 };
 void to_json(nlohmann::json& j, const CompactionFailedPayload& value);
 void from_json(const nlohmann::json& j, CompactionFailedPayload& value);
-void decode(const nlohmann::json& j, CompactionFailedPayload& value, rpckit::codec::DecodePath& path);
+void decode(const nlohmann::json& j, CompactionFailedPayload& value,
+            rpckit::codec::DecodePath& path);
 void write_json(std::string& out, const CompactionFailedPayload& value);
 bool read_json(rpckit::codec::JsonReader& in, CompactionFailedPayload& value);
 
@@ -1660,7 +1709,14 @@ bool read_json(rpckit::codec::JsonReader& in, CompactionFailedEvent& value);
 // Tagged by "type". A member this version does not know is kept whole as the
 // trailing rpckit::JsonValue alternative and re-encodes unchanged.
 struct EventEnvelope {
-  std::variant<SessionStatusEvent, SessionMessageAppendedEvent, SessionStreamChunkEvent, SessionToolCallStartedEvent, SessionToolCallCompletedEvent, SessionToolResultsEvent, SessionCompletedEvent, SessionInterruptedEvent, SessionErrorEvent, AuthFlowStartedEvent, AuthFlowUrlEvent, AuthFlowDeviceCodeEvent, AuthFlowCompletedEvent, AuthFlowFailedEvent, StateChangedEvent, SessionDebugEvent, SessionContextEstimateEvent, CompactionStartedEvent, CompactionAnchorSelectedEvent, CompactionSummaryMergedEvent, CompactionCompletedEvent, CompactionFailedEvent, rpckit::JsonValue> value;
+  std::variant<SessionStatusEvent, SessionMessageAppendedEvent, SessionStreamChunkEvent,
+               SessionToolCallStartedEvent, SessionToolCallCompletedEvent, SessionToolResultsEvent,
+               SessionCompletedEvent, SessionInterruptedEvent, SessionErrorEvent,
+               AuthFlowStartedEvent, AuthFlowUrlEvent, AuthFlowDeviceCodeEvent,
+               AuthFlowCompletedEvent, AuthFlowFailedEvent, StateChangedEvent, SessionDebugEvent,
+               SessionContextEstimateEvent, CompactionStartedEvent, CompactionAnchorSelectedEvent,
+               CompactionSummaryMergedEvent, CompactionCompletedEvent, CompactionFailedEvent,
+               rpckit::JsonValue> value;
 
   friend bool operator==(const EventEnvelope&, const EventEnvelope&) = default;
 };
@@ -1692,7 +1748,8 @@ struct OnboardingCommandOutput {
 };
 void to_json(nlohmann::json& j, const OnboardingCommandOutput& value);
 void from_json(const nlohmann::json& j, OnboardingCommandOutput& value);
-void decode(const nlohmann::json& j, OnboardingCommandOutput& value, rpckit::codec::DecodePath& path);
+void decode(const nlohmann::json& j, OnboardingCommandOutput& value,
+            rpckit::codec::DecodePath& path);
 void write_json(std::string& out, const OnboardingCommandOutput& value);
 bool read_json(rpckit::codec::JsonReader& in, OnboardingCommandOutput& value);
 
@@ -2142,7 +2199,8 @@ struct SessionInterruptParams {
 };
 void to_json(nlohmann::json& j, const SessionInterruptParams& value);
 void from_json(const nlohmann::json& j, SessionInterruptParams& value);
-void decode(const nlohmann::json& j, SessionInterruptParams& value, rpckit::codec::DecodePath& path);
+void decode(const nlohmann::json& j, SessionInterruptParams& value,
+            rpckit::codec::DecodePath& path);
 void write_json(std::string& out, const SessionInterruptParams& value);
 bool read_json(rpckit::codec::JsonReader& in, SessionInterruptParams& value);
 
@@ -2157,7 +2215,8 @@ struct SessionInterruptResult {
 };
 void to_json(nlohmann::json& j, const SessionInterruptResult& value);
 void from_json(const nlohmann::json& j, SessionInterruptResult& value);
-void decode(const nlohmann::json& j, SessionInterruptResult& value, rpckit::codec::DecodePath& path);
+void decode(const nlohmann::json& j, SessionInterruptResult& value,
+            rpckit::codec::DecodePath& path);
 void write_json(std::string& out, const SessionInterruptResult& value);
 bool read_json(rpckit::codec::JsonReader& in, SessionInterruptResult& value);
 
@@ -2170,7 +2229,8 @@ struct SessionQueueListParams {
 };
 void to_json(nlohmann::json& j, const SessionQueueListParams& value);
 void from_json(const nlohmann::json& j, SessionQueueListParams& value);
-void decode(const nlohmann::json& j, SessionQueueListParams& value, rpckit::codec::DecodePath& path);
+void decode(const nlohmann::json& j, SessionQueueListParams& value,
+            rpckit::codec::DecodePath& path);
 void write_json(std::string& out, const SessionQueueListParams& value);
 bool read_json(rpckit::codec::JsonReader& in, SessionQueueListParams& value);
 
@@ -2185,7 +2245,8 @@ struct SessionQueueListResult {
 };
 void to_json(nlohmann::json& j, const SessionQueueListResult& value);
 void from_json(const nlohmann::json& j, SessionQueueListResult& value);
-void decode(const nlohmann::json& j, SessionQueueListResult& value, rpckit::codec::DecodePath& path);
+void decode(const nlohmann::json& j, SessionQueueListResult& value,
+            rpckit::codec::DecodePath& path);
 void write_json(std::string& out, const SessionQueueListResult& value);
 bool read_json(rpckit::codec::JsonReader& in, SessionQueueListResult& value);
 
@@ -2198,7 +2259,8 @@ struct SessionQueueClearParams {
 };
 void to_json(nlohmann::json& j, const SessionQueueClearParams& value);
 void from_json(const nlohmann::json& j, SessionQueueClearParams& value);
-void decode(const nlohmann::json& j, SessionQueueClearParams& value, rpckit::codec::DecodePath& path);
+void decode(const nlohmann::json& j, SessionQueueClearParams& value,
+            rpckit::codec::DecodePath& path);
 void write_json(std::string& out, const SessionQueueClearParams& value);
 bool read_json(rpckit::codec::JsonReader& in, SessionQueueClearParams& value);
 
@@ -2213,7 +2275,8 @@ struct SessionQueueClearResult {
 };
 void to_json(nlohmann::json& j, const SessionQueueClearResult& value);
 void from_json(const nlohmann::json& j, SessionQueueClearResult& value);
-void decode(const nlohmann::json& j, SessionQueueClearResult& value, rpckit::codec::DecodePath& path);
+void decode(const nlohmann::json& j, SessionQueueClearResult& value,
+            rpckit::codec::DecodePath& path);
 void write_json(std::string& out, const SessionQueueClearResult& value);
 bool read_json(rpckit::codec::JsonReader& in, SessionQueueClearResult& value);
 
@@ -2269,17 +2332,20 @@ struct AuthConnectOpenaiParams {
 };
 void to_json(nlohmann::json& j, const AuthConnectOpenaiParams& value);
 void from_json(const nlohmann::json& j, AuthConnectOpenaiParams& value);
-void decode(const nlohmann::json& j, AuthConnectOpenaiParams& value, rpckit::codec::DecodePath& path);
+void decode(const nlohmann::json& j, AuthConnectOpenaiParams& value,
+            rpckit::codec::DecodePath& path);
 void write_json(std::string& out, const AuthConnectOpenaiParams& value);
 bool read_json(rpckit::codec::JsonReader& in, AuthConnectOpenaiParams& value);
 
 /// Params of auth.connect.antigravity.
 struct AuthConnectAntigravityParams {
-  friend bool operator==(const AuthConnectAntigravityParams&, const AuthConnectAntigravityParams&) = default;
+  friend bool operator==(const AuthConnectAntigravityParams&,
+                         const AuthConnectAntigravityParams&) = default;
 };
 void to_json(nlohmann::json& j, const AuthConnectAntigravityParams& value);
 void from_json(const nlohmann::json& j, AuthConnectAntigravityParams& value);
-void decode(const nlohmann::json& j, AuthConnectAntigravityParams& value, rpckit::codec::DecodePath& path);
+void decode(const nlohmann::json& j, AuthConnectAntigravityParams& value,
+            rpckit::codec::DecodePath& path);
 void write_json(std::string& out, const AuthConnectAntigravityParams& value);
 bool read_json(rpckit::codec::JsonReader& in, AuthConnectAntigravityParams& value);
 
@@ -2288,11 +2354,13 @@ struct AuthSetOpenrouterKeyParams {
   /// The API key (trimmed).
   std::string api_key{};
 
-  friend bool operator==(const AuthSetOpenrouterKeyParams&, const AuthSetOpenrouterKeyParams&) = default;
+  friend bool operator==(const AuthSetOpenrouterKeyParams&,
+                         const AuthSetOpenrouterKeyParams&) = default;
 };
 void to_json(nlohmann::json& j, const AuthSetOpenrouterKeyParams& value);
 void from_json(const nlohmann::json& j, AuthSetOpenrouterKeyParams& value);
-void decode(const nlohmann::json& j, AuthSetOpenrouterKeyParams& value, rpckit::codec::DecodePath& path);
+void decode(const nlohmann::json& j, AuthSetOpenrouterKeyParams& value,
+            rpckit::codec::DecodePath& path);
 void write_json(std::string& out, const AuthSetOpenrouterKeyParams& value);
 bool read_json(rpckit::codec::JsonReader& in, AuthSetOpenrouterKeyParams& value);
 
@@ -2327,11 +2395,13 @@ struct AuthSetOpenrouterKeyResult {
   /// Where the model list came from.
   ModelListSource source{};
 
-  friend bool operator==(const AuthSetOpenrouterKeyResult&, const AuthSetOpenrouterKeyResult&) = default;
+  friend bool operator==(const AuthSetOpenrouterKeyResult&,
+                         const AuthSetOpenrouterKeyResult&) = default;
 };
 void to_json(nlohmann::json& j, const AuthSetOpenrouterKeyResult& value);
 void from_json(const nlohmann::json& j, AuthSetOpenrouterKeyResult& value);
-void decode(const nlohmann::json& j, AuthSetOpenrouterKeyResult& value, rpckit::codec::DecodePath& path);
+void decode(const nlohmann::json& j, AuthSetOpenrouterKeyResult& value,
+            rpckit::codec::DecodePath& path);
 void write_json(std::string& out, const AuthSetOpenrouterKeyResult& value);
 bool read_json(rpckit::codec::JsonReader& in, AuthSetOpenrouterKeyResult& value);
 
@@ -2369,7 +2439,8 @@ struct OnboardingStatusParams {
 };
 void to_json(nlohmann::json& j, const OnboardingStatusParams& value);
 void from_json(const nlohmann::json& j, OnboardingStatusParams& value);
-void decode(const nlohmann::json& j, OnboardingStatusParams& value, rpckit::codec::DecodePath& path);
+void decode(const nlohmann::json& j, OnboardingStatusParams& value,
+            rpckit::codec::DecodePath& path);
 void write_json(std::string& out, const OnboardingStatusParams& value);
 bool read_json(rpckit::codec::JsonReader& in, OnboardingStatusParams& value);
 
@@ -2381,17 +2452,20 @@ struct OnboardingStatusResult {
 };
 void to_json(nlohmann::json& j, const OnboardingStatusResult& value);
 void from_json(const nlohmann::json& j, OnboardingStatusResult& value);
-void decode(const nlohmann::json& j, OnboardingStatusResult& value, rpckit::codec::DecodePath& path);
+void decode(const nlohmann::json& j, OnboardingStatusResult& value,
+            rpckit::codec::DecodePath& path);
 void write_json(std::string& out, const OnboardingStatusResult& value);
 bool read_json(rpckit::codec::JsonReader& in, OnboardingStatusResult& value);
 
 /// Params of onboarding.complete.
 struct OnboardingCompleteParams {
-  friend bool operator==(const OnboardingCompleteParams&, const OnboardingCompleteParams&) = default;
+  friend bool operator==(const OnboardingCompleteParams&,
+                         const OnboardingCompleteParams&) = default;
 };
 void to_json(nlohmann::json& j, const OnboardingCompleteParams& value);
 void from_json(const nlohmann::json& j, OnboardingCompleteParams& value);
-void decode(const nlohmann::json& j, OnboardingCompleteParams& value, rpckit::codec::DecodePath& path);
+void decode(const nlohmann::json& j, OnboardingCompleteParams& value,
+            rpckit::codec::DecodePath& path);
 void write_json(std::string& out, const OnboardingCompleteParams& value);
 bool read_json(rpckit::codec::JsonReader& in, OnboardingCompleteParams& value);
 
@@ -2399,11 +2473,13 @@ bool read_json(rpckit::codec::JsonReader& in, OnboardingCompleteParams& value);
 struct OnboardingCompleteResult {
   // "completed" is always true: written by the encoder, checked by the decoder.
 
-  friend bool operator==(const OnboardingCompleteResult&, const OnboardingCompleteResult&) = default;
+  friend bool operator==(const OnboardingCompleteResult&,
+                         const OnboardingCompleteResult&) = default;
 };
 void to_json(nlohmann::json& j, const OnboardingCompleteResult& value);
 void from_json(const nlohmann::json& j, OnboardingCompleteResult& value);
-void decode(const nlohmann::json& j, OnboardingCompleteResult& value, rpckit::codec::DecodePath& path);
+void decode(const nlohmann::json& j, OnboardingCompleteResult& value,
+            rpckit::codec::DecodePath& path);
 void write_json(std::string& out, const OnboardingCompleteResult& value);
 bool read_json(rpckit::codec::JsonReader& in, OnboardingCompleteResult& value);
 
@@ -2437,7 +2513,9 @@ struct ModelSelectParams {
   std::optional<rpckit::Nullable<bool>> compress_immediately{};
 
   /// `compress_immediately`, or the schema's default (false) when absent.
-  rpckit::Nullable<bool> compress_immediately_or_default() const { return compress_immediately.value_or(false); }
+  rpckit::Nullable<bool> compress_immediately_or_default() const {
+    return compress_immediately.value_or(false);
+  }
 
   friend bool operator==(const ModelSelectParams&, const ModelSelectParams&) = default;
 };
@@ -2472,11 +2550,13 @@ struct ModelOpenrouterProvidersParams {
   /// Model id (trimmed).
   std::string model_id{};
 
-  friend bool operator==(const ModelOpenrouterProvidersParams&, const ModelOpenrouterProvidersParams&) = default;
+  friend bool operator==(const ModelOpenrouterProvidersParams&,
+                         const ModelOpenrouterProvidersParams&) = default;
 };
 void to_json(nlohmann::json& j, const ModelOpenrouterProvidersParams& value);
 void from_json(const nlohmann::json& j, ModelOpenrouterProvidersParams& value);
-void decode(const nlohmann::json& j, ModelOpenrouterProvidersParams& value, rpckit::codec::DecodePath& path);
+void decode(const nlohmann::json& j, ModelOpenrouterProvidersParams& value,
+            rpckit::codec::DecodePath& path);
 void write_json(std::string& out, const ModelOpenrouterProvidersParams& value);
 bool read_json(rpckit::codec::JsonReader& in, ModelOpenrouterProvidersParams& value);
 
@@ -2487,11 +2567,13 @@ struct ModelOpenrouterProvidersResult {
   /// Routing providers.
   std::vector<std::string> providers{};
 
-  friend bool operator==(const ModelOpenrouterProvidersResult&, const ModelOpenrouterProvidersResult&) = default;
+  friend bool operator==(const ModelOpenrouterProvidersResult&,
+                         const ModelOpenrouterProvidersResult&) = default;
 };
 void to_json(nlohmann::json& j, const ModelOpenrouterProvidersResult& value);
 void from_json(const nlohmann::json& j, ModelOpenrouterProvidersResult& value);
-void decode(const nlohmann::json& j, ModelOpenrouterProvidersResult& value, rpckit::codec::DecodePath& path);
+void decode(const nlohmann::json& j, ModelOpenrouterProvidersResult& value,
+            rpckit::codec::DecodePath& path);
 void write_json(std::string& out, const ModelOpenrouterProvidersResult& value);
 bool read_json(rpckit::codec::JsonReader& in, ModelOpenrouterProvidersResult& value);
 
@@ -2578,11 +2660,13 @@ struct HistoryClearSessionParams {
   /// The session (trimmed). Unknown: -32603 "unknown session: <id>".
   std::string session_id{};
 
-  friend bool operator==(const HistoryClearSessionParams&, const HistoryClearSessionParams&) = default;
+  friend bool operator==(const HistoryClearSessionParams&,
+                         const HistoryClearSessionParams&) = default;
 };
 void to_json(nlohmann::json& j, const HistoryClearSessionParams& value);
 void from_json(const nlohmann::json& j, HistoryClearSessionParams& value);
-void decode(const nlohmann::json& j, HistoryClearSessionParams& value, rpckit::codec::DecodePath& path);
+void decode(const nlohmann::json& j, HistoryClearSessionParams& value,
+            rpckit::codec::DecodePath& path);
 void write_json(std::string& out, const HistoryClearSessionParams& value);
 bool read_json(rpckit::codec::JsonReader& in, HistoryClearSessionParams& value);
 
@@ -2592,11 +2676,13 @@ struct HistoryClearSessionResult {
   std::string session_id{};
   // "cleared" is always true: written by the encoder, checked by the decoder.
 
-  friend bool operator==(const HistoryClearSessionResult&, const HistoryClearSessionResult&) = default;
+  friend bool operator==(const HistoryClearSessionResult&,
+                         const HistoryClearSessionResult&) = default;
 };
 void to_json(nlohmann::json& j, const HistoryClearSessionResult& value);
 void from_json(const nlohmann::json& j, HistoryClearSessionResult& value);
-void decode(const nlohmann::json& j, HistoryClearSessionResult& value, rpckit::codec::DecodePath& path);
+void decode(const nlohmann::json& j, HistoryClearSessionResult& value,
+            rpckit::codec::DecodePath& path);
 void write_json(std::string& out, const HistoryClearSessionResult& value);
 bool read_json(rpckit::codec::JsonReader& in, HistoryClearSessionResult& value);
 

@@ -26,44 +26,55 @@ inline constexpr std::int64_t kMaxFrameBytes = 4194304;  // "max_frame_bytes"
 inline constexpr std::int64_t kMaxJsonDepth = 256;  // "max_json_depth"
 
 /// initialize must be answered within this or the plugin is terminated.
-inline constexpr std::chrono::milliseconds kHandshakeTimeoutMs = std::chrono::milliseconds{10000};  // "handshake_timeout_ms"
+inline constexpr std::chrono::milliseconds kHandshakeTimeoutMs =
+    std::chrono::milliseconds{10000};  // "handshake_timeout_ms"
 
 /// Interval between pings; also the deadline of each ping.
-inline constexpr std::chrono::milliseconds kPingIntervalMs = std::chrono::milliseconds{30000};  // "ping_interval_ms"
+inline constexpr std::chrono::milliseconds kPingIntervalMs =
+    std::chrono::milliseconds{30000};  // "ping_interval_ms"
 
 /// Consecutive missed pings that make a plugin unhealthy (it is restarted).
 inline constexpr std::int64_t kPingMaxMisses = 3;  // "ping_max_misses"
 
 /// Delays before the 1st, 2nd and 3rd restart after a process exit or unhealthy state.
-inline constexpr std::array<std::chrono::milliseconds, 3> kRestartBackoffMs = {std::chrono::milliseconds{1000}, std::chrono::milliseconds{5000}, std::chrono::milliseconds{25000}};  // "restart_backoff_ms"
+inline constexpr std::array<std::chrono::milliseconds, 3> kRestartBackoffMs =
+    {std::chrono::milliseconds{1000}, std::chrono::milliseconds{5000},
+     std::chrono::milliseconds{25000}};  // "restart_backoff_ms"
 
 /// Window (10 min) in which restarts are counted.
-inline constexpr std::chrono::milliseconds kRestartWindowMs = std::chrono::milliseconds{600000};  // "restart_window_ms"
+inline constexpr std::chrono::milliseconds kRestartWindowMs =
+    std::chrono::milliseconds{600000};  // "restart_window_ms"
 
 /// Restarts allowed within restart_window_ms; one more disables the plugin and notifies the user.
 inline constexpr std::int64_t kRestartMaxInWindow = 3;  // "restart_max_in_window"
 
 /// After exit, a plugin still alive this long is killed.
-inline constexpr std::chrono::milliseconds kExitGraceMs = std::chrono::milliseconds{5000};  // "exit_grace_ms"
+inline constexpr std::chrono::milliseconds kExitGraceMs =
+    std::chrono::milliseconds{5000};  // "exit_grace_ms"
 
 /// How long the host waits for an invoke_action answer.
-inline constexpr std::chrono::milliseconds kInvokeActionTimeoutMs = std::chrono::milliseconds{30000};  // "invoke_action_timeout_ms"
+inline constexpr std::chrono::milliseconds kInvokeActionTimeoutMs =
+    std::chrono::milliseconds{30000};  // "invoke_action_timeout_ms"
 
 /// How long get_credential may block on the first call per kind while the user answers the consent
 /// prompt; a timeout counts as a refusal.
-inline constexpr std::chrono::milliseconds kCredentialConsentTimeoutMs = std::chrono::milliseconds{120000};  // "credential_consent_timeout_ms"
+inline constexpr std::chrono::milliseconds kCredentialConsentTimeoutMs =
+    std::chrono::milliseconds{120000};  // "credential_consent_timeout_ms"
 
 /// Deadline of requests whose message has no x-deadline (the spec documents none; this project's
 /// choice).
-inline constexpr std::chrono::milliseconds kDefaultRequestTimeoutMs = std::chrono::milliseconds{30000};  // "default_request_timeout_ms"
+inline constexpr std::chrono::milliseconds kDefaultRequestTimeoutMs =
+    std::chrono::milliseconds{30000};  // "default_request_timeout_ms"
 
 /// Nominal interval of on_watch_tick; cadence not guaranteed.
-inline constexpr std::chrono::milliseconds kWatchTickIntervalMs = std::chrono::milliseconds{60000};  // "watch_tick_interval_ms"
+inline constexpr std::chrono::milliseconds kWatchTickIntervalMs =
+    std::chrono::milliseconds{60000};  // "watch_tick_interval_ms"
 
 /// notify calls allowed in a burst before rate_limited.
 inline constexpr std::int64_t kNotifyBurst = 3;  // "notify_burst"
 
 /// After the burst, one more notify is allowed per this interval.
-inline constexpr std::chrono::milliseconds kNotifyRefillMs = std::chrono::milliseconds{10000};  // "notify_refill_ms"
+inline constexpr std::chrono::milliseconds kNotifyRefillMs =
+    std::chrono::milliseconds{10000};  // "notify_refill_ms"
 
 }  // namespace streamnook::v1

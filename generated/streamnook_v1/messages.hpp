@@ -56,7 +56,8 @@ struct Initialized {
   static constexpr Role kFrom = Role::kHost;
   static constexpr Role kTo = Role::kPlugin;
   using Params = InitializedParams;
-  static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kOptionalSendEmpty;
+  static constexpr rpckit::ParamsPresence kParamsPresence =
+      rpckit::ParamsPresence::kOptionalSendEmpty;
   static constexpr std::array<rpckit::GateClause, 0> kGate = {};
   static constexpr std::array<ErrorCode, 0> kErrors = {};
 };
@@ -70,7 +71,8 @@ struct Ping {
   static constexpr Role kFrom = Role::kHost;
   static constexpr Role kTo = Role::kPlugin;
   using Params = PingParams;
-  static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kOptionalSendEmpty;
+  static constexpr rpckit::ParamsPresence kParamsPresence =
+      rpckit::ParamsPresence::kOptionalSendEmpty;
   using Result = PingResult;
   static constexpr std::chrono::milliseconds kDeadline = kPingIntervalMs;
   static constexpr std::array<rpckit::GateClause, 0> kGate = {};
@@ -119,7 +121,8 @@ struct InvokeAction {
   using Result = rpckit::JsonValue;
   static constexpr std::chrono::milliseconds kDeadline = kInvokeActionTimeoutMs;
   static constexpr std::array<rpckit::GateClause, 1> kGate = {
-      rpckit::GateClause{rpckit::GateClause::Kind::kDeclaredParam, "contributes.actions", "", "action"},
+      rpckit::GateClause{rpckit::GateClause::Kind::kDeclaredParam, "contributes.actions", "",
+                         "action"},
   };
   static constexpr std::array<ErrorCode, 1> kErrors = {ErrorCode::kMethodNotFound};
 };
@@ -164,7 +167,8 @@ struct OnChannelChange {
   using Params = OnChannelChangeParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
   static constexpr std::array<rpckit::GateClause, 1> kGate = {
-      rpckit::GateClause{rpckit::GateClause::Kind::kGrantedValue, "events", "on_channel_change", ""},
+      rpckit::GateClause{rpckit::GateClause::Kind::kGrantedValue, "events", "on_channel_change",
+                         ""},
   };
   static constexpr std::array<ErrorCode, 0> kErrors = {};
 };
@@ -226,7 +230,8 @@ struct OnSettingsChange {
   using Params = OnSettingsChangeParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
   static constexpr std::array<rpckit::GateClause, 1> kGate = {
-      rpckit::GateClause{rpckit::GateClause::Kind::kGrantedValue, "events", "on_settings_change", ""},
+      rpckit::GateClause{rpckit::GateClause::Kind::kGrantedValue, "events", "on_settings_change",
+                         ""},
   };
   static constexpr std::array<ErrorCode, 0> kErrors = {};
 };
@@ -261,7 +266,8 @@ struct GetFollowedLive {
   using Result = GetFollowedLiveResult;
   static constexpr std::chrono::milliseconds kDeadline = kDefaultRequestTimeoutMs;
   static constexpr std::array<rpckit::GateClause, 1> kGate = {
-      rpckit::GateClause{rpckit::GateClause::Kind::kGrantedValue, "host_methods", "get_followed_live", ""},
+      rpckit::GateClause{rpckit::GateClause::Kind::kGrantedValue, "host_methods",
+                         "get_followed_live", ""},
   };
   static constexpr std::array<ErrorCode, 1> kErrors = {ErrorCode::kCapabilityDenied};
 };
@@ -279,9 +285,11 @@ struct SetUpstream {
   using Result = SetUpstreamResult;
   static constexpr std::chrono::milliseconds kDeadline = kDefaultRequestTimeoutMs;
   static constexpr std::array<rpckit::GateClause, 1> kGate = {
-      rpckit::GateClause{rpckit::GateClause::Kind::kGrantedValue, "host_methods", "set_upstream", ""},
+      rpckit::GateClause{rpckit::GateClause::Kind::kGrantedValue, "host_methods", "set_upstream",
+                         ""},
   };
-  static constexpr std::array<ErrorCode, 2> kErrors = {ErrorCode::kCapabilityDenied, ErrorCode::kUnknownStream};
+  static constexpr std::array<ErrorCode, 2> kErrors =
+      {ErrorCode::kCapabilityDenied, ErrorCode::kUnknownStream};
 };
 
 /// Hands over a credential of a granted kind. The first call per kind may block up to
@@ -300,7 +308,8 @@ struct GetCredential {
   static constexpr std::array<rpckit::GateClause, 1> kGate = {
       rpckit::GateClause{rpckit::GateClause::Kind::kGrantedParam, "credentials", "", "kind"},
   };
-  static constexpr std::array<ErrorCode, 3> kErrors = {ErrorCode::kCapabilityDenied, ErrorCode::kConsentDenied, ErrorCode::kCredentialUnavailable};
+  static constexpr std::array<ErrorCode, 3> kErrors =
+      {ErrorCode::kCapabilityDenied, ErrorCode::kConsentDenied, ErrorCode::kCredentialUnavailable};
 };
 
 /// Shows a notification to the user. Rate limited: a burst of notify_burst (3), then 1 per
@@ -318,7 +327,8 @@ struct Notify {
   static constexpr std::array<rpckit::GateClause, 1> kGate = {
       rpckit::GateClause{rpckit::GateClause::Kind::kGrantedValue, "host_methods", "notify", ""},
   };
-  static constexpr std::array<ErrorCode, 2> kErrors = {ErrorCode::kCapabilityDenied, ErrorCode::kRateLimited};
+  static constexpr std::array<ErrorCode, 2> kErrors =
+      {ErrorCode::kCapabilityDenied, ErrorCode::kRateLimited};
 };
 
 /// Appends a line to the plugin's log file. Gated by host_methods containing log; an ungranted log
@@ -352,7 +362,8 @@ struct RegisterPanel {
   static constexpr std::array<rpckit::GateClause, 1> kGate = {
       rpckit::GateClause{rpckit::GateClause::Kind::kGrantedValue, "ui", "panel", ""},
   };
-  static constexpr std::array<ErrorCode, 2> kErrors = {ErrorCode::kCapabilityDenied, ErrorCode::kInvalidParams};
+  static constexpr std::array<ErrorCode, 2> kErrors =
+      {ErrorCode::kCapabilityDenied, ErrorCode::kInvalidParams};
 };
 
 /// Returns the saved panel values: persisted values only, defaults are not filled in. Gated by ui
@@ -383,7 +394,8 @@ struct SetStatus {
   using Params = SetStatusParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
   static constexpr std::array<rpckit::GateClause, 1> kGate = {
-      rpckit::GateClause{rpckit::GateClause::Kind::kDeclaredParam, "contributes.status", "", "slot"},
+      rpckit::GateClause{rpckit::GateClause::Kind::kDeclaredParam, "contributes.status", "",
+                         "slot"},
   };
   static constexpr std::array<ErrorCode, 0> kErrors = {};
 };

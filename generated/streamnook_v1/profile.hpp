@@ -21,12 +21,14 @@ struct Profile {
   static constexpr rpckit::framing::Framing kFraming = rpckit::framing::Framing::kContentLength;
   static constexpr std::size_t kMaxFrameBytes =
       static_cast<std::size_t>(::streamnook::v1::kMaxFrameBytes);
-  static constexpr std::size_t kMaxJsonDepth = static_cast<std::size_t>(::streamnook::v1::kMaxJsonDepth);
+  static constexpr std::size_t kMaxJsonDepth =
+      static_cast<std::size_t>(::streamnook::v1::kMaxJsonDepth);
   /// NDJSON lines also end at a lone CR ("line_breaks": "any").
   static constexpr bool kSplitOnCr = false;
   /// The id kind this protocol's requests carry, and the kinds a peer's may carry.
   static constexpr rpckit::IdKind kSentIds = rpckit::IdKind::kInteger;
-  static constexpr rpckit::IdKinds kAcceptedIds = rpckit::IdKind::kInteger | rpckit::IdKind::kString;
+  static constexpr rpckit::IdKinds kAcceptedIds =
+      rpckit::IdKind::kInteger | rpckit::IdKind::kString;
   /// How envelopes are read beyond JSON-RPC's letter.
   static constexpr rpckit::EnvelopeRules kEnvelope = {
       .id_match = rpckit::IdMatch::kExact,

@@ -54,19 +54,29 @@ const rpckit::codec::Pattern& pattern_5() {
 }
 const rpckit::codec::Pattern& pattern_6() {
   static const rpckit::codec::Pattern re(
-      R"rpckit(^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)(-(0|[1-9][0-9]*|[0-9]*[a-zA-Z-][0-9a-zA-Z-]*)(\.(0|[1-9][0-9]*|[0-9]*[a-zA-Z-][0-9a-zA-Z-]*))*)?(\+[0-9a-zA-Z-]+(\.[0-9a-zA-Z-]+)*)?$)rpckit",
-      R"rpckit(^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)(-(0|[1-9][0-9]*|[0-9]*[a-zA-Z-][0-9a-zA-Z-]*)(\.(0|[1-9][0-9]*|[0-9]*[a-zA-Z-][0-9a-zA-Z-]*))*)?(\+[0-9a-zA-Z-]+(\.[0-9a-zA-Z-]+)*)?$)rpckit");
+      R"rpckit(^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)(-(0|[1-9][0-9]*|[0-9]*[a-z)rpckit"
+      R"rpckit(A-Z-][0-9a-zA-Z-]*)(\.(0|[1-9][0-9]*|[0-9]*[a-zA-Z-][0-9a-zA-Z-]*))*)?(\+[0-9)rpckit"
+      R"rpckit(a-zA-Z-]+(\.[0-9a-zA-Z-]+)*)?$)rpckit",
+      R"rpckit(^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)(-(0|[1-9][0-9]*|[0-9]*[a-z)rpckit"
+      R"rpckit(A-Z-][0-9a-zA-Z-]*)(\.(0|[1-9][0-9]*|[0-9]*[a-zA-Z-][0-9a-zA-Z-]*))*)?(\+[0-9)rpckit"
+      R"rpckit(a-zA-Z-]+(\.[0-9a-zA-Z-]+)*)?$)rpckit");
   return re;
 }
 const rpckit::codec::Pattern& pattern_7() {
   static const rpckit::codec::Pattern re(
-      R"rpckit(^https://[^\t\n\x{0B}\f\r \x{A0}\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000}\x{FEFF}/?#]+([/?#][^\t\n\x{0B}\f\r \x{A0}\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000}\x{FEFF}]*)?$)rpckit",
+      R"rpckit(^https://[^\t\n\x{0B}\f\r \x{A0}\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{2)rpckit"
+      R"rpckit(02F}\x{205F}\x{3000}\x{FEFF}/?#]+([/?#][^\t\n\x{0B}\f\r )rpckit"
+      R"rpckit(\x{A0}\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000}\x{FEF)rpckit"
+      R"rpckit(F}]*)?$)rpckit",
       R"rpckit(^https://[^\s/?#]+([/?#]\S*)?$)rpckit");
   return re;
 }
 const rpckit::codec::Pattern& pattern_8() {
   static const rpckit::codec::Pattern re(
-      R"rpckit(^https?://[^\t\n\x{0B}\f\r \x{A0}\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000}\x{FEFF}/?#]+([/?#][^\t\n\x{0B}\f\r \x{A0}\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000}\x{FEFF}]*)?$)rpckit",
+      R"rpckit(^https?://[^\t\n\x{0B}\f\r \x{A0}\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{)rpckit"
+      R"rpckit(202F}\x{205F}\x{3000}\x{FEFF}/?#]+([/?#][^\t\n\x{0B}\f\r )rpckit"
+      R"rpckit(\x{A0}\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000}\x{FEF)rpckit"
+      R"rpckit(F}]*)?$)rpckit",
       R"rpckit(^https?://[^\s/?#]+([/?#]\S*)?$)rpckit");
   return re;
 }
@@ -149,7 +159,8 @@ RPCKIT_OBJECT_CODEC(Granted)
 // ---- Channel
 
 namespace {
-void check_Channel_started_at(const rpckit::Nullable<std::string>& value, rpckit::codec::DecodePath& path) {
+void check_Channel_started_at(const rpckit::Nullable<std::string>& value,
+                              rpckit::codec::DecodePath& path) {
   if (value.has_value()) {
     rpckit::codec::check_date_time((*value), path);
     }
@@ -199,7 +210,8 @@ RPCKIT_OBJECT_CODEC(ChatMessage)
 // ---- Credential
 
 namespace {
-void check_Credential_expires_at(const rpckit::Nullable<std::string>& value, rpckit::codec::DecodePath& path) {
+void check_Credential_expires_at(const rpckit::Nullable<std::string>& value,
+                                 rpckit::codec::DecodePath& path) {
   if (value.has_value()) {
     rpckit::codec::check_date_time((*value), path);
     }
@@ -261,7 +273,8 @@ namespace {
 void check_SelectField_key(const std::string& value, rpckit::codec::DecodePath& path) {
   rpckit::codec::check_pattern(value, pattern_0(), path);
 }
-void check_SelectField_options(const std::vector<SelectOption>& value, rpckit::codec::DecodePath& path) {
+void check_SelectField_options(const std::vector<SelectOption>& value,
+                               rpckit::codec::DecodePath& path) {
   rpckit::codec::check_items(value.size(), std::size_t{1}, std::nullopt, path);
 }
 constexpr auto kSelectFieldMembers = rpckit::codec::members(
@@ -496,7 +509,8 @@ void from_json(const nlohmann::json& j, PanelField& value) {
 // ---- PanelSection
 
 namespace {
-void check_PanelSection_fields(const std::vector<PanelField>& value, rpckit::codec::DecodePath& path) {
+void check_PanelSection_fields(const std::vector<PanelField>& value,
+                               rpckit::codec::DecodePath& path) {
   rpckit::codec::check_items(value.size(), std::nullopt, std::size_t{24}, path);
 }
 constexpr auto kPanelSectionMembers = rpckit::codec::members(
@@ -512,7 +526,8 @@ namespace {
 void check_PanelSchema_title(const std::string& value, rpckit::codec::DecodePath& path) {
   rpckit::codec::check_length(value, std::size_t{1}, std::size_t{60}, path);
 }
-void check_PanelSchema_sections(const std::vector<PanelSection>& value, rpckit::codec::DecodePath& path) {
+void check_PanelSchema_sections(const std::vector<PanelSection>& value,
+                                rpckit::codec::DecodePath& path) {
   rpckit::codec::check_items(value.size(), std::nullopt, std::size_t{8}, path);
 }
 constexpr auto kPanelSchemaMembers = rpckit::codec::members(
@@ -628,9 +643,11 @@ namespace {
 void check_ManifestRuntime_entry(const std::string& value, rpckit::codec::DecodePath& path) {
   rpckit::codec::check_length(value, std::size_t{1}, std::nullopt, path);
   rpckit::codec::check_pattern(value, pattern_1(), path,
-      R"rpckit(expected a path relative to the plugin directory, not an absolute path (no leading / or \, no drive letter "C:"))rpckit");
+      R"rpckit(expected a path relative to the plugin directory, not an absolute path (no )rpckit"
+      R"rpckit(leading / or \, no drive letter "C:"))rpckit");
   rpckit::codec::check_not_pattern(value, pattern_2(), path,
-      R"rpckit(expected no ".." segment and no NUL character (the entry must stay inside the plugin directory))rpckit");
+      R"rpckit(expected no ".." segment and no NUL character (the entry must stay inside )rpckit"
+      R"rpckit(the plugin directory))rpckit");
 }
 constexpr auto kManifestRuntimeMembers = rpckit::codec::members(
     rpckit::codec::required("kind", &ManifestRuntime::kind),
@@ -643,22 +660,29 @@ RPCKIT_OBJECT_CODEC(ManifestRuntime)
 // ---- ManifestCapabilities
 
 namespace {
-void check_ManifestCapabilities_events(const std::optional<std::vector<EventName>>& value, rpckit::codec::DecodePath& path) {
+void check_ManifestCapabilities_events(const std::optional<std::vector<EventName>>& value,
+                                       rpckit::codec::DecodePath& path) {
   rpckit::codec::check_unique((*value), path);
 }
-void check_ManifestCapabilities_host_methods(const std::optional<std::vector<HostMethodName>>& value, rpckit::codec::DecodePath& path) {
+void check_ManifestCapabilities_host_methods(
+    const std::optional<std::vector<HostMethodName>>& value, rpckit::codec::DecodePath& path) {
   rpckit::codec::check_unique((*value), path);
 }
-void check_ManifestCapabilities_credentials(const std::optional<std::vector<CredentialKind>>& value, rpckit::codec::DecodePath& path) {
+void check_ManifestCapabilities_credentials(const std::optional<std::vector<CredentialKind>>& value,
+                                            rpckit::codec::DecodePath& path) {
   rpckit::codec::check_unique((*value), path);
 }
-void check_ManifestCapabilities_ui(const std::optional<std::vector<UiCapability>>& value, rpckit::codec::DecodePath& path) {
+void check_ManifestCapabilities_ui(const std::optional<std::vector<UiCapability>>& value,
+                                   rpckit::codec::DecodePath& path) {
   rpckit::codec::check_unique((*value), path);
 }
 constexpr auto kManifestCapabilitiesMembers = rpckit::codec::members(
-    rpckit::codec::optional("events", &ManifestCapabilities::events, check_ManifestCapabilities_events),
-    rpckit::codec::optional("host_methods", &ManifestCapabilities::host_methods, check_ManifestCapabilities_host_methods),
-    rpckit::codec::optional("credentials", &ManifestCapabilities::credentials, check_ManifestCapabilities_credentials),
+    rpckit::codec::optional("events", &ManifestCapabilities::events,
+                            check_ManifestCapabilities_events),
+    rpckit::codec::optional("host_methods", &ManifestCapabilities::host_methods,
+                            check_ManifestCapabilities_host_methods),
+    rpckit::codec::optional("credentials", &ManifestCapabilities::credentials,
+                            check_ManifestCapabilities_credentials),
     rpckit::codec::optional("network", &ManifestCapabilities::network),
     rpckit::codec::optional("ui", &ManifestCapabilities::ui, check_ManifestCapabilities_ui));
 }  // namespace
@@ -667,34 +691,43 @@ RPCKIT_OBJECT_CODEC(ManifestCapabilities)
 // ---- ManifestContributes
 
 namespace {
-void check_ManifestContributes_actions(const std::optional<std::vector<std::string>>& value, rpckit::codec::DecodePath& path) {
+void check_ManifestContributes_actions(const std::optional<std::vector<std::string>>& value,
+                                       rpckit::codec::DecodePath& path) {
   rpckit::codec::check_unique((*value), path);
   for (std::size_t i0 = 0; i0 < (*value).size(); ++i0) {
     rpckit::codec::DecodePath::Index scope0(path, i0);
     rpckit::codec::check_pattern((*value)[i0], pattern_3(), path,
-        R"rpckit(expected a namespaced id feature.name (lowercase letters, digits and "-", dot-separated, no "_", e.g. "drops.mine-auto"))rpckit");
+        R"rpckit(expected a namespaced id feature.name (lowercase letters, digits and "-", )rpckit"
+        R"rpckit(dot-separated, no "_", e.g. "drops.mine-auto"))rpckit");
   }
 }
-void check_ManifestContributes_status(const std::optional<std::vector<std::string>>& value, rpckit::codec::DecodePath& path) {
+void check_ManifestContributes_status(const std::optional<std::vector<std::string>>& value,
+                                      rpckit::codec::DecodePath& path) {
   rpckit::codec::check_unique((*value), path);
   for (std::size_t i0 = 0; i0 < (*value).size(); ++i0) {
     rpckit::codec::DecodePath::Index scope0(path, i0);
     rpckit::codec::check_pattern((*value)[i0], pattern_3(), path,
-        R"rpckit(expected a namespaced id feature.name (lowercase letters, digits and "-", dot-separated, no "_", e.g. "drops.mine-auto"))rpckit");
+        R"rpckit(expected a namespaced id feature.name (lowercase letters, digits and "-", )rpckit"
+        R"rpckit(dot-separated, no "_", e.g. "drops.mine-auto"))rpckit");
   }
 }
-void check_ManifestContributes_provides(const std::optional<std::vector<std::string>>& value, rpckit::codec::DecodePath& path) {
+void check_ManifestContributes_provides(const std::optional<std::vector<std::string>>& value,
+                                        rpckit::codec::DecodePath& path) {
   rpckit::codec::check_unique((*value), path);
   for (std::size_t i0 = 0; i0 < (*value).size(); ++i0) {
     rpckit::codec::DecodePath::Index scope0(path, i0);
     rpckit::codec::check_pattern((*value)[i0], pattern_3(), path,
-        R"rpckit(expected a namespaced id feature.name (lowercase letters, digits and "-", dot-separated, no "_", e.g. "drops.mine-auto"))rpckit");
+        R"rpckit(expected a namespaced id feature.name (lowercase letters, digits and "-", )rpckit"
+        R"rpckit(dot-separated, no "_", e.g. "drops.mine-auto"))rpckit");
   }
 }
 constexpr auto kManifestContributesMembers = rpckit::codec::members(
-    rpckit::codec::optional("actions", &ManifestContributes::actions, check_ManifestContributes_actions),
-    rpckit::codec::optional("status", &ManifestContributes::status, check_ManifestContributes_status),
-    rpckit::codec::optional("provides", &ManifestContributes::provides, check_ManifestContributes_provides));
+    rpckit::codec::optional("actions", &ManifestContributes::actions,
+                            check_ManifestContributes_actions),
+    rpckit::codec::optional("status", &ManifestContributes::status,
+                            check_ManifestContributes_status),
+    rpckit::codec::optional("provides", &ManifestContributes::provides,
+                            check_ManifestContributes_provides));
 }  // namespace
 RPCKIT_OBJECT_CODEC(ManifestContributes)
 
@@ -704,7 +737,8 @@ namespace {
 void check_Manifest_id(const std::string& value, rpckit::codec::DecodePath& path) {
   rpckit::codec::check_length(value, std::nullopt, std::size_t{64}, path);
   rpckit::codec::check_pattern(value, pattern_4(), path,
-      R"rpckit(expected a plugin id: lowercase letters and digits in dot-separated parts, "-" allowed after the first dot (e.g. "dev.example.my-plugin"))rpckit");
+      R"rpckit(expected a plugin id: lowercase letters and digits in dot-separated parts, )rpckit"
+      R"rpckit("-" allowed after the first dot (e.g. "dev.example.my-plugin"))rpckit");
   rpckit::codec::check_not_pattern(value, pattern_5(), path,
       R"rpckit(expected an id outside the reserved prefix "app.streamnook.")rpckit");
 }
@@ -718,7 +752,8 @@ void check_Manifest_version(const std::string& value, rpckit::codec::DecodePath&
 void check_Manifest_description(const std::string& value, rpckit::codec::DecodePath& path) {
   rpckit::codec::check_length(value, std::nullopt, std::size_t{200}, path);
 }
-void check_Manifest_homepage(const std::optional<std::string>& value, rpckit::codec::DecodePath& path) {
+void check_Manifest_homepage(const std::optional<std::string>& value,
+                             rpckit::codec::DecodePath& path) {
   rpckit::codec::check_pattern((*value), pattern_7(), path,
       R"rpckit(expected an https:// URL)rpckit");
 }
@@ -768,12 +803,14 @@ ManifestContributes Manifest::contributes_or_default() const {
 // ---- InitializeParams
 
 namespace {
-void check_InitializeParams_host_version(const std::string& value, rpckit::codec::DecodePath& path) {
+void check_InitializeParams_host_version(const std::string& value,
+                                         rpckit::codec::DecodePath& path) {
   rpckit::codec::check_pattern(value, pattern_6(), path);
 }
 constexpr auto kInitializeParamsMembers = rpckit::codec::members(
     rpckit::codec::required("protocol_version", &InitializeParams::protocol_version),
-    rpckit::codec::required("host_version", &InitializeParams::host_version, check_InitializeParams_host_version),
+    rpckit::codec::required("host_version", &InitializeParams::host_version,
+                            check_InitializeParams_host_version),
     rpckit::codec::required("plugin_id", &InitializeParams::plugin_id),
     rpckit::codec::required("granted", &InitializeParams::granted),
     rpckit::codec::required("data_dir", &InitializeParams::data_dir),
@@ -934,12 +971,14 @@ RPCKIT_OBJECT_CODEC(GetFollowedLiveResult)
 // ---- SetUpstreamParams
 
 namespace {
-void check_SetUpstreamParams_playlist_url(const std::string& value, rpckit::codec::DecodePath& path) {
+void check_SetUpstreamParams_playlist_url(const std::string& value,
+                                          rpckit::codec::DecodePath& path) {
   rpckit::codec::check_pattern(value, pattern_8(), path);
 }
 constexpr auto kSetUpstreamParamsMembers = rpckit::codec::members(
     rpckit::codec::required("stream_id", &SetUpstreamParams::stream_id),
-    rpckit::codec::required("playlist_url", &SetUpstreamParams::playlist_url, check_SetUpstreamParams_playlist_url));
+    rpckit::codec::required("playlist_url", &SetUpstreamParams::playlist_url,
+                            check_SetUpstreamParams_playlist_url));
 }  // namespace
 RPCKIT_OBJECT_CODEC(SetUpstreamParams)
 

@@ -537,7 +537,8 @@ bool read_json(rpckit::codec::JsonReader& in, FolderField& value);
 // Tagged by "type". A member this version does not know is kept whole as the
 // trailing rpckit::JsonValue alternative and re-encodes unchanged.
 struct PanelField {
-  std::variant<ToggleField, NumberField, SelectField, TextField, StringListField, ChannelListField, SliderField, FolderField, rpckit::JsonValue> value;
+  std::variant<ToggleField, NumberField, SelectField, TextField, StringListField, ChannelListField,
+               SliderField, FolderField, rpckit::JsonValue> value;
 
   friend bool operator==(const PanelField&, const PanelField&) = default;
 };
@@ -585,7 +586,8 @@ bool read_json(rpckit::codec::JsonReader& in, PanelSchema& value);
 // Chosen by JSON type. A value of any other shape is kept whole as the trailing
 // rpckit::JsonValue alternative and re-encodes unchanged.
 struct PanelValue {
-  std::variant<bool, double, std::string, std::vector<std::string>, std::vector<ChannelRef>, rpckit::JsonValue> value;
+  std::variant<bool, double, std::string, std::vector<std::string>, std::vector<ChannelRef>,
+               rpckit::JsonValue> value;
 
   friend bool operator==(const PanelValue&, const PanelValue&) = default;
 };
@@ -775,10 +777,14 @@ struct ManifestRuntime {
   std::optional<RuntimeTransport> transport{};
 
   /// `args`, or the schema's default ([]) when absent.
-  std::vector<std::string> args_or_default() const { return args.value_or(std::vector<std::string>{}); }
+  std::vector<std::string> args_or_default() const {
+    return args.value_or(std::vector<std::string>{});
+  }
 
   /// `transport`, or the schema's default ("stdio") when absent.
-  RuntimeTransport transport_or_default() const { return transport.value_or(RuntimeTransport::kStdio); }
+  RuntimeTransport transport_or_default() const {
+    return transport.value_or(RuntimeTransport::kStdio);
+  }
 
   friend bool operator==(const ManifestRuntime&, const ManifestRuntime&) = default;
 };
@@ -803,19 +809,27 @@ struct ManifestCapabilities {
   std::optional<std::vector<UiCapability>> ui{};
 
   /// `events`, or the schema's default ([]) when absent.
-  std::vector<EventName> events_or_default() const { return events.value_or(std::vector<EventName>{}); }
+  std::vector<EventName> events_or_default() const {
+    return events.value_or(std::vector<EventName>{});
+  }
 
   /// `host_methods`, or the schema's default ([]) when absent.
-  std::vector<HostMethodName> host_methods_or_default() const { return host_methods.value_or(std::vector<HostMethodName>{}); }
+  std::vector<HostMethodName> host_methods_or_default() const {
+    return host_methods.value_or(std::vector<HostMethodName>{});
+  }
 
   /// `credentials`, or the schema's default ([]) when absent.
-  std::vector<CredentialKind> credentials_or_default() const { return credentials.value_or(std::vector<CredentialKind>{}); }
+  std::vector<CredentialKind> credentials_or_default() const {
+    return credentials.value_or(std::vector<CredentialKind>{});
+  }
 
   /// `network`, or the schema's default ("none") when absent.
   NetworkAccess network_or_default() const { return network.value_or(NetworkAccess::kNone); }
 
   /// `ui`, or the schema's default ([]) when absent.
-  std::vector<UiCapability> ui_or_default() const { return ui.value_or(std::vector<UiCapability>{}); }
+  std::vector<UiCapability> ui_or_default() const {
+    return ui.value_or(std::vector<UiCapability>{});
+  }
 
   friend bool operator==(const ManifestCapabilities&, const ManifestCapabilities&) = default;
 };
@@ -836,13 +850,19 @@ struct ManifestContributes {
   std::optional<std::vector<std::string>> provides{};
 
   /// `actions`, or the schema's default ([]) when absent.
-  std::vector<std::string> actions_or_default() const { return actions.value_or(std::vector<std::string>{}); }
+  std::vector<std::string> actions_or_default() const {
+    return actions.value_or(std::vector<std::string>{});
+  }
 
   /// `status`, or the schema's default ([]) when absent.
-  std::vector<std::string> status_or_default() const { return status.value_or(std::vector<std::string>{}); }
+  std::vector<std::string> status_or_default() const {
+    return status.value_or(std::vector<std::string>{});
+  }
 
   /// `provides`, or the schema's default ([]) when absent.
-  std::vector<std::string> provides_or_default() const { return provides.value_or(std::vector<std::string>{}); }
+  std::vector<std::string> provides_or_default() const {
+    return provides.value_or(std::vector<std::string>{});
+  }
 
   friend bool operator==(const ManifestContributes&, const ManifestContributes&) = default;
 };
@@ -1100,7 +1120,8 @@ struct OnSettingsChangeParams {
 };
 void to_json(nlohmann::json& j, const OnSettingsChangeParams& value);
 void from_json(const nlohmann::json& j, OnSettingsChangeParams& value);
-void decode(const nlohmann::json& j, OnSettingsChangeParams& value, rpckit::codec::DecodePath& path);
+void decode(const nlohmann::json& j, OnSettingsChangeParams& value,
+            rpckit::codec::DecodePath& path);
 void write_json(std::string& out, const OnSettingsChangeParams& value);
 bool read_json(rpckit::codec::JsonReader& in, OnSettingsChangeParams& value);
 

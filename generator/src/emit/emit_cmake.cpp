@@ -11,8 +11,10 @@ std::string emit_cmake(const ir::Module& m) {
   p.print(
       "add_library($module$ types.cpp)\n"
       "add_library(rpckit::$module$ ALIAS $module$)\n"
-      "target_include_directories($module$ PUBLIC $$<BUILD_INTERFACE:$${CMAKE_CURRENT_SOURCE_DIR}/..>)\n"
-      "target_link_libraries($module$ PUBLIC rpckit::values rpckit::codec rpckit::descriptors rpckit::framing)\n"
+      "target_include_directories($module$ PUBLIC\n"
+      "  $$<BUILD_INTERFACE:$${CMAKE_CURRENT_SOURCE_DIR}/..>)\n"
+      "target_link_libraries($module$ PUBLIC\n"
+      "  rpckit::values rpckit::codec rpckit::descriptors rpckit::framing)\n"
       "# roles.hpp (handlers, clients, bind) also needs the endpoint and the router.\n"
       "add_library($module$_roles INTERFACE)\n"
       "add_library(rpckit::$module$_roles ALIAS $module$_roles)\n"

@@ -48,8 +48,7 @@ std::string emit_constants_header(const ir::Module& m) {
              {"values", values},
              {"wire", c.wire_name}});
   }
-  close_file(p, m);
-  return p.str();
+  return close_file(p, m);
 }
 
 }  // namespace rpckit::gen

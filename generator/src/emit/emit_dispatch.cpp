@@ -27,8 +27,7 @@ std::string emit_dispatch_header(const ir::Module& m) {
          {"To", m.role_enumerator(direction.to)},
          {"types", types}});
   }
-  close_file(p, m);
-  return p.str();
+  return close_file(p, m);
 }
 
 }  // namespace rpckit::gen

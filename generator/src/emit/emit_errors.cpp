@@ -57,8 +57,7 @@ std::string emit_errors_header(const ir::Module& m) {
         "}\n",
         {{"enum", *m.error_code_type}});
   }
-  close_file(p, m);
-  return p.str();
+  return close_file(p, m);
 }
 
 }  // namespace rpckit::gen

@@ -72,8 +72,7 @@ std::string emit_exchange_header(const ir::Module& m) {
        {"launch", duration_or_zero(x.launch_timeout, qualified)},
        {"teardown", duration_or_zero(x.teardown_timeout, qualified)},
        {"reap", duration_or_zero(x.reap_timeout, qualified)}});
-  close_file(out, m);
-  return out.str();
+  return close_file(out, m);
 }
 
 }  // namespace rpckit::gen

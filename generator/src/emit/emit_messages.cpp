@@ -116,8 +116,7 @@ std::string emit_messages_header(const ir::Module& m) {
     p.print("};\n\n");
   }
   p.print("}  // namespace messages\n\n");
-  close_file(p, m);
-  return p.str();
+  return close_file(p, m);
 }
 
 }  // namespace rpckit::gen

@@ -185,8 +185,7 @@ std::string emit_profile_header(const ir::Module& m) {
        {"stop_size", std::to_string(profile.stop.size())},
        {"stop", stop(profile, qualified)},
        {"timings", timings(profile, qualified)}});
-  close_file(out, m);
-  return out.str();
+  return close_file(out, m);
 }
 
 }  // namespace rpckit::gen

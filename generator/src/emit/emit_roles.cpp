@@ -28,14 +28,15 @@ void emit_handler_functions(Printer& p, const ir::Module& m, const ir::RoleSurfa
                           {"result", result},
                           {"descriptor", msg->cpp_name},
                           {"body", msg->request ? " {" : " {}"}};
-    // "  virtual R fn(Context&, const P&) {": on one line when it fits in 100 columns.
-    std::size_t width = 2 + 8 + result.size() + 1 + msg->function_name.size() + 10 +
-                        msg->params_type.size() + 2 + 3;
-    p.print(width <= 100 ? "\n/// messages::$descriptor$\n"
-                           "virtual $result$ $fn$(Context&, const $params$&)$body$\n"
-                         : "\n/// messages::$descriptor$\n"
-                           "virtual $result$ $fn$(\n"
-                           "    Context&, const $params$&)$body$\n",
+    // "virtual R fn(Context&, const P&) {": on one line when it fits in kLineWidth columns.
+    std::size_t width = static_cast<std::size_t>(p.indent()) + result.size() +
+                        msg->function_name.size() + msg->params_type.size() +
+                        (msg->request ? 30 : 31);
+    p.print(width <= kLineWidth ? "\n/// messages::$descriptor$\n"
+                                  "virtual $result$ $fn$(Context&, const $params$&)$body$\n"
+                                : "\n/// messages::$descriptor$\n"
+                                  "virtual $result$ $fn$(\n"
+                                  "    Context&, const $params$&)$body$\n",
             vars);
     if (msg->request) {
       p.print(
@@ -122,14 +123,24 @@ void emit_bind(Printer& p, const ir::Module& m, const ir::Direction& d,
   {
     Printer::Indent in(p);
     for (const ir::Message* msg : received_by(m, d.to, d.from)) {
-      p.print(
-          "router.on<messages::$descriptor$>([&handler, &context](const $params$& params) {\n"
-          "  $return$handler.$fn$(context, params);\n"
-          "});\n",
-          {{"descriptor", msg->cpp_name},
-           {"params", msg->params_type},
-           {"return", msg->request ? "return " : ""},
-           {"fn", msg->function_name}});
+      Printer::Vars vars = {{"descriptor", msg->cpp_name},
+                            {"params", msg->params_type},
+                            {"return", msg->request ? "return " : ""},
+                            {"fn", msg->function_name}};
+      // "router.on<messages::D>([&handler, &context](const P& params) {": the lambda on a
+      // line of its own when that does not fit in kLineWidth columns.
+      std::size_t width = static_cast<std::size_t>(p.indent()) + msg->cpp_name.size() +
+                          msg->params_type.size() + 60;
+      p.print(width <= kLineWidth
+                  ? "router.on<messages::$descriptor$>("
+                    "[&handler, &context](const $params$& params) {\n"
+                    "  $return$handler.$fn$(context, params);\n"
+                    "});\n"
+                  : "router.on<messages::$descriptor$>(\n"
+                    "    [&handler, &context](const $params$& params) {\n"
+                    "      $return$handler.$fn$(context, params);\n"
+                    "    });\n",
+              vars);
     }
   }
   p.print("}\n\n");
@@ -183,8 +194,7 @@ std::string emit_roles_header(const ir::Module& m) {
     emit_protocol_traits(p, m, *m.profile);
     p.print("};\n\n");
   }
-  close_file(p, m);
-  return p.str();
+  return close_file(p, m);
 }
 
 }  // namespace rpckit::gen

@@ -32,11 +32,19 @@ void declare_struct(Printer& p, const ir::TypeDecl& d) {
       }
       // "{}" is an empty container: spelled with its type so value_or can take it.
       std::string fallback = *f.default_cpp == "{}" ? type + "{}" : *f.default_cpp;
-      p.print("$type$ $accessor$() const { return $name$.value_or($default$); }\n",
-              {{"name", f.cpp_name},
-               {"type", type},
-               {"accessor", f.default_accessor},
-               {"default", fallback}});
+      Printer::Vars vars = {{"name", f.cpp_name},
+                            {"type", type},
+                            {"accessor", f.default_accessor},
+                            {"default", fallback}};
+      // On one line when it fits in kLineWidth columns, else as a body of its own.
+      std::size_t width = static_cast<std::size_t>(p.indent()) + type.size() +
+                          f.default_accessor.size() + f.cpp_name.size() + fallback.size() + 33;
+      p.print(width <= kLineWidth ? "$type$ $accessor$() const { "
+                                    "return $name$.value_or($default$); }\n"
+                                  : "$type$ $accessor$() const {\n"
+                                    "  return $name$.value_or($default$);\n"
+                                    "}\n",
+              vars);
     }
     if (!d.struct_.fields.empty()) p.print("\n");
     p.print("friend bool operator==(const $name$&, const $name$&) = default;\n",

@@ -67,8 +67,7 @@ std::string emit_types_header(const ir::Module& m) {
         "\n",
         {{"name", d.name}});
   }
-  close_file(p, m);
-  return p.str();
+  return close_file(p, m);
 }
 
 }  // namespace rpckit::gen

@@ -51,8 +51,7 @@ std::string emit_types_source(const ir::Module& m) {
     p.print("\n}  // namespace\n\n");
   }
   p.raw(body.str());
-  close_file(p, m);
-  return p.str();
+  return close_file(p, m);
 }
 
 }  // namespace rpckit::gen

@@ -1,6 +1,7 @@
 #include "emit/preamble.hpp"
 
 #include "emit/common.hpp"
+#include "emit/wrap.hpp"
 
 namespace rpckit::gen {
 namespace {
@@ -35,8 +36,9 @@ void open_file(Printer& p, const ir::Module& m, const Preamble& preamble) {
   p.print("namespace $ns$ {\n\n", {{"ns", m.cpp_namespace}});
 }
 
-void close_file(Printer& p, const ir::Module& m) {
+std::string close_file(Printer& p, const ir::Module& m) {
   p.print("}  // namespace $ns$\n", {{"ns", m.cpp_namespace}});
+  return wrap_lines(p.str(), kLineWidth);
 }
 
 }  // namespace rpckit::gen

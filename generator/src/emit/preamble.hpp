@@ -25,7 +25,8 @@ struct Preamble {
 
 // Writes the banner, the includes and `namespace <ns> {` with the blank line after it.
 void open_file(Printer& p, const ir::Module& m, const Preamble& preamble);
-// Writes `}  // namespace <ns>`, the file's last line.
-void close_file(Printer& p, const ir::Module& m);
+// Writes `}  // namespace <ns>`, the file's last line, and returns the file, its lines wrapped
+// at kLineWidth columns (wrap.hpp).
+std::string close_file(Printer& p, const ir::Module& m);
 
 }  // namespace rpckit::gen

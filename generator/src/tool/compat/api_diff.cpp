@@ -267,6 +267,7 @@ std::vector<DeclarationLine> declaration_lines(const std::string& header) {
   static const std::regex named_scope(R"(^(namespace|struct|class|enum class|enum) ([\w:]+))");
   std::vector<DeclarationLine> out;
   std::vector<std::string> scopes;  // "" = anonymous (function body, initializer list)
+  std::string head;  // a named scope whose `{` is still to come (a head wrapped over lines)
   bool continuation = false;
   std::istringstream in(header);
   std::string raw;
@@ -290,15 +291,16 @@ std::vector<DeclarationLine> declaration_lines(const std::string& header) {
       if (code.back() == '<' || code.back() == '(') continuation = true;
     }
     std::smatch m;
-    bool first_open_is_named = std::regex_search(code, m, named_scope);
+    if (std::regex_search(code, m, named_scope)) head = m[2].str();
     for (char c : code) {
       if (c == '{') {
-        scopes.push_back(first_open_is_named ? m[2].str() : std::string());
-        first_open_is_named = false;
+        scopes.push_back(head);
+        head.clear();
       } else if (c == '}' && !scopes.empty()) {
         scopes.pop_back();
       }
     }
+    if (!code.empty() && code.back() == ';') head.clear();  // a declaration: `struct X;`
   }
   return out;
 }
