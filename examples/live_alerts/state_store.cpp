@@ -7,7 +7,7 @@
 
 namespace live_alerts {
 
-StateStore::StateStore(std::filesystem::path data_dir) : path_(std::move(data_dir) / "state.json") {}
+StateStore::StateStore(const std::filesystem::path& data_dir) : path_(data_dir / "state.json") {}
 
 std::optional<SavedState> StateStore::load(std::string* error) const {
   std::ifstream in(path_);

@@ -14,7 +14,7 @@ struct SavedState {
 
 class StateStore {
  public:
-  explicit StateStore(std::filesystem::path data_dir);
+  explicit StateStore(const std::filesystem::path& data_dir);
 
   // nullopt on the first run (no file) or when the file is unreadable (logged by the caller).
   std::optional<SavedState> load(std::string* error) const;

@@ -205,7 +205,7 @@ void SessionScript::commands_and_history(const std::string& sid) {
   call<msg::HistoryClearSession>(clear);
   auto skills = call<msg::SkillsList>({});
   check(true, "skills.list: " + std::to_string(skills.skills.size()) + " skills");
-  check(call<msg::ToolsList>({}).tools.size() >= 1, "tools.list");
+  check(!call<msg::ToolsList>({}).tools.empty(), "tools.list");
 }
 
 }  // namespace loaf_client

@@ -163,7 +163,7 @@ void FakeSession::status(bool pending, const std::string& label, const std::stri
   events_.emit(e);
 }
 
-void FakeSession::append(v1::UiMessageKind kind, const std::string& text) {
+void FakeSession::append(const v1::UiMessageKind& kind, const std::string& text) {
   v1::UiMessage message;
   message.kind = kind;
   message.text = text;

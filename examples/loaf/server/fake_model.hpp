@@ -53,7 +53,7 @@ class FakeSession {
   void drop_queued();  // mutex_ held
   void finish(const std::string& turn_id);  // the turn's last event: session.status ready
   void status(bool pending, const std::string& label, const std::string& turn_id);
-  void append(loaf::v1::UiMessageKind kind, const std::string& text);
+  void append(const loaf::v1::UiMessageKind& kind, const std::string& text);
   // Waits `ms` or until aborted; false when aborted.
   bool pause(int ms);
 

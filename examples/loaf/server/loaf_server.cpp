@@ -6,6 +6,7 @@
 #include <random>
 
 #include "catalog.hpp"
+#include "handler_util.hpp"
 #include "loaf_v1/constants.hpp"
 #include "loaf_v1/errors.hpp"
 
@@ -20,11 +21,6 @@ namespace {
   throw v1::make_error(v1::ErrorCode::kInvalidParams, "Invalid params: " + field + " " + why, data);
 }
 
-// data {reason: "internal_error"} is the runtime's (the profile's error_data).
-[[noreturn]] void fail(const std::string& message) {
-  throw v1::make_error(v1::ErrorCode::kInternalError, message);
-}
-
 std::string trim(const std::string& s) {
   auto first = s.find_first_not_of(" \t\r\n");
   if (first == std::string::npos) return {};
@@ -36,13 +32,6 @@ std::string required(const std::string& value, const std::string& field) {
   std::string t = trim(value);
   if (t.empty()) invalid(field, "must not be empty");
   return t;
-}
-
-// An optional value; null counts as absent.
-template <class T>
-std::optional<T> given(const std::optional<rpckit::Nullable<T>>& v) {
-  if (!v || !v->has_value()) return std::nullopt;
-  return **v;
 }
 
 std::string uuid() {
@@ -121,9 +110,9 @@ void LoafServer::end_sessions() {
 
 v1::AuthStatus LoafServer::auth() {
   v1::AuthStatus a;
-  if (openai_) a.enabled_providers.push_back(v1::AuthProvider::kOpenai);
-  if (openrouter_) a.enabled_providers.push_back(v1::AuthProvider::kOpenrouter);
-  if (antigravity_) a.enabled_providers.push_back(v1::AuthProvider::kAntigravity);
+  if (openai_) a.enabled_providers.emplace_back(v1::AuthProvider::kOpenai);
+  if (openrouter_) a.enabled_providers.emplace_back(v1::AuthProvider::kOpenrouter);
+  if (antigravity_) a.enabled_providers.emplace_back(v1::AuthProvider::kAntigravity);
   a.has_openai_token = openai_;
   a.has_openrouter_key = openrouter_;
   a.has_antigravity_token = antigravity_.has_value();

@@ -75,7 +75,7 @@ class LoafServer : public v1::ServerHandler<Peer> {
   void abort_turns();
   nlohmann::json run_command(FakeSession& s, const std::string& command, const std::string& arg);
   v1::ModelListResult models(const std::optional<v1::AuthProvider>& only);
-  v1::CompressCommandOutput compact(FakeSession& s, v1::CompactionReason reason);
+  v1::CompressCommandOutput compact(FakeSession& s, const v1::CompactionReason& reason);
 
   EventSink events_;
   std::atomic<bool> debug_{false};
@@ -88,7 +88,6 @@ class LoafServer : public v1::ServerHandler<Peer> {
   v1::ThinkingLevel thinking_ = v1::ThinkingLevel::kMedium;
   std::optional<v1::AuthProvider> provider_;
   std::string openrouter_provider_;
-  std::int64_t next_turn_ = 1;
 };
 
 }  // namespace loaf_server

@@ -2,6 +2,7 @@
 #include <cmath>
 
 #include "catalog.hpp"
+#include "handler_util.hpp"
 #include "loaf_server.hpp"
 #include "loaf_v1/constants.hpp"
 #include "loaf_v1/errors.hpp"
@@ -9,10 +10,6 @@
 namespace loaf_server {
 
 namespace {
-
-[[noreturn]] void fail(const std::string& message) {
-  throw v1::make_error(v1::ErrorCode::kInternalError, message);
-}
 
 void check_provider(const v1::AuthProvider& p) {
   if (!p.is_known()) {
@@ -22,12 +19,6 @@ void check_provider(const v1::AuthProvider& p) {
     throw v1::make_error(v1::ErrorCode::kInvalidParams,
                          "Invalid params: unknown provider " + std::string(p.wire()), data);
   }
-}
-
-template <class T>
-std::optional<T> given(const std::optional<rpckit::Nullable<T>>& v) {
-  if (!v || !v->has_value()) return std::nullopt;
-  return **v;
 }
 
 }  // namespace
@@ -95,7 +86,7 @@ v1::ModelSelectResult LoafServer::model_select(Peer&, const v1::ModelSelectParam
 }
 
 // The fake compaction: the whole event sequence, summarizing the session so far.
-v1::CompressCommandOutput LoafServer::compact(FakeSession& s, v1::CompactionReason reason) {
+v1::CompressCommandOutput LoafServer::compact(FakeSession& s, const v1::CompactionReason& reason) {
   v1::SessionState st = s.state();
   auto events = static_cast<std::int64_t>(st.messages.size());
   std::int64_t window = 272000, before = st.contextTokenEstimate, after = before / 2;

@@ -177,8 +177,8 @@ void emit_protocol_traits(Printer& p, const ir::Module& m, const ir::Profile& pr
 std::string emit_roles_header(const ir::Module& m) {
   Printer p;
   std::vector<std::string> module = {"dispatch.hpp"};
-  if (m.error_code_type) module.push_back("errors.hpp");
-  if (m.profile) module.push_back("profile.hpp");
+  if (m.error_code_type) module.emplace_back("errors.hpp");
+  if (m.profile) module.emplace_back("profile.hpp");
   open_file(p, m,
             {.standard = {"chrono", "optional", "type_traits"},
              .module = module,

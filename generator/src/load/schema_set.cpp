@@ -89,11 +89,11 @@ void SchemaSet::load_file(const std::string& relative, const Node* referrer) {
   // A file that cannot be read or parsed is reported where it is referenced (if it is); a
   // problem inside it is reported in the file itself, by check_keywords below.
   auto fail = [&](const std::string& message) {
-    SchemaError error(relative, "", message);
     if (referrer != nullptr) {
-      referrer->child("$ref").fail(std::string("cannot load referenced file: ") + error.what());
+      referrer->child("$ref").fail(std::string("cannot load referenced file: ") +
+                                   SchemaError(relative, "", message).what());
     }
-    throw error;
+    throw SchemaError(relative, "", message);
   };
   std::ifstream in(dir_ / relative, std::ios::binary);
   if (!in) fail("cannot read file");

@@ -12,21 +12,12 @@
 namespace rpckit::gen {
 namespace {
 
-constexpr std::array<std::string_view, 10> kKeys = {
+constexpr std::array<std::string_view, 10> kExchangeKeys = {
     "description", "framing", "max_frame_bytes", "lines", "spawned",
     "discriminator", "correlation", "steps", "ends", "timings"};
 constexpr std::array<std::string_view, 3> kStepKeys = {"from", "type", "within"};
-constexpr std::array<std::string_view, 4> kTimings = {"invoke", "launch", "teardown", "reap"};
-
-template <std::size_t N>
-void only_keys(const Node& n, const std::array<std::string_view, N>& keys, const char* what) {
-  if (!n.json->is_object()) n.reject("expected an object");
-  for (const auto& item : n.json->items()) {
-    if (std::find(keys.begin(), keys.end(), item.key()) == keys.end()) {
-      n.child(item.key()).fail(std::string("unknown ") + what);
-    }
-  }
-}
+constexpr std::array<std::string_view, 4> kExchangeTimings = {"invoke", "launch", "teardown",
+                                                              "reap"};
 
 std::string role(const Node& n, const ir::Module& m) {
   std::string name = string_of(n);
@@ -79,7 +70,7 @@ ir::Exchange::Step lower_step(const Node& n, const ir::Exchange& x, const ir::Mo
 }  // namespace
 
 ir::Exchange lower_exchange(const Node& exchange, const ir::Module& m) {
-  only_keys(exchange, kKeys, "exchange key");
+  only_keys(exchange, kExchangeKeys, "exchange key");
   ir::Exchange x;
   one_of(exchange.child("framing"), {"ndjson"});  // what the one-shot roles speak so far
   x.framing = "kNewlineDelimited";
@@ -116,11 +107,13 @@ ir::Exchange lower_exchange(const Node& exchange, const ir::Module& m) {
 
   if (!exchange.has("timings")) return x;
   Node timings = exchange.child("timings");
-  only_keys(timings, kTimings, "exchange timing");
+  only_keys(timings, kExchangeTimings, "exchange timing");
   std::array<std::string*, 4> slots = {&x.invoke_timeout, &x.launch_timeout, &x.teardown_timeout,
                                        &x.reap_timeout};
-  for (std::size_t i = 0; i < kTimings.size(); ++i) {
-    if (timings.has(kTimings[i])) *slots[i] = duration(timings.child(kTimings[i]), m);
+  for (std::size_t i = 0; i < kExchangeTimings.size(); ++i) {
+    if (timings.has(kExchangeTimings[i])) {
+      *slots[i] = duration(timings.child(kExchangeTimings[i]), m);
+    }
   }
   return x;
 }

@@ -63,7 +63,7 @@ std::string Lowerer::declare(const Node& n, const std::string& name) {
   decl.name = name;
   decl.doc = optional_text(n, "description");
   decl.loc = n.loc();
-  current_deps_.push_back({});
+  current_deps_.emplace_back();
   switch (shape_of(n, true)) {
     case Shape::kStruct:
       decl.kind = TypeDecl::Kind::kStruct;

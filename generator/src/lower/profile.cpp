@@ -16,7 +16,7 @@ namespace rpckit::gen {
 
 namespace {
 
-constexpr std::array<std::string_view, 21> kKeys = {
+constexpr std::array<std::string_view, 21> kProfileKeys = {
     "framing",        "max_frame_bytes", "max_json_depth", "ids",          "spawned",
     "lifecycle",      "grant",           "error_objects",  "stops_on",     "timings",
     "jsonrpc_member", "blank_method",    "invalid_request_id", "line_breaks", "error_data",
@@ -110,12 +110,7 @@ ir::Profile lower_profile(const Node& given, const ir::Module& m, bool accept_le
     upgraded = upgraded_legacy_profile(given);
     profile.json = &*upgraded;
   }
-  if (!profile.json->is_object()) profile.reject("expected an object");
-  for (const auto& item : profile.json->items()) {
-    if (std::find(kKeys.begin(), kKeys.end(), item.key()) == kKeys.end()) {
-      profile.child(item.key()).fail("unknown profile key");
-    }
-  }
+  only_keys(profile, kProfileKeys, "profile key");
   ir::Profile p;
   p.framing = one_of(profile.child("framing"), {"content-length", "ndjson"}) == 0
                   ? "kContentLength"
@@ -134,7 +129,9 @@ ir::Profile lower_profile(const Node& given, const ir::Module& m, bool accept_le
   p.id_sent = id_kind(ids.child("send"));
   Node accept = ids.child("accept");
   if (!accept.json->is_array() || accept.json->empty()) accept.reject("expected a non-empty array");
-  for (std::size_t i = 0; i < accept.json->size(); ++i) p.ids_accepted.push_back(id_kind(accept.item(i)));
+  for (std::size_t i = 0; i < accept.json->size(); ++i) {
+    p.ids_accepted.emplace_back(id_kind(accept.item(i)));
+  }
 
   Node spawned = profile.child("spawned");
   p.spawned_role = string_of(spawned);

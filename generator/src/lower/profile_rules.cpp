@@ -94,7 +94,7 @@ struct TimingKey {
   std::string_view trait;
   TimingKind kind;
 };
-constexpr std::array<TimingKey, 8> kTimings = {{
+constexpr std::array<TimingKey, 8> kProfileTimings = {{
     {"handshake_timeout", "kHandshakeTimeout", TimingKind::kDuration},
     {"handshake_failure_exit_wait", "kHandshakeFailureExitWait", TimingKind::kDuration},
     {"health_check_interval", "kHealthCheckInterval", TimingKind::kDuration},
@@ -207,7 +207,7 @@ void lower_timings(const Node& profile, const ir::Module& m, ir::Profile& p) {
       timings.child(item.key())
           .fail("not used: the stop sequence's {\"wait\": ...} steps say how long");
     }
-    if (std::none_of(kTimings.begin(), kTimings.end(), known)) {
+    if (std::none_of(kProfileTimings.begin(), kProfileTimings.end(), known)) {
       timings.child(item.key()).fail("unknown timing");
     }
   }
@@ -231,7 +231,7 @@ void lower_timings(const Node& profile, const ir::Module& m, ir::Profile& p) {
     if (key == "shutdown_timeout") return shutdown ? nullptr : "the stop sequence sends no shutdown";
     return nullptr;
   };
-  for (const TimingKey& k : kTimings) {
+  for (const TimingKey& k : kProfileTimings) {
     const char* why_not = applies(k.key);
     if (why_not != nullptr) {
       if (timings.has(k.key)) timings.child(k.key).fail(std::string("not used: ") + why_not);

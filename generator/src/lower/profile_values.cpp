@@ -1,5 +1,6 @@
 #include "lower/profile_values.hpp"
 
+#include <algorithm>
 #include <vector>
 
 #include "load/shown.hpp"
@@ -22,6 +23,15 @@ std::size_t one_of(const Node& n, std::initializer_list<std::string_view> allowe
     ++i;
   }
   n.reject("expected one of " + quoted_list(allowed));
+}
+
+void only_keys(const Node& n, std::span<const std::string_view> keys, const char* what) {
+  if (!n.json->is_object()) n.reject("expected an object");
+  for (const auto& item : n.json->items()) {
+    if (std::find(keys.begin(), keys.end(), item.key()) == keys.end()) {
+      n.child(item.key()).fail(std::string("unknown ") + what);
+    }
+  }
 }
 
 namespace {
@@ -47,20 +57,20 @@ std::string integer_constant(const Node& n, const ir::Module& m) {
 // A constant of the kind a timing needs: a duration (x-unit "ms"), a list of them, or a
 // plain integer count.
 std::string timing_constant(const Node& n, ir::Profile::Timing::Kind kind, const ir::Module& m) {
-  using TimingKind = ir::Profile::Timing::Kind;
+  using Timing = ir::Profile::Timing;
   std::string name = string_of(n);
   std::vector<std::string> names;
   for (const ir::Constant& c : m.constants) {
     bool duration = c.kind == ir::Constant::Kind::kDurationMs;
-    bool fits = kind == TimingKind::kCount ? c.kind == ir::Constant::Kind::kInteger && !c.array
-                : kind == TimingKind::kDuration ? duration && !c.array
+    bool fits = kind == Timing::Kind::kCount ? c.kind == ir::Constant::Kind::kInteger && !c.array
+                : kind == Timing::Kind::kDuration ? duration && !c.array
                                                 : duration && c.array;
     if (!fits) continue;
     if (c.wire_name == name) return c.cpp_name;
     names.push_back(c.wire_name);
   }
-  const char* expected = kind == TimingKind::kCount      ? "an integer constant"
-                         : kind == TimingKind::kDuration ? "a duration constant (x-unit \"ms\")"
+  const char* expected = kind == Timing::Kind::kCount      ? "an integer constant"
+                         : kind == Timing::Kind::kDuration ? "a duration constant (x-unit \"ms\")"
                                                          : "an array of durations (x-unit \"ms\")";
   n.fail("\"" + name + "\" is not " + expected + " of the protocol" + fitting(names));
 }

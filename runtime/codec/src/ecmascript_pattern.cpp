@@ -5,6 +5,8 @@
 
 #include <re2/re2.h>
 
+#include "ascii.hpp"
+
 namespace rpckit::codec {
 namespace {
 
@@ -40,8 +42,6 @@ std::uint32_t hex_value(char c) {
   if (c >= 'a' && c <= 'f') return static_cast<std::uint32_t>(c - 'a' + 10);
   return static_cast<std::uint32_t>(c - 'A' + 10);
 }
-
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
 class Translator {
  public:
@@ -99,7 +99,9 @@ class Translator {
       case 'f': return "\\f";
       case 'v': return code_point(0x0B);
       case '0':
-        if (is_digit(peek())) refuse(start, "\\0 followed by a digit (a legacy octal escape)");
+        if (ascii::is_digit(peek())) {
+          refuse(start, "\\0 followed by a digit (a legacy octal escape)");
+        }
         return code_point(0);
       case 'x': {
         if (!is_hex(peek()) || !is_hex(peek(1))) refuse(start, "\\x needs two hex digits");
@@ -247,7 +249,7 @@ class Translator {
     auto number = [&](std::uint64_t& v) {
       std::size_t from = j;
       v = 0;
-      while (j < in_.size() && is_digit(in_[j])) {
+      while (j < in_.size() && ascii::is_digit(in_[j])) {
         v = v * 10 + static_cast<std::uint64_t>(in_[j] - '0');
         if (v > kMaxRepeat) refuse(start, "repetition counts over 1000 are not supported");
         ++j;

@@ -4,6 +4,8 @@
 #include <cstdlib>
 #include <system_error>
 
+#include "ascii.hpp"
+
 namespace rpckit::codec {
 
 JsonError::JsonError(Kind kind, std::size_t offset, const std::string& what)
@@ -12,7 +14,6 @@ JsonError::JsonError(Kind kind, std::size_t offset, const std::string& what)
 namespace {
 
 bool is_space(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
 unsigned char byte(char c) { return static_cast<unsigned char>(c); }
 
 // "'x'", or the byte in hex when it is not printable ASCII.
@@ -30,12 +31,12 @@ bool overflows(std::string_view number) {
   std::size_t i = number[0] == '-' ? 1 : 0;
   long long exponent = 0;
   bool seen_nonzero = false;
-  for (; i < number.size() && is_digit(number[i]); ++i) {
+  for (; i < number.size() && ascii::is_digit(number[i]); ++i) {
     if (number[i] != '0') seen_nonzero = true;
     if (seen_nonzero) ++exponent;
   }
   if (i < number.size() && number[i] == '.') {
-    for (++i; i < number.size() && is_digit(number[i]); ++i) {
+    for (++i; i < number.size() && ascii::is_digit(number[i]); ++i) {
       if (seen_nonzero) continue;
       if (number[i] != '0') {
         seen_nonzero = true;
@@ -43,7 +44,7 @@ bool overflows(std::string_view number) {
       }
       --exponent;
     }
-    while (i < number.size() && is_digit(number[i])) ++i;
+    while (i < number.size() && ascii::is_digit(number[i])) ++i;
   }
   if (i < number.size() && (number[i] == 'e' || number[i] == 'E')) {
     // Saturating: an exponent of a million digits must not overflow the count.
@@ -101,7 +102,7 @@ JsonReader::Kind JsonReader::peek() {
       case 't': case 'f': return Kind::kBool;
       case 'n': return Kind::kNull;
       default:
-        if (text_[pos_] == '-' || is_digit(text_[pos_])) return Kind::kNumber;
+        if (text_[pos_] == '-' || ascii::is_digit(text_[pos_])) return Kind::kNumber;
     }
   }
   fail_here("expected a value, found " + describe(text_, pos_));
@@ -214,7 +215,7 @@ std::string_view JsonReader::scan_number() {
   std::size_t start = pos_;
   auto digits = [&] {
     std::size_t from = pos_;
-    while (pos_ < text_.size() && is_digit(text_[pos_])) ++pos_;
+    while (pos_ < text_.size() && ascii::is_digit(text_[pos_])) ++pos_;
     if (pos_ == from) fail_here("expected a digit, found " + describe(text_, pos_));
   };
   if (pos_ < text_.size() && text_[pos_] == '-') ++pos_;

@@ -117,7 +117,7 @@ Host::Host(Options options)
   plugin_ = std::make_unique<roles::SpawnedPlugin<cm::Protocol>>(std::move(o));
   plugin_->on_lifecycle([this](const roles::LifecycleEvent& e) { on_event(e); });
   plugin_->on_diagnostic([this](const Diagnostic& d) {
-    if (auto finding = violation_of(d)) record(std::move(*finding), true);
+    if (auto finding = violation_of(d)) record(*finding, true);
   });
 }
 
@@ -193,7 +193,7 @@ int Host::consecutive_failures() const {
 
 // ---- the call path -------------------------------------------------------------------------
 
-CallResult Host::call(std::string_view method, std::optional<std::string> params_json) {
+CallResult Host::call(std::string_view method, const std::optional<std::string>& params_json) {
   auto admitted = admit(method);
   if (auto* refused = std::get_if<CallError>(&admitted)) return *refused;
   const Admission& a = std::get<Admission>(admitted);
@@ -508,7 +508,7 @@ void Host::on_event(const roles::LifecycleEvent& e) {
     }
   }
   changed_.notify_all();
-  for (auto& [finding, violation] : findings) record(std::move(finding), violation);
+  for (const auto& [finding, violation] : findings) record(finding, violation);
   if (disable) {
     note("disabled: " + *disable);
     // Before the supervisor's restart: it is acted on once the process has exited.
@@ -516,7 +516,7 @@ void Host::on_event(const roles::LifecycleEvent& e) {
   }
 }
 
-void Host::record(Finding finding, bool violation) {
+void Host::record(const Finding& finding, bool violation) {
   if (violation) {
     outcome_.violation(finding.describe());
   } else {
@@ -525,7 +525,7 @@ void Host::record(Finding finding, bool violation) {
   if (options_.on_finding) options_.on_finding(finding, violation);
 }
 
-void Host::note(const std::string& what) {
+void Host::note(const std::string& what) const {
   if (options_.transcript) options_.transcript->host(what);
 }
 

@@ -25,11 +25,11 @@ constexpr std::string_view kCapabilities = "section 3.3 step 5, section 6";
 constexpr std::string_view kResponseChecks = "section 3.3 step 8";
 
 Failure violation(FailureCode code, std::string detail, std::string_view rule) {
-  return {code, std::move(detail), rule, true};
+  return {std::move(code), std::move(detail), rule, true};
 }
 // What a conforming plugin can meet: the binding's own choice decided.
 Failure refusal(FailureCode code, std::string detail, std::string_view rule) {
-  return {code, std::move(detail), rule, false};
+  return {std::move(code), std::move(detail), rule, false};
 }
 
 // The message as the upstream decoder reads it, for the generated decoder: a null member is

@@ -27,7 +27,7 @@ constexpr Step kWriteRequest{"section 3.3 step 6", "request"};
 constexpr Step kReadResponse{"section 3.3 step 7", "response"};
 
 Failure failure(FailureCode code, std::string detail, std::string_view rule) {
-  return {code, std::move(detail), rule, true};
+  return {std::move(code), std::move(detail), rule, true};
 }
 
 // A line that did not come (steps 4 and 7): timeout, crashed or malformed_response.

@@ -109,14 +109,14 @@ Host::~Host() { stop(); }
 
 bool Host::start() { return plugin_->start(); }
 
-CallResult Host::call(const std::string& method, std::optional<JsonValue> params,
+CallResult Host::call(const std::string& method, const std::optional<JsonValue>& params,
                       std::optional<std::chrono::milliseconds> deadline) {
   std::shared_ptr<Endpoint> endpoint = plugin_->endpoint();
   if (!endpoint) {
     return CallError{CallError::Kind::kDisconnected,
                      RpcError(jsonrpc_code::kInternalError, options_.installed_id + " is not running")};
   }
-  return endpoint->call(method, std::move(params),
+  return endpoint->call(method, params,
                         deadline.value_or(scaled(kCallDeadline, options_.time_scale)));
 }
 
@@ -133,7 +133,7 @@ bool Host::wait_for(const std::function<bool(const HostCounts&)>& done,
   return changed_.wait_for(lock, limit, [&] { return done(counts_); });
 }
 
-void Host::note(const std::string& what) {
+void Host::note(const std::string& what) const {
   if (options_.transcript) options_.transcript->host(what);
 }
 

@@ -44,7 +44,7 @@ std::string notification_frame(std::string_view method,
 
 }  // namespace
 
-CallResult Endpoint::call(std::string_view method, std::optional<JsonValue> params,
+CallResult Endpoint::call(std::string_view method, const std::optional<JsonValue>& params,
                           std::optional<std::chrono::milliseconds> deadline) {
   std::optional<std::string> text = params_text(params);
   return call_encoded(method, text, deadline);
@@ -98,7 +98,7 @@ CallResult Endpoint::call_encoded(std::string_view method,
   return resolve(method, done);
 }
 
-void Endpoint::call_async(std::string_view method, std::optional<JsonValue> params,
+void Endpoint::call_async(std::string_view method, const std::optional<JsonValue>& params,
                           Completion done, std::optional<std::chrono::milliseconds> deadline) {
   std::optional<std::string> text = params_text(params);
   call_async_encoded(method, text, std::move(done), deadline);
@@ -172,7 +172,7 @@ void Endpoint::expire_async(std::unique_lock<std::mutex>& lock) {
 
 // Completions are the application's code: one that throws must not end the thread it runs on.
 
-void Endpoint::complete(Completions completions) {
+void Endpoint::complete(Completions&& completions) {
   for (auto& [done, result] : completions) {
     try {
       done(std::move(result));
@@ -186,7 +186,7 @@ void Endpoint::complete(Completions completions) {
 
 // Parsed here, on the thread that takes the result, from text the reader validated.
 
-bool Endpoint::notify(std::string_view method, std::optional<JsonValue> params) {
+bool Endpoint::notify(std::string_view method, const std::optional<JsonValue>& params) {
   if (closed_.load()) return false;
   std::optional<std::string> text = params_text(params);
   return notify_encoded(method, text);

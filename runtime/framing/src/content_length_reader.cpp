@@ -9,10 +9,6 @@
 
 namespace rpckit::framing {
 
-namespace {
-std::string limit_text(std::size_t limit) { return std::to_string(limit) + "-byte limit"; }
-}  // namespace
-
 ContentLengthReader::ContentLengthReader(ByteSource& source, std::size_t max_body_bytes,
                                          ReaderOptions options)
     : source_(source),
@@ -61,8 +57,8 @@ ReadResult ContentLengthReader::read_header(std::size_t& body_bytes) {
         }
         const std::uint64_t length = *header.content_length();
         if (length > max_body_bytes_) {
-          std::string reason = "Content-Length " + std::to_string(length) + " exceeds the " +
-                               limit_text(max_body_bytes_);
+          std::string reason = "Content-Length " + std::to_string(length) + " exceeds " +
+                               text::byte_limit(max_body_bytes_);
           if (!options_.resume_after_oversize) return fail(ReadStatus::kOversize, reason);
           skip_remaining_ = length;  // dropped as it arrives, at the next read()
           return ReadResult{ReadStatus::kOversize, {}, std::move(reason)};
@@ -75,7 +71,7 @@ ReadResult ContentLengthReader::read_header(std::size_t& body_bytes) {
     // Whatever comes next, the blank line would end past the cap.
     if (line_start > options_.max_header_bytes || data.size() >= options_.max_header_bytes) {
       return fail(ReadStatus::kHeaderTooLong,
-                  "header section exceeds the " + limit_text(options_.max_header_bytes));
+                  "header section exceeds " + text::byte_limit(options_.max_header_bytes));
     }
     scan_from = data.size();
     const IoResult got = buffer_.fill(source_);

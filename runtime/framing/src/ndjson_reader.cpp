@@ -6,10 +6,6 @@
 
 namespace rpckit::framing {
 
-namespace {
-std::string limit_text(std::size_t limit) { return "the " + std::to_string(limit) + "-byte limit"; }
-}  // namespace
-
 NdjsonReader::NdjsonReader(ByteSource& source, std::size_t max_body_bytes, ReaderOptions options)
     : source_(source),
       max_body_bytes_(max_body_bytes),
@@ -107,7 +103,7 @@ ReadResult NdjsonReader::read() {
         const std::size_t size = line.size();
         consume_line(data, end);
         return oversize("line of " + std::to_string(size) + " bytes exceeds " +
-                        limit_text(max_body_bytes_));
+                        text::byte_limit(max_body_bytes_));
       }
       ReadResult result{ReadStatus::kOk, std::string(strips_lines() ? text::strip(line) : line), {}};
       consume_line(data, end);
@@ -116,7 +112,7 @@ ReadResult NdjsonReader::read() {
     // No line end yet. One byte over the limit may still be the '\r' of a CRLF; more may not.
     if (data.size() > max_body_bytes_ + 1 ||
         (data.size() == max_body_bytes_ + 1 && data.back() != '\r')) {
-      std::string reason = "line exceeds " + limit_text(max_body_bytes_) + " (" +
+      std::string reason = "line exceeds " + text::byte_limit(max_body_bytes_) + " (" +
                            std::to_string(data.size()) + " bytes buffered without a newline)";
       if (resume_after_oversize_) {
         skipping_ = true;

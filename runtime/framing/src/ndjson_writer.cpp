@@ -47,7 +47,7 @@ WriteResult NdjsonWriter::write_many(std::span<const std::string_view> bodies) {
   parts.reserve(bodies.size() * 2);
   for (std::string_view body : bodies) {
     parts.push_back(body);
-    parts.push_back("\n");
+    parts.emplace_back("\n");
   }
   return out_.write(parts);
 }

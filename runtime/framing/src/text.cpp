@@ -68,4 +68,6 @@ std::string quote(std::string_view s, std::size_t max_chars) {
   return out;
 }
 
+std::string byte_limit(std::size_t limit) { return "the " + std::to_string(limit) + "-byte limit"; }
+
 }  // namespace rpckit::framing::text

@@ -15,5 +15,7 @@ std::string_view strip(std::string_view s);  // drops ' ', '\t', '\r' from both 
 // `s` in double quotes, C-escaped and cut to max_chars, safe to put in a log line even when
 // the peer sent binary garbage.
 std::string quote(std::string_view s, std::size_t max_chars = 64);
+// "the <limit>-byte limit", as every oversize reason words it.
+std::string byte_limit(std::size_t limit);
 
 }  // namespace rpckit::framing::text

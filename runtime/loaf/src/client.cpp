@@ -60,11 +60,11 @@ std::optional<lv1::RpcHandshakeResult> Client::handshake() const {
   return plugin_->handshake_result();
 }
 
-CallResult Client::call(const std::string& method, std::optional<JsonValue> params,
+CallResult Client::call(const std::string& method, const std::optional<JsonValue>& params,
                         std::optional<std::chrono::milliseconds> deadline) {
   std::shared_ptr<Endpoint> endpoint = plugin_->endpoint();
   if (!endpoint) return not_running();
-  return endpoint->call(method, std::move(params), deadline);
+  return endpoint->call(method, params, deadline);
 }
 
 void Client::stop() { plugin_->stop(); }

@@ -83,6 +83,7 @@ std::unique_ptr<ChildProcess> ChildProcess::spawn(const SpawnOptions& options,
   std::vector<std::string> argv_text = {path};
   argv_text.insert(argv_text.end(), options.args.begin(), options.args.end());
   std::vector<char*> argv;
+  argv.reserve(argv_text.size() + 1);
   for (auto& a : argv_text) argv.push_back(a.data());
   argv.push_back(nullptr);
 

@@ -127,7 +127,7 @@ void PluginProcess::control_loop() {
   }
 }
 
-void PluginProcess::execute(std::vector<Action> actions) {
+void PluginProcess::execute(const std::vector<Action>& actions) {
   for (const Action& a : actions) {
     switch (a.kind) {
       case Action::Kind::kSpawn: spawn(); break;

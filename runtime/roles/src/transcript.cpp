@@ -80,7 +80,7 @@ Transcript::Transcript(Options options) : options_(std::move(options)) {}
 
 Transcript::~Transcript() = default;
 
-void Transcript::print(const char* format, ...) {
+void Transcript::print(const char* format, ...) const {
   if (options_.readable == nullptr) return;
   va_list args;
   va_start(args, format);

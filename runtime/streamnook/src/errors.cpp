@@ -16,7 +16,7 @@ RpcError spec_error(sn::ErrorCode code, std::string message,
 }
 
 RpcError capability_denied_error(std::string reason) {
-  return spec_error(sn::ErrorCode::kCapabilityDenied, "capability_denied: " + reason);
+  return spec_error(sn::ErrorCode::kCapabilityDenied, "capability_denied: " + std::move(reason));
 }
 
 CallError capability_denied(std::string reason) {

@@ -47,7 +47,7 @@ json parse_unique(const std::string& text) {
 TranscriptChecker::TranscriptChecker(const ProtocolValidator& validator, std::size_t max_tracked)
     : validator_(validator), max_tracked_(max_tracked) {
   // The sender of a request in a raw stream may be unknown (""); sorted as the keys are.
-  senders_.push_back("");
+  senders_.emplace_back();
   for (const auto& role : validator_.protocol().roles()) senders_.push_back(role);
   std::sort(senders_.begin(), senders_.end());
   if (validator_.protocol().exchange()) exchange_.emplace(validator_, false, max_tracked_);

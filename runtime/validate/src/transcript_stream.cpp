@@ -16,7 +16,7 @@ using nlohmann::json;
 
 namespace {
 
-constexpr std::size_t kChunk = 64 * 1024;
+constexpr std::size_t kChunk = std::size_t{64} * 1024;
 // A raw Content-Length stream's frames are read whole whatever their size (as the checker sees
 // live ones) and the checker reports those over the protocol's cap; this only stops a
 // corrupted length from asking for more than any real recording holds.

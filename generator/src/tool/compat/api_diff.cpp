@@ -11,7 +11,6 @@
 namespace rpckit::compat {
 
 namespace ir = gen::ir;
-using gen::describe;
 using gen::OutputFile;
 namespace {
 
@@ -42,7 +41,7 @@ std::string gate_text(const std::vector<ir::GateClause>& gate) {
   return out;
 }
 
-std::string joined(const std::vector<std::string>& v) {
+std::string comma_joined(const std::vector<std::string>& v) {
   std::string out;
   for (const std::string& s : v) out += (out.empty() ? "" : ",") + s;
   return out;
@@ -89,7 +88,7 @@ std::string cpp_type(const ir::TypeRef& t) {
   }
   ir::TypeRef bare = t;
   bare.constraints = {};
-  return describe(bare);
+  return gen::describe(bare);
 }
 
 void compare_struct(Problems& p, const ir::TypeDecl& a, const ir::TypeDecl& b) {
@@ -152,7 +151,7 @@ std::vector<std::string> ir_additive_problems(const ir::Module& a, const ir::Mod
   Problems p;
   p.same("module name", a.name, b.name);
   p.same("namespace", a.cpp_namespace, b.cpp_namespace);
-  p.same("roles", joined(a.roles), joined(b.roles));
+  p.same("roles", comma_joined(a.roles), comma_joined(b.roles));
   p.same("error code type", a.error_code_type, b.error_code_type);
 
   for (const ir::Constant& c : a.constants) {
@@ -167,7 +166,7 @@ std::vector<std::string> ir_additive_problems(const ir::Module& a, const ir::Mod
     p.same(where + " kind", std::to_string(static_cast<int>(c.kind)),
            std::to_string(static_cast<int>(d->kind)));
     p.same(where + " array", c.array, d->array);
-    p.same(where + " values", joined(c.values), joined(d->values));
+    p.same(where + " values", comma_joined(c.values), comma_joined(d->values));
   }
 
   for (const ir::TypeDecl& d : a.types) {
@@ -192,7 +191,7 @@ std::vector<std::string> ir_additive_problems(const ir::Module& a, const ir::Mod
         compare_union(p, d, *e);
         break;
       case ir::TypeDecl::Kind::kAlias:
-        p.same("alias " + d.name, describe(d.alias_), describe(e->alias_));
+        p.same("alias " + d.name, gen::describe(d.alias_), gen::describe(e->alias_));
         break;
     }
   }
@@ -211,11 +210,11 @@ std::vector<std::string> ir_additive_problems(const ir::Module& a, const ir::Mod
     p.same(where + " params", m.params_type, n->params_type);
     p.same(where + " params presence", presence_name(m.params_presence),
            presence_name(n->params_presence));
-    p.same(where + " result", m.result ? describe(*m.result) : std::string("(none)"),
-           n->result ? describe(*n->result) : std::string("(none)"));
+    p.same(where + " result", m.result ? gen::describe(*m.result) : std::string("(none)"),
+           n->result ? gen::describe(*n->result) : std::string("(none)"));
     p.same(where + " deadline", m.deadline, n->deadline);
     p.same(where + " gate", gate_text(m.gate), gate_text(n->gate));
-    p.same(where + " errors", joined(m.errors), joined(n->errors));
+    p.same(where + " errors", comma_joined(m.errors), comma_joined(n->errors));
   }
   return p.list;
 }

@@ -298,22 +298,24 @@ void PayloadDiff::compare_shapes(const Shape& o, const Shape& n, const Ctx& ctx)
       std::vector<Json> vs = values_of(s);
       return std::find(vs.begin(), vs.end(), v) != vs.end();
     };
-    Effect e = Effect::kChanged;
-    if (o.kind == K::kAny) {
-      e = Effect::kNarrower;
-    } else if (n.kind == K::kAny) {
-      e = Effect::kWider;
-    } else if (o_values && n.kind == K::kScalar && all_accepted(value_types(o), n.types)) {
-      e = Effect::kWider;
-    } else if (n_values && o.kind == K::kScalar && all_accepted(value_types(n), o.types)) {
-      e = Effect::kNarrower;
-    } else if (o.kind == K::kConst && n.kind == K::kEnum &&
-               has_value(n, o.node.json->at("const"))) {
-      e = Effect::kWider;
-    } else if (o.kind == K::kEnum && n.kind == K::kConst &&
-               has_value(o, n.node.json->at("const"))) {
-      e = Effect::kNarrower;
-    }
+    auto effect = [&] {
+      if (o.kind == K::kAny) return Effect::kNarrower;
+      if (n.kind == K::kAny) return Effect::kWider;
+      if (o_values && n.kind == K::kScalar && all_accepted(value_types(o), n.types)) {
+        return Effect::kWider;
+      }
+      if (n_values && o.kind == K::kScalar && all_accepted(value_types(n), o.types)) {
+        return Effect::kNarrower;
+      }
+      if (o.kind == K::kConst && n.kind == K::kEnum && has_value(n, o.node.json->at("const"))) {
+        return Effect::kWider;
+      }
+      if (o.kind == K::kEnum && n.kind == K::kConst && has_value(o, n.node.json->at("const"))) {
+        return Effect::kNarrower;
+      }
+      return Effect::kChanged;
+    };
+    const Effect e = effect();
     if (e == Effect::kNarrower) {
       report(ctx, e, "type.narrower", change,
              ctx.new_receiver() + " rejects values " + ctx.old_sender() + " may still send", ol,

@@ -52,7 +52,7 @@ std::string verdict_text(const Change& c) {
   return out;
 }
 
-std::string markdown_cell(std::string s) {
+std::string markdown_cell(std::string_view s) {
   std::string out;
   for (char ch : s) {
     if (ch == '|') out += '\\';
@@ -125,7 +125,7 @@ std::string render_table(const Report& report, const Labels& labels) {
     out += line(head);
     std::vector<std::string> rule;
     for (std::size_t k = 0; k < head.size(); ++k) {
-      rule.push_back(std::string(k + 1 == head.size() ? width(head[k]) : w[k], '-'));
+      rule.emplace_back(k + 1 == head.size() ? width(head[k]) : w[k], '-');
     }
     out += line(rule);
     // The location goes under the change, where the eye already is.

@@ -43,6 +43,7 @@ Output run(const std::vector<std::string>& argv, const fs::path& cwd,
     close(out_pipe[0]);
     close(err_pipe[0]);
     std::vector<char*> args;
+    args.reserve(argv.size() + 1);
     for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
     args.push_back(nullptr);
     execvp(args[0], args.data());
@@ -154,7 +155,7 @@ SchemaSource SchemaSource::open(const std::string& argument, const fs::path& cwd
   fs::path tar = source.temp_dir_ / "schema.tar";
   std::vector<std::string> archive = {"git", "archive", "--format=tar", sha};
   if (!dir.empty()) {
-    archive.push_back("--");
+    archive.emplace_back("--");
     archive.push_back(dir);
   }
   Output a = run(archive, repo, tar);

@@ -202,8 +202,8 @@ std::string Context::constraints_text(const ir::TypeRef& t) const {
   if (c.maximum) parts.push_back("maximum: " + number(*c.maximum));
   count("minItems", c.min_items);
   count("maxItems", c.max_items);
-  if (c.unique_items) parts.push_back("uniqueItems");
-  if (c.date_time) parts.push_back("format: date-time");
+  if (c.unique_items) parts.emplace_back("uniqueItems");
+  if (c.date_time) parts.emplace_back("format: date-time");
   std::string out = join(parts, [](const std::string& s) { return s; });
   if (t.element && t.alias.empty()) {
     std::string inner = constraints_text(*t.element);

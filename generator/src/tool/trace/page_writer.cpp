@@ -39,7 +39,7 @@ std::string_view page_template() {
   return {reinterpret_cast<const char*>(kPageTemplate), kPageTemplateSize};
 }
 
-std::string script_safe(std::string text) {
+std::string script_safe(std::string_view text) {
   std::string out;
   out.reserve(text.size());
   for (char c : text) {

@@ -58,7 +58,7 @@ class PageWriter {
 };
 
 // A JSON text made safe inside <script>: every '<' (found only in strings) as \u003c.
-std::string script_safe(std::string json_text);
+std::string script_safe(std::string_view json_text);
 nlohmann::json finding_json(const PageFinding& f);
 
 }  // namespace rpckit::trace

@@ -44,7 +44,7 @@ TraceSummary write_trace(const v::ProtocolValidator& validator, std::istream& tr
   RequestPlaces places;
   bool timed = false;
 
-  auto to_page = [&](const v::Finding& f, FindingPlace place) {
+  auto to_page = [&](const v::Finding& f, const FindingPlace& place) {
     (f.violation.severity == v::Violation::Severity::kError ? summary.errors : summary.warnings)++;
     return PageFinding{f.violation.severity == v::Violation::Severity::kError, f.violation.instance,
                        f.violation.keyword, f.violation.schema, f.violation.message(),

@@ -36,7 +36,7 @@ bool carries_error(const json& message) {
 
 TraceModel::TraceModel(const validate::ProtocolSchema& protocol, std::size_t max_tracked)
     : protocol_(protocol), max_tracked_(max_tracked) {
-  senders_.push_back("");
+  senders_.emplace_back();
   for (const auto& role : protocol_.roles()) senders_.push_back(role);
   if (const auto& x = protocol_.exchange()) {
     for (const auto& step : x->steps) {

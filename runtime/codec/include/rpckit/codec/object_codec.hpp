@@ -378,7 +378,8 @@ bool read_object(JsonReader& in, T& value) {
 }  // namespace rpckit::codec
 
 // to_json, decode, write_json, read_json and from_json of struct `Type`, over its member table
-// k<Type>Members (declared before, in the same namespace).
+// k<Type>Members (declared before, in the same namespace). Type names a type: no parentheses.
+// NOLINTBEGIN(bugprone-macro-parentheses)
 #define RPCKIT_OBJECT_CODEC(Type)                                                         \
   void to_json(nlohmann::json& j, const Type& value) {                                    \
     ::rpckit::codec::object_to_json<k##Type##Members>(j, value);                          \
@@ -395,3 +396,4 @@ bool read_object(JsonReader& in, T& value) {
   void from_json(const nlohmann::json& j, Type& value) {                                  \
     ::rpckit::codec::decode_from(j, value, {});                                           \
   }
+// NOLINTEND(bugprone-macro-parentheses)

@@ -109,7 +109,7 @@ class Host {
   // (30 s) and its accounting. `params_json`: the params' JSON text (nullopt: no member).
   // A result that does not match the method's schema is returned as it came and recorded as
   // a violation.
-  CallResult call(std::string_view method, std::optional<std::string> params_json);
+  CallResult call(std::string_view method, const std::optional<std::string>& params_json);
   // The same, typed. ping(): any string is healthy (decision 8.3), anything else a failed
   // health check. match(): a plugin without metadata/match (-32601) gets metadata/search with
   // limit 10, and the best result is the match (section 4).
@@ -152,8 +152,8 @@ class Host {
   void account(std::string_view method, bool failed);
   roles::HandshakeOutcome judge(const Result<cm::PluginManifest>& answer);
   void on_event(const roles::LifecycleEvent& event);
-  void record(Finding finding, bool violation);
-  void note(const std::string& what);
+  void record(const Finding& finding, bool violation);
+  void note(const std::string& what) const;
   std::chrono::milliseconds scaled(std::chrono::milliseconds d) const;
   supervision::TimePoint now() const;
 

@@ -68,7 +68,7 @@ class Host : private dv1::HostHandler<PluginContext> {
   };
 
   explicit Host(Options options);
-  ~Host();
+  ~Host() override;
   Host(const Host&) = delete;
   Host& operator=(const Host&) = delete;
 
@@ -77,7 +77,7 @@ class Host : private dv1::HostHandler<PluginContext> {
   bool start();
   // A plugin-defined request (allowed after a successful health check), or any other; its
   // deadline is the caller's (the spec sets none), 60 s by default, scaled.
-  CallResult call(const std::string& method, std::optional<JsonValue> params,
+  CallResult call(const std::string& method, const std::optional<JsonValue>& params,
                   std::optional<std::chrono::milliseconds> deadline = std::nullopt);
   // The plugin's protocol methods, typed.
   const dv1::PluginClient& client() const { return plugin_->client(); }
@@ -95,7 +95,7 @@ class Host : private dv1::HostHandler<PluginContext> {
   dv1::ApprovalResult host_request_approval(PluginContext& plugin,
                                             const dv1::ApprovalRequest& params) override;
   void codex_event(PluginContext& plugin, const dv1::CodexEvent& params) override;
-  void note(const std::string& what);
+  void note(const std::string& what) const;
 
   Options options_;
   PluginContext context_;

@@ -164,7 +164,7 @@ class Endpoint {
 
   // Sends a request and waits for the response or the deadline (default_deadline if none;
   // with neither, until the answer or the end of the connection).
-  CallResult call(std::string_view method, std::optional<JsonValue> params,
+  CallResult call(std::string_view method, const std::optional<JsonValue>& params,
                   std::optional<std::chrono::milliseconds> deadline = std::nullopt);
   // Sends a request and returns at once: no thread waits for the answer. `done` runs exactly
   // once: on the endpoint thread that read the response, on an endpoint thread at the deadline
@@ -173,10 +173,10 @@ class Endpoint {
   // block: it
   // may call call_async(), notify() and close(), not call().
   using Completion = std::function<void(CallResult)>;
-  void call_async(std::string_view method, std::optional<JsonValue> params,
-                  Completion done, std::optional<std::chrono::milliseconds> deadline = std::nullopt);
+  void call_async(std::string_view method, const std::optional<JsonValue>& params, Completion done,
+                  std::optional<std::chrono::milliseconds> deadline = std::nullopt);
   // Sends a notification; false when it could not be written.
-  bool notify(std::string_view method, std::optional<JsonValue> params);
+  bool notify(std::string_view method, const std::optional<JsonValue>& params);
 
   // call(), call_async() and notify() with the params already encoded: `params_json` is the
   // text of one JSON value, spliced into the envelope as it is (the typed layer writes it
@@ -264,7 +264,7 @@ class Endpoint {
   // call_async() deadlines: completes the overdue calls (lock released meanwhile).
   void expire_async(std::unique_lock<std::mutex>& lock);
   Completions take_async_all();  // under mutex_: the connection ended
-  void complete(Completions completions);
+  void complete(Completions&& completions);
 
   void diagnose(Diagnostic::Kind kind, std::string detail);
   bool runs_handlers() const { return handler_thread_ == std::this_thread::get_id(); }

@@ -11,10 +11,10 @@ namespace rpckit::framing {
 struct ReaderOptions {
   // Bytes requested from the source per read(): frames are parsed out of a buffer, never
   // pulled byte by byte.
-  std::size_t chunk_bytes = 64 * 1024;
+  std::size_t chunk_bytes = std::size_t{64} * 1024;
   // Cap on a Content-Length header section (blank line included), so a peer cannot make us
   // buffer headers without bound. Real headers are ~25 bytes.
-  std::size_t max_header_bytes = 8 * 1024;
+  std::size_t max_header_bytes = std::size_t{8} * 1024;
   // NDJSON only, for protocols that read lines more strictly than JSON-RPC peers do (core
   // line plugins): a blank line is delivered as an empty body, for the caller to refuse,
   // instead of being skipped; and a last line ended by the end of the stream rather than

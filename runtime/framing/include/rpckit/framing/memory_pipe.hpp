@@ -19,7 +19,7 @@ struct PipeState;
 }  // namespace detail
 
 // Linux's default pipe capacity; pass a larger value (or SIZE_MAX) for an unbounded pipe.
-inline constexpr std::size_t kDefaultPipeCapacity = 64 * 1024;
+inline constexpr std::size_t kDefaultPipeCapacity = std::size_t{64} * 1024;
 
 // Read end. Thread safety: one reading thread; close() may be called from any thread.
 class MemoryPipeSource final : public ByteSource {

@@ -101,12 +101,13 @@ class Client : private lv1::ClientHandler<ServerContext> {
     return typed;
   }
   // Any method, untyped (no params member when `params` is nullopt).
-  CallResult call(const std::string& method, std::optional<JsonValue> params,
+  CallResult call(const std::string& method, const std::optional<JsonValue>& params,
                   std::optional<std::chrono::milliseconds> deadline = std::nullopt);
   // The generated client (typed, nothing recorded).
   const lv1::ServerClient& server() const { return plugin_->client(); }
   // Every saved session (history.list paged as decision 8.10 says).
-  Result<std::vector<lv1::ChatSessionSummary>> list_history(const HistoryPaging& paging = {}) {
+  Result<std::vector<lv1::ChatSessionSummary>> list_history(
+      const HistoryPaging& paging = {}) const {
     return loaf::list_history(server(), paging);
   }
 

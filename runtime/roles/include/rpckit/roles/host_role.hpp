@@ -72,8 +72,9 @@ PluginProcess::Lifecycle host_lifecycle(
   }
   if constexpr (!std::is_same_v<typename Profile::Shutdown, NoMessage>) {
     using Shutdown = typename Profile::Shutdown;
-    life.shutdown = [shutdown_answered](Endpoint& endpoint, supervision::Duration deadline,
-                                        PluginProcess::Done done) {
+    life.shutdown = [shutdown_answered = std::move(shutdown_answered)](
+                        Endpoint& endpoint, supervision::Duration deadline,
+                        PluginProcess::Done done) {
       rpckit::call_async<Shutdown>(
           endpoint, {},
           [shutdown_answered, done = std::move(done)](const Result<typename Shutdown::Result>& r) {

@@ -117,7 +117,7 @@ class PluginProcess {
   // The supervisor's driver, on the control thread (plugin_process.cpp).
   void control_loop();
   void post(std::function<void()> task);
-  void execute(std::vector<supervision::Action> actions);
+  void execute(const std::vector<supervision::Action>& actions);
   void publish_state();  // state() follows the supervisor; done before any observer is told
   void report(LifecycleEvent::Kind kind, supervision::StopCause cause, std::string detail,
               supervision::Duration delay = supervision::Duration{0});

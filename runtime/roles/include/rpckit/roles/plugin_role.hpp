@@ -38,11 +38,10 @@ std::string method_of() {
 template <class M>
 JsonValue default_result() {
   if constexpr (std::is_same_v<M, NoMessage>) {
-    return JsonValue();  // (nested: M::kKind does not exist for NoMessage)
-  } else if constexpr (M::kKind != MessageKind::kRequest) {
     return JsonValue();
-  } else {
-    return codec::encode(typename M::Result{});
+  } else {  // nested: M::kKind does not exist for NoMessage
+    if constexpr (M::kKind == MessageKind::kRequest) return codec::encode(typename M::Result{});
+    return JsonValue();
   }
 }
 

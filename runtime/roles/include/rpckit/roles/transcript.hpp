@@ -51,7 +51,7 @@ class Transcript {
  private:
   void write_line(const nlohmann::json& entry);
   double elapsed_s() const;
-  void print(const char* format, ...);
+  void print(const char* format, ...) const;
 
   Options options_;
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();

@@ -11,7 +11,7 @@ class Logger {
  public:
   explicit Logger(HostApi& host) : host_(host) {}
 
-  void write(sn::LogLevel level, std::string_view message);
+  void write(const sn::LogLevel& level, std::string_view message);
   void debug(std::string_view message) { write(sn::LogLevel::kDebug, message); }
   void info(std::string_view message) { write(sn::LogLevel::kInfo, message); }
   void warning(std::string_view message) { write(sn::LogLevel::kWarning, message); }

@@ -21,12 +21,15 @@ class Nullable {
   Nullable(std::nullopt_t) noexcept {}  // NOLINT(google-explicit-constructor)
   // `field = nullptr` makes it null (it must never reach T: std::string(nullptr) is UB).
   Nullable(std::nullptr_t) noexcept {}  // NOLINT(google-explicit-constructor)
+  // No copy or move constructor hidden: the requires-clause leaves Nullable itself out.
+  // NOLINTBEGIN(google-explicit-constructor,bugprone-forwarding-reference-overload)
   template <class U = T>
     requires(!std::is_same_v<std::remove_cvref_t<U>, Nullable> &&
              !std::is_same_v<std::remove_cvref_t<U>, std::nullopt_t> &&
              !std::is_same_v<std::remove_cvref_t<U>, std::nullptr_t> &&
              std::is_constructible_v<T, U &&>)
-  Nullable(U&& value) : value_(std::forward<U>(value)) {}  // NOLINT(google-explicit-constructor)
+  Nullable(U&& value) : value_(std::forward<U>(value)) {}
+  // NOLINTEND(google-explicit-constructor,bugprone-forwarding-reference-overload)
 
   bool has_value() const noexcept { return value_.has_value(); }
   bool is_null() const noexcept { return !value_.has_value(); }
