@@ -19,9 +19,14 @@ using test_support::sh;
 // A time scale whose handshake (2 s) and exit grace (1 s) a sanitizer-built plugin on a
 // loaded machine meets with room to spare.
 const char* const kScale = "0.2";
+// The spec's own timers (a 10 s handshake) for a plugin that runs on node: node's start-up
+// took more than 2 s on a loaded 2-core CI machine with a browser test beside it. A plugin that
+// conforms ends the run long before any of these timers.
+const char* const kNodeScale = "1";
 
-Outcome plain(const std::string& plugin_dir, const std::vector<std::string>& calls) {
-  std::string command = sh(kDemoHostExe) + " --plain --time-scale " + kScale;
+Outcome plain(const std::string& plugin_dir, const std::vector<std::string>& calls,
+              const char* scale = kScale) {
+  std::string command = sh(kDemoHostExe) + " --plain --time-scale " + scale;
   for (const std::string& call : calls) command += " --call " + sh(call);
   return test_support::run(command + " " + sh(plugin_dir) + " </dev/null");
 }
@@ -75,7 +80,8 @@ TEST(DemoPlain, APluginWrittenWithVscodeJsonrpcConforms) {
   }
   Outcome r = plain(VSCODE_PLUGIN_DIR,
                     {R"(invoke_action={"action":"live-alerts.test"})",
-                     R"(on_watch_tick={"active_channel_id":null,"ts":"2026-11-26T10:00:00Z"})"});
+                     R"(on_watch_tick={"active_channel_id":null,"ts":"2026-11-26T10:00:00Z"})"},
+                    kNodeScale);
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_FALSE(has_violation(r)) << r.err;
   EXPECT_EQ(lines(r.out), (std::vector<Json>{

@@ -13,10 +13,10 @@
 // bad usage.
 //
 // Time scale: the demo host multiplies every protocol timer by it. The handshake deadline
-// (10 s x scale) must cover node's start-up on a loaded machine (about 1 s seen with a load
-// average of 17 on 2 cores), and the ping interval (30 s x scale) must fall inside the
-// session (15.5 steps of 5 s x scale): 0.25 gives a 2.5 s handshake deadline, pings every
-// 7.5 s (two in the session) and a run of about 21 s.
+// (10 s x scale) must cover node's start-up on a loaded machine (more than 2 s seen on a
+// 2-core CI machine with a browser test beside it), and the ping interval (30 s x scale) must
+// fall inside the session (15.5 steps of 5 s x scale): 0.4 gives a 4 s handshake deadline,
+// pings every 12 s (two in the session) and a run of about 32 s.
 
 import { spawn } from "node:child_process";
 import { chmodSync, cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -27,14 +27,14 @@ import { fileURLToPath } from "node:url";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const PLUGIN_ID = "dev.rpckit.vscode-probe";
-const WATCHDOG_MS = 28000;  // bound on the demo host's run (SIGTERM, then SIGKILL 1 s later)
+const WATCHDOG_MS = 50000;  // bound on the demo host's run (SIGTERM, then SIGKILL 1 s later)
 
 const [hostBinary, pluginSource, scaleArg] = process.argv.slice(2);
 if (!hostBinary || !pluginSource) {
   console.log("usage: host_vscode_plugin.mjs <streamnook-demo-host> <plugin dir> [time scale]");
   process.exit(2);
 }
-const TIME_SCALE = Number(scaleArg ?? process.env.RPCKIT_INTEROP_TIME_SCALE ?? 0.25);
+const TIME_SCALE = Number(scaleArg ?? process.env.RPCKIT_INTEROP_TIME_SCALE ?? 0.4);
 if (!(TIME_SCALE > 0)) {
   console.log(`bad time scale ${scaleArg}`);
   process.exit(2);
@@ -108,14 +108,12 @@ const { code, signal, spawnError } = await new Promise((done) => {
 });
 clearTimeout(watchdog);
 host.stdin.destroy();
-const elapsedMs = Date.now() - started;
 
 check("demo host runs the session and exits with code 0",
       !spawnError && code === 0 && !watchdogFired,
       spawnError ? spawnError.message
         : watchdogFired ? `still running after ${WATCHDOG_MS} ms (killed)`
           : `exit code ${code}${signal ? ", signal " + signal : ""}`);
-check(`whole run bounded (< 30 s; time scale ${TIME_SCALE})`, elapsedMs < 30000, `${elapsedMs} ms`);
 
 // ----------------------------------------------------------------------- the records
 let transcript = [];

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // validate.DifferentialAjv: our validator against ajv, the reference, on the same corpus.
 //
-//   node tests/validate/differential/corpus.mjs --out <corpus.json> [--driver <exe>]
+//   node tests/validate/differential/corpus.mjs --out <corpus.json> [--driver <exe> [--every N]]
 //
 // For every message of schema/protocol.json (x-messages) the corpus holds the example
 // envelopes and results of tests/fixtures/examples/<message>.json, the invalid examples, and
@@ -15,7 +15,8 @@
 //
 // ajv (draft-07, strict: false, allErrors, ajv-formats full) judges each item; the corpus and
 // the verdicts go to --out, and --driver (differential_test, C++) validates each item with
-// rpckit::validate (strict enums, as plain JSON Schema has them) and requires the same verdict.
+// rpckit::validate (strict enums, as plain JSON Schema has them) and requires the same verdict
+// (--every N: on each message's first item and every Nth after it, for the sanitizer builds).
 // Exits non-zero on any disagreement.
 
 import { execFileSync } from "node:child_process";
@@ -37,8 +38,9 @@ const option = (name) => {
 };
 const OUT = option("--out");
 const DRIVER = option("--driver");
+const EVERY = option("--every");
 if (!OUT) {
-  console.error("usage: corpus.mjs --out <corpus.json> [--driver <differential_test>]");
+  console.error("usage: corpus.mjs --out <corpus.json> [--driver <differential_test> [--every N]]");
   process.exit(2);
 }
 
@@ -419,7 +421,7 @@ for (const { method, count } of perMessage) console.log(`  ${method}: ${count}`)
 
 if (DRIVER) {
   try {
-    execFileSync(DRIVER, [OUT], { stdio: "inherit" });
+    execFileSync(DRIVER, EVERY ? [OUT, "--every", EVERY] : [OUT], { stdio: "inherit" });
   } catch (e) {
     process.exit(e.status ?? 1);
   }
