@@ -4,7 +4,7 @@
 include(CMakePackageConfigHelpers)
 
 set(rpckit_libraries
-  values codec descriptors dispatch framing endpoint process supervision roles validate
+  values codec descriptors model dispatch framing endpoint process supervision roles validate
   streamnook_common streamnook_plugin streamnook_host streamnook_manifest)
 # Each protocol's host library, when it was built.
 foreach(name desktop_host loaf_client codex_metadata_host core_line_host)
@@ -19,8 +19,8 @@ foreach(name ${rpckit_libraries})
     $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
   list(APPEND rpckit_install_targets rpckit_${name})
 endforeach()
-foreach(dir values codec descriptors dispatch framing endpoint process supervision roles validate
-            streamnook desktop loaf codex_metadata core_line)
+foreach(dir values codec descriptors model dispatch framing endpoint process supervision roles
+            validate streamnook desktop loaf codex_metadata core_line)
   if(EXISTS ${PROJECT_SOURCE_DIR}/runtime/${dir}/include/)
     install(DIRECTORY ${PROJECT_SOURCE_DIR}/runtime/${dir}/include/
             DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})

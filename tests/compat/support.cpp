@@ -2,7 +2,7 @@
 
 #include <stdexcept>
 
-#include "load/schema_set.hpp"
+#include "model.hpp"
 
 namespace rpckit::compat::test {
 

@@ -7,8 +7,8 @@
 #include <regex>
 #include <set>
 
-#include "load/schema_set.hpp"
 #include "lower/lower.hpp"
+#include "model.hpp"
 #include "support.hpp"
 #include "tool/docs/context.hpp"
 #include "tool/docs/docs.hpp"

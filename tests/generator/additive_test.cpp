@@ -5,8 +5,8 @@
 #include <gtest/gtest.h>
 
 #include "additive_check.hpp"
+#include "model.hpp"
 #include "schema_edit.hpp"
-#include "load/schema_set.hpp"
 #include "support.hpp"
 
 namespace rpckit::gen::test {

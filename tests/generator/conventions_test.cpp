@@ -2,16 +2,16 @@
 // as a process on an edited copy of the calculator fixture: each warning appears on stderr,
 // located like a schema error, while the bindings are still written (exit 0); --strict makes
 // it an error (exit 2, nothing written). Every schema of the repository is warning-free.
+#include "lower/conventions.hpp"
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <functional>
-
 #include <nlohmann/json.hpp>
 
-#include "load/schema_set.hpp"
-#include "lower/conventions.hpp"
 #include "lower/lower.hpp"
+#include "model.hpp"
 #include "support.hpp"
 
 namespace rpckit::gen::test {

@@ -11,8 +11,8 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "load/schema_set.hpp"
 #include "lower/lower.hpp"
+#include "model.hpp"
 
 namespace rpckit::gen::test {
 

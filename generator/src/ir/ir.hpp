@@ -7,14 +7,12 @@
 #include <string>
 #include <vector>
 
+#include "rpckit/model/location.hpp"
+
 namespace rpckit::gen::ir {
 
 // Where a piece of the IR came from, for diagnostics: "types/channel.json#/properties/login".
-struct Location {
-  std::string file;
-  std::string pointer;
-  std::string str() const { return file + "#" + pointer; }
-};
+using Location = model::Location;
 
 enum class Primitive : std::uint8_t { kString, kBool, kInt64, kUInt32, kDouble, kNull, kAny };
 

@@ -6,8 +6,8 @@
 #include <string>
 #include <system_error>
 
-#include "load/shown.hpp"
 #include "lower/schema_node.hpp"
+#include "model.hpp"
 
 namespace rpckit::gen {
 namespace {

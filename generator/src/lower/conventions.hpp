@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "ir/ir.hpp"
-#include "load/schema_set.hpp"
+#include "model.hpp"
 
 namespace rpckit::gen {
 

@@ -5,8 +5,8 @@
 #include <string_view>
 #include <vector>
 
-#include "load/shown.hpp"
 #include "lower/profile_values.hpp"
+#include "model.hpp"
 #include "rpckit/descriptors/exchange.hpp"
 
 namespace rpckit::gen {

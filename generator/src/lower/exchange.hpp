@@ -1,7 +1,7 @@
 #pragma once
 // Lowering of protocol.json's "x-exchange" (schema/README.md, "One-shot exchange").
 #include "ir/ir.hpp"
-#include "load/schema_set.hpp"
+#include "model.hpp"
 
 namespace rpckit::gen {
 

@@ -2,7 +2,7 @@
 // Lower layer: schema documents -> IR. Every naming and typing decision is made here
 // (generator/README.md records them); anything the IR cannot express is a SchemaError.
 #include "ir/ir.hpp"
-#include "load/schema_set.hpp"
+#include "model.hpp"
 
 namespace rpckit::gen {
 

@@ -1,13 +1,12 @@
 // Lowering of the message files (descriptor, direction, gate, errors, deadline) and of the
 // dispatch tables and role surfaces they make.
-#include "lower/lowerer.hpp"
-
 #include <algorithm>
 
-#include "load/shown.hpp"
+#include "lower/lowerer.hpp"
 #include "lower/names.hpp"
 #include "lower/profile_values.hpp"
 #include "lower/schema_node.hpp"
+#include "model.hpp"
 
 namespace rpckit::gen {
 

@@ -1,13 +1,12 @@
 // Lowering of declared types: structs, enums, unions and named maps, with their defaults.
-#include "lower/lowerer.hpp"
-
 #include <algorithm>
 #include <set>
 #include <vector>
 
-#include "load/shown.hpp"
+#include "lower/lowerer.hpp"
 #include "lower/names.hpp"
 #include "lower/schema_node.hpp"
+#include "model.hpp"
 
 namespace rpckit::gen {
 

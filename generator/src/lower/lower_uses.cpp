@@ -1,14 +1,13 @@
 // Lowering of the places a type is used: references, arrays, maps, primitives and their
 // constraints.
-#include "lower/lowerer.hpp"
-
 #include <array>
 #include <string_view>
 
-#include "load/shown.hpp"
+#include "lower/lowerer.hpp"
 #include "lower/names.hpp"
-#include "rpckit/codec/ecmascript_pattern.hpp"
 #include "lower/schema_node.hpp"
+#include "model.hpp"
+#include "rpckit/codec/ecmascript_pattern.hpp"
 
 namespace rpckit::gen {
 namespace {

@@ -14,8 +14,8 @@
 #include <vector>
 
 #include "ir/ir.hpp"
-#include "load/schema_set.hpp"
 #include "lower/lower.hpp"
+#include "model.hpp"
 
 namespace rpckit::gen {
 

@@ -7,10 +7,10 @@
 #include <tuple>
 #include <utility>
 
-#include "load/shown.hpp"
 #include "lower/names.hpp"
 #include "lower/profile_rules.hpp"
 #include "lower/profile_values.hpp"
+#include "model.hpp"
 
 namespace rpckit::gen {
 

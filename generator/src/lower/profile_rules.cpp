@@ -4,8 +4,8 @@
 #include <array>
 #include <string_view>
 
-#include "load/shown.hpp"
 #include "lower/profile_values.hpp"
+#include "model.hpp"
 
 namespace rpckit::gen {
 

@@ -3,7 +3,7 @@
 // "Protocol profile"): the wire rules a receiving side follows, the spawner's stop sequence
 // and the lifecycle timers. Each diagnoses a value that contradicts the rest of the profile.
 #include "ir/ir.hpp"
-#include "load/schema_set.hpp"
+#include "model.hpp"
 
 namespace rpckit::gen {
 

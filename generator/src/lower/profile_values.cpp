@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <vector>
 
-#include "load/shown.hpp"
 #include "lower/names.hpp"
+#include "model.hpp"
 
 namespace rpckit::gen {
 

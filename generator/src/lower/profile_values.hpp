@@ -9,7 +9,7 @@
 #include <string_view>
 
 #include "ir/ir.hpp"
-#include "load/schema_set.hpp"
+#include "model.hpp"
 
 namespace rpckit::gen {
 

@@ -5,7 +5,7 @@
 #include <string_view>
 #include <vector>
 
-#include "load/schema_set.hpp"
+#include "model.hpp"
 
 namespace rpckit::gen {
 

@@ -8,7 +8,7 @@
 #include <memory>
 #include <stdexcept>
 
-#include "load/schema_set.hpp"
+#include "model.hpp"
 #include "tool/cli/commands.hpp"
 #include "tool/compat/compat.hpp"
 #include "tool/compat/report.hpp"

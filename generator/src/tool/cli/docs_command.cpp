@@ -6,8 +6,8 @@
 #include <optional>
 #include <sstream>
 
-#include "load/schema_set.hpp"
 #include "lower/lower.hpp"
+#include "model.hpp"
 #include "tool/cli/commands.hpp"
 #include "tool/cli/output.hpp"
 #include "tool/cli/schema_errors.hpp"

@@ -4,14 +4,13 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
-
 #include <nlohmann/json.hpp>
 
 #include "emit/emit.hpp"
 #include "ir/dump.hpp"
-#include "load/schema_set.hpp"
 #include "lower/conventions.hpp"
 #include "lower/lower.hpp"
+#include "model.hpp"
 #include "tool/cli/commands.hpp"
 #include "tool/cli/output.hpp"
 #include "tool/cli/schema_errors.hpp"

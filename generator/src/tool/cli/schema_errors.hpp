@@ -8,7 +8,7 @@
 #include <ostream>
 #include <string_view>
 
-#include "load/schema_error.hpp"
+#include "model.hpp"
 
 namespace rpckit::cli {
 

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "load/schema_set.hpp"
+#include "model.hpp"
 
 namespace rpckit::compat {
 

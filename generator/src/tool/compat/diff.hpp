@@ -6,7 +6,7 @@
 #include <tuple>
 #include <vector>
 
-#include "load/schema_set.hpp"
+#include "model.hpp"
 #include "tool/compat/compat.hpp"
 
 namespace rpckit::compat {

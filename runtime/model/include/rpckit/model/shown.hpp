@@ -1,11 +1,10 @@
 #pragma once
 // How a diagnostic quotes what it rejects: the value as compact JSON, and a closed set of
 // accepted values as "a", "b", "c" (the value and the choices, so a typo shows itself).
+#include <nlohmann/json.hpp>
 #include <string>
 
-#include <nlohmann/json.hpp>
-
-namespace rpckit::gen {
+namespace rpckit::model {
 
 // Compact JSON, ASCII only, cut to about 60 characters ("..." marks a cut).
 std::string shown(const nlohmann::ordered_json& value);
@@ -21,4 +20,4 @@ std::string quoted_list(const Range& values) {
   return out;
 }
 
-}  // namespace rpckit::gen
+}  // namespace rpckit::model

@@ -1,18 +1,18 @@
 #pragma once
-// Load layer: reads the protocol file and every schema file it reaches (x-messages, x-types,
-// $ref), checks each schema node against the keyword whitelist, and resolves $refs.
+// The loader: reads the protocol file and every schema file it reaches (x-messages, x-types,
+// $ref), checks each schema node against the keyword whitelist, and resolves $refs. One loaded
+// set is what the generator, and the tools beside it, read a protocol from.
 #include <filesystem>
-#include <vector>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
+#include <vector>
 
-#include <nlohmann/json.hpp>
+#include "rpckit/model/location.hpp"
+#include "rpckit/model/schema_error.hpp"
 
-#include "ir/ir.hpp"
-#include "load/schema_error.hpp"
-
-namespace rpckit::gen {
+namespace rpckit::model {
 
 using Json = nlohmann::ordered_json;  // keeps the schema's key order: output follows it
 
@@ -22,11 +22,13 @@ struct Node {
   std::string file;     // relative to the schema directory, '/'-separated
   std::string pointer;  // JSON pointer inside the file ("" = root)
 
-  ir::Location loc() const { return {file, pointer}; }
+  Location loc() const { return {file, pointer}; }
   Node child(std::string_view key) const;  // throws SchemaError if missing
   Node item(std::size_t index) const;      // array element; throws SchemaError if missing
   bool has(std::string_view key) const { return json->is_object() && json->contains(key); }
-  [[noreturn]] void fail(const std::string& message) const { throw SchemaError(file, pointer, message); }
+  [[noreturn]] void fail(const std::string& message) const {
+    throw SchemaError(file, pointer, message);
+  }
   // fail(expected + ", got <this value as JSON>"): for a value of the wrong kind or outside
   // a closed set, so the message shows what was written.
   [[noreturn]] void reject(const std::string& expected) const;
@@ -62,4 +64,4 @@ class SchemaSet {
   std::map<std::string, std::string> raw_;  // relative path -> bytes
 };
 
-}  // namespace rpckit::gen
+}  // namespace rpckit::model

@@ -2,7 +2,7 @@
 #include <stdexcept>
 #include <string>
 
-namespace rpckit::gen {
+namespace rpckit::model {
 
 // A problem in the input schema, located by file and JSON pointer:
 // "types/channel.json#/properties/login: unsupported keyword \"patternProperties\"".
@@ -20,8 +20,8 @@ class SchemaError : public std::runtime_error {
   std::string pointer_;
 };
 
-// A drift from the schema conventions that still generates (lower/conventions.hpp), located
-// the same way; `rpckit generate --strict` makes it an error.
+// A drift from the schema conventions that still generates (the generator's
+// lower/conventions.hpp), located the same way; `rpckit generate --strict` makes it an error.
 struct SchemaWarning {
   std::string file;
   std::string pointer;
@@ -30,4 +30,4 @@ struct SchemaWarning {
   std::string text() const { return file + "#" + pointer + ": " + message; }
 };
 
-}  // namespace rpckit::gen
+}  // namespace rpckit::model

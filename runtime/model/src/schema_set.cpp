@@ -1,4 +1,4 @@
-#include "load/schema_set.hpp"
+#include "rpckit/model/schema_set.hpp"
 
 #include <array>
 #include <cstdint>
@@ -6,9 +6,9 @@
 #include <set>
 #include <sstream>
 
-#include "load/shown.hpp"
+#include "rpckit/model/shown.hpp"
 
-namespace rpckit::gen {
+namespace rpckit::model {
 namespace {
 
 // Keywords whose value is one subschema / a map of subschemas / an array of subschemas.
@@ -23,9 +23,9 @@ const std::set<std::string, std::less<>> kDataKeywords = {
     "maximum", "minItems", "maxItems", "uniqueItems",
     // annotations read by the generator (schema/README.md)
     "x-namespace", "x-module", "x-roles", "x-messages", "x-types", "x-error-codes",
-    "x-default-deadline", "x-unit", "x-profile", "x-exchange",
-    "x-kind", "x-direction", "x-gate", "x-errors", "x-deadline", "x-discriminator",
-    "x-enum-names", "x-enum-descriptions", "x-error-messages"};
+    "x-default-deadline", "x-unit", "x-profile", "x-exchange", "x-kind", "x-direction", "x-gate",
+    "x-errors", "x-deadline", "x-discriminator", "x-enum-names", "x-enum-descriptions",
+    "x-error-messages"};
 
 std::string escape_pointer_token(std::string_view key) {
   std::string out;
@@ -220,4 +220,4 @@ std::string SchemaSet::hash() const {
   return std::string(out.data(), 16);
 }
 
-}  // namespace rpckit::gen
+}  // namespace rpckit::model

@@ -1,6 +1,6 @@
-#include "load/shown.hpp"
+#include "rpckit/model/shown.hpp"
 
-namespace rpckit::gen {
+namespace rpckit::model {
 
 std::string shown(const nlohmann::ordered_json& value) {
   constexpr std::size_t kMax = 60;
@@ -9,4 +9,4 @@ std::string shown(const nlohmann::ordered_json& value) {
   return text;
 }
 
-}  // namespace rpckit::gen
+}  // namespace rpckit::model

@@ -1,0 +1,18 @@
+#pragma once
+// The generator reads a protocol through rpckit::model (runtime/model: the loader the tools
+// share); these are its names inside the generator.
+#include "rpckit/model/schema_error.hpp"
+#include "rpckit/model/schema_set.hpp"
+#include "rpckit/model/shown.hpp"
+
+namespace rpckit::gen {
+
+using model::Json;
+using model::Node;
+using model::quoted_list;
+using model::SchemaError;
+using model::SchemaSet;
+using model::SchemaWarning;
+using model::shown;
+
+}  // namespace rpckit::gen
