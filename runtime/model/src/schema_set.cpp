@@ -27,7 +27,73 @@ const std::set<std::string, std::less<>> kDataKeywords = {
     "x-errors", "x-deadline", "x-discriminator", "x-enum-names", "x-enum-descriptions",
     "x-error-messages"};
 
-std::string escape_pointer_token(std::string_view key) {
+// Values that are data, not schemas, under kDraft07: a "$ref" or a pattern inside is text.
+const std::set<std::string, std::less<>> kDraft07Data = {"enum", "const", "default", "examples",
+                                                         "x-error-messages"};
+
+// A relative JSON file ("types/a.json", "a.json#/definitions/X"), as an x- annotation names one.
+bool looks_like_file(std::string_view s) {
+  const std::string_view file = s.substr(0, s.find('#'));
+  return file.size() > 5 && file.substr(file.size() - 5) == ".json" &&
+         file.find("://") == std::string_view::npos;
+}
+
+int hex_digit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+// A $ref is a URI: its fragment is percent-encoded ("#/percent%25field" names the member
+// "percent%field"), and only then read as a JSON pointer (RFC 6901 section 6).
+std::string decoded_fragment(std::string_view fragment) {
+  std::string out;
+  for (std::size_t i = 0; i < fragment.size(); ++i) {
+    if (fragment[i] == '%' && i + 2 < fragment.size() && hex_digit(fragment[i + 1]) >= 0 &&
+        hex_digit(fragment[i + 2]) >= 0) {
+      out += static_cast<char>(hex_digit(fragment[i + 1]) * 16 + hex_digit(fragment[i + 2]));
+      i += 2;
+    } else {
+      out += fragment[i];
+    }
+  }
+  return out;
+}
+
+// "a/./b/../c.json" as "a/c.json", '/'-separated: how a loaded file is named. (Strings, not
+// std::filesystem: a validator resolves a $ref per schema node it visits.)
+std::string normalize(std::string_view path) {
+  std::vector<std::string_view> parts;
+  std::size_t start = 0;
+  while (start <= path.size()) {
+    std::size_t end = path.find('/', start);
+    if (end == std::string_view::npos) end = path.size();
+    const std::string_view part = path.substr(start, end - start);
+    if (part == ".." && !parts.empty() && parts.back() != "..") {
+      parts.pop_back();
+    } else if (!part.empty() && part != ".") {
+      parts.push_back(part);
+    }
+    start = end + 1;
+  }
+  std::string out;
+  for (std::string_view part : parts) {
+    if (!out.empty()) out += '/';
+    out += part;
+  }
+  return out;
+}
+
+// Where a reference written in `from` is reported: its "$ref" member, or `from` itself when
+// `from` is the reference string (protocol.json's "x-error-codes").
+std::string ref_pointer(const Node& from) {
+  return from.has("$ref") ? from.pointer + "/$ref" : from.pointer;
+}
+
+}  // namespace
+
+std::string pointer_token(std::string_view key) {
   std::string out;
   for (char c : key) {
     if (c == '~') {
@@ -41,21 +107,13 @@ std::string escape_pointer_token(std::string_view key) {
   return out;
 }
 
-std::string normalize(const std::filesystem::path& p) {
-  return p.lexically_normal().generic_string();
-}
-
-// Where a reference written in `from` is reported: its "$ref" member, or `from` itself when
-// `from` is the reference string (protocol.json's "x-error-codes").
-std::string ref_pointer(const Node& from) {
-  return from.has("$ref") ? from.pointer + "/$ref" : from.pointer;
-}
-
-}  // namespace
-
 Node Node::child(std::string_view key) const {
-  if (!has(key)) fail("missing \"" + std::string(key) + "\"");
-  return {&(*json)[std::string(key)], file, pointer + "/" + escape_pointer_token(key)};
+  if (json->is_object()) {
+    if (auto it = json->find(key); it != json->end()) {
+      return {&*it, file, pointer + "/" + pointer_token(key)};
+    }
+  }
+  fail("missing \"" + std::string(key) + "\"");
 }
 
 void Node::reject(const std::string& expected) const { fail(expected + ", got " + shown(*json)); }
@@ -65,11 +123,14 @@ Node Node::item(std::size_t index) const {
   return {&(*json)[index], file, pointer + "/" + std::to_string(index)};
 }
 
-SchemaSet SchemaSet::load(const std::filesystem::path& protocol_file) {
+SchemaSet SchemaSet::load(const std::filesystem::path& protocol_file, const LoadOptions& options) {
   SchemaSet set;
+  set.options_ = options;
   set.dir_ = protocol_file.parent_path();
   set.root_file_ = protocol_file.filename().generic_string();
   set.load_file(set.root_file_);
+  // kDraft07 follows the lists as it follows any x- path; the generator checks their form.
+  if (options.policy != KeywordPolicy::kGenerator) return set;
   const Json& root = set.files_.at(set.root_file_);
   for (const char* list : {"x-messages", "x-types"}) {
     if (!root.contains(list)) continue;
@@ -84,14 +145,26 @@ SchemaSet SchemaSet::load(const std::filesystem::path& protocol_file) {
   return set;
 }
 
+SchemaSet SchemaSet::from_document(Json document, const std::string& name,
+                                   const std::filesystem::path& directory,
+                                   const LoadOptions& options) {
+  SchemaSet set;
+  set.options_ = options;
+  set.dir_ = directory;
+  set.root_file_ = name;
+  auto [it, inserted] = set.files_.emplace(name, std::move(document));
+  set.walk(Node{&it->second, name, ""});
+  return set;
+}
+
 void SchemaSet::load_file(const std::string& relative, const Node* referrer) {
   if (files_.count(relative) != 0) return;
   // A file that cannot be read or parsed is reported where it is referenced (if it is); a
-  // problem inside it is reported in the file itself, by check_keywords below.
+  // problem inside it is reported in the file itself, by the walk below.
   auto fail = [&](const std::string& message) {
     if (referrer != nullptr) {
-      referrer->child("$ref").fail(std::string("cannot load referenced file: ") +
-                                   SchemaError(relative, "", message).what());
+      referrer->fail(std::string("cannot load referenced file: ") +
+                     SchemaError(relative, "", message).what());
     }
     throw SchemaError(relative, "", message);
   };
@@ -107,7 +180,50 @@ void SchemaSet::load_file(const std::string& relative, const Node* referrer) {
   }
   raw_[relative] = buffer.str();
   auto [it, inserted] = files_.emplace(relative, std::move(doc));
-  check_keywords(Node{&it->second, relative, ""});
+  walk(Node{&it->second, relative, ""});
+}
+
+void SchemaSet::walk(const Node& root) {
+  if (options_.policy == KeywordPolicy::kGenerator) {
+    check_keywords(root);
+  } else {
+    follow_draft07(root);
+  }
+}
+
+// A reference written at `referrer` (a "$ref" or an x- path): the file it names is loaded,
+// unless it is this file's own fragment or remote (kDraft07 leaves those to resolve()).
+void SchemaSet::follow(const Node& referrer, const std::string& ref) {
+  if (ref.rfind('#', 0) == 0 || ref.find("://") != std::string::npos) return;
+  load_file(ref_file(referrer, ref), &referrer);
+}
+
+// Walks one value under kDraft07: any keyword goes; what references another file is loaded.
+void SchemaSet::follow_draft07(const Node& node) {
+  const Json& j = *node.json;
+  if (j.is_array()) {
+    for (std::size_t i = 0; i < j.size(); ++i) follow_draft07(node.item(i));
+    return;
+  }
+  if (!j.is_object()) return;
+  if (options_.visit) options_.visit(node);
+  for (const auto& [key, value] : j.items()) {
+    if (kDraft07Data.count(key) != 0) continue;
+    const Node sub{&value, node.file, node.pointer + "/" + pointer_token(key)};
+    const bool annotation = key.rfind("x-", 0) == 0;
+    if (value.is_string() &&
+        (key == "$ref" || (annotation && looks_like_file(value.get_ref<const std::string&>())))) {
+      follow(sub, value.get<std::string>());
+    }
+    if (annotation && value.is_array()) {
+      for (std::size_t i = 0; i < value.size(); ++i) {
+        if (value[i].is_string() && looks_like_file(value[i].get_ref<const std::string&>())) {
+          follow(sub.item(i), value[i].get<std::string>());
+        }
+      }
+    }
+    follow_draft07(sub);
+  }
 }
 
 // Walks one schema node: every keyword must be known; subschemas are walked too, and the
@@ -117,13 +233,13 @@ void SchemaSet::check_keywords(const Node& node) {
   if (j.is_boolean()) return;  // true / false schemas
   if (!j.is_object()) node.reject("expected a schema object");
   for (const auto& [key, value] : j.items()) {
-    Node sub{&value, node.file, node.pointer + "/" + escape_pointer_token(key)};
+    Node sub{&value, node.file, node.pointer + "/" + pointer_token(key)};
     if (kSchemaValued.count(key) != 0) {
       if (!value.is_boolean()) check_keywords(sub);
     } else if (kSchemaMaps.count(key) != 0) {
       if (!value.is_object()) sub.reject("expected an object of schemas");
       for (const auto& [name, schema] : value.items()) {
-        check_keywords({&schema, node.file, sub.pointer + "/" + escape_pointer_token(name)});
+        check_keywords({&schema, node.file, sub.pointer + "/" + pointer_token(name)});
       }
     } else if (kSchemaArrays.count(key) != 0) {
       if (!value.is_array()) sub.reject("expected an array of schemas");
@@ -143,7 +259,10 @@ void SchemaSet::check_keywords(const Node& node) {
   if (j.contains("$ref")) {
     if (!j["$ref"].is_string()) node.child("$ref").reject("expected a string");
     std::string file = ref_file(node, j["$ref"].get<std::string>());
-    if (file != node.file) load_file(file, &node);
+    if (file != node.file) {
+      const Node ref = node.child("$ref");
+      load_file(file, &ref);
+    }
   }
 }
 
@@ -154,14 +273,17 @@ std::string SchemaSet::ref_file(const Node& from, const std::string& ref) const 
     throw SchemaError(from.file, ref_pointer(from),
                       "only relative file references are supported, got \"" + ref + "\"");
   }
-  return normalize(std::filesystem::path(from.file).parent_path() / file_part);
+  const std::size_t slash = from.file.rfind('/');
+  return normalize(slash == std::string::npos ? file_part
+                                              : from.file.substr(0, slash + 1) + file_part);
 }
 
 Node SchemaSet::root() const { return file(root_file_); }
 
 Node SchemaSet::file(const std::string& relative) const {
   // x-types / x-messages entries are loaded under their normalized path ("./a.json" -> "a.json").
-  auto it = files_.find(normalize(relative));
+  auto it = files_.find(relative);
+  if (it == files_.end()) it = files_.find(normalize(relative));
   if (it == files_.end()) throw SchemaError(relative, "", "file not loaded");
   return {&it->second, it->first, ""};
 }
@@ -180,7 +302,8 @@ Node SchemaSet::resolve(const Node& from, const std::string& ref) const {
   }
   Node target = file(target_file);
   auto hash = ref.find('#');
-  std::string pointer = hash == std::string::npos ? "" : ref.substr(hash + 1);
+  std::string pointer =
+      hash == std::string::npos ? "" : decoded_fragment(std::string_view(ref).substr(hash + 1));
   if (pointer.empty()) return target;
   try {
     Json::json_pointer ptr(pointer);

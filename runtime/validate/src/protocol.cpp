@@ -9,6 +9,7 @@
 namespace rpckit::validate {
 
 using nlohmann::json;
+using SchemaJson = model::Json;  // the loaded schema (instances are nlohmann::json)
 
 namespace {
 
@@ -21,35 +22,37 @@ std::optional<SchemaRef> try_at(const SchemaStore& store, const std::string& loc
 }
 
 // The `const` of protocol.json's constant property `name` (x-profile names constants).
-const json* constant(const json& root, const json& name) {
+const SchemaJson* constant(const SchemaJson& root, const SchemaJson& name) {
   if (!name.is_string() || !root.contains("properties")) return nullptr;
-  const json& props = root["properties"];
+  const SchemaJson& props = root["properties"];
   auto it = props.find(name.get<std::string>());
   if (it == props.end() || !it->contains("const")) return nullptr;
   return &(*it)["const"];
 }
 
 // x-exchange's steps, each resolved to the x-types file whose title is its type.
-ExchangeSchema load_exchange(const SchemaStore& store, const SchemaRef& root, const json& x) {
-  const json& doc = *root.node;
+ExchangeSchema load_exchange(const SchemaStore& store, const SchemaRef& root, const SchemaJson& x) {
+  const SchemaJson& doc = *root.json;
   ExchangeSchema out;
   out.discriminator = x.value("discriminator", "");
   out.correlation = x.value("correlation", "");
   std::map<std::string, SchemaRef> by_title;
-  for (const auto& entry : doc.value("x-types", json::array())) {
+  for (const auto& entry : doc.value("x-types", SchemaJson::array())) {
     SchemaRef file = store.resolve(root, entry.get<std::string>());
-    if (file.node->contains("title")) by_title.emplace((*file.node)["title"].get<std::string>(), file);
+    if (file.json->contains("title"))
+      by_title.emplace((*file.json)["title"].get<std::string>(), file);
   }
-  for (const auto& step : x.value("steps", json::array())) {
+  for (const auto& step : x.value("steps", SchemaJson::array())) {
     ExchangeStepSchema s;
     s.from = step.value("from", "");
     s.type = step.value("type", "");
     auto type = by_title.find(s.type);
     if (type == by_title.end()) {
-      throw SchemaLoadError(root.location() + "/x-exchange/steps: no type titled \"" + s.type + "\"");
+      throw SchemaLoadError(root.loc().str() + "/x-exchange/steps: no type titled \"" + s.type +
+                            "\"");
     }
     s.schema = type->second;
-    const json props = type->second.node->value("properties", json::object());
+    const SchemaJson props = type->second.json->value("properties", SchemaJson::object());
     s.correlated = !out.correlation.empty() && props.contains(out.correlation);
     out.steps.push_back(std::move(s));
     const std::size_t i = out.steps.size() - 1;
@@ -72,22 +75,22 @@ std::shared_ptr<const ProtocolSchema> ProtocolSchema::load(
   auto out = std::make_shared<ProtocolSchema>();
   out->store_ = SchemaStore::load(protocol_file);
   const SchemaRef root = out->store_->root();
-  const json& doc = *root.node;
+  const SchemaJson& doc = *root.json;
   if (auto r = doc.find("x-roles"); r != doc.end() && r->is_array()) {
     for (const auto& role : *r) out->roles_.push_back(role.get<std::string>());
   }
   auto messages = doc.find("x-messages");
   if (messages == doc.end() || !messages->is_array()) {
-    throw SchemaLoadError(root.location() + "/x-messages: a protocol file lists its messages");
+    throw SchemaLoadError(root.loc().str() + "/x-messages: a protocol file lists its messages");
   }
   for (const auto& entry : *messages) {
     SchemaRef file = out->store_->resolve(root, entry.get<std::string>());
-    const json& m = *file.node;
+    const SchemaJson& m = *file.json;
     MessageSchema message;
     try {
       message.method = m.at("properties").at("method").at("const").get<std::string>();
     } catch (const json::exception&) {
-      throw SchemaLoadError(file.location() + ": a message file's properties/method is a const");
+      throw SchemaLoadError(file.loc().str() + ": a message file's properties/method is a const");
     }
     message.request = m.value("x-kind", "request") == "request";
     const std::string direction = m.value("x-direction", "");
@@ -106,17 +109,17 @@ std::shared_ptr<const ProtocolSchema> ProtocolSchema::load(
   out->error_response_ = try_at(*out->store_, "jsonrpc.json#/definitions/ErrorResponse");
   out->error_object_ = try_at(*out->store_, "jsonrpc.json#/definitions/ErrorObject");
   if (auto profile = doc.find("x-profile"); profile != doc.end()) {
-    if (const json* cap = constant(doc, profile->value("max_frame_bytes", json()))) {
+    if (const SchemaJson* cap = constant(doc, profile->value("max_frame_bytes", SchemaJson()))) {
       out->max_frame_bytes_ = cap->get<std::uint64_t>();
     }
-    if (const json* depth = constant(doc, profile->value("max_json_depth", json()))) {
+    if (const SchemaJson* depth = constant(doc, profile->value("max_json_depth", SchemaJson()))) {
       out->max_json_depth_ = depth->get<std::size_t>();
     }
     out->framing_ = profile->value("framing", "");
     out->spawned_ = profile->value("spawned", "");
   }
   if (auto exchange = doc.find("x-exchange"); exchange != doc.end() && exchange->is_object()) {
-    if (const json* cap = constant(doc, exchange->value("max_frame_bytes", json()))) {
+    if (const SchemaJson* cap = constant(doc, exchange->value("max_frame_bytes", SchemaJson()))) {
       out->max_frame_bytes_ = cap->get<std::uint64_t>();
     }
     out->framing_ = exchange->value("framing", "");
@@ -152,7 +155,7 @@ Violations ProtocolValidator::payload(std::string_view method, Part part,
       return validator_.validate(value, *m->params);
     case Part::kResult:
       if (!m->result) {
-        return {{Violation::Severity::kError, "", m->envelope.location(), "x-result",
+        return {{Violation::Severity::kError, "", m->envelope.loc().str(), "x-result",
                  "no result (" + std::string(method) + " is a notification)", "a result"}};
       }
       return validator_.validate(value, *m->result);
@@ -178,7 +181,7 @@ Violations ProtocolValidator::envelope(const json& envelope,
     if (m == nullptr) return {unknown_method(method->get<std::string>())};
     Violations out = validator_.validate(envelope, m->envelope);
     if (!m->request && envelope.contains("id")) {
-      out.push_back({Violation::Severity::kError, "/id", m->envelope.location() + "/x-kind",
+      out.push_back({Violation::Severity::kError, "/id", m->envelope.loc().str() + "/x-kind",
                      "kind", "no id (" + m->method + " is a notification)",
                      describe_value(envelope["id"])});
     }

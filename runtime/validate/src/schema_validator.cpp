@@ -10,7 +10,8 @@
 namespace rpckit::validate {
 namespace {
 
-using nlohmann::json;
+using nlohmann::json;            // instances
+using SchemaJson = model::Json;  // the loaded schema's nodes
 
 // Deeper than any real schema's $ref chain: only a schema that refers to itself without
 // consuming the instance ({"allOf": [{"$ref": "#"}]}) gets there.
@@ -21,14 +22,16 @@ std::size_t code_points(const std::string& s) {
       std::count_if(s.begin(), s.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
 }
 
-bool is_integer(const json& v) {
+template <typename J>
+bool is_integer(const J& v) {
   if (v.is_number_integer()) return true;
   if (!v.is_number_float()) return false;
-  const double d = v.get<double>();
+  const double d = v.template get<double>();
   return std::isfinite(d) && std::floor(d) == d;
 }
 
-bool has_type(const json& v, const std::string& type) {
+template <typename J>
+bool has_type(const J& v, const std::string& type) {
   if (type == "null") return v.is_null();
   if (type == "boolean") return v.is_boolean();
   if (type == "object") return v.is_object();
@@ -39,15 +42,58 @@ bool has_type(const json& v, const std::string& type) {
   return false;
 }
 
-std::string type_name(const json& v) {
+template <typename J>
+std::string type_name(const J& v) {
   if (v.is_number()) return is_integer(v) ? "integer" : "number";
   return v.type_name() == std::string("boolean") ? "boolean" : v.type_name();
 }
 
-std::string list(const json& values, const char* separator = ", ") {
+std::string list(const SchemaJson& values, const char* separator = ", ") {
   std::string out;
   for (const auto& v : values) out += (out.empty() ? "" : separator) + describe_value(v);
   return out;
+}
+
+// JSON equality of a schema value and an instance value, as JSON Schema means it (numbers by
+// value, whatever their spelling; objects whatever their member order).
+bool json_equal(const SchemaJson& a, const json& b) {
+  if (a.is_number() && b.is_number()) {
+    if (a.is_number_float() || b.is_number_float()) return a.get<double>() == b.get<double>();
+    if (a.is_number_unsigned() && b.is_number_unsigned()) {
+      return a.get<std::uint64_t>() == b.get<std::uint64_t>();
+    }
+    if (a.is_number_unsigned() || b.is_number_unsigned()) {  // one unsigned, one signed
+      const bool a_unsigned = a.is_number_unsigned();
+      const std::int64_t s = a_unsigned ? b.get<std::int64_t>() : a.get<std::int64_t>();
+      const std::uint64_t u = a_unsigned ? a.get<std::uint64_t>() : b.get<std::uint64_t>();
+      return s >= 0 && static_cast<std::uint64_t>(s) == u;
+    }
+    return a.get<std::int64_t>() == b.get<std::int64_t>();
+  }
+  if (a.type() != b.type()) return false;
+  switch (a.type()) {
+    case SchemaJson::value_t::null:
+      return true;
+    case SchemaJson::value_t::boolean:
+      return a.get<bool>() == b.get<bool>();
+    case SchemaJson::value_t::string:
+      return a.get_ref<const std::string&>() == b.get_ref<const std::string&>();
+    case SchemaJson::value_t::array:
+      if (a.size() != b.size()) return false;
+      for (std::size_t i = 0; i < a.size(); ++i) {
+        if (!json_equal(a[i], b[i])) return false;
+      }
+      return true;
+    case SchemaJson::value_t::object:
+      if (a.size() != b.size()) return false;
+      for (const auto& [key, value] : a.items()) {
+        auto it = b.find(key);
+        if (it == b.end() || !json_equal(value, *it)) return false;
+      }
+      return true;
+    default:
+      return false;  // binary: not JSON
+  }
 }
 
 std::string number_text(double d) {
@@ -75,7 +121,7 @@ class Run {
   void fail(const std::string& at, const SchemaRef& schema, const std::string& keyword,
             std::string expected, std::string found,
             Violation::Severity severity = Violation::Severity::kError) {
-    out_->push_back({severity, at, schema.location() + "/" + pointer_token(keyword), keyword,
+    out_->push_back({severity, at, schema.loc().str() + "/" + pointer_token(keyword), keyword,
                      std::move(expected), std::move(found)});
   }
 
@@ -95,7 +141,7 @@ class Run {
   }
 
   void keywords(const json& v, const SchemaRef& s, const std::string& at) {
-    const json& node = *s.node;
+    const SchemaJson& node = *s.json;
     if (node.is_boolean()) {
       if (!node.get<bool>()) fail(at, s, "false", "nothing (the schema is false)", describe_value(v));
       return;
@@ -115,13 +161,14 @@ class Run {
   }
 
   void generic(const json& v, const SchemaRef& s, const std::string& at) {
-    const json& node = *s.node;
+    const SchemaJson& node = *s.json;
     if (auto t = node.find("type"); t != node.end()) {
       bool ok = false;
       if (t->is_string()) ok = has_type(v, t->get<std::string>());
       if (t->is_array()) {
-        ok = std::any_of(t->begin(), t->end(),
-                         [&](const json& name) { return name.is_string() && has_type(v, name.get<std::string>()); });
+        ok = std::any_of(t->begin(), t->end(), [&](const SchemaJson& name) {
+          return name.is_string() && has_type(v, name.get<std::string>());
+        });
       }
       if (!ok) {
         fail(at, s, "type", t->is_string() ? "a value of type " + t->get<std::string>()
@@ -130,18 +177,19 @@ class Run {
       }
     }
     if (auto e = node.find("enum"); e != node.end() && e->is_array()) {
-      if (std::find(e->begin(), e->end(), v) == e->end()) {
+      if (std::none_of(e->begin(), e->end(),
+                       [&](const SchemaJson& known) { return json_equal(known, v); })) {
         // Open enums: a value of the listed values' JSON type is one this version does not
         // know yet, which a receiver must accept.
         const bool open = !options_.strict_enums && !e->empty() &&
-                          std::all_of(e->begin(), e->end(), [&](const json& known) {
+                          std::all_of(e->begin(), e->end(), [&](const SchemaJson& known) {
                             return type_name(known) == type_name(v) && (v.is_string() || v.is_number());
                           });
         fail(at, s, "enum", "one of " + list(*e), describe_value(v),
              open ? Violation::Severity::kWarning : Violation::Severity::kError);
       }
     }
-    if (auto c = node.find("const"); c != node.end() && *c != v) {
+    if (auto c = node.find("const"); c != node.end() && !json_equal(*c, v)) {
       fail(at, s, "const", describe_value(*c), describe_value(v));
     }
     if (auto f = node.find("format"); f != node.end() && f->is_string() && v.is_string()) {
@@ -152,7 +200,7 @@ class Run {
   }
 
   void numeric(const json& v, const SchemaRef& s, const std::string& at) {
-    const json& node = *s.node;
+    const SchemaJson& node = *s.json;
     const double x = v.get<double>();
     auto bound = [&](const char* keyword, auto violated, const char* relation) {
       auto it = node.find(keyword);
@@ -176,7 +224,7 @@ class Run {
   }
 
   void textual(const json& v, const SchemaRef& s, const std::string& at) {
-    const json& node = *s.node;
+    const SchemaJson& node = *s.json;
     const auto& text = v.get_ref<const std::string&>();
     if (auto it = node.find("minLength"); it != node.end() && it->is_number()) {
       if (static_cast<double>(code_points(text)) < it->get<double>()) {
@@ -191,14 +239,14 @@ class Run {
       }
     }
     if (auto p = node.find("pattern"); p != node.end() && p->is_string()) {
-      if (!store_.pattern(p->get<std::string>(), s.location()).search(text)) {
+      if (!store_.pattern(p->get<std::string>(), s.loc().str()).search(text)) {
         fail(at, s, "pattern", "a string matching " + p->dump(), describe_value(v));
       }
     }
   }
 
   void arrays(const json& v, const SchemaRef& s, const std::string& at) {
-    const json& node = *s.node;
+    const SchemaJson& node = *s.json;
     const auto size = static_cast<double>(v.size());
     if (auto it = node.find("minItems"); it != node.end() && it->is_number() && size < it->get<double>()) {
       fail(at, s, "minItems", "at least " + it->dump() + " items", std::to_string(v.size()) + " items");
@@ -234,12 +282,13 @@ class Run {
       for (std::size_t i = 0; i < v.size() && !any; ++i) {
         any = valid(v[i], s.child("contains"), at + "/" + std::to_string(i));
       }
-      if (!any) fail(at, s, "contains", "an item valid against " + s.child("contains").location(), "none");
+      if (!any)
+        fail(at, s, "contains", "an item valid against " + s.child("contains").loc().str(), "none");
     }
   }
 
   void objects(const json& v, const SchemaRef& s, const std::string& at) {
-    const json& node = *s.node;
+    const SchemaJson& node = *s.json;
     const auto size = static_cast<double>(v.size());
     if (auto it = node.find("minProperties"); it != node.end() && it->is_number() && size < it->get<double>()) {
       fail(at, s, "minProperties", "at least " + it->dump() + " members", std::to_string(v.size()) + " members");
@@ -266,7 +315,7 @@ class Run {
       }
       if (patterns != node.end() && patterns->is_object()) {
         for (const auto& [source, _] : patterns->items()) {
-          if (store_.pattern(source, s.location()).search(key)) {
+          if (store_.pattern(source, s.loc().str()).search(key)) {
             matched = true;
             check(value, s.child("patternProperties").child(source), here);
           }
@@ -305,7 +354,7 @@ class Run {
   }
 
   void combinators(const json& v, const SchemaRef& s, const std::string& at) {
-    const json& node = *s.node;
+    const SchemaJson& node = *s.json;
     if (auto all = node.find("allOf"); all != node.end() && all->is_array()) {
       for (std::size_t i = 0; i < all->size(); ++i) check(v, s.child("allOf").item(i), at);
     }
@@ -340,7 +389,8 @@ class Run {
     }
     if (auto n = node.find("not"); n != node.end()) {
       if (valid(v, s.child("not"), at)) {
-        fail(at, s, "not", "a value the schema at " + s.child("not").location() + " rejects", describe_value(v));
+        fail(at, s, "not", "a value the schema at " + s.child("not").loc().str() + " rejects",
+             describe_value(v));
       }
     }
     if (auto cond = node.find("if"); cond != node.end()) {
@@ -384,6 +434,10 @@ std::string describe_value(const nlohmann::json& value) {
            "... (" + std::to_string(text.size()) + " bytes)";
   }
   return value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+std::string describe_value(const nlohmann::ordered_json& value) {
+  return describe_value(nlohmann::json(value));
 }
 
 SchemaValidator::SchemaValidator(std::shared_ptr<const SchemaStore> store, ValidateOptions options)

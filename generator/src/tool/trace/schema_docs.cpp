@@ -7,6 +7,7 @@ namespace rpckit::trace {
 
 using nlohmann::json;
 using validate::SchemaRef;
+using SchemaJson = model::Json;  // the loaded schema's nodes
 
 namespace {
 
@@ -19,8 +20,8 @@ class DocsBuilder {
 
   // The node's index; its members are added when first seen.
   int add(const SchemaRef& ref) {
-    if (!ref.node || !ref.node->is_object()) return -1;
-    auto [it, added] = index_.try_emplace(ref.location(), static_cast<int>(nodes_.size()));
+    if (!ref.json || !ref.json->is_object()) return -1;
+    auto [it, added] = index_.try_emplace(ref.loc().str(), static_cast<int>(nodes_.size()));
     if (!added) return it->second;
     if (nodes_.size() >= kMaxNodes) return -1;
     const int self = it->second;
@@ -34,7 +35,7 @@ class DocsBuilder {
 
  private:
   json describe(const SchemaRef& ref) {
-    const json& n = *ref.node;
+    const SchemaJson& n = *ref.json;
     json out = json::object();
     if (auto d = n.find("description"); d != n.end() && d->is_string()) out["d"] = *d;
     if (auto t = n.find("title"); t != n.end() && t->is_string()) out["n"] = *t;
@@ -94,7 +95,7 @@ class DocsBuilder {
   json nodes_ = json::array();
 };
 
-std::string text(const json& node, const char* key) {
+std::string text(const SchemaJson& node, const char* key) {
   auto it = node.find(key);
   return it != node.end() && it->is_string() ? it->get<std::string>() : "";
 }
@@ -105,7 +106,7 @@ json schema_docs(const validate::ProtocolSchema& protocol) {
   DocsBuilder nodes(*protocol.store());
   json methods = json::object();
   for (const auto& [name, m] : protocol.messages()) {
-    json entry = {{"d", text(*m.envelope.node, "description")},
+    json entry = {{"d", text(*m.envelope.json, "description")},
                   {"kind", m.request ? "request" : "notification"},
                   {"from", m.from},
                   {"to", m.to},
@@ -117,7 +118,7 @@ json schema_docs(const validate::ProtocolSchema& protocol) {
     for (const auto& step : x->steps) {
       const std::string to = step.from == protocol.spawned_role() ? protocol.spawner_role()
                                                                   : protocol.spawned_role();
-      methods[step.type] = {{"d", text(*step.schema.node, "description")},
+      methods[step.type] = {{"d", text(*step.schema.json, "description")},
                             {"kind", step.answers >= 0 ? "response" : "message"},
                             {"from", step.from},
                             {"to", to},

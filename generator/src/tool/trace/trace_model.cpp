@@ -40,7 +40,7 @@ TraceModel::TraceModel(const validate::ProtocolSchema& protocol, std::size_t max
   for (const auto& role : protocol_.roles()) senders_.push_back(role);
   if (const auto& x = protocol_.exchange()) {
     for (const auto& step : x->steps) {
-      const json* node = step.schema.node;
+      const model::Json* node = step.schema.json;
       std::string value;
       if (node->contains("properties") && (*node)["properties"].contains(x->discriminator)) {
         value = (*node)["properties"][x->discriminator].value("const", "");

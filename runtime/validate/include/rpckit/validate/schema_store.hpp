@@ -1,6 +1,7 @@
 #pragma once
-// SchemaStore: a JSON Schema (draft-07) file and every file it reaches, loaded once and then
-// read-only, so one store serves any number of threads.
+// SchemaStore: a JSON Schema (draft-07) file and every file it reaches, loaded once by
+// rpckit::model's loader (KeywordPolicy::kDraft07) and then read-only, so one store serves any
+// number of threads.
 //
 // Loading follows each "$ref" and each relative "*.json" path an "x-" annotation names (a
 // protocol file's x-messages, x-types, x-error-codes), and compiles every `pattern` and
@@ -11,10 +12,11 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string>
 
-#include <nlohmann/json.hpp>
+#include "rpckit/model/schema_set.hpp"
 
 namespace rpckit::codec {
 class Pattern;
@@ -23,16 +25,8 @@ class Pattern;
 namespace rpckit::validate {
 
 // A schema node and where it lives: "messages/notify.json#/definitions/NotifyParams".
-struct SchemaRef {
-  const nlohmann::json* node = nullptr;
-  std::string file;     // relative to the root file's directory, '/'-separated
-  std::string pointer;  // JSON pointer inside the file ("" = the whole file)
-
-  std::string location() const { return file + "#" + pointer; }
-  // The member `key` of this node (which must exist), one level down.
-  SchemaRef child(const std::string& key) const;
-  SchemaRef item(std::size_t index) const;
-};
+using SchemaRef = model::Node;
+using model::pointer_token;
 
 // A schema that cannot be loaded: unreadable or unparsable file, a $ref to nothing, a
 // pattern RE2 cannot run. what() starts with the location.
@@ -47,7 +41,7 @@ class SchemaStore {
   // One schema held in memory, named `name` in locations; a $ref to another file is loaded
   // from `directory`.
   static std::shared_ptr<const SchemaStore> from_document(
-      nlohmann::json document, const std::string& name = "schema.json",
+      const nlohmann::json& document, const std::string& name = "schema.json",
       const std::filesystem::path& directory = ".");
 
   SchemaStore(const SchemaStore&) = delete;
@@ -58,30 +52,26 @@ class SchemaStore {
   // "types/channel.json#/definitions/X" (file relative to the root's directory) or a bare
   // "#/pointer" in the root file. Throws SchemaLoadError when it names nothing.
   SchemaRef at(const std::string& location) const;
-  // A $ref (or x- path) written in `from`'s file.
+  // A $ref (or x- path) written in `from`'s file. Throws SchemaLoadError.
   SchemaRef resolve(const SchemaRef& from, const std::string& ref) const;
   // The compiled form of a pattern (`where` names it in the SchemaLoadError of a pattern RE2
   // cannot run, which only a pattern the load did not see can still throw).
   const codec::Pattern& pattern(const std::string& ecmascript, const std::string& where) const;
-  const std::filesystem::path& directory() const { return dir_; }
+  const std::filesystem::path& directory() const { return schemas_.dir(); }
+  // The loaded files, as the model's loader holds them.
+  const model::SchemaSet& schemas() const { return schemas_; }
 
  private:
   SchemaStore() = default;
-  void load_file(const std::string& relative, const std::string& referrer);
-  void scan(const nlohmann::json& node, const std::string& file, const std::string& pointer);
-  std::string file_of(const std::string& from_file, const std::string& ref) const;
+  static model::LoadOptions load_options(SchemaStore& store);
+  void compile_patterns(const SchemaRef& node);
   static std::unique_ptr<codec::Pattern> compile_pattern(const std::string& source,
                                                          const std::string& where);
 
-  std::filesystem::path dir_;
-  std::string root_file_;
-  std::map<std::string, nlohmann::json> files_;
+  model::SchemaSet schemas_;
   std::map<std::string, std::unique_ptr<codec::Pattern>> patterns_;  // read-only after load
   mutable std::mutex late_mutex_;
   mutable std::map<std::string, std::unique_ptr<codec::Pattern>> late_patterns_;
 };
-
-// "/a/b~1c" from keys: escapes '~' and '/' (RFC 6901).
-std::string pointer_token(const std::string& key);
 
 }  // namespace rpckit::validate

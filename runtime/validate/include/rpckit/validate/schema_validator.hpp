@@ -43,5 +43,7 @@ class SchemaValidator {
 // A short rendering of a JSON value for messages: scalars as JSON (long strings cut), "an
 // object", "an array of 3 items".
 std::string describe_value(const nlohmann::json& value);
+// The same for a value written in a schema (enum, const): what was expected.
+std::string describe_value(const nlohmann::ordered_json& value);
 
 }  // namespace rpckit::validate
