@@ -2,8 +2,9 @@
 # supervision, the protocol host libraries, the examples, the tool) compiles with these extra
 # flags after the build's own. The ASan presets pass -O0: clang's -O1 with ASan doubles such a
 # file's compile time and buys nothing a test would notice. The parsers a peer's bytes reach
-# (values, codec, framing, endpoint, validate, the manifest, the generated modules) keep the
-# preset's -O1, for the fuzz targets' throughput and the megabyte payloads of the hostile tests.
+# (values, codec, framing, endpoint, validate and the model it reads schemas through, the
+# manifest, the generated modules) keep the preset's -O1, for the fuzz targets' throughput and
+# the megabyte payloads of the hostile tests.
 set(RPCKIT_COLD_CXX_FLAGS "" CACHE STRING
   "Extra compiler flags for code no fuzz target drives (the ASan presets: -O0)")
 separate_arguments(rpckit_cold_flags UNIX_COMMAND "${RPCKIT_COLD_CXX_FLAGS}")

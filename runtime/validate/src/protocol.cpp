@@ -1,59 +1,34 @@
 #include "rpckit/validate/protocol.hpp"
 
 #include <map>
-
 #include <nlohmann/json.hpp>
+#include <tuple>
 
 #include "rpckit/descriptors/exchange.hpp"
 
 namespace rpckit::validate {
 
 using nlohmann::json;
-using SchemaJson = model::Json;  // the loaded schema (instances are nlohmann::json)
 
 namespace {
 
-std::optional<SchemaRef> try_at(const SchemaStore& store, const std::string& location) {
-  try {
-    return store.at(location);
-  } catch (const SchemaLoadError&) {
-    return std::nullopt;
-  }
-}
-
-// The `const` of protocol.json's constant property `name` (x-profile names constants).
-const SchemaJson* constant(const SchemaJson& root, const SchemaJson& name) {
-  if (!name.is_string() || !root.contains("properties")) return nullptr;
-  const SchemaJson& props = root["properties"];
-  auto it = props.find(name.get<std::string>());
-  if (it == props.end() || !it->contains("const")) return nullptr;
-  return &(*it)["const"];
-}
-
-// x-exchange's steps, each resolved to the x-types file whose title is its type.
-ExchangeSchema load_exchange(const SchemaStore& store, const SchemaRef& root, const SchemaJson& x) {
-  const SchemaJson& doc = *root.json;
+// x-exchange's steps as the model read them, with what validation adds: whether a step carries
+// the correlation member, and which earlier step it answers.
+ExchangeSchema load_exchange(const model::Exchange& x) {
   ExchangeSchema out;
-  out.discriminator = x.value("discriminator", "");
-  out.correlation = x.value("correlation", "");
-  std::map<std::string, SchemaRef> by_title;
-  for (const auto& entry : doc.value("x-types", SchemaJson::array())) {
-    SchemaRef file = store.resolve(root, entry.get<std::string>());
-    if (file.json->contains("title"))
-      by_title.emplace((*file.json)["title"].get<std::string>(), file);
-  }
-  for (const auto& step : x.value("steps", SchemaJson::array())) {
-    ExchangeStepSchema s;
-    s.from = step.value("from", "");
-    s.type = step.value("type", "");
-    auto type = by_title.find(s.type);
-    if (type == by_title.end()) {
-      throw SchemaLoadError(root.loc().str() + "/x-exchange/steps: no type titled \"" + s.type +
-                            "\"");
+  out.discriminator = x.discriminator;
+  out.correlation = x.correlation;
+  for (const model::ExchangeStep& step : x.steps) {
+    if (!step.schema) {
+      throw SchemaLoadError(x.node.loc().str() + "/steps: no type titled \"" + step.type + "\"");
     }
-    s.schema = type->second;
-    const SchemaJson props = type->second.json->value("properties", SchemaJson::object());
-    s.correlated = !out.correlation.empty() && props.contains(out.correlation);
+    ExchangeStepSchema s;
+    s.from = step.from;
+    s.type = step.type;
+    s.schema = *step.schema;
+    const auto props = step.schema->json->find("properties");
+    s.correlated = !out.correlation.empty() && props != step.schema->json->end() &&
+                   props->contains(out.correlation);
     out.steps.push_back(std::move(s));
     const std::size_t i = out.steps.size() - 1;
     out.steps[i].answers = answered_step(
@@ -74,57 +49,50 @@ std::shared_ptr<const ProtocolSchema> ProtocolSchema::load(
     const std::filesystem::path& protocol_file) {
   auto out = std::make_shared<ProtocolSchema>();
   out->store_ = SchemaStore::load(protocol_file);
-  const SchemaRef root = out->store_->root();
-  const SchemaJson& doc = *root.json;
-  if (auto r = doc.find("x-roles"); r != doc.end() && r->is_array()) {
-    for (const auto& role : *r) out->roles_.push_back(role.get<std::string>());
+  try {
+    out->model_.emplace(model::Protocol::link(out->store_->schemas()));
+  } catch (const model::SchemaError& e) {
+    throw SchemaLoadError(e.what());
   }
-  auto messages = doc.find("x-messages");
-  if (messages == doc.end() || !messages->is_array()) {
-    throw SchemaLoadError(root.loc().str() + "/x-messages: a protocol file lists its messages");
+  const model::Protocol& protocol = *out->model_;
+  out->roles_ = protocol.roles();
+  if (!protocol.message_list() || !protocol.message_list()->json->is_array()) {
+    throw SchemaLoadError(protocol.root().loc().str() +
+                          "/x-messages: a protocol file lists its messages");
   }
-  for (const auto& entry : *messages) {
-    SchemaRef file = out->store_->resolve(root, entry.get<std::string>());
-    const SchemaJson& m = *file.json;
+  for (const model::Message& m : protocol.messages()) {
+    if (m.method.empty()) {
+      throw SchemaLoadError(m.file.loc().str() + ": a message file's properties/method is a const");
+    }
     MessageSchema message;
-    try {
-      message.method = m.at("properties").at("method").at("const").get<std::string>();
-    } catch (const json::exception&) {
-      throw SchemaLoadError(file.loc().str() + ": a message file's properties/method is a const");
-    }
-    message.request = m.value("x-kind", "request") == "request";
-    const std::string direction = m.value("x-direction", "");
-    if (auto to = direction.find("_to_"); to != std::string::npos) {
-      message.from = direction.substr(0, to);
-      message.to = direction.substr(to + 4);
-    }
-    message.envelope = file;
-    if (m.contains("properties") && m["properties"].contains("params")) {
-      message.params = file.child("properties").child("params");
-    }
-    if (m.contains("x-result")) message.result = file.child("x-result");
+    message.method = m.method;
+    message.request = m.request();
+    std::tie(message.from, message.to) = m.roles();
+    message.envelope = m.file;
+    message.params = m.params;
+    message.result = m.result;
     out->messages_.emplace(message.method, std::move(message));
   }
-  out->response_ = try_at(*out->store_, "jsonrpc.json#/definitions/Response");
-  out->error_response_ = try_at(*out->store_, "jsonrpc.json#/definitions/ErrorResponse");
-  out->error_object_ = try_at(*out->store_, "jsonrpc.json#/definitions/ErrorObject");
-  if (auto profile = doc.find("x-profile"); profile != doc.end()) {
-    if (const SchemaJson* cap = constant(doc, profile->value("max_frame_bytes", SchemaJson()))) {
+  out->response_ = protocol.jsonrpc("Response");
+  out->error_response_ = protocol.jsonrpc("ErrorResponse");
+  out->error_object_ = protocol.jsonrpc("ErrorObject");
+  if (const auto& profile = protocol.profile()) {
+    if (const auto* cap = protocol.named_constant(*profile, "max_frame_bytes")) {
       out->max_frame_bytes_ = cap->get<std::uint64_t>();
     }
-    if (const SchemaJson* depth = constant(doc, profile->value("max_json_depth", SchemaJson()))) {
+    if (const auto* depth = protocol.named_constant(*profile, "max_json_depth")) {
       out->max_json_depth_ = depth->get<std::size_t>();
     }
-    out->framing_ = profile->value("framing", "");
-    out->spawned_ = profile->value("spawned", "");
+    out->framing_ = model::Protocol::text(*profile, "framing");
+    out->spawned_ = model::Protocol::text(*profile, "spawned");
   }
-  if (auto exchange = doc.find("x-exchange"); exchange != doc.end() && exchange->is_object()) {
-    if (const SchemaJson* cap = constant(doc, exchange->value("max_frame_bytes", SchemaJson()))) {
+  if (const auto& exchange = protocol.exchange()) {
+    if (const auto* cap = protocol.named_constant(exchange->node, "max_frame_bytes")) {
       out->max_frame_bytes_ = cap->get<std::uint64_t>();
     }
-    out->framing_ = exchange->value("framing", "");
-    out->spawned_ = exchange->value("spawned", "");
-    out->exchange_ = load_exchange(*out->store_, root, *exchange);
+    out->framing_ = model::Protocol::text(exchange->node, "framing");
+    out->spawned_ = model::Protocol::text(exchange->node, "spawned");
+    out->exchange_ = load_exchange(*exchange);
   }
   return out;
 }

@@ -1,19 +1,19 @@
 #pragma once
 // What validation needs to know of a protocol, read from its schema (protocol.json and the
-// files it names): each message's envelope schema, kind, direction and result schema; the
-// JSON-RPC response schemas (jsonrpc.json next to protocol.json); the frame cap and framing
-// from x-profile. Then ProtocolValidator checks one payload or one envelope.
+// files it names) through rpckit::model: each message's envelope schema, kind, direction and
+// result schema; the JSON-RPC response schemas (jsonrpc.json next to protocol.json); the frame
+// cap and framing from x-profile. Then ProtocolValidator checks one payload or one envelope.
 #include <cstdint>
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include <nlohmann/json_fwd.hpp>
-
+#include "rpckit/model/protocol.hpp"
 #include "rpckit/validate/schema_store.hpp"
 #include "rpckit/validate/schema_validator.hpp"
 
@@ -64,9 +64,12 @@ class ProtocolSchema {
   const std::string& spawned_role() const { return spawned_; }
   std::string spawner_role() const;
   std::shared_ptr<const SchemaStore> store() const { return store_; }
+  // The protocol's annotations as rpckit::model read them, over the store's loaded files.
+  const model::Protocol& model() const { return *model_; }
 
  private:
   std::shared_ptr<const SchemaStore> store_;
+  std::optional<model::Protocol> model_;
   std::vector<std::string> roles_;
   std::map<std::string, MessageSchema, std::less<>> messages_;
   std::optional<SchemaRef> response_, error_response_, error_object_;

@@ -1,0 +1,89 @@
+#pragma once
+// A protocol as its loaded schema states it: the annotation keywords of protocol.json and its
+// message files (schema/README.md), each read once here and handed out with where it is
+// written. The readers (validation now; the generator's lowering, compat and docs next) take
+// their values from here instead of looking an "x-" keyword up themselves.
+//
+// Linking is tolerant: a keyword of the wrong form is left absent or empty, never an error,
+// so a draft the generator refuses can still be validated against and compared. The
+// generator's lowering is where a malformed annotation is reported.
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "rpckit/model/schema_set.hpp"
+
+namespace rpckit::model {
+
+// One entry of x-messages: its file and what the file says of the message.
+struct Message {
+  Node file;                      // the message file: the whole request or notification
+  std::string method;             // properties/method/const ("" when that is not a string)
+  std::optional<Node> params;     // properties/params
+  std::optional<Node> result;     // x-result
+  std::optional<Node> kind;       // x-kind, as written
+  std::optional<Node> direction;  // x-direction, as written
+
+  // x-kind "request", or no x-kind (the convention's default).
+  bool request() const;
+  // x-direction "host_to_plugin" as {"host", "plugin"}; empty strings when it is absent or not
+  // of that form.
+  std::pair<std::string, std::string> roles() const;
+};
+
+// One step of x-exchange: who sends it and the x-types file whose title is its type.
+struct ExchangeStep {
+  std::string from;            // a role
+  std::string type;            // a type's title
+  std::optional<Node> schema;  // the x-types file with that title (none: no such file)
+};
+
+// x-exchange: a protocol that is a one-shot exchange of typed messages, not JSON-RPC.
+struct Exchange {
+  Node node;
+  std::string discriminator, correlation;
+  std::vector<ExchangeStep> steps;
+};
+
+class Protocol {
+ public:
+  // Reads the annotations of `schemas` (which must outlive the Protocol). Throws SchemaError
+  // only when an x-messages or x-types entry names a file the set did not load.
+  static Protocol link(const SchemaSet& schemas);
+
+  const SchemaSet& schemas() const { return *schemas_; }
+  Node root() const { return schemas_->root(); }
+
+  const std::vector<std::string>& roles() const { return roles_; }  // x-roles
+  // x-messages as written (none: the file is not a protocol file), and its messages in order.
+  const std::optional<Node>& message_list() const { return message_list_; }
+  const std::vector<Message>& messages() const { return messages_; }
+  const std::vector<Node>& type_files() const { return type_files_; }  // x-types, each file's root
+  const std::optional<Node>& profile() const { return profile_; }      // x-profile
+  const std::optional<Exchange>& exchange() const { return exchange_; }  // x-exchange
+
+  // The const of protocol.json's property `name` (a protocol constant), when it has one.
+  const Json* constant(std::string_view name) const;
+  // The value of the constant that `settings` (x-profile, x-exchange) names under `key`
+  // ("max_frame_bytes": "max_frame_bytes" names protocol.json's constant of that name).
+  const Json* named_constant(const Node& settings, std::string_view key) const;
+  // A string member of `settings` ("" when absent or not a string).
+  static std::string text(const Node& settings, std::string_view key);
+  // jsonrpc.json#/definitions/<name>, when the set loaded jsonrpc.json and it defines it.
+  std::optional<Node> jsonrpc(std::string_view name) const;
+
+ private:
+  explicit Protocol(const SchemaSet& schemas) : schemas_(&schemas) {}
+
+  const SchemaSet* schemas_;
+  std::vector<std::string> roles_;
+  std::optional<Node> message_list_;
+  std::vector<Message> messages_;
+  std::vector<Node> type_files_;
+  std::optional<Node> profile_;
+  std::optional<Exchange> exchange_;
+};
+
+}  // namespace rpckit::model
