@@ -57,7 +57,10 @@ std::string json_block(const gen::Json& j, std::size_t width) { return fitted(j,
 
 Context::Context(const gen::SchemaSet& schema_set, const ir::Module& ir_module,
                  const Examples& message_examples)
-    : schema(schema_set), module(ir_module), examples(message_examples) {
+    : schema(schema_set),
+      protocol(model::Protocol::link(schema_set)),
+      module(ir_module),
+      examples(message_examples) {
   for (const ir::TypeDecl& t : module.types) {
     types_.emplace(t.name, &t);
     if (capabilities_file_.empty() &&
@@ -249,10 +252,8 @@ std::string Context::gate_text(const ir::GateClause& g) const {
 
 std::string Context::constant_value(const ir::Constant& c) const {
   std::string value;
-  const gen::Json& root = *schema.root().json;
-  if (root.contains("properties") && root["properties"].contains(c.wire_name) &&
-      root["properties"][c.wire_name].contains("const")) {
-    value = json_inline(root["properties"][c.wire_name]["const"]);
+  if (const gen::Json* written = protocol.constant(c.wire_name)) {
+    value = json_inline(*written);
   } else {
     value = c.array ? "[" + join(c.values, [](const std::string& s) { return s; }) + "]"
                     : join(c.values, [](const std::string& s) { return s; });

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "rpckit/model/protocol.hpp"
 #include "tool/docs/docs.hpp"
 
 namespace rpckit::docs {
@@ -26,6 +27,7 @@ class Context {
   Context(const gen::SchemaSet& schema, const ir::Module& module, const Examples& examples);
 
   const gen::SchemaSet& schema;
+  const model::Protocol protocol;  // the schema's annotations (x-profile, x-exchange, constants)
   const ir::Module& module;
   const Examples& examples;
 

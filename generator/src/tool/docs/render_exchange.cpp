@@ -14,9 +14,10 @@ std::string constant_or_none(const Context& ctx, const std::string& cpp_name) {
 void render_exchange(const Context& ctx, md::Document& doc) {
   if (!ctx.module.exchange) return;
   const ir::Exchange& x = *ctx.module.exchange;
-  const gen::Json& root = *ctx.schema.root().json;
   doc.heading(2, "Exchange", {kExchangeKey});
-  std::string description = root["x-exchange"].value("description", std::string());
+  const std::string description =
+      ctx.protocol.exchange() ? model::Protocol::text(ctx.protocol.exchange()->node, "description")
+                              : "";
   doc.paragraph(description.empty()
                     ? "Not JSON-RPC: one process per call and a fixed sequence of messages."
                     : description);

@@ -74,11 +74,9 @@ const char* wire_label(const std::string& key) {
 }  // namespace
 
 void render_profile(const Context& ctx, md::Document& doc) {
-  const gen::Json& root = *ctx.schema.root().json;
-  if (!root.contains("x-profile") || !root["x-profile"].is_object() || !ctx.module.profile) {
-    return;
-  }
-  const gen::Json& p = root["x-profile"];
+  const std::optional<gen::Node>& profile = ctx.protocol.profile();
+  if (!profile || !profile->json->is_object() || !ctx.module.profile) return;
+  const gen::Json& p = *profile->json;  // its settings in the order written
   const ir::Profile& ip = *ctx.module.profile;
   doc.heading(2, "Profile", {kProfileKey});
   doc.paragraph("How the protocol travels and lives: what the generic roles of both sides read.");
