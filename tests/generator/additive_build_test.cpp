@@ -46,6 +46,9 @@ TEST(AdditiveBuild, EveryExampleBuildsUnchangedAndTheAdditionsWork) {
                              (source_dir() / "tests" / "generator" / "additive_build").string(),
                              "-B", build.string(), "-G", RPCKIT_CMAKE_GENERATOR,
                              "-DCMAKE_BUILD_TYPE=" RPCKIT_BUILD_TYPE,
+                             // Nothing here is debugged: no debug information (a tenth of
+                             // this test's time).
+                             "-DCMAKE_CXX_FLAGS_DEBUG=-g0",
                              "-DRPCKIT_CORE_TARGETS=" RPCKIT_CORE_TARGETS_FILE,
                              "-DCMAKE_CXX_COMPILER=" RPCKIT_CXX_COMPILER,
                              "-DRPCKIT_SOURCE_DIR=" + source_dir().string(),
