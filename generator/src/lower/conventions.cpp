@@ -48,15 +48,11 @@ void check_title(const Node& file, const ir::Message& m, std::vector<SchemaWarni
                      " (properties/method/const)"});
 }
 
-// What a message file looks like: an object with x-kind or a `method` property. Anything
+// Whether the file at `path` looks like a message file (model::looks_like_message). Anything
 // else next to the messages (a type file reached by $ref, notes, a broken file) is not one.
 bool looks_like_message(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
-  const nlohmann::json j = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
-  if (!j.is_object()) return false;
-  if (j.contains("x-kind")) return true;
-  auto props = j.find("properties");
-  return props != j.end() && props->is_object() && props->contains("method");
+  return model::looks_like_message(Json::parse(in, nullptr, /*allow_exceptions=*/false));
 }
 
 // Message files in a folder that holds a listed message but are neither listed nor loaded
@@ -65,7 +61,7 @@ bool looks_like_message(const fs::path& path) {
 void check_unlisted(const SchemaSet& schema, std::vector<SchemaWarning>& out) {
   const Node root = schema.root();
   std::set<std::string> folders;
-  for (const std::string& listed : string_list(root, "x-messages")) {
+  for (const std::string& listed : string_list(root, kw(Annotation::kMessages))) {
     folders.insert(fs::path(listed).lexically_normal().parent_path().generic_string());
   }
   for (const std::string& folder : folders) {
@@ -81,7 +77,7 @@ void check_unlisted(const SchemaSet& schema, std::vector<SchemaWarning>& out) {
     for (const std::string& name : names) {
       const std::string relative = folder.empty() ? name : folder + "/" + name;
       if (schema.loaded(relative) || !looks_like_message(schema.dir() / relative)) continue;
-      out.push_back({root.file, "/x-messages",
+      out.push_back({root.file, "/" + model::pointer_token(kw(Annotation::kMessages)),
                      "message file " + shown(relative) +
                          " is not listed (it sits with the listed messages)"});
     }

@@ -12,34 +12,36 @@
 namespace rpckit::gen {
 
 ir::Module Lowerer::run() {
+  const model::Protocol protocol = model::Protocol::link(schema_);
   Node root = schema_.root();
   module_.title = optional_text(root, "title");
   module_.doc = optional_text(root, "description");
-  module_.cpp_namespace = text(root, "x-namespace");
-  module_.name = text(root, "x-module");
-  module_.roles = string_list(root, "x-roles");
+  module_.cpp_namespace = text(root, kw(Annotation::kNamespace));
+  module_.name = text(root, kw(Annotation::kModule));
+  module_.roles = string_list(root, kw(Annotation::kRoles));
   for (const std::string& role : module_.roles) {
     module_.role_enumerators.push_back(constant_name(role));
   }
   module_.schema_hash = schema_.hash();
   lower_constants(root);
-  if (root.has("x-error-codes")) {
-    Node target = schema_.resolve(root.child("x-error-codes"), text(root, "x-error-codes"));
+  if (const auto codes = protocol.annotation(Annotation::kErrorCodes)) {
+    Node target = schema_.resolve(*codes, text(root, kw(Annotation::kErrorCodes)));
     if (shape_of(target, true) != Shape::kEnum || !integer_enum(target)) {
-      root.child("x-error-codes").reject("must reference an integer enum");
+      codes->reject("must reference an integer enum");
     }
     module_.error_code_type = declare(target, name_for(target));
   }
-  for (const std::string& file : string_list(root, "x-types")) declare_file(schema_.file(file));
-  for (const std::string& file : string_list(root, "x-messages")) {
-    lower_message(schema_.file(file));
-  }
+  // The loader has checked both lists' form and loaded every file they name.
+  for (const Node& file : protocol.type_files()) declare_file(file);
+  for (const model::Message& message : protocol.messages()) lower_message(message);
   module_.types = sorted_types();
   lower_surfaces();
-  if (root.has("x-profile")) module_.profile = lower_profile(root.child("x-profile"), module_, options_.accept_legacy_profile);
-  if (root.has("x-exchange")) {
-    if (module_.profile) root.child("x-exchange").fail("a protocol has x-profile or x-exchange, not both");
-    module_.exchange = lower_exchange(root.child("x-exchange"), module_);
+  if (const auto& profile = protocol.profile()) {
+    module_.profile = lower_profile(*profile, module_, options_.accept_legacy_profile);
+  }
+  if (const auto exchange = protocol.annotation(Annotation::kExchange)) {
+    if (module_.profile) exchange->fail("a protocol has x-profile or x-exchange, not both");
+    module_.exchange = lower_exchange(*exchange, module_);
   }
   return std::move(module_);
 }
@@ -59,8 +61,9 @@ void Lowerer::lower_constants(const Node& root) {
     Json items = c.array ? v : Json::array({v});
     if (items.empty()) n.child("const").fail("an array constant cannot be empty");
     const Json& first = items[0];
-    bool ms = n.has("x-unit");
-    if (ms && text(n, "x-unit") != "ms") n.child("x-unit").reject("only \"ms\" is supported");
+    const auto unit = model::annotation(n, Annotation::kUnit);
+    const bool ms = unit.has_value();
+    if (ms && text(n, kw(Annotation::kUnit)) != "ms") unit->reject("only \"ms\" is supported");
     for (const Json& item : items) {
       // nlohmann stores 1 as unsigned and -1 as signed: both are JSON integers.
       bool same =

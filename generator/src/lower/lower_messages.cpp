@@ -10,7 +10,8 @@
 
 namespace rpckit::gen {
 
-void Lowerer::lower_message(const Node& file) {
+void Lowerer::lower_message(const model::Message& message) {
+  const Node& file = message.file;
   ir::Message m;
   m.loc = file.loc();
   m.doc = optional_text(file, "description");
@@ -27,12 +28,12 @@ void Lowerer::lower_message(const Node& file) {
   // Unique whenever cpp_name is: both keep the method's letters and digits, word breaks
   // and all (the check above covers both).
   m.function_name = member_name(m.method);
-  std::string kind = text(file, "x-kind");
+  std::string kind = text(file, kw(Annotation::kKind));
   if (kind != "request" && kind != "notification") {
-    file.child("x-kind").reject("expected \"request\" or \"notification\"");
+    message.kind->reject("expected \"request\" or \"notification\"");
   }
   m.request = kind == "request";
-  lower_direction(file, m);
+  lower_direction(message, m);
   declare_file(file, false);  // params, result and helpers live in the message's definitions
 
   Node params = props.child("params");
@@ -56,17 +57,18 @@ void Lowerer::lower_message(const Node& file) {
                                               : ir::Message::ParamsPresence::kOptionalOmit;
   }
 
-  if (m.request != file.has("x-result")) {
+  if (m.request != message.result.has_value()) {
     file.fail(m.request ? "a request needs \"x-result\"" : "a notification has no \"x-result\"");
   }
-  if (m.request) m.result = lower_use(file.child("x-result"), m.cpp_name + "Result");
-  lower_gate(file, m);
-  lower_errors(file, m);
-  if (file.has("x-deadline")) {
-    if (!m.request) file.child("x-deadline").fail("only requests have a deadline");
-    m.deadline = duration_constant(file.child("x-deadline"));
-  } else if (m.request && schema_.root().has("x-default-deadline")) {
-    m.deadline = duration_constant(schema_.root().child("x-default-deadline"));
+  if (m.request) m.result = lower_use(*message.result, m.cpp_name + "Result");
+  lower_gate(message, m);
+  lower_errors(message, m);
+  if (message.deadline) {
+    if (!m.request) message.deadline->fail("only requests have a deadline");
+    m.deadline = duration_constant(*message.deadline);
+  } else if (const auto fallback = model::annotation(schema_.root(), Annotation::kDefaultDeadline);
+             fallback && m.request) {
+    m.deadline = duration_constant(*fallback);
   }
   module_.messages.push_back(std::move(m));
 }
@@ -99,8 +101,8 @@ std::string Lowerer::duration_constant(const Node& n) {
   return timing_constant(n, ir::Profile::Timing::Kind::kDuration, module_);
 }
 
-void Lowerer::lower_direction(const Node& file, ir::Message& m) {
-  std::string direction = text(file, "x-direction");
+void Lowerer::lower_direction(const model::Message& message, ir::Message& m) {
+  std::string direction = text(message.file, kw(Annotation::kDirection));
   std::vector<std::string> directions;
   for (const std::string& from : module_.roles) {
     for (const std::string& to : module_.roles) {
@@ -113,14 +115,13 @@ void Lowerer::lower_direction(const Node& file, ir::Message& m) {
       directions.push_back(from + "_to_" + to);
     }
   }
-  file.child("x-direction")
-      .reject("expected \"<role>_to_<role>\" with roles from x-roles (" +
-              quoted_list(directions) + ")");
+  message.direction->reject("expected \"<role>_to_<role>\" with roles from x-roles (" +
+                            quoted_list(directions) + ")");
 }
 
-void Lowerer::lower_gate(const Node& file, ir::Message& m) {
-  if (!file.has("x-gate")) return;
-  Node gate = file.child("x-gate");
+void Lowerer::lower_gate(const model::Message& message, ir::Message& m) {
+  if (!message.gate) return;
+  const Node& gate = *message.gate;
   if (!gate.json->is_array()) gate.reject("expected an array of gate clauses");
   for (std::size_t i = 0; i < gate.json->size(); ++i) {
     Node c = gate.item(i);
@@ -144,15 +145,16 @@ void Lowerer::lower_gate(const Node& file, ir::Message& m) {
   }
 }
 
-void Lowerer::lower_errors(const Node& file, ir::Message& m) {
-  std::vector<std::string> names = string_list(file, "x-errors");
+void Lowerer::lower_errors(const model::Message& message, ir::Message& m) {
+  std::vector<std::string> names = string_list(message.file, kw(Annotation::kErrors));
   if (names.empty()) return;
   if (!module_.error_code_type) {
-    file.child("x-errors").fail("x-errors needs \"x-error-codes\" in the protocol file");
+    message.errors->fail(std::string(kw(Annotation::kErrors)) +
+                         " needs \"x-error-codes\" in the protocol file");
   }
   const TypeDecl* codes = find_decl(*module_.error_code_type);
   for (std::size_t i = 0; i < names.size(); ++i) {
-    m.errors.push_back(error_enumerator(file.child("x-errors").item(i), *codes));
+    m.errors.push_back(error_enumerator(message.errors->item(i), *codes));
   }
 }
 

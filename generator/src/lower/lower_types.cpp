@@ -179,17 +179,18 @@ ir::Enum Lowerer::lower_enum(const Node& n, const std::string& name) {
   }
   Node values = n.child("enum");
   if (!values.json->is_array() || values.json->empty()) values.reject("expected a non-empty array");
-  std::vector<std::string> names = string_list(n, "x-enum-names");
-  std::vector<std::string> docs = string_list(n, "x-enum-descriptions");
+  std::vector<std::string> names = string_list(n, kw(Annotation::kEnumNames));
+  std::vector<std::string> docs = string_list(n, kw(Annotation::kEnumDescriptions));
   std::size_t count = values.json->size();
-  if (n.has("x-enum-names") && names.size() != count) {
-    n.child("x-enum-names").fail("needs one name per enum value (" + std::to_string(count) +
-                                 "), got " + std::to_string(names.size()));
+  if (const auto written = model::annotation(n, Annotation::kEnumNames);
+      written && names.size() != count) {
+    written->fail("needs one name per enum value (" + std::to_string(count) + "), got " +
+                  std::to_string(names.size()));
   }
-  if (n.has("x-enum-descriptions") && docs.size() != count) {
-    n.child("x-enum-descriptions").fail("needs one description per enum value (" +
-                                        std::to_string(count) + "), got " +
-                                        std::to_string(docs.size()));
+  if (const auto written = model::annotation(n, Annotation::kEnumDescriptions);
+      written && docs.size() != count) {
+    written->fail("needs one description per enum value (" + std::to_string(count) + "), got " +
+                  std::to_string(docs.size()));
   }
   if (e.integer && names.empty()) n.fail("an integer enum needs \"x-enum-names\"");
   std::set<std::string> seen;
@@ -224,7 +225,9 @@ ir::Union Lowerer::lower_union(const Node& n, const std::string& owner) {
   ir::Union u;
   const char* keyword = union_keyword(n);
   Node members = n.child(keyword);
-  if (n.has("x-discriminator")) u.discriminator = text(n, "x-discriminator");
+  if (model::annotation(n, Annotation::kDiscriminator)) {
+    u.discriminator = text(n, kw(Annotation::kDiscriminator));
+  }
   std::set<std::string> keys;
   for (std::size_t i = 0; i < members.json->size(); ++i) {
     Node m = members.item(i);

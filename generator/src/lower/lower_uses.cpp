@@ -137,8 +137,9 @@ ir::Pattern Lowerer::pattern(const Node& n) {
 }
 
 void Lowerer::error_messages(const Node& n, ir::Constraints& constraints) {
-  if (!n.has("x-error-messages")) return;
-  Node messages = n.child("x-error-messages");
+  const auto written = model::annotation(n, Annotation::kErrorMessages);
+  if (!written) return;
+  const Node& messages = *written;
   if (!messages.json->is_object()) messages.reject("expected an object of keyword: message");
   for (const auto& [keyword, message] : messages.json->items()) {
     Node entry = messages.child(keyword);

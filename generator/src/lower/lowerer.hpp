@@ -62,12 +62,12 @@ class Lowerer {
   TypeRef lower_primitive(const Node& n);
 
   // lower_messages.cpp
-  void lower_message(const Node& file);
+  void lower_message(const model::Message& message);
   void lower_surfaces();
   std::string duration_constant(const Node& n);
-  void lower_direction(const Node& file, ir::Message& m);
-  void lower_gate(const Node& file, ir::Message& m);
-  void lower_errors(const Node& file, ir::Message& m);
+  void lower_direction(const model::Message& message, ir::Message& m);
+  void lower_gate(const model::Message& message, ir::Message& m);
+  void lower_errors(const model::Message& message, ir::Message& m);
 
   const SchemaSet& schema_;
   LowerOptions options_;

@@ -61,21 +61,27 @@ std::pair<std::string, std::string> Message::roles() const {
 Protocol Protocol::link(const SchemaSet& schemas) {
   Protocol p(schemas);
   const Node root = schemas.root();
-  if (const auto roles = member(root, "x-roles"); roles && roles->json->is_array()) {
+  if (const auto roles = model::annotation(root, Annotation::kRoles);
+      roles && roles->json->is_array()) {
     for (const auto& role : *roles->json) {
       if (role.is_string()) p.roles_.push_back(role.get<std::string>());
     }
   }
-  if (const auto types = member(root, "x-types")) p.type_files_ = listed_files(schemas, *types);
-  p.message_list_ = member(root, "x-messages");
+  if (const auto types = model::annotation(root, Annotation::kTypes)) {
+    p.type_files_ = listed_files(schemas, *types);
+  }
+  p.message_list_ = model::annotation(root, Annotation::kMessages);
   if (p.message_list_) {
     for (const Node& file : listed_files(schemas, *p.message_list_)) {
       Message m{.file = file,
                 .method = "",
                 .params = std::nullopt,
-                .result = member(file, "x-result"),
-                .kind = member(file, "x-kind"),
-                .direction = member(file, "x-direction")};
+                .result = model::annotation(file, Annotation::kResult),
+                .kind = model::annotation(file, Annotation::kKind),
+                .direction = model::annotation(file, Annotation::kDirection),
+                .gate = model::annotation(file, Annotation::kGate),
+                .errors = model::annotation(file, Annotation::kErrors),
+                .deadline = model::annotation(file, Annotation::kDeadline)};
       if (const auto properties = member(file, "properties")) {
         if (const auto method = member(*properties, "method")) {
           if (const auto c = member(*method, "const"); c && c->json->is_string()) {
@@ -87,8 +93,9 @@ Protocol Protocol::link(const SchemaSet& schemas) {
       p.messages_.push_back(std::move(m));
     }
   }
-  p.profile_ = member(root, "x-profile");
-  if (const auto exchange = member(root, "x-exchange"); exchange && exchange->json->is_object()) {
+  p.profile_ = model::annotation(root, Annotation::kProfile);
+  if (const auto exchange = model::annotation(root, Annotation::kExchange);
+      exchange && exchange->json->is_object()) {
     p.exchange_ = read_exchange(*exchange, p.type_files_);
   }
   return p;

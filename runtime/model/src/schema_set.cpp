@@ -6,30 +6,36 @@
 #include <set>
 #include <sstream>
 
+#include "rpckit/model/annotations.hpp"
 #include "rpckit/model/shown.hpp"
 
 namespace rpckit::model {
 namespace {
 
 // Keywords whose value is one subschema / a map of subschemas / an array of subschemas.
-const std::set<std::string, std::less<>> kSchemaValued = {"items", "additionalProperties", "not",
-                                                          "x-result"};
+const std::set<std::string, std::less<>> kSchemaValued = {"items", "additionalProperties", "not"};
 const std::set<std::string, std::less<>> kSchemaMaps = {"properties", "definitions"};
 const std::set<std::string, std::less<>> kSchemaArrays = {"oneOf", "anyOf"};
 // Keywords whose value is data, not a schema.
 const std::set<std::string, std::less<>> kDataKeywords = {
-    "$schema", "$ref", "$comment", "title", "description", "examples", "default", "type",
-    "required", "enum", "const", "format", "pattern", "minLength", "maxLength", "minimum",
-    "maximum", "minItems", "maxItems", "uniqueItems",
-    // annotations read by the generator (schema/README.md)
-    "x-namespace", "x-module", "x-roles", "x-messages", "x-types", "x-error-codes",
-    "x-default-deadline", "x-unit", "x-profile", "x-exchange", "x-kind", "x-direction", "x-gate",
-    "x-errors", "x-deadline", "x-discriminator", "x-enum-names", "x-enum-descriptions",
-    "x-error-messages"};
+    "$schema",   "$ref",     "$comment", "title",    "description", "examples",   "default",
+    "type",      "required", "enum",     "const",    "format",      "pattern",    "minLength",
+    "maxLength", "minimum",  "maximum",  "minItems", "maxItems",    "uniqueItems"};
+
+// x-result holds a schema; every other annotation the generator reads (annotations.hpp) is data.
+bool schema_valued(std::string_view key) {
+  return kSchemaValued.count(key) != 0 || key == keyword(Annotation::kResult);
+}
+bool data_keyword(std::string_view key) {
+  return kDataKeywords.count(key) != 0 ||
+         (annotation_named(key).has_value() && key != keyword(Annotation::kResult));
+}
 
 // Values that are data, not schemas, under kDraft07: a "$ref" or a pattern inside is text.
-const std::set<std::string, std::less<>> kDraft07Data = {"enum", "const", "default", "examples",
-                                                         "x-error-messages"};
+bool draft07_data(std::string_view key) {
+  return key == "enum" || key == "const" || key == "default" || key == "examples" ||
+         key == keyword(Annotation::kErrorMessages);
+}
 
 // A relative JSON file ("types/a.json", "a.json#/definitions/X"), as an x- annotation names one.
 bool looks_like_file(std::string_view s) {
@@ -132,7 +138,8 @@ SchemaSet SchemaSet::load(const std::filesystem::path& protocol_file, const Load
   // kDraft07 follows the lists as it follows any x- path; the generator checks their form.
   if (options.policy != KeywordPolicy::kGenerator) return set;
   const Json& root = set.files_.at(set.root_file_);
-  for (const char* list : {"x-messages", "x-types"}) {
+  for (const Annotation a : {Annotation::kMessages, Annotation::kTypes}) {
+    const std::string_view list = keyword(a);
     if (!root.contains(list)) continue;
     Node list_node = set.root().child(list);
     if (!list_node.json->is_array()) list_node.reject("expected an array of file paths");
@@ -208,9 +215,9 @@ void SchemaSet::follow_draft07(const Node& node) {
   if (!j.is_object()) return;
   if (options_.visit) options_.visit(node);
   for (const auto& [key, value] : j.items()) {
-    if (kDraft07Data.count(key) != 0) continue;
+    if (draft07_data(key)) continue;
     const Node sub{&value, node.file, node.pointer + "/" + pointer_token(key)};
-    const bool annotation = key.rfind("x-", 0) == 0;
+    const bool annotation = is_annotation_key(key);
     if (value.is_string() &&
         (key == "$ref" || (annotation && looks_like_file(value.get_ref<const std::string&>())))) {
       follow(sub, value.get<std::string>());
@@ -234,7 +241,7 @@ void SchemaSet::check_keywords(const Node& node) {
   if (!j.is_object()) node.reject("expected a schema object");
   for (const auto& [key, value] : j.items()) {
     Node sub{&value, node.file, node.pointer + "/" + pointer_token(key)};
-    if (kSchemaValued.count(key) != 0) {
+    if (schema_valued(key)) {
       if (!value.is_boolean()) check_keywords(sub);
     } else if (kSchemaMaps.count(key) != 0) {
       if (!value.is_object()) sub.reject("expected an object of schemas");
@@ -246,7 +253,7 @@ void SchemaSet::check_keywords(const Node& node) {
       for (std::size_t i = 0; i < value.size(); ++i) {
         check_keywords({&value[i], node.file, sub.pointer + "/" + std::to_string(i)});
       }
-    } else if (kDataKeywords.count(key) == 0) {
+    } else if (!data_keyword(key)) {
       sub.fail("unsupported keyword \"" + key + "\"");
     }
   }

@@ -8,7 +8,11 @@ namespace {
 using nlohmann::json;
 
 Violation rule(std::string instance, std::string expected, std::string found) {
-  return {Violation::Severity::kError, std::move(instance), "", "x-exchange", std::move(expected),
+  return {Violation::Severity::kError,
+          std::move(instance),
+          "",
+          std::string(model::keyword(model::Annotation::kExchange)),
+          std::move(expected),
           std::move(found)};
 }
 

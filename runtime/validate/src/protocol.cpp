@@ -57,8 +57,9 @@ std::shared_ptr<const ProtocolSchema> ProtocolSchema::load(
   const model::Protocol& protocol = *out->model_;
   out->roles_ = protocol.roles();
   if (!protocol.message_list() || !protocol.message_list()->json->is_array()) {
-    throw SchemaLoadError(protocol.root().loc().str() +
-                          "/x-messages: a protocol file lists its messages");
+    throw SchemaLoadError(protocol.root().loc().str() + "/" +
+                          std::string(model::keyword(model::Annotation::kMessages)) +
+                          ": a protocol file lists its messages");
   }
   for (const model::Message& m : protocol.messages()) {
     if (m.method.empty()) {
@@ -123,7 +124,8 @@ Violations ProtocolValidator::payload(std::string_view method, Part part,
       return validator_.validate(value, *m->params);
     case Part::kResult:
       if (!m->result) {
-        return {{Violation::Severity::kError, "", m->envelope.loc().str(), "x-result",
+        return {{Violation::Severity::kError, "", m->envelope.loc().str(),
+                 std::string(model::keyword(model::Annotation::kResult)),
                  "no result (" + std::string(method) + " is a notification)", "a result"}};
       }
       return validator_.validate(value, *m->result);
@@ -149,9 +151,10 @@ Violations ProtocolValidator::envelope(const json& envelope,
     if (m == nullptr) return {unknown_method(method->get<std::string>())};
     Violations out = validator_.validate(envelope, m->envelope);
     if (!m->request && envelope.contains("id")) {
-      out.push_back({Violation::Severity::kError, "/id", m->envelope.loc().str() + "/x-kind",
-                     "kind", "no id (" + m->method + " is a notification)",
-                     describe_value(envelope["id"])});
+      out.push_back(
+          {Violation::Severity::kError, "/id",
+           m->envelope.loc().str() + "/" + std::string(model::keyword(model::Annotation::kKind)),
+           "kind", "no id (" + m->method + " is a notification)", describe_value(envelope["id"])});
     }
     return out;
   }

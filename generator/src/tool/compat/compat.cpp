@@ -77,21 +77,17 @@ void Changes::add(Change change) {
   }
 }
 
-Capabilities capabilities_of(const gen::SchemaSet& set) {
+Capabilities capabilities_of(const model::Protocol& protocol) {
   Capabilities caps;
-  const gen::Json& root = *set.root().json;
-  if (root.contains("x-profile") && root.at("x-profile").is_object()) {
-    const gen::Json& profile = root.at("x-profile");
-    caps.grant = profile.value("grant", "");
-    if (profile.contains("lifecycle") && profile.at("lifecycle").is_object()) {
-      caps.handshake = profile.at("lifecycle").value("handshake", "");
+  if (const auto& profile = protocol.profile(); profile && profile->json->is_object()) {
+    caps.grant = model::Protocol::text(*profile, "grant");
+    if (profile->has("lifecycle")) {
+      caps.handshake = model::Protocol::text(profile->child("lifecycle"), "handshake");
     }
   }
-  if (!root.contains("x-messages")) return caps;
-  for (const gen::Json& file : root.at("x-messages")) {
-    const gen::Json& m = *set.file(file.get<std::string>()).json;
-    if (!m.contains("x-gate") || !m.at("x-gate").is_array()) continue;
-    for (const gen::Json& clause : m.at("x-gate")) {
+  for (const model::Message& m : protocol.messages()) {
+    if (!m.gate || !m.gate->json->is_array()) continue;
+    for (const gen::Json& clause : *m.gate->json) {
       if (clause.contains("value") && clause.at("value").is_string()) {
         caps.gate_values.insert(clause.at("value").get<std::string>());
       }
@@ -198,20 +194,16 @@ Report compare(const gen::SchemaSet& before, const gen::SchemaSet& after,
     }
   }
   Changes out;
-  compare_protocol(before, after, options, report, out);
-  Capabilities caps = capabilities_of(after);
-  Capabilities old_caps = capabilities_of(before);
+  const model::Protocol old_protocol = model::Protocol::link(before);
+  const model::Protocol new_protocol = model::Protocol::link(after);
+  compare_protocol(old_protocol, new_protocol, options, report, out);
+  Capabilities caps = capabilities_of(new_protocol);
+  Capabilities old_caps = capabilities_of(old_protocol);
   caps.gate_values.insert(old_caps.gate_values.begin(), old_caps.gate_values.end());
-  PayloadDiff payloads(before, after, options, caps, out);
-  compare_messages(before, after, payloads, out);
-  std::string error_codes;
-  const gen::Json& root = *after.root().json;
-  if (root.contains("x-error-codes") && root.at("x-error-codes").is_string()) {
-    gen::Node codes = after.resolve(after.root().child("x-error-codes"),
-                                    root.at("x-error-codes").get<std::string>());
-    error_codes = location(codes);
-  }
-  payloads.compare_unreached_types(error_codes);
+  PayloadDiff payloads(old_protocol, new_protocol, options, caps, out);
+  compare_messages(old_protocol, new_protocol, payloads, out);
+  const std::optional<gen::Node> codes = error_code_enum(new_protocol);
+  payloads.compare_unreached_types(codes ? location(*codes) : std::string());
   if (options.compare_api) compare_api(before, after, out);
   report.changes = out.take();
   for (const Acceptance& a : options.accepted) {

@@ -1,6 +1,7 @@
 #pragma once
 // Pieces shared by the schema comparisons (internal to rpckit_compat).
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <tuple>
@@ -48,15 +49,17 @@ struct Capabilities {
   std::string handshake;  // method of x-profile lifecycle.handshake ("" = none)
   std::string grant;      // x-profile grant member ("" = none)
 };
-Capabilities capabilities_of(const gen::SchemaSet& set);
+Capabilities capabilities_of(const model::Protocol& protocol);
 
 // Structural comparison of the payload schemas, from the receiver's point of view.
 class PayloadDiff {
  public:
-  PayloadDiff(const gen::SchemaSet& before, const gen::SchemaSet& after,
+  PayloadDiff(const model::Protocol& before, const model::Protocol& after,
               const CompareOptions& options, Capabilities capabilities, Changes& out)
-      : before_(before),
-        after_(after),
+      : before_protocol_(before),
+        after_protocol_(after),
+        before_(before.schemas()),
+        after_(after.schemas()),
         options_(options),
         capabilities_(std::move(capabilities)),
         out_(out) {}
@@ -91,6 +94,8 @@ class PayloadDiff {
               const std::string& why, const std::string& old_location,
               const std::string& new_location);
 
+  const model::Protocol& before_protocol_;
+  const model::Protocol& after_protocol_;
   const gen::SchemaSet& before_;
   const gen::SchemaSet& after_;
   const CompareOptions& options_;
@@ -99,12 +104,24 @@ class PayloadDiff {
   std::set<std::string> reached_before_, reached_after_;  // file#pointer of every node walked
 };
 
-// Protocol-level comparisons (protocol.json, constants, error codes, messages); the message
-// payloads go through `payloads`.
-void compare_protocol(const gen::SchemaSet& before, const gen::SchemaSet& after,
+// Protocol-level comparisons (protocol_diff.cpp: protocol.json, constants, error codes) and
+// the messages' (message_diff.cpp); the message payloads go through `payloads`.
+void compare_protocol(const model::Protocol& before, const model::Protocol& after,
                       const CompareOptions& options, Report& report, Changes& out);
-void compare_messages(const gen::SchemaSet& before, const gen::SchemaSet& after,
+void compare_messages(const model::Protocol& before, const model::Protocol& after,
                       PayloadDiff& payloads, Changes& out);
+
+// The integer enum x-error-codes names, when it names one.
+std::optional<gen::Node> error_code_enum(const model::Protocol& protocol);
+
+// Shared by protocol_diff.cpp and message_diff.cpp.
+std::string both_sides(const model::Protocol& protocol);  // "host and plugin"
+Change protocol_change(Verdict verdict, std::string rule, std::string affected, std::string where,
+                       std::string change, std::string why, std::string old_location,
+                       std::string new_location, std::string direction = "");
+std::optional<gen::Node> child_if(const gen::Node& node, const std::string& key);
+std::string text_or_none(const std::optional<gen::Node>& n);  // its JSON, or "none"
+std::string loc_or_empty(const std::optional<gen::Node>& n);
 
 // The C++ API of both versions (lower + emit), as breaking changes ("C++ API").
 void compare_api(const gen::SchemaSet& before, const gen::SchemaSet& after, Changes& out);

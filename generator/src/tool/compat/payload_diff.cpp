@@ -9,6 +9,7 @@
 
 namespace rpckit::compat {
 
+using gen::Annotation;
 using gen::Json;
 using gen::Node;
 
@@ -548,13 +549,17 @@ void PayloadDiff::compare_enums(const Shape& o, const Shape& n, const Ctx& ctx) 
            location(o.node), location(n.node));
   }
   // x-enum-names spell the C++ names (and an integer enum's labels).
-  if (o.node.has("x-enum-names") || n.node.has("x-enum-names")) {
+  const auto names_of = [](const Shape& s) {
+    return model::annotation(s.node, Annotation::kEnumNames);
+  };
+  if (names_of(o) || names_of(n)) {
     for (std::size_t i = 0; i < ov.size(); ++i) {
       std::size_t j = index_of(nv, ov[i]);
       if (j == nv.size()) continue;
-      auto name = [](const Shape& s, std::size_t k) {
-        const Json* names = s.node.has("x-enum-names") ? &s.node.json->at("x-enum-names") : nullptr;
-        return names != nullptr && k < names->size() ? json_text((*names)[k]) : std::string("none");
+      auto name = [&](const Shape& s, std::size_t k) {
+        const auto names = names_of(s);
+        return names && k < names->json->size() ? json_text((*names->json)[k])
+                                                : std::string("none");
       };
       if (name(o, i) != name(n, j)) {
         report(ctx, Effect::kApi, "enum.name_changed",
@@ -646,8 +651,9 @@ void PayloadDiff::compare_unions(const Shape& o, const Shape& n, const Ctx& ctx)
   std::string ol = location(o.node);
   std::string nl = location(n.node);
   auto disc = [](const Shape& s) {
-    return s.node.has("x-discriminator") ? s.node.json->at("x-discriminator").get<std::string>()
-                                         : std::string();
+    const auto written = model::annotation(s.node, Annotation::kDiscriminator);
+    return written && written->json->is_string() ? written->json->get<std::string>()
+                                                 : std::string();
   };
   if (disc(o) != disc(n)) {
     report(ctx, Effect::kChanged, "union.discriminator_changed",
@@ -754,11 +760,9 @@ void PayloadDiff::compare_type(const std::string& file, const std::string& point
 
 void PayloadDiff::compare_unreached_types(const std::string& skip_location) {
   std::vector<std::string> files;
-  for (const gen::SchemaSet* set : {&after_, &before_}) {
-    const Json& root = *set->root().json;
-    if (!root.contains("x-types")) continue;
-    for (const Json& f : root.at("x-types")) {
-      if (f.is_string() && !contains(files, f.get<std::string>())) files.push_back(f);
+  for (const model::Protocol* protocol : {&after_protocol_, &before_protocol_}) {
+    for (const Node& f : protocol->type_files()) {
+      if (!contains(files, f.file)) files.push_back(f.file);
     }
   }
   auto is_type = [](const Json& j) {

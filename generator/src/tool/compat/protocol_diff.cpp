@@ -1,6 +1,6 @@
-// The protocol-level comparisons: protocol.json's annotations, its constants, the error
-// codes, and per message its name, kind, direction, gate, deadline and errors (the payloads
-// go to PayloadDiff). docs/compat.md, "Protocol rules".
+// The protocol-level comparisons: protocol.json's annotations, its profile or exchange, its
+// constants and the error codes (the messages: message_diff.cpp). docs/compat.md, "Protocol
+// rules".
 #include <algorithm>
 #include <optional>
 
@@ -10,24 +10,12 @@
 
 namespace rpckit::compat {
 
+using gen::Annotation;
 using gen::Json;
 using gen::Node;
 
-namespace {
-
-std::vector<std::string> roles_of(const gen::SchemaSet& set) {
-  std::vector<std::string> roles;
-  const Json& root = *set.root().json;
-  if (root.contains("x-roles") && root.at("x-roles").is_array()) {
-    for (const Json& r : root.at("x-roles")) {
-      if (r.is_string()) roles.push_back(r.get<std::string>());
-    }
-  }
-  return roles;
-}
-
-std::string both_sides(const gen::SchemaSet& set) {
-  std::vector<std::string> roles = roles_of(set);
+std::string both_sides(const model::Protocol& protocol) {
+  const std::vector<std::string>& roles = protocol.roles();
   std::string out;
   for (std::size_t i = 0; i < roles.size(); ++i) {
     out += (i == 0 ? "" : i + 1 == roles.size() ? " and " : ", ") + roles[i];
@@ -37,7 +25,7 @@ std::string both_sides(const gen::SchemaSet& set) {
 
 Change protocol_change(Verdict verdict, std::string rule, std::string affected, std::string where,
                        std::string change, std::string why, std::string old_location,
-                       std::string new_location, std::string direction = "") {
+                       std::string new_location, std::string direction) {
   Change c;
   c.verdict = verdict;
   c.direction = std::move(direction);
@@ -62,23 +50,27 @@ std::string text_or_none(const std::optional<Node>& n) {
 
 std::string loc_or_empty(const std::optional<Node>& n) { return n ? location(*n) : std::string(); }
 
+namespace {
+
 // The profiles by what they mean (the lowered profile, one line per concern), not by their
 // text: a profile restated in newer terms, or with its keys reordered, is the same profile.
 // The profile's lines: what it means when the schema lowers (`lowered`), else its members as
 // written (compat also compares broken drafts). Which directions exist is the messages'
 // business, reported with them.
-std::optional<std::vector<std::string>> profile_lines(const gen::SchemaSet& set, bool lowered) {
-  if (!set.root().has("x-profile")) return std::vector<std::string>{};
+std::optional<std::vector<std::string>> profile_lines(const model::Protocol& protocol,
+                                                      bool lowered) {
+  const std::optional<Node>& profile = protocol.profile();
+  if (!profile) return std::vector<std::string>{};
   std::string text;
   if (lowered) {
     try {
-      gen::ir::Module m = gen::lower(set, {.accept_legacy_profile = true});
+      gen::ir::Module m = gen::lower(protocol.schemas(), {.accept_legacy_profile = true});
       text = gen::dump_profile(*m.profile);
     } catch (const gen::SchemaError&) {
       return std::nullopt;
     }
-  } else if (Node profile = set.root().child("x-profile"); profile.json->is_object()) {
-    for (const auto& [key, value] : profile.json->items()) {
+  } else if (profile->json->is_object()) {
+    for (const auto& [key, value] : profile->json->items()) {
       text += "profile " + key + " " + json_text(value) + "\n";
     }
   }
@@ -94,14 +86,14 @@ std::optional<std::vector<std::string>> profile_lines(const gen::SchemaSet& set,
   return lines;
 }
 
-void compare_profiles(const gen::SchemaSet& before, const gen::SchemaSet& after, Changes& out) {
+void compare_profiles(const model::Protocol& before, const model::Protocol& after, Changes& out) {
   auto lowered_a = profile_lines(before, true);
   auto lowered_z = profile_lines(after, true);
   const bool both = lowered_a && lowered_z;  // else both as written, alike
   std::vector<std::string> a = both ? *lowered_a : *profile_lines(before, false);
   std::vector<std::string> z = both ? *lowered_z : *profile_lines(after, false);
-  auto old_location = child_if(before.root(), "x-profile");
-  auto new_location = child_if(after.root(), "x-profile");
+  const std::optional<Node>& old_location = before.profile();
+  const std::optional<Node>& new_location = after.profile();
   auto missing = [](const std::vector<std::string>& in, const std::string& line) {
     return std::find(in.begin(), in.end(), line) == in.end();
   };
@@ -115,40 +107,42 @@ void compare_profiles(const gen::SchemaSet& before, const gen::SchemaSet& after,
     return text.empty() ? std::string("none") : text;
   };
   out.add(protocol_change(Verdict::kBreaking, "protocol.profile", both_sides(after),
-                          "protocol x-profile", join(gone) + " -> " + join(came),
+                          "protocol " + std::string(gen::kw(Annotation::kProfile)),
+                          join(gone) + " -> " + join(came),
                           "the peers disagree on how the protocol travels or lives",
                           loc_or_empty(old_location), loc_or_empty(new_location)));
 }
 
-void compare_identity(const gen::SchemaSet& before, const gen::SchemaSet& after, Changes& out) {
+void compare_identity(const model::Protocol& before, const model::Protocol& after, Changes& out) {
   struct Key {
-    const char* key;
+    Annotation annotation;
     const char* why;
     bool api;
   };
   const Key keys[] = {
-      {"x-namespace", "every generated name moves to another C++ namespace", true},
-      {"x-module", "the generated module, its folder and CMake targets are renamed", true},
-      {"x-roles", "the sides of the protocol differ", false},
-      {"x-error-codes", "error codes are read from another list", false},
-      {"x-default-deadline", "requests without their own deadline time out differently", false},
+      {Annotation::kNamespace, "every generated name moves to another C++ namespace", true},
+      {Annotation::kModule, "the generated module, its folder and CMake targets are renamed", true},
+      {Annotation::kRoles, "the sides of the protocol differ", false},
+      {Annotation::kErrorCodes, "error codes are read from another list", false},
+      {Annotation::kDefaultDeadline, "requests without their own deadline time out differently",
+       false},
   };
-  Node o = before.root();
-  Node n = after.root();
   for (const Key& k : keys) {
-    auto a = child_if(o, k.key);
-    auto z = child_if(n, k.key);
+    auto a = before.annotation(k.annotation);
+    auto z = after.annotation(k.annotation);
     if (text_or_none(a) == text_or_none(z)) continue;
-    out.add(protocol_change(Verdict::kBreaking, std::string("protocol.") + (k.key + 2),
-                            k.api ? "C++ API" : both_sides(after), "protocol " + std::string(k.key),
+    const std::string keyword(gen::kw(k.annotation));
+    out.add(protocol_change(Verdict::kBreaking, "protocol." + keyword.substr(2),
+                            k.api ? "C++ API" : both_sides(after), "protocol " + keyword,
                             text_or_none(a) + " -> " + text_or_none(z), k.why, loc_or_empty(a),
                             loc_or_empty(z)));
   }
   compare_profiles(before, after, out);
   // x-exchange, member by member: how a one-shot protocol travels. Its description is
   // documentation only.
-  auto po = child_if(o, "x-exchange");
-  auto pn = child_if(n, "x-exchange");
+  auto po = before.annotation(Annotation::kExchange);
+  auto pn = after.annotation(Annotation::kExchange);
+  const std::string exchange_keyword(gen::kw(Annotation::kExchange));
   std::vector<std::string> keys_seen;
   for (const auto& p : {pn, po}) {
     if (!p || !p->json->is_object()) continue;
@@ -164,14 +158,14 @@ void compare_identity(const gen::SchemaSet& before, const gen::SchemaSet& after,
     auto z = pn && pn->json->is_object() ? child_if(*pn, key) : std::nullopt;
     if (text_or_none(a) == text_or_none(z)) continue;
     out.add(protocol_change(Verdict::kBreaking, "protocol.exchange", both_sides(after),
-                            "protocol x-exchange." + key,
+                            "protocol " + exchange_keyword + "." + key,
                             text_or_none(a) + " -> " + text_or_none(z),
                             "the peers disagree on how the protocol travels or lives",
                             loc_or_empty(a), loc_or_empty(z)));
   }
 }
 
-void compare_constants(const gen::SchemaSet& before, const gen::SchemaSet& after,
+void compare_constants(const model::Protocol& before, const model::Protocol& after,
                        const CompareOptions& options, const Report& report, Changes& out) {
   Node o = before.root();
   Node n = after.root();
@@ -227,8 +221,8 @@ void compare_constants(const gen::SchemaSet& before, const gen::SchemaSet& after
                                 "both sides must agree on it", loc_or_empty(ca), loc_or_empty(cz)));
       }
     }
-    auto ua = child_if(*a, "x-unit");
-    auto uz = child_if(*z, "x-unit");
+    auto ua = model::annotation(*a, Annotation::kUnit);
+    auto uz = model::annotation(*z, Annotation::kUnit);
     if (text_or_none(ua) != text_or_none(uz)) {
       out.add(protocol_change(Verdict::kBreaking, "constant.unit_changed", sides + ", C++ API",
                               where, "unit " + text_or_none(ua) + " -> " + text_or_none(uz),
@@ -245,24 +239,23 @@ struct ErrorCode {
   std::string location;
 };
 
-std::vector<ErrorCode> error_codes(const gen::SchemaSet& set) {
+std::vector<ErrorCode> error_codes(const model::Protocol& protocol) {
   std::vector<ErrorCode> out;
-  Node root = set.root();
-  if (!root.has("x-error-codes") || !root.json->at("x-error-codes").is_string()) return out;
-  Node e =
-      set.resolve(root.child("x-error-codes"), root.json->at("x-error-codes").get<std::string>());
-  if (!e.has("enum")) return out;
-  const Json* names = e.has("x-enum-names") ? &e.json->at("x-enum-names") : nullptr;
-  for (std::size_t i = 0; i < e.json->at("enum").size(); ++i) {
+  const std::optional<Node> e = error_code_enum(protocol);
+  if (!e || !e->has("enum")) return out;
+  const auto written_names = model::annotation(*e, Annotation::kEnumNames);
+  const Json* names = written_names ? written_names->json : nullptr;
+  for (std::size_t i = 0; i < e->json->at("enum").size(); ++i) {
     std::string name = names != nullptr && i < names->size() && (*names)[i].is_string()
                            ? (*names)[i].get<std::string>()
-                           : json_text(e.json->at("enum")[i]);
-    out.push_back({e.json->at("enum")[i], name, location(e.child("enum").item(i))});
+                           : json_text(e->json->at("enum")[i]);
+    out.push_back({e->json->at("enum")[i], name, location(e->child("enum").item(i))});
   }
   return out;
 }
 
-void compare_error_codes(const gen::SchemaSet& before, const gen::SchemaSet& after, Changes& out) {
+void compare_error_codes(const model::Protocol& before, const model::Protocol& after,
+                         Changes& out) {
   std::vector<ErrorCode> o = error_codes(before);
   std::vector<ErrorCode> n = error_codes(after);
   auto find = [](const std::vector<ErrorCode>& v, const Json& code) {
@@ -296,271 +289,19 @@ void compare_error_codes(const gen::SchemaSet& before, const gen::SchemaSet& aft
   }
 }
 
-// ---- messages -----------------------------------------------------------------------------
-
-struct Message {
-  std::string method;
-  Node root;
-  std::string kind;       // "request" | "notification"
-  std::string direction;  // "host_to_plugin"
-};
-
-std::vector<Message> messages_of(const gen::SchemaSet& set) {
-  std::vector<Message> out;
-  const Json& root = *set.root().json;
-  if (!root.contains("x-messages")) return out;
-  for (const Json& file : root.at("x-messages")) {
-    Node m = set.file(file.get<std::string>());
-    Message msg;
-    msg.root = m;
-    msg.method = m.child("properties").child("method").child("const").json->get<std::string>();
-    msg.kind = m.json->value("x-kind", "");
-    msg.direction = m.json->value("x-direction", "");
-    out.push_back(msg);
-  }
-  return out;
-}
-
-// Sender and receiver of a direction, by the protocol's roles ("a_to_b").
-Flow flow_of(const gen::SchemaSet& set, const std::string& direction, const std::string& via) {
-  for (const std::string& from : roles_of(set)) {
-    for (const std::string& to : roles_of(set)) {
-      if (direction == from + "_to_" + to) return {direction, from, to, via};
-    }
-  }
-  auto at = direction.find("_to_");
-  if (at == std::string::npos) return {direction, "sender", "receiver", via};
-  return {direction, direction.substr(0, at), direction.substr(at + 4), via};
-}
-
-Flow reversed(const Flow& f, const std::string& via) {
-  return {f.receiver + "_to_" + f.sender, f.receiver, f.sender, via};
-}
-
-// A payload's schema with $refs inlined (a few levels deep) and annotations dropped: equal
-// for two messages that carry the same payload under different names.
-Json canonical(const Node& node, const gen::SchemaSet& set, int depth) {
-  if (node.has("$ref")) {
-    Node target = set.resolve(node, node.json->at("$ref").get<std::string>());
-    if (depth > 6) return location(target);
-    return canonical(target, set, depth + 1);
-  }
-  if (!node.json->is_object()) return *node.json;
-  Json out = Json::object();
-  for (const auto& [key, value] : node.json->items()) {
-    if (key == "description" || key == "title" || key == "examples" || key == "$comment" ||
-        key == "definitions" || key.starts_with("x-enum-descriptions")) {
-      continue;
-    }
-    if (key == "properties" || key == "definitions") {
-      Json props = Json::object();
-      for (const auto& [name, sub] : value.items()) {
-        props[name] = canonical(node.child(key).child(name), set, depth);
-      }
-      out[key] = props;
-    } else if (key == "items" || key == "additionalProperties" || key == "x-result") {
-      out[key] = value.is_object() ? canonical(node.child(key), set, depth) : value;
-    } else if (key == "oneOf" || key == "anyOf") {
-      Json list = Json::array();
-      for (std::size_t i = 0; i < value.size(); ++i) {
-        list.push_back(canonical(node.child(key).item(i), set, depth));
-      }
-      out[key] = list;
-    } else {
-      out[key] = value;
-    }
-  }
-  return out;
-}
-
-// What a rename must keep: kind, direction and payloads.
-Json signature(const Message& m, const gen::SchemaSet& set) {
-  Json sig = Json::object();
-  sig["kind"] = m.kind;
-  sig["direction"] = m.direction;
-  if (m.root.has("properties") && m.root.json->at("properties").contains("params")) {
-    sig["params"] = canonical(m.root.child("properties").child("params"), set, 0);
-  }
-  if (m.root.has("x-result")) sig["result"] = canonical(m.root.child("x-result"), set, 0);
-  return sig;
-}
-
-std::string gate_text(const std::optional<Node>& gate) {
-  return gate ? json_text(*gate->json) : std::string("[]");
-}
-
-void compare_gates(const Message& o, const Message& n, const std::string& sides, Changes& out) {
-  auto a = child_if(o.root, "x-gate");
-  auto z = child_if(n.root, "x-gate");
-  if (gate_text(a) == gate_text(z)) return;
-  const std::string where = "message " + n.method;
-  // A clause that kept its list and changed only its capability is a renamed capability.
-  if (a && z && a->json->size() == z->json->size()) {
-    bool only_values = true;
-    for (std::size_t i = 0; i < a->json->size(); ++i) {
-      Json x = (*a->json)[i];
-      Json y = (*z->json)[i];
-      if (x == y) continue;
-      if (!x.contains("value") || !y.contains("value")) only_values = false;
-      x.erase("value");
-      y.erase("value");
-      if (x != y) only_values = false;
-    }
-    if (only_values) {
-      for (std::size_t i = 0; i < a->json->size(); ++i) {
-        const Json& x = (*a->json)[i];
-        const Json& y = (*z->json)[i];
-        if (x == y) continue;
-        out.add(
-            protocol_change(Verdict::kBreaking, "gate.capability_renamed", sides, where,
-                            "gate capability renamed " + json_text(x.at("value")) + " -> " +
-                                json_text(y.at("value")),
-                            "a grant written for one version does not open the gate of the other",
-                            location(a->item(i)), location(z->item(i)), n.direction));
-      }
-      return;
-    }
-  }
-  out.add(protocol_change(Verdict::kBreaking, "gate.changed", sides, where,
-                          "gate " + gate_text(a) + " -> " + gate_text(z),
-                          "the two versions allow the message under different grants",
-                          loc_or_empty(a), loc_or_empty(z), n.direction));
-}
-
-void compare_errors_lists(const Message& o, const Message& n, const std::string& sides,
-                          Changes& out) {
-  auto list = [](const Message& m) {
-    std::vector<std::string> v;
-    if (!m.root.has("x-errors")) return v;
-    for (const Json& e : m.root.json->at("x-errors")) {
-      if (e.is_string()) v.push_back(e.get<std::string>());
-    }
-    return v;
-  };
-  std::vector<std::string> a = list(o);
-  std::vector<std::string> z = list(n);
-  auto has = [](const std::vector<std::string>& v, const std::string& s) {
-    return std::find(v.begin(), v.end(), s) != v.end();
-  };
-  const std::string where = "message " + n.method;
-  for (const std::string& e : z) {
-    if (has(a, e)) continue;
-    out.add(protocol_change(Verdict::kAdditive, "errors.added", sides, where,
-                            "may now fail with " + e,
-                            "callers already cope with error codes they do not expect",
-                            location(o.root), location(n.root.child("x-errors")), n.direction));
-  }
-  for (const std::string& e : a) {
-    if (has(z, e)) continue;
-    out.add(protocol_change(Verdict::kAdditive, "errors.removed", sides, where,
-                            "no longer fails with " + e,
-                            "callers keep handling an error that no longer comes",
-                            location(o.root.child("x-errors")), location(n.root), n.direction));
-  }
-}
-
-void compare_pair(const gen::SchemaSet& after, const Message& o, const Message& n,
-                  PayloadDiff& payloads, Changes& out) {
-  const std::string sides = both_sides(after);
-  const std::string where = "message " + n.method;
-  if (o.direction != n.direction) {
-    out.add(protocol_change(Verdict::kBreaking, "message.direction_changed", sides, where,
-                            "direction " + o.direction + " -> " + n.direction,
-                            "the old receiver sends it now, and the old sender receives it",
-                            location(o.root.child("x-direction")),
-                            location(n.root.child("x-direction")), n.direction));
-    return;  // its payloads flow the other way: comparing them says nothing more
-  }
-  if (o.kind != n.kind) {
-    out.add(protocol_change(Verdict::kBreaking, "message.kind_changed", sides, where,
-                            "kind " + o.kind + " -> " + n.kind,
-                            "a request waits for exactly one reply and a notification gets "
-                            "none: each version breaks the other's expectation",
-                            location(o.root.child("x-kind")), location(n.root.child("x-kind")),
-                            n.direction));
-  }
-  compare_gates(o, n, sides, out);
-  auto da = child_if(o.root, "x-deadline");
-  auto dz = child_if(n.root, "x-deadline");
-  if (o.kind == "request" && n.kind == "request" && text_or_none(da) != text_or_none(dz)) {
-    out.add(protocol_change(Verdict::kBreaking, "message.deadline_changed", sides + ", C++ API",
-                            where, "deadline " + text_or_none(da) + " -> " + text_or_none(dz),
-                            "the caller gives up at another time than the receiver was built for",
-                            loc_or_empty(da), loc_or_empty(dz), n.direction));
-  }
-  compare_errors_lists(o, n, sides, out);
-  Flow flow = flow_of(after, n.direction, n.method + ".params");
-  payloads.compare_member(o.root, n.root, "params", flow, n.method);
-  if (o.root.has("x-result") && n.root.has("x-result")) {
-    Flow back = reversed(flow, n.method + ".result");
-    payloads.compare_value(o.root.child("x-result"), n.root.child("x-result"), back,
-                           n.method + ".result");
-  }
-}
-
 }  // namespace
 
-void compare_protocol(const gen::SchemaSet& before, const gen::SchemaSet& after,
+std::optional<Node> error_code_enum(const model::Protocol& protocol) {
+  const std::optional<Node> codes = protocol.annotation(Annotation::kErrorCodes);
+  if (!codes || !codes->json->is_string()) return std::nullopt;
+  return protocol.schemas().resolve(*codes, codes->json->get<std::string>());
+}
+
+void compare_protocol(const model::Protocol& before, const model::Protocol& after,
                       const CompareOptions& options, Report& report, Changes& out) {
   compare_identity(before, after, out);
   compare_constants(before, after, options, report, out);
   compare_error_codes(before, after, out);
-}
-
-void compare_messages(const gen::SchemaSet& before, const gen::SchemaSet& after,
-                      PayloadDiff& payloads, Changes& out) {
-  std::vector<Message> o = messages_of(before);
-  std::vector<Message> n = messages_of(after);
-  auto find = [](const std::vector<Message>& v, const std::string& method) {
-    return std::find_if(v.begin(), v.end(), [&](const Message& m) { return m.method == method; });
-  };
-  // Messages only one version has; a removed and an added one with the same kind, direction
-  // and payloads are one renamed message.
-  std::vector<const Message*> added;
-  for (const Message& m : n) {
-    if (find(o, m.method) == o.end()) added.push_back(&m);
-  }
-  const std::string sides = both_sides(after);
-  for (const Message& m : o) {
-    auto it = find(n, m.method);
-    if (it != n.end()) {
-      compare_pair(after, m, *it, payloads, out);
-      continue;
-    }
-    Json sig = signature(m, before);
-    auto renamed = std::find_if(added.begin(), added.end(),
-                                [&](const Message* a) { return signature(*a, after) == sig; });
-    Flow flow = flow_of(before, m.direction, "");
-    if (renamed != added.end()) {
-      const Message& r = **renamed;
-      out.add(protocol_change(Verdict::kBreaking, "message.renamed", sides, "message " + m.method,
-                              "renamed " + m.method + " -> " + r.method,
-                              "each version sends a method the other does not know",
-                              location(m.root.child("properties").child("method")),
-                              location(r.root.child("properties").child("method")), m.direction));
-      compare_pair(after, m, r, payloads, out);
-      added.erase(renamed);
-      continue;
-    }
-    std::string effect = m.kind == "request" ? "answers an old " + flow.sender +
-                                                   "'s call with method_not_found (-32601)"
-                                             : "drops an old " + flow.sender + "'s notification";
-    out.add(protocol_change(Verdict::kBreaking, "message.removed",
-                            "new " + flow.receiver + " <- old " + flow.sender + ", C++ API",
-                            "message " + m.method, "message removed",
-                            "a new " + flow.receiver + " " + effect, location(m.root), "",
-                            m.direction));
-  }
-  for (const Message* m : added) {
-    Flow flow = flow_of(after, m->direction, "");
-    std::string effect = m->kind == "request"
-                             ? "answers it with method_not_found (-32601), which a caller handles"
-                             : "ignores it";
-    out.add(protocol_change(Verdict::kAdditive, "message.added", flow.receiver,
-                            "message " + m->method, "new " + m->kind + " " + m->direction,
-                            "an old " + flow.receiver + " " + effect, "", location(m->root),
-                            m->direction));
-  }
 }
 
 }  // namespace rpckit::compat

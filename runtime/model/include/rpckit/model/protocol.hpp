@@ -2,7 +2,8 @@
 // A protocol as its loaded schema states it: the annotation keywords of protocol.json and its
 // message files (schema/README.md), each read once here and handed out with where it is
 // written. The readers (validation now; the generator's lowering, compat and docs next) take
-// their values from here instead of looking an "x-" keyword up themselves.
+// their values from here instead of looking an "x-" keyword up themselves (annotations.hpp
+// spells the keywords).
 //
 // Linking is tolerant: a keyword of the wrong form is left absent or empty, never an error,
 // so a draft the generator refuses can still be validated against and compared. The
@@ -13,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "rpckit/model/annotations.hpp"
 #include "rpckit/model/schema_set.hpp"
 
 namespace rpckit::model {
@@ -25,6 +27,9 @@ struct Message {
   std::optional<Node> result;     // x-result
   std::optional<Node> kind;       // x-kind, as written
   std::optional<Node> direction;  // x-direction, as written
+  std::optional<Node> gate;       // x-gate, as written
+  std::optional<Node> errors;     // x-errors, as written
+  std::optional<Node> deadline;   // x-deadline, as written
 
   // x-kind "request", or no x-kind (the convention's default).
   bool request() const;
@@ -56,6 +61,8 @@ class Protocol {
   const SchemaSet& schemas() const { return *schemas_; }
   Node root() const { return schemas_->root(); }
 
+  // A protocol-level annotation (x-namespace, x-error-codes, ...) as written in protocol.json.
+  std::optional<Node> annotation(Annotation a) const { return model::annotation(root(), a); }
   const std::vector<std::string>& roles() const { return roles_; }  // x-roles
   // x-messages as written (none: the file is not a protocol file), and its messages in order.
   const std::optional<Node>& message_list() const { return message_list_; }

@@ -1,0 +1,275 @@
+// The message comparisons: per message its name, kind, direction, gate, deadline and errors,
+// a removed and an added message that carry the same payloads as one rename, and the payloads
+// through PayloadDiff. docs/compat.md, "Protocol rules".
+#include <algorithm>
+#include <optional>
+
+#include "tool/compat/diff.hpp"
+
+namespace rpckit::compat {
+
+using gen::Annotation;
+using gen::Json;
+using gen::Node;
+
+namespace {
+
+// A message as compared: the model's, with its kind and direction as text.
+struct Message {
+  const model::Message* model;
+  std::string method;
+  Node root;              // the message file
+  std::string kind;       // "request" | "notification"
+  std::string direction;  // "host_to_plugin"
+};
+
+std::string text_of(const std::optional<Node>& n) {
+  return n && n->json->is_string() ? n->json->get<std::string>() : std::string();
+}
+
+std::vector<Message> messages_of(const model::Protocol& protocol) {
+  std::vector<Message> out;
+  for (const model::Message& m : protocol.messages()) {
+    out.push_back({&m, m.method, m.file, text_of(m.kind), text_of(m.direction)});
+  }
+  return out;
+}
+
+// Sender and receiver of a direction, by the protocol's roles ("a_to_b").
+Flow flow_of(const model::Protocol& protocol, const std::string& direction,
+             const std::string& via) {
+  for (const std::string& from : protocol.roles()) {
+    for (const std::string& to : protocol.roles()) {
+      if (direction == from + "_to_" + to) return {direction, from, to, via};
+    }
+  }
+  auto at = direction.find("_to_");
+  if (at == std::string::npos) return {direction, "sender", "receiver", via};
+  return {direction, direction.substr(0, at), direction.substr(at + 4), via};
+}
+
+Flow reversed(const Flow& f, const std::string& via) {
+  return {f.receiver + "_to_" + f.sender, f.receiver, f.sender, via};
+}
+
+// A payload's schema with $refs inlined (a few levels deep) and annotations dropped: equal
+// for two messages that carry the same payload under different names.
+Json canonical(const Node& node, const gen::SchemaSet& set, int depth) {
+  const std::string_view result = gen::kw(Annotation::kResult);
+  if (node.has("$ref")) {
+    Node target = set.resolve(node, node.json->at("$ref").get<std::string>());
+    if (depth > 6) return location(target);
+    return canonical(target, set, depth + 1);
+  }
+  if (!node.json->is_object()) return *node.json;
+  Json out = Json::object();
+  for (const auto& [key, value] : node.json->items()) {
+    if (key == "description" || key == "title" || key == "examples" || key == "$comment" ||
+        key == "definitions" || key == gen::kw(Annotation::kEnumDescriptions)) {
+      continue;
+    }
+    if (key == "properties" || key == "definitions") {
+      Json props = Json::object();
+      for (const auto& [name, sub] : value.items()) {
+        props[name] = canonical(node.child(key).child(name), set, depth);
+      }
+      out[key] = props;
+    } else if (key == "items" || key == "additionalProperties" || key == result) {
+      out[key] = value.is_object() ? canonical(node.child(key), set, depth) : value;
+    } else if (key == "oneOf" || key == "anyOf") {
+      Json list = Json::array();
+      for (std::size_t i = 0; i < value.size(); ++i) {
+        list.push_back(canonical(node.child(key).item(i), set, depth));
+      }
+      out[key] = list;
+    } else {
+      out[key] = value;
+    }
+  }
+  return out;
+}
+
+// What a rename must keep: kind, direction and payloads.
+Json signature(const Message& m, const gen::SchemaSet& set) {
+  const std::optional<Node>& result = m.model->result;
+  Json sig = Json::object();
+  sig["kind"] = m.kind;
+  sig["direction"] = m.direction;
+  if (m.root.has("properties") && m.root.json->at("properties").contains("params")) {
+    sig["params"] = canonical(m.root.child("properties").child("params"), set, 0);
+  }
+  if (result) sig["result"] = canonical(*result, set, 0);
+  return sig;
+}
+
+std::string gate_text(const std::optional<Node>& gate) {
+  return gate ? json_text(*gate->json) : std::string("[]");
+}
+
+void compare_gates(const Message& o, const Message& n, const std::string& sides, Changes& out) {
+  const std::optional<Node>& a = o.model->gate;
+  const std::optional<Node>& z = n.model->gate;
+  if (gate_text(a) == gate_text(z)) return;
+  const std::string where = "message " + n.method;
+  // A clause that kept its list and changed only its capability is a renamed capability.
+  if (a && z && a->json->size() == z->json->size()) {
+    bool only_values = true;
+    for (std::size_t i = 0; i < a->json->size(); ++i) {
+      Json x = (*a->json)[i];
+      Json y = (*z->json)[i];
+      if (x == y) continue;
+      if (!x.contains("value") || !y.contains("value")) only_values = false;
+      x.erase("value");
+      y.erase("value");
+      if (x != y) only_values = false;
+    }
+    if (only_values) {
+      for (std::size_t i = 0; i < a->json->size(); ++i) {
+        const Json& x = (*a->json)[i];
+        const Json& y = (*z->json)[i];
+        if (x == y) continue;
+        out.add(
+            protocol_change(Verdict::kBreaking, "gate.capability_renamed", sides, where,
+                            "gate capability renamed " + json_text(x.at("value")) + " -> " +
+                                json_text(y.at("value")),
+                            "a grant written for one version does not open the gate of the other",
+                            location(a->item(i)), location(z->item(i)), n.direction));
+      }
+      return;
+    }
+  }
+  out.add(protocol_change(Verdict::kBreaking, "gate.changed", sides, where,
+                          "gate " + gate_text(a) + " -> " + gate_text(z),
+                          "the two versions allow the message under different grants",
+                          loc_or_empty(a), loc_or_empty(z), n.direction));
+}
+
+void compare_errors_lists(const Message& o, const Message& n, const std::string& sides,
+                          Changes& out) {
+  auto list = [](const Message& m) {
+    std::vector<std::string> v;
+    if (!m.model->errors || !m.model->errors->json->is_array()) return v;
+    for (const Json& e : *m.model->errors->json) {
+      if (e.is_string()) v.push_back(e.get<std::string>());
+    }
+    return v;
+  };
+  std::vector<std::string> a = list(o);
+  std::vector<std::string> z = list(n);
+  auto has = [](const std::vector<std::string>& v, const std::string& s) {
+    return std::find(v.begin(), v.end(), s) != v.end();
+  };
+  const std::string where = "message " + n.method;
+  for (const std::string& e : z) {
+    if (has(a, e)) continue;
+    out.add(protocol_change(Verdict::kAdditive, "errors.added", sides, where,
+                            "may now fail with " + e,
+                            "callers already cope with error codes they do not expect",
+                            location(o.root), location(*n.model->errors), n.direction));
+  }
+  for (const std::string& e : a) {
+    if (has(z, e)) continue;
+    out.add(protocol_change(Verdict::kAdditive, "errors.removed", sides, where,
+                            "no longer fails with " + e,
+                            "callers keep handling an error that no longer comes",
+                            location(*o.model->errors), location(n.root), n.direction));
+  }
+}
+
+void compare_pair(const model::Protocol& after, const Message& o, const Message& n,
+                  PayloadDiff& payloads, Changes& out) {
+  const std::string sides = both_sides(after);
+  const std::string where = "message " + n.method;
+  if (o.direction != n.direction) {
+    out.add(protocol_change(Verdict::kBreaking, "message.direction_changed", sides, where,
+                            "direction " + o.direction + " -> " + n.direction,
+                            "the old receiver sends it now, and the old sender receives it",
+                            loc_or_empty(o.model->direction), loc_or_empty(n.model->direction),
+                            n.direction));
+    return;  // its payloads flow the other way: comparing them says nothing more
+  }
+  if (o.kind != n.kind) {
+    out.add(protocol_change(Verdict::kBreaking, "message.kind_changed", sides, where,
+                            "kind " + o.kind + " -> " + n.kind,
+                            "a request waits for exactly one reply and a notification gets "
+                            "none: each version breaks the other's expectation",
+                            loc_or_empty(o.model->kind), loc_or_empty(n.model->kind), n.direction));
+  }
+  compare_gates(o, n, sides, out);
+  const std::optional<Node>& da = o.model->deadline;
+  const std::optional<Node>& dz = n.model->deadline;
+  if (o.kind == "request" && n.kind == "request" && text_or_none(da) != text_or_none(dz)) {
+    out.add(protocol_change(Verdict::kBreaking, "message.deadline_changed", sides + ", C++ API",
+                            where, "deadline " + text_or_none(da) + " -> " + text_or_none(dz),
+                            "the caller gives up at another time than the receiver was built for",
+                            loc_or_empty(da), loc_or_empty(dz), n.direction));
+  }
+  compare_errors_lists(o, n, sides, out);
+  Flow flow = flow_of(after, n.direction, n.method + ".params");
+  payloads.compare_member(o.root, n.root, "params", flow, n.method);
+  if (o.model->result && n.model->result) {
+    Flow back = reversed(flow, n.method + ".result");
+    payloads.compare_value(*o.model->result, *n.model->result, back, n.method + ".result");
+  }
+}
+
+}  // namespace
+
+void compare_messages(const model::Protocol& before, const model::Protocol& after,
+                      PayloadDiff& payloads, Changes& out) {
+  std::vector<Message> o = messages_of(before);
+  std::vector<Message> n = messages_of(after);
+  auto find = [](const std::vector<Message>& v, const std::string& method) {
+    return std::find_if(v.begin(), v.end(), [&](const Message& m) { return m.method == method; });
+  };
+  // Messages only one version has; a removed and an added one with the same kind, direction
+  // and payloads are one renamed message.
+  std::vector<const Message*> added;
+  for (const Message& m : n) {
+    if (find(o, m.method) == o.end()) added.push_back(&m);
+  }
+  const std::string sides = both_sides(after);
+  for (const Message& m : o) {
+    auto it = find(n, m.method);
+    if (it != n.end()) {
+      compare_pair(after, m, *it, payloads, out);
+      continue;
+    }
+    Json sig = signature(m, before.schemas());
+    auto renamed = std::find_if(added.begin(), added.end(), [&](const Message* a) {
+      return signature(*a, after.schemas()) == sig;
+    });
+    Flow flow = flow_of(before, m.direction, "");
+    if (renamed != added.end()) {
+      const Message& r = **renamed;
+      out.add(protocol_change(Verdict::kBreaking, "message.renamed", sides, "message " + m.method,
+                              "renamed " + m.method + " -> " + r.method,
+                              "each version sends a method the other does not know",
+                              location(m.root.child("properties").child("method")),
+                              location(r.root.child("properties").child("method")), m.direction));
+      compare_pair(after, m, r, payloads, out);
+      added.erase(renamed);
+      continue;
+    }
+    std::string effect = m.kind == "request" ? "answers an old " + flow.sender +
+                                                   "'s call with method_not_found (-32601)"
+                                             : "drops an old " + flow.sender + "'s notification";
+    out.add(protocol_change(Verdict::kBreaking, "message.removed",
+                            "new " + flow.receiver + " <- old " + flow.sender + ", C++ API",
+                            "message " + m.method, "message removed",
+                            "a new " + flow.receiver + " " + effect, location(m.root), "",
+                            m.direction));
+  }
+  for (const Message* m : added) {
+    Flow flow = flow_of(after, m->direction, "");
+    std::string effect = m->kind == "request"
+                             ? "answers it with method_not_found (-32601), which a caller handles"
+                             : "ignores it";
+    out.add(protocol_change(Verdict::kAdditive, "message.added", flow.receiver,
+                            "message " + m->method, "new " + m->kind + " " + m->direction,
+                            "an old " + flow.receiver + " " + effect, "", location(m->root),
+                            m->direction));
+  }
+}
+
+}  // namespace rpckit::compat
