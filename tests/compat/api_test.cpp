@@ -21,7 +21,7 @@ TEST(ApiComparison, FlagsAChangedSymbolOfAnAdditiveSchemaChange) {
                           "breaking | api.changed |  | C++ API | message log errors | changed: "
                           "\"\" -> \"kRateLimited\"",
                           "breaking | api.changed |  | C++ API | generated headers | 1 declaration "
-                          "lines changed or gone"));
+                          "changed or gone"));
   EXPECT_TRUE(r.fails());
   // Without the API comparison the same change passes.
   EXPECT_FALSE(compare_with(copy).fails());

@@ -1,20 +1,12 @@
 // messages.hpp: one descriptor struct per message (method, kind, roles, params/result types,
 // params policy, capability gate, deadline, errors), and the Role enum.
 #include "emit/common.hpp"
+#include "emit/declarations.hpp"
 #include "emit/emit.hpp"
 #include "emit/preamble.hpp"
 
 namespace rpckit::gen {
 namespace {
-
-const char* presence(ir::Message::ParamsPresence p) {
-  switch (p) {
-    case ir::Message::ParamsPresence::kRequired: return "kRequired";
-    case ir::Message::ParamsPresence::kOptionalSendEmpty: return "kOptionalSendEmpty";
-    case ir::Message::ParamsPresence::kOptionalOmit: return "kOptionalOmit";
-  }
-  return "";
-}
 
 const char* clause_kind(ir::GateClause::Kind k) {
   switch (k) {
@@ -25,21 +17,8 @@ const char* clause_kind(ir::GateClause::Kind k) {
   return "";
 }
 
-// Inside `namespace messages` a descriptor hides a module type of the same name (inside its
-// own struct, the injected class name does): `using Result = Credential;` in
-// messages::GetCredential would name the descriptor messages::Credential if a method were
-// called "credential". Such names are spelled from the global namespace; the others stay
-// short, so the output of a schema without a clash is unchanged.
-std::string spell(const ir::Module& m, const std::string& name) {
-  for (const ir::Message& msg : m.messages) {
-    if (msg.cpp_name == name) return "::" + m.cpp_namespace + "::" + name;
-  }
-  return name;
-}
-
 void emit_descriptor(Printer& p, const ir::Module& m, const ir::Message& msg) {
-  auto speller = [&m](const std::string& name) { return spell(m, name); };
-  std::string role = spell(m, "Role");
+  std::string role = spell_in_messages(m, "Role");
   doc_comment(p, msg.doc);
   p.print("struct $name$ {\n", {{"name", msg.cpp_name}});
   Printer::Indent in(p);
@@ -56,10 +35,10 @@ void emit_descriptor(Printer& p, const ir::Module& m, const ir::Message& msg) {
        {"role", role},
        {"from", m.role_enumerator(msg.from)},
        {"to", m.role_enumerator(msg.to)},
-       {"params", spell(m, msg.params_type)},
-       {"presence", presence(msg.params_presence)}});
+       {"params", spell_in_messages(m, msg.params_type)},
+       {"presence", params_presence_name(msg.params_presence)}});
   if (msg.request) {
-    p.print("using Result = $result$;\n", {{"result", cpp_type(*msg.result, speller)}});
+    p.print("using Result = $result$;\n", {{"result", descriptor_result_type(m, msg)}});
     if (msg.deadline) {
       p.print("static constexpr std::chrono::milliseconds kDeadline = $deadline$;\n",
               {{"deadline", *msg.deadline}});
@@ -73,7 +52,7 @@ void emit_descriptor(Printer& p, const ir::Module& m, const ir::Message& msg) {
   p.print("static constexpr std::array<rpckit::GateClause, $n$> kGate = {$gate$};\n",
           {{"n", std::to_string(msg.gate.size())}, {"gate", gate.empty() ? "" : gate + "\n"}});
   if (m.error_code_type) {
-    std::string type = spell(m, *m.error_code_type);
+    std::string type = spell_in_messages(m, *m.error_code_type);
     std::string errors;
     for (const std::string& e : msg.errors) {
       errors += (errors.empty() ? "" : ", ") + type + "::" + e;

@@ -2,6 +2,7 @@
 // function with a default, so a schema that gains a message compiles every application
 // unchanged), the typed client a peer sends them through, and bind() per direction.
 #include "emit/common.hpp"
+#include "emit/declarations.hpp"
 #include "emit/emit.hpp"
 #include "emit/preamble.hpp"
 
@@ -17,23 +18,20 @@ std::vector<const ir::Message*> received_by(const ir::Module& m, const std::stri
   return out;
 }
 
-std::string result_type(const ir::Message& msg) { return cpp_type(*msg.result); }
-
 // Each message's documentation is on its descriptor (messages.hpp); the functions refer to it.
 void emit_handler_functions(Printer& p, const ir::Module& m, const ir::RoleSurface& s) {
   for (const ir::Message* msg : received_by(m, s.role)) {
-    std::string result = msg->request ? result_type(*msg) : "void";
-    Printer::Vars vars = {{"fn", msg->function_name},
-                          {"params", msg->params_type},
-                          {"result", result},
-                          {"descriptor", msg->cpp_name},
-                          {"body", msg->request ? " {" : " {}"}};
-    // "virtual R fn(Context&, const P&) {": on one line when it fits in kLineWidth columns.
-    std::size_t width = static_cast<std::size_t>(p.indent()) + result.size() +
-                        msg->function_name.size() + msg->params_type.size() +
-                        (msg->request ? 30 : 31);
+    const std::string declaration = handler_declaration(*msg);
+    const std::string body = msg->request ? " {" : " {}";
+    Printer::Vars vars = {
+        {"declaration", declaration},  {"fn", msg->function_name},
+        {"params", msg->params_type},  {"result", msg->request ? result_type(*msg) : "void"},
+        {"descriptor", msg->cpp_name}, {"body", body}};
+    // "virtual R fn(Context&, const P&) {": on one line when it fits in kLineWidth columns,
+    // else broken after the open parenthesis.
+    std::size_t width = static_cast<std::size_t>(p.indent()) + declaration.size() + body.size();
     p.print(width <= kLineWidth ? "\n/// messages::$descriptor$\n"
-                                  "virtual $result$ $fn$(Context&, const $params$&)$body$\n"
+                                  "$declaration$$body$\n"
                                 : "\n/// messages::$descriptor$\n"
                                   "virtual $result$ $fn$(\n"
                                   "    Context&, const $params$&)$body$\n",

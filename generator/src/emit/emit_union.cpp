@@ -3,14 +3,13 @@
 #include <vector>
 
 #include "emit/common.hpp"
+#include "emit/declarations.hpp"
 #include "emit/emit_constructs.hpp"
 
 namespace rpckit::gen {
 
 void declare_union(Printer& p, const ir::TypeDecl& d) {
-  std::string alternatives;
-  for (const ir::UnionMember& m : d.union_.members) alternatives += cpp_type(m.type) + ", ";
-  alternatives += "rpckit::JsonValue";
+  const std::string alternatives = union_alternatives(d);
   if (d.union_.discriminator) {
     p.print("// Tagged by \"$tag$\". A member this version does not know is kept whole as the\n"
             "// trailing rpckit::JsonValue alternative and re-encodes unchanged.\n",

@@ -2,16 +2,14 @@
 
 #include <algorithm>
 #include <map>
-#include <regex>
-#include <set>
 #include <sstream>
+#include <utility>
 
 #include "ir/dump.hpp"
 
 namespace rpckit::compat {
 
 namespace ir = gen::ir;
-using gen::OutputFile;
 namespace {
 
 const char* kind_name(ir::TypeDecl::Kind k) {
@@ -219,115 +217,21 @@ std::vector<std::string> ir_additive_problems(const ir::Module& a, const ir::Mod
   return p.list;
 }
 
-// ---- text level ---------------------------------------------------------------------------
+// ---- declaration level --------------------------------------------------------------------
 
-namespace {
-
-std::string trim(std::string_view s) {
-  auto b = s.find_first_not_of(" \t");
-  if (b == std::string_view::npos) return "";
-  auto e = s.find_last_not_of(" \t\r");
-  return std::string(s.substr(b, e - b + 1));
-}
-
-// The line's code: string literal contents blanked, trailing // comment removed.
-std::string code_of(std::string_view line) {
-  std::string out;
-  bool in_string = false;
-  for (std::size_t i = 0; i < line.size(); ++i) {
-    char c = line[i];
-    if (in_string) {
-      if (c == '\\') {
-        ++i;
-      } else if (c == '"') {
-        in_string = false;
-        out += c;
-      }
-      continue;
-    }
-    if (c == '/' && i + 1 < line.size() && line[i + 1] == '/') break;
-    if (c == '"') in_string = true;
-    out += c;
-  }
-  return trim(out);
-}
-
-// Ignored kind 2 of 2: the dispatch tables' array lengths. Adding a message to a direction
-// grows `std::array<std::string_view, 14> kMethods` to 15: the member keeps its name and type
-// template, only the count of an initializer list changes. Normalized in dispatch.hpp only.
-std::string without_array_lengths(const std::string& line) {
-  static const std::regex length(R"(std::array<([^<>]+), \d+>)");
-  return std::regex_replace(line, length, "std::array<$1, N>");
-}
-
-}  // namespace
-
-std::vector<DeclarationLine> declaration_lines(const std::string& header) {
-  static const std::regex named_scope(R"(^(namespace|struct|class|enum class|enum) ([\w:]+))");
-  std::vector<DeclarationLine> out;
-  std::vector<std::string> scopes;  // "" = anonymous (function body, initializer list)
-  std::string head;  // a named scope whose `{` is still to come (a head wrapped over lines)
-  bool continuation = false;
-  std::istringstream in(header);
-  std::string raw;
-  while (std::getline(in, raw)) {
-    std::string text = trim(raw);
-    std::string code = code_of(raw);
-    bool named_context = scopes.empty() || !scopes.back().empty();
-    // Ignored kind 1 of 2: continuation lines of a declaration that spans lines, i.e. the
-    // type list of a dispatch table's `using Messages = rpckit::MessageList<` (appending a
-    // message turns its last line `messages::X>;` into `messages::X,`). The declaration's
-    // first line, which names the symbol, is still checked. The banner (its hash line
-    // included) and every other comment are not declarations at all.
-    if (continuation) {
-      if (!code.empty() && code.back() == ';') continuation = false;
-    } else if (named_context && !code.empty() && code != "{" && code != "}" && code != "};" &&
-               code != "public:" && code != "private:" && code != "protected:" &&
-               code.front() != '#') {
-      std::string path;
-      for (const std::string& s : scopes) path += (path.empty() ? "" : "/") + s;
-      out.push_back({path, text});
-      if (code.back() == '<' || code.back() == '(') continuation = true;
-    }
-    std::smatch m;
-    if (std::regex_search(code, m, named_scope)) head = m[2].str();
-    for (char c : code) {
-      if (c == '{') {
-        scopes.push_back(head);
-        head.clear();
-      } else if (c == '}' && !scopes.empty()) {
-        scopes.pop_back();
-      }
-    }
-    if (!code.empty() && code.back() == ';') head.clear();  // a declaration: `struct X;`
-  }
-  return out;
-}
-
-std::vector<std::string> text_additive_problems(const std::vector<OutputFile>& before,
-                                                const std::vector<OutputFile>& after) {
+std::vector<std::string> api_surface_problems(const std::vector<gen::ApiFact>& before,
+                                              const std::vector<gen::ApiFact>& after) {
+  std::map<std::pair<std::string, std::string>, const gen::ApiFact*> declared;
+  for (const gen::ApiFact& f : after) declared[{f.scope, f.symbol}] = &f;
   std::vector<std::string> problems;
-  for (const OutputFile& old_file : before) {
-    if (!old_file.path.ends_with(".hpp")) continue;
-    const OutputFile* new_file = nullptr;
-    for (const OutputFile& f : after) {
-      if (f.path == old_file.path) new_file = &f;
-    }
-    if (new_file == nullptr) {
-      problems.push_back(old_file.path + " is gone");
-      continue;
-    }
-    bool dispatch = old_file.path.ends_with("/dispatch.hpp");
-    std::set<std::pair<std::string, std::string>> exact;
-    std::set<std::pair<std::string, std::string>> normalized;
-    for (const DeclarationLine& d : declaration_lines(new_file->content)) {
-      exact.insert({d.scope, d.text});
-      normalized.insert({d.scope, without_array_lengths(d.text)});
-    }
-    for (const DeclarationLine& d : declaration_lines(old_file.content)) {
-      if (exact.count({d.scope, d.text}) != 0) continue;
-      if (dispatch && normalized.count({d.scope, without_array_lengths(d.text)}) != 0) continue;
-      problems.push_back(old_file.path + ": in " + d.scope + ": `" + d.text + "` is gone");
+  for (const gen::ApiFact& f : before) {
+    const std::string where = f.scope + "::" + f.symbol;
+    auto it = declared.find({f.scope, f.symbol});
+    if (it == declared.end()) {
+      problems.push_back(where + " is gone");
+    } else if (it->second->spelling != f.spelling) {
+      problems.push_back(where + " changed: `" + f.spelling + "` -> `" + it->second->spelling +
+                         "`");
     }
   }
   return problems;

@@ -1,11 +1,12 @@
 #pragma once
 // The C++ API comparison: "an additive schema change adds symbols and renames none"
-// (DESIGN.md), as two checks of an old and a new generation. Each returns one line per
-// broken promise; empty = additive. compare() (compat.hpp) runs both.
+// (DESIGN.md), as two checks of an old and a new module, both read from the model (IR): what
+// each symbol means, and how the headers declare it. Each returns one line per broken
+// promise; empty = additive. compare() (compat.hpp) runs both.
 #include <string>
 #include <vector>
 
-#include "emit/emit.hpp"
+#include "emit/api_surface.hpp"
 #include "ir/ir.hpp"
 
 namespace rpckit::compat {
@@ -18,18 +19,11 @@ namespace rpckit::compat {
 std::vector<std::string> ir_additive_problems(const gen::ir::Module& before,
                                               const gen::ir::Module& after);
 
-// Text level, over the generated headers (*.hpp). A "declaration line" is a line that declares
-// a named symbol: it sits directly in a namespace, struct, class or enum (not in a function
-// body or an initializer list) and is not a comment, a preprocessor line, a lone brace or an
-// access specifier. Each is keyed by its scope path ("streamnook::v1/Channel") and must
-// appear, byte for byte, in the same scope of the new header. See api_diff.cpp for the
-// two kinds of lines that are ignored and why.
-struct DeclarationLine {
-  std::string scope;
-  std::string text;  // trimmed, trailing comment included (it carries a string enum's wire)
-};
-std::vector<DeclarationLine> declaration_lines(const std::string& header);
-std::vector<std::string> text_additive_problems(const std::vector<gen::OutputFile>& before,
-                                                const std::vector<gen::OutputFile>& after);
+// Declaration level, over the API the headers declare (gen::api_surface): every old
+// declaration is still declared, in the same scope and spelled the same. A string enum's
+// value keeps its position, a message's gate and errors arrays their lengths; a dispatch
+// direction's message list may grow. One line per declaration changed or gone.
+std::vector<std::string> api_surface_problems(const std::vector<gen::ApiFact>& before,
+                                              const std::vector<gen::ApiFact>& after);
 
 }  // namespace rpckit::compat

@@ -6,7 +6,7 @@
 #include <charconv>
 #include <stdexcept>
 
-#include "emit/emit.hpp"
+#include "emit/api_surface.hpp"
 #include "lower/lower.hpp"
 #include "tool/compat/api_diff.hpp"
 #include "tool/compat/diff.hpp"
@@ -154,10 +154,10 @@ void compare_api(const gen::SchemaSet& before, const gen::SchemaSet& after, Chan
   gen::ir::Module a = gen::lower(before, {.accept_legacy_profile = true});
   gen::ir::Module b = gen::lower(after, {.accept_legacy_profile = true});
   std::vector<std::string> ir = ir_additive_problems(a, b);
-  std::vector<std::string> text;
-  // A new module or namespace changes every line: the IR check already said so.
+  std::vector<std::string> declared;
+  // A new module or namespace moves every declaration: the IR check already said so.
   if (a.name == b.name && a.cpp_namespace == b.cpp_namespace) {
-    text = text_additive_problems(gen::emit_all(a), gen::emit_all(b));
+    declared = api_surface_problems(gen::api_surface(a), gen::api_surface(b));
   }
   auto add_row = [&](const std::string& where, const std::string& change, const std::string& why) {
     Change c;
@@ -174,12 +174,14 @@ void compare_api(const gen::SchemaSet& before, const gen::SchemaSet& after, Chan
   };
   const std::string why = "code built against the old bindings may no longer compile";
   for (const std::string& p : ir) add(p, why);
-  // The header lines back the IR check up; when it already spoke, they only repeat it.
+  // The declarations back the IR check up; when it already spoke, they only repeat it.
   if (ir.empty()) {
-    for (const std::string& p : text) add(p, why);
-  } else if (!text.empty()) {
-    add_row("generated headers", std::to_string(text.size()) + " declaration lines changed or gone",
-            "the changes above, as the headers show them (first: " + text.front() + ")");
+    for (const std::string& p : declared) add(p, why);
+  } else if (!declared.empty()) {
+    add_row("generated headers",
+            std::to_string(declared.size()) +
+                (declared.size() == 1 ? " declaration" : " declarations") + " changed or gone",
+            "the changes above, as the headers declare them (first: " + declared.front() + ")");
   }
 }
 

@@ -1,0 +1,264 @@
+// The payload rules per kind of type (docs/compat.md, "Payload rules"): enums (values, names,
+// order), objects (members, required-ness) and unions (members, discriminator), each judged
+// from the receiver's side as payload_diff.cpp's walk meets them.
+#include <algorithm>
+
+#include "tool/compat/payload_shape.hpp"
+
+namespace rpckit::compat {
+
+using gen::Annotation;
+using gen::Json;
+using gen::Node;
+
+// ---- enums --------------------------------------------------------------------------------
+
+void PayloadDiff::compare_enums(const Shape& o, const Shape& n, const Ctx& ctx) {
+  std::vector<Json> ov = values_of(o);
+  std::vector<Json> nv = values_of(n);
+  auto index_of = [](const std::vector<Json>& v, const Json& x) {
+    return static_cast<std::size_t>(std::find(v.begin(), v.end(), x) - v.begin());
+  };
+  std::vector<std::size_t> removed;  // indices in ov
+  std::vector<std::size_t> added;    // indices in nv
+  for (std::size_t i = 0; i < ov.size(); ++i) {
+    if (index_of(nv, ov[i]) == nv.size()) removed.push_back(i);
+  }
+  for (std::size_t i = 0; i < nv.size(); ++i) {
+    if (index_of(ov, nv[i]) == ov.size()) added.push_back(i);
+  }
+  bool closed = options_.closed_enums.count(n.name) != 0 ||
+                options_.closed_enums.count(o.name) != 0 ||
+                options_.closed_enums.count(location(n.node)) != 0;
+  bool capability = ctx.grant;
+  for (const auto& list : {&ov, &nv}) {
+    for (const Json& v : *list) {
+      if (v.is_string() && capabilities_.gate_values.count(v.get<std::string>()) != 0) {
+        capability = true;
+      }
+    }
+  }
+  const std::string noun = capability ? "capability" : "value";
+  const std::string kind = closed ? "closed enum" : "open enum";
+  auto at = [](const Shape& s, std::size_t i) { return location(s.node.child("enum").item(i)); };
+  // A value removed and another added at the same place is a rename.
+  bool renames = !removed.empty() && removed == added;
+  if (renames) {
+    for (std::size_t i : removed) {
+      report(ctx, Effect::kChanged, capability ? "capability.renamed" : "enum.value_renamed",
+             noun + " renamed " + json_text(ov[i]) + " -> " + json_text(nv[i]),
+             "each version sends and expects its own spelling", at(o, i), at(n, i));
+    }
+  } else {
+    for (std::size_t i : removed) {
+      if (closed) {
+        report(ctx, Effect::kNarrower, "enum.value_removed",
+               noun + " " + json_text(ov[i]) + " removed (" + kind + ")",
+               ctx.new_receiver() + " rejects it; " + ctx.old_sender() + " may still send it",
+               at(o, i), "");
+      } else {
+        report(ctx, Effect::kApi, "enum.value_removed",
+               noun + " " + json_text(ov[i]) + " removed (" + kind + ")",
+               ctx.old_sender() + " may still send it (" + ctx.new_receiver() +
+                   " keeps it as unknown), and its generated enumerator is gone",
+               at(o, i), "");
+      }
+    }
+    for (std::size_t i : added) {
+      if (closed) {
+        report(ctx, Effect::kWider, "enum.value_added_closed",
+               "new " + noun + " " + json_text(nv[i]) + " (" + kind + ")",
+               ctx.old_receiver() + " rejects a value it does not list", location(o.node),
+               at(n, i));
+      } else {
+        report(ctx, Effect::kAdditive, "enum.value_added",
+               "new " + noun + " " + json_text(nv[i]) + " (" + kind + ")",
+               ctx.old_receiver() + " decodes it as unknown and passes it on unchanged",
+               location(o.node), at(n, i));
+      }
+    }
+  }
+  // String enums are numbered in schema order: a value inserted before others, or a
+  // reordering, renumbers the generated enumerators.
+  bool strings = !ov.empty() && ov.front().is_string();
+  bool shifted = false;
+  for (std::size_t i = 0; i < ov.size(); ++i) {
+    std::size_t j = index_of(nv, ov[i]);
+    if (j != nv.size() && j != i) shifted = true;
+  }
+  if (strings && shifted && !renames) {
+    report(ctx, Effect::kApi, "enum.renumbered", "values reordered or inserted before others",
+           "string enums are numbered in schema order: generated enumerators change value",
+           location(o.node), location(n.node));
+  }
+  // x-enum-names spell the C++ names (and an integer enum's labels).
+  const auto names_of = [](const Shape& s) {
+    return model::annotation(s.node, Annotation::kEnumNames);
+  };
+  if (names_of(o) || names_of(n)) {
+    for (std::size_t i = 0; i < ov.size(); ++i) {
+      std::size_t j = index_of(nv, ov[i]);
+      if (j == nv.size()) continue;
+      auto name = [&](const Shape& s, std::size_t k) {
+        const auto names = names_of(s);
+        return names && k < names->json->size() ? json_text((*names->json)[k])
+                                                : std::string("none");
+      };
+      if (name(o, i) != name(n, j)) {
+        report(ctx, Effect::kApi, "enum.name_changed",
+               "name of " + json_text(ov[i]) + " " + name(o, i) + " -> " + name(n, j),
+               "the generated enumerator is renamed", at(o, i), at(n, j));
+      }
+    }
+  }
+}
+
+// ---- objects ------------------------------------------------------------------------------
+
+void PayloadDiff::member_diff(const Node& o, const Node& n, const std::string& key,
+                              const Ctx& ctx) {
+  bool in_o = has_member(o, key);
+  bool in_n = has_member(n, key);
+  bool req_o = is_required(o, key);
+  bool req_n = is_required(n, key);
+  Ctx sub = ctx;
+  sub.path += "." + key;
+  if (!in_o && !in_n) return;
+  if (!in_o) {
+    std::string nl = location(member(n, key));
+    if (req_n) {
+      report(sub, Effect::kNarrower, "member.required_added", "new required member",
+             ctx.new_receiver() + " requires " + quoted(key) + "; " + ctx.old_sender() +
+                 " does not send it",
+             location(o), nl);
+    } else {
+      report(sub, Effect::kAdditive, "member.optional_added", "new optional member",
+             ctx.old_receiver() + " ignores unknown members; " + ctx.new_receiver() +
+                 " does without it",
+             location(o), nl);
+    }
+    return;
+  }
+  std::string ol = location(member(o, key));
+  if (!in_n) {
+    if (req_o) {
+      report(sub, Effect::kWider, "member.required_removed", "removed member the receiver required",
+             ctx.old_receiver() + " requires " + quoted(key) + "; " + ctx.new_sender() +
+                 " no longer sends it",
+             ol, "");
+    } else {
+      report(sub, Effect::kApi, "member.optional_removed", "removed optional member",
+             "the wire stays compatible (it was optional), but its generated field is gone", ol,
+             "");
+    }
+    return;
+  }
+  std::string nl = location(member(n, key));
+  if (req_o && !req_n) {
+    report(sub, Effect::kWider, "member.now_optional", "member no longer required",
+           ctx.old_receiver() + " requires " + quoted(key) + "; " + ctx.new_sender() +
+               " may leave it out",
+           ol, nl);
+  } else if (!req_o && req_n) {
+    report(sub, Effect::kNarrower, "member.now_required", "member now required",
+           ctx.new_receiver() + " requires " + quoted(key) + "; " + ctx.old_sender() +
+               " may leave it out",
+           ol, nl);
+  }
+  Ctx deeper = sub;
+  deeper.grant = ctx.grant;
+  walk(member(o, key), member(n, key), deeper);
+}
+
+void PayloadDiff::compare_objects(const Shape& o, const Shape& n, const Ctx& ctx) {
+  std::vector<std::string> keys;
+  for (const Shape* s : {&n, &o}) {
+    if (!s->node.has("properties")) continue;
+    for (const auto& [key, value] : s->node.json->at("properties").items()) {
+      if (!contains(keys, key)) keys.push_back(key);
+    }
+  }
+  for (const std::string& key : keys) member_diff(o.node, n.node, key, ctx);
+  if (o.node.has("additionalProperties") && n.node.has("additionalProperties") &&
+      o.node.json->at("additionalProperties").is_object() &&
+      n.node.json->at("additionalProperties").is_object()) {
+    Ctx sub = ctx;
+    sub.path += ".*";
+    walk(o.node.child("additionalProperties"), n.node.child("additionalProperties"), sub);
+  }
+}
+
+// ---- unions -------------------------------------------------------------------------------
+
+void PayloadDiff::compare_unions(const Shape& o, const Shape& n, const Ctx& ctx) {
+  std::string ol = location(o.node);
+  std::string nl = location(n.node);
+  auto disc = [](const Shape& s) {
+    const auto written = model::annotation(s.node, Annotation::kDiscriminator);
+    return written && written->json->is_string() ? written->json->get<std::string>()
+                                                 : std::string();
+  };
+  if (disc(o) != disc(n)) {
+    report(ctx, Effect::kChanged, "union.discriminator_changed",
+           "discriminator " + quoted(disc(o)) + " -> " + quoted(disc(n)),
+           "each version tells the members apart by another member", ol, nl);
+    return;
+  }
+  // Members by tag (discriminator const) or, untagged, by JSON kind.
+  auto members = [&](const Shape& s, const gen::SchemaSet& set, std::set<std::string>& reached) {
+    std::vector<std::pair<std::string, Node>> out;
+    const char* key = s.node.has("oneOf") ? "oneOf" : "anyOf";
+    Node list = s.node.child(key);
+    for (std::size_t i = 0; i < list.json->size(); ++i) {
+      Node m = list.item(i);
+      Node t = m;
+      for (int hops = 0; t.has("$ref") && hops < 64; ++hops) {
+        t = set.resolve(t, t.json->at("$ref").get<std::string>());
+      }
+      reached.insert(location(t));
+      std::string tag;
+      const std::string d = disc(s);
+      if (!d.empty() && t.has("properties") && t.json->at("properties").contains(d) &&
+          t.json->at("properties").at(d).contains("const")) {
+        tag = d + "=" + json_text(t.json->at("properties").at(d).at("const"));
+      } else if (t.has("type")) {
+        tag = json_text(t.json->at("type"));
+        if (t.has("items") && t.json->at("items").contains("type")) {
+          tag += " of " + json_text(t.json->at("items").at("type"));
+        }
+      } else {
+        tag = "#" + std::to_string(i);
+      }
+      out.emplace_back(tag, m);
+    }
+    return out;
+  };
+  auto om = members(o, before_, reached_before_);
+  auto nm = members(n, after_, reached_after_);
+  auto find = [](const std::vector<std::pair<std::string, Node>>& v, const std::string& tag) {
+    return std::find_if(v.begin(), v.end(), [&](const auto& p) { return p.first == tag; });
+  };
+  for (const auto& [tag, node] : om) {
+    auto it = find(nm, tag);
+    Ctx sub = ctx;
+    sub.path += "<" + tag + ">";
+    if (it == nm.end()) {
+      report(sub, Effect::kApi, "union.member_removed", "union member removed",
+             ctx.old_sender() + " may still send it (" + ctx.new_receiver() +
+                 " keeps it as raw JSON), and its generated alternative is gone",
+             location(node), "");
+    } else {
+      walk(node, it->second, sub);
+    }
+  }
+  for (const auto& [tag, node] : nm) {
+    if (find(om, tag) != om.end()) continue;
+    Ctx sub = ctx;
+    sub.path += "<" + tag + ">";
+    report(sub, Effect::kAdditive, "union.member_added", "new union member",
+           ctx.old_receiver() + " keeps an unknown member as raw JSON (unions are open)", ol,
+           location(node));
+  }
+}
+
+}  // namespace rpckit::compat
