@@ -2,12 +2,20 @@
 # Compile time of a translation unit that includes one public header and nothing else: what a
 # plugin author or host developer pays per file for including rpckit. Prints the median of
 # N runs (default 5) per header, next to <string> and nlohmann/json.hpp for scale.
-#   benchmarks/header_cost.sh [runs]       (CXX picks the compiler; -O0 as a debug build)
+#   benchmarks/header_cost.sh [runs]       (CXX picks the compiler; -O0 as a debug build;
+#                                           BUILD the configured tree, default build/dev)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs="${1:-5}"
 cxx="${CXX:-c++}"
-includes=()
+# rpckit/version.hpp is configured into a build tree's include/ (BUILD, default build/dev).
+build="${BUILD:-build/dev}"
+if [ ! -f "$build/include/rpckit/version.hpp" ]; then
+  echo "header_cost: $build/include/rpckit/version.hpp is missing: configure first" \
+       "(cmake --preset dev), or set BUILD" >&2
+  exit 1
+fi
+includes=("-I$build/include")
 for dir in runtime/*/include generated; do includes+=("-I$dir"); done
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
