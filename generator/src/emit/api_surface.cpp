@@ -100,8 +100,6 @@ void message_facts(Facts& facts, const ir::Module& m, const ir::Message& msg) {
   }
 }
 
-bool receives(const ir::Message& msg, const std::string& role) { return msg.to == role; }
-
 }  // namespace
 
 std::vector<ApiFact> api_surface(const ir::Module& m) {
@@ -120,10 +118,9 @@ std::vector<ApiFact> api_surface(const ir::Module& m) {
   for (const ir::RoleSurface& s : m.surfaces) {
     facts.add("", s.handler, "class " + s.handler);
     facts.add("", s.client, "class " + s.client);
-    for (const ir::Message& msg : m.messages) {
-      if (!receives(msg, s.role)) continue;
-      facts.add(s.handler, msg.function_name, handler_declaration(msg));
-      facts.add(s.client, msg.function_name, client_declaration(msg));
+    for (const ir::Message* msg : received_by(m, s.role)) {
+      facts.add(s.handler, msg->function_name, handler_declaration(*msg));
+      facts.add(s.client, msg->function_name, client_declaration(*msg));
     }
   }
   return facts.take();

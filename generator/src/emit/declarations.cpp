@@ -68,6 +68,15 @@ const char* params_presence_name(ir::Message::ParamsPresence presence) {
   return "";
 }
 
+std::vector<const ir::Message*> received_by(const ir::Module& m, const std::string& role,
+                                            const std::string& from) {
+  std::vector<const ir::Message*> out;
+  for (const ir::Message& msg : m.messages) {
+    if (msg.to == role && (from.empty() || msg.from == from)) out.push_back(&msg);
+  }
+  return out;
+}
+
 std::string result_type(const ir::Message& msg) { return cpp_type(*msg.result); }
 
 std::string handler_declaration(const ir::Message& msg) {

@@ -3,6 +3,7 @@
 // them into the headers and api_surface.hpp lists them as the module's C++ API, so the API
 // that compat compares is the one the headers declare.
 #include <string>
+#include <vector>
 
 #include "ir/ir.hpp"
 
@@ -28,6 +29,11 @@ std::string descriptor_result_type(const ir::Module& m, const ir::Message& msg);
 
 // "kRequired", "kOptionalSendEmpty", "kOptionalOmit": rpckit::ParamsPresence's enumerator.
 const char* params_presence_name(ir::Message::ParamsPresence presence);
+
+// The messages `role` receives (from `from` only, when given), in schema order: its handler's
+// and its client's functions.
+std::vector<const ir::Message*> received_by(const ir::Module& m, const std::string& role,
+                                            const std::string& from = {});
 
 // What a request answers with: the C++ type of its result.
 std::string result_type(const ir::Message& msg);

@@ -9,15 +9,6 @@
 namespace rpckit::gen {
 namespace {
 
-std::vector<const ir::Message*> received_by(const ir::Module& m, const std::string& role,
-                                            const std::string& from = {}) {
-  std::vector<const ir::Message*> out;
-  for (const ir::Message& msg : m.messages) {
-    if (msg.to == role && (from.empty() || msg.from == from)) out.push_back(&msg);
-  }
-  return out;
-}
-
 // Each message's documentation is on its descriptor (messages.hpp); the functions refer to it.
 void emit_handler_functions(Printer& p, const ir::Module& m, const ir::RoleSurface& s) {
   for (const ir::Message* msg : received_by(m, s.role)) {
