@@ -112,6 +112,24 @@ TEST(Unions, PanelFieldTagErrors) {
   EXPECT_TRUE(std::holds_alternative<rpckit::JsonValue>(upper.value));
 }
 
+// A member decoded on its own checks its "const" tag (compared as text, without parsing the
+// schema's value on every decode): the same error whatever the wrong value is.
+TEST(Unions, AMembersConstTagIsChecked) {
+  EXPECT_EQ(
+      decode_as<sn::ToggleField>(json::parse(R"({"key":"a","type":"toggle","label":"A"})")).key,
+      "a");
+  EXPECT_EQ(
+      decode_error<sn::ToggleField>(json::parse(R"({"key":"a","type":"slider","label":"A"})")),
+      R"(value.type: expected "toggle", got "slider")");
+  EXPECT_EQ(
+      decode_error<sn::ToggleField>(json::parse(R"({"key":"a","type":"Toggle","label":"A"})")),
+      R"(value.type: expected "toggle", got "Toggle")");
+  EXPECT_EQ(decode_error<sn::ToggleField>(json::parse(R"({"key":"a","type":7,"label":"A"})")),
+            R"(value.type: expected "toggle", got 7)");
+  EXPECT_EQ(decode_error<sn::ToggleField>(json::parse(R"({"key":"a","label":"A"})")),
+            "value.type: missing required field");
+}
+
 // ---- PanelValue / PanelValues -------------------------------------------------------------
 
 template <class T>

@@ -126,22 +126,36 @@ constexpr const D& at(const Slot<K, D>& slot) {
   return slot.descriptor;
 }
 
+// Each operation below takes its member as Member<Members, K>: the descriptor is a constant
+// there, so its key, field offset and check inline into the struct's function as the
+// member-by-member code the generator used to write did (a descriptor passed by reference
+// leaves a call per member and its key's size unknown: measured 5-14 % slower).
+template <class D>
+inline constexpr bool kIsOptional = false;
+template <class Owner, class M>
+inline constexpr bool kIsOptional<Optional<Owner, M>> = true;
+template <class D>
+inline constexpr bool kIsConstant = std::is_same_v<D, Constant>;
+
+template <const auto& Members, std::size_t K>
+inline constexpr const auto& kMember = at<K>(Members);
+
 // ---- to_json ----------------------------------------------------------------------------
 
-template <class Owner, class M>
-void field_to_json(nlohmann::json& j, const Owner& value, const Required<Owner, M>& m) {
-  j[std::string(m.key.name)] = value.*m.field;
-}
-template <class Owner, class M>
-void field_to_json(nlohmann::json& j, const Owner& value, const Optional<Owner, M>& m) {
-  if ((value.*m.field).has_value()) j[std::string(m.key.name)] = *(value.*m.field);
-}
-template <class Owner>
-void field_to_json(nlohmann::json& j, const Owner&, const Constant& c) {
-  if (c.is_string) {
-    j[std::string(c.key.name)] = std::string(c.text);
+template <const auto& Members, std::size_t K, class T>
+void member_to_json(nlohmann::json& j, const T& value) {
+  constexpr const auto& m = kMember<Members, K>;
+  using D = std::remove_cvref_t<decltype(m)>;
+  if constexpr (kIsConstant<D>) {
+    if constexpr (m.is_string) {
+      j[std::string(m.key.name)] = std::string(m.text);
+    } else {
+      j[std::string(m.key.name)] = nlohmann::json::parse(m.json);
+    }
+  } else if constexpr (kIsOptional<D>) {
+    if ((value.*m.field).has_value()) j[std::string(m.key.name)] = *(value.*m.field);
   } else {
-    j[std::string(c.key.name)] = nlohmann::json::parse(c.json);
+    j[std::string(m.key.name)] = value.*m.field;
   }
 }
 
@@ -149,54 +163,52 @@ void field_to_json(nlohmann::json& j, const Owner&, const Constant& c) {
 
 // Constraints are checked on a decoded value only (a collecting path goes on after a member
 // that failed).
-template <class Owner, class M>
-void decode_field(const nlohmann::json& j, Owner& value, DecodePath& path,
-                  const Required<Owner, M>& m) {
-  if (decode_required(j, m.key.name, value.*m.field, path) && m.check != nullptr) {
-    DecodePath::Key scope(path, m.key.name);
-    m.check(value.*m.field, path);
+template <const auto& Members, std::size_t K, class T>
+void decode_member(const nlohmann::json& j, T& value, DecodePath& path) {
+  constexpr const auto& m = kMember<Members, K>;
+  using D = std::remove_cvref_t<decltype(m)>;
+  if constexpr (kIsConstant<D>) {
+    decode_const_text(j, m.key.name, m.json, m.required, path);
+  } else if constexpr (kIsOptional<D>) {
+    decode_optional(j, m.key.name, value.*m.field, path);
+    if constexpr (m.check != nullptr) {
+      if ((value.*m.field).has_value()) {
+        DecodePath::Key scope(path, m.key.name);
+        m.check(value.*m.field, path);
+      }
+    }
+  } else {
+    const bool decoded = decode_required(j, m.key.name, value.*m.field, path);
+    if constexpr (m.check != nullptr) {
+      if (decoded) {
+        DecodePath::Key scope(path, m.key.name);
+        m.check(value.*m.field, path);
+      }
+    }
   }
-}
-template <class Owner, class M>
-void decode_field(const nlohmann::json& j, Owner& value, DecodePath& path,
-                  const Optional<Owner, M>& m) {
-  decode_optional(j, m.key.name, value.*m.field, path);
-  if (m.check != nullptr && (value.*m.field).has_value()) {
-    DecodePath::Key scope(path, m.key.name);
-    m.check(value.*m.field, path);
-  }
-}
-template <class Owner>
-void decode_field(const nlohmann::json& j, Owner&, DecodePath& path, const Constant& c) {
-  decode_const_text(j, c.key.name, c.json, c.required, path);
 }
 
 // ---- write_json -------------------------------------------------------------------------
 
-inline void open_member(ObjectWriter& object, const MemberKey& key) {
-  if (key.quoted_size != 0) {
-    object.open(std::string_view(key.quoted.data(), key.quoted_size));
-  } else {
-    object.open_escaped(key.name);
+template <const auto& Members, std::size_t K, class T>
+void write_member(ObjectWriter& object, std::string& out, const T& value) {
+  constexpr const auto& m = kMember<Members, K>;
+  using D = std::remove_cvref_t<decltype(m)>;
+  if constexpr (kIsOptional<D>) {
+    if (!(value.*m.field).has_value()) return;  // an absent member is not written
   }
-}
-template <class Owner, class M>
-void write_field(ObjectWriter& object, std::string& out, const Owner& value,
-                 const Required<Owner, M>& m) {
-  open_member(object, m.key);
-  write_json(out, value.*m.field);
-}
-template <class Owner, class M>
-void write_field(ObjectWriter& object, std::string& out, const Owner& value,
-                 const Optional<Owner, M>& m) {
-  if (!(value.*m.field).has_value()) return;  // an absent member is not written
-  open_member(object, m.key);
-  write_json(out, *(value.*m.field));
-}
-template <class Owner>
-void write_field(ObjectWriter& object, std::string& out, const Owner&, const Constant& c) {
-  open_member(object, c.key);
-  out += c.json;
+  if constexpr (m.key.quoted_size != 0) {
+    object.open(std::string_view(m.key.quoted.data(), m.key.quoted_size));
+  } else {
+    object.open_escaped(m.key.name);
+  }
+  if constexpr (kIsConstant<D>) {
+    out += m.json;
+  } else if constexpr (kIsOptional<D>) {
+    write_json(out, *(value.*m.field));
+  } else {
+    write_json(out, value.*m.field);
+  }
 }
 
 // The members' indices in key order: nlohmann's object (a std::map) prints its keys so, and
@@ -290,25 +302,26 @@ inline constexpr auto kKeyOrder = key_order(Members);
 template <const auto& Members>
 inline constexpr auto kRequiredBits = required_bits(Members);
 
-template <class T, std::size_t... I, class... Ds>
-void to_json(nlohmann::json& j, const T& value,
-             const MemberTable<std::index_sequence<I...>, Ds...>& table) {
+template <const auto& Members, class T, std::size_t... I>
+void to_json(nlohmann::json& j, const T& value, std::index_sequence<I...>) {
   j = nlohmann::json::object();
-  (field_to_json(j, value, static_cast<const Slot<I, Ds>&>(table).descriptor), ...);
+  (member_to_json<Members, I>(j, value), ...);
 }
 
-template <class T, std::size_t... I, class... Ds>
-void decode(const nlohmann::json& j, T& value, DecodePath& path,
-            const MemberTable<std::index_sequence<I...>, Ds...>& table) {
+template <const auto& Members, class T, std::size_t... I>
+void decode(const nlohmann::json& j, T& value, DecodePath& path, std::index_sequence<I...>) {
   expect_object(j, path);
-  (decode_field(j, value, path, static_cast<const Slot<I, Ds>&>(table).descriptor), ...);
+  (decode_member<Members, I>(j, value, path), ...);
 }
 
 template <const auto& Members, class T, std::size_t... I>
 void write(std::string& out, const T& value, std::index_sequence<I...>) {
   ObjectWriter object(out);
-  (write_field(object, out, value, at<kKeyOrder<Members>[I]>(Members)), ...);
+  (write_member<Members, kKeyOrder<Members>[I]>(object, out, value), ...);
 }
+
+template <const auto& Members>
+using MemberIndices = std::make_index_sequence<kKeyOrder<Members>.size()>;
 
 template <const auto& Members, class T, std::size_t... I, class... Ds>
 bool read(JsonReader& in, T& value, const MemberTable<std::index_sequence<I...>, Ds...>& table) {
@@ -319,7 +332,7 @@ bool read(JsonReader& in, T& value, const MemberTable<std::index_sequence<I...>,
     JsonValue dom;
     read_json(in, dom);
     DecodePath path;
-    decode(dom.get(), value, path, table);
+    decode<Members>(dom.get(), value, path, MemberIndices<Members>{});
     return true;
   }
   if (in.peek() != JsonKind::kObject) return false;
@@ -352,19 +365,19 @@ bool read(JsonReader& in, T& value, const MemberTable<std::index_sequence<I...>,
 // to_json(): every member present (a const always), as nlohmann's object.
 template <const auto& Members, class T>
 void object_to_json(nlohmann::json& j, const T& value) {
-  detail::to_json(j, value, Members);
+  detail::to_json<Members>(j, value, detail::MemberIndices<Members>{});
 }
 
 // decode(): the JSON kind, then each member in table order with its constraints.
 template <const auto& Members, class T>
 void decode_object(const nlohmann::json& j, T& value, DecodePath& path) {
-  detail::decode(j, value, path, Members);
+  detail::decode<Members>(j, value, path, detail::MemberIndices<Members>{});
 }
 
 // write_json(): the members in key order, an absent optional member left out.
 template <const auto& Members, class T>
 void write_object(std::string& out, const T& value) {
-  detail::write<Members>(out, value, std::make_index_sequence<detail::kKeyOrder<Members>.size()>{});
+  detail::write<Members>(out, value, detail::MemberIndices<Members>{});
 }
 
 // read_json(): members decoded in place as they come, unknown ones skipped whole (and still
