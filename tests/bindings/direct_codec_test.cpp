@@ -307,6 +307,21 @@ TEST(DirectCodec, EveryByteOfAStringMatchesTheDomEncoder) {
   }
 }
 
+// The writer scans strings eight bytes at a time: a byte it must escape or check, at every
+// position of a word, still comes out as the DOM encoder writes it.
+TEST(DirectCodec, EveryBytePositionOfAStringMatchesTheDomEncoder) {
+  for (std::size_t at = 0; at < 20; ++at) {
+    for (std::string_view special : {"\"", "\\", "\x01", "\x1f", "\x7f", "\xc3\xa9", "\xff"}) {
+      std::string s(20, 'x');
+      s.insert(at, special);
+      std::string direct;
+      rpckit::codec::write_json(direct, s);
+      EXPECT_EQ(direct, json(s).dump(-1, ' ', false, json::error_handler_t::replace))
+          << "at " << at << ": " << json(s).dump(-1, ' ', true, json::error_handler_t::replace);
+    }
+  }
+}
+
 // Texts no fixture spells: what only the streaming decoder sees as text (escaped keys,
 // repeated keys, white space, number spellings) must come out as the DOM decoder's value.
 TEST(DirectCodec, TextSpellingsDecodeAsTheDom) {

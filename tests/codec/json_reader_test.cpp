@@ -176,6 +176,73 @@ TEST(JsonReader, PullApiWalksObjectsAndArraysAndUnescapesStrings) {
   r.expect_end();
 }
 
+// Keys as views: of the text when plain, of the reader's buffer when escaped or not ASCII,
+// errors at the same bytes as the copying form.
+TEST(JsonReader, KeysAsViewsAreTheUnescapedKeys) {
+  const std::string text = std::string(R"({"plain": 1, "a\u0041": 2, "\u00e9t\u00e9": 3, )") +
+                           "\"caf\xC3\xA9\": 4, \"\": 5}";
+  JsonReader r(text);
+  r.begin_object();
+  std::vector<std::string> keys;
+  std::string_view key;
+  while (r.next_member(key)) {
+    keys.emplace_back(key);
+    r.skip_value();
+  }
+  r.expect_end();
+  EXPECT_EQ(keys,
+            (std::vector<std::string>{"plain", "aA", "\xC3\xA9t\xC3\xA9", "caf\xC3\xA9", ""}));
+
+  for (std::string_view bad : {R"({"a\x": 1})", "{\"a\x01\": 1}", "{\"a\xC3\": 1}", R"({"abc)"}) {
+    std::string copied_error;
+    std::string viewed_error;
+    try {
+      JsonReader copying(bad);
+      copying.begin_object();
+      std::string k;
+      copying.next_member(k);
+    } catch (const JsonError& e) {
+      copied_error = e.what();
+    }
+    try {
+      JsonReader viewing(bad);
+      viewing.begin_object();
+      viewing.next_member(key);
+    } catch (const JsonError& e) {
+      viewed_error = e.what();
+    }
+    EXPECT_FALSE(viewed_error.empty()) << bad;
+    EXPECT_EQ(viewed_error, copied_error) << bad;
+  }
+}
+
+// Strings are scanned eight bytes at a time: a byte that needs a look (a quote, a backslash,
+// a control byte, UTF-8) is found at every position of a word, in keys and values alike.
+TEST(JsonReader, EveryBytePositionOfAStringIsLookedAt) {
+  for (std::size_t at = 0; at < 20; ++at) {
+    for (std::string_view special : {"\\\"", "\\n", "\xC3\xA9", "\\u00e9"}) {
+      std::string body(20, 'x');
+      body.insert(at, special);
+      const std::string text = "{\"" + body + "\": \"" + body + "\"}";
+      const nlohmann::json expected = nlohmann::json::parse(text);
+      JsonReader r(text);
+      r.begin_object();
+      std::string_view key;
+      ASSERT_TRUE(r.next_member(key)) << text;
+      EXPECT_EQ(key, expected.begin().key()) << text;
+      std::string value;
+      r.read_string(value);
+      EXPECT_EQ(value, expected.begin().value().get<std::string>()) << text;
+      EXPECT_FALSE(r.next_member(key));
+    }
+    std::string raw(20, 'x');
+    raw[at] = '\x01';  // unescaped control byte: refused where it is
+    const auto error = error_of("\"" + raw + "\"");
+    ASSERT_TRUE(error.has_value());
+    EXPECT_EQ(error->offset(), at + 1);
+  }
+}
+
 TEST(JsonReader, SkipValueReturnsTheExactTextOfEachKind) {
   for (const char* value : {"{\"a\":[1,{\"b\":null}],\"c\":\"}\"}", "[[],[[]],{}]", "\"x\\\"]\"",
                             "-1.25e-3", "true", "false", "null"}) {

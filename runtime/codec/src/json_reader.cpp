@@ -134,7 +134,7 @@ bool JsonReader::more(char closer, const char* what) {
   fail_here(std::string("expected ',' or ") + what + ", found " + describe(text_, pos_));
 }
 
-bool JsonReader::next_member(std::string& key) {
+bool JsonReader::at_member_key() {
   if (first_) {
     skip_space();
     if (pos_ < text_.size() && text_[pos_] == '}') {
@@ -150,8 +150,30 @@ bool JsonReader::next_member(std::string& key) {
   if (pos_ >= text_.size() || text_[pos_] != '"') {
     fail_here("expected an object key (a string), found " + describe(text_, pos_));
   }
+  return true;
+}
+
+bool JsonReader::next_member(std::string& key) {
+  if (!at_member_key()) return false;
   key.clear();
   scan_string(&key);
+  expect(':', "':' after an object key");
+  first_ = false;
+  return true;
+}
+
+bool JsonReader::next_member(std::string_view& key) {
+  if (!at_member_key()) return false;
+  const std::size_t open = pos_;
+  const std::size_t end = ascii::plain_string_run_end(text_.data(), open + 1, text_.size());
+  if (end < text_.size() && text_[end] == '"') {
+    key = text_.substr(open + 1, end - open - 1);  // no escape: the text itself
+    pos_ = end + 1;
+  } else {
+    key_buffer_.clear();
+    scan_string(&key_buffer_);
+    key = key_buffer_;
+  }
   expect(':', "':' after an object key");
   first_ = false;
   return true;
@@ -298,11 +320,7 @@ void JsonReader::scan_string(std::string* out) {
   for (;;) {
     // Plain printable ASCII in one run.
     std::size_t run = pos_;
-    while (pos_ < size) {
-      unsigned char b = byte(text_[pos_]);
-      if (b < 0x20 || b == '"' || b == '\\' || b >= 0x80) break;
-      ++pos_;
-    }
+    pos_ = ascii::plain_string_run_end(text_.data(), pos_, size);
     if (out != nullptr && pos_ > run) out->append(text_.data() + run, pos_ - run);
     if (pos_ >= size) fail(open, "string is not terminated");
     unsigned char b = byte(text_[pos_]);

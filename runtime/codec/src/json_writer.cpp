@@ -2,8 +2,9 @@
 
 #include <array>
 #include <cmath>
-
 #include <nlohmann/json.hpp>
+
+#include "ascii.hpp"
 
 namespace rpckit::codec {
 namespace {
@@ -40,6 +41,10 @@ bool write_escaped(std::string& out, std::string_view s) {
   out += '"';
   std::size_t run = 0;  // bytes copied verbatim since the last escape
   for (std::size_t i = 0; i < s.size();) {
+    const std::size_t plain_end = ascii::plain_string_run_end(s.data(), i, s.size());
+    run += plain_end - i;
+    i = plain_end;
+    if (i == s.size()) break;
     const auto b = static_cast<unsigned char>(s[i]);
     if (b >= 0x80) {
       std::size_t n = utf8_sequence(s, i);
@@ -49,11 +54,6 @@ bool write_escaped(std::string& out, std::string_view s) {
       }
       i += n;
       run += n;
-      continue;
-    }
-    if (b >= 0x20 && b != '"' && b != '\\') {
-      ++i;
-      ++run;
       continue;
     }
     out.append(s.data() + i - run, run);

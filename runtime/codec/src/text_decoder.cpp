@@ -90,7 +90,7 @@ std::optional<std::string> peek_member_string(const JsonReader& in, std::string_
   JsonReader ahead = in;
   if (ahead.peek() != JsonKind::kObject) return std::nullopt;
   ahead.begin_object();
-  std::string name;
+  std::string_view name;
   while (ahead.next_member(name)) {
     if (name == key) {
       if (ahead.peek() != JsonKind::kString) return std::nullopt;

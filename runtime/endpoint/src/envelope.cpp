@@ -56,7 +56,7 @@ Members scan_members(std::string_view frame, JsonReader::Options options) {
     return m;
   }
   reader.begin_object();
-  std::string key;
+  std::string_view key;
   auto seen = [&](bool& present) {
     if (present && m.duplicate.empty()) m.duplicate = key;
     present = true;

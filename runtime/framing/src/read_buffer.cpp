@@ -1,5 +1,6 @@
 #include "rpckit/framing/read_buffer.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 namespace rpckit::framing {
@@ -10,7 +11,18 @@ constexpr std::size_t kShrinkFactor = 4;
 }  // namespace
 
 ReadBuffer::ReadBuffer(std::size_t chunk_bytes)
-    : storage_(chunk_bytes == 0 ? 1 : chunk_bytes), chunk_bytes_(storage_.size()) {}
+    : chunk_bytes_(std::max<std::size_t>(chunk_bytes, 1)) {
+  reallocate(chunk_bytes_);
+}
+
+void ReadBuffer::reallocate(std::size_t capacity) {
+  auto fresh = std::make_unique_for_overwrite<char[]>(capacity);
+  if (end_ > begin_) std::memcpy(fresh.get(), storage_.get() + begin_, end_ - begin_);
+  end_ -= begin_;
+  begin_ = 0;
+  storage_ = std::move(fresh);
+  capacity_ = capacity;
+}
 
 void ReadBuffer::consume(std::size_t bytes) {
   begin_ += bytes < size() ? bytes : size();
@@ -18,20 +30,19 @@ void ReadBuffer::consume(std::size_t bytes) {
 }
 
 IoResult ReadBuffer::fill(ByteSource& source) {
-  if (begin_ == end_ && storage_.size() > kShrinkFactor * chunk_bytes_) {
-    storage_ = std::vector<char>(chunk_bytes_);
-  }
-  if (storage_.size() - end_ < chunk_bytes_ && begin_ > 0) {
-    std::memmove(storage_.data(), storage_.data() + begin_, end_ - begin_);
+  if (begin_ == end_ && capacity_ > kShrinkFactor * chunk_bytes_) reallocate(chunk_bytes_);
+  if (capacity_ - end_ < chunk_bytes_ && begin_ > 0) {
+    std::memmove(storage_.get(), storage_.get() + begin_, end_ - begin_);
     end_ -= begin_;
     begin_ = 0;
   }
-  if (storage_.size() - end_ < chunk_bytes_) storage_.resize(end_ + chunk_bytes_);
-  IoResult result = source.read({storage_.data() + end_, storage_.size() - end_});
+  // Growing, at least doubling: a frame of n bytes costs O(n) copies in all.
+  if (capacity_ - end_ < chunk_bytes_) reallocate(std::max(end_ + chunk_bytes_, 2 * capacity_));
+  IoResult result = source.read({storage_.get() + end_, capacity_ - end_});
   if (result.error) {
     result.bytes = 0;
-  } else if (result.bytes > storage_.size() - end_) {
-    result.bytes = storage_.size() - end_;  // defend against a source that over-reports
+  } else if (result.bytes > capacity_ - end_) {
+    result.bytes = capacity_ - end_;  // defend against a source that over-reports
   }
   end_ += result.bytes;
   return result;

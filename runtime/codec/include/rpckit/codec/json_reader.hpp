@@ -58,6 +58,9 @@ class JsonReader {
   // it) and returns true, or takes the closing '}' and returns false.
   void begin_object();
   bool next_member(std::string& key);
+  // The same, the key as a view: of the text when it has no escape, else of a buffer of the
+  // reader's, unescaped (valid until the next call). No copy for the usual key.
+  bool next_member(std::string_view& key);
   // Arrays: begin_array() takes '['; next_item() is true before each item, false at ']'.
   void begin_array();
   bool next_item();
@@ -77,6 +80,9 @@ class JsonReader {
   [[noreturn]] void fail(std::size_t at, const std::string& message) const;
   [[noreturn]] void fail_here(const std::string& message) const { fail(pos_, message); }
   void skip_space();
+  // Before a member: takes ',' (or sees the first member), true at its key's opening quote;
+  // false after taking '}'.
+  bool at_member_key();
   void expect(char c, const char* what);
   void enter(char container);
   void leave() { open_.pop_back(); }
@@ -92,6 +98,7 @@ class JsonReader {
   Options options_;
   std::size_t pos_ = 0;
   std::string open_;  // '{' or '[' per open container, innermost last
+  std::string key_buffer_;  // an escaped key, unescaped (next_member(std::string_view&))
   // Whether the innermost container has had no member or item yet.
   bool first_ = false;
 };

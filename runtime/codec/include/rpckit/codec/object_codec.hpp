@@ -18,13 +18,13 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <type_traits>
 #include <utility>
-
-#include <nlohmann/json.hpp>
 
 #include "rpckit/codec/codec.hpp"
 #include "rpckit/codec/json_writer.hpp"
@@ -226,17 +226,26 @@ constexpr auto key_order(const MemberTable<std::index_sequence<I...>, Ds...>& ta
 
 // ---- read_json --------------------------------------------------------------------------
 
-template <class Owner, class M>
-bool read_field(JsonReader& in, Owner& value, const Required<Owner, M>& m) {
-  return read_member(in, value.*m.field);
+template <const auto& Members, std::size_t K, class T>
+bool read_member_value(JsonReader& in, T& value) {
+  constexpr const auto& m = kMember<Members, K>;
+  if constexpr (kIsConstant<std::remove_cvref_t<decltype(m)>>) {
+    if constexpr (m.is_string) {
+      return read_const_string(in, m.text);
+    } else {
+      return read_const_json(in, m.json);
+    }
+  } else {
+    return read_member(in, value.*m.field);
+  }
 }
-template <class Owner, class M>
-bool read_field(JsonReader& in, Owner& value, const Optional<Owner, M>& m) {
-  return read_member(in, value.*m.field);
-}
-template <class Owner>
-bool read_field(JsonReader& in, Owner&, const Constant& c) {
-  return c.is_string ? read_const_string(in, c.text) : read_const_json(in, c.json);
+
+// Whether `key` is member K's: its length first, then its bytes (a constant count, which the
+// compiler compares inline).
+template <const auto& Members, std::size_t K>
+bool is_key_of(std::string_view key) {
+  constexpr std::string_view name = kMember<Members, K>.key.name;
+  return key.size() == name.size() && std::memcmp(key.data(), name.data(), name.size()) == 0;
 }
 
 template <class Owner, class M>
@@ -338,14 +347,13 @@ bool read(JsonReader& in, T& value, const MemberTable<std::index_sequence<I...>,
   if (in.peek() != JsonKind::kObject) return false;
   in.begin_object();
   std::uint64_t seen = 0;
-  std::string key;
+  std::string_view key;
   while (in.next_member(key)) {
     bool known = false;
     bool ok = true;
     // The first member with this key reads it (keys are unique within a struct).
-    (void)((key == static_cast<const Slot<I, Ds>&>(table).descriptor.key.name
-                ? (known = true,
-                   ok = read_field(in, value, static_cast<const Slot<I, Ds>&>(table).descriptor),
+    (void)((is_key_of<Members, I>(key)
+                ? (known = true, ok = read_member_value<Members, I>(in, value),
                    seen |= bits.bits[I], true)
                 : false) ||
            ...);

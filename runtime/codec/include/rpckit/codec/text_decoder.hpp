@@ -93,11 +93,12 @@ bool read_json(JsonReader& in, std::map<std::string, T>& out) {
   if (in.peek() != JsonKind::kObject) return false;
   in.begin_object();
   out.clear();
-  std::string key;
+  std::string_view key;
   while (in.next_member(key)) {
+    std::string name(key);  // the view lasts until the next read
     T value{};  // a repeated key: the last one wins, as in the DOM
     if (!read_json(in, value)) return false;
-    out.insert_or_assign(key, std::move(value));
+    out.insert_or_assign(std::move(name), std::move(value));
   }
   return true;
 }
