@@ -29,7 +29,8 @@ class ReadBuffer {
   // Not zero-filled: a page of it is touched only when bytes arrive there, so an idle
   // connection holds a page or two of its chunk, not all of it.
   std::unique_ptr<char[]> storage_;
-  std::size_t capacity_ = 0;
+  std::size_t capacity_ = 0;  // allocated
+  std::size_t limit_ = 0;     // filled up to: end_ + chunk_bytes_ at most when last grown
   std::size_t begin_ = 0;
   std::size_t end_ = 0;
   std::size_t chunk_bytes_;
