@@ -3,8 +3,8 @@
 #pragma once
 
 #include <cstddef>
-#include <memory>
 #include <string_view>
+#include <vector>
 
 #include "rpckit/framing/byte_io.hpp"
 
@@ -15,7 +15,7 @@ class ReadBuffer {
   explicit ReadBuffer(std::size_t chunk_bytes);
 
   // Bytes read but not yet consumed. Valid until the next fill() or consume().
-  std::string_view data() const { return {storage_.get() + begin_, end_ - begin_}; }
+  std::string_view data() const { return {storage_.data() + begin_, end_ - begin_}; }
   std::size_t size() const { return end_ - begin_; }
   void consume(std::size_t bytes);
 
@@ -23,14 +23,7 @@ class ReadBuffer {
   IoResult fill(ByteSource& source);
 
  private:
-  // Storage of at least `capacity` bytes, keeping data() at its start.
-  void reallocate(std::size_t capacity);
-
-  // Not zero-filled: a page of it is touched only when bytes arrive there, so an idle
-  // connection holds a page or two of its chunk, not all of it.
-  std::unique_ptr<char[]> storage_;
-  std::size_t capacity_ = 0;  // allocated
-  std::size_t limit_ = 0;     // filled up to: end_ + chunk_bytes_ at most when last grown
+  std::vector<char> storage_;
   std::size_t begin_ = 0;
   std::size_t end_ = 0;
   std::size_t chunk_bytes_;
