@@ -154,11 +154,9 @@ bool JsonReader::at_member_key() {
 }
 
 bool JsonReader::next_member(std::string& key) {
-  if (!at_member_key()) return false;
-  key.clear();
-  scan_string(&key);
-  expect(':', "':' after an object key");
-  first_ = false;
+  std::string_view view;
+  if (!next_member(view)) return false;
+  key.assign(view);
   return true;
 }
 

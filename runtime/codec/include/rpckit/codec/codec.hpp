@@ -133,6 +133,11 @@ void decode_const(const nlohmann::json& object, std::string_view key,
 // The same, `expected` given as JSON text.
 void decode_const_text(const nlohmann::json& object, std::string_view key,
                        std::string_view expected_json, bool required, DecodePath& path);
+// The same for a string const without escapes (`expected` its text, `expected_json` quoted):
+// compared as text, the JSON parsed only to report a mismatch.
+void decode_const_string(const nlohmann::json& object, std::string_view key,
+                         std::string_view expected, std::string_view expected_json, bool required,
+                         DecodePath& path);
 
 // The string tag of a tagged union ("missing required field" / "expected string" at its path).
 const std::string& discriminator(const nlohmann::json& object, std::string_view key,

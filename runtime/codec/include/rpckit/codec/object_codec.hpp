@@ -168,7 +168,11 @@ void decode_member(const nlohmann::json& j, T& value, DecodePath& path) {
   constexpr const auto& m = kMember<Members, K>;
   using D = std::remove_cvref_t<decltype(m)>;
   if constexpr (kIsConstant<D>) {
-    decode_const_text(j, m.key.name, m.json, m.required, path);
+    if constexpr (m.is_string) {
+      decode_const_string(j, m.key.name, m.text, m.json, m.required, path);
+    } else {
+      decode_const_text(j, m.key.name, m.json, m.required, path);
+    }
   } else if constexpr (kIsOptional<D>) {
     decode_optional(j, m.key.name, value.*m.field, path);
     if constexpr (m.check != nullptr) {
