@@ -41,6 +41,7 @@ struct Initialize {
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kRequest;
   static constexpr Role kFrom = Role::kHost;
   static constexpr Role kTo = Role::kPlugin;
+  static constexpr std::array<rpckit::Route<Role>, 1> kRoutes = {{{Role::kHost, Role::kPlugin}}};
   using Params = InitializeParams;
   static constexpr rpckit::ParamsPresence kParamsPresence =
       rpckit::ParamsPresence::kOptionalSendEmpty;
@@ -59,6 +60,7 @@ struct Ping {
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kRequest;
   static constexpr Role kFrom = Role::kHost;
   static constexpr Role kTo = Role::kPlugin;
+  static constexpr std::array<rpckit::Route<Role>, 1> kRoutes = {{{Role::kHost, Role::kPlugin}}};
   using Params = PingParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kOptionalOmit;
   using Result = PingResult;
@@ -77,6 +79,7 @@ struct Shutdown {
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kRequest;
   static constexpr Role kFrom = Role::kHost;
   static constexpr Role kTo = Role::kPlugin;
+  static constexpr std::array<rpckit::Route<Role>, 1> kRoutes = {{{Role::kHost, Role::kPlugin}}};
   using Params = ShutdownParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kOptionalOmit;
   using Result = std::nullptr_t;
@@ -95,6 +98,7 @@ struct MetadataSearch {
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kRequest;
   static constexpr Role kFrom = Role::kHost;
   static constexpr Role kTo = Role::kPlugin;
+  static constexpr std::array<rpckit::Route<Role>, 1> kRoutes = {{{Role::kHost, Role::kPlugin}}};
   using Params = MetadataSearchParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
   using Result = SearchResponse;
@@ -114,6 +118,7 @@ struct MetadataGet {
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kRequest;
   static constexpr Role kFrom = Role::kHost;
   static constexpr Role kTo = Role::kPlugin;
+  static constexpr std::array<rpckit::Route<Role>, 1> kRoutes = {{{Role::kHost, Role::kPlugin}}};
   using Params = MetadataGetParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
   using Result = SeriesMetadata;
@@ -134,6 +139,7 @@ struct MetadataMatch {
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kRequest;
   static constexpr Role kFrom = Role::kHost;
   static constexpr Role kTo = Role::kPlugin;
+  static constexpr std::array<rpckit::Route<Role>, 1> kRoutes = {{{Role::kHost, Role::kPlugin}}};
   using Params = MetadataMatchParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
   using Result = MatchResponse;

@@ -40,6 +40,7 @@ struct PluginHealth {
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kRequest;
   static constexpr Role kFrom = Role::kHost;
   static constexpr Role kTo = Role::kPlugin;
+  static constexpr std::array<rpckit::Route<Role>, 1> kRoutes = {{{Role::kHost, Role::kPlugin}}};
   using Params = PluginHealthParams;
   static constexpr rpckit::ParamsPresence kParamsPresence =
       rpckit::ParamsPresence::kOptionalSendEmpty;
@@ -61,6 +62,7 @@ struct PluginShutdown {
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kRequest;
   static constexpr Role kFrom = Role::kHost;
   static constexpr Role kTo = Role::kPlugin;
+  static constexpr std::array<rpckit::Route<Role>, 1> kRoutes = {{{Role::kHost, Role::kPlugin}}};
   using Params = PluginShutdownParams;
   static constexpr rpckit::ParamsPresence kParamsPresence =
       rpckit::ParamsPresence::kOptionalSendEmpty;
@@ -79,6 +81,7 @@ struct HostPing {
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kRequest;
   static constexpr Role kFrom = Role::kPlugin;
   static constexpr Role kTo = Role::kHost;
+  static constexpr std::array<rpckit::Route<Role>, 1> kRoutes = {{{Role::kPlugin, Role::kHost}}};
   using Params = HostPingParams;
   static constexpr rpckit::ParamsPresence kParamsPresence =
       rpckit::ParamsPresence::kOptionalSendEmpty;
@@ -98,6 +101,7 @@ struct HostRequestApproval {
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kRequest;
   static constexpr Role kFrom = Role::kPlugin;
   static constexpr Role kTo = Role::kHost;
+  static constexpr std::array<rpckit::Route<Role>, 1> kRoutes = {{{Role::kPlugin, Role::kHost}}};
   using Params = ApprovalRequest;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
   using Result = ApprovalResult;
@@ -115,6 +119,7 @@ struct CodexEvent {
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kNotification;
   static constexpr Role kFrom = Role::kPlugin;
   static constexpr Role kTo = Role::kHost;
+  static constexpr std::array<rpckit::Route<Role>, 1> kRoutes = {{{Role::kPlugin, Role::kHost}}};
   using Params = ::desktop::v1::CodexEvent;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
   static constexpr std::array<rpckit::GateClause, 0> kGate = {};

@@ -39,6 +39,7 @@ struct RpcHandshake {
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kRequest;
   static constexpr Role kFrom = Role::kClient;
   static constexpr Role kTo = Role::kServer;
+  static constexpr std::array<rpckit::Route<Role>, 1> kRoutes = {{{Role::kClient, Role::kServer}}};
   using Params = RpcHandshakeParams;
   static constexpr rpckit::ParamsPresence kParamsPresence =
       rpckit::ParamsPresence::kOptionalSendEmpty;
@@ -54,6 +55,7 @@ struct SystemPing {
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kRequest;
   static constexpr Role kFrom = Role::kClient;
   static constexpr Role kTo = Role::kServer;
+  static constexpr std::array<rpckit::Route<Role>, 1> kRoutes = {{{Role::kClient, Role::kServer}}};
   using Params = SystemPingParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kOptionalOmit;
   using Result = SystemPingResult;
@@ -73,6 +75,7 @@ struct SystemShutdown {
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kRequest;
   static constexpr Role kFrom = Role::kClient;
   static constexpr Role kTo = Role::kServer;
+  static constexpr std::array<rpckit::Route<Role>, 1> kRoutes = {{{Role::kClient, Role::kServer}}};
   using Params = SystemShutdownParams;
   static constexpr rpckit::ParamsPresence kParamsPresence =
       rpckit::ParamsPresence::kOptionalSendEmpty;
@@ -92,6 +95,7 @@ struct Event {
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kNotification;
   static constexpr Role kFrom = Role::kServer;
   static constexpr Role kTo = Role::kClient;
+  static constexpr std::array<rpckit::Route<Role>, 1> kRoutes = {{{Role::kServer, Role::kClient}}};
   using Params = EventParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
   static constexpr std::array<rpckit::GateClause, 0> kGate = {};
@@ -104,6 +108,7 @@ struct StateGet {
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kRequest;
   static constexpr Role kFrom = Role::kClient;
   static constexpr Role kTo = Role::kServer;
+  static constexpr std::array<rpckit::Route<Role>, 1> kRoutes = {{{Role::kClient, Role::kServer}}};
   using Params = StateGetParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kOptionalOmit;
   using Result = Snapshot;
@@ -118,6 +123,7 @@ struct SessionCreate {
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kRequest;
   static constexpr Role kFrom = Role::kClient;
   static constexpr Role kTo = Role::kServer;
+  static constexpr std::array<rpckit::Route<Role>, 1> kRoutes = {{{Role::kClient, Role::kServer}}};
   using Params = SessionCreateParams;
   static constexpr rpckit::ParamsPresence kParamsPresence =
       rpckit::ParamsPresence::kOptionalSendEmpty;
@@ -134,6 +140,7 @@ struct SessionGet {
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kRequest;
   static constexpr Role kFrom = Role::kClient;
   static constexpr Role kTo = Role::kServer;
+  static constexpr std::array<rpckit::Route<Role>, 1> kRoutes = {{{Role::kClient, Role::kServer}}};
   using Params = SessionGetParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
   using Result = SessionState;
@@ -152,6 +159,7 @@ struct SessionSend {
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kRequest;
   static constexpr Role kFrom = Role::kClient;
   static constexpr Role kTo = Role::kServer;
+  static constexpr std::array<rpckit::Route<Role>, 1> kRoutes = {{{Role::kClient, Role::kServer}}};
   using Params = SessionSendParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
   using Result = SessionSendResult;
@@ -167,6 +175,7 @@ struct SessionSteer {
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kRequest;
   static constexpr Role kFrom = Role::kClient;
   static constexpr Role kTo = Role::kServer;
+  static constexpr std::array<rpckit::Route<Role>, 1> kRoutes = {{{Role::kClient, Role::kServer}}};
   using Params = SessionSteerParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
   using Result = SessionSteerResult;
@@ -182,6 +191,7 @@ struct SessionInterrupt {
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kRequest;
   static constexpr Role kFrom = Role::kClient;
   static constexpr Role kTo = Role::kServer;
+  static constexpr std::array<rpckit::Route<Role>, 1> kRoutes = {{{Role::kClient, Role::kServer}}};
   using Params = SessionInterruptParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
   using Result = SessionInterruptResult;
@@ -197,6 +207,7 @@ struct SessionQueueList {
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kRequest;
   static constexpr Role kFrom = Role::kClient;
   static constexpr Role kTo = Role::kServer;
+  static constexpr std::array<rpckit::Route<Role>, 1> kRoutes = {{{Role::kClient, Role::kServer}}};
   using Params = SessionQueueListParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
   using Result = SessionQueueListResult;
@@ -212,6 +223,7 @@ struct SessionQueueClear {
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kRequest;
   static constexpr Role kFrom = Role::kClient;
   static constexpr Role kTo = Role::kServer;
+  static constexpr std::array<rpckit::Route<Role>, 1> kRoutes = {{{Role::kClient, Role::kServer}}};
   using Params = SessionQueueClearParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
   using Result = SessionQueueClearResult;
@@ -231,6 +243,7 @@ struct CommandExecute {
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kRequest;
   static constexpr Role kFrom = Role::kClient;
   static constexpr Role kTo = Role::kServer;
+  static constexpr std::array<rpckit::Route<Role>, 1> kRoutes = {{{Role::kClient, Role::kServer}}};
   using Params = CommandExecuteParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
   using Result = CommandExecuteResult;
@@ -245,6 +258,7 @@ struct AuthStatus {
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kRequest;
   static constexpr Role kFrom = Role::kClient;
   static constexpr Role kTo = Role::kServer;
+  static constexpr std::array<rpckit::Route<Role>, 1> kRoutes = {{{Role::kClient, Role::kServer}}};
   using Params = AuthStatusParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kOptionalOmit;
   using Result = ::loaf::v1::AuthStatus;
@@ -261,6 +275,7 @@ struct AuthConnectOpenai {
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kRequest;
   static constexpr Role kFrom = Role::kClient;
   static constexpr Role kTo = Role::kServer;
+  static constexpr std::array<rpckit::Route<Role>, 1> kRoutes = {{{Role::kClient, Role::kServer}}};
   using Params = AuthConnectOpenaiParams;
   static constexpr rpckit::ParamsPresence kParamsPresence =
       rpckit::ParamsPresence::kOptionalSendEmpty;
@@ -278,6 +293,7 @@ struct AuthConnectAntigravity {
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kRequest;
   static constexpr Role kFrom = Role::kClient;
   static constexpr Role kTo = Role::kServer;
+  static constexpr std::array<rpckit::Route<Role>, 1> kRoutes = {{{Role::kClient, Role::kServer}}};
   using Params = AuthConnectAntigravityParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kOptionalOmit;
   using Result = AuthConnectAntigravityResult;
@@ -293,6 +309,7 @@ struct AuthSetOpenrouterKey {
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kRequest;
   static constexpr Role kFrom = Role::kClient;
   static constexpr Role kTo = Role::kServer;
+  static constexpr std::array<rpckit::Route<Role>, 1> kRoutes = {{{Role::kClient, Role::kServer}}};
   using Params = AuthSetOpenrouterKeyParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
   using Result = AuthSetOpenrouterKeyResult;
@@ -309,6 +326,7 @@ struct AuthSetExaKey {
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kRequest;
   static constexpr Role kFrom = Role::kClient;
   static constexpr Role kTo = Role::kServer;
+  static constexpr std::array<rpckit::Route<Role>, 1> kRoutes = {{{Role::kClient, Role::kServer}}};
   using Params = AuthSetExaKeyParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
   using Result = AuthSetExaKeyResult;
@@ -323,6 +341,7 @@ struct OnboardingStatus {
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kRequest;
   static constexpr Role kFrom = Role::kClient;
   static constexpr Role kTo = Role::kServer;
+  static constexpr std::array<rpckit::Route<Role>, 1> kRoutes = {{{Role::kClient, Role::kServer}}};
   using Params = OnboardingStatusParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kOptionalOmit;
   using Result = OnboardingStatusResult;
@@ -337,6 +356,7 @@ struct OnboardingComplete {
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kRequest;
   static constexpr Role kFrom = Role::kClient;
   static constexpr Role kTo = Role::kServer;
+  static constexpr std::array<rpckit::Route<Role>, 1> kRoutes = {{{Role::kClient, Role::kServer}}};
   using Params = OnboardingCompleteParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kOptionalOmit;
   using Result = OnboardingCompleteResult;
@@ -351,6 +371,7 @@ struct ModelList {
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kRequest;
   static constexpr Role kFrom = Role::kClient;
   static constexpr Role kTo = Role::kServer;
+  static constexpr std::array<rpckit::Route<Role>, 1> kRoutes = {{{Role::kClient, Role::kServer}}};
   using Params = ModelListParams;
   static constexpr rpckit::ParamsPresence kParamsPresence =
       rpckit::ParamsPresence::kOptionalSendEmpty;
@@ -370,6 +391,7 @@ struct ModelSelect {
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kRequest;
   static constexpr Role kFrom = Role::kClient;
   static constexpr Role kTo = Role::kServer;
+  static constexpr std::array<rpckit::Route<Role>, 1> kRoutes = {{{Role::kClient, Role::kServer}}};
   using Params = ModelSelectParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
   using Result = ModelSelectResult;
@@ -386,6 +408,7 @@ struct ModelOpenrouterProviders {
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kRequest;
   static constexpr Role kFrom = Role::kClient;
   static constexpr Role kTo = Role::kServer;
+  static constexpr std::array<rpckit::Route<Role>, 1> kRoutes = {{{Role::kClient, Role::kServer}}};
   using Params = ModelOpenrouterProvidersParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
   using Result = ModelOpenrouterProvidersResult;
@@ -401,6 +424,7 @@ struct LimitsGet {
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kRequest;
   static constexpr Role kFrom = Role::kClient;
   static constexpr Role kTo = Role::kServer;
+  static constexpr std::array<rpckit::Route<Role>, 1> kRoutes = {{{Role::kClient, Role::kServer}}};
   using Params = LimitsGetParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kOptionalOmit;
   using Result = LimitsGetResult;
@@ -417,6 +441,7 @@ struct HistoryList {
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kRequest;
   static constexpr Role kFrom = Role::kClient;
   static constexpr Role kTo = Role::kServer;
+  static constexpr std::array<rpckit::Route<Role>, 1> kRoutes = {{{Role::kClient, Role::kServer}}};
   using Params = HistoryListParams;
   static constexpr rpckit::ParamsPresence kParamsPresence =
       rpckit::ParamsPresence::kOptionalSendEmpty;
@@ -433,6 +458,7 @@ struct HistoryGet {
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kRequest;
   static constexpr Role kFrom = Role::kClient;
   static constexpr Role kTo = Role::kServer;
+  static constexpr std::array<rpckit::Route<Role>, 1> kRoutes = {{{Role::kClient, Role::kServer}}};
   using Params = HistoryGetParams;
   static constexpr rpckit::ParamsPresence kParamsPresence =
       rpckit::ParamsPresence::kOptionalSendEmpty;
@@ -449,6 +475,7 @@ struct HistoryClearSession {
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kRequest;
   static constexpr Role kFrom = Role::kClient;
   static constexpr Role kTo = Role::kServer;
+  static constexpr std::array<rpckit::Route<Role>, 1> kRoutes = {{{Role::kClient, Role::kServer}}};
   using Params = HistoryClearSessionParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
   using Result = HistoryClearSessionResult;
@@ -463,6 +490,7 @@ struct SkillsList {
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kRequest;
   static constexpr Role kFrom = Role::kClient;
   static constexpr Role kTo = Role::kServer;
+  static constexpr std::array<rpckit::Route<Role>, 1> kRoutes = {{{Role::kClient, Role::kServer}}};
   using Params = SkillsListParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kOptionalOmit;
   using Result = SkillsListResult;
@@ -476,6 +504,7 @@ struct ToolsList {
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kRequest;
   static constexpr Role kFrom = Role::kClient;
   static constexpr Role kTo = Role::kServer;
+  static constexpr std::array<rpckit::Route<Role>, 1> kRoutes = {{{Role::kClient, Role::kServer}}};
   using Params = ToolsListParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kOptionalOmit;
   using Result = ToolsListResult;
@@ -490,6 +519,7 @@ struct DebugSet {
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kRequest;
   static constexpr Role kFrom = Role::kClient;
   static constexpr Role kTo = Role::kServer;
+  static constexpr std::array<rpckit::Route<Role>, 1> kRoutes = {{{Role::kClient, Role::kServer}}};
   using Params = DebugSetParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
   using Result = DebugSetResult;

@@ -40,6 +40,7 @@ struct Initialize {
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kRequest;
   static constexpr Role kFrom = Role::kHost;
   static constexpr Role kTo = Role::kPlugin;
+  static constexpr std::array<rpckit::Route<Role>, 1> kRoutes = {{{Role::kHost, Role::kPlugin}}};
   using Params = InitializeParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
   using Result = InitializeResult;
@@ -55,6 +56,7 @@ struct Initialized {
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kNotification;
   static constexpr Role kFrom = Role::kHost;
   static constexpr Role kTo = Role::kPlugin;
+  static constexpr std::array<rpckit::Route<Role>, 1> kRoutes = {{{Role::kHost, Role::kPlugin}}};
   using Params = InitializedParams;
   static constexpr rpckit::ParamsPresence kParamsPresence =
       rpckit::ParamsPresence::kOptionalSendEmpty;
@@ -70,6 +72,7 @@ struct Ping {
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kRequest;
   static constexpr Role kFrom = Role::kHost;
   static constexpr Role kTo = Role::kPlugin;
+  static constexpr std::array<rpckit::Route<Role>, 1> kRoutes = {{{Role::kHost, Role::kPlugin}}};
   using Params = PingParams;
   static constexpr rpckit::ParamsPresence kParamsPresence =
       rpckit::ParamsPresence::kOptionalSendEmpty;
@@ -86,6 +89,7 @@ struct Shutdown {
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kRequest;
   static constexpr Role kFrom = Role::kHost;
   static constexpr Role kTo = Role::kPlugin;
+  static constexpr std::array<rpckit::Route<Role>, 1> kRoutes = {{{Role::kHost, Role::kPlugin}}};
   using Params = ShutdownParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kOptionalOmit;
   using Result = std::nullptr_t;
@@ -101,6 +105,7 @@ struct Exit {
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kNotification;
   static constexpr Role kFrom = Role::kHost;
   static constexpr Role kTo = Role::kPlugin;
+  static constexpr std::array<rpckit::Route<Role>, 1> kRoutes = {{{Role::kHost, Role::kPlugin}}};
   using Params = ExitParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kOptionalOmit;
   static constexpr std::array<rpckit::GateClause, 0> kGate = {};
@@ -116,6 +121,7 @@ struct InvokeAction {
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kRequest;
   static constexpr Role kFrom = Role::kHost;
   static constexpr Role kTo = Role::kPlugin;
+  static constexpr std::array<rpckit::Route<Role>, 1> kRoutes = {{{Role::kHost, Role::kPlugin}}};
   using Params = InvokeActionParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
   using Result = rpckit::JsonValue;
@@ -134,6 +140,7 @@ struct OnStreamStart {
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kNotification;
   static constexpr Role kFrom = Role::kHost;
   static constexpr Role kTo = Role::kPlugin;
+  static constexpr std::array<rpckit::Route<Role>, 1> kRoutes = {{{Role::kHost, Role::kPlugin}}};
   using Params = OnStreamStartParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
   static constexpr std::array<rpckit::GateClause, 1> kGate = {
@@ -149,6 +156,7 @@ struct OnStreamStop {
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kNotification;
   static constexpr Role kFrom = Role::kHost;
   static constexpr Role kTo = Role::kPlugin;
+  static constexpr std::array<rpckit::Route<Role>, 1> kRoutes = {{{Role::kHost, Role::kPlugin}}};
   using Params = OnStreamStopParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
   static constexpr std::array<rpckit::GateClause, 1> kGate = {
@@ -164,6 +172,7 @@ struct OnChannelChange {
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kNotification;
   static constexpr Role kFrom = Role::kHost;
   static constexpr Role kTo = Role::kPlugin;
+  static constexpr std::array<rpckit::Route<Role>, 1> kRoutes = {{{Role::kHost, Role::kPlugin}}};
   using Params = OnChannelChangeParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
   static constexpr std::array<rpckit::GateClause, 1> kGate = {
@@ -181,6 +190,7 @@ struct OnWatchTick {
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kNotification;
   static constexpr Role kFrom = Role::kHost;
   static constexpr Role kTo = Role::kPlugin;
+  static constexpr std::array<rpckit::Route<Role>, 1> kRoutes = {{{Role::kHost, Role::kPlugin}}};
   using Params = OnWatchTickParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
   static constexpr std::array<rpckit::GateClause, 1> kGate = {
@@ -197,6 +207,7 @@ struct OnFollowedLive {
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kNotification;
   static constexpr Role kFrom = Role::kHost;
   static constexpr Role kTo = Role::kPlugin;
+  static constexpr std::array<rpckit::Route<Role>, 1> kRoutes = {{{Role::kHost, Role::kPlugin}}};
   using Params = OnFollowedLiveParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
   static constexpr std::array<rpckit::GateClause, 1> kGate = {
@@ -212,6 +223,7 @@ struct OnChatMessage {
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kNotification;
   static constexpr Role kFrom = Role::kHost;
   static constexpr Role kTo = Role::kPlugin;
+  static constexpr std::array<rpckit::Route<Role>, 1> kRoutes = {{{Role::kHost, Role::kPlugin}}};
   using Params = OnChatMessageParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
   static constexpr std::array<rpckit::GateClause, 1> kGate = {
@@ -227,6 +239,7 @@ struct OnSettingsChange {
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kNotification;
   static constexpr Role kFrom = Role::kHost;
   static constexpr Role kTo = Role::kPlugin;
+  static constexpr std::array<rpckit::Route<Role>, 1> kRoutes = {{{Role::kHost, Role::kPlugin}}};
   using Params = OnSettingsChangeParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
   static constexpr std::array<rpckit::GateClause, 1> kGate = {
@@ -244,6 +257,7 @@ struct OnPanelChange {
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kNotification;
   static constexpr Role kFrom = Role::kHost;
   static constexpr Role kTo = Role::kPlugin;
+  static constexpr std::array<rpckit::Route<Role>, 1> kRoutes = {{{Role::kHost, Role::kPlugin}}};
   using Params = OnPanelChangeParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
   static constexpr std::array<rpckit::GateClause, 2> kGate = {
@@ -261,6 +275,7 @@ struct GetFollowedLive {
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kRequest;
   static constexpr Role kFrom = Role::kPlugin;
   static constexpr Role kTo = Role::kHost;
+  static constexpr std::array<rpckit::Route<Role>, 1> kRoutes = {{{Role::kPlugin, Role::kHost}}};
   using Params = GetFollowedLiveParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
   using Result = GetFollowedLiveResult;
@@ -280,6 +295,7 @@ struct SetUpstream {
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kRequest;
   static constexpr Role kFrom = Role::kPlugin;
   static constexpr Role kTo = Role::kHost;
+  static constexpr std::array<rpckit::Route<Role>, 1> kRoutes = {{{Role::kPlugin, Role::kHost}}};
   using Params = SetUpstreamParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
   using Result = SetUpstreamResult;
@@ -301,6 +317,7 @@ struct GetCredential {
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kRequest;
   static constexpr Role kFrom = Role::kPlugin;
   static constexpr Role kTo = Role::kHost;
+  static constexpr std::array<rpckit::Route<Role>, 1> kRoutes = {{{Role::kPlugin, Role::kHost}}};
   using Params = GetCredentialParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
   using Result = Credential;
@@ -320,6 +337,7 @@ struct Notify {
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kRequest;
   static constexpr Role kFrom = Role::kPlugin;
   static constexpr Role kTo = Role::kHost;
+  static constexpr std::array<rpckit::Route<Role>, 1> kRoutes = {{{Role::kPlugin, Role::kHost}}};
   using Params = NotifyParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
   using Result = NotifyResult;
@@ -339,6 +357,7 @@ struct Log {
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kNotification;
   static constexpr Role kFrom = Role::kPlugin;
   static constexpr Role kTo = Role::kHost;
+  static constexpr std::array<rpckit::Route<Role>, 1> kRoutes = {{{Role::kPlugin, Role::kHost}}};
   using Params = LogParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
   static constexpr std::array<rpckit::GateClause, 1> kGate = {
@@ -355,6 +374,7 @@ struct RegisterPanel {
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kRequest;
   static constexpr Role kFrom = Role::kPlugin;
   static constexpr Role kTo = Role::kHost;
+  static constexpr std::array<rpckit::Route<Role>, 1> kRoutes = {{{Role::kPlugin, Role::kHost}}};
   using Params = RegisterPanelParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
   using Result = RegisterPanelResult;
@@ -374,6 +394,7 @@ struct GetPanelValues {
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kRequest;
   static constexpr Role kFrom = Role::kPlugin;
   static constexpr Role kTo = Role::kHost;
+  static constexpr std::array<rpckit::Route<Role>, 1> kRoutes = {{{Role::kPlugin, Role::kHost}}};
   using Params = GetPanelValuesParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
   using Result = GetPanelValuesResult;
@@ -391,6 +412,7 @@ struct SetStatus {
   static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::kNotification;
   static constexpr Role kFrom = Role::kPlugin;
   static constexpr Role kTo = Role::kHost;
+  static constexpr std::array<rpckit::Route<Role>, 1> kRoutes = {{{Role::kPlugin, Role::kHost}}};
   using Params = SetStatusParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
   static constexpr std::array<rpckit::GateClause, 1> kGate = {

@@ -490,7 +490,8 @@ const std::vector<DiagnosticCase>& cases() {
        "\"xml\""},
       {"ProfileFramingNotString", [](SchemaFiles& s) { profile(s)["framing"] = 1; },
        "protocol.json#/x-profile/framing: expected one of \"content-length\", \"ndjson\", got 1"},
-      {"ProfileMaxFrameNotInteger", [](SchemaFiles& s) { profile(s)["max_frame_bytes"] = "timeout_ms"; },
+      {"ProfileMaxFrameNotInteger",
+       [](SchemaFiles& s) { profile(s)["max_frame_bytes"] = "timeout_ms"; },
        "protocol.json#/x-profile/max_frame_bytes: \"timeout_ms\" is not an integer constant of "
        "the protocol (the protocol has \"count\")"},
       {"ProfileAcceptEmpty", [](SchemaFiles& s) { profile(s)["ids"]["accept"] = J::array(); },
@@ -513,10 +514,17 @@ const std::vector<DiagnosticCase>& cases() {
        "(\"m\")"},
       {"ProfileExitIsARequest", [](SchemaFiles& s) { profile(s)["lifecycle"]["exit"] = "m"; },
        "protocol.json#/x-profile/lifecycle/exit: expected a notification to the spawned role "
-       "(\"b\"), got \"m\": a request a_to_b"},
+       "(\"b\") only, got \"m\": a request a_to_b"},
       {"ProfileHandshakeFromTheSpawnedRole", [](SchemaFiles& s) { profile(s)["spawned"] = "a"; },
        "protocol.json#/x-profile/lifecycle/handshake: expected a request to the spawned role "
-       "(\"a\"), got \"m\": a request a_to_b"},
+       "(\"a\") only, got \"m\": a request a_to_b"},
+      {"ProfileHandshakeBothWays",
+       [](SchemaFiles& s) {
+         profile(s);
+         msg(s)["x-direction"] = J::array({"a_to_b", "b_to_a"});
+       },
+       "protocol.json#/x-profile/lifecycle/handshake: expected a request to the spawned role "
+       "(\"b\") only, got \"m\": a request a_to_b, b_to_a"},
       {"ProfileWithoutHandshake", [](SchemaFiles& s) { profile(s)["lifecycle"] = J::object(); },
        "protocol.json#/x-profile/lifecycle: missing \"handshake\""},
       {"ProfileStopsOnNotArray", [](SchemaFiles& s) { profile(s)["stops_on"] = "exit"; },
@@ -571,22 +579,27 @@ const std::vector<DiagnosticCase>& cases() {
       {"ExchangeStepTypeUnknown", [](SchemaFiles& s) { exchange(s)["steps"][0]["type"] = "Nope"; },
        "protocol.json#/x-exchange/steps/0/type: \"Nope\" is not an object type of the protocol "
        "(\"T\", \"MParams\", \"MResult\")"},
-      {"ExchangeStepWithoutDiscriminator", [](SchemaFiles& s) { exchange(s)["discriminator"] = "x"; },
+      {"ExchangeStepWithoutDiscriminator",
+       [](SchemaFiles& s) { exchange(s)["discriminator"] = "x"; },
        "protocol.json#/x-exchange/steps/0/type: \"T\" has no \"x\" member with a string const "
        "(the discriminator)"},
       {"ExchangeStepFromUnknownRole", [](SchemaFiles& s) { exchange(s)["steps"][1]["from"] = "c"; },
        "protocol.json#/x-exchange/steps/1/from: \"c\" is not a role of x-roles (\"a\", \"b\")"},
-      {"ExchangeFirstStepFromTheSpawned", [](SchemaFiles& s) { exchange(s)["steps"][0]["from"] = "b"; },
+      {"ExchangeFirstStepFromTheSpawned",
+       [](SchemaFiles& s) { exchange(s)["steps"][0]["from"] = "b"; },
        "protocol.json#/x-exchange/steps/0/from: the first step must come from the spawner (\"a\")"},
-      {"ExchangeFramingContentLength", [](SchemaFiles& s) { exchange(s)["framing"] = "content-length"; },
+      {"ExchangeFramingContentLength",
+       [](SchemaFiles& s) { exchange(s)["framing"] = "content-length"; },
        "protocol.json#/x-exchange/framing: expected one of \"ndjson\", got \"content-length\""},
       {"ExchangeStepsEmpty", [](SchemaFiles& s) { exchange(s)["steps"] = J::array(); },
        "protocol.json#/x-exchange/steps: expected a non-empty array, got []"},
       {"ExchangeCorrelationInNoStep", [](SchemaFiles& s) { exchange(s)["correlation"] = "id"; },
        "protocol.json#/x-exchange/correlation: \"id\" is in no step's type"},
-      {"ExchangeTimingUnknown", [](SchemaFiles& s) { exchange(s)["timings"]["boot"] = "timeout_ms"; },
+      {"ExchangeTimingUnknown",
+       [](SchemaFiles& s) { exchange(s)["timings"]["boot"] = "timeout_ms"; },
        "protocol.json#/x-exchange/timings/boot: unknown exchange timing"},
-      {"ExchangeWithinNotADuration", [](SchemaFiles& s) { exchange(s)["steps"][1]["within"] = "count"; },
+      {"ExchangeWithinNotADuration",
+       [](SchemaFiles& s) { exchange(s)["steps"][1]["within"] = "count"; },
        "protocol.json#/x-exchange/steps/1/within: \"count\" is not a duration constant (x-unit "
        "\"ms\") of the protocol (the protocol has \"timeout_ms\")"},
       {"ProfileTimingsNotObject", [](SchemaFiles& s) { profile(s)["timings"] = 1; },
@@ -614,7 +627,8 @@ const std::vector<DiagnosticCase>& cases() {
        [](SchemaFiles& s) { profile(s)["timings"]["exit_grace"] = "timeout_ms"; },
        "protocol.json#/x-profile/timings/exit_grace: not used: the stop sequence's {\"wait\": "
        "...} steps say how long"},
-      {"ProfileTimingMissing", [](SchemaFiles& s) { profile(s)["timings"].erase("handshake_timeout"); },
+      {"ProfileTimingMissing",
+       [](SchemaFiles& s) { profile(s)["timings"].erase("handshake_timeout"); },
        "protocol.json#/x-profile/timings: missing \"handshake_timeout\" (a constant, or \"none\")"},
       {"ProfileExitWaitMissing",
        [](SchemaFiles& s) { profile(s)["timings"].erase("handshake_failure_exit_wait"); },
@@ -673,7 +687,9 @@ const std::vector<DiagnosticCase>& cases() {
        },
        "protocol.json#/x-profile/error_data/x: unknown error_data key"},
       {"ProfileErrorDataEmptyMember",
-       [](SchemaFiles& s) { profile(s)["error_data"] = J::parse(R"({"member": "", "values": {}})"); },
+       [](SchemaFiles& s) {
+         profile(s)["error_data"] = J::parse(R"({"member": "", "values": {}})");
+       },
        "protocol.json#/x-profile/error_data/member: expected a member name, got \"\""},
       {"ProfileErrorDataUnknownError",
        [](SchemaFiles& s) {
@@ -702,7 +718,9 @@ const std::vector<DiagnosticCase>& cases() {
        [](SchemaFiles& s) { profile(s)["stop"] = J::parse(R"(["kill", "close_stdin"])"); },
        "protocol.json#/x-profile/stop/1: nothing can follow \"kill\""},
       {"ProfileStopWaitShape",
-       [](SchemaFiles& s) { profile(s)["stop"] = J::parse(R"([{"sleep": "timeout_ms"}, "kill"])"); },
+       [](SchemaFiles& s) {
+         profile(s)["stop"] = J::parse(R"([{"sleep": "timeout_ms"}, "kill"])");
+       },
        "protocol.json#/x-profile/stop/0: expected {\"wait\": <constant>}, got "
        "{\"sleep\":\"timeout_ms\"}"},
       {"ProfileStopShutdownWithoutShutdown",
@@ -730,6 +748,19 @@ const std::vector<DiagnosticCase>& cases() {
       {"DirectionUnknownRole", [](SchemaFiles& s) { msg(s)["x-direction"] = "a_to_c"; },
        "messages/m.json#/x-direction: expected \"<role>_to_<role>\" with roles from x-roles "
        "(\"a_to_b\", \"b_to_a\"), got \"a_to_c\""},
+      {"DirectionsItemUnknownRole",
+       [](SchemaFiles& s) {
+         msg(s)["x-direction"] = J::array({"a_to_b", "b_to_c"});
+       },
+       "messages/m.json#/x-direction/1: expected \"<role>_to_<role>\" with roles from x-roles "
+       "(\"a_to_b\", \"b_to_a\"), got \"b_to_c\""},
+      {"DirectionsEmpty", [](SchemaFiles& s) { msg(s)["x-direction"] = J::array(); },
+       "messages/m.json#/x-direction: expected at least one direction, got []"},
+      {"DirectionListedTwice",
+       [](SchemaFiles& s) {
+         msg(s)["x-direction"] = J::array({"a_to_b", "a_to_b"});
+       },
+       "messages/m.json#/x-direction/1: direction \"a_to_b\" is listed twice"},
       {"GateNotArray", [](SchemaFiles& s) { msg(s)["x-gate"] = J::object(); },
        "messages/m.json#/x-gate: expected an array of gate clauses, got {}"},
       {"GateClauseShape",

@@ -26,8 +26,8 @@ TEST(Protocol, StreamNookMessagesAreTheListInItsOrderWithTheirKindAndDirection) 
   ASSERT_EQ(p.messages().size(), p.message_list()->json->size());
   EXPECT_EQ(p.messages().front().method, "initialize");
   EXPECT_TRUE(p.messages().front().request());
-  EXPECT_EQ(p.messages().front().roles(),
-            std::make_pair(std::string("host"), std::string("plugin")));
+  EXPECT_THAT(p.messages().front().routes(),
+              ElementsAre(std::make_pair(std::string("host"), std::string("plugin"))));
   EXPECT_EQ(p.messages().front().file.loc().str(), "messages/initialize.json#");
   std::set<std::string> methods;
   for (const Message& m : p.messages()) {
@@ -92,7 +92,7 @@ TEST(Protocol, MalformedAnnotationsLinkAsAbsent) {
   ASSERT_EQ(p.messages().size(), 1u);
   EXPECT_EQ(p.messages()[0].method, "");  // no const: the reader says what it needs
   EXPECT_TRUE(p.messages()[0].request());
-  EXPECT_EQ(p.messages()[0].roles(), std::make_pair(std::string(), std::string()));
+  EXPECT_TRUE(p.messages()[0].routes().empty());
   EXPECT_EQ(p.messages()[0].kind->loc().str(), "m.json#/x-kind");
   EXPECT_EQ(Protocol::text(*p.profile(), "framing"), "");
   EXPECT_EQ(p.named_constant(*p.profile(), "max_frame_bytes"), nullptr);

@@ -79,8 +79,11 @@ void message_facts(Facts& facts, const ir::Module& m, const ir::Message& msg) {
             msg.request ? "kKind = rpckit::MessageKind::kRequest"
                         : "kKind = rpckit::MessageKind::kNotification");
   const std::string role = spell_in_messages(m, "Role");
-  facts.add(scope, "kFrom", "kFrom = " + role + "::" + m.role_enumerator(msg.from));
-  facts.add(scope, "kTo", "kTo = " + role + "::" + m.role_enumerator(msg.to));
+  if (msg.routes.size() == 1) {
+    facts.add(scope, "kFrom", "kFrom = " + role + "::" + m.role_enumerator(msg.routes[0].from));
+    facts.add(scope, "kTo", "kTo = " + role + "::" + m.role_enumerator(msg.routes[0].to));
+  }
+  facts.add(scope, "kRoutes", routes_declaration(m, msg, role));
   facts.add(scope, "Params", "using Params = " + spell_in_messages(m, msg.params_type));
   facts.add(scope, "kParamsPresence",
             std::string("kParamsPresence = rpckit::ParamsPresence::") +

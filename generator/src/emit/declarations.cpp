@@ -68,11 +68,22 @@ const char* params_presence_name(ir::Message::ParamsPresence presence) {
   return "";
 }
 
+std::string routes_declaration(const ir::Module& m, const ir::Message& msg,
+                               const std::string& role) {
+  std::string routes;
+  for (const ir::Message::Route& r : msg.routes) {
+    routes += (routes.empty() ? "{" : ", {") + role + "::" + m.role_enumerator(r.from) + ", " +
+              role + "::" + m.role_enumerator(r.to) + "}";
+  }
+  return "std::array<rpckit::Route<" + role + ">, " + std::to_string(msg.routes.size()) +
+         "> kRoutes = {{" + routes + "}}";
+}
+
 std::vector<const ir::Message*> received_by(const ir::Module& m, const std::string& role,
                                             const std::string& from) {
   std::vector<const ir::Message*> out;
   for (const ir::Message& msg : m.messages) {
-    if (msg.to == role && (from.empty() || msg.from == from)) out.push_back(&msg);
+    if (from.empty() ? msg.received_by(role) : msg.goes(from, role)) out.push_back(&msg);
   }
   return out;
 }

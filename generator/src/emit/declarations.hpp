@@ -29,6 +29,10 @@ std::string descriptor_result_type(const ir::Module& m, const ir::Message& msg);
 
 // "kRequired", "kOptionalSendEmpty", "kOptionalOmit": rpckit::ParamsPresence's enumerator.
 const char* params_presence_name(ir::Message::ParamsPresence presence);
+// A descriptor's kRoutes as declared: "std::array<rpckit::Route<Role>, 1> kRoutes =
+// {{{Role::kHost, Role::kPlugin}}}" (`role` is the Role enum as messages.hpp spells it).
+std::string routes_declaration(const ir::Module& m, const ir::Message& msg,
+                               const std::string& role);
 
 // The messages `role` receives (from `from` only, when given), in schema order: its handler's
 // and its client's functions.

@@ -12,7 +12,7 @@ std::string emit_dispatch_header(const ir::Module& m) {
   for (const ir::Direction& direction : m.directions) {
     std::string types;
     for (const ir::Message& msg : m.messages) {
-      if (msg.from == direction.from && msg.to == direction.to) {
+      if (msg.goes(direction.from, direction.to)) {
         types += (types.empty() ? "\n    messages::" : ",\n    messages::") + msg.cpp_name;
       }
     }

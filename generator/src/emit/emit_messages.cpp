@@ -17,6 +17,18 @@ const char* clause_kind(ir::GateClause::Kind k) {
   return "";
 }
 
+// kRoutes always; kFrom and kTo too when the message goes one way only.
+std::string routes_members(const ir::Module& m, const ir::Message& msg, const std::string& role) {
+  std::string out;
+  if (msg.routes.size() == 1) {
+    out += "static constexpr " + role + " kFrom = " + role +
+           "::" + m.role_enumerator(msg.routes[0].from) + ";\n";
+    out += "static constexpr " + role + " kTo = " + role +
+           "::" + m.role_enumerator(msg.routes[0].to) + ";\n";
+  }
+  return out + "static constexpr " + routes_declaration(m, msg, role) + ";\n";
+}
+
 void emit_descriptor(Printer& p, const ir::Module& m, const ir::Message& msg) {
   std::string role = spell_in_messages(m, "Role");
   doc_comment(p, msg.doc);
@@ -25,16 +37,14 @@ void emit_descriptor(Printer& p, const ir::Module& m, const ir::Message& msg) {
   p.print(
       "static constexpr std::string_view kMethod = \"$method$\";\n"
       "static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::$kind$;\n"
-      "static constexpr $role$ kFrom = $role$::$from$;\n"
-      "static constexpr $role$ kTo = $role$::$to$;\n"
+      "$routes$"
       "using Params = $params$;\n"
       "static constexpr rpckit::ParamsPresence kParamsPresence = "
       "rpckit::ParamsPresence::$presence$;\n",
       {{"method", msg.method},
        {"kind", msg.request ? "kRequest" : "kNotification"},
        {"role", role},
-       {"from", m.role_enumerator(msg.from)},
-       {"to", m.role_enumerator(msg.to)},
+       {"routes", routes_members(m, msg, role)},
        {"params", spell_in_messages(m, msg.params_type)},
        {"presence", params_presence_name(msg.params_presence)}});
   if (msg.request) {

@@ -193,7 +193,9 @@ std::string dump_ir(const ir::Module& m) {
   }
   for (const ir::Message& msg : m.messages) {
     out << (msg.request ? "request " : "notification ") << msg.method << " as " << msg.cpp_name
-        << "/" << msg.function_name << " " << msg.from << "->" << msg.to << " params " << msg.params_type;
+        << "/" << msg.function_name;
+    for (const ir::Message::Route& r : msg.routes) out << " " << r.from << "->" << r.to;
+    out << " params " << msg.params_type;
     switch (msg.params_presence) {
       case ir::Message::ParamsPresence::kRequired: out << "(required)"; break;
       case ir::Message::ParamsPresence::kOptionalSendEmpty: out << "(optional, send {})"; break;

@@ -1,6 +1,7 @@
 #pragma once
 // The generator's intermediate representation: plain structs, no JSON inside. Lowering makes
 // every decision here (C++ names, optional/nullable, defaults, docs); emitters only print.
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -141,7 +142,22 @@ struct Message {
   std::string function_name;
   std::string doc;
   bool request = true;
-  std::string from, to;  // roles
+  // Who sends it to whom: one route, or several for a message both sides send (MCP's ping).
+  struct Route {
+    std::string from, to;  // roles
+    bool operator==(const Route&) const = default;
+  };
+  std::vector<Route> routes;
+  bool goes(const std::string& from, const std::string& to) const {
+    return std::find(routes.begin(), routes.end(), Route{from, to}) != routes.end();
+  }
+  bool sent_by(const std::string& role) const {
+    return std::any_of(routes.begin(), routes.end(),
+                       [&](const Route& r) { return r.from == role; });
+  }
+  bool received_by(const std::string& role) const {
+    return std::any_of(routes.begin(), routes.end(), [&](const Route& r) { return r.to == role; });
+  }
   std::string params_type;
   enum class ParamsPresence : std::uint8_t { kRequired, kOptionalSendEmpty, kOptionalOmit };
   ParamsPresence params_presence = ParamsPresence::kRequired;

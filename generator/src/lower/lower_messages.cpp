@@ -76,10 +76,9 @@ void Lowerer::lower_message(const model::Message& message) {
 // Dispatch tables per direction and role surfaces per receiving role, in role order.
 void Lowerer::lower_surfaces() {
   auto receives = [this](const std::string& from, const std::string& to) {
-    return std::any_of(module_.messages.begin(), module_.messages.end(),
-                       [&](const ir::Message& m) {
-                         return m.to == to && (from.empty() || m.from == from);
-                       });
+    return std::any_of(module_.messages.begin(), module_.messages.end(), [&](const ir::Message& m) {
+      return from.empty() ? m.received_by(to) : m.goes(from, to);
+    });
   };
   for (const std::string& from : module_.roles) {
     for (const std::string& to : module_.roles) {
@@ -101,22 +100,29 @@ std::string Lowerer::duration_constant(const Node& n) {
   return timing_constant(n, ir::Profile::Timing::Kind::kDuration, module_);
 }
 
+// x-direction: "<role>_to_<role>", or an array of those for a message both sides send.
 void Lowerer::lower_direction(const model::Message& message, ir::Message& m) {
-  std::string direction = text(message.file, kw(Annotation::kDirection));
   std::vector<std::string> directions;
   for (const std::string& from : module_.roles) {
     for (const std::string& to : module_.roles) {
-      if (from == to) continue;
-      if (direction == from + "_to_" + to) {
-        m.from = from;
-        m.to = to;
-        return;
-      }
-      directions.push_back(from + "_to_" + to);
+      if (from != to) directions.push_back(from + "_to_" + to);
     }
   }
-  message.direction->reject("expected \"<role>_to_<role>\" with roles from x-roles (" +
-                            quoted_list(directions) + ")");
+  auto route = [&](const Node& n) {
+    const std::string text = n.json->is_string() ? n.json->get<std::string>() : "";
+    if (std::find(directions.begin(), directions.end(), text) == directions.end()) {
+      n.reject("expected \"<role>_to_<role>\" with roles from x-roles (" + quoted_list(directions) +
+               ")");
+    }
+    const auto at = text.find("_to_");
+    ir::Message::Route r{text.substr(0, at), text.substr(at + 4)};
+    if (m.goes(r.from, r.to)) n.fail("direction \"" + text + "\" is listed twice");
+    m.routes.push_back(std::move(r));
+  };
+  const Node direction = message.file.child(kw(Annotation::kDirection));
+  if (!direction.json->is_array()) return route(direction);
+  if (direction.json->empty()) direction.reject("expected at least one direction");
+  for (std::size_t i = 0; i < direction.json->size(); ++i) route(direction.item(i));
 }
 
 void Lowerer::lower_gate(const model::Message& message, ir::Message& m) {

@@ -158,12 +158,15 @@ ir::Profile lower_profile(const Node& given, const ir::Module& m, bool accept_le
     if (it == kLifecycle.end()) lifecycle.child(item.key()).fail("unknown lifecycle message");
     const ir::Message& msg = message(lifecycle.child(item.key()), m);
     bool must_be_request = *it == "handshake" || *it == "health_check" || *it == "shutdown";
-    if (msg.request != must_be_request || msg.from == p.spawned_role) {
+    if (msg.request != must_be_request || msg.routes.size() != 1 || msg.sent_by(p.spawned_role)) {
+      std::string routes;
+      for (const ir::Message::Route& r : msg.routes) {
+        routes += (routes.empty() ? " " : ", ") + r.from + "_to_" + r.to;
+      }
       lifecycle.child(item.key())
           .fail(std::string("expected a ") + (must_be_request ? "request" : "notification") +
-                " to the spawned role (\"" + p.spawned_role + "\"), got \"" + msg.method +
-                "\": a " + (msg.request ? "request" : "notification") + " " + msg.from + "_to_" +
-                msg.to);
+                " to the spawned role (\"" + p.spawned_role + "\") only, got \"" + msg.method +
+                "\": a " + (msg.request ? "request" : "notification") + routes);
     }
     *slots[static_cast<std::size_t>(it - kLifecycle.begin())] = msg.cpp_name;
   }

@@ -54,7 +54,7 @@ void per_role(const Node& profile, std::string_view key,
 
 bool sends_requests(const ir::Module& m, const std::string& role) {
   return std::any_of(m.messages.begin(), m.messages.end(),
-                     [&](const ir::Message& msg) { return msg.request && msg.from == role; });
+                     [&](const ir::Message& msg) { return msg.request && msg.sent_by(role); });
 }
 
 constexpr std::array<std::string_view, 6> kReasonKeys = {

@@ -50,12 +50,25 @@ bool Message::request() const {
   return !kind || !kind->json->is_string() || kind->json->get<std::string>() == "request";
 }
 
-std::pair<std::string, std::string> Message::roles() const {
-  if (!direction || !direction->json->is_string()) return {};
-  const auto& text = direction->json->get_ref<const std::string&>();
-  const auto to = text.find("_to_");
-  if (to == std::string::npos) return {};
-  return {text.substr(0, to), text.substr(to + 4)};
+std::vector<std::pair<std::string, std::string>> Message::routes() const {
+  std::vector<std::pair<std::string, std::string>> out;
+  auto add = [&out](const nlohmann::json& j) {
+    if (!j.is_string()) return false;
+    const auto& text = j.get_ref<const std::string&>();
+    const auto to = text.find("_to_");
+    if (to == std::string::npos) return false;
+    out.emplace_back(text.substr(0, to), text.substr(to + 4));
+    return true;
+  };
+  if (!direction) return out;
+  if (!direction->json->is_array()) {
+    add(*direction->json);
+    return out;
+  }
+  for (const auto& item : *direction->json) {
+    if (!add(item)) return {};
+  }
+  return out;
 }
 
 Protocol Protocol::link(const SchemaSet& schemas) {

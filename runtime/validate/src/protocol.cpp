@@ -1,5 +1,6 @@
 #include "rpckit/validate/protocol.hpp"
 
+#include <algorithm>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <tuple>
@@ -68,7 +69,7 @@ std::shared_ptr<const ProtocolSchema> ProtocolSchema::load(
     MessageSchema message;
     message.method = m.method;
     message.request = m.request();
-    std::tie(message.from, message.to) = m.roles();
+    message.routes = m.routes();
     message.envelope = m.file;
     message.params = m.params;
     message.result = m.result;
@@ -95,6 +96,25 @@ std::shared_ptr<const ProtocolSchema> ProtocolSchema::load(
     out->spawned_ = model::Protocol::text(exchange->node, "spawned");
     out->exchange_ = load_exchange(*exchange);
   }
+  return out;
+}
+
+bool MessageSchema::sent_by(const std::string& role) const {
+  return std::any_of(routes.begin(), routes.end(), [&](const auto& r) { return r.first == role; });
+}
+
+std::string MessageSchema::sender() const {
+  std::string out;
+  for (const auto& [from, to] : routes) {
+    if (!out.empty() && out != from) return "";
+    out = from;
+  }
+  return out;
+}
+
+std::string MessageSchema::routes_text() const {
+  std::string out;
+  for (const auto& [from, to] : routes) out += (out.empty() ? "" : ", ") + from + " to " + to;
   return out;
 }
 

@@ -94,17 +94,18 @@ std::vector<Finding> TranscriptChecker::feed(const Frame& frame) {
   if (envelope.is_object() && method != envelope.end() && method->is_string()) {
     const MessageSchema* m = protocol.find(method->get<std::string>());
     Frame attributed = frame;
-    if (m != nullptr && attributed.from.empty()) attributed.from = m->from;
+    if (m != nullptr && attributed.from.empty()) attributed.from = m->sender();
     for (auto& v : validator_.envelope(envelope)) out.push_back(at_frame(attributed, std::move(v)));
     if (m == nullptr) {
       // Unknown: reported above; its receiver still answers it (-32601), by its id.
       if (envelope.contains("id")) request(attributed, method->get<std::string>(), envelope["id"].dump(), out);
       return out;
     }
-    if (!frame.from.empty() && !m->from.empty() && frame.from != m->from) {
-      out.push_back(at_frame(attributed, rule("/method", "direction",
-                                              m->method + " sent by " + m->from + " (" + m->from + " to " + m->to + ")",
-                                              "sent by " + frame.from)));
+    if (!frame.from.empty() && !m->routes.empty() && !m->sent_by(frame.from)) {
+      out.push_back(at_frame(
+          attributed, rule("/method", "direction",
+                           m->method + " sent by " + m->sender() + " (" + m->routes_text() + ")",
+                           "sent by " + frame.from)));
     }
     if (m->request && envelope.contains("id")) request(attributed, m->method, envelope["id"].dump(), out);
     return out;

@@ -204,7 +204,13 @@ std::vector<std::string> ir_additive_problems(const ir::Module& a, const ir::Mod
     }
     p.same(where + " descriptor", m.cpp_name, n->cpp_name);
     p.same(where + " request", m.request, n->request);
-    p.same(where + " direction", m.from + "->" + m.to, n->from + "->" + n->to);
+    auto routes = [](const ir::Message& x) {
+      std::string out;
+      for (const ir::Message::Route& r : x.routes)
+        out += (out.empty() ? "" : ", ") + r.from + "->" + r.to;
+      return out;
+    };
+    p.same(where + " direction", routes(m), routes(*n));
     p.same(where + " params", m.params_type, n->params_type);
     p.same(where + " params presence", presence_name(m.params_presence),
            presence_name(n->params_presence));

@@ -20,7 +20,8 @@ struct Message {
   std::string method;
   Node root;              // the message file
   std::string kind;       // "request" | "notification"
-  std::string direction;  // "host_to_plugin"
+  std::string direction;  // "host_to_plugin"; "client_to_server, server_to_client" both ways
+  std::vector<std::string> routes;  // each "a_to_b", sorted
 };
 
 std::string text_of(const std::optional<Node>& n) {
@@ -30,9 +31,19 @@ std::string text_of(const std::optional<Node>& n) {
 std::vector<Message> messages_of(const model::Protocol& protocol) {
   std::vector<Message> out;
   for (const model::Message& m : protocol.messages()) {
-    out.push_back({&m, m.method, m.file, text_of(m.kind), text_of(m.direction)});
+    std::vector<std::string> routes;
+    for (const auto& [from, to] : m.routes()) routes.push_back(from + "_to_" + to);
+    std::sort(routes.begin(), routes.end());
+    std::string direction;
+    for (const std::string& r : routes) direction += (direction.empty() ? "" : ", ") + r;
+    if (routes.empty()) direction = text_of(m.direction);
+    out.push_back({&m, m.method, m.file, text_of(m.kind), direction, routes});
   }
   return out;
+}
+
+bool has(const std::vector<std::string>& v, const std::string& s) {
+  return std::find(v.begin(), v.end(), s) != v.end();
 }
 
 // Sender and receiver of a direction, by the protocol's roles ("a_to_b").
@@ -44,7 +55,10 @@ Flow flow_of(const model::Protocol& protocol, const std::string& direction,
     }
   }
   auto at = direction.find("_to_");
-  if (at == std::string::npos) return {direction, "sender", "receiver", via};
+  // Unreadable, or both ways ("a_to_b, b_to_a"): either side sends it.
+  if (at == std::string::npos || direction.find(',') != std::string::npos) {
+    return {direction, "sender", "receiver", via};
+  }
   return {direction, direction.substr(0, at), direction.substr(at + 4), via};
 }
 
@@ -180,7 +194,22 @@ void compare_pair(const model::Protocol& after, const Message& o, const Message&
                   PayloadDiff& payloads, Changes& out) {
   const std::string sides = both_sides(after);
   const std::string where = "message " + n.method;
-  if (o.direction != n.direction) {
+  const bool widened = std::all_of(o.routes.begin(), o.routes.end(),
+                                   [&](const std::string& r) { return has(n.routes, r); });
+  if (o.direction != n.direction && widened && !o.routes.empty()) {
+    // Now sent both ways: like a new message, for the side that receives it for the first time.
+    for (const std::string& r : n.routes) {
+      if (has(o.routes, r)) continue;
+      Flow flow = flow_of(after, r, "");
+      std::string effect = n.kind == "request"
+                               ? "answers it with method_not_found (-32601), which a caller handles"
+                               : "ignores it";
+      out.add(protocol_change(Verdict::kAdditive, "message.direction_added", flow.receiver, where,
+                              "now also sent " + r, "an old " + flow.receiver + " " + effect,
+                              loc_or_empty(o.model->direction), loc_or_empty(n.model->direction),
+                              r));
+    }
+  } else if (o.direction != n.direction) {
     out.add(protocol_change(Verdict::kBreaking, "message.direction_changed", sides, where,
                             "direction " + o.direction + " -> " + n.direction,
                             "the old receiver sends it now, and the old sender receives it",
@@ -205,11 +234,15 @@ void compare_pair(const model::Protocol& after, const Message& o, const Message&
                             loc_or_empty(da), loc_or_empty(dz), n.direction));
   }
   compare_errors_lists(o, n, sides, out);
-  Flow flow = flow_of(after, n.direction, n.method + ".params");
-  payloads.compare_member(o.root, n.root, "params", flow, n.method);
-  if (o.model->result && n.model->result) {
-    Flow back = reversed(flow, n.method + ".result");
-    payloads.compare_value(*o.model->result, *n.model->result, back, n.method + ".result");
+  // Payloads are compared on every way both versions send the message.
+  for (const std::string& route :
+       o.routes.empty() ? std::vector<std::string>{n.direction} : o.routes) {
+    Flow flow = flow_of(after, route, n.method + ".params");
+    payloads.compare_member(o.root, n.root, "params", flow, n.method);
+    if (o.model->result && n.model->result) {
+      Flow back = reversed(flow, n.method + ".result");
+      payloads.compare_value(*o.model->result, *n.model->result, back, n.method + ".result");
+    }
   }
 }
 

@@ -23,7 +23,11 @@ std::string facts(const Context& ctx, const ir::Message& m) {
          std::string(m.request ? "request (answered with a result or an error)"
                                : "notification (never answered)") +
          "\n";
-  out += "- **Direction:** " + md::code(m.from) + " to " + md::code(m.to) + "\n";
+  out += "- **Direction:** ";
+  for (std::size_t i = 0; i < m.routes.size(); ++i) {
+    out += (i == 0 ? "" : "; ") + md::code(m.routes[i].from) + " to " + md::code(m.routes[i].to);
+  }
+  out += "\n";
   out += "- **Gate:** ";
   out += m.gate.empty()
              ? "none"
@@ -126,7 +130,15 @@ void render_messages(const Context& ctx, md::Document& doc) {
   for (const ir::Direction& d : ctx.module.directions) {
     doc.heading(2, "Messages from " + d.from + " to " + d.to);
     for (const ir::Message& m : ctx.module.messages) {
-      if (m.from == d.from && m.to == d.to) render_message(ctx, doc, m);
+      if (!m.goes(d.from, d.to)) continue;
+      // A message both sides send is written out once, under its first direction.
+      const ir::Message::Route& first = m.routes.front();
+      if (first.from == d.from && first.to == d.to) {
+        render_message(ctx, doc, m);
+      } else {
+        doc.raw("`" + m.method + "` goes this way too: see it under " + first.from + " to " +
+                first.to + ".\n\n");
+      }
     }
   }
 }

@@ -108,8 +108,8 @@ json schema_docs(const validate::ProtocolSchema& protocol) {
   for (const auto& [name, m] : protocol.messages()) {
     json entry = {{"d", text(*m.envelope.json, "description")},
                   {"kind", m.request ? "request" : "notification"},
-                  {"from", m.from},
-                  {"to", m.to},
+                  {"from", m.sender()},
+                  {"routes", m.routes_text()},
                   {"env", nodes.add(m.envelope)}};
     if (m.result) entry["res"] = nodes.add(*m.result);
     methods[name] = std::move(entry);

@@ -102,7 +102,7 @@ void TraceModel::json_rpc(const validate::Frame& frame, const json& message, Mes
     if (!method->is_string()) return;
     const std::string name = method->get<std::string>();
     const validate::MessageSchema* m = protocol_.find(name);
-    if (from.empty() && m != nullptr) from = m->from;
+    if (from.empty() && m != nullptr) from = m->sender();
     r.method = method_index(name);
     if (id == message.end()) {
       r.kind = Kind::kNotification;

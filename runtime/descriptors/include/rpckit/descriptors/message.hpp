@@ -29,6 +29,23 @@ struct GateClause {
   std::string_view param;
 };
 
+// One way a message goes. A descriptor's kRoutes lists every way (two for a message both sides
+// send, such as MCP's ping); a descriptor with a single route also names it as kFrom and kTo.
+template <class RoleT>
+struct Route {
+  RoleT from;
+  RoleT to;
+};
+
+// True when role `from` sends message M to role `to`.
+template <class M, class RoleT>
+constexpr bool goes(RoleT from, RoleT to) noexcept {
+  for (const Route<RoleT>& r : M::kRoutes) {
+    if (r.from == from && r.to == to) return true;
+  }
+  return false;
+}
+
 // A compile-time list of message descriptors (one direction of a protocol).
 template <class... Messages>
 struct MessageList {

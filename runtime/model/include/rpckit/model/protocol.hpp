@@ -33,9 +33,9 @@ struct Message {
 
   // x-kind "request", or no x-kind (the convention's default).
   bool request() const;
-  // x-direction "host_to_plugin" as {"host", "plugin"}; empty strings when it is absent or not
-  // of that form.
-  std::pair<std::string, std::string> roles() const;
+  // x-direction "host_to_plugin" as {{"host", "plugin"}}; an array of such strings (a message
+  // both sides send) gives one pair each. Empty when it is absent or not of that form.
+  std::vector<std::pair<std::string, std::string>> routes() const;
 };
 
 // One step of x-exchange: who sends it and the x-types file whose title is its type.

@@ -22,10 +22,16 @@ namespace rpckit::validate {
 struct MessageSchema {
   std::string method;
   bool request = true;       // x-kind
-  std::string from, to;      // x-direction "host_to_plugin": "host", "plugin"
+  // x-direction "host_to_plugin": {"host", "plugin"}; both ways for a message both sides send.
+  std::vector<std::pair<std::string, std::string>> routes;
   SchemaRef envelope;        // the message file: the whole request or notification
   std::optional<SchemaRef> params;  // its properties/params, when the file has one
   std::optional<SchemaRef> result;  // x-result (requests)
+
+  bool sent_by(const std::string& role) const;
+  // The one role that sends it, or "" when both sides do (or x-direction is unreadable).
+  std::string sender() const;
+  std::string routes_text() const;  // "host to plugin", "client to server, server to client"
 };
 
 // A one-shot exchange (x-exchange, a protocol that is not JSON-RPC): the messages in the order
