@@ -265,6 +265,14 @@ const std::vector<DiagnosticCase>& cases() {
          s["protocol.json"]["x-types"].push_back("types/u.json");
        },
        "types/u.json#: type name \"T\" is already used by types/t.json#"},
+      {"TypeNamedLikeTheRoleEnum", [](SchemaFiles& s) { s["types/t.json"]["title"] = "Role"; },
+       "types/t.json#: type name \"Role\" is a name the generated code declares itself (the "
+       "role enum, the protocol traits, a dispatch table or a role surface): give the type "
+       "another title"},
+      {"TypeNamedLikeADispatchTable", [](SchemaFiles& s) { s["types/t.json"]["title"] = "BToA"; },
+       "types/t.json#: type name \"BToA\" is a name the generated code declares itself (the "
+       "role enum, the protocol traits, a dispatch table or a role surface): give the type "
+       "another title"},
       {"TypeFileOfAPrimitive",
        [](SchemaFiles& s) { s["types/t.json"] = J::parse(R"({"title": "T", "type": "string"})"); },
        "types/t.json#: cannot declare a type here"},

@@ -4,11 +4,17 @@
 // message, the mutation, the payload and both verdicts.
 //
 //   differential_test <corpus.json> [--every N]
+//   differential_test <corpus.json> --verdicts
 //
 // --every N validates each message's first item and every Nth after it: the sanitizer builds
 // take it (their validator runs twenty times slower, and what they look for is a memory or
 // undefined-behaviour error on any path, which a sample of every message reaches); the plain
 // build validates the whole corpus. Exit 0: all agree, 1: a disagreement, 2: bad input.
+//
+// --verdicts (the C++ half of validate.DifferentialMcpSdk, differential/mcp_sdk.mjs, which
+// compares them with the MCP TypeScript SDK's): validates every item and prints only our
+// verdict, one line per item in corpus order, "<index> valid" or "<index> invalid <instance
+// pointer>: <first violation>"; items need no "valid". Exit 0, or 2 on bad input.
 #include <cstddef>
 #include <cstdlib>
 #include <fstream>
@@ -89,15 +95,50 @@ int run(const char* corpus_path, std::size_t every) {
   return total.mismatches == 0 && total.items > 0 ? 0 : 1;
 }
 
+int verdicts(const char* corpus_path) {
+  std::ifstream in(corpus_path, std::ios::binary);
+  if (!in) {
+    std::cerr << "differential_test: cannot read " << corpus_path << "\n";
+    return 2;
+  }
+  std::stringstream text;
+  text << in.rdbuf();
+  const json corpus = json::parse(text.str());
+  const auto store = SchemaStore::load(corpus.at("schema").get<std::string>());
+  const SchemaValidator validator(store, {.strict_enums = true});
+  std::size_t index = 0;
+  for (const json& item : corpus.at("items")) {
+    const std::string schema = item.at("schema").get<std::string>();
+    const auto violations = validator.validate(item.at("instance"), store->at(schema));
+    std::cout << index++;
+    if (rpckit::validate::has_errors(violations)) {
+      std::cout << " invalid " << violations.front().instance << ": "
+                << violations.front().message();
+    } else {
+      std::cout << " valid";
+    }
+    std::cout << "\n";
+  }
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (argc == 3 && std::string(argv[2]) == "--verdicts") {
+    try {
+      return verdicts(argv[1]);
+    } catch (const std::exception& e) {
+      std::cerr << "differential_test: " << e.what() << "\n";
+      return 2;
+    }
+  }
   std::size_t every = 1;
   if (argc == 4 && std::string(argv[2]) == "--every") {
     every = std::strtoul(argv[3], nullptr, 10);
   }
   if ((argc != 2 && argc != 4) || every == 0) {
-    std::cerr << "usage: differential_test <corpus.json> [--every N]\n";
+    std::cerr << "usage: differential_test <corpus.json> [--every N | --verdicts]\n";
     return 2;
   }
   try {

@@ -1,5 +1,7 @@
 // messages.hpp: one descriptor struct per message (method, kind, roles, params/result types,
 // params policy, capability gate, deadline, errors), and the Role enum.
+#include <algorithm>
+
 #include "emit/common.hpp"
 #include "emit/declarations.hpp"
 #include "emit/emit.hpp"
@@ -78,10 +80,19 @@ void emit_descriptor(Printer& p, const ir::Module& m, const ir::Message& msg) {
 
 std::string emit_messages_header(const ir::Module& m) {
   Printer p;
+  // A result that is a map or an array as a whole (no generated type of its own) is encoded
+  // and decoded by the codec's container templates, which the typed roles must see.
+  const bool whole_containers =
+      std::any_of(m.messages.begin(), m.messages.end(), [](const ir::Message& msg) {
+        return msg.result && (msg.result->kind == ir::TypeRef::Kind::kMap ||
+                              msg.result->kind == ir::TypeRef::Kind::kArray);
+      });
+  std::vector<std::string> rpckit = {"descriptors/message.hpp"};
+  if (whole_containers) rpckit.insert(rpckit.begin(), "codec/codec.hpp");
   open_file(p, m,
             {.standard = {"array", "chrono", "cstdint", "string_view"},
              .module = {"constants.hpp", "types.hpp"},
-             .rpckit = {"descriptors/message.hpp"}});
+             .rpckit = rpckit});
   p.print("enum class Role : std::uint8_t {");
   for (std::size_t i = 0; i < m.roles.size(); ++i) {
     p.print(i == 0 ? " $r$" : ", $r$", {{"r", m.role_enumerators[i]}});

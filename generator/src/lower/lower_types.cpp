@@ -44,6 +44,20 @@ void Lowerer::declare_file(const Node& file, bool root_is_type) {
 
 // Claims a C++ type name for the declaration at `n`; two declarations never share one.
 void Lowerer::reserve_name(const Node& n, const std::string& name) {
+  // What the generator itself declares in the module's namespace.
+  std::vector<std::string> own = {"Role", "Protocol"};
+  for (const std::string& role : module_.roles) {
+    own.push_back(pascal_case(role) + "Handler");
+    own.push_back(pascal_case(role) + "Client");
+    for (const std::string& to : module_.roles) {
+      if (to != role) own.push_back(pascal_case(role) + "To" + pascal_case(to));
+    }
+  }
+  if (std::find(own.begin(), own.end(), name) != own.end()) {
+    n.fail("type name \"" + name + "\" is a name the generated code declares itself (the " +
+           "role enum, the protocol traits, a dispatch table or a role surface): give the " +
+           "type another title");
+  }
   if (auto it = names_.find(name); it != names_.end()) {
     n.fail("type name \"" + name + "\" is already used by " + it->second);
   }

@@ -99,6 +99,18 @@ void decode(const nlohmann::json& j, Nullable<T>& out, DecodePath& path) {
   out = std::move(value);
 }
 
+template <class T>
+void encode_into(nlohmann::json& j, const std::vector<T>& values) {
+  j = nlohmann::json::array();
+  for (const T& value : values) encode_into(j.emplace_back(), value);
+}
+
+template <class T>
+void encode_into(nlohmann::json& j, const std::map<std::string, T>& members) {
+  j = nlohmann::json::object();
+  for (const auto& [key, value] : members) encode_into(j[key], value);
+}
+
 // ---- object members ---------------------------------------------------------------------
 
 // Missing members are reported at the member's own path: "params.channel.login: missing

@@ -5,11 +5,12 @@
 // need, so their public headers stay light: generated to_json/decode are declared out of
 // line next to each type (found by ADL), the primitives' here.
 #include <cstddef>
+#include <map>
+#include <nlohmann/json_fwd.hpp>
 #include <span>
 #include <string>
 #include <string_view>
-
-#include <nlohmann/json_fwd.hpp>
+#include <vector>
 
 #include "rpckit/codec/decode_error.hpp"
 #include "rpckit/values/json_value.hpp"
@@ -37,6 +38,20 @@ inline void check_listed(bool known, std::string_view got,
 }
 
 bool is_null(const nlohmann::json& j) noexcept;
+
+// ---- containers as whole values ---------------------------------------------------------
+// A message whose params or result is itself a map or an array (MCP's tasks/result: an
+// object of any members). Defined in codec.hpp, which every generated types header includes;
+// declared here so that the templates below find them.
+
+template <class T>
+void decode(const nlohmann::json& j, std::vector<T>& out, DecodePath& path);
+template <class T>
+void decode(const nlohmann::json& j, std::map<std::string, T>& out, DecodePath& path);
+template <class T>
+void encode_into(nlohmann::json& j, const std::vector<T>& values);
+template <class T>
+void encode_into(nlohmann::json& j, const std::map<std::string, T>& members);
 
 // ---- any codec type ---------------------------------------------------------------------
 

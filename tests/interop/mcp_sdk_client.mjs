@@ -1,0 +1,117 @@
+#!/usr/bin/env node
+// interop.mcp_sdk_client: the official MCP TypeScript SDK's Client (@modelcontextprotocol/sdk,
+// pinned in package.json) drives the sample MCP server (examples/mcp/server) over its stdio
+// transport: negotiation, ping, the log level, every tool, resource and prompt the server
+// lists, and the errors the specification asks for. The SDK checks every result against its
+// own schemas (a structured tool result against the tool's outputSchema too), so a result it
+// returns is one it accepts.
+//
+//   node tests/interop/mcp_sdk_client.mjs <mcp-sample-server>
+//
+// Prints one line per check and "N passed, M failed"; exits 1 on a failure, 77 when the SDK is
+// not installed (`npm ci` at the repo root).
+import { createRequire } from "node:module";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
+const server = process.argv[2];
+if (!server) {
+  console.error("usage: mcp_sdk_client.mjs <mcp-sample-server>");
+  process.exit(2);
+}
+
+let Client, StdioClientTransport, McpError, CompleteResultSchema;
+try {
+  const require = createRequire(join(ROOT, "package.json"));
+  const sdk = (p) => require.resolve(`@modelcontextprotocol/sdk/${p}`);
+  ({ Client } = await import(sdk("client/index.js")));
+  ({ StdioClientTransport } = await import(sdk("client/stdio.js")));
+  ({ McpError, CompleteResultSchema } = await import(sdk("types.js")));
+} catch (e) {
+  console.error(`mcp_sdk_client: the MCP SDK is not installed (${e.code ?? e.message}): run npm ci`);
+  process.exit(77);
+}
+
+let passed = 0;
+let failed = 0;
+function check(name, ok, detail = "") {
+  if (ok) {
+    passed++;
+    console.log(`ok   ${name}`);
+  } else {
+    failed++;
+    console.log(`FAIL ${name}${detail ? `: ${detail}` : ""}`);
+  }
+}
+async function rejects(name, promise, code) {
+  try {
+    await promise;
+    check(name, false, "resolved");
+  } catch (e) {
+    check(name, e instanceof McpError && e.code === code, `${e.constructor.name} ${e.code} ${e.message}`);
+  }
+}
+
+const stderr = [];
+const transport = new StdioClientTransport({ command: server, args: [], stderr: "pipe" });
+transport.stderr?.on("data", (d) => stderr.push(String(d)));
+const client = new Client({ name: "rpckit-interop", version: "1.0.0" }, { capabilities: {} });
+const timer = setTimeout(() => {
+  console.log("FAIL timed out");
+  process.exit(1);
+}, 30000);
+
+try {
+  await client.connect(transport);
+  check("initialize: server info", client.getServerVersion()?.name === "rpckit-mcp-sample");
+  const caps = client.getServerCapabilities() ?? {};
+  check("initialize: capabilities", !!caps.tools && !!caps.resources && !!caps.prompts && !!caps.logging,
+        JSON.stringify(caps));
+  check("initialize: instructions", typeof client.getInstructions() === "string");
+
+  check("ping", JSON.stringify(await client.ping()) === "{}");
+  check("logging/setLevel", JSON.stringify(await client.setLoggingLevel("debug")) === "{}");
+
+  const { tools } = await client.listTools();
+  check("tools/list", tools.map((t) => t.name).join(",") === "add,echo", JSON.stringify(tools));
+  const add = tools.find((t) => t.name === "add");
+  check("tools/list: add's input schema", add?.inputSchema?.type === "object" &&
+        add.inputSchema.required?.join(",") === "a,b");
+  const sum = await client.callTool({ name: "add", arguments: { a: 2, b: 3.5 } });
+  check("tools/call add: structured", sum.structuredContent?.sum === 5.5, JSON.stringify(sum));
+  check("tools/call add: text", sum.content?.[0]?.type === "text" && sum.content[0].text === "5.5");
+  const echo = await client.callTool({ name: "echo", arguments: { text: "héllo\n\"x\"" } });
+  check("tools/call echo", echo.content?.[0]?.text === "héllo\n\"x\"", JSON.stringify(echo));
+  const bad = await client.callTool({ name: "echo", arguments: { text: 5 } });
+  check("tools/call with bad arguments: a tool error", bad.isError === true, JSON.stringify(bad));
+  await rejects("tools/call of an unknown tool: -32602", client.callTool({ name: "nope" }), -32602);
+
+  const { resources } = await client.listResources();
+  check("resources/list", resources.length === 1 && resources[0].uri === "sample://readme");
+  for (const r of resources) {
+    const read = await client.readResource({ uri: r.uri });
+    check(`resources/read ${r.uri}`, read.contents?.[0]?.uri === r.uri &&
+          typeof read.contents[0].text === "string" && read.contents[0].text.length > 0);
+  }
+  await rejects("resources/read of an unknown uri: -32002", client.readResource({ uri: "sample://none" }), -32002);
+
+  const { prompts } = await client.listPrompts();
+  check("prompts/list", prompts.map((p) => p.name).join(",") === "greet");
+  const greet = await client.getPrompt({ name: "greet", arguments: { name: "Ada" } });
+  check("prompts/get greet", greet.messages?.[0]?.role === "user" &&
+        greet.messages[0].content?.text?.includes("Ada"), JSON.stringify(greet));
+  await rejects("prompts/get without its argument: -32602", client.getPrompt({ name: "greet" }), -32602);
+  await rejects("an unsupported method: -32601",
+                client.request({ method: "completion/complete", params: {
+                  ref: { type: "ref/prompt", name: "greet" }, argument: { name: "name", value: "A" } } },
+                  CompleteResultSchema), -32601);
+
+  await client.close();
+  check("close (the SDK closes stdin and waits for the exit)", true);
+} catch (e) {
+  check("session", false, `${e?.stack ?? e}\nserver stderr: ${stderr.join("")}`);
+}
+clearTimeout(timer);
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed === 0 && passed > 0 ? 0 : 1);
