@@ -66,6 +66,29 @@ TEST(ProtocolRules, ChangedKindIsBreaking) {
   EXPECT_EQ(r.changes[0].new_location, "messages/log.json#/x-kind");
 }
 
+TEST(ProtocolRules, AMessageNowSentBothWaysIsAdditiveForItsNewReceiver) {
+  SchemaCopy copy;
+  edit(copy, "messages/log.json",
+       [](J& d) { d["x-direction"] = J::parse(R"(["plugin_to_host", "host_to_plugin"])"); });
+  Report r = compare_with(copy);
+  EXPECT_THAT(rows(r), ElementsAre("additive | message.direction_added | host_to_plugin | plugin "
+                                   "| message log | now also sent host_to_plugin"));
+  EXPECT_EQ(r.changes[0].why, "an old plugin ignores it");
+  EXPECT_EQ(r.changes[0].new_location, "messages/log.json#/x-direction");
+  EXPECT_FALSE(r.fails());  // the old way is unchanged: its payloads compare equal
+}
+
+TEST(ProtocolRules, AMessageTurnedAroundIsBreaking) {
+  SchemaCopy copy;
+  edit(copy, "messages/log.json", [](J& d) { d["x-direction"] = "host_to_plugin"; });
+  Report r = compare_with(copy);
+  EXPECT_THAT(rows(r), ElementsAre("breaking | message.direction_changed | host_to_plugin | host "
+                                   "and plugin | message log | direction plugin_to_host -> "
+                                   "host_to_plugin"));
+  EXPECT_EQ(r.changes[0].why, "the old receiver sends it now, and the old sender receives it");
+  EXPECT_TRUE(r.fails());
+}
+
 TEST(ProtocolRules, ChangedGateIsBreaking) {
   SchemaCopy copy;
   edit(copy, "messages/notify.json",

@@ -21,13 +21,13 @@ if (!server) {
   process.exit(2);
 }
 
-let Client, StdioClientTransport, McpError, CompleteResultSchema;
+let Client, StdioClientTransport, McpError, CompleteResultSchema, LoggingMessageNotificationSchema;
 try {
   const require = createRequire(join(ROOT, "package.json"));
   const sdk = (p) => require.resolve(`@modelcontextprotocol/sdk/${p}`);
   ({ Client } = await import(sdk("client/index.js")));
   ({ StdioClientTransport } = await import(sdk("client/stdio.js")));
-  ({ McpError, CompleteResultSchema } = await import(sdk("types.js")));
+  ({ McpError, CompleteResultSchema, LoggingMessageNotificationSchema } = await import(sdk("types.js")));
 } catch (e) {
   console.error(`mcp_sdk_client: the MCP SDK is not installed (${e.code ?? e.message}): run npm ci`);
   process.exit(77);
@@ -57,6 +57,8 @@ const stderr = [];
 const transport = new StdioClientTransport({ command: server, args: [], stderr: "pipe" });
 transport.stderr?.on("data", (d) => stderr.push(String(d)));
 const client = new Client({ name: "rpckit-interop", version: "1.0.0" }, { capabilities: {} });
+const logs = [];
+client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => logs.push(n.params));
 const timer = setTimeout(() => {
   console.log("FAIL timed out");
   process.exit(1);
@@ -74,7 +76,8 @@ try {
   check("logging/setLevel", JSON.stringify(await client.setLoggingLevel("debug")) === "{}");
 
   const { tools } = await client.listTools();
-  check("tools/list", tools.map((t) => t.name).join(",") === "add,echo", JSON.stringify(tools));
+  check("tools/list", tools.map((t) => t.name).join(",") === "add,echo,count,ping_client",
+        JSON.stringify(tools));
   const add = tools.find((t) => t.name === "add");
   check("tools/list: add's input schema", add?.inputSchema?.type === "object" &&
         add.inputSchema.required?.join(",") === "a,b");
@@ -85,6 +88,31 @@ try {
   check("tools/call echo", echo.content?.[0]?.text === "héllo\n\"x\"", JSON.stringify(echo));
   const bad = await client.callTool({ name: "echo", arguments: { text: 5 } });
   check("tools/call with bad arguments: a tool error", bad.isError === true, JSON.stringify(bad));
+  // Progress as the SDK's transport parsed it (every message passes its JSON-RPC schema
+  // there). The SDK's onprogress callback is not the check: it runs its notification handlers
+  // a microtask late, after a response read in the same chunk has already removed the call's
+  // progress handler, so it sees only the notifications that came in earlier reads.
+  const wire = [];
+  const deliver = transport.onmessage;
+  transport.onmessage = (message, extra) => {
+    if (message.method === "notifications/progress") wire.push(message.params);
+    deliver(message, extra);
+  };
+  const delivered = [];
+  const counted = await client.callTool({ name: "count", arguments: { to: 3 } }, undefined,
+                                        { onprogress: (p) => delivered.push(`${p.progress}/${p.total}`) });
+  check("tools/call count", counted.content?.[0]?.text === "3", JSON.stringify(counted));
+  const steps = wire.map((p) => `${p.progress}/${p.total}`);
+  check("notifications/progress from the server, in order, with the call's token",
+        steps.join(",") === "1/3,2/3,3/3" && new Set(wire.map((p) => p.progressToken)).size === 1,
+        JSON.stringify(wire));
+  check("the SDK's onprogress saw a prefix of them", steps.slice(0, delivered.length).join(",") ===
+        delivered.join(","), JSON.stringify(delivered));
+  check("notifications/message from the server at the level set",
+        logs.some((l) => l.level === "info" && l.data === "counted to 3"), JSON.stringify(logs));
+  const pong = await client.callTool({ name: "ping_client" });
+  check("ping from the server, answered by the SDK client", pong.content?.[0]?.text === "pong",
+        JSON.stringify(pong));
   await rejects("tools/call of an unknown tool: -32602", client.callTool({ name: "nope" }), -32602);
 
   const { resources } = await client.listResources();

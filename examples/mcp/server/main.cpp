@@ -11,7 +11,7 @@
 int main() {
   try {
     rpckit::roles::PluginRole<mcp_sample::mcp::Protocol> role;
-    mcp_sample::SampleServer server;
+    mcp_sample::SampleServer server(role.client());
     mcp_sample::Peer peer;
     role.bind(server, peer);
     return role.run();

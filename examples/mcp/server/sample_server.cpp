@@ -1,13 +1,17 @@
 #include "sample_server.hpp"
 
+#include <chrono>
+#include <cstdint>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "mcp_2025_11_25/constants.hpp"
 #include "mcp_2025_11_25/errors.hpp"
+#include "rpckit/codec/codec.hpp"
 
 namespace mcp_sample {
 
@@ -33,11 +37,11 @@ std::map<std::string, rpckit::JsonValue> schema_of(const nlohmann::json& schema)
 
 // {"type": "object", "properties": ..., "required": ...}: a tool's input or output schema.
 template <class Schema>
-Schema object_schema(const nlohmann::json& properties, std::vector<std::string> required) {
+Schema object_schema(const nlohmann::json& properties, const std::vector<std::string>& required) {
   Schema s;
   s.properties.emplace();
   for (const auto& [name, schema] : properties.items()) (*s.properties)[name] = schema_of(schema);
-  s.required = std::move(required);
+  s.required = required;
   return s;
 }
 
@@ -88,7 +92,18 @@ mcp::ToolsListResult SampleServer::tools_list(Peer&, const mcp::ToolsListParams&
   echo.description = "Returns its text.";
   echo.inputSchema =
       object_schema<mcp::ToolInputSchema>({{"text", {{"type", "string"}}}}, {"text"});
-  r.tools = {add, echo};
+  mcp::Tool count;
+  count.name = "count";
+  count.description =
+      "Counts to `to` (at most 100), one notifications/progress per step when the call carries "
+      "a progress token, and logs the total.";
+  count.inputSchema = object_schema<mcp::ToolInputSchema>(
+      {{"to", {{"type", "integer"}, {"minimum", 1}, {"maximum", 100}}}}, {"to"});
+  mcp::Tool ping;
+  ping.name = "ping_client";
+  ping.description = "Pings the client (a request from the server) and says how it went.";
+  ping.inputSchema = object_schema<mcp::ToolInputSchema>(nlohmann::json::object(), {});
+  r.tools = {add, echo, count, ping};
   return r;
 }
 
@@ -113,8 +128,59 @@ mcp::ToolsCallResult SampleServer::tools_call(Peer&, const mcp::ToolsCallParams&
     r.content.push_back(text_block(text->get<std::string>()));
     return r;
   }
+  if (p.name == "count") return count(p);
+  if (p.name == "ping_client") return ping_client();
   // An unknown tool is a protocol error (tools spec, "Error Handling").
   throw mcp::make_error(mcp::ErrorCode::kInvalidParams, "unknown tool: " + p.name);
+}
+
+mcp::ToolsCallResult SampleServer::count(const mcp::ToolsCallParams& p) {
+  const nlohmann::json* to = argument(p, "to");
+  if (to == nullptr || !to->is_number_integer() || *to < 1 || *to > 100) {
+    return tool_error("count needs an integer to in [1, 100]");
+  }
+  const auto n = to->get<std::int64_t>();
+  // The caller asks for progress with _meta.progressToken (utilities/progress).
+  std::optional<mcp::ProgressToken> token;
+  if (p._meta) {
+    if (auto it = p._meta->find("progressToken"); it != p._meta->end()) {
+      mcp::ProgressToken t;
+      rpckit::codec::decode_from(it->second.get(), t, "params._meta.progressToken");
+      token = t;
+    }
+  }
+  for (std::int64_t i = 1; i <= n && token; ++i) {
+    mcp::NotificationsProgressParams progress;
+    progress.progressToken = *token;
+    progress.progress = static_cast<double>(i);
+    progress.total = static_cast<double>(n);
+    client_.notifications_progress(progress);
+  }
+  log(mcp::LoggingLevel::kInfo, "counted to " + std::to_string(n));
+  mcp::ToolsCallResult r;
+  r.content.push_back(text_block(std::to_string(n)));
+  return r;
+}
+
+mcp::ToolsCallResult SampleServer::ping_client() {
+  // A request to the client while this call waits for it: the role keeps reading, so the
+  // client's answer (and anything else it sends meanwhile) is served.
+  auto pong = client_.ping({}, std::chrono::seconds(10));
+  if (!pong.ok()) return tool_error("the client did not answer ping: " + pong.error().describe());
+  mcp::ToolsCallResult r;
+  r.content.push_back(text_block("pong"));
+  return r;
+}
+
+// notifications/message at `level`, when the client's logging/setLevel lets it through.
+void SampleServer::log(const mcp::LoggingLevel& level, const std::string& text) {
+  const mcp::LoggingLevel threshold = mcp::LoggingLevel::from_wire(log_level());
+  if (level.value() < threshold.value()) return;
+  mcp::NotificationsMessageParams message;
+  message.level = level;
+  message.logger = "mcp-sample-server";
+  message.data = nlohmann::json(text);
+  client_.notifications_message(message);
 }
 
 mcp::ResourcesListResult SampleServer::resources_list(Peer&, const mcp::ResourcesListParams&) {

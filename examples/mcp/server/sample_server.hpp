@@ -1,7 +1,9 @@
 #pragma once
-// The sample MCP server's handlers: two tools (add, echo), one text resource, one prompt and
-// the log level, over the generated ServerHandler. Everything on the wire (framing, ids,
-// errors, the lifecycle) is the generic plugin role's, driven by MCP's profile.
+// The sample MCP server's handlers over the generated ServerHandler: tools (add, echo; count,
+// which reports progress and logs; ping_client, which pings the client back), one text
+// resource, one prompt and the log level. Everything on the wire (framing, ids, errors, the
+// lifecycle) is the generic plugin role's, driven by MCP's profile; what the server sends the
+// client goes through the generated ClientClient.
 #include <mutex>
 #include <string>
 
@@ -15,6 +17,8 @@ struct Peer {};  // one client per server process: nothing to tell apart
 
 class SampleServer : public mcp::ServerHandler<Peer> {
  public:
+  explicit SampleServer(const mcp::ClientClient& client) : client_(client) {}
+
   mcp::InitializeResult initialize(Peer&, const mcp::InitializeParams& p) override;
   mcp::PingResult ping(Peer&, const mcp::PingParams&) override;
   mcp::ToolsListResult tools_list(Peer&, const mcp::ToolsListParams&) override;
@@ -28,6 +32,11 @@ class SampleServer : public mcp::ServerHandler<Peer> {
   std::string log_level() const;
 
  private:
+  mcp::ToolsCallResult count(const mcp::ToolsCallParams& p);
+  mcp::ToolsCallResult ping_client();
+  void log(const mcp::LoggingLevel& level, const std::string& text);
+
+  const mcp::ClientClient& client_;
   mutable std::mutex mutex_;
   std::string log_level_ = "info";
 };
