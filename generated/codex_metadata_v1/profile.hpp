@@ -34,7 +34,8 @@ struct Profile {
       .id_match = rpckit::IdMatch::kStringForm,
       .jsonrpc_optional = false,
       .blank_method_invalid = false,
-      .invalid_request_id_null = false};
+      .invalid_request_id_null = false,
+      .unknown_id_omitted = false};
   /// The data the runtime puts on the errors it makes itself ("error_data").
   static constexpr rpckit::ErrorReasons kErrorData = {};
   /// What each side does with input its peer should not have sent.

@@ -33,7 +33,8 @@ struct Profile {
       .id_match = rpckit::IdMatch::kExact,
       .jsonrpc_optional = false,
       .blank_method_invalid = true,
-      .invalid_request_id_null = true};
+      .invalid_request_id_null = true,
+      .unknown_id_omitted = false};
   /// The data the runtime puts on the errors it makes itself ("error_data").
   static constexpr rpckit::ErrorReasons kErrorData = {
       .member = "reason",

@@ -170,5 +170,29 @@ TEST(WireRulesEnvelope, InvalidRequestIdNullAnswersWithNullEvenWhenTheIdWasReada
   EXPECT_EQ(peer.handled_count(), 1);
 }
 
+// ---- unknown_id_omitted --------------------------------------------------------------------
+
+TEST(WireRulesEnvelope, UnknownIdOmittedLeavesOutOnlyAnIdThatCouldNotBeRead) {
+  WireRules rules;
+  rules.envelope.unknown_id_omitted = true;
+  rules.receive.not_json = OnNotJson::kAnswer;
+  RulesPeer peer = rules_peer(rules);
+  const std::string no_id = R"({"error":{"code":-32600,"message":"Invalid Request: )";
+  peer->send(R"({"jsonrpc":"2.0","id":null,"method":"echo","params":[1]})");
+  EXPECT_EQ(peer->next_body(), no_id + R"(id must be a string or an integer"},"jsonrpc":"2.0"})");
+  peer->send(R"({"jsonrpc":"2.0","id":{"a":1},"method":"echo"})");
+  EXPECT_EQ(peer->next_body(), no_id + R"(id must be a string or an integer"},"jsonrpc":"2.0"})");
+  peer->send("{not json");
+  const std::string parse_error = peer->next_body();
+  EXPECT_TRUE(parse_error.starts_with(R"({"error":{"code":-32700,)")) << parse_error;
+  EXPECT_EQ(parse_error.find("\"id\""), std::string::npos) << parse_error;
+  // A readable id is still echoed, on an error and on a result.
+  peer->send(R"({"jsonrpc":"2.0","id":5,"method":7})");
+  EXPECT_EQ(peer->next_body(), invalid("method must be a string", "5"));
+  peer->send(R"({"jsonrpc":"2.0","id":8,"method":"echo","params":[8]})");
+  EXPECT_EQ(peer->next_body(), R"({"id":8,"jsonrpc":"2.0","result":[8]})");
+  EXPECT_EQ(peer.handled_count(), 1);
+}
+
 }  // namespace
 }  // namespace rpckit::endpoint_test

@@ -533,6 +533,16 @@ const std::vector<DiagnosticCase>& cases() {
        },
        "protocol.json#/x-profile/lifecycle/handshake: expected a request to the spawned role "
        "(\"b\") only, got \"m\": a request a_to_b, b_to_a"},
+      {"ProfileUnknownIdNotAChoice", [](SchemaFiles& s) { profile(s)["unknown_id"] = "drop"; },
+       "protocol.json#/x-profile/unknown_id: expected one of \"null\", \"omit\", got \"drop\""},
+      {"ProfileUnknownIdOmittedWithNullIds",
+       [](SchemaFiles& s) {
+         J& p = profile(s);
+         p["unknown_id"] = "omit";
+         p["ids"]["accept"] = J::array({"string", "null"});
+       },
+       "protocol.json#/x-profile/unknown_id: \"omit\" cannot tell an unknown id from a null one: "
+       "ids.accept takes null"},
       {"ProfileWithoutHandshake", [](SchemaFiles& s) { profile(s)["lifecycle"] = J::object(); },
        "protocol.json#/x-profile/lifecycle: missing \"handshake\""},
       {"ProfileStopsOnNotArray", [](SchemaFiles& s) { profile(s)["stops_on"] = "exit"; },

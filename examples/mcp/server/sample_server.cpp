@@ -1,6 +1,7 @@
 #include "sample_server.hpp"
 
 #include <chrono>
+#include <cmath>
 #include <cstdint>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -115,6 +116,8 @@ mcp::ToolsCallResult SampleServer::tools_call(Peer&, const mcp::ToolsCallParams&
       return tool_error("add needs numbers a and b");
     }
     const double sum = a->get<double>() + b->get<double>();
+    // The output schema promises a number: an overflow is the tool's failure, not a null sum.
+    if (!std::isfinite(sum)) return tool_error("the sum of a and b is not a finite number");
     mcp::ToolsCallResult r;
     r.content.push_back(text_block(nlohmann::json(sum).dump()));
     r.structuredContent.emplace();

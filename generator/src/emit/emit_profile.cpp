@@ -33,10 +33,11 @@ std::string literal(const std::string& text) {
 constexpr const char* kIndent = "\n      ";
 
 std::string envelope(const ir::Profile& p) {
-  return std::string("{") + kIndent + ".id_match = rpckit::IdMatch::" + p.id_match + "," +
-         kIndent + ".jsonrpc_optional = " + flag(p.jsonrpc_optional) + "," + kIndent +
+  return std::string("{") + kIndent + ".id_match = rpckit::IdMatch::" + p.id_match + "," + kIndent +
+         ".jsonrpc_optional = " + flag(p.jsonrpc_optional) + "," + kIndent +
          ".blank_method_invalid = " + flag(p.blank_method_invalid) + "," + kIndent +
-         ".invalid_request_id_null = " + flag(p.invalid_request_id_null) + "}";
+         ".invalid_request_id_null = " + flag(p.invalid_request_id_null) + "," + kIndent +
+         ".unknown_id_omitted = " + flag(p.unknown_id_omitted) + "}";
 }
 
 std::string error_data(const ir::Profile& p) {

@@ -96,7 +96,8 @@ void dump_profile(std::ostream& out, const ir::Profile& p) {
   out << "profile envelope id-match " << p.id_match << " jsonrpc "
       << (p.jsonrpc_optional ? "optional" : "required") << " blank-method "
       << (p.blank_method_invalid ? "invalid" : "valid") << " invalid-request-id "
-      << (p.invalid_request_id_null ? "null" : "echo") << " line-breaks "
+      << (p.invalid_request_id_null ? "null" : "echo") << " unknown-id "
+      << (p.unknown_id_omitted ? "omit" : "null") << " line-breaks "
       << (p.split_on_cr ? "any" : "lf") << "\n";
   if (!p.error_data_member.empty()) {
     out << "profile error-data " << p.error_data_member;

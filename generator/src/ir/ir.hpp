@@ -214,6 +214,7 @@ struct Profile {
   bool jsonrpc_optional = false;
   bool blank_method_invalid = false;
   bool invalid_request_id_null = false;
+  bool unknown_id_omitted = false;  // "unknown_id": "omit"
   bool split_on_cr = false;  // NDJSON lines end at a lone CR too
   // "error_data": the member, and the reason per runtime error in the order of
   // rpckit::ErrorReasons (parse_error, batch, invalid_request, method_not_found,

@@ -16,12 +16,12 @@ namespace rpckit::gen {
 
 namespace {
 
-constexpr std::array<std::string_view, 21> kProfileKeys = {
-    "framing",        "max_frame_bytes", "max_json_depth", "ids",          "spawned",
-    "lifecycle",      "grant",           "error_objects",  "stops_on",     "timings",
+constexpr std::array<std::string_view, 22> kProfileKeys = {
+    "framing",        "max_frame_bytes", "max_json_depth",     "ids",         "spawned",
+    "lifecycle",      "grant",           "error_objects",      "stops_on",    "timings",
     "jsonrpc_member", "blank_method",    "invalid_request_id", "line_breaks", "error_data",
-    "not_json",       "oversize",        "stray_response", "output_cap",   "after_shutdown",
-    "stop"};
+    "not_json",       "oversize",        "stray_response",     "output_cap",  "after_shutdown",
+    "stop",           "unknown_id"};
 constexpr std::array<std::string_view, 5> kLifecycle = {"handshake", "handshake_done",
                                                         "health_check", "shutdown", "exit"};
 

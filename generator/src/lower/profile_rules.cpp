@@ -130,6 +130,14 @@ void lower_wire_rules(const Node& profile, const ir::Module& m, ir::Profile& p) 
   if (profile.has("invalid_request_id")) {
     p.invalid_request_id_null = one_of(profile.child("invalid_request_id"), {"echo", "null"}) == 1;
   }
+  if (profile.has("unknown_id")) {
+    Node n = profile.child("unknown_id");
+    p.unknown_id_omitted = one_of(n, {"null", "omit"}) == 1;
+    if (p.unknown_id_omitted &&
+        std::find(p.ids_accepted.begin(), p.ids_accepted.end(), "kNull") != p.ids_accepted.end()) {
+      n.fail("\"omit\" cannot tell an unknown id from a null one: ids.accept takes null");
+    }
+  }
   if (profile.has("line_breaks")) {
     Node n = profile.child("line_breaks");
     p.split_on_cr = one_of(n, {"lf", "any"}) == 1;

@@ -15,11 +15,14 @@
 namespace rpckit {
 namespace {
 
-std::string response_frame(const nlohmann::json& id, bool is_error, const nlohmann::json& value) {
+// `omit_null_id`: an unknown (null) id is left out rather than written as null.
+std::string response_frame(const nlohmann::json& id, bool is_error, const nlohmann::json& value,
+                           bool omit_null_id) {
   constexpr auto kReplace = nlohmann::json::error_handler_t::replace;
   std::string frame = "{";
   if (is_error) frame += "\"error\":" + value.dump(-1, ' ', false, kReplace) + ",";
-  frame += "\"id\":" + id.dump(-1, ' ', false, kReplace) + ",\"jsonrpc\":\"2.0\"";
+  if (!(omit_null_id && id.is_null())) frame += "\"id\":" + id.dump(-1, ' ', false, kReplace) + ",";
+  frame += "\"jsonrpc\":\"2.0\"";
   if (!is_error) frame += ",\"result\":" + value.dump(-1, ' ', false, kReplace);
   frame += '}';
   return frame;
@@ -229,7 +232,8 @@ bool Endpoint::respond(const nlohmann::json& id, const std::string& method,
   if (error != nullptr) {
     sent = send_error(id, with_reason(*error));
   } else {
-    sent = send_text(response_frame(id, false, result != nullptr ? *result : nlohmann::json()));
+    sent = send_text(response_frame(id, false, result != nullptr ? *result : nlohmann::json(),
+                                    options_.rules.envelope.unknown_id_omitted));
   }
   // Exactly one response, even when that one could not be written (e.g. a result over the
   // frame limit): a short internal error takes its place.
@@ -255,7 +259,8 @@ CallResult Endpoint::resolve(std::string_view method, const detail::PendingCall&
 }
 
 bool Endpoint::send_error(const nlohmann::json& id, const RpcError& error) {
-  return send_text(response_frame(id, true, error.to_json()));
+  return send_text(
+      response_frame(id, true, error.to_json(), options_.rules.envelope.unknown_id_omitted));
 }
 
 RpcError Endpoint::with_reason(const RpcError& error, bool batch) const {

@@ -55,6 +55,9 @@ struct EnvelopeRules {
   bool jsonrpc_optional = false;      // a message without "jsonrpc" is still taken (logged once)
   bool blank_method_invalid = false;  // a method of only white space is an invalid request
   bool invalid_request_id_null = false;  // -32600 always answers with id null, never the id
+  // An answer whose request id could not be read (a parse error, a batch, an unusable id)
+  // carries no "id" member at all (MCP), instead of JSON-RPC's "id": null.
+  bool unknown_id_omitted = false;
 };
 
 // The `data` the runtime puts on the errors it makes itself ("error_data"): an object with one
