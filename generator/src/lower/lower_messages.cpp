@@ -83,13 +83,13 @@ void Lowerer::lower_surfaces() {
   for (const std::string& from : module_.roles) {
     for (const std::string& to : module_.roles) {
       if (from != to && receives(from, to)) {
-        module_.directions.push_back({from, to, pascal_case(from) + "To" + pascal_case(to)});
+        module_.directions.push_back({from, to, direction_name(from, to)});
       }
     }
   }
   for (const std::string& role : module_.roles) {
     if (receives("", role)) {
-      module_.surfaces.push_back({role, pascal_case(role) + "Handler", pascal_case(role) + "Client"});
+      module_.surfaces.push_back({role, handler_name(role), client_name(role)});
     }
   }
 }

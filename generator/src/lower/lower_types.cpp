@@ -45,15 +45,14 @@ void Lowerer::declare_file(const Node& file, bool root_is_type) {
 // Claims a C++ type name for the declaration at `n`; two declarations never share one.
 void Lowerer::reserve_name(const Node& n, const std::string& name) {
   // What the generator itself declares in the module's namespace.
-  std::vector<std::string> own = {"Role", "Protocol"};
+  bool own = name == "Role" || name == "Protocol";
   for (const std::string& role : module_.roles) {
-    own.push_back(pascal_case(role) + "Handler");
-    own.push_back(pascal_case(role) + "Client");
+    own = own || name == handler_name(role) || name == client_name(role);
     for (const std::string& to : module_.roles) {
-      if (to != role) own.push_back(pascal_case(role) + "To" + pascal_case(to));
+      own = own || (to != role && name == direction_name(role, to));
     }
   }
-  if (std::find(own.begin(), own.end(), name) != own.end()) {
+  if (own) {
     n.fail("type name \"" + name + "\" is a name the generated code declares itself (the " +
            "role enum, the protocol traits, a dispatch table or a role surface): give the " +
            "type another title");

@@ -68,4 +68,12 @@ std::string snake_case(std::string_view pascal) {
   return out;
 }
 
+std::string direction_name(std::string_view from, std::string_view to) {
+  return pascal_case(from) + "To" + pascal_case(to);
+}
+
+std::string handler_name(std::string_view role) { return pascal_case(role) + "Handler"; }
+
+std::string client_name(std::string_view role) { return pascal_case(role) + "Client"; }
+
 }  // namespace rpckit::gen

@@ -17,4 +17,10 @@ std::string member_name(std::string_view wire);
 std::string snake_case(std::string_view pascal);
 bool is_cpp_keyword(std::string_view word);
 
+// What the generator declares per role in a module's namespace: a direction's dispatch table
+// ("host", "plugin" -> "HostToPlugin") and a role's surfaces ("HostHandler", "HostClient").
+std::string direction_name(std::string_view from, std::string_view to);
+std::string handler_name(std::string_view role);
+std::string client_name(std::string_view role);
+
 }  // namespace rpckit::gen
