@@ -35,6 +35,8 @@ struct Profile {
       .blank_method_invalid = true,
       .invalid_request_id_null = true,
       .unknown_id_omitted = false};
+  /// How a peer cancels a request ("cancel"; no method: it cannot).
+  static constexpr rpckit::CancelRules kCancel = {};
   /// The data the runtime puts on the errors it makes itself ("error_data").
   static constexpr rpckit::ErrorReasons kErrorData = {
       .member = "reason",

@@ -36,6 +36,8 @@ struct Profile {
       .blank_method_invalid = false,
       .invalid_request_id_null = false,
       .unknown_id_omitted = false};
+  /// How a peer cancels a request ("cancel"; no method: it cannot).
+  static constexpr rpckit::CancelRules kCancel = {};
   /// The data the runtime puts on the errors it makes itself ("error_data").
   static constexpr rpckit::ErrorReasons kErrorData = {};
   /// What each side does with input its peer should not have sent.

@@ -102,6 +102,21 @@ J& exchange(SchemaFiles& s) {
                    "ends": "stdin_eof", "timings": {"invoke": "timeout_ms"}})");
   return x;
 }
+// Gives the base schema a valid profile and a notification "c" whose params a "cancel" key
+// may name ({requestId: string, why: integer, flag: boolean}), and returns the profile's "cancel",
+// to be broken by a case.
+J& cancel(SchemaFiles& s) {
+  s.json["messages/c.json"] = J::parse(R"({
+    "x-kind": "notification", "x-direction": "a_to_b", "type": "object",
+    "properties": {"method": {"const": "c"}, "params": {"$ref": "#/definitions/CParams"}},
+    "definitions": {"CParams": {"type": "object", "properties": {
+      "requestId": {"type": "string"}, "why": {"type": "integer"}, "flag": {"type": "boolean"}}}}
+  })");
+  s["protocol.json"]["x-messages"].push_back("messages/c.json");
+  J& c = profile(s)["cancel"];
+  c = J::parse(R"({"notification": "c", "id_member": "requestId"})");
+  return c;
+}
 J& prop(SchemaFiles& s, const char* name) { return s["protocol.json"]["properties"][name]; }
 
 const std::vector<DiagnosticCase>& cases() {
@@ -543,6 +558,27 @@ const std::vector<DiagnosticCase>& cases() {
        },
        "protocol.json#/x-profile/unknown_id: \"omit\" cannot tell an unknown id from a null one: "
        "ids.accept takes null"},
+      {"CancelUnknownKey", [](SchemaFiles& s) { cancel(s)["when"] = "always"; },
+       "protocol.json#/x-profile/cancel/when: unknown cancel key"},
+      {"CancelByARequest", [](SchemaFiles& s) { cancel(s)["notification"] = "m"; },
+       "protocol.json#/x-profile/cancel/notification: \"m\" is a request: a cancel is a "
+       "notification"},
+      {"CancelByNoMessage", [](SchemaFiles& s) { cancel(s)["notification"] = "nope"; },
+       "protocol.json#/x-profile/cancel/notification: \"nope\" is not a message of the protocol "
+       "(\"m\", \"c\")"},
+      {"CancelIdMemberNotInParams", [](SchemaFiles& s) { cancel(s)["id_member"] = "id"; },
+       "protocol.json#/x-profile/cancel/id_member: \"id\" is not a member of the params of "
+       "\"c\" (\"requestId\", \"why\", \"flag\")"},
+      {"CancelNotAnObject", [](SchemaFiles& s) { cancel(s) = "c"; },
+       "protocol.json#/x-profile/cancel: expected {notification, id_member, reason_member, "
+       "on_timeout}, got \"c\""},
+      {"CancelIdMemberNotAnId", [](SchemaFiles& s) { cancel(s)["id_member"] = "flag"; },
+       "protocol.json#/x-profile/cancel/id_member: \"flag\" cannot hold a request id"},
+      {"CancelReasonNotAString", [](SchemaFiles& s) { cancel(s)["reason_member"] = "why"; },
+       "protocol.json#/x-profile/cancel/reason_member: expected a string member"},
+      {"CancelOnTimeoutNotAChoice", [](SchemaFiles& s) { cancel(s)["on_timeout"] = "always"; },
+       "protocol.json#/x-profile/cancel/on_timeout: expected one of \"nothing\", \"cancel\", "
+       "got \"always\""},
       {"ProfileWithoutHandshake", [](SchemaFiles& s) { profile(s)["lifecycle"] = J::object(); },
        "protocol.json#/x-profile/lifecycle: missing \"handshake\""},
       {"ProfileStopsOnNotArray", [](SchemaFiles& s) { profile(s)["stops_on"] = "exit"; },

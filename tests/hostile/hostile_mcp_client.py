@@ -29,6 +29,8 @@ What the profile and the runtime say, as checked here:
 - Ids: integer or string accepted, an answer's id equals its request's in kind and value.
 - The lifecycle is not enforced by the plugin role (README item 4): requests before
   initialize are served, a second initialize is answered again.
+- notifications/cancelled (the profile's cancel): the request it names, running or queued, is
+  stopped and never answered; one naming nothing in flight is ignored; initialize never is.
 - The server stops at stdin EOF with code 0; a stream that ends inside a line is a broken
   stream (code 1, PluginSession::run).
 """
@@ -790,6 +792,78 @@ def server_ping_wrong_id(c):
     c.ping("after ping_client")
 
 
+def cancellation(c):
+    """notifications/cancelled (the profile's cancel): a long count cancelled after two
+    progress steps stops at the step it is on (it logs where) and is never answered; a request
+    queued behind it and cancelled is never run nor answered; cancels of what is not in flight
+    (never sent, answered already, the other id kind, malformed, a 1 MiB reason, twice) are
+    ignored; 20,000 cancels of other ids leave a running count alone; initialize cannot be
+    cancelled."""
+    def quiet_request(method, params):
+        """A request whose answer this client must never get: not announced, so an answer
+        would be a stray (check_answers); returns its id (JSON text)."""
+        rid = c.server.fresh_id()
+        c.wire.write_frame(request_text(rid, method, params))
+        return rid
+
+    def cancelled_log(rid_reason):
+        return c.server.wait_sent(lambda m, i, p: m == "notifications/message" and isinstance(
+            p, dict) and str(p.get("data", "")).startswith("count cancelled") and str(
+                p.get("data", "")).endswith(rid_reason))
+
+    def progress_of(token, n):
+        return c.server.wait_sent(lambda m, i, p: m == "notifications/progress" and isinstance(
+            p, dict) and p.get("progressToken") == token and p.get("progress") == n)
+
+    c.request("logging/setLevel info", "logging/setLevel", {"level": "info"})
+    long_count = {"name": "count", "arguments": {"to": 100, "delay_ms": 50},
+                  "_meta": {"progressToken": "long"}}
+    running = quiet_request("tools/call", long_count)
+    if not c.check("the long count reports progress", progress_of("long", 2) is not None):
+        return
+    queued = quiet_request("tools/call", {"name": "echo", "arguments": {"text": "queued"}})
+    c.notify("notifications/cancelled", {"requestId": queued, "reason": "not wanted"})
+    c.notify("notifications/cancelled", {"requestId": running, "reason": "stop counting"})
+    logged = cancelled_log("stop counting")
+    c.check("the long count stops and logs where", logged is not None, logged)
+    c.ping("after the cancels")
+    c.check("no answer to the cancelled count", not c.server.arrived(json.dumps(running)))
+    c.check("no answer to the cancelled queued echo", not c.server.arrived(json.dumps(queued)))
+    steps = [m for m in c.server.sent_so_far() if m[0] == "notifications/progress" and
+             isinstance(m[2], dict) and m[2].get("progressToken") == "long"]
+    c.check("the count stopped well before 100 steps (%d)" % len(steps), len(steps) < 100,
+            len(steps))
+
+    answered = c.server.fresh_id()
+    c.request("a request answered", "ping", {}, rid=answered)
+    for params in ({"requestId": 424242}, {"requestId": answered}, {"requestId": str(answered)},
+                   {"requestId": None}, {"requestId": [answered]}, {"requestId": {"id": 1}},
+                   {"requestId": 1.5}, {}, {"reason": "no id"},
+                   {"requestId": 7, "reason": "r" * MIB}, {"requestId": 7, "reason": 7}):
+        c.notify("notifications/cancelled", params)
+    c.notify("notifications/cancelled")
+    c.wire.write_frame('{"jsonrpc":"2.0","method":"notifications/cancelled","params":[1]}')
+    c.ping("after cancels of nothing")
+
+    kept = c.send_request("tools/call", {"name": "count", "arguments": {"to": 10, "delay_ms": 20}})
+    others = json.loads(kept) + 1
+    c.wire.write_raw(b"".join(
+        b'{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":%d}}\n'
+        % (others + i) for i in range(20000)))
+    got = wait_answer(c, kept, "a count beside 20,000 cancels of other ids")
+    c.check("a count beside 20,000 cancels of other ids runs to its end",
+            got is not None and (got.get("result") or {}).get("content", [{}])[0].get("text")
+            == "10", got)
+
+    init = c.send_request("initialize", {
+        "protocolVersion": PROTOCOL_VERSION, "capabilities": {},
+        "clientInfo": {"name": "hostile-mcp-client", "version": "0.0.1"}})
+    c.notify("notifications/cancelled", {"requestId": json.loads(init)})
+    got = wait_answer(c, init, "initialize, cancelled")
+    c.check("initialize is answered though cancelled (MUST NOT be cancelled)",
+            got is not None and "result" in got, got)
+
+
 def eof_mid_line(c):
     """stdin closed after 8 MiB of a line without its newline: the stream ended inside a line,
     a broken stream by PluginSession::run (exit 1), left at once, nothing answered."""
@@ -858,6 +932,7 @@ CASES = {
     "bad-params": bad_params,
     "ids": ids,
     "lifecycle": lifecycle,
+    "cancellation": cancellation,
     "unanswered-server-ping": unanswered_server_ping,
     "server-ping-wrong-id": server_ping_wrong_id,
     "eof-mid-line": eof_mid_line,

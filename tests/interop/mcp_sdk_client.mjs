@@ -59,10 +59,74 @@ transport.stderr?.on("data", (d) => stderr.push(String(d)));
 const client = new Client({ name: "rpckit-interop", version: "1.0.0" }, { capabilities: {} });
 const logs = [];
 client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => logs.push(n.params));
+// Resolves once `predicate()` holds (polled), or after `ms` with false.
+async function until(predicate, ms) {
+  for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 20))) {
+    if (predicate()) return true;
+  }
+  return predicate();
+}
+
+// The long tool cancelled twice, as the SDK cancels: by the caller's AbortSignal once two
+// progress steps have come, and by the SDK's own request timeout. Each time the SDK sends
+// notifications/cancelled for the call's id; the server must stop the tool at the step it is
+// on (it logs where) and send no response for that id (utilities/cancellation).
+async function cancellation() {
+  const sent = [];
+  const send = transport.send.bind(transport);
+  transport.send = (message, options) => {
+    sent.push(message);
+    return send(message, options);
+  };
+  const answered = new Set();
+  let onProgress = () => {};
+  const deliver = transport.onmessage;
+  transport.onmessage = (message, extra) => {
+    if (message.id !== undefined && (message.result !== undefined || message.error !== undefined)) {
+      answered.add(message.id);
+    }
+    if (message.method === "notifications/progress") onProgress(message.params);
+    deliver(message, extra);
+  };
+  const callId = () => sent.filter((m) => m.method === "tools/call").at(-1)?.id;
+  const cancelOf = (id) => sent.find((m) => m.method === "notifications/cancelled" &&
+                                           m.params?.requestId === id);
+  const stopped = (reason) => logs.find((l) => typeof l.data === "string" &&
+                                             l.data.startsWith("count cancelled") && l.data.endsWith(reason));
+  for (const how of ["abort", "timeout"]) {
+    const abort = new AbortController();
+    let steps = 0;
+    onProgress = () => { if (++steps === 2 && how === "abort") abort.abort("enough counting"); };
+    const options = how === "abort" ? { signal: abort.signal } : { timeout: 400 };
+    let outcome = "resolved";
+    try {
+      await client.callTool({ name: "count", arguments: { to: 50, delay_ms: 100 } }, undefined,
+                            { ...options, onprogress: () => {} });
+    } catch (e) {
+      outcome = `${e.constructor.name} ${e.code ?? ""} ${e.message}`;
+    }
+    const id = callId();
+    const cancel = cancelOf(id);
+    check(`cancellation by ${how}: the SDK gives up on the call and sends notifications/cancelled`,
+          outcome !== "resolved" && cancel !== undefined, `${outcome}; sent ${JSON.stringify(cancel)}`);
+    const reason = cancel?.params?.reason ?? "(none)";
+    const logged = await until(() => stopped(reason) !== undefined, 10000);
+    const at = /before step (\d+) of 50/.exec(stopped(reason)?.data ?? "")?.[1];
+    check(`cancellation by ${how}: the tool stops at the step it is on and logs the reason`,
+          logged && Number(at) < 50 && steps < 50, `${JSON.stringify(logs.at(-1))}; ${steps} steps`);
+    // A round trip after the tool has stopped: an answer to the cancelled call would be here.
+    await client.ping();
+    check(`cancellation by ${how}: no response to the cancelled call`, !answered.has(id),
+          `a response for id ${id}`);
+  }
+  transport.send = send;
+  transport.onmessage = deliver;
+}
+
 const timer = setTimeout(() => {
   console.log("FAIL timed out");
   process.exit(1);
-}, 30000);
+}, 60000);
 
 try {
   await client.connect(transport);
@@ -110,6 +174,7 @@ try {
         delivered.join(","), JSON.stringify(delivered));
   check("notifications/message from the server at the level set",
         logs.some((l) => l.level === "info" && l.data === "counted to 3"), JSON.stringify(logs));
+  await cancellation();
   const pong = await client.callTool({ name: "ping_client" });
   check("ping from the server, answered by the SDK client", pong.content?.[0]?.text === "pong",
         JSON.stringify(pong));

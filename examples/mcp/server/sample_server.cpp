@@ -13,6 +13,7 @@
 #include "mcp_2025_11_25/constants.hpp"
 #include "mcp_2025_11_25/errors.hpp"
 #include "rpckit/codec/codec.hpp"
+#include "rpckit/endpoint/cancellation.hpp"
 
 namespace mcp_sample {
 
@@ -96,10 +97,14 @@ mcp::ToolsListResult SampleServer::tools_list(Peer&, const mcp::ToolsListParams&
   mcp::Tool count;
   count.name = "count";
   count.description =
-      "Counts to `to` (at most 100), one notifications/progress per step when the call carries "
-      "a progress token, and logs the total.";
+      "Counts to `to` (at most 100), pausing `delay_ms` before each step (default 0), one "
+      "notifications/progress per step when the call carries a progress token, and logs the "
+      "total. Cancelled (notifications/cancelled), it stops at the step it is on and logs "
+      "where.";
   count.inputSchema = object_schema<mcp::ToolInputSchema>(
-      {{"to", {{"type", "integer"}, {"minimum", 1}, {"maximum", 100}}}}, {"to"});
+      {{"to", {{"type", "integer"}, {"minimum", 1}, {"maximum", 100}}},
+       {"delay_ms", {{"type", "integer"}, {"minimum", 0}, {"maximum", 1000}}}},
+      {"to"});
   mcp::Tool ping;
   ping.name = "ping_client";
   ping.description = "Pings the client (a request from the server) and says how it went.";
@@ -143,6 +148,11 @@ mcp::ToolsCallResult SampleServer::count(const mcp::ToolsCallParams& p) {
     return tool_error("count needs an integer to in [1, 100]");
   }
   const auto n = to->get<std::int64_t>();
+  const nlohmann::json* delay = argument(p, "delay_ms");
+  if (delay != nullptr && (!delay->is_number_integer() || *delay < 0 || *delay > 1000)) {
+    return tool_error("count's delay_ms is an integer in [0, 1000]");
+  }
+  const std::chrono::milliseconds pause(delay != nullptr ? delay->get<std::int64_t>() : 0);
   // The caller asks for progress with _meta.progressToken (utilities/progress).
   std::optional<mcp::ProgressToken> token;
   if (p._meta) {
@@ -152,7 +162,15 @@ mcp::ToolsCallResult SampleServer::count(const mcp::ToolsCallParams& p) {
       token = t;
     }
   }
-  for (std::int64_t i = 1; i <= n && token; ++i) {
+  for (std::int64_t i = 1; i <= n; ++i) {
+    // The client's notifications/cancelled is read while this runs, and wakes the pause.
+    if (rpckit::this_request::wait_cancelled_for(pause)) {
+      const std::string reason = rpckit::this_request::cancellation()->reason();
+      log(mcp::LoggingLevel::kInfo, "count cancelled before step " + std::to_string(i) + " of " +
+                                        std::to_string(n) + (reason.empty() ? "" : ": " + reason));
+      return tool_error("cancelled");  // not sent: the client no longer waits for it
+    }
+    if (!token) continue;
     mcp::NotificationsProgressParams progress;
     progress.progressToken = *token;
     progress.progress = static_cast<double>(i);

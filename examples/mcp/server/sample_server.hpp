@@ -1,9 +1,9 @@
 #pragma once
 // The sample MCP server's handlers over the generated ServerHandler: tools (add, echo; count,
-// which reports progress and logs; ping_client, which pings the client back), one text
-// resource, one prompt and the log level. Everything on the wire (framing, ids, errors, the
-// lifecycle) is the generic plugin role's, driven by MCP's profile; what the server sends the
-// client goes through the generated ClientClient.
+// which reports progress, logs and stops when the client cancels it; ping_client, which pings
+// the client back), one text resource, one prompt and the log level. Everything on the wire
+// (framing, ids, errors, the lifecycle, cancellation) is the generic plugin role's, driven by
+// MCP's profile; what the server sends the client goes through the generated ClientClient.
 #include <mutex>
 #include <string>
 

@@ -40,6 +40,16 @@ std::string envelope(const ir::Profile& p) {
          ".unknown_id_omitted = " + flag(p.unknown_id_omitted) + "}";
 }
 
+std::string cancel(const ir::Profile& p) {
+  const ir::Profile::Cancel& c = p.cancel;
+  if (c.method.empty()) return "{}";
+  return std::string("{") + kIndent + ".method = " + literal(c.method) + "," + kIndent +
+         ".id_member = " + literal(c.id_member) + "," + kIndent +
+         ".reason_member = " + literal(c.reason_member) + "," + kIndent +
+         ".on_timeout = " + flag(c.on_timeout) + "," + kIndent +
+         ".uncancellable = " + literal(c.uncancellable) + "}";
+}
+
 std::string error_data(const ir::Profile& p) {
   if (p.error_data_member.empty()) return "{}";
   static constexpr std::array<const char*, 6> kFields = {
@@ -117,7 +127,8 @@ std::string emit_profile_header(const ir::Module& m) {
       "/// How the protocol travels and lives (protocol.json \"x-profile\"): what the generic\n"
       "/// roles read. Lifecycle messages the protocol does not have are rpckit::NoMessage.\n"
       "struct Profile {\n"
-      "  static constexpr rpckit::framing::Framing kFraming = rpckit::framing::Framing::$framing$;\n"
+      "  static constexpr rpckit::framing::Framing kFraming = "
+      "rpckit::framing::Framing::$framing$;\n"
       "  static constexpr std::size_t kMaxFrameBytes =\n"
       "      static_cast<std::size_t>($q$$max_frame$);\n"
       "  static constexpr std::size_t kMaxJsonDepth = $depth$;\n"
@@ -128,6 +139,8 @@ std::string emit_profile_header(const ir::Module& m) {
       "  static constexpr rpckit::IdKinds kAcceptedIds = $accepted$;\n"
       "  /// How envelopes are read beyond JSON-RPC's letter.\n"
       "  static constexpr rpckit::EnvelopeRules kEnvelope = $envelope$;\n"
+      "  /// How a peer cancels a request (\"cancel\"; no method: it cannot).\n"
+      "  static constexpr rpckit::CancelRules kCancel = $cancel$;\n"
       "  /// The data the runtime puts on the errors it makes itself (\"error_data\").\n"
       "  static constexpr rpckit::ErrorReasons kErrorData = $error_data$;\n"
       "  /// What each side does with input its peer should not have sent.\n"
@@ -167,6 +180,7 @@ std::string emit_profile_header(const ir::Module& m) {
        {"sent", profile.id_sent},
        {"accepted", accepted},
        {"envelope", envelope(profile)},
+       {"cancel", cancel(profile)},
        {"error_data", error_data(profile)},
        {"spawned_receives", receives(profile.spawned_receives)},
        {"spawner_receives", receives(profile.spawner_receives)},

@@ -99,6 +99,12 @@ void dump_profile(std::ostream& out, const ir::Profile& p) {
       << (p.invalid_request_id_null ? "null" : "echo") << " unknown-id "
       << (p.unknown_id_omitted ? "omit" : "null") << " line-breaks "
       << (p.split_on_cr ? "any" : "lf") << "\n";
+  if (!p.cancel.method.empty()) {
+    out << "profile cancel " << p.cancel.method << " id " << p.cancel.id_member << " reason "
+        << optional(p.cancel.reason_member) << " on-timeout "
+        << (p.cancel.on_timeout ? "cancel" : "nothing") << " uncancellable "
+        << optional(p.cancel.uncancellable) << "\n";
+  }
   if (!p.error_data_member.empty()) {
     out << "profile error-data " << p.error_data_member;
     for (const auto& v : p.error_data_values) out << " " << optional(v);

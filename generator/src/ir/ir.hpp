@@ -215,6 +215,18 @@ struct Profile {
   bool blank_method_invalid = false;
   bool invalid_request_id_null = false;
   bool unknown_id_omitted = false;  // "unknown_id": "omit"
+  // "cancel": the notification that cancels a request (its method; empty: none), the wire
+  // names of its params members holding the id and the reason (empty: none), whether a call
+  // given up at its deadline is cancelled, and the request never cancelled (the handshake's
+  // method).
+  struct Cancel {
+    std::string method;
+    std::string id_member;
+    std::string reason_member;
+    bool on_timeout = false;
+    std::string uncancellable;
+  };
+  Cancel cancel;
   bool split_on_cr = false;  // NDJSON lines end at a lone CR too
   // "error_data": the member, and the reason per runtime error in the order of
   // rpckit::ErrorReasons (parse_error, batch, invalid_request, method_not_found,

@@ -16,12 +16,14 @@ namespace rpckit::gen {
 
 namespace {
 
-constexpr std::array<std::string_view, 22> kProfileKeys = {
+// clang-format off
+constexpr std::array<std::string_view, 23> kProfileKeys = {
     "framing",        "max_frame_bytes", "max_json_depth",     "ids",         "spawned",
     "lifecycle",      "grant",           "error_objects",      "stops_on",    "timings",
     "jsonrpc_member", "blank_method",    "invalid_request_id", "line_breaks", "error_data",
     "not_json",       "oversize",        "stray_response",     "output_cap",  "after_shutdown",
-    "stop",           "unknown_id"};
+    "stop",           "unknown_id",      "cancel"};
+// clang-format on
 constexpr std::array<std::string_view, 5> kLifecycle = {"handshake", "handshake_done",
                                                         "health_check", "shutdown", "exit"};
 
@@ -99,6 +101,62 @@ Json upgraded_legacy_profile(const Node& profile) {
     if (!applies) timings.erase(key);
   }
   return p;
+}
+
+// A params member of `msg` named `wire`, or a diagnostic at `n` naming the members there are.
+const ir::Field& params_member(const Node& n, const ir::Message& msg, const ir::Module& m) {
+  std::string wire = string_of(n);
+  std::vector<std::string> names;
+  for (const ir::TypeDecl& d : m.types) {
+    if (d.name != msg.params_type || d.kind != ir::TypeDecl::Kind::kStruct) continue;
+    for (const ir::Field& f : d.struct_.fields) {
+      if (f.wire_name == wire) return f;
+      names.push_back(f.wire_name);
+    }
+  }
+  n.fail("\"" + wire + "\" is not a member of the params of \"" + msg.method + "\" (" +
+         quoted_list(names) + ")");
+}
+
+bool is_string(const ir::TypeRef& t) {
+  return t.kind == ir::TypeRef::Kind::kPrimitive && t.primitive == ir::Primitive::kString;
+}
+
+// {"notification": <method>, "id_member": <member>, "reason_member": <member>,
+//  "on_timeout": "cancel" | "nothing"}: how a peer cancels a request it sent.
+void lower_cancel(const Node& n, const ir::Module& m, ir::Profile& p) {
+  if (!n.json->is_object()) {
+    n.reject("expected {notification, id_member, reason_member, on_timeout}");
+  }
+  for (const auto& item : n.json->items()) {
+    if (item.key() != "notification" && item.key() != "id_member" &&
+        item.key() != "reason_member" && item.key() != "on_timeout") {
+      n.child(item.key()).fail("unknown cancel key");
+    }
+  }
+  Node method = n.child("notification");
+  const ir::Message& msg = message(method, m);
+  if (msg.request) method.fail("\"" + msg.method + "\" is a request: a cancel is a notification");
+  p.cancel.method = msg.method;
+  const ir::Field& id = params_member(n.child("id_member"), msg, m);
+  const bool id_like =
+      id.type.kind == ir::TypeRef::Kind::kNamed ||
+      (id.type.kind == ir::TypeRef::Kind::kPrimitive &&
+       (id.type.primitive == ir::Primitive::kString || id.type.primitive == ir::Primitive::kInt64 ||
+        id.type.primitive == ir::Primitive::kAny));
+  if (!id_like) n.child("id_member").fail("\"" + id.wire_name + "\" cannot hold a request id");
+  p.cancel.id_member = id.wire_name;
+  if (n.has("reason_member")) {
+    const ir::Field& reason = params_member(n.child("reason_member"), msg, m);
+    if (!is_string(reason.type)) n.child("reason_member").fail("expected a string member");
+    p.cancel.reason_member = reason.wire_name;
+  }
+  if (n.has("on_timeout")) {
+    p.cancel.on_timeout = one_of(n.child("on_timeout"), {"nothing", "cancel"}) == 1;
+  }
+  for (const ir::Message& handshake : m.messages) {
+    if (handshake.cpp_name == p.handshake) p.cancel.uncancellable = handshake.method;
+  }
 }
 
 }  // namespace
@@ -190,6 +248,7 @@ ir::Profile lower_profile(const Node& given, const ir::Module& m, bool accept_le
   }
 
   lower_wire_rules(profile, m, p);
+  if (profile.has("cancel")) lower_cancel(profile.child("cancel"), m, p);
   lower_stop(profile, m, p);
   lower_timings(profile, m, p);
   return p;

@@ -17,6 +17,10 @@ Endpoint::Endpoint(std::unique_ptr<framing::FrameReader> reader,
       options_(std::move(options)),
       pending_(options_.rules.sent_ids, options_.rules.envelope.id_match),
       outbox_(std::make_shared<detail::ReplyOutbox>()) {
+  if (!options_.rules.cancel.method.empty()) {
+    in_flight_ = std::make_shared<detail::InFlightRequests>();
+    outbox_->in_flight = in_flight_;
+  }
   outbox_->send = [this](const nlohmann::json& id, const std::string& method,
                          const nlohmann::json* result, const RpcError* error) {
     return respond(id, method, result, error);

@@ -6,11 +6,11 @@
 #include <utility>
 
 #include "call_errors.hpp"
+#include "in_flight.hpp"
 #include "reply_outbox.hpp"
 #include "rpckit/codec/codec.hpp"
-#include "validated_json.hpp"
-
 #include "rpckit/endpoint/endpoint.hpp"
+#include "validated_json.hpp"
 
 namespace rpckit {
 namespace {
@@ -90,7 +90,7 @@ void Endpoint::handle_frame(int worker, std::string body) {
         return;
     }
   }
-  Received received{std::move(body), std::move(std::get<Envelope>(scanned))};
+  Received received{std::move(body), std::move(std::get<Envelope>(scanned)), nullptr};
   if (received.envelope.jsonrpc_absent && !lenient_logged_) {
     lenient_logged_ = true;
     diagnose(Diagnostic::Kind::kLenientEnvelope,
@@ -111,7 +111,36 @@ void Endpoint::handle_frame(int worker, std::string body) {
     handle_response(std::move(received));
     return;
   }
+  if (in_flight_) {
+    // Here, on the reading thread: a cancel must reach a request queued or running.
+    const Envelope& envelope = received.envelope;
+    if (envelope.kind == Envelope::Kind::kRequest &&
+        envelope.method != rules.cancel.uncancellable) {
+      received.cancellation = in_flight_->open(envelope.id.get().dump());
+    } else if (envelope.kind == Envelope::Kind::kNotification &&
+               envelope.method == rules.cancel.method) {
+      note_cancel(received);  // and handled as any notification: the application may log it
+    }
+  }
   accept_incoming(worker, std::move(received));
+}
+
+void Endpoint::note_cancel(const Received& notification) {
+  // One that names no request in flight, or names it wrongly, is ignored (MCP: "SHOULD
+  // ignore"): the request finished first, or the peer is confused; neither is an error.
+  if (!notification.envelope.params) return;
+  std::optional<nlohmann::json> params =
+      detail::parse_validated(notification.envelope.params->in(notification.frame));
+  if (!params || !params->is_object()) return;
+  const CancelRules& cancel = options_.rules.cancel;
+  auto id = params->find(std::string(cancel.id_member));
+  if (id == params->end() || !(id->is_string() || id->is_number_integer())) return;
+  std::string reason;
+  if (!cancel.reason_member.empty()) {
+    auto given = params->find(std::string(cancel.reason_member));
+    if (given != params->end() && given->is_string()) reason = given->get<std::string>();
+  }
+  in_flight_->cancel(id->dump(), std::move(reason));
 }
 
 void Endpoint::fail_pending(const nlohmann::json& id, const std::string& reason) {
@@ -179,12 +208,19 @@ void Endpoint::handle_incoming(Received& message) {
   Incoming incoming;
   incoming.method = envelope.method;
   if (envelope.kind == Envelope::Kind::kRequest) incoming.id = envelope.id;
+  // Cancelled while it waited in the queue: not run, not answered.
+  if (message.cancellation && message.cancellation->requested()) {
+    in_flight_->close(envelope.id.get().dump(), message.cancellation.get());
+    return;
+  }
+  incoming.cancellation = message.cancellation;
   if (envelope.params) {
     incoming.params_text = envelope.params->in(message.frame);
     incoming.params = LazyJson::of_text(incoming.params_text);  // validated by the scan
   }
   if (!incoming.is_request()) {
     try {
+      detail::CurrentRequestScope current(nullptr);  // no request: nothing to cancel
       if (handler_) handler_(incoming);
     } catch (const std::exception& e) {
       diagnose(Diagnostic::Kind::kNotificationFailed, incoming.method + ": " + e.what());
@@ -195,10 +231,10 @@ void Endpoint::handle_incoming(Received& message) {
   }
   // Exactly one response, whatever the handler does, unless it deferred it to a Reply.
   bool deferred = false;
-  incoming.deferrer = [this, &incoming, &deferred]() -> Reply {
+  incoming.deferrer = [this, &incoming, &deferred, &message]() -> Reply {
     if (deferred) return Reply();
     deferred = true;
-    return Reply(outbox_, *incoming.id, incoming.method);
+    return Reply(outbox_, *incoming.id, incoming.method, message.cancellation);
   };
   std::optional<JsonValue> result;
   std::optional<RpcError> error;
@@ -206,6 +242,7 @@ void Endpoint::handle_incoming(Received& message) {
     if (!handler_) {
       throw RpcError(jsonrpc_code::kMethodNotFound, "Method not found: " + incoming.method);
     }
+    detail::CurrentRequestScope current(incoming.cancellation);
     result = handler_(incoming);
   } catch (const RpcError& e) {
     error = e;
@@ -221,6 +258,10 @@ void Endpoint::handle_incoming(Received& message) {
                incoming.method + ": threw after deferring its reply: " + error->message());
     }
     return;
+  }
+  if (message.cancellation) {
+    in_flight_->close(incoming.id->get().dump(), message.cancellation.get());
+    if (message.cancellation->requested()) return;  // the peer no longer waits for it
   }
   respond(incoming.id->get(), incoming.method, result ? &result->get() : nullptr,
           error ? &*error : nullptr);

@@ -89,6 +89,8 @@ CallResult Endpoint::call_encoded(std::string_view method,
     if (callers_changed_.wait_until(lock, wake) == std::cv_status::timeout && wake == until &&
         !pending_.find(id)->settled()) {
       pending_.erase(id);
+      lock.unlock();
+      send_cancel(id, method, timeout);
       return detail::timed_out(method, timeout);
     }
   }
@@ -158,16 +160,42 @@ Endpoint::Completions Endpoint::take_async_all() {
 
 void Endpoint::expire_async(std::unique_lock<std::mutex>& lock) {
   Completions overdue;
+  struct GivenUp {
+    std::int64_t id;
+    std::string method;
+    std::chrono::milliseconds timeout;
+  };
+  std::vector<GivenUp> given_up;  // to cancel, once the lock is released
   for (auto& [done, error] : pending_.take_overdue_async(
-           std::chrono::steady_clock::now(), [](const detail::PendingCall& call) {
+           std::chrono::steady_clock::now(), [&given_up](const detail::PendingCall& call) {
+             given_up.push_back(GivenUp{call.id, call.method, call.timeout});
              return detail::timed_out(call.method, call.timeout);
            })) {
     overdue.emplace_back(std::move(done), std::move(error));
   }
   if (overdue.empty()) return;
   lock.unlock();
+  for (const GivenUp& call : given_up) send_cancel(call.id, call.method, call.timeout);
   complete(std::move(overdue));
   lock.lock();
+}
+
+void Endpoint::send_cancel(std::int64_t id, std::string_view method,
+                           std::chrono::milliseconds timeout) {
+  const CancelRules& cancel = options_.rules.cancel;
+  if (!cancel.on_timeout || cancel.method.empty() || method == cancel.uncancellable) return;
+  std::string params = "{";
+  codec::write_json(params, cancel.id_member);
+  params += ':' + pending_.id_text(id);
+  if (!cancel.reason_member.empty()) {
+    params += ',';
+    codec::write_json(params, cancel.reason_member);
+    params += ':';
+    codec::write_json(params, "no answer to " + std::string(method) + " within " +
+                                  std::to_string(timeout.count()) + " ms");
+  }
+  params += '}';
+  notify_encoded(cancel.method, params);
 }
 
 // Completions are the application's code: one that throws must not end the thread it runs on.

@@ -23,7 +23,7 @@ std::optional<std::int64_t> decimal_id(const std::string& text) {
 
 std::int64_t PendingCalls::open() {
   std::int64_t id = next_id_++;
-  calls_[id];
+  calls_[id].id = id;
   return id;
 }
 
@@ -31,6 +31,7 @@ std::int64_t PendingCalls::open_async(Completion done, std::string method,
                                       std::chrono::milliseconds timeout, TimePoint until) {
   std::int64_t id = next_id_++;
   PendingCall& call = calls_[id];
+  call.id = id;
   call.done = std::move(done);
   call.method = std::move(method);
   call.timeout = timeout;

@@ -14,6 +14,7 @@ Reply& Reply::operator=(Reply&& other) noexcept {
     outbox_ = std::move(other.outbox_);
     id_ = std::move(other.id_);
     method_ = std::move(other.method_);
+    cancellation_ = std::move(other.cancellation_);
   }
   return *this;
 }
@@ -26,9 +27,22 @@ bool Reply::result(JsonValue value) { return answer(&value.get(), nullptr); }
 
 bool Reply::error(const RpcError& error) { return answer(nullptr, &error); }
 
+void Reply::withdraw() {
+  if (outbox_) finish_cancellable(*outbox_);
+  outbox_.reset();
+}
+
+bool Reply::finish_cancellable(const detail::ReplyOutbox& outbox) {
+  if (!cancellation_) return false;
+  if (outbox.in_flight) outbox.in_flight->close(id_.get().dump(), cancellation_.get());
+  return cancellation_->requested();
+}
+
 bool Reply::answer(const nlohmann::json* result, const RpcError* error) {
   std::shared_ptr<detail::ReplyOutbox> outbox = std::move(outbox_);
   if (!outbox) return false;
+  // The peer no longer waits for an answer it cancelled (WireRules::cancel).
+  if (finish_cancellable(*outbox)) return false;
   std::lock_guard lock(outbox->mutex);
   if (outbox->send == nullptr) return false;  // the connection has ended
   if (result == nullptr && error == nullptr) {

@@ -3,10 +3,10 @@
 // endpoint ends (then `send` is cleared, under the mutex, so no reply outlives it).
 #include <functional>
 #include <mutex>
+#include <nlohmann/json.hpp>
 #include <string>
 
-#include <nlohmann/json.hpp>
-
+#include "in_flight.hpp"
 #include "rpckit/endpoint/rpc_error.hpp"
 
 namespace rpckit::detail {
@@ -18,6 +18,8 @@ struct ReplyOutbox {
   std::function<bool(const nlohmann::json& id, const std::string& method,
                      const nlohmann::json* result, const RpcError* error)>
       send;
+  // The peer's requests it may still cancel (null: the protocol has no cancel rules).
+  std::shared_ptr<InFlightRequests> in_flight;
 };
 
 }  // namespace rpckit::detail

@@ -104,6 +104,20 @@ struct ReceiveRules {
   OnStrayResponse stray_response = OnStrayResponse::kLog;
 };
 
+// How a peer cancels a request it sent ("cancel"): a notification whose params name the
+// request by its id in `id_member` (and may say why in `reason_member`). The receiving side
+// marks the request's rpckit::Cancellation, so a running handler can stop, and sends no answer
+// to it; one still queued is not run. With `on_timeout`, a call this side gives up on at its
+// deadline is cancelled the same way. `uncancellable` is a request never cancelled, in either
+// direction (the handshake). An empty `method`: the protocol has no such notification.
+struct CancelRules {
+  std::string_view method;
+  std::string_view id_member;
+  std::string_view reason_member;
+  bool on_timeout = false;
+  std::string_view uncancellable;
+};
+
 // A lifecycle timer: a duration, or none (std::nullopt: the protocol sets no such limit).
 using Timer = std::optional<std::chrono::milliseconds>;
 

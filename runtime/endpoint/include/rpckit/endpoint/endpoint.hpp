@@ -36,20 +36,20 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
-#include <vector>
 #include <memory>
 #include <mutex>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <span>
 #include <string>
 #include <thread>
 #include <variant>
-
-#include <nlohmann/json_fwd.hpp>
+#include <vector>
 
 #include "rpckit/codec/lazy_json.hpp"
 #include "rpckit/descriptors/profile.hpp"
 #include "rpckit/endpoint/call_result.hpp"
+#include "rpckit/endpoint/cancellation.hpp"
 #include "rpckit/endpoint/detail/pending_calls.hpp"
 #include "rpckit/endpoint/envelope.hpp"
 #include "rpckit/endpoint/reply.hpp"
@@ -61,6 +61,10 @@
 
 namespace rpckit {
 
+namespace detail {
+class InFlightRequests;
+}  // namespace detail
+
 // One incoming request or notification, as the handler sees it.
 struct Incoming {
   std::string method;
@@ -70,6 +74,11 @@ struct Incoming {
   std::string_view params_text;  // the same text (empty when absent)
   std::optional<JsonValue> id;             // set for requests (number or string, echoed as is)
   bool is_request() const { return id.has_value(); }
+  // Requests of a protocol whose peer may cancel them (WireRules::cancel): marked when the
+  // peer does, read on the reading thread while this handler runs. Null otherwise. Typed
+  // handlers reach it as rpckit::this_request::cancellation().
+  std::shared_ptr<const Cancellation> cancellation;
+  bool cancelled() const { return cancellation != nullptr && cancellation->requested(); }
   // Requests only: takes over the answer, which the returned Reply sends, now or later, from
   // any thread; what the handler then returns (or throws) is not sent. Once per request: a
   // second call, or a call for a notification, returns a Reply that answers nothing.
@@ -241,6 +250,10 @@ class Endpoint {
   void handle_response(Received response);
   void fail_pending(const nlohmann::json& id, const std::string& reason);
   void handle_incoming(Received& message);
+  // The profile's cancel notification, read: the request it names is marked (WireRules::cancel).
+  void note_cancel(const Received& notification);
+  // Cancels our call `id` that this side gave up on at its deadline (CancelRules::on_timeout).
+  void send_cancel(std::int64_t id, std::string_view method, std::chrono::milliseconds timeout);
   // The one response to a request: its result or its error (a short -32603 in its place
   // when it cannot be written, e.g. a result over the frame cap).
   bool respond(const nlohmann::json& id, const std::string& method,
@@ -311,6 +324,8 @@ class Endpoint {
   bool lenient_logged_ = false;
 
   std::shared_ptr<detail::ReplyOutbox> outbox_;  // deferred replies send through it
+  // The peer's requests not yet answered, when the profile lets it cancel them (else null).
+  std::shared_ptr<detail::InFlightRequests> in_flight_;
   std::atomic<bool> closed_{false};
   std::atomic<bool> ignoring_input_{false};
   std::atomic<bool> started_{false};

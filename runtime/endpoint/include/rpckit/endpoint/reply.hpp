@@ -5,12 +5,13 @@
 //
 // Exactly one answer: the first result() or error() goes out, later ones return false; a
 // Reply destroyed unanswered answers -32603 ("... was abandoned"); once the connection has
-// ended (or the endpoint is gone), answering does nothing and returns false.
+// ended (or the endpoint is gone), or the peer has cancelled the request (cancellation()),
+// answering does nothing and returns false.
 #include <memory>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 
-#include <nlohmann/json_fwd.hpp>
-
+#include "rpckit/endpoint/cancellation.hpp"
 #include "rpckit/endpoint/rpc_error.hpp"
 #include "rpckit/values/json_value.hpp"
 
@@ -33,20 +34,30 @@ class Reply {
   bool error(const RpcError& error);
   // Gives up answering: the peer gets no response at all (a spawned side that ignores input
   // after answering shutdown). Not for requests a protocol says must be answered.
-  void withdraw() { outbox_.reset(); }
+  void withdraw();
   // Still to be answered.
   bool pending() const { return outbox_ != nullptr; }
   const std::string& method() const { return method_; }
+  // Marked when the peer cancels the request (null when the protocol cannot): what the work
+  // answering it later looks at.
+  std::shared_ptr<const Cancellation> cancellation() const { return cancellation_; }
 
  private:
   friend class Endpoint;
-  Reply(std::shared_ptr<detail::ReplyOutbox> outbox, JsonValue id, std::string method)
-      : outbox_(std::move(outbox)), id_(std::move(id)), method_(std::move(method)) {}
+  Reply(std::shared_ptr<detail::ReplyOutbox> outbox, JsonValue id, std::string method,
+        std::shared_ptr<Cancellation> cancellation)
+      : outbox_(std::move(outbox)),
+        id_(std::move(id)),
+        method_(std::move(method)),
+        cancellation_(std::move(cancellation)) {}
   bool answer(const nlohmann::json* result, const RpcError* error);
+  // The request is over: no longer cancellable; whether the peer had cancelled it.
+  bool finish_cancellable(const detail::ReplyOutbox& outbox);
 
   std::shared_ptr<detail::ReplyOutbox> outbox_;
   JsonValue id_;
   std::string method_;
+  std::shared_ptr<Cancellation> cancellation_;
 };
 
 }  // namespace rpckit

@@ -1,8 +1,9 @@
 #pragma once
 // WireRules: everything an Endpoint reads of a protocol's profile, for one receiving side: the
 // nesting it takes, the ids it sends and accepts and how answers are matched, how envelopes
-// are read, the data on the errors it makes itself, and what input its peer should not have
-// sent gets. rpckit::roles::connection_rules<Profile>() builds it from a generated Profile.
+// are read, the data on the errors it makes itself, what input its peer should not have
+// sent gets, and how requests are cancelled. rpckit::roles::connection_rules<Profile>() builds
+// it from a generated Profile.
 // The defaults are JSON-RPC 2.0's rules (rpckit/descriptors/profile.hpp).
 #include <cstddef>
 
@@ -22,6 +23,8 @@ struct WireRules {
   EnvelopeRules envelope;
   ErrorReasons error_data;
   ReceiveRules receive;
+  // How the peer cancels a request, and whether this side cancels the calls it gives up on.
+  CancelRules cancel;
 };
 
 }  // namespace rpckit

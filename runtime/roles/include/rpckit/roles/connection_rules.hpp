@@ -48,6 +48,7 @@ ConnectionRules connection_rules(Side side) {
   r.wire.envelope = Profile::kEnvelope;
   r.wire.error_data = Profile::kErrorData;
   r.wire.receive = receive;
+  r.wire.cancel = Profile::kCancel;
   if (side == Side::kSpawner) r.output_cap = Profile::kOutputCap;
   return r;
 }

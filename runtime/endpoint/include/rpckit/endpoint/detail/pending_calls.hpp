@@ -7,16 +7,20 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
-#include <nlohmann/json_fwd.hpp>
-
 #include "rpckit/descriptors/profile.hpp"
 #include "rpckit/endpoint/call_result.hpp"
 #include "rpckit/endpoint/envelope.hpp"
+
+namespace rpckit {
+class Cancellation;
+}  // namespace rpckit
 
 namespace rpckit::detail {
 
@@ -26,9 +30,12 @@ using TimePoint = std::chrono::steady_clock::time_point;
 struct ReceivedFrame {
   std::string frame;
   Envelope envelope;
+  // A request the peer may cancel (WireRules::cancel): marked from the moment it is read.
+  std::shared_ptr<Cancellation> cancellation;
 };
 
 struct PendingCall {
+  std::int64_t id = 0;
   std::optional<ReceivedFrame> response;
   std::optional<std::string> unreadable;  // why the response for this call could not be used
   bool disconnected = false;

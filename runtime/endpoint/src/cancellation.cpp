@@ -1,0 +1,58 @@
+#include "rpckit/endpoint/cancellation.hpp"
+
+#include <utility>
+
+namespace rpckit {
+
+namespace {
+// The request whose handler runs on this thread (see this_request).
+thread_local std::shared_ptr<const Cancellation> current_request;
+}  // namespace
+
+std::string Cancellation::reason() const {
+  std::lock_guard lock(mutex_);
+  return reason_;
+}
+
+bool Cancellation::wait_for(std::chrono::milliseconds timeout) const {
+  std::unique_lock lock(mutex_);
+  return changed_.wait_for(lock, timeout, [this] { return requested(); });
+}
+
+void Cancellation::request(std::string reason) {
+  {
+    std::lock_guard lock(mutex_);
+    if (requested()) return;
+    reason_ = std::move(reason);
+    requested_.store(true, std::memory_order_release);
+  }
+  changed_.notify_all();
+}
+
+namespace this_request {
+
+std::shared_ptr<const Cancellation> cancellation() { return current_request; }
+
+bool cancelled() { return current_request != nullptr && current_request->requested(); }
+
+bool wait_cancelled_for(std::chrono::milliseconds timeout) {
+  if (current_request == nullptr) {
+    // Nothing can cancel it: a plain sleep, on the same kind of wait.
+    Cancellation never;
+    return never.wait_for(timeout);
+  }
+  return current_request->wait_for(timeout);
+}
+
+}  // namespace this_request
+
+namespace detail {
+
+CurrentRequestScope::CurrentRequestScope(std::shared_ptr<const Cancellation> cancellation)
+    : previous_(std::exchange(current_request, std::move(cancellation))) {}
+
+CurrentRequestScope::~CurrentRequestScope() { current_request = std::move(previous_); }
+
+}  // namespace detail
+
+}  // namespace rpckit
