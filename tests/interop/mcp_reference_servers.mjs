@@ -1,0 +1,195 @@
+#!/usr/bin/env node
+// interop.mcp_reference_servers: the sample MCP client (examples/mcp/client, rpckit's host role
+// on the generated client surface) drives official MCP reference servers from npm (pinned in
+// package.json), each a real process on real pipes:
+//
+// - @modelcontextprotocol/server-everything, through every tool, prompt and resource it lists:
+//   the client answers its sampling, elicitation and roots requests from the command line's
+//   policy and passes a progress token on every call;
+// - @modelcontextprotocol/server-memory on a temporary file: entities created, observed,
+//   searched and read back, and the file on disk checked.
+//
+// Each run's JSON-lines transcript (the client's --transcript) is checked: what was called,
+// what came back, that every request got its answer, and that the client found no violation.
+//
+//   node tests/interop/mcp_reference_servers.mjs <mcp-sample-client>
+//
+// Prints one line per check and "N passed, M failed"; exits 1 on a failure, 77 when the
+// servers are not installed (`npm ci` at the repo root).
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
+const client = process.argv[2];
+if (!client) {
+  console.error("usage: mcp_reference_servers.mjs <mcp-sample-client>");
+  process.exit(2);
+}
+let everything, memory;
+try {
+  const require = createRequire(join(ROOT, "package.json"));
+  const entry = (pkg) => join(dirname(require.resolve(`${pkg}/package.json`)), "dist", "index.js");
+  everything = entry("@modelcontextprotocol/server-everything");
+  memory = entry("@modelcontextprotocol/server-memory");
+} catch (e) {
+  console.error(`mcp_reference_servers: a reference server is not installed (${e.code ?? e.message}): run npm ci`);
+  process.exit(77);
+}
+
+let passed = 0;
+let failed = 0;
+function check(name, ok, detail = "") {
+  if (ok) {
+    passed++;
+    console.log(`ok   ${name}`);
+  } else {
+    failed++;
+    console.log(`FAIL ${name}${detail ? `: ${String(detail).slice(0, 600)}` : ""}`);
+  }
+}
+
+const dir = mkdtempSync(join(tmpdir(), "mcp-reference-"));
+
+// Runs the client on `server` with `args`; returns its exit status, output and transcript.
+function run(name, server, args, env = {}) {
+  const transcript = join(dir, `${name}.jsonl`);
+  const out = spawnSync(client, ["--transcript", transcript, ...args, "--", process.execPath, ...server], {
+    encoding: "utf8", timeout: 120000, env: { ...process.env, ...env },
+  });
+  const lines = readFileSync(transcript, "utf8").split("\n").filter((l) => l).map((l) => JSON.parse(l));
+  const frames = lines.filter((l) => l.type === "frame");
+  const sent = frames.filter((f) => f.direction === "client_to_server").map((f) => f.message);
+  const received = frames.filter((f) => f.direction === "server_to_client").map((f) => f.message);
+  // The answer to each of our requests, by id.
+  const answers = new Map(received.filter((m) => m.method === undefined).map((m) => [m.id, m]));
+  const requests = sent.filter((m) => m.method !== undefined && m.id !== undefined);
+  const answerTo = (req) => answers.get(req.id);
+  // The client's answers to the server's requests, by the request.
+  const ours = new Map(sent.filter((m) => m.method === undefined).map((m) => [m.id, m]));
+  const serverRequests = received.filter((m) => m.method !== undefined && m.id !== undefined);
+  return { ...out, lines, sent, received, requests, answerTo, ours, serverRequests,
+           host: lines.filter((l) => l.type === "host").map((l) => l.text) };
+}
+
+// `sigterm`: the server may outlive the end of its stdin until the stop sequence's SIGTERM
+// (MCP's stdio shutdown allows it): server-everything keeps the timers its toggle tools start.
+function common(name, r, { sigterm = false } = {}) {
+  check(`${name}: the client exits 0 (no violation)`, r.status === 0,
+        `status ${r.status} ${r.signal ?? ""}\n${r.stderr}\n${r.stdout.slice(-3000)}`);
+  check(`${name}: the handshake: initialize answered with 2025-11-25`,
+        r.answerTo(r.requests.find((m) => m.method === "initialize") ?? {})?.result?.protocolVersion === "2025-11-25");
+  const unanswered = r.requests.filter((m) => !r.answerTo(m));
+  check(`${name}: every request of the client answered (${r.requests.length})`, unanswered.length === 0,
+        JSON.stringify(unanswered.map((m) => m.method)));
+  const stopped = r.lines.find((l) => l.type === "lifecycle" && l.event === "stopped");
+  const closed = stopped?.cause === "requested" && stopped?.detail === "exit code 0";
+  const terminated = stopped?.cause === "exit_timeout" && /SIGTERM/.test(stopped?.detail ?? "");
+  check(`${name}: stopped by the client: stdin closed${sigterm ? ", then SIGTERM if need be" : ", exit code 0"}`,
+        closed || (sigterm && terminated), JSON.stringify(stopped));
+}
+
+// ---- server-everything ---------------------------------------------------------------------
+{
+  const reply = "a sampled answer from the rpckit policy";
+  const r = run("everything", [everything, "stdio"], [
+    "--sampling", `reply:${reply}`, "--elicitation", "accept", "--roots", "file:///tmp/rpckit-roots",
+    "--args", 'trigger-long-running-operation={"duration":1,"steps":3}',
+    "--args", 'gzip-file-as-resource={"name":"hello.txt.gz","data":"data:text/plain;base64,aGVsbG8="}',
+    "--prompt-args", 'resource-prompt={"resourceType":"Text","resourceId":"1"}',
+    "--max-reads", "100",
+  ]);
+  common("everything", r, { sigterm: true });
+  const listed = r.answerTo(r.requests.find((m) => m.method === "tools/list") ?? {})?.result?.tools ?? [];
+  const calls = r.requests.filter((m) => m.method === "tools/call");
+  check(`everything: tools/list (${listed.length} tools)`, listed.length >= 10, listed.map((t) => t.name));
+  const uncalled = listed.filter((t) => !calls.some((c) => c.params.name === t.name));
+  check("everything: every listed tool called", uncalled.length === 0, uncalled.map((t) => t.name));
+  const result = (tool) => r.answerTo(calls.find((c) => c.params.name === tool) ?? {});
+  const text = (tool) => (result(tool)?.result?.content ?? []).map((b) => b.text ?? "").join("");
+  check("everything: echo", text("echo").startsWith("Echo: "), JSON.stringify(result("echo")));
+  check("everything: get-structured-content has structuredContent",
+        typeof result("get-structured-content")?.result?.structuredContent === "object");
+  check("everything: get-tiny-image returns an image",
+        (result("get-tiny-image")?.result?.content ?? []).some((b) => b.type === "image" && b.data?.length > 0));
+  const longCall = calls.find((c) => c.params.name === "trigger-long-running-operation");
+  const progress = r.received.filter((m) => m.method === "notifications/progress" &&
+                                       m.params?.progressToken === longCall?.params?._meta?.progressToken);
+  check(`everything: the long operation reports progress under the call's token (${progress.length})`,
+        progress.length >= 2 && result("trigger-long-running-operation")?.result?.isError !== true,
+        JSON.stringify(progress.slice(0, 3)));
+  const asked = (method) => r.serverRequests.filter((m) => m.method === method);
+  const sampling = asked("sampling/createMessage");
+  check("everything: sampling/createMessage answered from the policy",
+        sampling.length >= 1 && sampling.every((q) => r.ours.get(q.id)?.result?.content?.text === reply),
+        JSON.stringify(sampling.map((q) => r.ours.get(q.id))));
+  check("everything: the sampled text reaches the tool's result", text("trigger-sampling-request").includes(reply),
+        JSON.stringify(result("trigger-sampling-request")));
+  const elicit = asked("elicitation/create");
+  check("everything: elicitation/create answered accept, with content for the form",
+        elicit.length >= 1 && elicit.every((q) => r.ours.get(q.id)?.result?.action === "accept"),
+        JSON.stringify(elicit.map((q) => r.ours.get(q.id))));
+  const roots = asked("roots/list");
+  check("everything: roots/list answered with the policy's roots",
+        roots.length >= 1 && roots.every((q) => r.ours.get(q.id)?.result?.roots?.[0]?.uri === "file:///tmp/rpckit-roots"),
+        JSON.stringify(roots.map((q) => r.ours.get(q.id))));
+  const prompts = r.answerTo(r.requests.find((m) => m.method === "prompts/list") ?? {})?.result?.prompts ?? [];
+  const got = r.requests.filter((m) => m.method === "prompts/get");
+  check(`everything: every prompt got (${prompts.length})`, prompts.length >= 1 &&
+        prompts.every((p) => got.some((g) => g.params.name === p.name)));
+  check("everything: args-prompt answered with messages",
+        (r.answerTo(got.find((g) => g.params.name === "simple-prompt") ?? {})?.result?.messages ?? []).length >= 1);
+  const reads = r.requests.filter((m) => m.method === "resources/read");
+  const listedResources = r.requests.filter((m) => m.method === "resources/list")
+      .flatMap((m) => r.answerTo(m)?.result?.resources ?? []);
+  check(`everything: every listed resource read (${listedResources.length})`, listedResources.length >= 1 &&
+        listedResources.every((res) => reads.some((q) => q.params.uri === res.uri && r.answerTo(q)?.result)));
+  check("everything: resources/templates/list", r.requests.some((m) => m.method === "resources/templates/list" &&
+        (r.answerTo(m)?.result?.resourceTemplates ?? []).length >= 1));
+  check("everything: a resource subscribed and unsubscribed",
+        ["resources/subscribe", "resources/unsubscribe"].every((method) =>
+          r.requests.some((m) => m.method === method && r.answerTo(m)?.result)));
+  check("everything: completion/complete answered",
+        r.requests.some((m) => m.method === "completion/complete" && r.answerTo(m)?.result?.completion));
+}
+
+// ---- server-memory -------------------------------------------------------------------------
+{
+  const file = join(dir, "knowledge-graph.jsonl");
+  const r = run("memory", [memory], [
+    "--call", 'create_entities={"entities":[{"name":"rpckit","entityType":"project","observations":["speaks MCP"]}]}',
+    "--call", 'add_observations={"observations":[{"entityName":"rpckit","contents":["has a C++ client"]}]}',
+    "--call", 'create_entities={"entities":[{"name":"MCP","entityType":"protocol","observations":[]}]}',
+    "--call", 'create_relations={"relations":[{"from":"rpckit","to":"MCP","relationType":"implements"}]}',
+    "--call", 'search_nodes={"query":"C++"}',
+    "--call", 'open_nodes={"names":["rpckit"]}',
+    "--call", "read_graph",
+  ], { MEMORY_FILE_PATH: file });
+  common("memory", r);
+  const calls = r.requests.filter((m) => m.method === "tools/call");
+  check("memory: the seven calls made, in order", calls.map((c) => c.params.name).join(",") ===
+        "create_entities,add_observations,create_entities,create_relations,search_nodes,open_nodes,read_graph");
+  const structured = (name) => r.answerTo(calls.findLast((c) => c.params.name === name) ?? {})?.result?.structuredContent;
+  const found = structured("search_nodes")?.entities ?? [];
+  check("memory: search_nodes finds the entity by its new observation",
+        found.length === 1 && found[0].name === "rpckit", JSON.stringify(structured("search_nodes")));
+  const graph = structured("read_graph");
+  check("memory: read_graph returns both entities and the relation",
+        graph?.entities?.length === 2 && graph?.relations?.[0]?.relationType === "implements", JSON.stringify(graph));
+  let onDisk = [];
+  try {
+    onDisk = readFileSync(file, "utf8").split("\n").filter((l) => l).map((l) => JSON.parse(l));
+  } catch (e) {
+    onDisk = [String(e)];
+  }
+  const entity = onDisk.find((e) => e.name === "rpckit");
+  check("memory: the file on disk holds the entity with both observations",
+        entity?.observations?.join("|") === "speaks MCP|has a C++ client", JSON.stringify(onDisk));
+}
+
+rmSync(dir, { recursive: true, force: true });
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed === 0 && passed > 0 ? 0 : 1);
