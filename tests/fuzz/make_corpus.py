@@ -4,7 +4,7 @@
     make_corpus.py <source dir> <output dir>
 
 Writes <output>/corpus/<target>/<n> for each target (framing, json_reader, endpoint_frame,
-decoders, manifest) and <output>/streamnook.dict: every method name, member name, enum and
+decoders, mcp_decoders, manifest) and <output>/streamnook.dict: every method name, member name, enum and
 const value of schema/, the JSON-RPC envelope's words, framing and TOML tokens.
 """
 import json
@@ -33,16 +33,42 @@ def load_schema(root):
     return schema
 
 
-def message_order(schema):
-    """Messages in the order of the generated dispatch tables: host-to-plugin, then
-    plugin-to-host, each in x-messages order."""
-    protocol = schema["protocol.json"]
-    messages = [schema[m] for m in protocol["x-messages"]]
+def message_order(schema, folder=""):
+    """The methods in the order of the generated dispatch tables of the protocol in
+    schema/<folder>: the first role's messages to the second, then the second's to the first,
+    each in x-messages order (a message both sides send is in both)."""
+    protocol = schema[folder + "protocol.json"]
+    messages = [schema[folder + m] for m in protocol["x-messages"]]
     roles = protocol["x-roles"]
-    first = "%s_to_%s" % (roles[0], roles[1])
-    ordered = [m for m in messages if m["x-direction"] == first] + \
-              [m for m in messages if m["x-direction"] != first]
-    return [m["properties"]["method"]["const"] for m in ordered]
+    order = []
+    for direction in ("%s_to_%s" % (roles[0], roles[1]), "%s_to_%s" % (roles[1], roles[0])):
+        for m in messages:
+            routes = m["x-direction"] if isinstance(m["x-direction"], list) else [m["x-direction"]]
+            if direction in routes:
+                order.append(m["properties"]["method"]["const"])
+    return order
+
+
+def decoder_seeds(fixtures, order):
+    """A decoders target's seeds: each fixture's params and results, behind the byte that picks
+    its message (the first place the method has in `order`)."""
+    seeds = []
+    selectors = {method.replace("/", "_"): bytes([order.index(method)]) for method in order}
+    for name in sorted(os.listdir(fixtures)):
+        if not name.endswith(".json") or name[:-len(".json")] not in selectors:
+            continue
+        selector = selectors[name[:-len(".json")]]
+        with open(os.path.join(fixtures, name)) as f:
+            fixture = json.load(f)
+        envelopes = fixture.get("envelopes", []) + [
+            i["envelope"] for i in fixture.get("invalid", []) if "envelope" in i]
+        for envelope in envelopes:
+            if isinstance(envelope, dict) and "params" in envelope:
+                seeds.append(selector + json.dumps(envelope["params"]).encode())
+        for result in fixture.get("results", []) + [
+                i["result"] for i in fixture.get("invalid_results", []) if "result" in i]:
+            seeds.append(selector + json.dumps(result).encode())
+    return seeds
 
 
 def dictionary(schema):
@@ -111,7 +137,10 @@ def main():
     root, out = sys.argv[1], sys.argv[2]
     schema = load_schema(root)
     order = message_order(schema)
-    corpora = {t: [] for t in ("framing", "json_reader", "endpoint_frame", "decoders", "manifest")}
+    corpora = {t: [] for t in ("framing", "json_reader", "endpoint_frame", "manifest")}
+    corpora["decoders"] = decoder_seeds(os.path.join(root, "tests", "fixtures", "examples"), order)
+    corpora["mcp_decoders"] = decoder_seeds(
+        os.path.join(root, "tests", "fixtures", "mcp_2025_11_25"), message_order(schema, "mcp/"))
     examples = os.path.join(root, "tests", "fixtures", "examples")
     for name in sorted(os.listdir(examples)):
         path = os.path.join(examples, name)
@@ -126,8 +155,6 @@ def main():
                 if isinstance(bad.get("manifest"), dict):
                     corpora["manifest"].append(to_toml(bad["manifest"]).encode())
             continue
-        method = name[:-len(".json")]
-        selector = bytes([order.index(method)]) if method in order else b"\0"
         envelopes = fixture.get("envelopes", []) + [
             i["envelope"] for i in fixture.get("invalid", []) if "envelope" in i]
         for envelope in envelopes:
@@ -136,11 +163,6 @@ def main():
             corpora["json_reader"].append(body)
             corpora["framing"].append(b"\0" + b"Content-Length: %d\r\n\r\n" % len(body) + body)
             corpora["framing"].append(b"\x43" + body + b"\n")
-            if isinstance(envelope, dict) and "params" in envelope:
-                corpora["decoders"].append(selector + json.dumps(envelope["params"]).encode())
-        for result in fixture.get("results", []) + [
-                i["result"] for i in fixture.get("invalid_results", []) if "result" in i]:
-            corpora["decoders"].append(selector + json.dumps(result).encode())
     with open(os.path.join(root, "examples", "live_alerts", "plugin.toml"), "rb") as f:
         corpora["manifest"].append(f.read())
     for target, seeds in corpora.items():

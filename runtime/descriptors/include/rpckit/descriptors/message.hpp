@@ -13,7 +13,7 @@ enum class MessageKind : std::uint8_t { kRequest, kNotification };
 enum class ParamsPresence : std::uint8_t {
   kRequired,           // always sent as an object
   kOptionalSendEmpty,  // may be absent or null; senders send {}
-  kOptionalOmit,       // may be absent or null; senders omit params
+  kOptionalOmit,       // may be absent or null; senders omit params that say nothing
 };
 
 // One clause of a capability gate; a message is allowed when every clause holds.

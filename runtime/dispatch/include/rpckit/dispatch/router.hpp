@@ -87,10 +87,17 @@ typename M::Params decode_params(const LazyJson& params) {
   return out;
 }
 
+// Whether params of M are left out: optional ones that say nothing (every member unset). Params
+// with a member set always go (MCP's tools/list with a cursor).
+template <class M>
+bool omits_params(const typename M::Params& params) {
+  return M::kParamsPresence == ParamsPresence::kOptionalOmit && params == typename M::Params{};
+}
+
 // Params JSON to send for message M: nullptr when the descriptor says to omit them.
 template <class M>
 std::optional<JsonValue> encode_params(const typename M::Params& params) {
-  if (M::kParamsPresence == ParamsPresence::kOptionalOmit) return std::nullopt;
+  if (omits_params<M>(params)) return std::nullopt;
   return codec::encode(params);
 }
 
@@ -98,7 +105,7 @@ std::optional<JsonValue> encode_params(const typename M::Params& params) {
 // the typed calls send. Byte for byte the dump() of encode_params<M>.
 template <class M>
 std::optional<std::string> encode_params_text(const typename M::Params& params) {
-  if (M::kParamsPresence == ParamsPresence::kOptionalOmit) return std::nullopt;
+  if (omits_params<M>(params)) return std::nullopt;
   return codec::to_json_text(params);
 }
 
