@@ -3,7 +3,8 @@
 #   examples/consumer/run.sh <rpckit install prefix> <build dir>
 # consumer-echo must complete its session (exit 0); the StreamNook plugin must answer a
 # host's initialize on stdin and exit 0 at EOF; consumer-validate must accept a valid exchange
-# and name the member of an invalid one.
+# and name the member of an invalid one; the MCP server must count words for a client's
+# tools/call, and be the code README.md shows.
 set -euo pipefail
 prefix="$(cd "$1" && pwd)"
 build="$2"
@@ -33,3 +34,22 @@ case "$report" in
   *'/params/channel_id: expected a value of type string'*) echo "ok" ;;
   *) echo "FAILED: consumer-validate did not name /params/channel_id"; exit 1 ;;
 esac
+
+# The MCP server: a client's session, one line per message, then the end of stdin.
+answer="$(printf '%s\n' \
+  '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"run.sh","version":"1"}}}' \
+  '{"jsonrpc":"2.0","method":"notifications/initialized"}' \
+  '{"jsonrpc":"2.0","id":2,"method":"tools/list"}' \
+  '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"count_words","arguments":{"text":"one two  three"}}}' \
+  | "$build/consumer-mcp-server")"
+echo "consumer-mcp-server: $answer"
+case "$answer" in
+  *'"name":"count_words"'*'"id":3'*'"text":"3"'*) echo "ok" ;;
+  *) echo "FAILED: no count of three words"; exit 1 ;;
+esac
+# README.md's "Writing an MCP server in C++" shows this very file.
+shown="$(awk '/^## Writing an MCP server in C\+\+/{s=1} s&&/^```cpp$/{c=1;next} c&&/^```$/{exit} c' "$here/../../README.md")"
+if [ "$shown" != "$(cat "$here/mcp_server.cpp")" ]; then
+  echo "FAILED: README.md's MCP server is not examples/consumer/mcp_server.cpp"; exit 1
+fi
+echo "ok: README.md shows examples/consumer/mcp_server.cpp"

@@ -330,7 +330,8 @@ class Checks(Expectations):
 
     def handshake(self):
         got = self.request("initialize", "initialize", {
-            "protocolVersion": PROTOCOL_VERSION, "capabilities": {"roots": {"listChanged": True}},
+            "protocolVersion": PROTOCOL_VERSION,
+            "capabilities": {"roots": {"listChanged": True}, "sampling": {}},
             "clientInfo": {"name": "hostile-mcp-client", "version": "0.0.1"}})
         if got is None:
             return None
@@ -771,6 +772,43 @@ def unanswered_server_ping(c):
     c.server.answer_pings = True
 
 
+def unanswered_sampling(c):
+    """summarize makes the server ask this client's model for a summary (sampling/createMessage,
+    the client having declared sampling), which never answers. Meanwhile ping and echo are
+    answered; the tool call ends with a tool error after its 10 s deadline, and the server
+    cancels its request (notifications/cancelled with that request's id: the profile's
+    cancel on_timeout); a late answer is dropped."""
+    c.server.answer_pings = False  # no request of the server's is answered
+    start = time.monotonic()
+    call = c.send_request("tools/call", {"name": "summarize", "arguments": {"text": "t" * 1000}})
+    sent = c.server.wait_sent(lambda m, i, p: m == "sampling/createMessage" and i is not None)
+    if not c.check("the server asks for a sampling", sent is not None):
+        return
+    c.check("the sampling request carries the text and maxTokens",
+            isinstance(sent[2], dict) and sent[2].get("maxTokens") == 100 and
+            sent[2]["messages"][0]["content"]["text"] == "Summarize: " + "t" * 1000, sent[2])
+    for n in range(3):
+        c.ping("while summarize waits (%d)" % n)
+        c.echo("echo while summarize waits (%d)" % n, "meanwhile %d" % n)
+    c.check("ping and echo answered while summarize waits", not c.server.arrived(call))
+    got = c.answers.response(call, PING_CLIENT_DEADLINE + WAIT_S)
+    elapsed = time.monotonic() - start
+    if not c.check("summarize answered after its deadline", got is not None):
+        return
+    c.check("summarize's answer is a tool error", (got.get("result") or {}).get("isError") is True,
+            got)
+    c.check("summarize waited its deadline (%.1f s)" % elapsed,
+            elapsed >= PING_CLIENT_DEADLINE - 0.5, elapsed)
+    cancel = c.server.wait_sent(lambda m, i, p: m == "notifications/cancelled" and isinstance(
+        p, dict) and p.get("requestId") == sent[1])
+    c.check("the server cancels the sampling request it gave up on", cancel is not None and
+            "sampling/createMessage" in str(cancel[2].get("reason", "")), cancel)
+    c.wire.write_frame(json.dumps({"jsonrpc": "2.0", "id": sent[1], "result": {
+        "role": "assistant", "content": {"type": "text", "text": "late"}, "model": "m"}}))
+    c.ping("after a late answer to the sampling request")
+    c.server.answer_pings = True
+
+
 def server_ping_wrong_id(c):
     """The server's ping answered with the string form of its integer id: the profile matches
     ids exactly, so it answers nothing and ping_client still times out with a tool error. Then
@@ -934,6 +972,7 @@ CASES = {
     "lifecycle": lifecycle,
     "cancellation": cancellation,
     "unanswered-server-ping": unanswered_server_ping,
+    "unanswered-sampling": unanswered_sampling,
     "server-ping-wrong-id": server_ping_wrong_id,
     "eof-mid-line": eof_mid_line,
     "eof-mid-oversize": eof_mid_oversize,

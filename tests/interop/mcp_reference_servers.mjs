@@ -18,39 +18,15 @@
 // servers are not installed (`npm ci` at the repo root).
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
-const client = process.argv[2];
-if (!client) {
-  console.error("usage: mcp_reference_servers.mjs <mcp-sample-client>");
-  process.exit(2);
-}
-let everything, memory;
-try {
-  const require = createRequire(join(ROOT, "package.json"));
-  const entry = (pkg) => join(dirname(require.resolve(`${pkg}/package.json`)), "dist", "index.js");
-  everything = entry("@modelcontextprotocol/server-everything");
-  memory = entry("@modelcontextprotocol/server-memory");
-} catch (e) {
-  console.error(`mcp_reference_servers: a reference server is not installed (${e.code ?? e.message}): run npm ci`);
-  process.exit(77);
-}
+import { argument, check, finish, pinned } from "./checks.mjs";
 
-let passed = 0;
-let failed = 0;
-function check(name, ok, detail = "") {
-  if (ok) {
-    passed++;
-    console.log(`ok   ${name}`);
-  } else {
-    failed++;
-    console.log(`FAIL ${name}${detail ? `: ${String(detail).slice(0, 600)}` : ""}`);
-  }
-}
+const client = argument("mcp_reference_servers.mjs <mcp-sample-client>");
+const script = "mcp_reference_servers";
+const everything = join(pinned("@modelcontextprotocol/server-everything", script), "dist", "index.js");
+const memory = join(pinned("@modelcontextprotocol/server-memory", script), "dist", "index.js");
 
 const dir = mkdtempSync(join(tmpdir(), "mcp-reference-"));
 
@@ -191,5 +167,4 @@ function common(name, r, { sigterm = false } = {}) {
 }
 
 rmSync(dir, { recursive: true, force: true });
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed === 0 && passed > 0 ? 0 : 1);
+finish();

@@ -11,39 +11,26 @@
 // Prints one line per check and "N passed, M failed"; exits 1 on a failure, 77 when the SDK is
 // not installed (`npm ci` at the repo root).
 import { createRequire } from "node:module";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
-const server = process.argv[2];
-if (!server) {
-  console.error("usage: mcp_sdk_client.mjs <mcp-sample-server>");
-  process.exit(2);
-}
+import { ROOT, argument, check, finish } from "./checks.mjs";
 
-let Client, StdioClientTransport, McpError, CompleteResultSchema, LoggingMessageNotificationSchema;
+const server = argument("mcp_sdk_client.mjs <mcp-sample-server>");
+
+let Client, StdioClientTransport, McpError, CompleteResultSchema, LoggingMessageNotificationSchema,
+  ResourceUpdatedNotificationSchema, CreateMessageRequestSchema;
 try {
   const require = createRequire(join(ROOT, "package.json"));
   const sdk = (p) => require.resolve(`@modelcontextprotocol/sdk/${p}`);
   ({ Client } = await import(sdk("client/index.js")));
   ({ StdioClientTransport } = await import(sdk("client/stdio.js")));
-  ({ McpError, CompleteResultSchema, LoggingMessageNotificationSchema } = await import(sdk("types.js")));
+  ({ McpError, CompleteResultSchema, LoggingMessageNotificationSchema, ResourceUpdatedNotificationSchema,
+     CreateMessageRequestSchema } = await import(sdk("types.js")));
 } catch (e) {
   console.error(`mcp_sdk_client: the MCP SDK is not installed (${e.code ?? e.message}): run npm ci`);
   process.exit(77);
 }
 
-let passed = 0;
-let failed = 0;
-function check(name, ok, detail = "") {
-  if (ok) {
-    passed++;
-    console.log(`ok   ${name}`);
-  } else {
-    failed++;
-    console.log(`FAIL ${name}${detail ? `: ${detail}` : ""}`);
-  }
-}
 async function rejects(name, promise, code) {
   try {
     await promise;
@@ -56,7 +43,14 @@ async function rejects(name, promise, code) {
 const stderr = [];
 const transport = new StdioClientTransport({ command: server, args: [], stderr: "pipe" });
 transport.stderr?.on("data", (d) => stderr.push(String(d)));
-const client = new Client({ name: "rpckit-interop", version: "1.0.0" }, { capabilities: {} });
+const client = new Client({ name: "rpckit-interop", version: "1.0.0" }, { capabilities: { sampling: {} } });
+// The model behind this client: what the server's summarize asks for (sampling/createMessage),
+// each request kept to be checked.
+const samplings = [];
+client.setRequestHandler(CreateMessageRequestSchema, (request) => {
+  samplings.push(request.params);
+  return { role: "assistant", content: { type: "text", text: "a short summary" }, model: "sdk-test-model" };
+});
 const logs = [];
 client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => logs.push(n.params));
 // Resolves once `predicate()` holds (polled), or after `ms` with false.
@@ -140,7 +134,7 @@ try {
   check("logging/setLevel", JSON.stringify(await client.setLoggingLevel("debug")) === "{}");
 
   const { tools } = await client.listTools();
-  check("tools/list", tools.map((t) => t.name).join(",") === "add,echo,count,ping_client",
+  check("tools/list", tools.map((t) => t.name).join(",") === "add,echo,count,ping_client,summarize,note",
         JSON.stringify(tools));
   const add = tools.find((t) => t.name === "add");
   check("tools/list: add's input schema", add?.inputSchema?.type === "object" &&
@@ -178,6 +172,12 @@ try {
   const pong = await client.callTool({ name: "ping_client" });
   check("ping from the server, answered by the SDK client", pong.content?.[0]?.text === "pong",
         JSON.stringify(pong));
+  const summary = await client.callTool({ name: "summarize", arguments: { text: "a long text" } });
+  check("sampling/createMessage from the server, answered by the SDK client's model",
+        summary.content?.[0]?.text === "summary: a short summary", JSON.stringify(summary));
+  check("the sampling request as the server wrote it (the SDK validated it)",
+        samplings.length === 1 && samplings[0].maxTokens === 100 &&
+        samplings[0].messages?.[0]?.content?.text === "Summarize: a long text", JSON.stringify(samplings));
   await rejects("tools/call of an unknown tool: -32602", client.callTool({ name: "nope" }), -32602);
 
   const { resources } = await client.listResources();
@@ -188,6 +188,28 @@ try {
           typeof read.contents[0].text === "string" && read.contents[0].text.length > 0);
   }
   await rejects("resources/read of an unknown uri: -32002", client.readResource({ uri: "sample://none" }), -32002);
+  const { resourceTemplates } = await client.listResourceTemplates();
+  check("resources/templates/list", resourceTemplates.length === 1 &&
+        resourceTemplates[0].uriTemplate === "sample://echo/{text}", JSON.stringify(resourceTemplates));
+  const echoed = await client.readResource({ uri: "sample://echo/h%C3%A9llo%20there" });
+  check("resources/read of the template: the rest of the URI, percent-decoded",
+        echoed.contents?.[0]?.text === "héllo there", JSON.stringify(echoed));
+  // A subscription hears of a change (the tool note adds one); after unsubscribing it does not.
+  const updates = [];
+  client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => updates.push(n.params.uri));
+  check("resources/subscribe", JSON.stringify(await client.subscribeResource({ uri: "sample://readme" })) === "{}");
+  await client.callTool({ name: "note", arguments: { text: "first" } });
+  await client.ping();  // the update, sent before the call's answer, has been read by now
+  check("notifications/resources/updated after a change to a subscribed resource",
+        updates.join(",") === "sample://readme", JSON.stringify(updates));
+  const noted = await client.readResource({ uri: "sample://readme" });
+  check("the change is in the resource", noted.contents?.[0]?.text?.includes("note: first"));
+  check("resources/unsubscribe", JSON.stringify(await client.unsubscribeResource({ uri: "sample://readme" })) === "{}");
+  await client.callTool({ name: "note", arguments: { text: "second" } });
+  await client.ping();
+  check("no update after unsubscribing", updates.length === 1, JSON.stringify(updates));
+  await rejects("resources/subscribe to an unknown uri: -32002",
+                client.subscribeResource({ uri: "sample://none" }), -32002);
 
   const { prompts } = await client.listPrompts();
   check("prompts/list", prompts.map((p) => p.name).join(",") === "greet");
@@ -206,5 +228,4 @@ try {
   check("session", false, `${e?.stack ?? e}\nserver stderr: ${stderr.join("")}`);
 }
 clearTimeout(timer);
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed === 0 && passed > 0 ? 0 : 1);
+finish();

@@ -14,21 +14,11 @@
 #include "mcp_2025_11_25/errors.hpp"
 #include "rpckit/codec/codec.hpp"
 #include "rpckit/endpoint/cancellation.hpp"
+#include "sample_support.hpp"
 
 namespace mcp_sample {
 
 namespace {
-
-constexpr std::string_view kReadmeUri = "sample://readme";
-constexpr std::string_view kReadmeText =
-    "This server is the rpckit MCP sample: tools add and echo, this resource, the greet "
-    "prompt.\n";
-
-mcp::ContentBlock text_block(std::string text) {
-  mcp::TextContent t;
-  t.text = std::move(text);
-  return {t};
-}
 
 // A JSON Schema object as the generated map of its keywords.
 std::map<std::string, rpckit::JsonValue> schema_of(const nlohmann::json& schema) {
@@ -47,15 +37,6 @@ Schema object_schema(const nlohmann::json& properties, const std::vector<std::st
   return s;
 }
 
-// A tool's failure is a result the model reads (isError), not a JSON-RPC error (tools spec,
-// "Error Handling").
-mcp::ToolsCallResult tool_error(std::string text) {
-  mcp::ToolsCallResult r;
-  r.content.push_back(text_block(std::move(text)));
-  r.isError = true;
-  return r;
-}
-
 const nlohmann::json* argument(const mcp::ToolsCallParams& p, const std::string& name) {
   if (!p.arguments) return nullptr;
   auto it = p.arguments->find(name);
@@ -64,18 +45,25 @@ const nlohmann::json* argument(const mcp::ToolsCallParams& p, const std::string&
 
 }  // namespace
 
-mcp::InitializeResult SampleServer::initialize(Peer&, const mcp::InitializeParams&) {
+mcp::InitializeResult SampleServer::initialize(Peer&, const mcp::InitializeParams& p) {
+  {
+    // What the client offers decides what this server may ask of it (summarize: sampling).
+    std::lock_guard<std::mutex> lock(mutex_);
+    client_samples_ = p.capabilities.sampling.has_value();
+  }
   mcp::InitializeResult r;
   // The client's version when this server speaks it, else the one it does speak (lifecycle,
   // "Version Negotiation"): this server speaks only its schema's revision.
   r.protocolVersion = std::string(mcp::kProtocolVersion);
   r.capabilities.tools.emplace();
-  r.capabilities.resources.emplace();
+  r.capabilities.resources = mcp::ServerResourcesCapability{.subscribe = true};
   r.capabilities.prompts.emplace();
   r.capabilities.logging.emplace();
   r.serverInfo.name = "rpckit-mcp-sample";
   r.serverInfo.version = "0.1.0";
-  r.instructions = "Tools add and echo; resource sample://readme; prompt greet.";
+  r.instructions =
+      "Tools add, echo, count, ping_client, summarize and note; resource sample://readme "
+      "(subscribe to hear of notes) and template sample://echo/{text}; prompt greet.";
   return r;
 }
 
@@ -109,7 +97,19 @@ mcp::ToolsListResult SampleServer::tools_list(Peer&, const mcp::ToolsListParams&
   ping.name = "ping_client";
   ping.description = "Pings the client (a request from the server) and says how it went.";
   ping.inputSchema = object_schema<mcp::ToolInputSchema>(nlohmann::json::object(), {});
-  r.tools = {add, echo, count, ping};
+  mcp::Tool summarize;
+  summarize.name = "summarize";
+  summarize.description =
+      "Asks the client's model for a summary of `text` (sampling/createMessage; needs the "
+      "client's sampling capability) and returns it.";
+  summarize.inputSchema =
+      object_schema<mcp::ToolInputSchema>({{"text", {{"type", "string"}}}}, {"text"});
+  mcp::Tool note;
+  note.name = "note";
+  note.description = "Adds a note to the resource sample://readme (its subscribers hear of it).";
+  note.inputSchema =
+      object_schema<mcp::ToolInputSchema>({{"text", {{"type", "string"}}}}, {"text"});
+  r.tools = {add, echo, count, ping, summarize, note};
   return r;
 }
 
@@ -138,6 +138,8 @@ mcp::ToolsCallResult SampleServer::tools_call(Peer&, const mcp::ToolsCallParams&
   }
   if (p.name == "count") return count(p);
   if (p.name == "ping_client") return ping_client();
+  if (p.name == "note") return note(p);
+  if (p.name == "summarize") return summarize(p);
   // An unknown tool is a protocol error (tools spec, "Error Handling").
   throw mcp::make_error(mcp::ErrorCode::kInvalidParams, "unknown tool: " + p.name);
 }
@@ -193,6 +195,32 @@ mcp::ToolsCallResult SampleServer::ping_client() {
   return r;
 }
 
+mcp::ToolsCallResult SampleServer::summarize(const mcp::ToolsCallParams& p) {
+  const nlohmann::json* text = argument(p, "text");
+  if (text == nullptr || !text->is_string()) return tool_error("summarize needs a string text");
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!client_samples_) return tool_error("the client offers no sampling");
+  }
+  // A request to the client while this call waits, as ping_client: ten seconds, not the
+  // protocol's sixty, so a client that never answers costs the caller little.
+  nlohmann::json request = {
+      {"messages",
+       {{{"role", "user"},
+         {"content", {{"type", "text"}, {"text", "Summarize: " + text->get<std::string>()}}}}}},
+      {"maxTokens", 100}};
+  auto sampled = client_.sampling_createMessage(request.get<mcp::SamplingCreateMessageParams>(),
+                                                std::chrono::seconds(10));
+  if (!sampled.ok()) return tool_error("sampling failed: " + sampled.error().describe());
+  const nlohmann::json content = nlohmann::json(sampled->content);
+  if (!content.is_object() || content.value("type", "") != "text") {
+    return tool_error("the client's model answered no text");
+  }
+  mcp::ToolsCallResult r;
+  r.content.push_back(text_block("summary: " + content.value("text", "")));
+  return r;
+}
+
 // notifications/message at `level`, when the client's logging/setLevel lets it through.
 void SampleServer::log(const mcp::LoggingLevel& level, const std::string& text) {
   const mcp::LoggingLevel threshold = mcp::LoggingLevel::from_wire(log_level());
@@ -202,30 +230,6 @@ void SampleServer::log(const mcp::LoggingLevel& level, const std::string& text) 
   message.logger = "mcp-sample-server";
   message.data = nlohmann::json(text);
   client_.notifications_message(message);
-}
-
-mcp::ResourcesListResult SampleServer::resources_list(Peer&, const mcp::ResourcesListParams&) {
-  mcp::ResourcesListResult r;
-  mcp::Resource readme;
-  readme.uri = std::string(kReadmeUri);
-  readme.name = "readme";
-  readme.mimeType = "text/plain";
-  r.resources = {readme};
-  return r;
-}
-
-mcp::ResourcesReadResult SampleServer::resources_read(Peer&, const mcp::ResourcesReadParams& p) {
-  if (p.uri != kReadmeUri) {
-    throw mcp::make_error(mcp::ErrorCode::kResourceNotFound, "Resource not found",
-                          nlohmann::json{{"uri", p.uri}});
-  }
-  mcp::ResourcesReadResult r;
-  mcp::ResourceContents c;
-  c.uri = p.uri;
-  c.mimeType = "text/plain";
-  c.text = std::string(kReadmeText);
-  r.contents = {c};
-  return r;
 }
 
 mcp::PromptsListResult SampleServer::prompts_list(Peer&, const mcp::PromptsListParams&) {

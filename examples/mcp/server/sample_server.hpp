@@ -1,17 +1,22 @@
 #pragma once
 // The sample MCP server's handlers over the generated ServerHandler: tools (add, echo; count,
-// which reports progress, logs and stops when the client cancels it; ping_client, which pings
-// the client back), one text resource, one prompt and the log level. Everything on the wire
-// (framing, ids, errors, the lifecycle, cancellation) is the generic plugin role's, driven by
-// MCP's profile; what the server sends the client goes through the generated ClientClient.
+// which reports progress, logs and stops when the client cancels it; ping_client and
+// summarize, which ask the client (ping, sampling); note, which changes a resource), a text
+// resource, a resource template and subscriptions, one prompt and the log level. Everything on
+// the wire (framing, ids, errors, the lifecycle, cancellation) is the generic plugin role's,
+// driven by MCP's profile; what the server sends the client goes through the generated
+// ClientClient.
 #include <mutex>
+#include <optional>
+#include <set>
 #include <string>
+#include <vector>
 
 #include "mcp_2025_11_25/roles.hpp"
 
 namespace mcp_sample {
 
-namespace mcp = mcp::v2025_11_25;
+namespace mcp = ::mcp::v2025_11_25;
 
 struct Peer {};  // one client per server process: nothing to tell apart
 
@@ -23,8 +28,16 @@ class SampleServer : public mcp::ServerHandler<Peer> {
   mcp::PingResult ping(Peer&, const mcp::PingParams&) override;
   mcp::ToolsListResult tools_list(Peer&, const mcp::ToolsListParams&) override;
   mcp::ToolsCallResult tools_call(Peer&, const mcp::ToolsCallParams& p) override;
+  // Resources (sample_resources.cpp): the readme (with the notes the tool `note` adds), the
+  // template sample://echo/{text}, and subscriptions to either.
   mcp::ResourcesListResult resources_list(Peer&, const mcp::ResourcesListParams&) override;
+  mcp::ResourcesTemplatesListResult resources_templates_list(
+      Peer&, const mcp::ResourcesTemplatesListParams&) override;
   mcp::ResourcesReadResult resources_read(Peer&, const mcp::ResourcesReadParams& p) override;
+  mcp::ResourcesSubscribeResult resources_subscribe(
+      Peer&, const mcp::ResourcesSubscribeParams& p) override;
+  mcp::ResourcesUnsubscribeResult resources_unsubscribe(
+      Peer&, const mcp::ResourcesUnsubscribeParams& p) override;
   mcp::PromptsListResult prompts_list(Peer&, const mcp::PromptsListParams&) override;
   mcp::PromptsGetResult prompts_get(Peer&, const mcp::PromptsGetParams& p) override;
   mcp::LoggingSetLevelResult logging_setLevel(Peer&, const mcp::LoggingSetLevelParams& p) override;
@@ -34,11 +47,22 @@ class SampleServer : public mcp::ServerHandler<Peer> {
  private:
   mcp::ToolsCallResult count(const mcp::ToolsCallParams& p);
   mcp::ToolsCallResult ping_client();
+  // Asks the client's model for a summary (sampling/createMessage).
+  mcp::ToolsCallResult summarize(const mcp::ToolsCallParams& p);
+  // Adds a note to the readme: notifications/resources/updated when the client subscribed it.
+  mcp::ToolsCallResult note(const mcp::ToolsCallParams& p);
+  std::string readme() const;
+  // The text of a resource URI this server has (the readme, or an instance of the echo
+  // template), or nullopt.
+  std::optional<std::string> resource_text(const std::string& uri) const;
   void log(const mcp::LoggingLevel& level, const std::string& text);
 
   const mcp::ClientClient& client_;
   mutable std::mutex mutex_;
   std::string log_level_ = "info";
+  bool client_samples_ = false;  // the client declared sampling
+  std::vector<std::string> notes_;
+  std::set<std::string> subscribed_;
 };
 
 }  // namespace mcp_sample

@@ -108,6 +108,8 @@ JsonValue PluginSession::run_one(const std::string& method, const LazyJson& para
 }
 
 void PluginSession::run_held_events() {
+  // They run after the request whose handler held them, still on its thread: not as part of it.
+  rpckit::detail::CurrentRequestScope no_request(nullptr);
   while (!held_events_.empty() && !exit_requested_) {
     HeldEvent held = std::move(held_events_.front());
     held_events_.pop_front();

@@ -11,7 +11,10 @@
 //   JSON this endpoint will not take: -32600 with the frame's id when it can be found. Both
 //   messages say where and why ("Parse error: at byte 57: invalid UTF-8 (byte 0xFF)").
 //   Responses are matched to calls by id (numbers and strings); one with an unknown id is
-//   reported and dropped; one for a pending call that cannot be read fails that call.
+//   reported and dropped; one for a pending call that cannot be read fails that call. Where
+//   the profile lets the peer cancel a request (WireRules::cancel), its cancel notification is
+//   read on the reading thread: the request is marked (Incoming::cancellation), not run if
+//   still queued, and not answered.
 //
 // The peer is a stranger: frames are validated without recursion (rpckit::codec::JsonReader)
 // and wait in the queue as text; a frame's params reach the handler as that text (LazyJson),
