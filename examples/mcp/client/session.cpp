@@ -55,15 +55,17 @@ void Session::failed(const std::string& what, const rpckit::CallError& error) {
   transcript_.host(what + " failed: " + detail);
 }
 
-template <class Page, class Item, class Fetch>
-std::vector<Item> Session::list(const std::string& method, Fetch fetch,
+template <class Params, class Page, class Item>
+std::vector<Item> Session::list(const std::string& method, Fetch<Params, Page> fetch,
                                 std::vector<Item> Page::*items) {
   std::vector<Item> all;
   std::optional<std::string> cursor;
   std::set<std::string> seen;
   int pages = 0;
   for (; pages < kMaxPages; ++pages) {
-    rpckit::Result<Page> page = fetch(cursor);
+    Params params;
+    params.cursor = cursor;
+    rpckit::Result<Page> page = (server_.client().*fetch)(params, options_.timeout);
     if (!page.ok()) {
       failed(method, page.error());
       break;
@@ -104,14 +106,8 @@ void Session::run() {
 }
 
 void Session::tools() {
-  std::vector<mcp::Tool> tools = list(
-      "tools/list",
-      [this](const std::optional<std::string>& cursor) {
-        mcp::ToolsListParams p;
-        p.cursor = cursor;
-        return server_.client().tools_list(p, options_.timeout);
-      },
-      &mcp::ToolsListResult::tools);
+  std::vector<mcp::Tool> tools =
+      list("tools/list", &mcp::ServerClient::tools_list, &mcp::ToolsListResult::tools);
   for (const mcp::Tool& tool : tools) {
     transcript_.host("  tool " + tool.name +
                      (tool.description ? ": " + json_text(*tool.description, 80) : ""));
@@ -172,14 +168,8 @@ void Session::call_tool(const mcp::Tool& tool, const nlohmann::json& arguments) 
 }
 
 void Session::prompts() {
-  std::vector<mcp::Prompt> prompts = list(
-      "prompts/list",
-      [this](const std::optional<std::string>& cursor) {
-        mcp::PromptsListParams p;
-        p.cursor = cursor;
-        return server_.client().prompts_list(p, options_.timeout);
-      },
-      &mcp::PromptsListResult::prompts);
+  std::vector<mcp::Prompt> prompts =
+      list("prompts/list", &mcp::ServerClient::prompts_list, &mcp::PromptsListResult::prompts);
   for (const mcp::Prompt& prompt : prompts) {
     mcp::PromptsGetParams params;
     params.name = prompt.name;
@@ -234,14 +224,8 @@ void Session::complete(const std::vector<mcp::Prompt>& prompts) {
 }
 
 void Session::resources() {
-  std::vector<mcp::Resource> resources = list(
-      "resources/list",
-      [this](const std::optional<std::string>& cursor) {
-        mcp::ResourcesListParams p;
-        p.cursor = cursor;
-        return server_.client().resources_list(p, options_.timeout);
-      },
-      &mcp::ResourcesListResult::resources);
+  std::vector<mcp::Resource> resources = list("resources/list", &mcp::ServerClient::resources_list,
+                                              &mcp::ResourcesListResult::resources);
   std::size_t reads = 0;
   for (const mcp::Resource& r : resources) {
     if (reads++ == options_.max_reads) {
@@ -259,14 +243,9 @@ void Session::resources() {
     transcript_.host("resources/read " + r.uri + " -> " +
                      describe_contents(nlohmann::json(read->contents)));
   }
-  std::vector<mcp::ResourceTemplate> templates = list(
-      "resources/templates/list",
-      [this](const std::optional<std::string>& cursor) {
-        mcp::ResourcesTemplatesListParams p;
-        p.cursor = cursor;
-        return server_.client().resources_templates_list(p, options_.timeout);
-      },
-      &mcp::ResourcesTemplatesListResult::resourceTemplates);
+  std::vector<mcp::ResourceTemplate> templates =
+      list("resources/templates/list", &mcp::ServerClient::resources_templates_list,
+           &mcp::ResourcesTemplatesListResult::resourceTemplates);
   for (const mcp::ResourceTemplate& t : templates) transcript_.host("  template " + t.uriTemplate);
   const auto& caps = hello_.capabilities.resources;
   if (caps && caps->subscribe.value_or(false) && !resources.empty()) {

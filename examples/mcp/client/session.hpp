@@ -51,9 +51,13 @@ class Session {
   void resources();
   void complete(const std::vector<mcp::Prompt>& prompts);
   // Every item of a paginated list, page by page (bounded; a cursor that comes back stops it).
-  // `fetch(cursor)` asks for one page.
-  template <class Page, class Item, class Fetch>
-  std::vector<Item> list(const std::string& method, Fetch fetch, std::vector<Item> Page::*items);
+  // The generated client's call that asks for one page.
+  template <class Params, class Page>
+  using Fetch = rpckit::Result<Page> (mcp::ServerClient::*)(
+      const Params&, std::optional<std::chrono::milliseconds>) const;
+  template <class Params, class Page, class Item>
+  std::vector<Item> list(const std::string& method, Fetch<Params, Page> fetch,
+                         std::vector<Item> Page::*items);
   // A call that failed: a violation when the server's result broke the schema, a note else.
   void failed(const std::string& what, const rpckit::CallError& error);
 

@@ -2,13 +2,17 @@
 // to the handler, responses to the calls they answer, and the answers the endpoint gives
 // itself to input it cannot take (-32700, -32600, with the profile's ids and error data).
 #include <cstdint>
+#include <exception>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 
 #include "call_errors.hpp"
 #include "in_flight.hpp"
 #include "reply_outbox.hpp"
 #include "rpckit/codec/codec.hpp"
+#include "rpckit/codec/json_reader.hpp"
 #include "rpckit/endpoint/endpoint.hpp"
 #include "validated_json.hpp"
 
@@ -129,18 +133,41 @@ void Endpoint::note_cancel(const Received& notification) {
   // One that names no request in flight, or names it wrongly, is ignored (MCP: "SHOULD
   // ignore"): the request finished first, or the peer is confused; neither is an error.
   if (!notification.envelope.params) return;
-  std::optional<nlohmann::json> params =
-      detail::parse_validated(notification.envelope.params->in(notification.frame));
-  if (!params || !params->is_object()) return;
+  // Only the two members are read; the rest is skipped, never built: on the reading thread,
+  // params as large as the frame cap must not become a DOM.
   const CancelRules& cancel = options_.rules.cancel;
-  auto id = params->find(std::string(cancel.id_member));
-  if (id == params->end() || !(id->is_string() || id->is_number_integer())) return;
+  std::optional<std::string> id;  // as JSON text, the in-flight table's key
   std::string reason;
-  if (!cancel.reason_member.empty()) {
-    auto given = params->find(std::string(cancel.reason_member));
-    if (given != params->end() && given->is_string()) reason = given->get<std::string>();
+  try {
+    codec::JsonReader reader(notification.envelope.params->in(notification.frame),
+                             {.max_depth = options_.rules.max_depth});
+    if (reader.peek() != codec::JsonReader::Kind::kObject) return;
+    reader.begin_object();
+    std::string_view key;
+    while (reader.next_member(key)) {
+      const bool is_id = key == cancel.id_member;
+      const bool is_reason = !cancel.reason_member.empty() && key == cancel.reason_member;
+      const codec::JsonReader::Kind kind = reader.peek();
+      if (is_id && kind == codec::JsonReader::Kind::kString) {
+        std::string text;
+        reader.read_string(text);
+        id = nlohmann::json(std::move(text)).dump();
+      } else if (is_id && kind == codec::JsonReader::Kind::kNumber) {
+        // Integers only, written as the request's id is (7, not 7.0 or 7e0).
+        nlohmann::json number = nlohmann::json::parse(reader.read_number());
+        id = number.is_number_integer() ? std::optional(number.dump()) : std::nullopt;
+      } else if (is_reason && kind == codec::JsonReader::Kind::kString) {
+        reader.read_string(reason);
+      } else {
+        if (is_id) id.reset();  // the last member of a name counts, as when parsed
+        if (is_reason) reason.clear();
+        reader.skip_value();
+      }
+    }
+  } catch (const std::exception&) {
+    return;  // validated by the scan already; should a limit still differ, it is ignored
   }
-  in_flight_->cancel(id->dump(), std::move(reason));
+  if (id) in_flight_->cancel(*id, std::move(reason));
 }
 
 void Endpoint::fail_pending(const nlohmann::json& id, const std::string& reason) {
