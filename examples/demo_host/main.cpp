@@ -11,14 +11,14 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <CLI/CLI.hpp>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <sstream>
+#include <system_error>
 #include <thread>
-
-#include <CLI/CLI.hpp>
 
 #include "demo_app.hpp"
 #include "plain_session.hpp"
@@ -57,6 +57,30 @@ std::string join(const std::vector<E>& values) {
   return out.empty() ? "-" : out;
 }
 
+// The state folder the demo made for itself goes when the demo ends; one given with
+// --state-dir is the user's and stays.
+class TemporaryFolder {
+ public:
+  TemporaryFolder() = default;
+  TemporaryFolder(const TemporaryFolder&) = delete;
+  TemporaryFolder& operator=(const TemporaryFolder&) = delete;
+  ~TemporaryFolder() {
+    std::error_code ignored;
+    if (!path_.empty()) std::filesystem::remove_all(path_, ignored);
+  }
+  // Returns the new folder's path, or an empty string when none could be made.
+  std::string make(const char* prefix) {
+    std::string pattern = (std::filesystem::temp_directory_path() / prefix).string() + "XXXXXX";
+    if (::mkdtemp(pattern.data()) == nullptr) return {};
+    path_ = pattern;
+    return path_;
+  }
+  bool owns(const std::string& path) const { return !path_.empty() && path == path_; }
+
+ private:
+  std::string path_;
+};
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -78,7 +102,8 @@ int main(int argc, char** argv) {
   cli.add_option("--transcript", transcript_path,
                  "Also write a JSON-lines transcript (one line per frame and lifecycle event)");
   cli.add_option("--state-dir", state_dir,
-                 "Where plugins' data_dir and log_dir go (default: a new temporary folder)")
+                 "Where plugins' data_dir and log_dir go, kept after the run (default: a new "
+                 "temporary folder, removed when the demo ends)")
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   cli.add_option("--events", events, "Grant only these events (comma list, 'none' for none)");
   cli.add_option("--host-methods", host_methods, "Grant only these host methods");
@@ -145,9 +170,13 @@ int main(int argc, char** argv) {
     manifests.push_back(std::move(*manifest.loaded));
   }
 
+  TemporaryFolder temporary_state;
   if (state_dir.empty()) {
-    char pattern[] = "/tmp/streamnook-demo-XXXXXX";
-    state_dir = ::mkdtemp(pattern) != nullptr ? pattern : "streamnook-demo-state";
+    state_dir = temporary_state.make("streamnook-demo-");
+    if (state_dir.empty()) {
+      std::perror("cannot make a temporary state folder (give one with --state-dir)");
+      return 2;
+    }
   }
   options.data_root = std::filesystem::path(state_dir) / "data";
   options.log_root = std::filesystem::path(state_dir) / "logs";
@@ -228,7 +257,8 @@ int main(int argc, char** argv) {
       script.plugin_ids.push_back(m.id);
       if (m.contributes) script.actions[m.id] = m.contributes->actions_or_default();
     }
-    std::printf("state    %s (data_dir and log_dir of each plugin)\n\n", state_dir.c_str());
+    std::printf("state    %s (data_dir and log_dir of each plugin%s)\n\n", state_dir.c_str(),
+                temporary_state.owns(state_dir) ? "; removed when the demo ends" : "");
     std::fflush(stdout);
 
     if (exit_code != 0) {

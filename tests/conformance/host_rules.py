@@ -11,13 +11,15 @@ For each mode of the fake it runs
 with FAKE_REPORT and FAKE_TIME_SCALE in the host's environment (the host passes its
 environment to the plugin), then checks the host's exit status, its `violation:` lines on
 stderr, its per-call JSON lines on stdout and the fake's report (see README.md for the
-contract). Exit 0 when every check passed, 1 otherwise, 2 on a usage error.
+contract). Exit 0 when every check passed, 1 otherwise, 2 on a usage error. Its files
+(transcripts, reports) stay only when a check failed or --keep named the folder.
 """
 
 import json
 import os
 import signal
 import subprocess
+import shutil
 import sys
 import tempfile
 import time
@@ -661,7 +663,10 @@ def main():
         if problems:
             failed.append((mode, problems))
     print("# %d failed" % len(failed))
-    return 1 if failed else 0
+    if failed or keep:
+        return 1 if failed else 0
+    shutil.rmtree(workdir, ignore_errors=True)  # its transcripts are kept only when they tell why
+    return 0
 
 
 def report_line(name, ref, problems, o):
