@@ -55,6 +55,9 @@ nlohmann::json plain_line(const std::string& method, const rpckit::CallResult& r
     case rpckit::CallError::Kind::kDisconnected: line["failed"] = "disconnected"; break;
     case rpckit::CallError::Kind::kSendFailed: line["failed"] = "send_failed"; break;
     case rpckit::CallError::Kind::kLocal: line["failed"] = "refused: " + e.error.message(); break;
+    case rpckit::CallError::Kind::kCancelled:
+      line["failed"] = "cancelled";
+      break;
   }
   return line;
 }

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <optional>
 #include <type_traits>
+#include <utility>
 
 #include "codex_metadata_v1/dispatch.hpp"
 #include "codex_metadata_v1/errors.hpp"
@@ -71,11 +72,45 @@ class PluginClient {
     return caller_->call<messages::Initialize>(params, deadline);
   }
 
+  /// messages::Initialize without waiting: `done(rpckit::Result<PluginManifest>)` runs
+  /// once, as rpckit::Endpoint::call_async() says; the handle cancels the call.
+  template <class Done>
+  rpckit::AsyncCall initialize_async(
+      const InitializeParams& params, Done&& done,
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_async<messages::Initialize>(params, std::forward<Done>(done),
+                                                        deadline);
+  }
+
+  /// messages::Initialize without waiting: its result when it comes, or cancel it.
+  rpckit::FutureResult<PluginManifest> initialize_future(
+      const InitializeParams& params = {},
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_future<messages::Initialize>(params, deadline);
+  }
+
   /// messages::Ping
   rpckit::Result<PingResult> ping(
       const PingParams& params = {},
       std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
     return caller_->call<messages::Ping>(params, deadline);
+  }
+
+  /// messages::Ping without waiting: `done(rpckit::Result<PingResult>)` runs
+  /// once, as rpckit::Endpoint::call_async() says; the handle cancels the call.
+  template <class Done>
+  rpckit::AsyncCall ping_async(
+      const PingParams& params, Done&& done,
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_async<messages::Ping>(params, std::forward<Done>(done),
+                                                        deadline);
+  }
+
+  /// messages::Ping without waiting: its result when it comes, or cancel it.
+  rpckit::FutureResult<PingResult> ping_future(
+      const PingParams& params = {},
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_future<messages::Ping>(params, deadline);
   }
 
   /// messages::Shutdown
@@ -85,11 +120,45 @@ class PluginClient {
     return caller_->call<messages::Shutdown>(params, deadline);
   }
 
+  /// messages::Shutdown without waiting: `done(rpckit::Result<std::nullptr_t>)` runs
+  /// once, as rpckit::Endpoint::call_async() says; the handle cancels the call.
+  template <class Done>
+  rpckit::AsyncCall shutdown_async(
+      const ShutdownParams& params, Done&& done,
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_async<messages::Shutdown>(params, std::forward<Done>(done),
+                                                        deadline);
+  }
+
+  /// messages::Shutdown without waiting: its result when it comes, or cancel it.
+  rpckit::FutureResult<std::nullptr_t> shutdown_future(
+      const ShutdownParams& params = {},
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_future<messages::Shutdown>(params, deadline);
+  }
+
   /// messages::MetadataSearch
   rpckit::Result<SearchResponse> metadata_search(
       const MetadataSearchParams& params,
       std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
     return caller_->call<messages::MetadataSearch>(params, deadline);
+  }
+
+  /// messages::MetadataSearch without waiting: `done(rpckit::Result<SearchResponse>)` runs
+  /// once, as rpckit::Endpoint::call_async() says; the handle cancels the call.
+  template <class Done>
+  rpckit::AsyncCall metadata_search_async(
+      const MetadataSearchParams& params, Done&& done,
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_async<messages::MetadataSearch>(params, std::forward<Done>(done),
+                                                        deadline);
+  }
+
+  /// messages::MetadataSearch without waiting: its result when it comes, or cancel it.
+  rpckit::FutureResult<SearchResponse> metadata_search_future(
+      const MetadataSearchParams& params,
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_future<messages::MetadataSearch>(params, deadline);
   }
 
   /// messages::MetadataGet
@@ -99,11 +168,45 @@ class PluginClient {
     return caller_->call<messages::MetadataGet>(params, deadline);
   }
 
+  /// messages::MetadataGet without waiting: `done(rpckit::Result<SeriesMetadata>)` runs
+  /// once, as rpckit::Endpoint::call_async() says; the handle cancels the call.
+  template <class Done>
+  rpckit::AsyncCall metadata_get_async(
+      const MetadataGetParams& params, Done&& done,
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_async<messages::MetadataGet>(params, std::forward<Done>(done),
+                                                        deadline);
+  }
+
+  /// messages::MetadataGet without waiting: its result when it comes, or cancel it.
+  rpckit::FutureResult<SeriesMetadata> metadata_get_future(
+      const MetadataGetParams& params,
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_future<messages::MetadataGet>(params, deadline);
+  }
+
   /// messages::MetadataMatch
   rpckit::Result<MatchResponse> metadata_match(
       const MetadataMatchParams& params,
       std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
     return caller_->call<messages::MetadataMatch>(params, deadline);
+  }
+
+  /// messages::MetadataMatch without waiting: `done(rpckit::Result<MatchResponse>)` runs
+  /// once, as rpckit::Endpoint::call_async() says; the handle cancels the call.
+  template <class Done>
+  rpckit::AsyncCall metadata_match_async(
+      const MetadataMatchParams& params, Done&& done,
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_async<messages::MetadataMatch>(params, std::forward<Done>(done),
+                                                        deadline);
+  }
+
+  /// messages::MetadataMatch without waiting: its result when it comes, or cancel it.
+  rpckit::FutureResult<MatchResponse> metadata_match_future(
+      const MetadataMatchParams& params,
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_future<messages::MetadataMatch>(params, deadline);
   }
 
  private:

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <optional>
 #include <type_traits>
+#include <utility>
 
 #include "core_line_v1/dispatch.hpp"
 #include "rpckit/dispatch/router.hpp"

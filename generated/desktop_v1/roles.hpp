@@ -5,6 +5,7 @@
 #include <chrono>
 #include <optional>
 #include <type_traits>
+#include <utility>
 
 #include "desktop_v1/dispatch.hpp"
 #include "desktop_v1/errors.hpp"
@@ -54,11 +55,45 @@ class HostClient {
     return caller_->call<messages::HostPing>(params, deadline);
   }
 
+  /// messages::HostPing without waiting: `done(rpckit::Result<PingResult>)` runs
+  /// once, as rpckit::Endpoint::call_async() says; the handle cancels the call.
+  template <class Done>
+  rpckit::AsyncCall host_ping_async(
+      const HostPingParams& params, Done&& done,
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_async<messages::HostPing>(params, std::forward<Done>(done),
+                                                        deadline);
+  }
+
+  /// messages::HostPing without waiting: its result when it comes, or cancel it.
+  rpckit::FutureResult<PingResult> host_ping_future(
+      const HostPingParams& params = {},
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_future<messages::HostPing>(params, deadline);
+  }
+
   /// messages::HostRequestApproval
   rpckit::Result<ApprovalResult> host_request_approval(
       const ApprovalRequest& params,
       std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
     return caller_->call<messages::HostRequestApproval>(params, deadline);
+  }
+
+  /// messages::HostRequestApproval without waiting: `done(rpckit::Result<ApprovalResult>)` runs
+  /// once, as rpckit::Endpoint::call_async() says; the handle cancels the call.
+  template <class Done>
+  rpckit::AsyncCall host_request_approval_async(
+      const ApprovalRequest& params, Done&& done,
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_async<messages::HostRequestApproval>(params, std::forward<Done>(done),
+                                                        deadline);
+  }
+
+  /// messages::HostRequestApproval without waiting: its result when it comes, or cancel it.
+  rpckit::FutureResult<ApprovalResult> host_request_approval_future(
+      const ApprovalRequest& params,
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_future<messages::HostRequestApproval>(params, deadline);
   }
 
   /// messages::CodexEvent
@@ -123,11 +158,45 @@ class PluginClient {
     return caller_->call<messages::PluginHealth>(params, deadline);
   }
 
+  /// messages::PluginHealth without waiting: `done(rpckit::Result<HealthResult>)` runs
+  /// once, as rpckit::Endpoint::call_async() says; the handle cancels the call.
+  template <class Done>
+  rpckit::AsyncCall plugin_health_async(
+      const PluginHealthParams& params, Done&& done,
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_async<messages::PluginHealth>(params, std::forward<Done>(done),
+                                                        deadline);
+  }
+
+  /// messages::PluginHealth without waiting: its result when it comes, or cancel it.
+  rpckit::FutureResult<HealthResult> plugin_health_future(
+      const PluginHealthParams& params = {},
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_future<messages::PluginHealth>(params, deadline);
+  }
+
   /// messages::PluginShutdown
   rpckit::Result<ShutdownResult> plugin_shutdown(
       const PluginShutdownParams& params = {},
       std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
     return caller_->call<messages::PluginShutdown>(params, deadline);
+  }
+
+  /// messages::PluginShutdown without waiting: `done(rpckit::Result<ShutdownResult>)` runs
+  /// once, as rpckit::Endpoint::call_async() says; the handle cancels the call.
+  template <class Done>
+  rpckit::AsyncCall plugin_shutdown_async(
+      const PluginShutdownParams& params, Done&& done,
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_async<messages::PluginShutdown>(params, std::forward<Done>(done),
+                                                        deadline);
+  }
+
+  /// messages::PluginShutdown without waiting: its result when it comes, or cancel it.
+  rpckit::FutureResult<ShutdownResult> plugin_shutdown_future(
+      const PluginShutdownParams& params = {},
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_future<messages::PluginShutdown>(params, deadline);
   }
 
  private:

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <optional>
 #include <type_traits>
+#include <utility>
 
 #include "loaf_v1/dispatch.hpp"
 #include "loaf_v1/errors.hpp"
@@ -232,11 +233,45 @@ class ServerClient {
     return caller_->call<messages::RpcHandshake>(params, deadline);
   }
 
+  /// messages::RpcHandshake without waiting: `done(rpckit::Result<RpcHandshakeResult>)` runs
+  /// once, as rpckit::Endpoint::call_async() says; the handle cancels the call.
+  template <class Done>
+  rpckit::AsyncCall rpc_handshake_async(
+      const RpcHandshakeParams& params, Done&& done,
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_async<messages::RpcHandshake>(params, std::forward<Done>(done),
+                                                        deadline);
+  }
+
+  /// messages::RpcHandshake without waiting: its result when it comes, or cancel it.
+  rpckit::FutureResult<RpcHandshakeResult> rpc_handshake_future(
+      const RpcHandshakeParams& params = {},
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_future<messages::RpcHandshake>(params, deadline);
+  }
+
   /// messages::SystemPing
   rpckit::Result<SystemPingResult> system_ping(
       const SystemPingParams& params = {},
       std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
     return caller_->call<messages::SystemPing>(params, deadline);
+  }
+
+  /// messages::SystemPing without waiting: `done(rpckit::Result<SystemPingResult>)` runs
+  /// once, as rpckit::Endpoint::call_async() says; the handle cancels the call.
+  template <class Done>
+  rpckit::AsyncCall system_ping_async(
+      const SystemPingParams& params, Done&& done,
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_async<messages::SystemPing>(params, std::forward<Done>(done),
+                                                        deadline);
+  }
+
+  /// messages::SystemPing without waiting: its result when it comes, or cancel it.
+  rpckit::FutureResult<SystemPingResult> system_ping_future(
+      const SystemPingParams& params = {},
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_future<messages::SystemPing>(params, deadline);
   }
 
   /// messages::SystemShutdown
@@ -246,11 +281,45 @@ class ServerClient {
     return caller_->call<messages::SystemShutdown>(params, deadline);
   }
 
+  /// messages::SystemShutdown without waiting: `done(rpckit::Result<SystemShutdownResult>)` runs
+  /// once, as rpckit::Endpoint::call_async() says; the handle cancels the call.
+  template <class Done>
+  rpckit::AsyncCall system_shutdown_async(
+      const SystemShutdownParams& params, Done&& done,
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_async<messages::SystemShutdown>(params, std::forward<Done>(done),
+                                                        deadline);
+  }
+
+  /// messages::SystemShutdown without waiting: its result when it comes, or cancel it.
+  rpckit::FutureResult<SystemShutdownResult> system_shutdown_future(
+      const SystemShutdownParams& params = {},
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_future<messages::SystemShutdown>(params, deadline);
+  }
+
   /// messages::StateGet
   rpckit::Result<Snapshot> state_get(
       const StateGetParams& params = {},
       std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
     return caller_->call<messages::StateGet>(params, deadline);
+  }
+
+  /// messages::StateGet without waiting: `done(rpckit::Result<Snapshot>)` runs
+  /// once, as rpckit::Endpoint::call_async() says; the handle cancels the call.
+  template <class Done>
+  rpckit::AsyncCall state_get_async(
+      const StateGetParams& params, Done&& done,
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_async<messages::StateGet>(params, std::forward<Done>(done),
+                                                        deadline);
+  }
+
+  /// messages::StateGet without waiting: its result when it comes, or cancel it.
+  rpckit::FutureResult<Snapshot> state_get_future(
+      const StateGetParams& params = {},
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_future<messages::StateGet>(params, deadline);
   }
 
   /// messages::SessionCreate
@@ -260,11 +329,45 @@ class ServerClient {
     return caller_->call<messages::SessionCreate>(params, deadline);
   }
 
+  /// messages::SessionCreate without waiting: `done(rpckit::Result<SessionCreateResult>)` runs
+  /// once, as rpckit::Endpoint::call_async() says; the handle cancels the call.
+  template <class Done>
+  rpckit::AsyncCall session_create_async(
+      const SessionCreateParams& params, Done&& done,
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_async<messages::SessionCreate>(params, std::forward<Done>(done),
+                                                        deadline);
+  }
+
+  /// messages::SessionCreate without waiting: its result when it comes, or cancel it.
+  rpckit::FutureResult<SessionCreateResult> session_create_future(
+      const SessionCreateParams& params = {},
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_future<messages::SessionCreate>(params, deadline);
+  }
+
   /// messages::SessionGet
   rpckit::Result<SessionState> session_get(
       const SessionGetParams& params,
       std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
     return caller_->call<messages::SessionGet>(params, deadline);
+  }
+
+  /// messages::SessionGet without waiting: `done(rpckit::Result<SessionState>)` runs
+  /// once, as rpckit::Endpoint::call_async() says; the handle cancels the call.
+  template <class Done>
+  rpckit::AsyncCall session_get_async(
+      const SessionGetParams& params, Done&& done,
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_async<messages::SessionGet>(params, std::forward<Done>(done),
+                                                        deadline);
+  }
+
+  /// messages::SessionGet without waiting: its result when it comes, or cancel it.
+  rpckit::FutureResult<SessionState> session_get_future(
+      const SessionGetParams& params,
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_future<messages::SessionGet>(params, deadline);
   }
 
   /// messages::SessionSend
@@ -274,11 +377,45 @@ class ServerClient {
     return caller_->call<messages::SessionSend>(params, deadline);
   }
 
+  /// messages::SessionSend without waiting: `done(rpckit::Result<SessionSendResult>)` runs
+  /// once, as rpckit::Endpoint::call_async() says; the handle cancels the call.
+  template <class Done>
+  rpckit::AsyncCall session_send_async(
+      const SessionSendParams& params, Done&& done,
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_async<messages::SessionSend>(params, std::forward<Done>(done),
+                                                        deadline);
+  }
+
+  /// messages::SessionSend without waiting: its result when it comes, or cancel it.
+  rpckit::FutureResult<SessionSendResult> session_send_future(
+      const SessionSendParams& params,
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_future<messages::SessionSend>(params, deadline);
+  }
+
   /// messages::SessionSteer
   rpckit::Result<SessionSteerResult> session_steer(
       const SessionSteerParams& params,
       std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
     return caller_->call<messages::SessionSteer>(params, deadline);
+  }
+
+  /// messages::SessionSteer without waiting: `done(rpckit::Result<SessionSteerResult>)` runs
+  /// once, as rpckit::Endpoint::call_async() says; the handle cancels the call.
+  template <class Done>
+  rpckit::AsyncCall session_steer_async(
+      const SessionSteerParams& params, Done&& done,
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_async<messages::SessionSteer>(params, std::forward<Done>(done),
+                                                        deadline);
+  }
+
+  /// messages::SessionSteer without waiting: its result when it comes, or cancel it.
+  rpckit::FutureResult<SessionSteerResult> session_steer_future(
+      const SessionSteerParams& params,
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_future<messages::SessionSteer>(params, deadline);
   }
 
   /// messages::SessionInterrupt
@@ -288,11 +425,45 @@ class ServerClient {
     return caller_->call<messages::SessionInterrupt>(params, deadline);
   }
 
+  /// messages::SessionInterrupt without waiting: `done(rpckit::Result<SessionInterruptResult>)` runs
+  /// once, as rpckit::Endpoint::call_async() says; the handle cancels the call.
+  template <class Done>
+  rpckit::AsyncCall session_interrupt_async(
+      const SessionInterruptParams& params, Done&& done,
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_async<messages::SessionInterrupt>(params, std::forward<Done>(done),
+                                                        deadline);
+  }
+
+  /// messages::SessionInterrupt without waiting: its result when it comes, or cancel it.
+  rpckit::FutureResult<SessionInterruptResult> session_interrupt_future(
+      const SessionInterruptParams& params,
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_future<messages::SessionInterrupt>(params, deadline);
+  }
+
   /// messages::SessionQueueList
   rpckit::Result<SessionQueueListResult> session_queue_list(
       const SessionQueueListParams& params,
       std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
     return caller_->call<messages::SessionQueueList>(params, deadline);
+  }
+
+  /// messages::SessionQueueList without waiting: `done(rpckit::Result<SessionQueueListResult>)` runs
+  /// once, as rpckit::Endpoint::call_async() says; the handle cancels the call.
+  template <class Done>
+  rpckit::AsyncCall session_queue_list_async(
+      const SessionQueueListParams& params, Done&& done,
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_async<messages::SessionQueueList>(params, std::forward<Done>(done),
+                                                        deadline);
+  }
+
+  /// messages::SessionQueueList without waiting: its result when it comes, or cancel it.
+  rpckit::FutureResult<SessionQueueListResult> session_queue_list_future(
+      const SessionQueueListParams& params,
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_future<messages::SessionQueueList>(params, deadline);
   }
 
   /// messages::SessionQueueClear
@@ -302,11 +473,45 @@ class ServerClient {
     return caller_->call<messages::SessionQueueClear>(params, deadline);
   }
 
+  /// messages::SessionQueueClear without waiting: `done(rpckit::Result<SessionQueueClearResult>)` runs
+  /// once, as rpckit::Endpoint::call_async() says; the handle cancels the call.
+  template <class Done>
+  rpckit::AsyncCall session_queue_clear_async(
+      const SessionQueueClearParams& params, Done&& done,
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_async<messages::SessionQueueClear>(params, std::forward<Done>(done),
+                                                        deadline);
+  }
+
+  /// messages::SessionQueueClear without waiting: its result when it comes, or cancel it.
+  rpckit::FutureResult<SessionQueueClearResult> session_queue_clear_future(
+      const SessionQueueClearParams& params,
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_future<messages::SessionQueueClear>(params, deadline);
+  }
+
   /// messages::CommandExecute
   rpckit::Result<CommandExecuteResult> command_execute(
       const CommandExecuteParams& params,
       std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
     return caller_->call<messages::CommandExecute>(params, deadline);
+  }
+
+  /// messages::CommandExecute without waiting: `done(rpckit::Result<CommandExecuteResult>)` runs
+  /// once, as rpckit::Endpoint::call_async() says; the handle cancels the call.
+  template <class Done>
+  rpckit::AsyncCall command_execute_async(
+      const CommandExecuteParams& params, Done&& done,
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_async<messages::CommandExecute>(params, std::forward<Done>(done),
+                                                        deadline);
+  }
+
+  /// messages::CommandExecute without waiting: its result when it comes, or cancel it.
+  rpckit::FutureResult<CommandExecuteResult> command_execute_future(
+      const CommandExecuteParams& params,
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_future<messages::CommandExecute>(params, deadline);
   }
 
   /// messages::AuthStatus
@@ -316,11 +521,45 @@ class ServerClient {
     return caller_->call<messages::AuthStatus>(params, deadline);
   }
 
+  /// messages::AuthStatus without waiting: `done(rpckit::Result<AuthStatus>)` runs
+  /// once, as rpckit::Endpoint::call_async() says; the handle cancels the call.
+  template <class Done>
+  rpckit::AsyncCall auth_status_async(
+      const AuthStatusParams& params, Done&& done,
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_async<messages::AuthStatus>(params, std::forward<Done>(done),
+                                                        deadline);
+  }
+
+  /// messages::AuthStatus without waiting: its result when it comes, or cancel it.
+  rpckit::FutureResult<AuthStatus> auth_status_future(
+      const AuthStatusParams& params = {},
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_future<messages::AuthStatus>(params, deadline);
+  }
+
   /// messages::AuthConnectOpenai
   rpckit::Result<AuthConnectOpenaiResult> auth_connect_openai(
       const AuthConnectOpenaiParams& params = {},
       std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
     return caller_->call<messages::AuthConnectOpenai>(params, deadline);
+  }
+
+  /// messages::AuthConnectOpenai without waiting: `done(rpckit::Result<AuthConnectOpenaiResult>)` runs
+  /// once, as rpckit::Endpoint::call_async() says; the handle cancels the call.
+  template <class Done>
+  rpckit::AsyncCall auth_connect_openai_async(
+      const AuthConnectOpenaiParams& params, Done&& done,
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_async<messages::AuthConnectOpenai>(params, std::forward<Done>(done),
+                                                        deadline);
+  }
+
+  /// messages::AuthConnectOpenai without waiting: its result when it comes, or cancel it.
+  rpckit::FutureResult<AuthConnectOpenaiResult> auth_connect_openai_future(
+      const AuthConnectOpenaiParams& params = {},
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_future<messages::AuthConnectOpenai>(params, deadline);
   }
 
   /// messages::AuthConnectAntigravity
@@ -330,11 +569,45 @@ class ServerClient {
     return caller_->call<messages::AuthConnectAntigravity>(params, deadline);
   }
 
+  /// messages::AuthConnectAntigravity without waiting: `done(rpckit::Result<AuthConnectAntigravityResult>)` runs
+  /// once, as rpckit::Endpoint::call_async() says; the handle cancels the call.
+  template <class Done>
+  rpckit::AsyncCall auth_connect_antigravity_async(
+      const AuthConnectAntigravityParams& params, Done&& done,
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_async<messages::AuthConnectAntigravity>(params, std::forward<Done>(done),
+                                                        deadline);
+  }
+
+  /// messages::AuthConnectAntigravity without waiting: its result when it comes, or cancel it.
+  rpckit::FutureResult<AuthConnectAntigravityResult> auth_connect_antigravity_future(
+      const AuthConnectAntigravityParams& params = {},
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_future<messages::AuthConnectAntigravity>(params, deadline);
+  }
+
   /// messages::AuthSetOpenrouterKey
   rpckit::Result<AuthSetOpenrouterKeyResult> auth_set_openrouter_key(
       const AuthSetOpenrouterKeyParams& params,
       std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
     return caller_->call<messages::AuthSetOpenrouterKey>(params, deadline);
+  }
+
+  /// messages::AuthSetOpenrouterKey without waiting: `done(rpckit::Result<AuthSetOpenrouterKeyResult>)` runs
+  /// once, as rpckit::Endpoint::call_async() says; the handle cancels the call.
+  template <class Done>
+  rpckit::AsyncCall auth_set_openrouter_key_async(
+      const AuthSetOpenrouterKeyParams& params, Done&& done,
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_async<messages::AuthSetOpenrouterKey>(params, std::forward<Done>(done),
+                                                        deadline);
+  }
+
+  /// messages::AuthSetOpenrouterKey without waiting: its result when it comes, or cancel it.
+  rpckit::FutureResult<AuthSetOpenrouterKeyResult> auth_set_openrouter_key_future(
+      const AuthSetOpenrouterKeyParams& params,
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_future<messages::AuthSetOpenrouterKey>(params, deadline);
   }
 
   /// messages::AuthSetExaKey
@@ -344,11 +617,45 @@ class ServerClient {
     return caller_->call<messages::AuthSetExaKey>(params, deadline);
   }
 
+  /// messages::AuthSetExaKey without waiting: `done(rpckit::Result<AuthSetExaKeyResult>)` runs
+  /// once, as rpckit::Endpoint::call_async() says; the handle cancels the call.
+  template <class Done>
+  rpckit::AsyncCall auth_set_exa_key_async(
+      const AuthSetExaKeyParams& params, Done&& done,
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_async<messages::AuthSetExaKey>(params, std::forward<Done>(done),
+                                                        deadline);
+  }
+
+  /// messages::AuthSetExaKey without waiting: its result when it comes, or cancel it.
+  rpckit::FutureResult<AuthSetExaKeyResult> auth_set_exa_key_future(
+      const AuthSetExaKeyParams& params,
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_future<messages::AuthSetExaKey>(params, deadline);
+  }
+
   /// messages::OnboardingStatus
   rpckit::Result<OnboardingStatusResult> onboarding_status(
       const OnboardingStatusParams& params = {},
       std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
     return caller_->call<messages::OnboardingStatus>(params, deadline);
+  }
+
+  /// messages::OnboardingStatus without waiting: `done(rpckit::Result<OnboardingStatusResult>)` runs
+  /// once, as rpckit::Endpoint::call_async() says; the handle cancels the call.
+  template <class Done>
+  rpckit::AsyncCall onboarding_status_async(
+      const OnboardingStatusParams& params, Done&& done,
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_async<messages::OnboardingStatus>(params, std::forward<Done>(done),
+                                                        deadline);
+  }
+
+  /// messages::OnboardingStatus without waiting: its result when it comes, or cancel it.
+  rpckit::FutureResult<OnboardingStatusResult> onboarding_status_future(
+      const OnboardingStatusParams& params = {},
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_future<messages::OnboardingStatus>(params, deadline);
   }
 
   /// messages::OnboardingComplete
@@ -358,11 +665,45 @@ class ServerClient {
     return caller_->call<messages::OnboardingComplete>(params, deadline);
   }
 
+  /// messages::OnboardingComplete without waiting: `done(rpckit::Result<OnboardingCompleteResult>)` runs
+  /// once, as rpckit::Endpoint::call_async() says; the handle cancels the call.
+  template <class Done>
+  rpckit::AsyncCall onboarding_complete_async(
+      const OnboardingCompleteParams& params, Done&& done,
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_async<messages::OnboardingComplete>(params, std::forward<Done>(done),
+                                                        deadline);
+  }
+
+  /// messages::OnboardingComplete without waiting: its result when it comes, or cancel it.
+  rpckit::FutureResult<OnboardingCompleteResult> onboarding_complete_future(
+      const OnboardingCompleteParams& params = {},
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_future<messages::OnboardingComplete>(params, deadline);
+  }
+
   /// messages::ModelList
   rpckit::Result<ModelListResult> model_list(
       const ModelListParams& params = {},
       std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
     return caller_->call<messages::ModelList>(params, deadline);
+  }
+
+  /// messages::ModelList without waiting: `done(rpckit::Result<ModelListResult>)` runs
+  /// once, as rpckit::Endpoint::call_async() says; the handle cancels the call.
+  template <class Done>
+  rpckit::AsyncCall model_list_async(
+      const ModelListParams& params, Done&& done,
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_async<messages::ModelList>(params, std::forward<Done>(done),
+                                                        deadline);
+  }
+
+  /// messages::ModelList without waiting: its result when it comes, or cancel it.
+  rpckit::FutureResult<ModelListResult> model_list_future(
+      const ModelListParams& params = {},
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_future<messages::ModelList>(params, deadline);
   }
 
   /// messages::ModelSelect
@@ -372,11 +713,45 @@ class ServerClient {
     return caller_->call<messages::ModelSelect>(params, deadline);
   }
 
+  /// messages::ModelSelect without waiting: `done(rpckit::Result<ModelSelectResult>)` runs
+  /// once, as rpckit::Endpoint::call_async() says; the handle cancels the call.
+  template <class Done>
+  rpckit::AsyncCall model_select_async(
+      const ModelSelectParams& params, Done&& done,
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_async<messages::ModelSelect>(params, std::forward<Done>(done),
+                                                        deadline);
+  }
+
+  /// messages::ModelSelect without waiting: its result when it comes, or cancel it.
+  rpckit::FutureResult<ModelSelectResult> model_select_future(
+      const ModelSelectParams& params,
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_future<messages::ModelSelect>(params, deadline);
+  }
+
   /// messages::ModelOpenrouterProviders
   rpckit::Result<ModelOpenrouterProvidersResult> model_openrouter_providers(
       const ModelOpenrouterProvidersParams& params,
       std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
     return caller_->call<messages::ModelOpenrouterProviders>(params, deadline);
+  }
+
+  /// messages::ModelOpenrouterProviders without waiting: `done(rpckit::Result<ModelOpenrouterProvidersResult>)` runs
+  /// once, as rpckit::Endpoint::call_async() says; the handle cancels the call.
+  template <class Done>
+  rpckit::AsyncCall model_openrouter_providers_async(
+      const ModelOpenrouterProvidersParams& params, Done&& done,
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_async<messages::ModelOpenrouterProviders>(params, std::forward<Done>(done),
+                                                        deadline);
+  }
+
+  /// messages::ModelOpenrouterProviders without waiting: its result when it comes, or cancel it.
+  rpckit::FutureResult<ModelOpenrouterProvidersResult> model_openrouter_providers_future(
+      const ModelOpenrouterProvidersParams& params,
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_future<messages::ModelOpenrouterProviders>(params, deadline);
   }
 
   /// messages::LimitsGet
@@ -386,11 +761,45 @@ class ServerClient {
     return caller_->call<messages::LimitsGet>(params, deadline);
   }
 
+  /// messages::LimitsGet without waiting: `done(rpckit::Result<LimitsGetResult>)` runs
+  /// once, as rpckit::Endpoint::call_async() says; the handle cancels the call.
+  template <class Done>
+  rpckit::AsyncCall limits_get_async(
+      const LimitsGetParams& params, Done&& done,
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_async<messages::LimitsGet>(params, std::forward<Done>(done),
+                                                        deadline);
+  }
+
+  /// messages::LimitsGet without waiting: its result when it comes, or cancel it.
+  rpckit::FutureResult<LimitsGetResult> limits_get_future(
+      const LimitsGetParams& params = {},
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_future<messages::LimitsGet>(params, deadline);
+  }
+
   /// messages::HistoryList
   rpckit::Result<HistoryListResult> history_list(
       const HistoryListParams& params = {},
       std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
     return caller_->call<messages::HistoryList>(params, deadline);
+  }
+
+  /// messages::HistoryList without waiting: `done(rpckit::Result<HistoryListResult>)` runs
+  /// once, as rpckit::Endpoint::call_async() says; the handle cancels the call.
+  template <class Done>
+  rpckit::AsyncCall history_list_async(
+      const HistoryListParams& params, Done&& done,
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_async<messages::HistoryList>(params, std::forward<Done>(done),
+                                                        deadline);
+  }
+
+  /// messages::HistoryList without waiting: its result when it comes, or cancel it.
+  rpckit::FutureResult<HistoryListResult> history_list_future(
+      const HistoryListParams& params = {},
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_future<messages::HistoryList>(params, deadline);
   }
 
   /// messages::HistoryGet
@@ -400,11 +809,45 @@ class ServerClient {
     return caller_->call<messages::HistoryGet>(params, deadline);
   }
 
+  /// messages::HistoryGet without waiting: `done(rpckit::Result<ChatSessionRecord>)` runs
+  /// once, as rpckit::Endpoint::call_async() says; the handle cancels the call.
+  template <class Done>
+  rpckit::AsyncCall history_get_async(
+      const HistoryGetParams& params, Done&& done,
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_async<messages::HistoryGet>(params, std::forward<Done>(done),
+                                                        deadline);
+  }
+
+  /// messages::HistoryGet without waiting: its result when it comes, or cancel it.
+  rpckit::FutureResult<ChatSessionRecord> history_get_future(
+      const HistoryGetParams& params = {},
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_future<messages::HistoryGet>(params, deadline);
+  }
+
   /// messages::HistoryClearSession
   rpckit::Result<HistoryClearSessionResult> history_clear_session(
       const HistoryClearSessionParams& params,
       std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
     return caller_->call<messages::HistoryClearSession>(params, deadline);
+  }
+
+  /// messages::HistoryClearSession without waiting: `done(rpckit::Result<HistoryClearSessionResult>)` runs
+  /// once, as rpckit::Endpoint::call_async() says; the handle cancels the call.
+  template <class Done>
+  rpckit::AsyncCall history_clear_session_async(
+      const HistoryClearSessionParams& params, Done&& done,
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_async<messages::HistoryClearSession>(params, std::forward<Done>(done),
+                                                        deadline);
+  }
+
+  /// messages::HistoryClearSession without waiting: its result when it comes, or cancel it.
+  rpckit::FutureResult<HistoryClearSessionResult> history_clear_session_future(
+      const HistoryClearSessionParams& params,
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_future<messages::HistoryClearSession>(params, deadline);
   }
 
   /// messages::SkillsList
@@ -414,6 +857,23 @@ class ServerClient {
     return caller_->call<messages::SkillsList>(params, deadline);
   }
 
+  /// messages::SkillsList without waiting: `done(rpckit::Result<SkillsListResult>)` runs
+  /// once, as rpckit::Endpoint::call_async() says; the handle cancels the call.
+  template <class Done>
+  rpckit::AsyncCall skills_list_async(
+      const SkillsListParams& params, Done&& done,
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_async<messages::SkillsList>(params, std::forward<Done>(done),
+                                                        deadline);
+  }
+
+  /// messages::SkillsList without waiting: its result when it comes, or cancel it.
+  rpckit::FutureResult<SkillsListResult> skills_list_future(
+      const SkillsListParams& params = {},
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_future<messages::SkillsList>(params, deadline);
+  }
+
   /// messages::ToolsList
   rpckit::Result<ToolsListResult> tools_list(
       const ToolsListParams& params = {},
@@ -421,11 +881,45 @@ class ServerClient {
     return caller_->call<messages::ToolsList>(params, deadline);
   }
 
+  /// messages::ToolsList without waiting: `done(rpckit::Result<ToolsListResult>)` runs
+  /// once, as rpckit::Endpoint::call_async() says; the handle cancels the call.
+  template <class Done>
+  rpckit::AsyncCall tools_list_async(
+      const ToolsListParams& params, Done&& done,
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_async<messages::ToolsList>(params, std::forward<Done>(done),
+                                                        deadline);
+  }
+
+  /// messages::ToolsList without waiting: its result when it comes, or cancel it.
+  rpckit::FutureResult<ToolsListResult> tools_list_future(
+      const ToolsListParams& params = {},
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_future<messages::ToolsList>(params, deadline);
+  }
+
   /// messages::DebugSet
   rpckit::Result<DebugSetResult> debug_set(
       const DebugSetParams& params,
       std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
     return caller_->call<messages::DebugSet>(params, deadline);
+  }
+
+  /// messages::DebugSet without waiting: `done(rpckit::Result<DebugSetResult>)` runs
+  /// once, as rpckit::Endpoint::call_async() says; the handle cancels the call.
+  template <class Done>
+  rpckit::AsyncCall debug_set_async(
+      const DebugSetParams& params, Done&& done,
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_async<messages::DebugSet>(params, std::forward<Done>(done),
+                                                        deadline);
+  }
+
+  /// messages::DebugSet without waiting: its result when it comes, or cancel it.
+  rpckit::FutureResult<DebugSetResult> debug_set_future(
+      const DebugSetParams& params,
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_future<messages::DebugSet>(params, deadline);
   }
 
  private:

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <optional>
 #include <type_traits>
+#include <utility>
 
 #include "mcp_2025_11_25/dispatch.hpp"
 #include "mcp_2025_11_25/errors.hpp"
@@ -114,6 +115,23 @@ class ClientClient {
     return caller_->call<messages::Ping>(params, deadline);
   }
 
+  /// messages::Ping without waiting: `done(rpckit::Result<PingResult>)` runs
+  /// once, as rpckit::Endpoint::call_async() says; the handle cancels the call.
+  template <class Done>
+  rpckit::AsyncCall ping_async(
+      const PingParams& params, Done&& done,
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_async<messages::Ping>(params, std::forward<Done>(done),
+                                                        deadline);
+  }
+
+  /// messages::Ping without waiting: its result when it comes, or cancel it.
+  rpckit::FutureResult<PingResult> ping_future(
+      const PingParams& params = {},
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_future<messages::Ping>(params, deadline);
+  }
+
   /// messages::NotificationsCancelled
   /// Returns whether it was sent.
   bool notifications_cancelled(const NotificationsCancelledParams& params = {}) const {
@@ -166,11 +184,45 @@ class ClientClient {
     return caller_->call<messages::SamplingCreateMessage>(params, deadline);
   }
 
+  /// messages::SamplingCreateMessage without waiting: `done(rpckit::Result<SamplingCreateMessageResult>)` runs
+  /// once, as rpckit::Endpoint::call_async() says; the handle cancels the call.
+  template <class Done>
+  rpckit::AsyncCall sampling_createMessage_async(
+      const SamplingCreateMessageParams& params, Done&& done,
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_async<messages::SamplingCreateMessage>(params, std::forward<Done>(done),
+                                                        deadline);
+  }
+
+  /// messages::SamplingCreateMessage without waiting: its result when it comes, or cancel it.
+  rpckit::FutureResult<SamplingCreateMessageResult> sampling_createMessage_future(
+      const SamplingCreateMessageParams& params,
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_future<messages::SamplingCreateMessage>(params, deadline);
+  }
+
   /// messages::ElicitationCreate
   rpckit::Result<ElicitationCreateResult> elicitation_create(
       const ElicitationCreateParams& params,
       std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
     return caller_->call<messages::ElicitationCreate>(params, deadline);
+  }
+
+  /// messages::ElicitationCreate without waiting: `done(rpckit::Result<ElicitationCreateResult>)` runs
+  /// once, as rpckit::Endpoint::call_async() says; the handle cancels the call.
+  template <class Done>
+  rpckit::AsyncCall elicitation_create_async(
+      const ElicitationCreateParams& params, Done&& done,
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_async<messages::ElicitationCreate>(params, std::forward<Done>(done),
+                                                        deadline);
+  }
+
+  /// messages::ElicitationCreate without waiting: its result when it comes, or cancel it.
+  rpckit::FutureResult<ElicitationCreateResult> elicitation_create_future(
+      const ElicitationCreateParams& params,
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_future<messages::ElicitationCreate>(params, deadline);
   }
 
   /// messages::NotificationsElicitationComplete
@@ -187,11 +239,45 @@ class ClientClient {
     return caller_->call<messages::RootsList>(params, deadline);
   }
 
+  /// messages::RootsList without waiting: `done(rpckit::Result<RootsListResult>)` runs
+  /// once, as rpckit::Endpoint::call_async() says; the handle cancels the call.
+  template <class Done>
+  rpckit::AsyncCall roots_list_async(
+      const RootsListParams& params, Done&& done,
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_async<messages::RootsList>(params, std::forward<Done>(done),
+                                                        deadline);
+  }
+
+  /// messages::RootsList without waiting: its result when it comes, or cancel it.
+  rpckit::FutureResult<RootsListResult> roots_list_future(
+      const RootsListParams& params = {},
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_future<messages::RootsList>(params, deadline);
+  }
+
   /// messages::TasksGet
   rpckit::Result<TasksGetResult> tasks_get(
       const TasksGetParams& params,
       std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
     return caller_->call<messages::TasksGet>(params, deadline);
+  }
+
+  /// messages::TasksGet without waiting: `done(rpckit::Result<TasksGetResult>)` runs
+  /// once, as rpckit::Endpoint::call_async() says; the handle cancels the call.
+  template <class Done>
+  rpckit::AsyncCall tasks_get_async(
+      const TasksGetParams& params, Done&& done,
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_async<messages::TasksGet>(params, std::forward<Done>(done),
+                                                        deadline);
+  }
+
+  /// messages::TasksGet without waiting: its result when it comes, or cancel it.
+  rpckit::FutureResult<TasksGetResult> tasks_get_future(
+      const TasksGetParams& params,
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_future<messages::TasksGet>(params, deadline);
   }
 
   /// messages::TasksResult
@@ -201,6 +287,23 @@ class ClientClient {
     return caller_->call<messages::TasksResult>(params, deadline);
   }
 
+  /// messages::TasksResult without waiting: `done(rpckit::Result<TasksResultResult>)` runs
+  /// once, as rpckit::Endpoint::call_async() says; the handle cancels the call.
+  template <class Done>
+  rpckit::AsyncCall tasks_result_async(
+      const TasksResultParams& params, Done&& done,
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_async<messages::TasksResult>(params, std::forward<Done>(done),
+                                                        deadline);
+  }
+
+  /// messages::TasksResult without waiting: its result when it comes, or cancel it.
+  rpckit::FutureResult<TasksResultResult> tasks_result_future(
+      const TasksResultParams& params,
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_future<messages::TasksResult>(params, deadline);
+  }
+
   /// messages::TasksList
   rpckit::Result<TasksListResult> tasks_list(
       const TasksListParams& params = {},
@@ -208,11 +311,45 @@ class ClientClient {
     return caller_->call<messages::TasksList>(params, deadline);
   }
 
+  /// messages::TasksList without waiting: `done(rpckit::Result<TasksListResult>)` runs
+  /// once, as rpckit::Endpoint::call_async() says; the handle cancels the call.
+  template <class Done>
+  rpckit::AsyncCall tasks_list_async(
+      const TasksListParams& params, Done&& done,
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_async<messages::TasksList>(params, std::forward<Done>(done),
+                                                        deadline);
+  }
+
+  /// messages::TasksList without waiting: its result when it comes, or cancel it.
+  rpckit::FutureResult<TasksListResult> tasks_list_future(
+      const TasksListParams& params = {},
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_future<messages::TasksList>(params, deadline);
+  }
+
   /// messages::TasksCancel
   rpckit::Result<TasksCancelResult> tasks_cancel(
       const TasksCancelParams& params,
       std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
     return caller_->call<messages::TasksCancel>(params, deadline);
+  }
+
+  /// messages::TasksCancel without waiting: `done(rpckit::Result<TasksCancelResult>)` runs
+  /// once, as rpckit::Endpoint::call_async() says; the handle cancels the call.
+  template <class Done>
+  rpckit::AsyncCall tasks_cancel_async(
+      const TasksCancelParams& params, Done&& done,
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_async<messages::TasksCancel>(params, std::forward<Done>(done),
+                                                        deadline);
+  }
+
+  /// messages::TasksCancel without waiting: its result when it comes, or cancel it.
+  rpckit::FutureResult<TasksCancelResult> tasks_cancel_future(
+      const TasksCancelParams& params,
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_future<messages::TasksCancel>(params, deadline);
   }
 
   /// messages::NotificationsTasksStatus
@@ -423,6 +560,23 @@ class ServerClient {
     return caller_->call<messages::Initialize>(params, deadline);
   }
 
+  /// messages::Initialize without waiting: `done(rpckit::Result<InitializeResult>)` runs
+  /// once, as rpckit::Endpoint::call_async() says; the handle cancels the call.
+  template <class Done>
+  rpckit::AsyncCall initialize_async(
+      const InitializeParams& params, Done&& done,
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_async<messages::Initialize>(params, std::forward<Done>(done),
+                                                        deadline);
+  }
+
+  /// messages::Initialize without waiting: its result when it comes, or cancel it.
+  rpckit::FutureResult<InitializeResult> initialize_future(
+      const InitializeParams& params,
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_future<messages::Initialize>(params, deadline);
+  }
+
   /// messages::NotificationsInitialized
   /// Returns whether it was sent.
   bool notifications_initialized(const NotificationsInitializedParams& params = {}) const {
@@ -434,6 +588,23 @@ class ServerClient {
       const PingParams& params = {},
       std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
     return caller_->call<messages::Ping>(params, deadline);
+  }
+
+  /// messages::Ping without waiting: `done(rpckit::Result<PingResult>)` runs
+  /// once, as rpckit::Endpoint::call_async() says; the handle cancels the call.
+  template <class Done>
+  rpckit::AsyncCall ping_async(
+      const PingParams& params, Done&& done,
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_async<messages::Ping>(params, std::forward<Done>(done),
+                                                        deadline);
+  }
+
+  /// messages::Ping without waiting: its result when it comes, or cancel it.
+  rpckit::FutureResult<PingResult> ping_future(
+      const PingParams& params = {},
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_future<messages::Ping>(params, deadline);
   }
 
   /// messages::NotificationsCancelled
@@ -455,11 +626,45 @@ class ServerClient {
     return caller_->call<messages::ResourcesList>(params, deadline);
   }
 
+  /// messages::ResourcesList without waiting: `done(rpckit::Result<ResourcesListResult>)` runs
+  /// once, as rpckit::Endpoint::call_async() says; the handle cancels the call.
+  template <class Done>
+  rpckit::AsyncCall resources_list_async(
+      const ResourcesListParams& params, Done&& done,
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_async<messages::ResourcesList>(params, std::forward<Done>(done),
+                                                        deadline);
+  }
+
+  /// messages::ResourcesList without waiting: its result when it comes, or cancel it.
+  rpckit::FutureResult<ResourcesListResult> resources_list_future(
+      const ResourcesListParams& params = {},
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_future<messages::ResourcesList>(params, deadline);
+  }
+
   /// messages::ResourcesTemplatesList
   rpckit::Result<ResourcesTemplatesListResult> resources_templates_list(
       const ResourcesTemplatesListParams& params = {},
       std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
     return caller_->call<messages::ResourcesTemplatesList>(params, deadline);
+  }
+
+  /// messages::ResourcesTemplatesList without waiting: `done(rpckit::Result<ResourcesTemplatesListResult>)` runs
+  /// once, as rpckit::Endpoint::call_async() says; the handle cancels the call.
+  template <class Done>
+  rpckit::AsyncCall resources_templates_list_async(
+      const ResourcesTemplatesListParams& params, Done&& done,
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_async<messages::ResourcesTemplatesList>(params, std::forward<Done>(done),
+                                                        deadline);
+  }
+
+  /// messages::ResourcesTemplatesList without waiting: its result when it comes, or cancel it.
+  rpckit::FutureResult<ResourcesTemplatesListResult> resources_templates_list_future(
+      const ResourcesTemplatesListParams& params = {},
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_future<messages::ResourcesTemplatesList>(params, deadline);
   }
 
   /// messages::ResourcesRead
@@ -469,11 +674,45 @@ class ServerClient {
     return caller_->call<messages::ResourcesRead>(params, deadline);
   }
 
+  /// messages::ResourcesRead without waiting: `done(rpckit::Result<ResourcesReadResult>)` runs
+  /// once, as rpckit::Endpoint::call_async() says; the handle cancels the call.
+  template <class Done>
+  rpckit::AsyncCall resources_read_async(
+      const ResourcesReadParams& params, Done&& done,
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_async<messages::ResourcesRead>(params, std::forward<Done>(done),
+                                                        deadline);
+  }
+
+  /// messages::ResourcesRead without waiting: its result when it comes, or cancel it.
+  rpckit::FutureResult<ResourcesReadResult> resources_read_future(
+      const ResourcesReadParams& params,
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_future<messages::ResourcesRead>(params, deadline);
+  }
+
   /// messages::ResourcesSubscribe
   rpckit::Result<ResourcesSubscribeResult> resources_subscribe(
       const ResourcesSubscribeParams& params,
       std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
     return caller_->call<messages::ResourcesSubscribe>(params, deadline);
+  }
+
+  /// messages::ResourcesSubscribe without waiting: `done(rpckit::Result<ResourcesSubscribeResult>)` runs
+  /// once, as rpckit::Endpoint::call_async() says; the handle cancels the call.
+  template <class Done>
+  rpckit::AsyncCall resources_subscribe_async(
+      const ResourcesSubscribeParams& params, Done&& done,
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_async<messages::ResourcesSubscribe>(params, std::forward<Done>(done),
+                                                        deadline);
+  }
+
+  /// messages::ResourcesSubscribe without waiting: its result when it comes, or cancel it.
+  rpckit::FutureResult<ResourcesSubscribeResult> resources_subscribe_future(
+      const ResourcesSubscribeParams& params,
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_future<messages::ResourcesSubscribe>(params, deadline);
   }
 
   /// messages::ResourcesUnsubscribe
@@ -483,11 +722,45 @@ class ServerClient {
     return caller_->call<messages::ResourcesUnsubscribe>(params, deadline);
   }
 
+  /// messages::ResourcesUnsubscribe without waiting: `done(rpckit::Result<ResourcesUnsubscribeResult>)` runs
+  /// once, as rpckit::Endpoint::call_async() says; the handle cancels the call.
+  template <class Done>
+  rpckit::AsyncCall resources_unsubscribe_async(
+      const ResourcesUnsubscribeParams& params, Done&& done,
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_async<messages::ResourcesUnsubscribe>(params, std::forward<Done>(done),
+                                                        deadline);
+  }
+
+  /// messages::ResourcesUnsubscribe without waiting: its result when it comes, or cancel it.
+  rpckit::FutureResult<ResourcesUnsubscribeResult> resources_unsubscribe_future(
+      const ResourcesUnsubscribeParams& params,
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_future<messages::ResourcesUnsubscribe>(params, deadline);
+  }
+
   /// messages::PromptsList
   rpckit::Result<PromptsListResult> prompts_list(
       const PromptsListParams& params = {},
       std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
     return caller_->call<messages::PromptsList>(params, deadline);
+  }
+
+  /// messages::PromptsList without waiting: `done(rpckit::Result<PromptsListResult>)` runs
+  /// once, as rpckit::Endpoint::call_async() says; the handle cancels the call.
+  template <class Done>
+  rpckit::AsyncCall prompts_list_async(
+      const PromptsListParams& params, Done&& done,
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_async<messages::PromptsList>(params, std::forward<Done>(done),
+                                                        deadline);
+  }
+
+  /// messages::PromptsList without waiting: its result when it comes, or cancel it.
+  rpckit::FutureResult<PromptsListResult> prompts_list_future(
+      const PromptsListParams& params = {},
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_future<messages::PromptsList>(params, deadline);
   }
 
   /// messages::PromptsGet
@@ -497,11 +770,45 @@ class ServerClient {
     return caller_->call<messages::PromptsGet>(params, deadline);
   }
 
+  /// messages::PromptsGet without waiting: `done(rpckit::Result<PromptsGetResult>)` runs
+  /// once, as rpckit::Endpoint::call_async() says; the handle cancels the call.
+  template <class Done>
+  rpckit::AsyncCall prompts_get_async(
+      const PromptsGetParams& params, Done&& done,
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_async<messages::PromptsGet>(params, std::forward<Done>(done),
+                                                        deadline);
+  }
+
+  /// messages::PromptsGet without waiting: its result when it comes, or cancel it.
+  rpckit::FutureResult<PromptsGetResult> prompts_get_future(
+      const PromptsGetParams& params,
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_future<messages::PromptsGet>(params, deadline);
+  }
+
   /// messages::ToolsList
   rpckit::Result<ToolsListResult> tools_list(
       const ToolsListParams& params = {},
       std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
     return caller_->call<messages::ToolsList>(params, deadline);
+  }
+
+  /// messages::ToolsList without waiting: `done(rpckit::Result<ToolsListResult>)` runs
+  /// once, as rpckit::Endpoint::call_async() says; the handle cancels the call.
+  template <class Done>
+  rpckit::AsyncCall tools_list_async(
+      const ToolsListParams& params, Done&& done,
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_async<messages::ToolsList>(params, std::forward<Done>(done),
+                                                        deadline);
+  }
+
+  /// messages::ToolsList without waiting: its result when it comes, or cancel it.
+  rpckit::FutureResult<ToolsListResult> tools_list_future(
+      const ToolsListParams& params = {},
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_future<messages::ToolsList>(params, deadline);
   }
 
   /// messages::ToolsCall
@@ -511,6 +818,23 @@ class ServerClient {
     return caller_->call<messages::ToolsCall>(params, deadline);
   }
 
+  /// messages::ToolsCall without waiting: `done(rpckit::Result<ToolsCallResult>)` runs
+  /// once, as rpckit::Endpoint::call_async() says; the handle cancels the call.
+  template <class Done>
+  rpckit::AsyncCall tools_call_async(
+      const ToolsCallParams& params, Done&& done,
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_async<messages::ToolsCall>(params, std::forward<Done>(done),
+                                                        deadline);
+  }
+
+  /// messages::ToolsCall without waiting: its result when it comes, or cancel it.
+  rpckit::FutureResult<ToolsCallResult> tools_call_future(
+      const ToolsCallParams& params,
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_future<messages::ToolsCall>(params, deadline);
+  }
+
   /// messages::LoggingSetLevel
   rpckit::Result<LoggingSetLevelResult> logging_setLevel(
       const LoggingSetLevelParams& params,
@@ -518,11 +842,45 @@ class ServerClient {
     return caller_->call<messages::LoggingSetLevel>(params, deadline);
   }
 
+  /// messages::LoggingSetLevel without waiting: `done(rpckit::Result<LoggingSetLevelResult>)` runs
+  /// once, as rpckit::Endpoint::call_async() says; the handle cancels the call.
+  template <class Done>
+  rpckit::AsyncCall logging_setLevel_async(
+      const LoggingSetLevelParams& params, Done&& done,
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_async<messages::LoggingSetLevel>(params, std::forward<Done>(done),
+                                                        deadline);
+  }
+
+  /// messages::LoggingSetLevel without waiting: its result when it comes, or cancel it.
+  rpckit::FutureResult<LoggingSetLevelResult> logging_setLevel_future(
+      const LoggingSetLevelParams& params,
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_future<messages::LoggingSetLevel>(params, deadline);
+  }
+
   /// messages::CompletionComplete
   rpckit::Result<CompletionCompleteResult> completion_complete(
       const CompletionCompleteParams& params,
       std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
     return caller_->call<messages::CompletionComplete>(params, deadline);
+  }
+
+  /// messages::CompletionComplete without waiting: `done(rpckit::Result<CompletionCompleteResult>)` runs
+  /// once, as rpckit::Endpoint::call_async() says; the handle cancels the call.
+  template <class Done>
+  rpckit::AsyncCall completion_complete_async(
+      const CompletionCompleteParams& params, Done&& done,
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_async<messages::CompletionComplete>(params, std::forward<Done>(done),
+                                                        deadline);
+  }
+
+  /// messages::CompletionComplete without waiting: its result when it comes, or cancel it.
+  rpckit::FutureResult<CompletionCompleteResult> completion_complete_future(
+      const CompletionCompleteParams& params,
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_future<messages::CompletionComplete>(params, deadline);
   }
 
   /// messages::NotificationsRootsListChanged
@@ -539,11 +897,45 @@ class ServerClient {
     return caller_->call<messages::TasksGet>(params, deadline);
   }
 
+  /// messages::TasksGet without waiting: `done(rpckit::Result<TasksGetResult>)` runs
+  /// once, as rpckit::Endpoint::call_async() says; the handle cancels the call.
+  template <class Done>
+  rpckit::AsyncCall tasks_get_async(
+      const TasksGetParams& params, Done&& done,
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_async<messages::TasksGet>(params, std::forward<Done>(done),
+                                                        deadline);
+  }
+
+  /// messages::TasksGet without waiting: its result when it comes, or cancel it.
+  rpckit::FutureResult<TasksGetResult> tasks_get_future(
+      const TasksGetParams& params,
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_future<messages::TasksGet>(params, deadline);
+  }
+
   /// messages::TasksResult
   rpckit::Result<TasksResultResult> tasks_result(
       const TasksResultParams& params,
       std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
     return caller_->call<messages::TasksResult>(params, deadline);
+  }
+
+  /// messages::TasksResult without waiting: `done(rpckit::Result<TasksResultResult>)` runs
+  /// once, as rpckit::Endpoint::call_async() says; the handle cancels the call.
+  template <class Done>
+  rpckit::AsyncCall tasks_result_async(
+      const TasksResultParams& params, Done&& done,
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_async<messages::TasksResult>(params, std::forward<Done>(done),
+                                                        deadline);
+  }
+
+  /// messages::TasksResult without waiting: its result when it comes, or cancel it.
+  rpckit::FutureResult<TasksResultResult> tasks_result_future(
+      const TasksResultParams& params,
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_future<messages::TasksResult>(params, deadline);
   }
 
   /// messages::TasksList
@@ -553,11 +945,45 @@ class ServerClient {
     return caller_->call<messages::TasksList>(params, deadline);
   }
 
+  /// messages::TasksList without waiting: `done(rpckit::Result<TasksListResult>)` runs
+  /// once, as rpckit::Endpoint::call_async() says; the handle cancels the call.
+  template <class Done>
+  rpckit::AsyncCall tasks_list_async(
+      const TasksListParams& params, Done&& done,
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_async<messages::TasksList>(params, std::forward<Done>(done),
+                                                        deadline);
+  }
+
+  /// messages::TasksList without waiting: its result when it comes, or cancel it.
+  rpckit::FutureResult<TasksListResult> tasks_list_future(
+      const TasksListParams& params = {},
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_future<messages::TasksList>(params, deadline);
+  }
+
   /// messages::TasksCancel
   rpckit::Result<TasksCancelResult> tasks_cancel(
       const TasksCancelParams& params,
       std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
     return caller_->call<messages::TasksCancel>(params, deadline);
+  }
+
+  /// messages::TasksCancel without waiting: `done(rpckit::Result<TasksCancelResult>)` runs
+  /// once, as rpckit::Endpoint::call_async() says; the handle cancels the call.
+  template <class Done>
+  rpckit::AsyncCall tasks_cancel_async(
+      const TasksCancelParams& params, Done&& done,
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_async<messages::TasksCancel>(params, std::forward<Done>(done),
+                                                        deadline);
+  }
+
+  /// messages::TasksCancel without waiting: its result when it comes, or cancel it.
+  rpckit::FutureResult<TasksCancelResult> tasks_cancel_future(
+      const TasksCancelParams& params,
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_future<messages::TasksCancel>(params, deadline);
   }
 
   /// messages::NotificationsTasksStatus

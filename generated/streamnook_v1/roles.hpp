@@ -5,6 +5,7 @@
 #include <chrono>
 #include <optional>
 #include <type_traits>
+#include <utility>
 
 #include "streamnook_v1/dispatch.hpp"
 #include "streamnook_v1/errors.hpp"
@@ -77,11 +78,45 @@ class HostClient {
     return caller_->call<messages::GetFollowedLive>(params, deadline);
   }
 
+  /// messages::GetFollowedLive without waiting: `done(rpckit::Result<GetFollowedLiveResult>)` runs
+  /// once, as rpckit::Endpoint::call_async() says; the handle cancels the call.
+  template <class Done>
+  rpckit::AsyncCall get_followed_live_async(
+      const GetFollowedLiveParams& params, Done&& done,
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_async<messages::GetFollowedLive>(params, std::forward<Done>(done),
+                                                        deadline);
+  }
+
+  /// messages::GetFollowedLive without waiting: its result when it comes, or cancel it.
+  rpckit::FutureResult<GetFollowedLiveResult> get_followed_live_future(
+      const GetFollowedLiveParams& params = {},
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_future<messages::GetFollowedLive>(params, deadline);
+  }
+
   /// messages::SetUpstream
   rpckit::Result<SetUpstreamResult> set_upstream(
       const SetUpstreamParams& params,
       std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
     return caller_->call<messages::SetUpstream>(params, deadline);
+  }
+
+  /// messages::SetUpstream without waiting: `done(rpckit::Result<SetUpstreamResult>)` runs
+  /// once, as rpckit::Endpoint::call_async() says; the handle cancels the call.
+  template <class Done>
+  rpckit::AsyncCall set_upstream_async(
+      const SetUpstreamParams& params, Done&& done,
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_async<messages::SetUpstream>(params, std::forward<Done>(done),
+                                                        deadline);
+  }
+
+  /// messages::SetUpstream without waiting: its result when it comes, or cancel it.
+  rpckit::FutureResult<SetUpstreamResult> set_upstream_future(
+      const SetUpstreamParams& params,
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_future<messages::SetUpstream>(params, deadline);
   }
 
   /// messages::GetCredential
@@ -91,11 +126,45 @@ class HostClient {
     return caller_->call<messages::GetCredential>(params, deadline);
   }
 
+  /// messages::GetCredential without waiting: `done(rpckit::Result<Credential>)` runs
+  /// once, as rpckit::Endpoint::call_async() says; the handle cancels the call.
+  template <class Done>
+  rpckit::AsyncCall get_credential_async(
+      const GetCredentialParams& params, Done&& done,
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_async<messages::GetCredential>(params, std::forward<Done>(done),
+                                                        deadline);
+  }
+
+  /// messages::GetCredential without waiting: its result when it comes, or cancel it.
+  rpckit::FutureResult<Credential> get_credential_future(
+      const GetCredentialParams& params,
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_future<messages::GetCredential>(params, deadline);
+  }
+
   /// messages::Notify
   rpckit::Result<NotifyResult> notify(
       const NotifyParams& params,
       std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
     return caller_->call<messages::Notify>(params, deadline);
+  }
+
+  /// messages::Notify without waiting: `done(rpckit::Result<NotifyResult>)` runs
+  /// once, as rpckit::Endpoint::call_async() says; the handle cancels the call.
+  template <class Done>
+  rpckit::AsyncCall notify_async(
+      const NotifyParams& params, Done&& done,
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_async<messages::Notify>(params, std::forward<Done>(done),
+                                                        deadline);
+  }
+
+  /// messages::Notify without waiting: its result when it comes, or cancel it.
+  rpckit::FutureResult<NotifyResult> notify_future(
+      const NotifyParams& params,
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_future<messages::Notify>(params, deadline);
   }
 
   /// messages::Log
@@ -111,11 +180,45 @@ class HostClient {
     return caller_->call<messages::RegisterPanel>(params, deadline);
   }
 
+  /// messages::RegisterPanel without waiting: `done(rpckit::Result<RegisterPanelResult>)` runs
+  /// once, as rpckit::Endpoint::call_async() says; the handle cancels the call.
+  template <class Done>
+  rpckit::AsyncCall register_panel_async(
+      const RegisterPanelParams& params, Done&& done,
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_async<messages::RegisterPanel>(params, std::forward<Done>(done),
+                                                        deadline);
+  }
+
+  /// messages::RegisterPanel without waiting: its result when it comes, or cancel it.
+  rpckit::FutureResult<RegisterPanelResult> register_panel_future(
+      const RegisterPanelParams& params,
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_future<messages::RegisterPanel>(params, deadline);
+  }
+
   /// messages::GetPanelValues
   rpckit::Result<GetPanelValuesResult> get_panel_values(
       const GetPanelValuesParams& params = {},
       std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
     return caller_->call<messages::GetPanelValues>(params, deadline);
+  }
+
+  /// messages::GetPanelValues without waiting: `done(rpckit::Result<GetPanelValuesResult>)` runs
+  /// once, as rpckit::Endpoint::call_async() says; the handle cancels the call.
+  template <class Done>
+  rpckit::AsyncCall get_panel_values_async(
+      const GetPanelValuesParams& params, Done&& done,
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_async<messages::GetPanelValues>(params, std::forward<Done>(done),
+                                                        deadline);
+  }
+
+  /// messages::GetPanelValues without waiting: its result when it comes, or cancel it.
+  rpckit::FutureResult<GetPanelValuesResult> get_panel_values_future(
+      const GetPanelValuesParams& params = {},
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_future<messages::GetPanelValues>(params, deadline);
   }
 
   /// messages::SetStatus
@@ -235,6 +338,23 @@ class PluginClient {
     return caller_->call<messages::Initialize>(params, deadline);
   }
 
+  /// messages::Initialize without waiting: `done(rpckit::Result<InitializeResult>)` runs
+  /// once, as rpckit::Endpoint::call_async() says; the handle cancels the call.
+  template <class Done>
+  rpckit::AsyncCall initialize_async(
+      const InitializeParams& params, Done&& done,
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_async<messages::Initialize>(params, std::forward<Done>(done),
+                                                        deadline);
+  }
+
+  /// messages::Initialize without waiting: its result when it comes, or cancel it.
+  rpckit::FutureResult<InitializeResult> initialize_future(
+      const InitializeParams& params,
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_future<messages::Initialize>(params, deadline);
+  }
+
   /// messages::Initialized
   /// Returns whether it was sent.
   bool initialized(const InitializedParams& params = {}) const {
@@ -248,11 +368,45 @@ class PluginClient {
     return caller_->call<messages::Ping>(params, deadline);
   }
 
+  /// messages::Ping without waiting: `done(rpckit::Result<PingResult>)` runs
+  /// once, as rpckit::Endpoint::call_async() says; the handle cancels the call.
+  template <class Done>
+  rpckit::AsyncCall ping_async(
+      const PingParams& params, Done&& done,
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_async<messages::Ping>(params, std::forward<Done>(done),
+                                                        deadline);
+  }
+
+  /// messages::Ping without waiting: its result when it comes, or cancel it.
+  rpckit::FutureResult<PingResult> ping_future(
+      const PingParams& params = {},
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_future<messages::Ping>(params, deadline);
+  }
+
   /// messages::Shutdown
   rpckit::Result<std::nullptr_t> shutdown(
       const ShutdownParams& params = {},
       std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
     return caller_->call<messages::Shutdown>(params, deadline);
+  }
+
+  /// messages::Shutdown without waiting: `done(rpckit::Result<std::nullptr_t>)` runs
+  /// once, as rpckit::Endpoint::call_async() says; the handle cancels the call.
+  template <class Done>
+  rpckit::AsyncCall shutdown_async(
+      const ShutdownParams& params, Done&& done,
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_async<messages::Shutdown>(params, std::forward<Done>(done),
+                                                        deadline);
+  }
+
+  /// messages::Shutdown without waiting: its result when it comes, or cancel it.
+  rpckit::FutureResult<std::nullptr_t> shutdown_future(
+      const ShutdownParams& params = {},
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_future<messages::Shutdown>(params, deadline);
   }
 
   /// messages::Exit
@@ -266,6 +420,23 @@ class PluginClient {
       const InvokeActionParams& params,
       std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
     return caller_->call<messages::InvokeAction>(params, deadline);
+  }
+
+  /// messages::InvokeAction without waiting: `done(rpckit::Result<rpckit::JsonValue>)` runs
+  /// once, as rpckit::Endpoint::call_async() says; the handle cancels the call.
+  template <class Done>
+  rpckit::AsyncCall invoke_action_async(
+      const InvokeActionParams& params, Done&& done,
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_async<messages::InvokeAction>(params, std::forward<Done>(done),
+                                                        deadline);
+  }
+
+  /// messages::InvokeAction without waiting: its result when it comes, or cancel it.
+  rpckit::FutureResult<rpckit::JsonValue> invoke_action_future(
+      const InvokeActionParams& params,
+      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+    return caller_->call_future<messages::InvokeAction>(params, deadline);
   }
 
   /// messages::OnStreamStart

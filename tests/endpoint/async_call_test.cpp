@@ -32,14 +32,10 @@ struct Outcome {
 
 std::string describe(const CallResult& r) {
   if (r.ok()) return "ok:" + r.result().dump();
-  switch (r.error().kind) {
-    case CallError::Kind::kRemote: return "remote:" + std::to_string(r.error().error.code());
-    case CallError::Kind::kTimeout: return "timeout";
-    case CallError::Kind::kDisconnected: return "disconnected";
-    case CallError::Kind::kSendFailed: return "send_failed";
-    case CallError::Kind::kLocal: return "local";
+  if (r.error().kind == CallError::Kind::kRemote) {
+    return "remote:" + std::to_string(r.error().error.code());
   }
-  return "?";
+  return std::string(kind_name(r.error().kind));
 }
 
 TEST(AsyncCall, CompletesWithTheResultAndTheRemoteError) {

@@ -2,7 +2,8 @@
 // notifications/cancelled). The endpoint reads the notification on its reading thread, so it
 // reaches a handler that is busy; the handler sees it (this_request, Incoming::cancellation),
 // a request still queued is not run, and a cancelled request gets no answer, deferred or not.
-// With on_timeout, a call this side gives up on is cancelled the same way.
+// With on_timeout, a call this side gives up on is cancelled the same way; a call_async()
+// given up through its AsyncCall handle is cancelled whatever on_timeout says.
 #include <gtest/gtest.h>
 
 #include <memory>
@@ -187,6 +188,100 @@ TEST(WireRulesCancel, ACallGivenUpIsNotCancelledUnlessTheProfileSays) {
   CancelPeer p(cancel_rules());  // on_timeout false
   EXPECT_FALSE(p->ep().call("slow", std::nullopt, 50ms).ok());
   EXPECT_EQ(p->next_body(), R"({"id":1,"jsonrpc":"2.0","method":"slow"})");
+  EXPECT_TRUE(p->sync());
+}
+
+// AsyncCall::cancel(): the peer is told (with the caller's reason), the completion runs at
+// once with kCancelled, and the answer the peer sends anyway is dropped.
+TEST(WireRulesCancel, ACallGivenUpByItsHandleIsCancelledAtOnce) {
+  CancelPeer p(cancel_rules());  // on_timeout false: a handle cancels regardless
+  Recorder<std::string> done;
+  AsyncCall call = p->ep().call_async("slow", json{{"n", 1}}, [&done](CallResult r) {
+    done.push(r.ok() ? "ok"
+                     : std::string(kind_name(r.error().kind)) + ": " + r.error().error.message());
+  });
+  EXPECT_EQ(call.id(), 1);
+  EXPECT_EQ(p->next_body(), R"({"id":1,"jsonrpc":"2.0","method":"slow","params":{"n":1}})");
+  EXPECT_TRUE(call.cancel("the user pressed stop"));
+  // Run here, before cancel() returned.
+  EXPECT_EQ(done.items(), std::vector<std::string>{"cancelled: \"slow\" given up: the user "
+                                                   "pressed stop"});
+  EXPECT_EQ(p->next_body(), R"({"jsonrpc":"2.0","method":"cancelled","params":{"requestId":1,)"
+                            R"("reason":"the user pressed stop"}})");
+  EXPECT_FALSE(call.cancel());  // once only
+  p->send(json{{"jsonrpc", "2.0"}, {"id", 1}, {"result", "late"}});
+  EXPECT_TRUE(p->sync());
+  EXPECT_EQ(done.size(), 1u);
+  EXPECT_EQ(p->diags.count(Diagnostic::Kind::kUnknownResponseId), 1u);
+}
+
+TEST(WireRulesCancel, AHandleCancelsNothingOnceTheCallIsOver) {
+  CancelPeer p(cancel_rules());
+  Recorder<bool> done;
+  AsyncCall answered =
+      p->ep().call_async("quick", std::nullopt, [&done](CallResult r) { done.push(r.ok()); });
+  EXPECT_EQ(p->next_body(), R"({"id":1,"jsonrpc":"2.0","method":"quick"})");
+  p->send(json{{"jsonrpc", "2.0"}, {"id", 1}, {"result", 7}});
+  ASSERT_TRUE(done.wait_size(1));
+  EXPECT_FALSE(answered.cancel());
+  AsyncCall expired = p->ep().call_async(
+      "slow", std::nullopt, [&done](CallResult r) { done.push(r.ok()); }, 20ms);
+  ASSERT_TRUE(done.wait_size(2));
+  EXPECT_FALSE(expired.cancel());
+  EXPECT_FALSE(AsyncCall().cancel());  // no call at all
+  // Nothing went out but the two requests.
+  EXPECT_EQ(p->next_body(), R"({"id":2,"jsonrpc":"2.0","method":"slow"})");
+  EXPECT_TRUE(p->sync());
+  EXPECT_EQ(done.items(), (std::vector<bool>{true, false}));
+}
+
+TEST(WireRulesCancel, WithoutTheRuleOrForTheHandshakeAHandleGivesUpLocally) {
+  for (const char* method : {"slow", "init"}) {
+    CancelPeer p(std::string(method) == "init" ? cancel_rules() : WireRules{});
+    Recorder<CallError::Kind> done;
+    AsyncCall call = p->ep().call_async(method, std::nullopt, [&done](CallResult r) {
+      done.push(r.ok() ? CallError::Kind::kRemote : r.error().kind);
+    });
+    EXPECT_EQ(p->next_body(),
+              R"({"id":1,"jsonrpc":"2.0","method":")" + std::string(method) + R"("})");
+    EXPECT_TRUE(call.cancel());
+    EXPECT_EQ(done.items(), std::vector<CallError::Kind>{CallError::Kind::kCancelled});
+    EXPECT_TRUE(p->sync());  // and no cancel notification before the sync's answer
+  }
+}
+
+TEST(WireRulesCancel, AHandleOutlivingItsEndpointCancelsNothing) {
+  CancelPeer p(cancel_rules());
+  Recorder<CallError::Kind> done;
+  AsyncCall call = p->ep().call_async("slow", std::nullopt, [&done](CallResult r) {
+    done.push(r.ok() ? CallError::Kind::kRemote : r.error().kind);
+  });
+  EXPECT_EQ(p->next_body(), R"({"id":1,"jsonrpc":"2.0","method":"slow"})");
+  p->destroy_endpoint();
+  EXPECT_EQ(done.items(), std::vector<CallError::Kind>{CallError::Kind::kDisconnected});
+  EXPECT_FALSE(call.cancel());
+}
+
+// A completion may cancel another call of the same endpoint (no lock is held while it runs).
+TEST(WireRulesCancel, ACompletionMayCancelAnotherCall) {
+  CancelPeer p(cancel_rules());
+  Recorder<std::string> done;
+  AsyncCall second;
+  AsyncCall first = p->ep().call_async("a", std::nullopt, [&](CallResult r) {
+    done.push("a " + std::string(kind_name(r.error().kind)));
+    EXPECT_TRUE(second.cancel("a was cancelled"));
+  });
+  second = p->ep().call_async("b", std::nullopt, [&done](CallResult r) {
+    done.push("b " + std::string(kind_name(r.error().kind)));
+  });
+  EXPECT_EQ(p->next_body(), R"({"id":1,"jsonrpc":"2.0","method":"a"})");
+  EXPECT_EQ(p->next_body(), R"({"id":2,"jsonrpc":"2.0","method":"b"})");
+  EXPECT_TRUE(first.cancel("stop"));
+  EXPECT_EQ(done.items(), (std::vector<std::string>{"a cancelled", "b cancelled"}));
+  EXPECT_EQ(p->next_body(), R"({"jsonrpc":"2.0","method":"cancelled","params":{"requestId":1,)"
+                            R"("reason":"stop"}})");
+  EXPECT_EQ(p->next_body(), R"({"jsonrpc":"2.0","method":"cancelled","params":{"requestId":2,)"
+                            R"("reason":"a was cancelled"}})");
   EXPECT_TRUE(p->sync());
 }
 

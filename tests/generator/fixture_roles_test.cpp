@@ -5,11 +5,11 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <future>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <thread>
-
-#include <nlohmann/json.hpp>
 
 #include "demo_calc/roles.hpp"
 #include "rpckit/framing/content_length_reader.hpp"
@@ -165,6 +165,79 @@ TEST(FixtureRoles, ANotificationNobodyOverrodeIsIgnoredAndTheConnectionServesOn)
   EXPECT_TRUE(wire.remote.cancel());
   rpckit::Result<calc::EvaluateResult> r = wire.remote.evaluate(evaluate_params("ok"));
   ASSERT_TRUE(r.ok()) << r.error().describe();
+}
+
+// The same call without waiting: as a future and with a completion, typed alike.
+TEST(FixtureRoles, FuturesAndCompletionsGetTheTypedResult) {
+  Evaluator app;
+  Wire wire(app);
+  wire.caller.set_grant(json{{"features", {"arithmetic"}}});
+  rpckit::FutureResult<calc::EvaluateResult> future =
+      wire.remote.evaluate_future(evaluate_params("1 + 2"));
+  std::promise<rpckit::Result<calc::EvaluateResult>> completed;
+  rpckit::AsyncCall call = wire.remote.evaluate_async(
+      evaluate_params("1 / 0"),
+      [&completed](rpckit::Result<calc::EvaluateResult> r) { completed.set_value(std::move(r)); });
+  EXPECT_GT(call.id(), future.id());
+  rpckit::Result<calc::EvaluateResult> r = future.get();
+  ASSERT_TRUE(r.ok()) << r.error().describe();
+  EXPECT_EQ(std::get<double>(r->value.value), 5.0);
+  rpckit::Result<calc::EvaluateResult> failed = completed.get_future().get();
+  ASSERT_FALSE(failed.ok());
+  EXPECT_EQ(failed.error().error.code(), static_cast<int>(calc::CalcError::kDivisionByZero));
+  EXPECT_FALSE(call.cancel());  // answered already
+}
+
+TEST(FixtureRoles, OutsideTheGrantAsyncCallsFailAtOnceAndSendNothing) {
+  Evaluator app;
+  Wire wire(app);
+  wire.server->close();
+  wire.caller.set_grant(json{{"features", json::array()}});
+  rpckit::FutureResult<calc::EvaluateResult> future =
+      wire.remote.evaluate_future(evaluate_params("1"));
+  ASSERT_TRUE(future.wait_for(std::chrono::seconds(0)));  // settled before it returned
+  EXPECT_EQ(future.get().error().kind, rpckit::CallError::Kind::kLocal);
+  bool ran = false;
+  rpckit::AsyncCall call = wire.remote.evaluate_async(
+      evaluate_params("1"), [&ran](const rpckit::Result<calc::EvaluateResult>& r) {
+        ran = true;
+        EXPECT_EQ(r.error().kind, rpckit::CallError::Kind::kLocal);
+      });
+  EXPECT_TRUE(ran);
+  EXPECT_EQ(call.id(), 0);
+  EXPECT_FALSE(call.cancel());
+}
+
+// Evaluates "hold" only once released: a call the client gives up while the server works.
+class HoldingEvaluator : public Evaluator {
+ public:
+  calc::EvaluateResult evaluate(Session& session, const calc::EvaluateParams& params) override {
+    if (params.expression.text == "hold") {
+      started.set_value();
+      released.get_future().wait();
+    }
+    return Evaluator::evaluate(session, params);
+  }
+  std::promise<void> started;
+  std::promise<void> released;
+};
+
+TEST(FixtureRoles, AFutureCancelledEndsCancelledAndTheConnectionServesOn) {
+  HoldingEvaluator app;
+  Wire wire(app);
+  wire.caller.set_grant(json{{"features", {"arithmetic"}}});
+  rpckit::FutureResult<calc::EvaluateResult> held =
+      wire.remote.evaluate_future(evaluate_params("hold"));
+  app.started.get_future().wait();
+  EXPECT_TRUE(held.cancel("no longer needed"));
+  rpckit::Result<calc::EvaluateResult> r = held.get();
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().kind, rpckit::CallError::Kind::kCancelled);
+  EXPECT_EQ(r.error().describe(), "cancelled: \"evaluate\" given up: no longer needed");
+  app.released.set_value();  // its answer comes, and is dropped
+  rpckit::Result<calc::EvaluateResult> next = wire.remote.evaluate(evaluate_params("abc"));
+  ASSERT_TRUE(next.ok()) << next.error().describe();
+  EXPECT_EQ(std::get<double>(next->value.value), 3.0);
 }
 
 TEST(FixtureRoles, NotConnectedIsALocalError) {

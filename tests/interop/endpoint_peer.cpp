@@ -44,17 +44,6 @@ using rpckit::RpcError;
 
 constexpr std::size_t kMaxBody = 4 * 1024 * 1024;
 
-const char* kind_name(CallError::Kind kind) {
-  switch (kind) {
-    case CallError::Kind::kRemote: return "remote";
-    case CallError::Kind::kTimeout: return "timeout";
-    case CallError::Kind::kDisconnected: return "disconnected";
-    case CallError::Kind::kSendFailed: return "send_failed";
-    case CallError::Kind::kLocal: return "local";
-  }
-  return "?";
-}
-
 const char* kind_name(Diagnostic::Kind kind) {
   switch (kind) {
     case Diagnostic::Kind::kUnknownResponseId: return "unknown_response_id";

@@ -7,7 +7,10 @@
 //   the client answers its sampling, elicitation and roots requests from the command line's
 //   policy and passes a progress token on every call;
 // - @modelcontextprotocol/server-memory on a temporary file: entities created, observed,
-//   searched and read back, and the file on disk checked.
+//   searched and read back, and the file on disk checked;
+// - a server made with the official SDK's Server (mcp_sdk_server.mjs): a tool call the client
+//   gives up (--cancel-after-ms) reaches the SDK as notifications/cancelled, which aborts the
+//   tool with the client's reason, and the connection serves on.
 //
 // Each run's JSON-lines transcript (the client's --transcript) is checked: what was called,
 // what came back, that every request got its answer, and that the client found no violation.
@@ -58,7 +61,9 @@ function common(name, r, { sigterm = false } = {}) {
         `status ${r.status} ${r.signal ?? ""}\n${r.stderr}\n${r.stdout.slice(-3000)}`);
   check(`${name}: the handshake: initialize answered with 2025-11-25`,
         r.answerTo(r.requests.find((m) => m.method === "initialize") ?? {})?.result?.protocolVersion === "2025-11-25");
-  const unanswered = r.requests.filter((m) => !r.answerTo(m));
+  // A request the client cancelled may go unanswered (basic/utilities/cancellation).
+  const cancelled = new Set(r.sent.filter((m) => m.method === "notifications/cancelled").map((m) => m.params?.requestId));
+  const unanswered = r.requests.filter((m) => !r.answerTo(m) && !cancelled.has(m.id));
   check(`${name}: every request of the client answered (${r.requests.length})`, unanswered.length === 0,
         JSON.stringify(unanswered.map((m) => m.method)));
   const stopped = r.lines.find((l) => l.type === "lifecycle" && l.event === "stopped");
@@ -164,6 +169,35 @@ function common(name, r, { sigterm = false } = {}) {
   const entity = onDisk.find((e) => e.name === "rpckit");
   check("memory: the file on disk holds the entity with both observations",
         entity?.observations?.join("|") === "speaks MCP|has a C++ client", JSON.stringify(onDisk));
+}
+
+// ---- a server on the official SDK: the client's cancel --------------------------------------
+{
+  const report = join(dir, "sdk-server-tools.jsonl");  // the transcript is sdk-server.jsonl
+  const r = run("sdk-server", [join(import.meta.dirname, "mcp_sdk_server.mjs")], [
+    "--cancel-after-ms", "2000", "--call", 'wait={"ms":60000}', "--call", 'wait={"ms":10}',
+  ], { MCP_SDK_SERVER_REPORT: report });
+  common("sdk-server", r);
+  const calls = r.requests.filter((m) => m.method === "tools/call");
+  const cancels = r.sent.filter((m) => m.method === "notifications/cancelled");
+  check("sdk-server: the long call cancelled by id, with the client's reason",
+        calls.length === 2 && cancels.length === 1 && cancels[0].params.requestId === calls[0].id &&
+        cancels[0].params.reason === "stopped by the user after 2000 ms", JSON.stringify(cancels));
+  check("sdk-server: the SDK does not answer the cancelled call", !r.answerTo(calls[0] ?? {}));
+  check("sdk-server: the client reports the call cancelled",
+        r.host.some((t) => t.includes("tools/call wait") && t.includes("cancelled: \"tools/call\" given up")),
+        JSON.stringify(r.host));
+  let tools = [];
+  try {
+    tools = readFileSync(report, "utf8").split("\n").filter((l) => l).map((l) => JSON.parse(l));
+  } catch (e) {
+    tools = [String(e)];
+  }
+  check("sdk-server: the SDK aborted the tool with the client's reason",
+        tools.some((t) => t.ms === 60000 && t.aborted && t.reason === "stopped by the user after 2000 ms"),
+        JSON.stringify(tools));
+  check("sdk-server: the next call is answered", r.answerTo(calls[1] ?? {})?.result?.content?.[0]?.text === "waited 10 ms",
+        JSON.stringify(r.answerTo(calls[1] ?? {})));
 }
 
 rmSync(dir, { recursive: true, force: true });

@@ -22,17 +22,6 @@ using nlohmann::json;
 
 namespace {
 
-std::string kind_name(rpckit::CallError::Kind kind) {
-  switch (kind) {
-    case rpckit::CallError::Kind::kRemote: return "remote";
-    case rpckit::CallError::Kind::kTimeout: return "timeout";
-    case rpckit::CallError::Kind::kDisconnected: return "disconnected";
-    case rpckit::CallError::Kind::kSendFailed: return "send_failed";
-    case rpckit::CallError::Kind::kLocal: return "local";
-  }
-  return "?";
-}
-
 template <class T>
 json describe(const rpckit::Result<T>& r) {
   if (r.ok()) return {{"ok", true}};

@@ -15,8 +15,9 @@
 //
 // options: --call NAME[=ARGS_JSON] (only these tools, in order), --args NAME=ARGS_JSON,
 // --prompt-args NAME=ARGS_JSON, --skip NAME, --sampling reply:TEXT|refuse,
-// --elicitation accept|decline|cancel, --roots URI[,URI...], --timeout-ms N, --max-reads N,
-// --transcript FILE (JSON lines for rpckit validate and rpckit trace), --frames
+// --elicitation accept|decline|cancel, --roots URI[,URI...], --timeout-ms N, --cancel-after-ms N
+// (a tool call unanswered that long is cancelled), --max-reads N, --transcript FILE (JSON
+// lines for rpckit validate and rpckit trace), --frames
 #include <CLI/CLI.hpp>
 #include <chrono>
 #include <cstdio>
@@ -109,6 +110,10 @@ int main(int argc, char** argv) {
   cli.add_option("--roots", roots, "Declare roots and answer roots/list with these URIs");
   cli.add_option("--timeout-ms", timeout_ms, "Deadline of each request (default 30000)")
       ->check(CLI::Range(1, 3600000));
+  int cancel_after_ms = 0;
+  cli.add_option("--cancel-after-ms", cancel_after_ms,
+                 "Cancel a tool call still unanswered after N ms (notifications/cancelled)")
+      ->check(CLI::Range(1, 3600000));
   cli.add_option("--max-reads", max_reads, "Resources read at most (default 20)");
   cli.add_option("--transcript", transcript_path,
                  "Also write a JSON-lines transcript (for rpckit validate and rpckit trace)");
@@ -118,6 +123,7 @@ int main(int argc, char** argv) {
 
   mcp_client::SessionOptions options;
   options.timeout = std::chrono::milliseconds(timeout_ms);
+  if (cancel_after_ms > 0) options.cancel_after = std::chrono::milliseconds(cancel_after_ms);
   options.max_reads = max_reads;
   options.skip.insert(skip.begin(), skip.end());
   for (const std::string& arg : call_args) {

@@ -149,7 +149,14 @@ void Session::call_tool(const mcp::Tool& tool, const nlohmann::json& arguments) 
   params._meta =
       mcp::Meta{{"progressToken",
                  rpckit::JsonValue(nlohmann::json("call-" + std::to_string(++progress_tokens_)))}};
-  auto result = server_.client().tools_call(params, options_.timeout);
+  rpckit::FutureResult<mcp::ToolsCallResult> call =
+      server_.client().tools_call_future(params, options_.timeout);
+  if (options_.cancel_after && !call.wait_for(*options_.cancel_after) &&
+      call.cancel("stopped by the user after " + std::to_string(options_.cancel_after->count()) +
+                  " ms")) {
+    gave_up_ = true;  // its answer may cross the cancel: no violation
+  }
+  auto result = call.get();
   if (!result.ok()) {
     failed(what, result.error());
     return;

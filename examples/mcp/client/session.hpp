@@ -31,6 +31,8 @@ struct SessionOptions {
   std::map<std::string, nlohmann::json> prompt_arguments;  // --prompt-args NAME=JSON
   std::set<std::string> skip;                              // tools not called
   std::chrono::milliseconds timeout{30000};                // each request
+  // A tool call still unanswered after this long is cancelled, as a user's Stop would.
+  std::optional<std::chrono::milliseconds> cancel_after;
   std::size_t max_reads = 20;                              // resources read
 };
 

@@ -80,6 +80,24 @@ void emit_client(Printer& p, const ir::Module& m, const ir::RoleSurface& s) {
             "    const $params$& params$default$,\n"
             "    std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {\n"
             "  return caller_->call<messages::$descriptor$>(params, deadline);\n"
+            "}\n"
+            "\n"
+            "/// messages::$descriptor$ without waiting: `done(rpckit::Result<$result$>)` runs\n"
+            "/// once, as rpckit::Endpoint::call_async() says; the handle cancels the call.\n"
+            "template <class Done>\n"
+            "rpckit::AsyncCall $fn$_async(\n"
+            "    const $params$& params, Done&& done,\n"
+            "    std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {\n"
+            "  return caller_->call_async<messages::$descriptor$>(params, "
+            "std::forward<Done>(done),\n"
+            "                                                      deadline);\n"
+            "}\n"
+            "\n"
+            "/// messages::$descriptor$ without waiting: its result when it comes, or cancel it.\n"
+            "rpckit::FutureResult<$result$> $fn$_future(\n"
+            "    const $params$& params$default$,\n"
+            "    std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {\n"
+            "  return caller_->call_future<messages::$descriptor$>(params, deadline);\n"
             "}\n",
             vars);
       } else {
@@ -169,7 +187,7 @@ std::string emit_roles_header(const ir::Module& m) {
   if (m.error_code_type) module.emplace_back("errors.hpp");
   if (m.profile) module.emplace_back("profile.hpp");
   open_file(p, m,
-            {.standard = {"chrono", "optional", "type_traits"},
+            {.standard = {"chrono", "optional", "type_traits", "utility"},
              .module = module,
              .rpckit = {"dispatch/router.hpp", "roles/caller.hpp", "roles/handler.hpp"}});
   for (const ir::RoleSurface& s : m.surfaces) {

@@ -48,6 +48,7 @@ std::string failed_reason(const CallError& error) {
     case CallError::Kind::kTimeout:
       return "timeout";
     case CallError::Kind::kLocal:
+    case CallError::Kind::kCancelled:
     case CallError::Kind::kDisconnected:
     case CallError::Kind::kSendFailed:
       break;
@@ -377,6 +378,7 @@ CallResult Host::settle(std::string_view method, CallResult raw,
                                         JsonValue(nlohmann::json{{"reason", reason}}))};
     }
     case CallError::Kind::kLocal:
+    case CallError::Kind::kCancelled:
       break;
   }
   return raw;

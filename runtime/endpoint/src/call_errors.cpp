@@ -23,6 +23,12 @@ CallError send_failed(std::string_view method) {
                             "could not send \"" + std::string(method) + "\"")};
 }
 
+CallError cancelled(std::string_view method, std::string_view reason) {
+  return CallError{CallError::Kind::kCancelled,
+                   RpcError(jsonrpc_code::kInternalError,
+                            "\"" + std::string(method) + "\" given up: " + std::string(reason))};
+}
+
 CallError unusable(std::string_view method, const std::string& why) {
   return CallError{CallError::Kind::kRemote,
                    RpcError(jsonrpc_code::kInternalError,

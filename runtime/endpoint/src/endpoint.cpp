@@ -5,6 +5,7 @@
 
 #include <utility>
 
+#include "call_canceller.hpp"
 #include "reply_outbox.hpp"
 #include "rpckit/framing/fd_io.hpp"
 
@@ -16,7 +17,8 @@ Endpoint::Endpoint(std::unique_ptr<framing::FrameReader> reader,
       writer_(std::move(writer)),
       options_(std::move(options)),
       pending_(options_.rules.sent_ids, options_.rules.envelope.id_match),
-      outbox_(std::make_shared<detail::ReplyOutbox>()) {
+      outbox_(std::make_shared<detail::ReplyOutbox>()),
+      canceller_(std::make_shared<detail::CallCanceller>()) {
   if (!options_.rules.cancel.method.empty()) {
     in_flight_ = std::make_shared<detail::InFlightRequests>();
     outbox_->in_flight = in_flight_;
@@ -24,6 +26,9 @@ Endpoint::Endpoint(std::unique_ptr<framing::FrameReader> reader,
   outbox_->send = [this](const nlohmann::json& id, const std::string& method,
                          const nlohmann::json* result, const RpcError* error) {
     return respond(id, method, result, error);
+  };
+  canceller_->take = [this](std::int64_t id, std::string_view reason) {
+    return give_up(id, reason);
   };
 }
 
@@ -83,6 +88,10 @@ void Endpoint::close() {
   {
     std::lock_guard lock(outbox_->mutex);  // waits out a reply being sent
     outbox_->send = nullptr;
+  }
+  {
+    std::lock_guard lock(canceller_->mutex);  // waits out a cancel under way
+    canceller_->take = nullptr;
   }
   if (options_.interrupt_reader) options_.interrupt_reader();
   complete(std::move(completions));

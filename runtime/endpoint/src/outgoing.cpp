@@ -90,7 +90,7 @@ CallResult Endpoint::call_encoded(std::string_view method,
         !pending_.find(id)->settled()) {
       pending_.erase(id);
       lock.unlock();
-      send_cancel(id, method, timeout);
+      cancel_overdue(id, method, timeout);
       return detail::timed_out(method, timeout);
     }
   }
@@ -100,15 +100,15 @@ CallResult Endpoint::call_encoded(std::string_view method,
   return resolve(method, done);
 }
 
-void Endpoint::call_async(std::string_view method, const std::optional<JsonValue>& params,
-                          Completion done, std::optional<std::chrono::milliseconds> deadline) {
+AsyncCall Endpoint::call_async(std::string_view method, const std::optional<JsonValue>& params,
+                               Completion done, std::optional<std::chrono::milliseconds> deadline) {
   std::optional<std::string> text = params_text(params);
-  call_async_encoded(method, text, std::move(done), deadline);
+  return call_async_encoded(method, text, std::move(done), deadline);
 }
 
-void Endpoint::call_async_encoded(std::string_view method,
-                                  std::optional<std::string_view> params_json, Completion done,
-                                  std::optional<std::chrono::milliseconds> deadline) {
+AsyncCall Endpoint::call_async_encoded(std::string_view method,
+                                       std::optional<std::string_view> params_json, Completion done,
+                                       std::optional<std::chrono::milliseconds> deadline) {
   auto timeout = deadline ? *deadline : options_.default_deadline.value_or(kNoDeadline);
   std::int64_t id = 0;
   Completions completions;
@@ -127,18 +127,19 @@ void Endpoint::call_async_encoded(std::string_view method,
   if (sooner) workers_changed_.notify_all();  // the idle thread keeps the new deadline
   if (!completions.empty()) {
     complete(std::move(completions));
-    return;
+    return {};
   }
-  if (send_text(request_frame(id, method, params_json))) return;
+  if (send_text(request_frame(id, method, params_json))) return {canceller_, id};
   {
-    // Unless the response, the deadline or the end of the connection has taken it already.
+    // Unless the response, the deadline, a cancel or the end of the connection has taken it.
     std::lock_guard lock(mutex_);
     detail::PendingCall* call = pending_.find(id);
-    if (call == nullptr) return;
+    if (call == nullptr) return {};
     completions.emplace_back(std::move(call->done), detail::send_failed(method));
     pending_.erase(id);
   }
   complete(std::move(completions));
+  return {};
 }
 
 std::string Endpoint::request_frame(std::int64_t id, std::string_view method,
@@ -175,15 +176,14 @@ void Endpoint::expire_async(std::unique_lock<std::mutex>& lock) {
   }
   if (overdue.empty()) return;
   lock.unlock();
-  for (const GivenUp& call : given_up) send_cancel(call.id, call.method, call.timeout);
+  for (const GivenUp& call : given_up) cancel_overdue(call.id, call.method, call.timeout);
   complete(std::move(overdue));
   lock.lock();
 }
 
-void Endpoint::send_cancel(std::int64_t id, std::string_view method,
-                           std::chrono::milliseconds timeout) {
+void Endpoint::send_cancel(std::int64_t id, std::string_view method, std::string_view reason) {
   const CancelRules& cancel = options_.rules.cancel;
-  if (!cancel.on_timeout || cancel.method.empty() || method == cancel.uncancellable) return;
+  if (cancel.method.empty() || method == cancel.uncancellable) return;
   std::string params = "{";
   codec::write_json(params, cancel.id_member);
   params += ':' + pending_.id_text(id);
@@ -191,11 +191,34 @@ void Endpoint::send_cancel(std::int64_t id, std::string_view method,
     params += ',';
     codec::write_json(params, cancel.reason_member);
     params += ':';
-    codec::write_json(params, "no answer to " + std::string(method) + " within " +
-                                  std::to_string(timeout.count()) + " ms");
+    codec::write_json(params, reason);
   }
   params += '}';
   notify_encoded(cancel.method, params);
+}
+
+void Endpoint::cancel_overdue(std::int64_t id, std::string_view method,
+                              std::chrono::milliseconds timeout) {
+  if (!options_.rules.cancel.on_timeout) return;
+  send_cancel(
+      id, method,
+      "no answer to " + std::string(method) + " within " + std::to_string(timeout.count()) + " ms");
+}
+
+std::optional<std::pair<Endpoint::Completion, CallResult>> Endpoint::give_up(
+    std::int64_t id, std::string_view reason) {
+  Completion done;
+  std::string method;
+  {
+    std::lock_guard lock(mutex_);
+    detail::PendingCall* call = pending_.find(id);
+    if (call == nullptr || !call->done) return std::nullopt;  // answered, expired or closed
+    done = std::move(call->done);
+    method = std::move(call->method);
+    pending_.erase(id);
+  }
+  send_cancel(id, method, reason);
+  return std::pair{std::move(done), CallResult(detail::cancelled(method, reason))};
 }
 
 // Completions are the application's code: one that throws must not end the thread it runs on.

@@ -40,10 +40,31 @@ std::string CallError::describe() const {
     case Kind::kDisconnected: kind_name = "disconnected"; break;
     case Kind::kSendFailed: kind_name = "send failed"; break;
     case Kind::kLocal: kind_name = "refused locally"; break;
+    case Kind::kCancelled:
+      kind_name = "cancelled";
+      break;
   }
   std::string out = std::string(kind_name) + ": ";
   if (kind == Kind::kRemote || kind == Kind::kLocal) out += std::to_string(error.code()) + " ";
   return out + error.message();
+}
+
+std::string_view kind_name(CallError::Kind kind) {
+  switch (kind) {
+    case CallError::Kind::kRemote:
+      return "remote";
+    case CallError::Kind::kTimeout:
+      return "timeout";
+    case CallError::Kind::kDisconnected:
+      return "disconnected";
+    case CallError::Kind::kSendFailed:
+      return "send_failed";
+    case CallError::Kind::kLocal:
+      return "local";
+    case CallError::Kind::kCancelled:
+      return "cancelled";
+  }
+  return "?";
 }
 
 }  // namespace rpckit

@@ -111,7 +111,9 @@ void Client::on_shutdown_answered(const std::optional<CallError>& error) {
                 "and ends only after stdin closes)");
       return;
     case CallError::Kind::kSendFailed:
-    case CallError::Kind::kLocal: return;
+    case CallError::Kind::kLocal:
+    case CallError::Kind::kCancelled:
+      return;
   }
 }
 

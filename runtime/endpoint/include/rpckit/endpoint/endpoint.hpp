@@ -51,6 +51,7 @@
 
 #include "rpckit/codec/lazy_json.hpp"
 #include "rpckit/descriptors/profile.hpp"
+#include "rpckit/endpoint/async_call.hpp"
 #include "rpckit/endpoint/call_result.hpp"
 #include "rpckit/endpoint/cancellation.hpp"
 #include "rpckit/endpoint/detail/pending_calls.hpp"
@@ -181,12 +182,13 @@ class Endpoint {
   // Sends a request and returns at once: no thread waits for the answer. `done` runs exactly
   // once: on the endpoint thread that read the response, on an endpoint thread at the deadline
   // (late while both are busy with a handler that does not wait on the peer), on the thread
-  // that closes the connection, or here at once when the request cannot be sent. It must not
-  // block: it
-  // may call call_async(), notify() and close(), not call().
+  // that closes the connection, on the thread that cancels the call (AsyncCall::cancel), or
+  // here at once when the request cannot be sent. It must not block: it may call
+  // call_async(), notify(), cancel and close(), not call().
   using Completion = std::function<void(CallResult)>;
-  void call_async(std::string_view method, const std::optional<JsonValue>& params, Completion done,
-                  std::optional<std::chrono::milliseconds> deadline = std::nullopt);
+  AsyncCall call_async(std::string_view method, const std::optional<JsonValue>& params,
+                       Completion done,
+                       std::optional<std::chrono::milliseconds> deadline = std::nullopt);
   // Sends a notification; false when it could not be written.
   bool notify(std::string_view method, const std::optional<JsonValue>& params);
 
@@ -196,9 +198,9 @@ class Endpoint {
   // JSON; the frames are byte for byte what the JsonValue overloads send for the same value.
   CallResult call_encoded(std::string_view method, std::optional<std::string_view> params_json,
                           std::optional<std::chrono::milliseconds> deadline = std::nullopt);
-  void call_async_encoded(std::string_view method, std::optional<std::string_view> params_json,
-                          Completion done,
-                          std::optional<std::chrono::milliseconds> deadline = std::nullopt);
+  AsyncCall call_async_encoded(std::string_view method, std::optional<std::string_view> params_json,
+                               Completion done,
+                               std::optional<std::chrono::milliseconds> deadline = std::nullopt);
   bool notify_encoded(std::string_view method, std::optional<std::string_view> params_json);
   // Several notifications in order, written together (one writev): what a sender draining
   // its queue sends. False when any could not be written.
@@ -255,8 +257,15 @@ class Endpoint {
   void handle_incoming(Received& message);
   // The profile's cancel notification, read: the request it names is marked (WireRules::cancel).
   void note_cancel(const Received& notification);
-  // Cancels our call `id` that this side gave up on at its deadline (CancelRules::on_timeout).
-  void send_cancel(std::int64_t id, std::string_view method, std::chrono::milliseconds timeout);
+  // Tells the peer that this side gave up its call `id` (the profile's cancel notification;
+  // nothing when it has none or `method` is the one never cancelled).
+  void send_cancel(std::int64_t id, std::string_view method, std::string_view reason);
+  // A call given up at its deadline: cancelled where the profile says so (on_timeout).
+  void cancel_overdue(std::int64_t id, std::string_view method, std::chrono::milliseconds timeout);
+  // AsyncCall::cancel(): call `id` taken out of the pending calls, the peer told; its
+  // completion and the error it ends with, or nothing when it is over already.
+  std::optional<std::pair<Completion, CallResult>> give_up(std::int64_t id,
+                                                           std::string_view reason);
   // The one response to a request: its result or its error (a short -32603 in its place
   // when it cannot be written, e.g. a result over the frame cap).
   bool respond(const nlohmann::json& id, const std::string& method,
@@ -327,6 +336,7 @@ class Endpoint {
   bool lenient_logged_ = false;
 
   std::shared_ptr<detail::ReplyOutbox> outbox_;  // deferred replies send through it
+  std::shared_ptr<detail::CallCanceller> canceller_;  // AsyncCall handles cancel through it
   // The peer's requests not yet answered, when the profile lets it cancel them (else null).
   std::shared_ptr<detail::InFlightRequests> in_flight_;
   std::atomic<bool> closed_{false};

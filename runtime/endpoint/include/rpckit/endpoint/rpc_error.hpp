@@ -1,10 +1,10 @@
 #pragma once
 // Errors of the JSON-RPC layer, both the ones a handler raises and the ones a call returns.
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <stdexcept>
 #include <string>
-
-#include <nlohmann/json_fwd.hpp>
+#include <string_view>
 
 #include "rpckit/descriptors/profile.hpp"
 #include "rpckit/values/json_value.hpp"
@@ -52,11 +52,16 @@ struct CallError {
     kDisconnected,  // the connection closed (or was closed) before an answer
     kSendFailed,    // the request could not be written (oversize, broken pipe)
     kLocal,         // refused before sending (e.g. a capability the grant lacks): see `error`
+    kCancelled,     // given up by this side before an answer (AsyncCall::cancel)
   };
   Kind kind = Kind::kRemote;
   RpcError error{jsonrpc_code::kInternalError, ""};
 
   std::string describe() const;  // "timeout: no response to \"notify\" within 30000 ms"
 };
+
+// The kind as one word, for reports and transcripts: "remote", "timeout", "disconnected",
+// "send_failed", "local", "cancelled".
+std::string_view kind_name(CallError::Kind kind);
 
 }  // namespace rpckit

@@ -2,11 +2,15 @@
 // Typed calls over an Endpoint, driven by a generated message descriptor M:
 //   Result<GetFollowedLiveResult> r = rpckit::call<messages::GetFollowedLive>(endpoint, {});
 //   rpckit::call_async<messages::Ping>(endpoint, {}, [](Result<PingResult> r) { ... });
+//   rpckit::FutureResult<PingResult> f = rpckit::call_future<messages::Ping>(endpoint, {});
 // Params are encoded as M says (omitted, {} or the object) by the generated direct encoder
 // (JSON text, no DOM), the deadline defaults to M's,
 // and the result is decoded into M::Result (a result that does not decode is an error too).
 #include <chrono>
+#include <future>
+#include <memory>
 #include <optional>
+#include <string_view>
 #include <type_traits>
 #include <utility>
 #include <variant>
@@ -76,20 +80,63 @@ Result<typename M::Result> call(Endpoint& endpoint, const typename M::Params& pa
 }
 
 // The non-blocking call<M>: `done(Result<M::Result>)` runs once, as Endpoint::call_async says
-// (it must not block).
+// (it must not block); the handle cancels the call.
 template <class M, class Done>
-void call_async(Endpoint& endpoint, const typename M::Params& params, Done&& done,
-                std::optional<std::chrono::milliseconds> deadline = std::nullopt) {
+AsyncCall call_async(Endpoint& endpoint, const typename M::Params& params, Done&& done,
+                     std::optional<std::chrono::milliseconds> deadline = std::nullopt) {
   static_assert(M::kKind == MessageKind::kRequest, "call_async<M> needs a request");
   static_assert(std::is_invocable_v<Done&, Result<typename M::Result>>,
                 "done takes Result<M::Result>");
   if (!deadline) deadline = descriptor_deadline<M>();
-  endpoint.call_async_encoded(
+  return endpoint.call_async_encoded(
       M::kMethod, encode_params_text<M>(params),
-      [done = std::forward<Done>(done)](CallResult raw) mutable {
-        done(decode_result<M>(raw));
-      },
+      [done = std::forward<Done>(done)](CallResult raw) mutable { done(decode_result<M>(raw)); },
       deadline);
+}
+
+// A typed call under way, as a future: wait for its Result, or give the call up. Waiting on
+// it inside a handler of the same connection serves no nested request meanwhile (call() does):
+// use call_async's completion there.
+template <class T>
+class FutureResult {
+ public:
+  FutureResult(std::future<Result<T>> future, AsyncCall call)
+      : future_(std::move(future)), call_(std::move(call)) {}
+
+  // Waits for the result (or the error: timeout, cancelled, disconnected...); once only.
+  Result<T> get() { return future_.get(); }
+  // Whether it has come within `timeout`.
+  template <class Rep, class Period>
+  bool wait_for(std::chrono::duration<Rep, Period> timeout) const {
+    return future_.wait_for(timeout) == std::future_status::ready;
+  }
+  // AsyncCall::cancel(): get() then returns CallError::Kind::kCancelled.
+  bool cancel(std::string_view reason = "cancelled by the caller") const {
+    return call_.cancel(reason);
+  }
+  std::int64_t id() const { return call_.id(); }
+
+ private:
+  std::future<Result<T>> future_;
+  AsyncCall call_;
+};
+
+// Wraps a call_async()-style sender as a future: `send(done)` starts the call.
+template <class T, class Send>
+FutureResult<T> future_of(Send&& send) {
+  auto promise = std::make_shared<std::promise<Result<T>>>();
+  std::future<Result<T>> future = promise->get_future();
+  AsyncCall call = send([promise](Result<T> r) { promise->set_value(std::move(r)); });
+  return {std::move(future), std::move(call)};
+}
+
+// The non-blocking call<M>, as a future.
+template <class M>
+FutureResult<typename M::Result> call_future(
+    Endpoint& endpoint, const typename M::Params& params,
+    std::optional<std::chrono::milliseconds> deadline = std::nullopt) {
+  return future_of<typename M::Result>(
+      [&](auto done) { return call_async<M>(endpoint, params, std::move(done), deadline); });
 }
 
 template <class M>

@@ -10,10 +10,10 @@
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
-
-#include <nlohmann/json_fwd.hpp>
+#include <utility>
 
 #include "rpckit/codec/value_codec.hpp"
 #include "rpckit/dispatch/gate.hpp"
@@ -39,6 +39,28 @@ class Caller {
     }
     InUse in_use{this};
     return rpckit::call<M>(*endpoint, params, deadline);
+  }
+
+  // call<M> without waiting (rpckit::call_async): a request outside the grant completes at
+  // once with the local error, and nothing is sent.
+  template <class M, class Done>
+  AsyncCall call_async(const typename M::Params& params, Done&& done,
+                       std::optional<std::chrono::milliseconds> deadline = {}) {
+    Endpoint* endpoint = nullptr;
+    if (GateVerdict verdict = check<M>(params, &endpoint); !verdict.allowed) {
+      done(Result<typename M::Result>(denied(std::string(M::kMethod) + ": " + verdict.reason)));
+      return {};
+    }
+    InUse in_use{this};  // while it is sent: the completion may outlive the attachment
+    return rpckit::call_async<M>(*endpoint, params, std::forward<Done>(done), deadline);
+  }
+
+  // call<M> as a future (rpckit::call_future).
+  template <class M>
+  FutureResult<typename M::Result> call_future(
+      const typename M::Params& params, std::optional<std::chrono::milliseconds> deadline = {}) {
+    return future_of<typename M::Result>(
+        [&](auto done) { return call_async<M>(params, std::move(done), deadline); });
   }
 
   template <class M>
