@@ -102,6 +102,17 @@ VersionStep version_step(const gen::Json& before, const gen::Json& after) {
     return after.get<double>() > before.get<double>() ? VersionStep::kMajor : VersionStep::kOther;
   }
   if (!after.is_string() || !before.is_string()) return VersionStep::kMajor;
+  // Dated revisions (MCP's "2025-06-18"): each is its own protocol, negotiated by the peers; a
+  // later date is a new one, an earlier date goes back.
+  auto dated = [](const std::string& s) {
+    return s.size() == 10 && s[4] == '-' && s[7] == '-' &&
+           std::all_of(s.begin(), s.end(),
+                       [](char c) { return c == '-' || (c >= '0' && c <= '9'); });
+  };
+  if (dated(after.get<std::string>()) && dated(before.get<std::string>())) {
+    return after.get<std::string>() > before.get<std::string>() ? VersionStep::kMajor
+                                                                : VersionStep::kOther;
+  }
   auto parts = [](const std::string& s) {
     std::vector<long> out;
     std::size_t i = 0;

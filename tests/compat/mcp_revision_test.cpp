@@ -1,0 +1,217 @@
+// MCP 2025-06-18 (schema/mcp/2025-06-18) against 2025-11-25 (schema/mcp): every difference of the
+// two revisions of a protocol nobody here wrote, with its rule, direction and verdict, through
+// rpckit::compat. The previous revision's folder is written from the specification's
+// schema/2025-06-18/schema.ts; its README lists the differences this test sees.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "support.hpp"
+
+namespace rpckit::compat::test {
+namespace {
+
+using ::testing::Contains;
+using ::testing::UnorderedElementsAreArray;
+
+Report compare_mcp(CompareOptions options = {}) {
+  gen::SchemaSet previous = gen::SchemaSet::load(gen::test::source_dir() / "schema" / "mcp" /
+                                                 "2025-06-18" / "protocol.json");
+  gen::SchemaSet current =
+      gen::SchemaSet::load(gen::test::source_dir() / "schema" / "mcp" / "protocol.json");
+  return compare(previous, current, options);
+}
+
+// "verdict | rule | direction | where", one per change.
+std::vector<std::string> mcp_verdicts(const Report& report) {
+  std::vector<std::string> out;
+  for (const Change& c : report.changes) {
+    out.push_back(std::string(verdict_name(c.verdict)) + " | " + c.rule + " | " + c.direction +
+                  " | " + c.where);
+  }
+  return out;
+}
+
+TEST(McpRevision, EveryDifferenceFrom20250618HasItsVerdict) {
+  Report r = compare_mcp();
+  const std::vector<std::string> expected = {
+      // The revision itself: a new module and namespace for C++, the version constant bumped (MCP
+      // negotiates it in initialize: a peer answers the version it speaks), the one profile
+      // difference
+      // (an answer to an unreadable id: "id": null in 2025-06-18, which requires an id, no id in
+      // 2025-11-25), the task _meta keys and URL elicitation's error code.
+      "breaking | protocol.namespace |  | protocol x-namespace",
+      "breaking | protocol.module |  | protocol x-module",
+      "breaking | protocol.profile |  | protocol x-profile",
+      "breaking | constant.version |  | constant protocol_version",
+      "additive | constant.added |  | constant related_task_meta_key",
+      "additive | constant.added |  | constant model_immediate_response_meta_key",
+      "additive | error.added |  | error code -32042",
+      // sampling and elicitation capabilities were open objects (maps of any JSON) and became
+      // structs with optional members (sampling.tools/context, elicitation.form/url). Judged "each
+      // version rejects what the other sends", which is pessimistic: only a new server reading an
+      // old client's member of that name with another shape would refuse it (a narrowing).
+      "breaking | type.changed | client_to_server | ClientCapabilities.sampling",
+      "breaking | type.changed | client_to_server | ClientCapabilities.elicitation",
+      // Icons, Implementation.description/websiteUrl, tasks capabilities, Tool.execution and the
+      // tools' $schema: new optional members, additive for the reader.
+      "additive | member.optional_added | client_to_server | ClientCapabilities.tasks",
+      "additive | member.optional_added | client_to_server | Implementation.description",
+      "additive | member.optional_added | client_to_server | Implementation.websiteUrl",
+      "additive | member.optional_added | client_to_server | Implementation.icons",
+      "additive | member.optional_added | server_to_client | ServerCapabilities.tasks",
+      "additive | member.optional_added | server_to_client | Implementation.description",
+      "additive | member.optional_added | server_to_client | Implementation.websiteUrl",
+      "additive | member.optional_added | server_to_client | Implementation.icons",
+      "additive | member.optional_added | server_to_client | Resource.icons",
+      "additive | member.optional_added | server_to_client | ResourceTemplate.icons",
+      "additive | member.optional_added | server_to_client | Prompt.icons",
+      "additive | member.optional_added | server_to_client | ResourceLink.icons",
+      "additive | member.optional_added | server_to_client | Tool.inputSchema.$schema",
+      "additive | member.optional_added | server_to_client | Tool.execution",
+      "additive | member.optional_added | server_to_client | Tool.outputSchema.$schema",
+      "additive | member.optional_added | server_to_client | Tool.icons",
+      // notifications/cancelled.requestId became optional (tasks are cancelled otherwise): by the
+      // schemas a new sender may leave it out. 2025-11-25 says it MUST be given for a request that
+      // is
+      // not a task, so conforming peers never meet this break.
+      "breaking | member.now_optional | client_to_server | "
+      "notifications/cancelled.params.requestId",
+      "breaking | member.now_optional | server_to_client | "
+      "notifications/cancelled.params.requestId",
+      // tools/call: task augmentation (a param, and -32601 for a tool's task-support mismatch) and
+      // -32042 when it needs a URL elicitation first. Additive: a 2025-06-18 peer never declares
+      // tasks,
+      // and a server must not send what the client did not declare (gates are in descriptions
+      // only).
+      "additive | errors.added | client_to_server | message tools/call",
+      "additive | errors.added | client_to_server | message tools/call",
+      "additive | member.optional_added | client_to_server | tools/call.params.task",
+      // Sampling with tools: SamplingMessage.content (and the result's content) was one block
+      // tagged by
+      // `type` and became a block or an array, with tool_use and tool_result blocks. Breaking is
+      // right;
+      // the rule named is the discriminator's, where "wider for the old receiver" is what happens.
+      // The new params (tools, toolChoice, task) are optional members; "toolUse" is a new value of
+      // an
+      // open enum; includeContext gained its default.
+      "breaking | union.discriminator_changed | server_to_client | SamplingMessage.content",
+      "additive | member.optional_added | server_to_client | SamplingMessage._meta",
+      "additive | default.added | server_to_client | sampling/createMessage.params.includeContext",
+      "additive | member.optional_added | server_to_client | sampling/createMessage.params.tools",
+      "additive | member.optional_added | server_to_client | "
+      "sampling/createMessage.params.toolChoice",
+      "additive | member.optional_added | server_to_client | sampling/createMessage.params.task",
+      "breaking | union.discriminator_changed | client_to_server | SamplingMessageContent",
+      "additive | enum.value_added | client_to_server | sampling/createMessage.result.stopReason",
+      // Elicitation: URL mode (mode, elicitationId, url; requestedSchema no longer required,
+      // breaking
+      // for an old client by the schemas, though only a client that declared elicitation.url gets a
+      // URL request), defaults and titled enums on fields, multi-select fields (a new member of the
+      // open field union) and string-array answers.
+      "additive | member.optional_added | server_to_client | elicitation/create.params.mode",
+      "breaking | member.now_optional | server_to_client | "
+      "elicitation/create.params.requestedSchema",
+      "additive | member.optional_added | server_to_client | ElicitRequestedSchema.$schema",
+      "additive | member.optional_added | server_to_client | "
+      "ElicitRequestedSchema.properties.*<type=\"string\">.oneOf",
+      "additive | member.optional_added | server_to_client | "
+      "ElicitRequestedSchema.properties.*<type=\"string\">.default",
+      "additive | member.optional_added | server_to_client | "
+      "ElicitRequestedSchema.properties.*<type=\"number\">.default",
+      "additive | member.optional_added | server_to_client | "
+      "ElicitRequestedSchema.properties.*<type=\"integer\">.default",
+      "additive | union.member_added | server_to_client | "
+      "ElicitRequestedSchema.properties.*<type=\"array\">",
+      "additive | member.optional_added | server_to_client | "
+      "elicitation/create.params.elicitationId",
+      "additive | member.optional_added | server_to_client | elicitation/create.params.url",
+      "additive | member.optional_added | server_to_client | elicitation/create.params.task",
+      "additive | union.member_added | client_to_server | "
+      "elicitation/create.result.content.*<\"array\" of \"string\">",
+      // New messages: URL elicitation's completion notice and the task messages (both directions);
+      // an
+      // old receiver answers -32601 or ignores a notification.
+      "additive | message.added | server_to_client | message notifications/elicitation/complete",
+      "additive | message.added | client_to_server, server_to_client | message tasks/get",
+      "additive | message.added | client_to_server, server_to_client | message tasks/result",
+      "additive | message.added | client_to_server, server_to_client | message tasks/list",
+      "additive | message.added | client_to_server, server_to_client | message tasks/cancel",
+      "additive | message.added | client_to_server, server_to_client | message "
+      "notifications/tasks/status",
+      // The types the new members and messages use.
+      "additive | type.added |  | Icon",
+      "additive | type.added |  | ClientTasksCapability",
+      "additive | type.added |  | ClientTaskRequests",
+      "additive | type.added |  | ClientTaskSamplingRequests",
+      "additive | type.added |  | ClientTaskElicitationRequests",
+      "additive | type.added |  | ServerTasksCapability",
+      "additive | type.added |  | ServerTaskRequests",
+      "additive | type.added |  | ServerTaskToolsRequests",
+      "additive | type.added |  | ToolUseContent",
+      "additive | type.added |  | ToolResultContent",
+      "additive | type.added |  | ToolChoice",
+      "additive | type.added |  | ToolExecution",
+      "additive | type.added |  | TaskStatus",
+      "additive | type.added |  | Task",
+      "additive | type.added |  | TaskMetadata",
+      "additive | type.added |  | RelatedTaskMetadata",
+      "additive | type.added |  | CreateTaskResult",
+      "additive | type.added |  | ElicitRequestFormParams",
+      "additive | type.added |  | ElicitRequestURLParams",
+      "additive | type.added |  | MultiSelectItems",
+      "additive | type.added |  | EnumOption",
+      "additive | type.added |  | UrlElicitationRequiredData",
+      // The C++ API of the generated bindings: every name moves (module, namespace); the capability
+      // maps become structs; the changed members' types, requiredness and defaults; tools/call's
+      // error list.
+      "breaking | api.changed |  | module name",
+      "breaking | api.changed |  | namespace",
+      "breaking | api.changed |  | constant protocol_version values",
+      "breaking | api.changed |  | type ClientSamplingCapability changed kind: alias -> struct",
+      "breaking | api.changed |  | type ClientElicitationCapability changed kind: alias -> struct",
+      "breaking | api.changed |  | struct SamplingMessage field content type",
+      "breaking | api.changed |  | struct NotificationsCancelledParams field requestId required",
+      "breaking | api.changed |  | struct SamplingCreateMessageParams field includeContext default",
+      "breaking | api.changed |  | struct SamplingCreateMessageResult field content type",
+      "breaking | api.changed |  | struct ElicitationCreateParams field requestedSchema required",
+      "breaking | api.changed |  | message tools/call errors",
+  };
+  // Grouped by feature here; the report lists them by message and type.
+  EXPECT_THAT(mcp_verdicts(r), UnorderedElementsAreArray(expected));
+  EXPECT_EQ(r.count(Verdict::kBreaking), 22u);
+  EXPECT_EQ(r.count(Verdict::kAdditive), 67u);
+}
+
+TEST(McpRevision, TheNewProtocolVersionLicensesItsBreakingChanges) {
+  // A new revision of MCP is a new protocolVersion string, negotiated in initialize: the bump
+  // allows the breaking changes, so the comparison passes.
+  Report r = compare_mcp();
+  EXPECT_EQ(r.old_version, "\"2025-06-18\"");
+  EXPECT_EQ(r.new_version, "\"2025-11-25\"");
+  EXPECT_TRUE(r.version_bumped);
+  EXPECT_TRUE(r.breaking());
+  EXPECT_FALSE(r.fails());
+}
+
+TEST(McpRevision, GoingBackIsBreakingAndNoBumpLicensesIt) {
+  // 2025-11-25 -> 2025-06-18 (a peer that went back): what was added is removed, which breaks a
+  // peer that sends or needs it, and the version constant went down, which licenses nothing.
+  gen::SchemaSet previous = gen::SchemaSet::load(gen::test::source_dir() / "schema" / "mcp" /
+                                                 "2025-06-18" / "protocol.json");
+  gen::SchemaSet current =
+      gen::SchemaSet::load(gen::test::source_dir() / "schema" / "mcp" / "protocol.json");
+  Report back = compare(current, previous, {});
+  std::vector<std::string> all = mcp_verdicts(back);
+  EXPECT_THAT(all, Contains("breaking | message.removed | client_to_server, server_to_client | "
+                            "message tasks/get"));
+  EXPECT_THAT(all, Contains("breaking | message.removed | server_to_client | "
+                            "message notifications/elicitation/complete"));
+  EXPECT_FALSE(back.version_bumped);
+  EXPECT_TRUE(back.fails());
+}
+
+}  // namespace
+}  // namespace rpckit::compat::test
