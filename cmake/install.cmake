@@ -7,7 +7,7 @@ set(rpckit_libraries
   values codec descriptors model dispatch framing endpoint process supervision roles validate
   streamnook_common streamnook_plugin streamnook_host streamnook_manifest)
 # Each protocol's host library, when it was built.
-foreach(name desktop_host loaf_client codex_metadata_host core_line_host)
+foreach(name desktop_host loaf_client codex_metadata_host core_line_host mcp)
   if(TARGET rpckit_${name})
     list(APPEND rpckit_libraries ${name})
   endif()
@@ -20,7 +20,7 @@ foreach(name ${rpckit_libraries})
   list(APPEND rpckit_install_targets rpckit_${name})
 endforeach()
 foreach(dir values codec descriptors model dispatch framing endpoint process supervision roles
-            validate streamnook desktop loaf codex_metadata core_line)
+            validate streamnook desktop loaf codex_metadata core_line mcp)
   if(EXISTS ${PROJECT_SOURCE_DIR}/runtime/${dir}/include/)
     install(DIRECTORY ${PROJECT_SOURCE_DIR}/runtime/${dir}/include/
             DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})

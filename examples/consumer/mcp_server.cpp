@@ -1,15 +1,16 @@
-// An MCP server in C++: one tool, on the installed MCP bindings and the generic plugin role,
-// which serves stdin/stdout as MCP's profile says (a JSON-RPC message per line, the end of
-// stdin to stop). The handler is the only code: no framing, ids or lifecycle.
-#include <cstddef>
-#include <nlohmann/json.hpp>
+// An MCP server in C++: one typed tool, on the installed MCP bindings, rpckit::mcp's ToolSet and
+// the generic plugin role, which serves stdin/stdout as MCP's profile says (a JSON-RPC message
+// per line, the end of stdin to stop). The tool's arguments and result are structs generated
+// from word_count_tools/ with their JSON Schemas, which the client is shown as the tool's
+// inputSchema and outputSchema. No framing, ids, lifecycle or argument checks here.
 #include <sstream>
 #include <string>
 
 #include "mcp_2025_11_25/constants.hpp"
-#include "mcp_2025_11_25/errors.hpp"
 #include "mcp_2025_11_25/roles.hpp"
+#include "rpckit/mcp/tool_set.hpp"
 #include "rpckit/roles/plugin_role.hpp"
+#include "word_count_tools/types.hpp"
 
 namespace word_counter {
 
@@ -19,6 +20,17 @@ struct Session {};  // what the handlers are told of their client: nothing neede
 
 class Server : public mcp::ServerHandler<Session> {
  public:
+  Server() {
+    // Arguments that do not decode into WordCountArgs are a tool error saying where.
+    tools_.add<WordCountArgs>("count_words", "Counts the words of a text.",
+                              [](const WordCountArgs& args) {
+                                std::istringstream text(args.text);
+                                WordCount count{};
+                                for (std::string word; text >> word;) ++count.words;
+                                return count;  // sent as structured content, and as its text
+                              });
+  }
+
   mcp::InitializeResult initialize(Session&, const mcp::InitializeParams&) override {
     mcp::InitializeResult r;
     r.protocolVersion = std::string(mcp::kProtocolVersion);
@@ -26,39 +38,15 @@ class Server : public mcp::ServerHandler<Session> {
     r.serverInfo = {.name = "word-counter", .version = "1.0.0"};
     return r;
   }
-
-  mcp::ToolsListResult tools_list(Session&, const mcp::ToolsListParams&) override {
-    mcp::Tool tool;
-    tool.name = "count_words";
-    tool.description = "Counts the words of a text.";
-    const auto schema = nlohmann::json::parse(
-        R"({"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]})");
-    tool.inputSchema = schema.get<mcp::ToolInputSchema>();
-    return {.tools = {tool}};
+  mcp::ToolsListResult tools_list(Session&, const mcp::ToolsListParams& p) override {
+    return tools_.list(p);
+  }
+  mcp::ToolsCallResult tools_call(Session&, const mcp::ToolsCallParams& p) override {
+    return tools_.call(p);
   }
 
-  mcp::ToolsCallResult tools_call(Session&, const mcp::ToolsCallParams& call) override {
-    if (call.name != "count_words") {
-      throw mcp::make_error(mcp::ErrorCode::kInvalidParams, "unknown tool: " + call.name);
-    }
-    mcp::ToolsCallResult result;
-    mcp::TextContent answer;
-    const nlohmann::json* text = nullptr;
-    if (call.arguments && call.arguments->contains("text")) {
-      text = &call.arguments->at("text").get();
-    }
-    if (text == nullptr || !text->is_string()) {
-      answer.text = "count_words needs a string text";
-      result.isError = true;  // a tool's failure is a result the model reads
-    } else {
-      std::istringstream words(text->get<std::string>());
-      std::size_t count = 0;
-      for (std::string word; words >> word;) ++count;
-      answer.text = std::to_string(count);
-    }
-    result.content = {{answer}};
-    return result;
-  }
+ private:
+  rpckit::mcp::ToolSet tools_;
 };
 
 }  // namespace word_counter

@@ -44,8 +44,18 @@ answer="$(printf '%s\n' \
   | "$build/consumer-mcp-server")"
 echo "consumer-mcp-server: $answer"
 case "$answer" in
-  *'"name":"count_words"'*'"id":3'*'"text":"3"'*) echo "ok" ;;
-  *) echo "FAILED: no count of three words"; exit 1 ;;
+  *'"inputSchema":{"properties":{"text":'*'"required":["text"]'*'"name":"count_words"'*'"id":3'*'"structuredContent":{"words":3}'*) echo "ok" ;;
+  *) echo "FAILED: no count of three words, or no input schema from WordCountArgs"; exit 1 ;;
+esac
+# Arguments that do not decode: a tool error (isError) that names the member.
+bad="$(printf '%s\n' \
+  '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"run.sh","version":"1"}}}' \
+  '{"jsonrpc":"2.0","method":"notifications/initialized"}' \
+  '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"count_words","arguments":{"text":7}}}' \
+  | "$build/consumer-mcp-server")"
+case "$bad" in
+  *'"id":2'*'arguments.text'*'"isError":true'*) echo "ok" ;;
+  *) echo "FAILED: a number for text is not a tool error naming arguments.text: $bad"; exit 1 ;;
 esac
 # README.md's "Writing an MCP server in C++" shows this very file.
 shown="$(awk '/^## Writing an MCP server in C\+\+/{s=1} s&&/^```cpp$/{c=1;next} c&&/^```$/{exit} c' "$here/../../README.md")"

@@ -827,6 +827,9 @@ const std::vector<DiagnosticCase>& cases() {
          msg(s)["x-errors"] = J::array({"oops"});
        },
        "messages/m.json#/x-errors: x-errors needs \"x-error-codes\" in the protocol file"},
+      {"TypeSchemasNotABoolean",
+       [](SchemaFiles& s) { s["protocol.json"]["x-type-schemas"] = "yes"; },
+       "protocol.json#/x-type-schemas: expected true or false, got \"yes\""},
       {"UnknownErrorName", [](SchemaFiles& s) { msg(s)["x-errors"] = J::array({"nope"}); },
        "messages/m.json#/x-errors/0: unknown error name \"nope\" (the protocol has \"oops\")"},
   };

@@ -37,14 +37,14 @@ function inspect(...args) {
 
 const tools = inspect("--method", "tools/list");
 const names = (tools.json?.tools ?? []).map((t) => t.name);
-check("tools/list: add, echo, count, ping_client, summarize, note", tools.status === 0 &&
-      names.join(",") === "add,echo,count,ping_client,summarize,note", tools.text);
+check("tools/list: add, echo, count, ping_client, summarize, note, toggle_shout", tools.status === 0 &&
+      names.join(",") === "add,echo,count,ping_client,summarize,note,toggle_shout", tools.text);
 check("tools/list: add's output schema", tools.json?.tools?.[0]?.outputSchema?.properties?.sum?.type === "number",
       tools.text);
 
 const add = inspect("--method", "tools/call", "--tool-name", "add", "--tool-arg", "a=2", "--tool-arg", "b=3.5");
 check("tools/call add a=2 b=3.5: 5.5, structured", add.status === 0 &&
-      add.json?.structuredContent?.sum === 5.5 && add.json?.content?.[0]?.text === "5.5", add.text);
+      add.json?.structuredContent?.sum === 5.5 && add.json?.content?.[0]?.text === '{"sum":5.5}', add.text);
 
 const echo = inspect("--method", "tools/call", "--tool-name", "echo", "--tool-arg", "text=héllo from the Inspector");
 check("tools/call echo", echo.status === 0 && echo.json?.content?.[0]?.text === "héllo from the Inspector",

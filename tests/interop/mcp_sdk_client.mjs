@@ -18,14 +18,14 @@ import { ROOT, argument, check, finish } from "./checks.mjs";
 const server = argument("mcp_sdk_client.mjs <mcp-sample-server>");
 
 let Client, StdioClientTransport, McpError, CompleteResultSchema, LoggingMessageNotificationSchema,
-  ResourceUpdatedNotificationSchema, CreateMessageRequestSchema;
+  ResourceUpdatedNotificationSchema, CreateMessageRequestSchema, ToolListChangedNotificationSchema;
 try {
   const require = createRequire(join(ROOT, "package.json"));
   const sdk = (p) => require.resolve(`@modelcontextprotocol/sdk/${p}`);
   ({ Client } = await import(sdk("client/index.js")));
   ({ StdioClientTransport } = await import(sdk("client/stdio.js")));
   ({ McpError, CompleteResultSchema, LoggingMessageNotificationSchema, ResourceUpdatedNotificationSchema,
-     CreateMessageRequestSchema } = await import(sdk("types.js")));
+     CreateMessageRequestSchema, ToolListChangedNotificationSchema } = await import(sdk("types.js")));
 } catch (e) {
   console.error(`mcp_sdk_client: the MCP SDK is not installed (${e.code ?? e.message}): run npm ci`);
   process.exit(77);
@@ -126,7 +126,7 @@ try {
   await client.connect(transport);
   check("initialize: server info", client.getServerVersion()?.name === "rpckit-mcp-sample");
   const caps = client.getServerCapabilities() ?? {};
-  check("initialize: capabilities", !!caps.tools && !!caps.resources && !!caps.prompts && !!caps.logging,
+  check("initialize: capabilities", caps.tools?.listChanged === true && !!caps.resources && !!caps.prompts && !!caps.logging,
         JSON.stringify(caps));
   check("initialize: instructions", typeof client.getInstructions() === "string");
 
@@ -134,14 +134,26 @@ try {
   check("logging/setLevel", JSON.stringify(await client.setLoggingLevel("debug")) === "{}");
 
   const { tools } = await client.listTools();
-  check("tools/list", tools.map((t) => t.name).join(",") === "add,echo,count,ping_client,summarize,note",
-        JSON.stringify(tools));
+  check("tools/list", tools.map((t) => t.name).join(",") ===
+        "add,echo,count,ping_client,summarize,note,toggle_shout", JSON.stringify(tools));
   const add = tools.find((t) => t.name === "add");
-  check("tools/list: add's input schema", add?.inputSchema?.type === "object" &&
-        add.inputSchema.required?.join(",") === "a,b");
+  // Its schemas are those of the structs its arguments and result decode into (x-type-schemas).
+  check("tools/list: add's input and output schema, from its generated types",
+        add?.inputSchema?.type === "object" && add.inputSchema.required?.join(",") === "a,b" &&
+        add.inputSchema.properties?.a?.type === "number" &&
+        add.outputSchema?.properties?.sum?.type === "number", JSON.stringify(add));
+  const count = tools.find((t) => t.name === "count");
+  check("tools/list: count's input schema keeps its bounds and descriptions",
+        count?.inputSchema?.properties?.to?.maximum === 100 &&
+        typeof count.inputSchema.properties.delay_ms?.description === "string", JSON.stringify(count));
   const sum = await client.callTool({ name: "add", arguments: { a: 2, b: 3.5 } });
   check("tools/call add: structured", sum.structuredContent?.sum === 5.5, JSON.stringify(sum));
-  check("tools/call add: text", sum.content?.[0]?.type === "text" && sum.content[0].text === "5.5");
+  check("tools/call add: the structured result also as text (tools spec, Structured Content)",
+        sum.content?.[0]?.type === "text" && JSON.parse(sum.content[0].text).sum === 5.5);
+  const outOfRange = await client.callTool({ name: "count", arguments: { to: 101 } });
+  check("tools/call with arguments outside the schema: a tool error that says where",
+        outOfRange.isError === true && outOfRange.content?.[0]?.text?.includes("arguments.to"),
+        JSON.stringify(outOfRange));
   const echo = await client.callTool({ name: "echo", arguments: { text: "héllo\n\"x\"" } });
   check("tools/call echo", echo.content?.[0]?.text === "héllo\n\"x\"", JSON.stringify(echo));
   const bad = await client.callTool({ name: "echo", arguments: { text: 5 } });
@@ -179,6 +191,24 @@ try {
         samplings.length === 1 && samplings[0].maxTokens === 100 &&
         samplings[0].messages?.[0]?.content?.text === "Summarize: a long text", JSON.stringify(samplings));
   await rejects("tools/call of an unknown tool: -32602", client.callTool({ name: "nope" }), -32602);
+  // A tool added and removed while the server runs: the client hears of each change.
+  let listChanges = 0;
+  client.setNotificationHandler(ToolListChangedNotificationSchema, () => { listChanges += 1; });
+  const added = await client.callTool({ name: "toggle_shout" });
+  await client.ping();  // the notification, sent before the call's answer, has been read by now
+  const withShout = (await client.listTools()).tools.map((t) => t.name);
+  check("a tool added at run time: notifications/tools/list_changed, then in tools/list",
+        added.content?.[0]?.text === "shout added" && listChanges === 1 && withShout.includes("shout"),
+        JSON.stringify({ added, listChanges, withShout }));
+  const shouted = await client.callTool({ name: "shout", arguments: { text: "quiet please" } });
+  check("the added tool is called", shouted.content?.[0]?.text === "QUIET PLEASE", JSON.stringify(shouted));
+  await client.callTool({ name: "toggle_shout" });
+  await client.ping();
+  const withoutShout = (await client.listTools()).tools.map((t) => t.name);
+  check("a tool removed at run time: notified, gone from tools/list, and unknown to tools/call",
+        listChanges === 2 && !withoutShout.includes("shout"), JSON.stringify({ listChanges, withoutShout }));
+  await rejects("tools/call of the removed tool: -32602",
+                client.callTool({ name: "shout", arguments: { text: "x" } }), -32602);
 
   const { resources } = await client.listResources();
   check("resources/list", resources.length === 1 && resources[0].uri === "sample://readme");

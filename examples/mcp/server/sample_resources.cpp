@@ -107,17 +107,12 @@ mcp::ResourcesUnsubscribeResult SampleServer::resources_unsubscribe(
   return {};
 }
 
-mcp::ToolsCallResult SampleServer::note(const mcp::ToolsCallParams& p) {
-  const nlohmann::json* text = nullptr;
-  if (p.arguments) {
-    if (auto it = p.arguments->find("text"); it != p.arguments->end()) text = &it->second.get();
-  }
-  if (text == nullptr || !text->is_string()) return tool_error("note needs a string text");
+mcp::ToolsCallResult SampleServer::note(const tools::TextArgs& args) {
   bool subscribed = false;
   std::size_t count = 0;
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    notes_.push_back(text->get<std::string>());
+    notes_.push_back(args.text);
     count = notes_.size();
     subscribed = subscribed_.contains(std::string(kReadmeUri));
   }
@@ -126,9 +121,7 @@ mcp::ToolsCallResult SampleServer::note(const mcp::ToolsCallParams& p) {
     updated.uri = std::string(kReadmeUri);
     client_.notifications_resources_updated(updated);
   }
-  mcp::ToolsCallResult r;
-  r.content.push_back(text_block("noted (" + std::to_string(count) + " notes)"));
-  return r;
+  return rpckit::mcp::text_result("noted (" + std::to_string(count) + " notes)");
 }
 
 }  // namespace mcp_sample

@@ -6,6 +6,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -18,32 +19,16 @@
 
 namespace mcp_sample {
 
-namespace {
+using rpckit::mcp::text_block;
+using rpckit::mcp::text_result;
+using rpckit::mcp::tool_error;
 
-// A JSON Schema object as the generated map of its keywords.
-std::map<std::string, rpckit::JsonValue> schema_of(const nlohmann::json& schema) {
-  std::map<std::string, rpckit::JsonValue> out;
-  for (const auto& [keyword, value] : schema.items()) out[keyword] = value;
-  return out;
+SampleServer::SampleServer(const mcp::ClientClient& client) : client_(client) {
+  add_tools();
+  // From now on a change of the tools is the client's to hear of (tools.listChanged); before
+  // initialize there is no client yet, and nothing is sent.
+  tools_.on_change([this] { client_.notifications_tools_list_changed(); });
 }
-
-// {"type": "object", "properties": ..., "required": ...}: a tool's input or output schema.
-template <class Schema>
-Schema object_schema(const nlohmann::json& properties, const std::vector<std::string>& required) {
-  Schema s;
-  s.properties.emplace();
-  for (const auto& [name, schema] : properties.items()) (*s.properties)[name] = schema_of(schema);
-  s.required = required;
-  return s;
-}
-
-const nlohmann::json* argument(const mcp::ToolsCallParams& p, const std::string& name) {
-  if (!p.arguments) return nullptr;
-  auto it = p.arguments->find(name);
-  return it == p.arguments->end() ? nullptr : &it->second.get();
-}
-
-}  // namespace
 
 mcp::InitializeResult SampleServer::initialize(Peer&, const mcp::InitializeParams& p) {
   {
@@ -55,106 +40,82 @@ mcp::InitializeResult SampleServer::initialize(Peer&, const mcp::InitializeParam
   // The client's version when this server speaks it, else the one it does speak (lifecycle,
   // "Version Negotiation"): this server speaks only its schema's revision.
   r.protocolVersion = std::string(mcp::kProtocolVersion);
-  r.capabilities.tools.emplace();
+  r.capabilities.tools = mcp::ServerToolsCapability{.listChanged = true};
   r.capabilities.resources = mcp::ServerResourcesCapability{.subscribe = true};
   r.capabilities.prompts.emplace();
   r.capabilities.logging.emplace();
   r.serverInfo.name = "rpckit-mcp-sample";
   r.serverInfo.version = "0.1.0";
   r.instructions =
-      "Tools add, echo, count, ping_client, summarize and note; resource sample://readme "
+      "Tools add, echo, count, ping_client, summarize, note and toggle_shout (which adds or "
+      "removes the tool shout); resource sample://readme "
       "(subscribe to hear of notes) and template sample://echo/{text}; prompt greet.";
   return r;
 }
 
 mcp::PingResult SampleServer::ping(Peer&, const mcp::PingParams&) { return {}; }
 
-mcp::ToolsListResult SampleServer::tools_list(Peer&, const mcp::ToolsListParams&) {
-  mcp::ToolsListResult r;
-  mcp::Tool add;
-  add.name = "add";
-  add.description = "Adds two numbers.";
-  add.inputSchema = object_schema<mcp::ToolInputSchema>(
-      {{"a", {{"type", "number"}}}, {"b", {{"type", "number"}}}}, {"a", "b"});
-  add.outputSchema = object_schema<mcp::ToolOutputSchema>({{"sum", {{"type", "number"}}}}, {"sum"});
-  mcp::Tool echo;
-  echo.name = "echo";
-  echo.description = "Returns its text.";
-  echo.inputSchema =
-      object_schema<mcp::ToolInputSchema>({{"text", {{"type", "string"}}}}, {"text"});
-  mcp::Tool count;
-  count.name = "count";
-  count.description =
-      "Counts to `to` (at most 100), pausing `delay_ms` before each step (default 0), one "
-      "notifications/progress per step when the call carries a progress token, and logs the "
-      "total. Cancelled (notifications/cancelled), it stops at the step it is on and logs "
-      "where.";
-  count.inputSchema = object_schema<mcp::ToolInputSchema>(
-      {{"to", {{"type", "integer"}, {"minimum", 1}, {"maximum", 100}}},
-       {"delay_ms", {{"type", "integer"}, {"minimum", 0}, {"maximum", 1000}}}},
-      {"to"});
-  mcp::Tool ping;
-  ping.name = "ping_client";
-  ping.description = "Pings the client (a request from the server) and says how it went.";
-  ping.inputSchema = object_schema<mcp::ToolInputSchema>(nlohmann::json::object(), {});
-  mcp::Tool summarize;
-  summarize.name = "summarize";
-  summarize.description =
-      "Asks the client's model for a summary of `text` (sampling/createMessage; needs the "
-      "client's sampling capability) and returns it.";
-  summarize.inputSchema =
-      object_schema<mcp::ToolInputSchema>({{"text", {{"type", "string"}}}}, {"text"});
-  mcp::Tool note;
-  note.name = "note";
-  note.description = "Adds a note to the resource sample://readme (its subscribers hear of it).";
-  note.inputSchema =
-      object_schema<mcp::ToolInputSchema>({{"text", {{"type", "string"}}}}, {"text"});
-  r.tools = {add, echo, count, ping, summarize, note};
-  return r;
+mcp::ToolsListResult SampleServer::tools_list(Peer&, const mcp::ToolsListParams& p) {
+  return tools_.list(p);
 }
 
 mcp::ToolsCallResult SampleServer::tools_call(Peer&, const mcp::ToolsCallParams& p) {
-  if (p.name == "add") {
-    const nlohmann::json* a = argument(p, "a");
-    const nlohmann::json* b = argument(p, "b");
-    if (a == nullptr || b == nullptr || !a->is_number() || !b->is_number()) {
-      return tool_error("add needs numbers a and b");
-    }
-    const double sum = a->get<double>() + b->get<double>();
-    // The output schema promises a number: an overflow is the tool's failure, not a null sum.
-    if (!std::isfinite(sum)) return tool_error("the sum of a and b is not a finite number");
-    mcp::ToolsCallResult r;
-    r.content.push_back(text_block(nlohmann::json(sum).dump()));
-    r.structuredContent.emplace();
-    (*r.structuredContent)["sum"] = nlohmann::json(sum);
-    return r;
-  }
-  if (p.name == "echo") {
-    const nlohmann::json* text = argument(p, "text");
-    if (text == nullptr || !text->is_string()) return tool_error("echo needs a string text");
-    mcp::ToolsCallResult r;
-    r.content.push_back(text_block(text->get<std::string>()));
-    return r;
-  }
-  if (p.name == "count") return count(p);
-  if (p.name == "ping_client") return ping_client();
-  if (p.name == "note") return note(p);
-  if (p.name == "summarize") return summarize(p);
-  // An unknown tool is a protocol error (tools spec, "Error Handling").
-  throw mcp::make_error(mcp::ErrorCode::kInvalidParams, "unknown tool: " + p.name);
+  return tools_.call(p);  // an unknown tool is -32602 (tools spec, "Error Handling")
 }
 
-mcp::ToolsCallResult SampleServer::count(const mcp::ToolsCallParams& p) {
-  const nlohmann::json* to = argument(p, "to");
-  if (to == nullptr || !to->is_number_integer() || *to < 1 || *to > 100) {
-    return tool_error("count needs an integer to in [1, 100]");
-  }
-  const auto n = to->get<std::int64_t>();
-  const nlohmann::json* delay = argument(p, "delay_ms");
-  if (delay != nullptr && (!delay->is_number_integer() || *delay < 0 || *delay > 1000)) {
-    return tool_error("count's delay_ms is an integer in [0, 1000]");
-  }
-  const std::chrono::milliseconds pause(delay != nullptr ? delay->get<std::int64_t>() : 0);
+// Each tool's input and output schema is its argument and result type's (tool_types/).
+void SampleServer::add_tools() {
+  tools_.add<tools::AddArgs>("add", "Adds two numbers.", [](const tools::AddArgs& args) {
+    const double sum = args.a + args.b;
+    // The output schema promises a number: an overflow is the tool's failure, not a null sum.
+    if (!std::isfinite(sum)) throw std::range_error("the sum of a and b is not a finite number");
+    return tools::Sum{.sum = sum};
+  });
+  tools_.add<tools::TextArgs>("echo", "Returns its text.",
+                              [](const tools::TextArgs& args) { return text_result(args.text); });
+  tools_.add<tools::CountArgs>(
+      "count",
+      "Counts to `to` (at most 100), pausing `delay_ms` before each step (default 0), one "
+      "notifications/progress per step when the call carries a progress token, and logs the "
+      "total. Cancelled (notifications/cancelled), it stops at the step it is on and logs where.",
+      [this](const tools::CountArgs& args, const mcp::ToolsCallParams& p) {
+        return count(args, p);
+      });
+  tools_.add<tools::NoArgs>("ping_client",
+                            "Pings the client (a request from the server) and says how it went.",
+                            [this](const tools::NoArgs&) { return ping_client(); });
+  tools_.add<tools::TextArgs>(
+      "summarize",
+      "Asks the client's model for a summary of `text` (sampling/createMessage; needs the "
+      "client's sampling capability) and returns it.",
+      [this](const tools::TextArgs& args) { return summarize(args); });
+  tools_.add<tools::TextArgs>(
+      "note", "Adds a note to the resource sample://readme (its subscribers hear of it).",
+      [this](const tools::TextArgs& args) { return note(args); });
+  tools_.add<tools::NoArgs>(
+      "toggle_shout",
+      "Adds the tool shout (upper-cases its text), or removes it when it is there; the client "
+      "hears of either (notifications/tools/list_changed).",
+      [this](const tools::NoArgs&) { return toggle_shout(); });
+}
+
+mcp::ToolsCallResult SampleServer::toggle_shout() {
+  if (tools_.remove("shout")) return text_result("shout removed");
+  tools_.add<tools::TextArgs>("shout", "Returns its text in capitals.",
+                              [](const tools::TextArgs& args) {
+                                std::string loud = args.text;
+                                for (char& c : loud) {
+                                  if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
+                                }
+                                return text_result(loud);
+                              });
+  return text_result("shout added");
+}
+
+mcp::ToolsCallResult SampleServer::count(const tools::CountArgs& args,
+                                         const mcp::ToolsCallParams& p) {
+  const std::int64_t n = args.to;  // 1 to 100, as CountArgs's schema says and its decoder checks
+  const std::chrono::milliseconds pause(args.delay_ms.value_or(0));
   // The caller asks for progress with _meta.progressToken (utilities/progress).
   std::optional<mcp::ProgressToken> token;
   if (p._meta) {
@@ -180,9 +141,7 @@ mcp::ToolsCallResult SampleServer::count(const mcp::ToolsCallParams& p) {
     client_.notifications_progress(progress);
   }
   log(mcp::LoggingLevel::kInfo, "counted to " + std::to_string(n));
-  mcp::ToolsCallResult r;
-  r.content.push_back(text_block(std::to_string(n)));
-  return r;
+  return text_result(std::to_string(n));
 }
 
 mcp::ToolsCallResult SampleServer::ping_client() {
@@ -190,14 +149,10 @@ mcp::ToolsCallResult SampleServer::ping_client() {
   // client's answer (and anything else it sends meanwhile) is served.
   auto pong = client_.ping({}, std::chrono::seconds(10));
   if (!pong.ok()) return tool_error("the client did not answer ping: " + pong.error().describe());
-  mcp::ToolsCallResult r;
-  r.content.push_back(text_block("pong"));
-  return r;
+  return text_result("pong");
 }
 
-mcp::ToolsCallResult SampleServer::summarize(const mcp::ToolsCallParams& p) {
-  const nlohmann::json* text = argument(p, "text");
-  if (text == nullptr || !text->is_string()) return tool_error("summarize needs a string text");
+mcp::ToolsCallResult SampleServer::summarize(const tools::TextArgs& args) {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     if (!client_samples_) return tool_error("the client offers no sampling");
@@ -206,8 +161,7 @@ mcp::ToolsCallResult SampleServer::summarize(const mcp::ToolsCallParams& p) {
   // protocol's sixty, so a client that never answers costs the caller little.
   nlohmann::json request = {
       {"messages",
-       {{{"role", "user"},
-         {"content", {{"type", "text"}, {"text", "Summarize: " + text->get<std::string>()}}}}}},
+       {{{"role", "user"}, {"content", {{"type", "text"}, {"text", "Summarize: " + args.text}}}}}},
       {"maxTokens", 100}};
   auto sampled = client_.sampling_createMessage(request.get<mcp::SamplingCreateMessageParams>(),
                                                 std::chrono::seconds(10));
@@ -216,9 +170,7 @@ mcp::ToolsCallResult SampleServer::summarize(const mcp::ToolsCallParams& p) {
   if (!content.is_object() || content.value("type", "") != "text") {
     return tool_error("the client's model answered no text");
   }
-  mcp::ToolsCallResult r;
-  r.content.push_back(text_block("summary: " + content.value("text", "")));
-  return r;
+  return text_result("summary: " + content.value("text", ""));
 }
 
 // notifications/message at `level`, when the client's logging/setLevel lets it through.

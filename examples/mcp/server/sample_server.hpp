@@ -1,11 +1,13 @@
 #pragma once
 // The sample MCP server's handlers over the generated ServerHandler: tools (add, echo; count,
 // which reports progress, logs and stops when the client cancels it; ping_client and
-// summarize, which ask the client (ping, sampling); note, which changes a resource), a text
-// resource, a resource template and subscriptions, one prompt and the log level. Everything on
-// the wire (framing, ids, errors, the lifecycle, cancellation) is the generic plugin role's,
-// driven by MCP's profile; what the server sends the client goes through the generated
-// ClientClient.
+// summarize, which ask the client (ping, sampling); note, which changes a resource;
+// toggle_shout, which adds or removes the tool shout while the server runs), a text resource,
+// a resource template and subscriptions, one prompt and the log level. The tools are typed
+// functions in an rpckit::mcp::ToolSet, their arguments and results structs generated from
+// tool_types/ with their JSON Schemas. Everything on the wire (framing, ids, errors, the
+// lifecycle, cancellation) is the generic plugin role's, driven by MCP's profile; what the
+// server sends the client goes through the generated ClientClient.
 #include <mutex>
 #include <optional>
 #include <set>
@@ -13,6 +15,8 @@
 #include <vector>
 
 #include "mcp_2025_11_25/roles.hpp"
+#include "mcp_sample_tools/types.hpp"
+#include "rpckit/mcp/tool_set.hpp"
 
 namespace mcp_sample {
 
@@ -22,7 +26,7 @@ struct Peer {};  // one client per server process: nothing to tell apart
 
 class SampleServer : public mcp::ServerHandler<Peer> {
  public:
-  explicit SampleServer(const mcp::ClientClient& client) : client_(client) {}
+  explicit SampleServer(const mcp::ClientClient& client);
 
   mcp::InitializeResult initialize(Peer&, const mcp::InitializeParams& p) override;
   mcp::PingResult ping(Peer&, const mcp::PingParams&) override;
@@ -45,12 +49,15 @@ class SampleServer : public mcp::ServerHandler<Peer> {
   std::string log_level() const;
 
  private:
-  mcp::ToolsCallResult count(const mcp::ToolsCallParams& p);
+  void add_tools();
+  mcp::ToolsCallResult count(const tools::CountArgs& args, const mcp::ToolsCallParams& p);
   mcp::ToolsCallResult ping_client();
   // Asks the client's model for a summary (sampling/createMessage).
-  mcp::ToolsCallResult summarize(const mcp::ToolsCallParams& p);
+  mcp::ToolsCallResult summarize(const tools::TextArgs& args);
   // Adds a note to the readme: notifications/resources/updated when the client subscribed it.
-  mcp::ToolsCallResult note(const mcp::ToolsCallParams& p);
+  mcp::ToolsCallResult note(const tools::TextArgs& args);
+  // Adds the tool shout, or removes it: notifications/tools/list_changed either way.
+  mcp::ToolsCallResult toggle_shout();
   std::string readme() const;
   // The text of a resource URI this server has (the readme, or an instance of the echo
   // template), or nullopt.
@@ -58,6 +65,7 @@ class SampleServer : public mcp::ServerHandler<Peer> {
   void log(const mcp::LoggingLevel& level, const std::string& text);
 
   const mcp::ClientClient& client_;
+  rpckit::mcp::ToolSet tools_;
   mutable std::mutex mutex_;
   std::string log_level_ = "info";
   bool client_samples_ = false;  // the client declared sampling

@@ -66,6 +66,17 @@ std::string emit_types_header(const ir::Module& m) {
         "bool read_json(rpckit::codec::JsonReader& in, $name$& value);\n"
         "\n",
         {{"name", d.name}});
+    if (d.json_schema) {
+      // Found by ADL, as the codec functions are (rpckit/mcp/tool_set.hpp reads it).
+      p.print(
+          "/// $name$'s JSON Schema on its own (x-type-schemas): $$refs replaced by what they\n"
+          "/// name, annotations left out.\n"
+          "constexpr std::string_view json_schema(const $name$*) {\n"
+          "  return ",
+          {{"name", d.name}});
+      p.raw(raw_literal(*d.json_schema));
+      p.print(";\n}\n\n");
+    }
   }
   return close_file(p, m);
 }

@@ -114,6 +114,8 @@ struct TypeDecl {
   Union union_;
   TypeRef alias_;  // a named string map: `using Name = std::map<std::string, T>;`
   std::vector<std::string> depends_on;  // names of TypeDecls this one holds by value
+  // Its JSON Schema on its own, as compact JSON text (structs, with x-type-schemas).
+  std::optional<std::string> json_schema;
 };
 
 struct Constant {

@@ -8,6 +8,7 @@
 #include "lower/names.hpp"
 #include "lower/profile.hpp"
 #include "lower/schema_node.hpp"
+#include "lower/type_schema.hpp"
 
 namespace rpckit::gen {
 
@@ -35,6 +36,7 @@ ir::Module Lowerer::run() {
   for (const Node& file : protocol.type_files()) declare_file(file);
   for (const model::Message& message : protocol.messages()) lower_message(message);
   module_.types = sorted_types();
+  lower_type_schemas(root);
   lower_surfaces();
   if (const auto& profile = protocol.profile()) {
     module_.profile = lower_profile(*profile, module_, options_.accept_legacy_profile);
@@ -44,6 +46,18 @@ ir::Module Lowerer::run() {
     module_.exchange = lower_exchange(*exchange, module_);
   }
   return std::move(module_);
+}
+
+void Lowerer::lower_type_schemas(const Node& root) {
+  const auto flag = model::annotation(root, Annotation::kTypeSchemas);
+  if (!flag) return;
+  if (!flag->json->is_boolean()) flag->reject("expected true or false");
+  if (!flag->json->get<bool>()) return;
+  for (ir::TypeDecl& d : module_.types) {
+    if (d.kind != ir::TypeDecl::Kind::kStruct) continue;
+    const Node at = schema_.resolve(schema_.file(d.loc.file), "#" + d.loc.pointer);
+    d.json_schema = self_contained_schema(schema_, at);
+  }
 }
 
 void Lowerer::lower_constants(const Node& root) {

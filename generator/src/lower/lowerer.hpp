@@ -32,6 +32,8 @@ class Lowerer {
  private:
   // lower.cpp
   void lower_constants(const Node& root);
+  // x-type-schemas: each struct's JSON Schema on its own (type_schema.hpp).
+  void lower_type_schemas(const Node& root);
   // Declaration order, except that a type comes after every type it holds by value.
   std::vector<TypeDecl> sorted_types();
 

@@ -22,6 +22,8 @@ std::string_view keyword(Annotation annotation) {
       return "x-profile";
     case Annotation::kExchange:
       return "x-exchange";
+    case Annotation::kTypeSchemas:
+      return "x-type-schemas";
     case Annotation::kKind:
       return "x-kind";
     case Annotation::kDirection:

@@ -99,6 +99,13 @@ std::string ref_pointer(const Node& from) {
 
 }  // namespace
 
+KeywordValue keyword_value(std::string_view key) {
+  if (schema_valued(key)) return KeywordValue::kSchema;
+  if (kSchemaMaps.count(key) != 0) return KeywordValue::kSchemaMap;
+  if (kSchemaArrays.count(key) != 0) return KeywordValue::kSchemaArray;
+  return data_keyword(key) ? KeywordValue::kData : KeywordValue::kUnsupported;
+}
+
 std::string pointer_token(std::string_view key) {
   std::string out;
   for (char c : key) {
@@ -241,20 +248,26 @@ void SchemaSet::check_keywords(const Node& node) {
   if (!j.is_object()) node.reject("expected a schema object");
   for (const auto& [key, value] : j.items()) {
     Node sub{&value, node.file, node.pointer + "/" + pointer_token(key)};
-    if (schema_valued(key)) {
-      if (!value.is_boolean()) check_keywords(sub);
-    } else if (kSchemaMaps.count(key) != 0) {
-      if (!value.is_object()) sub.reject("expected an object of schemas");
-      for (const auto& [name, schema] : value.items()) {
-        check_keywords({&schema, node.file, sub.pointer + "/" + pointer_token(name)});
-      }
-    } else if (kSchemaArrays.count(key) != 0) {
-      if (!value.is_array()) sub.reject("expected an array of schemas");
-      for (std::size_t i = 0; i < value.size(); ++i) {
-        check_keywords({&value[i], node.file, sub.pointer + "/" + std::to_string(i)});
-      }
-    } else if (!data_keyword(key)) {
-      sub.fail("unsupported keyword \"" + key + "\"");
+    switch (keyword_value(key)) {
+      case KeywordValue::kSchema:
+        if (!value.is_boolean()) check_keywords(sub);
+        break;
+      case KeywordValue::kSchemaMap:
+        if (!value.is_object()) sub.reject("expected an object of schemas");
+        for (const auto& [name, schema] : value.items()) {
+          check_keywords({&schema, node.file, sub.pointer + "/" + pointer_token(name)});
+        }
+        break;
+      case KeywordValue::kSchemaArray:
+        if (!value.is_array()) sub.reject("expected an array of schemas");
+        for (std::size_t i = 0; i < value.size(); ++i) {
+          check_keywords({&value[i], node.file, sub.pointer + "/" + std::to_string(i)});
+        }
+        break;
+      case KeywordValue::kData:
+        break;
+      case KeywordValue::kUnsupported:
+        sub.fail("unsupported keyword \"" + key + "\"");
     }
   }
   if (j.contains("not")) {

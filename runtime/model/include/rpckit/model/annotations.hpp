@@ -23,6 +23,7 @@ enum class Annotation : std::uint8_t {
   kDefaultDeadline,  // x-default-deadline: the constant a request without its own deadline takes
   kProfile,          // x-profile: how the protocol travels and lives
   kExchange,         // x-exchange: a one-shot exchange instead of JSON-RPC
+  kTypeSchemas,      // x-type-schemas: true: each object type's JSON Schema is generated too
   // a message file
   kKind,       // x-kind: "request" or "notification"
   kDirection,  // x-direction: "<role>_to_<role>"

@@ -47,6 +47,12 @@ std::string pointer_token(std::string_view key);
 
 enum class KeywordPolicy : std::uint8_t { kGenerator, kDraft07 };
 
+// What a keyword's value is, of the keywords the generator takes (KeywordPolicy::kGenerator):
+// one subschema ("items"), an object of subschemas ("properties"), an array of subschemas
+// ("oneOf"), data ("type", "enum", an annotation), or none (a keyword it does not take).
+enum class KeywordValue : std::uint8_t { kSchema, kSchemaMap, kSchemaArray, kData, kUnsupported };
+KeywordValue keyword_value(std::string_view key);
+
 struct LoadOptions {
   KeywordPolicy policy = KeywordPolicy::kGenerator;
   // kDraft07: called on every schema object the walk reaches, in walk order (validate compiles
