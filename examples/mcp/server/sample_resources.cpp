@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-#include "mcp_2025_11_25/errors.hpp"
+#include "rpckit/mcp/resource_set.hpp"
 #include "sample_server.hpp"
 #include "sample_support.hpp"
 
@@ -36,11 +36,6 @@ std::optional<std::string> percent_decoded(std::string_view text) {
     i += 2;
   }
   return out;
-}
-
-[[noreturn]] void not_found(const std::string& uri) {
-  throw mcp::make_error(mcp::ErrorCode::kResourceNotFound, "Resource not found",
-                        nlohmann::json{{"uri", uri}});
 }
 
 }  // namespace
@@ -82,7 +77,7 @@ mcp::ResourcesTemplatesListResult SampleServer::resources_templates_list(
 
 mcp::ResourcesReadResult SampleServer::resources_read(Peer&, const mcp::ResourcesReadParams& p) {
   std::optional<std::string> text = resource_text(p.uri);
-  if (!text) not_found(p.uri);
+  if (!text) rpckit::mcp::resource_not_found(p.uri);
   mcp::ResourcesReadResult r;
   mcp::ResourceContents c;
   c.uri = p.uri;
@@ -94,7 +89,7 @@ mcp::ResourcesReadResult SampleServer::resources_read(Peer&, const mcp::Resource
 
 mcp::ResourcesSubscribeResult SampleServer::resources_subscribe(
     Peer&, const mcp::ResourcesSubscribeParams& p) {
-  if (!resource_text(p.uri)) not_found(p.uri);
+  if (!resource_text(p.uri)) rpckit::mcp::resource_not_found(p.uri);
   std::lock_guard<std::mutex> lock(mutex_);
   subscribed_.insert(p.uri);
   return {};

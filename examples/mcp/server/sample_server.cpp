@@ -25,6 +25,7 @@ using rpckit::mcp::tool_error;
 
 SampleServer::SampleServer(const mcp::ClientClient& client) : client_(client) {
   add_tools();
+  add_prompts();
   // From now on a change of the tools is the client's to hear of (tools.listChanged); before
   // initialize there is no client yet, and nothing is sent.
   tools_.on_change([this] { client_.notifications_tools_list_changed(); });
@@ -184,33 +185,28 @@ void SampleServer::log(const mcp::LoggingLevel& level, const std::string& text) 
   client_.notifications_message(message);
 }
 
-mcp::PromptsListResult SampleServer::prompts_list(Peer&, const mcp::PromptsListParams&) {
-  mcp::PromptsListResult r;
-  mcp::Prompt greet;
-  greet.name = "greet";
-  greet.description = "Greets someone by name.";
-  mcp::PromptArgument name;
-  name.name = "name";
-  name.required = true;
-  greet.arguments = std::vector<mcp::PromptArgument>{name};
-  r.prompts = {greet};
-  return r;
+mcp::PromptsListResult SampleServer::prompts_list(Peer&, const mcp::PromptsListParams& p) {
+  return prompts_.list(p);
 }
 
 mcp::PromptsGetResult SampleServer::prompts_get(Peer&, const mcp::PromptsGetParams& p) {
-  if (p.name != "greet") {
-    throw mcp::make_error(mcp::ErrorCode::kInvalidParams, "unknown prompt: " + p.name);
-  }
-  if (!p.arguments || !p.arguments->contains("name")) {
-    throw mcp::make_error(mcp::ErrorCode::kInvalidParams, "greet needs the argument name");
-  }
-  mcp::PromptsGetResult r;
-  r.description = "A greeting";
-  mcp::PromptMessage m;
-  m.role = mcp::ConversationRole::kUser;
-  m.content = text_block("Please greet " + p.arguments->at("name") + " warmly.");
-  r.messages = {m};
-  return r;
+  return prompts_.get(p);  // an unknown prompt, or one without its required argument: -32602
+}
+
+void SampleServer::add_prompts() {
+  mcp::Prompt greet;
+  greet.name = "greet";
+  greet.description = "Greets someone by name.";
+  greet.arguments = std::vector<mcp::PromptArgument>{{.name = "name", .required = true}};
+  prompts_.add(greet, [](const mcp::PromptsGetParams& p) {
+    mcp::PromptsGetResult r;
+    r.description = "A greeting";
+    mcp::PromptMessage m;
+    m.role = mcp::ConversationRole::kUser;
+    m.content = text_block("Please greet " + p.arguments->at("name") + " warmly.");
+    r.messages = {m};
+    return r;
+  });
 }
 
 mcp::LoggingSetLevelResult SampleServer::logging_setLevel(Peer&,

@@ -5,9 +5,10 @@
 // toggle_shout, which adds or removes the tool shout while the server runs), a text resource,
 // a resource template and subscriptions, one prompt and the log level. The tools are typed
 // functions in an rpckit::mcp::ToolSet, their arguments and results structs generated from
-// tool_types/ with their JSON Schemas. Everything on the wire (framing, ids, errors, the
-// lifecycle, cancellation) is the generic plugin role's, driven by MCP's profile; what the
-// server sends the client goes through the generated ClientClient.
+// tool_types/ with their JSON Schemas; the prompt is in an rpckit::mcp::PromptSet. Everything
+// on the wire (framing, ids, errors, the lifecycle, cancellation) is the generic plugin role's,
+// driven by MCP's profile; what the server sends the client goes through the generated
+// ClientClient.
 #include <mutex>
 #include <optional>
 #include <set>
@@ -16,6 +17,7 @@
 
 #include "mcp_2025_11_25/roles.hpp"
 #include "mcp_sample_tools/types.hpp"
+#include "rpckit/mcp/prompt_set.hpp"
 #include "rpckit/mcp/tool_set.hpp"
 
 namespace mcp_sample {
@@ -50,6 +52,7 @@ class SampleServer : public mcp::ServerHandler<Peer> {
 
  private:
   void add_tools();
+  void add_prompts();
   mcp::ToolsCallResult count(const tools::CountArgs& args, const mcp::ToolsCallParams& p);
   mcp::ToolsCallResult ping_client();
   // Asks the client's model for a summary (sampling/createMessage).
@@ -66,6 +69,7 @@ class SampleServer : public mcp::ServerHandler<Peer> {
 
   const mcp::ClientClient& client_;
   rpckit::mcp::ToolSet tools_;
+  rpckit::mcp::PromptSet prompts_;
   mutable std::mutex mutex_;
   std::string log_level_ = "info";
   bool client_samples_ = false;  // the client declared sampling

@@ -14,12 +14,8 @@
 // runs with no lock held).
 #include <concepts>
 #include <cstddef>
-#include <cstdint>
 #include <exception>
 #include <functional>
-#include <map>
-#include <memory>
-#include <mutex>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
@@ -29,6 +25,7 @@
 #include "mcp_2025_11_25/types.hpp"
 #include "rpckit/codec/decode_error.hpp"
 #include "rpckit/codec/value_codec.hpp"
+#include "rpckit/mcp/catalog.hpp"
 #include "rpckit/mcp/tool_results.hpp"
 
 namespace rpckit::mcp {
@@ -118,9 +115,9 @@ class ToolSet {
   }
 
   // Removes the tool; whether there was one.
-  bool remove(std::string_view name);
-  bool contains(std::string_view name) const;
-  std::size_t size() const;
+  bool remove(std::string_view name) { return tools_.erase(name); }
+  bool contains(std::string_view name) const { return tools_.contains(name); }
+  std::size_t size() const { return tools_.size(); }
 
   // tools/list: the tools in the order they were first added, at most page_size per page (0,
   // the default: all at once), nextCursor naming where the next page starts. A cursor this set
@@ -129,26 +126,15 @@ class ToolSet {
   // tools/call: the tool's result; a tool this set does not have is -32602 (tools spec).
   m::ToolsCallResult call(const m::ToolsCallParams& params) const;
 
-  void set_page_size(std::size_t page_size);
+  void set_page_size(std::size_t page_size) { tools_.set_page_size(page_size); }
   // Run after every add, replace and remove, on the thread that made it, with no lock held.
-  void on_change(std::function<void()> changed);
+  void on_change(std::function<void()> changed) { tools_.on_change(std::move(changed)); }
 
   // The call's arguments as one JSON object ({} when it has none).
   static nlohmann::json arguments_of(const m::ToolsCallParams& params);
 
  private:
-  struct Entry {
-    std::uint64_t order;  // when it was first added: the list order, and what cursors name
-    m::Tool tool;
-    std::shared_ptr<Call> call;  // shared: a call runs without the lock
-  };
-  void changed() const;
-
-  mutable std::mutex mutex_;
-  std::map<std::string, Entry, std::less<>> tools_;
-  std::uint64_t next_order_ = 1;
-  std::size_t page_size_ = 0;
-  std::function<void()> on_change_;
+  Catalog<m::Tool, Call> tools_;
 };
 
 }  // namespace rpckit::mcp

@@ -1,0 +1,32 @@
+#include "rpckit/mcp/prompt_set.hpp"
+
+#include "rpckit/endpoint/rpc_error.hpp"
+
+namespace rpckit::mcp {
+
+bool PromptSet::add(m::Prompt prompt, Get get) {
+  std::string name = prompt.name;
+  return prompts_.put(std::move(name), std::move(prompt), std::move(get));
+}
+
+m::PromptsListResult PromptSet::list(const m::PromptsListParams& params) const {
+  m::PromptsListResult r;
+  r.prompts = prompts_.page(params.cursor, r.nextCursor);
+  return r;
+}
+
+m::PromptsGetResult PromptSet::get(const m::PromptsGetParams& params) const {
+  const auto prompt = prompts_.find(params.name);
+  if (!prompt) throw RpcError(jsonrpc_code::kInvalidParams, "Unknown prompt: " + params.name);
+  for (const m::PromptArgument& argument :
+       prompt->item.arguments.value_or(std::vector<m::PromptArgument>{})) {
+    if (!argument.required.value_or(false)) continue;
+    if (!params.arguments || !params.arguments->contains(argument.name)) {
+      throw RpcError(jsonrpc_code::kInvalidParams,
+                     "Missing required argument of " + params.name + ": " + argument.name);
+    }
+  }
+  return prompt->handler(params);
+}
+
+}  // namespace rpckit::mcp
