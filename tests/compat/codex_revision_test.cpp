@@ -23,16 +23,6 @@ Report compare_codex(CompareOptions options = {}) {
   return compare(seed, later, options);
 }
 
-// "verdict | rule | direction | where", one per change.
-std::vector<std::string> verdicts(const Report& report) {
-  std::vector<std::string> out;
-  for (const Change& c : report.changes) {
-    out.push_back(std::string(verdict_name(c.verdict)) + " | " + c.rule + " | " + c.direction +
-                  " | " + c.where);
-  }
-  return out;
-}
-
 TEST(CodexRevision, EveryDifferenceHasTheVerdictTheAppendixImplies) {
   Report r = compare_codex();
   const std::vector<std::string> expected = {

@@ -16,23 +16,13 @@ namespace {
 using ::testing::Contains;
 using ::testing::UnorderedElementsAreArray;
 
-Report compare_mcp(CompareOptions options = {}) {
-  gen::SchemaSet previous = gen::SchemaSet::load(gen::test::source_dir() / "schema" / "mcp" /
-                                                 "2025-06-18" / "protocol.json");
-  gen::SchemaSet current =
-      gen::SchemaSet::load(gen::test::source_dir() / "schema" / "mcp" / "protocol.json");
-  return compare(previous, current, options);
+// MCP's schema: the current revision (schema/mcp) or the previous one (schema/mcp/2025-06-18).
+gen::SchemaSet mcp_schema(bool previous) {
+  const auto dir = gen::test::source_dir() / "schema" / "mcp";
+  return gen::SchemaSet::load((previous ? dir / "2025-06-18" : dir) / "protocol.json");
 }
 
-// "verdict | rule | direction | where", one per change.
-std::vector<std::string> mcp_verdicts(const Report& report) {
-  std::vector<std::string> out;
-  for (const Change& c : report.changes) {
-    out.push_back(std::string(verdict_name(c.verdict)) + " | " + c.rule + " | " + c.direction +
-                  " | " + c.where);
-  }
-  return out;
-}
+Report compare_mcp() { return compare(mcp_schema(true), mcp_schema(false), {}); }
 
 TEST(McpRevision, EveryDifferenceFrom20250618HasItsVerdict) {
   Report r = compare_mcp();
@@ -180,7 +170,7 @@ TEST(McpRevision, EveryDifferenceFrom20250618HasItsVerdict) {
       "breaking | api.changed |  | message tools/call errors",
   };
   // Grouped by feature here; the report lists them by message and type.
-  EXPECT_THAT(mcp_verdicts(r), UnorderedElementsAreArray(expected));
+  EXPECT_THAT(verdicts(r), UnorderedElementsAreArray(expected));
   EXPECT_EQ(r.count(Verdict::kBreaking), 22u);
   EXPECT_EQ(r.count(Verdict::kAdditive), 67u);
 }
@@ -199,12 +189,8 @@ TEST(McpRevision, TheNewProtocolVersionLicensesItsBreakingChanges) {
 TEST(McpRevision, GoingBackIsBreakingAndNoBumpLicensesIt) {
   // 2025-11-25 -> 2025-06-18 (a peer that went back): what was added is removed, which breaks a
   // peer that sends or needs it, and the version constant went down, which licenses nothing.
-  gen::SchemaSet previous = gen::SchemaSet::load(gen::test::source_dir() / "schema" / "mcp" /
-                                                 "2025-06-18" / "protocol.json");
-  gen::SchemaSet current =
-      gen::SchemaSet::load(gen::test::source_dir() / "schema" / "mcp" / "protocol.json");
-  Report back = compare(current, previous, {});
-  std::vector<std::string> all = mcp_verdicts(back);
+  Report back = compare(mcp_schema(false), mcp_schema(true), {});
+  std::vector<std::string> all = verdicts(back);
   EXPECT_THAT(all, Contains("breaking | message.removed | client_to_server, server_to_client | "
                             "message tasks/get"));
   EXPECT_THAT(all, Contains("breaking | message.removed | server_to_client | "

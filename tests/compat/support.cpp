@@ -30,6 +30,15 @@ std::vector<std::string> rows(const Report& report) {
   return out;
 }
 
+std::vector<std::string> verdicts(const Report& report) {
+  std::vector<std::string> out;
+  for (const Change& c : report.changes) {
+    out.push_back(std::string(verdict_name(c.verdict)) + " | " + c.rule + " | " + c.direction +
+                  " | " + c.where);
+  }
+  return out;
+}
+
 const Change& find(const Report& report, const std::string& where, const std::string& rule) {
   for (const Change& c : report.changes) {
     if (c.where == where && c.rule == rule) return c;

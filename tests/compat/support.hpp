@@ -23,6 +23,8 @@ Report compare_with(const SchemaCopy& copy, CompareOptions options = schema_only
 // "verdict | rule | direction | affected | where | change", one per change.
 std::vector<std::string> rows(const Report& report);
 std::string row(const Change& c);
+// "verdict | rule | direction | where", one per change: a revision's differences at a glance.
+std::vector<std::string> verdicts(const Report& report);
 // The change whose `where` and `rule` are these (throws if there is none).
 const Change& find(const Report& report, const std::string& where, const std::string& rule);
 

@@ -18,12 +18,13 @@ m::PromptsListResult PromptSet::list(const m::PromptsListParams& params) const {
 m::PromptsGetResult PromptSet::get(const m::PromptsGetParams& params) const {
   const auto prompt = prompts_.find(params.name);
   if (!prompt) throw RpcError(jsonrpc_code::kInvalidParams, "Unknown prompt: " + params.name);
-  for (const m::PromptArgument& argument :
-       prompt->item.arguments.value_or(std::vector<m::PromptArgument>{})) {
-    if (!argument.required.value_or(false)) continue;
-    if (!params.arguments || !params.arguments->contains(argument.name)) {
-      throw RpcError(jsonrpc_code::kInvalidParams,
-                     "Missing required argument of " + params.name + ": " + argument.name);
+  if (prompt->item.arguments) {
+    for (const m::PromptArgument& argument : *prompt->item.arguments) {
+      if (!argument.required.value_or(false)) continue;
+      if (!params.arguments || !params.arguments->contains(argument.name)) {
+        throw RpcError(jsonrpc_code::kInvalidParams,
+                       "Missing required argument of " + params.name + ": " + argument.name);
+      }
     }
   }
   return prompt->handler(params);

@@ -1,5 +1,7 @@
 #include "rpckit/mcp/tool_set.hpp"
 
+#include <exception>
+
 #include "rpckit/endpoint/rpc_error.hpp"
 
 namespace rpckit::mcp {

@@ -14,7 +14,6 @@
 // runs with no lock held).
 #include <concepts>
 #include <cstddef>
-#include <exception>
 #include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
