@@ -112,6 +112,35 @@ TEST(PayloadRules, NarrowerBreaksTheNewReceiverWiderTheOldOne) {
           "notify.params.message | maxLength none -> 200"));
 }
 
+TEST(PayloadRules, OpeningAStructKeepsTheWireATypedRestNarrowsIt) {
+  // A struct without additionalProperties ignores the members it does not declare: opening it
+  // with any JSON ({}) accepts what it accepted; giving the others a type accepts less.
+  SchemaCopy open_any;
+  edit(open_any, "types/channel.json", [](J& d) { d["additionalProperties"] = J::object(); });
+  EXPECT_THAT(rows(compare_with(open_any)), IsEmpty());
+  Report api = compare_with(open_any, {});
+  EXPECT_THAT(rows(api), ElementsAre());
+  EXPECT_FALSE(api.fails());
+
+  SchemaCopy open_typed;
+  edit(open_typed, "types/channel.json",
+       [](J& d) { d["additionalProperties"] = J::parse(R"({"type": "string"})"); });
+  Report r = compare_with(open_typed);
+  EXPECT_THAT(rows(r), ElementsAre("breaking | type.narrower | host_to_plugin | new plugin <- old "
+                                   "host | Channel.* | type any JSON -> string"));
+  EXPECT_TRUE(r.fails());
+  // And back: the old receiver checked the others, the new sender may send anything.
+  EXPECT_THAT(rows(compare_back(open_typed)),
+              ElementsAre("breaking | type.wider | host_to_plugin | old plugin <- new host | "
+                          "Channel.* | type string -> any JSON"));
+  // Closing it again drops its additional_properties member: the C++ API breaks.
+  EXPECT_THAT(rows(compare_back(open_any, {})),
+              ElementsAre("breaking | api.changed |  | C++ API | struct Channel "
+                          "additional_properties | is gone",
+                          "breaking | api.changed |  | C++ API | generated headers | 1 "
+                          "declaration changed or gone"));
+}
+
 TEST(PayloadRules, LooserConstraintBreaksTheOldReceiver) {
   SchemaCopy copy;
   edit(copy, "messages/initialize.json", [](J& d) {

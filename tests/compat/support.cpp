@@ -19,6 +19,12 @@ Report compare_with(const SchemaCopy& copy, CompareOptions options) {
   return compare(before, after, options);
 }
 
+Report compare_back(const SchemaCopy& copy, CompareOptions options) {
+  gen::SchemaSet before = gen::SchemaSet::load(copy.path("protocol.json"));
+  gen::SchemaSet after = gen::SchemaSet::load(gen::test::source_dir() / "schema" / "protocol.json");
+  return compare(before, after, options);
+}
+
 std::string row(const Change& c) {
   return std::string(verdict_name(c.verdict)) + " | " + c.rule + " | " + c.direction + " | " +
          c.affected + " | " + c.where + " | " + c.change;

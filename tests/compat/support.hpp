@@ -19,6 +19,8 @@ namespace fs = std::filesystem;
 CompareOptions schema_only();
 // schema/ (old) against `copy` (new).
 Report compare_with(const SchemaCopy& copy, CompareOptions options = schema_only());
+// `copy` (old) against schema/ (new): the edit undone.
+Report compare_back(const SchemaCopy& copy, CompareOptions options = schema_only());
 
 // "verdict | rule | direction | affected | where | change", one per change.
 std::vector<std::string> rows(const Report& report);

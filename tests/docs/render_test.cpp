@@ -61,13 +61,17 @@ TEST(Render, MessageFactsAndParamsTable) {
                         "|---|---|---|---|---|---|---|\n"
                         "| `expression` | [`Expression`](#expression) | required | no | | | |\n"
                         "| `variables` | [`Variables`](#variables) | optional | no | | | |\n"
+                        "| `settings` | [`Settings`](#settings) | optional | no | | | |\n"
                         "| `precision` | integer | optional | no | `6` | minimum: 0, maximum: "
                         "4294967295 | Digits after the point. |\n"));
-  EXPECT_THAT(evaluate, HasSubstr("**Result** (`EvaluateResult`): Result of evaluate.\n\n"
+  EXPECT_THAT(evaluate, HasSubstr("**Result** (`EvaluateResult`): Result of evaluate; open: "
+                                  "other members (any JSON) are kept.\n\n"
                                   "| member | type | presence | nullable | default | constraints "
                                   "| description |\n|---|---|---|---|---|---|---|\n"
                                   "| `value` | [`Operand`](#operand) | required | no | | | |\n"
-                                  "| `elapsed_ms` | number | required | no | | minimum: 0 | |\n"));
+                                  "| `elapsed_ms` | number | required | no | | minimum: 0 | |\n"
+                                  "\nOther members (any name) are allowed and kept as they are; "
+                                  "each value: any JSON.\n"));
 }
 
 TEST(Render, NotificationsOptionalParamsAndDeclaredGates) {
@@ -110,6 +114,11 @@ TEST(Render, TypesWithPresenceNullabilityDefaultsAndConstraints) {
                         "| member | type | presence | nullable | default | constraints | "
                         "description |\n|---|---|---|---|---|---|---|\n"
                         "| `kind` | `\"circle\"` (const) | required | no | | | |\n"));
+  // An open struct says what its other members may be.
+  EXPECT_THAT(section(render(calculator()), "### `Settings`"),
+              HasSubstr("| `digits` | integer | optional | no | | minimum: 0, maximum: 4294967295 "
+                        "| |\n\nOther members (any name) are allowed and kept as they are; each "
+                        "value: string (maxLength: 8).\n"));
 }
 
 TEST(Render, ErrorCodesCapabilitiesAndConstants) {

@@ -304,6 +304,14 @@ const std::vector<DiagnosticCase>& cases() {
        },
        "types/t.json#/properties/x_or_default: C++ member name \"x_or_default\" is used twice "
        "in T"},
+      {"OpenStructWithAMemberNamedLikeItsMap",
+       [](SchemaFiles& s) {
+         s["types/t.json"]["properties"]["additional_properties"] =
+             J::parse(R"({"type": "string"})");
+         s["types/t.json"]["additionalProperties"] = J::object();
+       },
+       "types/t.json#/additionalProperties: an open struct keeps its other members in "
+       "\"additional_properties\": a property of T has that C++ name"},
       {"RequiredWithoutProperty",
        [](SchemaFiles& s) { s["types/t.json"]["required"] = J::array({"y"}); },
        "types/t.json#/required: required field \"y\" has no schema in properties"},

@@ -3,12 +3,17 @@
 // warning-free and does what the schema says.
 #include <gtest/gtest.h>
 
+#include <map>
 #include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
 #include <type_traits>
 
 #include "demo_calc/dispatch.hpp"
 #include "demo_calc/profile.hpp"
 #include "demo_relay/dispatch.hpp"
+#include "rpckit/codec/json_writer.hpp"
+#include "rpckit/codec/text_decoder.hpp"
 
 namespace {
 
@@ -127,6 +132,81 @@ TEST(FixtureCalculator, OpenEnumsAndUnionsKeepUnknownValues) {
   auto unknown = json(99).get<calc::CalcError>();
   EXPECT_FALSE(calc::is_known(unknown));
   EXPECT_EQ(json(unknown), json(99));
+}
+
+// ---- calculator: open structs (additionalProperties beside properties) ------------------
+
+static_assert(std::is_same_v<decltype(calc::Settings::additional_properties),
+                             std::map<std::string, std::string>>);
+static_assert(std::is_same_v<decltype(calc::EvaluateResult::additional_properties),
+                             std::map<std::string, rpckit::JsonValue>>);
+
+// Through the streaming reader alone: true only when it decoded the text itself.
+template <class T>
+bool read_fast(std::string_view text, T& out) {
+  using rpckit::codec::read_json;  // and the generated one, by ADL
+  rpckit::codec::JsonReader in(text);
+  return read_json(in, out);
+}
+
+TEST(FixtureCalculator, OpenStructKeepsUndeclaredMembersInKeyOrder) {
+  const std::string text = R"({"b":"x","digits":2,"a":"y","zone":"utc","zz":""})";
+  calc::Settings dom = json::parse(text).get<calc::Settings>();
+  calc::Settings fast;
+  ASSERT_TRUE(read_fast(text, fast));
+  EXPECT_EQ(fast, dom);
+  EXPECT_EQ(dom.zone, "utc");
+  EXPECT_EQ(dom.digits, 2u);
+  const std::map<std::string, std::string> rest = {{"a", "y"}, {"b", "x"}, {"zz", ""}};
+  EXPECT_EQ(dom.additional_properties, rest);
+  // Written back merged with the declared members in key order: nlohmann's bytes.
+  const std::string expected = R"({"a":"y","b":"x","digits":2,"zone":"utc","zz":""})";
+  EXPECT_EQ(rpckit::codec::to_json_text(dom), expected);
+  EXPECT_EQ(json(dom).dump(), expected);
+  // Closed structs stay closed: the calculator's Expression drops what it does not declare.
+  json e = expression_json();
+  e["unheard_of"] = 1;
+  EXPECT_FALSE(json(e.get<calc::Expression>()).contains("unheard_of"));
+}
+
+TEST(FixtureCalculator, OpenStructChecksUndeclaredMembersBySchema) {
+  auto error_of = [](std::string_view text) -> std::string {
+    calc::Settings s;
+    try {
+      rpckit::codec::decode_text(text, s, "settings");
+    } catch (const rpckit::codec::DecodeError& e) {
+      return e.what();
+    }
+    return "(no error)";
+  };
+  EXPECT_EQ(error_of(R"({"zone":"utc","a":1})"), "settings.a: expected string, got integer");
+  EXPECT_NE(error_of(R"({"a":"123456789"})").find("settings.a: "), std::string::npos);
+  EXPECT_EQ(error_of(R"({"a":"12345678"})"), "(no error)");
+  // A declared member is checked by its own schema, not additionalProperties'.
+  EXPECT_EQ(error_of(R"({"digits":-1})").rfind("settings.digits: ", 0), 0u);
+  EXPECT_EQ(error_of(R"({"zone":"a long zone name"})"), "(no error)");
+  calc::Settings fast;
+  EXPECT_FALSE(read_fast(R"({"a":1})", fast));  // left to decode() for its error
+}
+
+TEST(FixtureCalculator, OpenStructNeverWritesAMemberTwice) {
+  calc::Settings s;
+  s.zone = "utc";
+  s.additional_properties = {{"zone", "other"}, {"digits", "9"}, {"a", "y"}};
+  // "zone" is the member's value; "digits" is a declared member (absent here): not written.
+  EXPECT_EQ(rpckit::codec::to_json_text(s), R"({"a":"y","zone":"utc"})");
+  EXPECT_EQ(json(s).dump(), R"({"a":"y","zone":"utc"})");
+}
+
+TEST(FixtureCalculator, OpenResultKeepsAnyJsonByteForByte) {
+  const std::string text =
+      R"({"elapsed_ms":1.5,"trace":{"deep":[1,"x",null]},"value":3,"warnings":["w"]})";
+  calc::EvaluateResult fast;
+  ASSERT_TRUE(read_fast(text, fast));
+  EXPECT_EQ(fast.additional_properties.size(), 2u);
+  EXPECT_EQ(fast.additional_properties.at("trace").get(), json::parse(R"({"deep":[1,"x",null]})"));
+  EXPECT_EQ(rpckit::codec::to_json_text(fast), text);
+  EXPECT_EQ(json::parse(text).get<calc::EvaluateResult>(), fast);
 }
 
 TEST(FixtureCalculator, DispatchVisitsTheTypedDescriptor) {

@@ -142,6 +142,11 @@ try {
         add?.inputSchema?.type === "object" && add.inputSchema.required?.join(",") === "a,b" &&
         add.inputSchema.properties?.a?.type === "number" &&
         add.outputSchema?.properties?.sum?.type === "number", JSON.stringify(add));
+  const toggle = tools.find((t) => t.name === "toggle_shout");
+  check("tools/list: a schema's top-level keywords reach the client (open ToolInputSchema)",
+        add.inputSchema.description === "add: the two numbers." &&
+        toggle?.inputSchema?.additionalProperties === false &&
+        Object.keys(toggle.inputSchema.properties ?? {}).length === 0, JSON.stringify(toggle));
   const count = tools.find((t) => t.name === "count");
   check("tools/list: count's input schema keeps its bounds and descriptions",
         count?.inputSchema?.properties?.to?.maximum === 100 &&

@@ -13,6 +13,8 @@
 #include <vector>
 
 #include "mcp_test_tools/types.hpp"
+#include "rpckit/codec/json_writer.hpp"
+#include "rpckit/codec/text_decoder.hpp"
 #include "rpckit/endpoint/rpc_error.hpp"
 
 namespace {
@@ -75,12 +77,34 @@ TEST(ToolSet, ATypedToolIsShownTheSchemaItsStructsWereGeneratedFrom) {
   ASSERT_EQ(listed.tools.size(), 1u);
   const json tool = listed.tools[0];
   EXPECT_EQ(tool["description"], "Counts the words of a text.");
-  // ToolInputSchema keeps type, properties and required (the top-level description is not a
-  // member of it).
-  EXPECT_EQ(tool["inputSchema"]["required"], json::array({"text"}));
-  EXPECT_EQ(tool["inputSchema"]["properties"]["language"]["enum"], json::array({"latin", "cjk"}));
+  // The whole schema, its top-level description too (ToolInputSchema is open).
+  EXPECT_EQ(tool["inputSchema"],
+            json::parse(json_schema(static_cast<const tools::WordCountArgs*>(nullptr))));
+  EXPECT_EQ(tool["outputSchema"],
+            json::parse(json_schema(static_cast<const tools::WordCount*>(nullptr))));
   EXPECT_EQ(tool["outputSchema"]["properties"]["words"],
             json::parse(R"({"type": "integer", "minimum": 0})"));
+}
+
+TEST(ToolSet, AToolListFromAnotherServerKeepsEveryKeywordOfItsSchemas) {
+  // What a client relays to a model must be what the server wrote: the schema keywords MCP's
+  // types do not declare, a capability MCP does not define, a result's own extra members.
+  const std::string text =
+      R"({"nextCursor":"2","tools":[{"inputSchema":{"$defs":{"unit":{"enum":["m","s"]}},)"
+      R"("additionalProperties":false,"properties":{"u":{"$ref":"#/$defs/unit"}},)"
+      R"("required":["u"],"title":"Args","type":"object"},"name":"convert"}],"x-trace":7})";
+  m::ToolsListResult listed;
+  rpckit::codec::decode_text(text, listed, "result");
+  const auto& schema = listed.tools.at(0).inputSchema;
+  EXPECT_EQ(schema.additional_properties.at("additionalProperties").get(), json(false));
+  EXPECT_EQ(schema.additional_properties.at("title").get(), json("Args"));
+  EXPECT_EQ(listed.additional_properties.at("x-trace").get(), json(7));
+  EXPECT_EQ(rpckit::codec::to_json_text(listed), text);
+
+  m::ServerCapabilities caps;
+  rpckit::codec::decode_text(R"({"tools":{},"vendor.example/search":{"fuzzy":true}})", caps,
+                             "capabilities");
+  EXPECT_EQ(json(caps), json::parse(R"({"tools":{},"vendor.example/search":{"fuzzy":true}})"));
 }
 
 TEST(ToolSet, ASchemaTheAuthorGaveIsKept) {

@@ -33,6 +33,9 @@ void struct_facts(Facts& facts, const ir::TypeDecl& d) {
                 cpp_type(f.type) + " " + f.default_accessor + "() const");
     }
   }
+  if (d.struct_.rest) {
+    facts.add(d.name, ir::kRestMember, rest_type(d.struct_) + " " + ir::kRestMember);
+  }
 }
 
 void enum_facts(Facts& facts, const ir::TypeDecl& d) {

@@ -73,6 +73,10 @@ std::string field_type(const ir::Field& f) {
   return f.required ? cpp_type(f.type) : "std::optional<" + cpp_type(f.type) + ">";
 }
 
+std::string rest_type(const ir::Struct& s) {
+  return "std::map<std::string, " + cpp_type(*s.rest) + ">";
+}
+
 std::string raw_literal(const std::string& text) { return "R\"rpckit(" + text + ")rpckit\""; }
 
 }  // namespace rpckit::gen

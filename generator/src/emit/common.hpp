@@ -23,6 +23,8 @@ std::string cpp_type(const ir::TypeRef& t,
                      const std::function<std::string(const std::string&)>& spell = nullptr);
 // The member type of a field: cpp_type, wrapped in std::optional when not required.
 std::string field_type(const ir::Field& f);
+// The map an open struct keeps its undeclared members in: std::map<std::string, T>.
+std::string rest_type(const ir::Struct& s);
 // A C++ raw string literal holding `text` exactly.
 std::string raw_literal(const std::string& text);
 

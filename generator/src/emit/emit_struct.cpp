@@ -21,6 +21,13 @@ void declare_struct(Printer& p, const ir::TypeDecl& d) {
       doc_comment(p, f.doc);
       p.print("$type$ $name${};\n", {{"type", field_type(f)}, {"name", f.cpp_name}});
     }
+    if (d.struct_.rest) {
+      doc_comment(p,
+                  "The members the schema does not declare (additionalProperties), kept as they "
+                  "came and written back in key order; an entry named like a declared member "
+                  "is not written.");
+      p.print("$type$ $name${};\n", {{"type", rest_type(d.struct_)}, {"name", ir::kRestMember}});
+    }
     for (const ir::Field& f : d.struct_.fields) {
       if (!f.default_json) continue;
       std::string type = cpp_type(f.type);
@@ -46,7 +53,7 @@ void declare_struct(Printer& p, const ir::TypeDecl& d) {
                                     "}\n",
               vars);
     }
-    if (!d.struct_.fields.empty()) p.print("\n");
+    if (!d.struct_.fields.empty() || d.struct_.rest) p.print("\n");
     p.print("friend bool operator==(const $name$&, const $name$&) = default;\n",
             {{"name", d.name}});
   }
@@ -71,6 +78,9 @@ std::string string_literal(const std::string& text) {
 std::string check_name(const ir::TypeDecl& d, const ir::Field& f) {
   return "check_" + d.name + "_" + f.cpp_name;
 }
+std::string rest_check_name(const ir::TypeDecl& d) {
+  return "check_" + d.name + "_" + ir::kRestMember;
+}
 
 // One function per member with constraints: checks a decoded value (its path already points
 // at the member), by the DOM decoder's checks.
@@ -82,6 +92,15 @@ void define_member_checks(Printer& p, Patterns& patterns, const ir::TypeDecl& d)
     {
       Printer::Indent in(p);
       emit_checks(p, patterns, f.type, f.required ? "value" : "(*value)", 0);
+    }
+    p.print("}\n");
+  }
+  if (d.struct_.rest && has_checks(*d.struct_.rest)) {
+    p.print("void $check$(const $type$& value, rpckit::codec::DecodePath& path) {\n",
+            {{"check", rest_check_name(d)}, {"type", cpp_type(*d.struct_.rest)}});
+    {
+      Printer::Indent in(p);
+      emit_checks(p, patterns, *d.struct_.rest, "value", 0);
     }
     p.print("}\n");
   }
@@ -119,10 +138,21 @@ void define_struct(Printer& p, Patterns& patterns, const ir::TypeDecl& d) {
     }
   }
   p.print(");\n");
+  if (d.struct_.rest) {
+    // Open (rpckit/codec/open_object_codec.hpp): where its other members go.
+    const bool checked = has_checks(*d.struct_.rest);
+    p.print(
+        "constexpr auto k$name$Rest =\n"
+        "    rpckit::codec::rest(&$name$::$member$$check$);\n",
+        {{"name", d.name},
+         {"member", ir::kRestMember},
+         {"check", checked ? ", " + rest_check_name(d) : ""}});
+  }
   p.print(
       "}  // namespace\n"
-      "RPCKIT_OBJECT_CODEC($name$)\n",
-      {{"name", d.name}});
+      "$codec$($name$)\n",
+      {{"name", d.name},
+       {"codec", d.struct_.rest ? "RPCKIT_OPEN_OBJECT_CODEC" : "RPCKIT_OBJECT_CODEC"}});
 }
 
 // Accessors of defaults without a plain C++ expression ({} for an object, any JSON): the

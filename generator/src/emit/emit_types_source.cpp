@@ -1,8 +1,12 @@
 // types.cpp: the codec bodies. decode() checks JSON kinds, required members and the schema's
 // constraints, tracking the JSON path for errors; to_json() writes absent/null/value exactly.
+#include <algorithm>
+#include <string>
+#include <vector>
+
 #include "emit/common.hpp"
-#include "emit/emit_constructs.hpp"
 #include "emit/emit.hpp"
+#include "emit/emit_constructs.hpp"
 #include "emit/preamble.hpp"
 
 namespace rpckit::gen {
@@ -15,7 +19,7 @@ std::string emit_types_source(const ir::Module& m) {
     if (d.kind == ir::TypeDecl::Kind::kEnum && !d.enum_.integer) continue;  // open_enum_codec
     body.print("// ---- $name$\n\n", {{"name", d.name}});
     if (d.kind == ir::TypeDecl::Kind::kStruct) {
-      define_struct(body, patterns, d);  // its whole codec, by RPCKIT_OBJECT_CODEC
+      define_struct(body, patterns, d);  // its whole codec, by RPCKIT_(OPEN_)OBJECT_CODEC
       define_default_accessors(body, d);
       body.print("\n");
       continue;
@@ -36,13 +40,18 @@ std::string emit_types_source(const ir::Module& m) {
         {{"name", d.name}});
   }
 
+  std::vector<std::string> rpckit = {"codec/codec.hpp", "codec/json_writer.hpp",
+                                     "codec/object_codec.hpp", "codec/text_decoder.hpp"};
+  const bool open = std::any_of(m.types.begin(), m.types.end(), [](const ir::TypeDecl& d) {
+    return d.kind == ir::TypeDecl::Kind::kStruct && d.struct_.rest;
+  });
+  if (open) rpckit.insert(rpckit.begin() + 3, "codec/open_object_codec.hpp");
   Printer p;
   open_file(p, m,
             {.implements = "types.hpp",
              .standard = {"array", "utility"},
              .third_party = {"nlohmann/json.hpp"},
-             .rpckit = {"codec/codec.hpp", "codec/json_writer.hpp", "codec/object_codec.hpp",
-                        "codec/text_decoder.hpp"}});
+             .rpckit = std::move(rpckit)});
   Printer compiled;
   patterns.emit(compiled);
   if (!compiled.str().empty()) {

@@ -179,6 +179,7 @@ std::string dump_ir(const ir::Module& m) {
           }
           out << "\n";
         }
+        if (d.struct_.rest) out << "  other members: " << describe(*d.struct_.rest) << "\n";
         break;
       case ir::TypeDecl::Kind::kEnum:
         out << (d.enum_.integer ? "enum-int " : "enum ") << d.name << " @" << d.loc.str() << "\n";

@@ -70,8 +70,15 @@ struct Field {
   Location loc;
 };
 
+// The C++ member of an open struct that keeps its undeclared members.
+inline constexpr const char* kRestMember = "additional_properties";
+
 struct Struct {
   std::vector<Field> fields;
+  // `additionalProperties` beside `properties` (an object schema or true): the struct is open,
+  // and the members it does not declare are kept, each of this type, in a map named
+  // kRestMember. Absent (or false): they are ignored on decode.
+  std::optional<TypeRef> rest;
 };
 
 struct EnumValue {

@@ -135,6 +135,14 @@ ir::Struct Lowerer::lower_struct(const Node& n, const std::string& owner) {
       s.fields.push_back(std::move(f));
     }
   }
+  if (n.has("additionalProperties") && (*n.json)["additionalProperties"] != false) {
+    Node rest = n.child("additionalProperties");  // a schema or true (the loader checked)
+    if (!members.insert(ir::kRestMember).second) {
+      rest.fail(std::string("an open struct keeps its other members in \"") + ir::kRestMember +
+                "\": a property of " + owner + " has that C++ name");
+    }
+    s.rest = lower_use(rest, owner + "Value");
+  }
   for (const std::string& r : required) {
     if (!n.has("properties") || !(*n.json)["properties"].contains(r)) {
       n.child("required").fail("required field \"" + r + "\" has no schema in properties");

@@ -105,6 +105,14 @@ void compare_struct(Problems& p, const ir::TypeDecl& a, const ir::TypeDecl& b) {
     p.same(where + " const", f.const_json, g->const_json);
     p.same(where + " default", f.default_cpp, g->default_cpp);
   }
+  if (a.struct_.rest) {  // an open struct's map of its other members
+    std::string where = "struct " + a.name + " " + ir::kRestMember;
+    if (!b.struct_.rest) {
+      p.add(where + " is gone");
+    } else {
+      p.same(where + " type", cpp_type(*a.struct_.rest), cpp_type(*b.struct_.rest));
+    }
+  }
 }
 
 void compare_enum(Problems& p, const ir::TypeDecl& a, const ir::TypeDecl& b) {

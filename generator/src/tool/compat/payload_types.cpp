@@ -179,13 +179,19 @@ void PayloadDiff::compare_objects(const Shape& o, const Shape& n, const Ctx& ctx
     }
   }
   for (const std::string& key : keys) member_diff(o.node, n.node, key, ctx);
-  if (o.node.has("additionalProperties") && n.node.has("additionalProperties") &&
-      o.node.json->at("additionalProperties").is_object() &&
-      n.node.json->at("additionalProperties").is_object()) {
-    Ctx sub = ctx;
-    sub.path += ".*";
-    walk(o.node.child("additionalProperties"), n.node.child("additionalProperties"), sub);
-  }
+  // Undeclared members: a struct without additionalProperties ignores them (it accepts any),
+  // one with it keeps them and checks each by its schema.
+  static const Json kAny = Json::object();
+  auto other_members = [](const Node& object) {
+    Node rest{&kAny, object.file, object.pointer + "/additionalProperties"};
+    if (object.has("additionalProperties") && object.json->at("additionalProperties").is_object()) {
+      rest = object.child("additionalProperties");
+    }
+    return rest;
+  };
+  Ctx sub = ctx;
+  sub.path += ".*";
+  walk(other_members(o.node), other_members(n.node), sub);
 }
 
 // ---- unions -------------------------------------------------------------------------------

@@ -34,7 +34,14 @@ std::string union_table(const Context& ctx, const ir::Union& u) {
 }  // namespace
 
 std::string fields_table(const Context& ctx, const ir::Struct& s) {
-  if (s.fields.empty()) return "An empty object: no members.\n";
+  std::string rest;
+  if (s.rest) {
+    std::string constraints = ctx.constraints_text(*s.rest);
+    rest = "\nOther members (any name) are allowed and kept as they are; each value: " +
+           std::string(s.rest->nullable ? "nullable " : "") + ctx.type_text(*s.rest) +
+           (constraints.empty() ? "" : " (" + constraints + ")") + ".\n";
+  }
+  if (s.fields.empty()) return "An empty object: no members.\n" + rest;
   std::vector<std::vector<std::string>> rows;
   for (const ir::Field& f : s.fields) {
     std::string type = f.const_json ? md::code(*f.const_json) + " (const)" : ctx.type_text(f.type);
@@ -43,7 +50,9 @@ std::string fields_table(const Context& ctx, const ir::Struct& s) {
                     ctx.field_constraints(f), md::prose(f.doc)});
   }
   return md::table(
-      {"member", "type", "presence", "nullable", "default", "constraints", "description"}, rows);
+             {"member", "type", "presence", "nullable", "default", "constraints", "description"},
+             rows) +
+         rest;
 }
 
 std::string type_body(const Context& ctx, const ir::TypeDecl& t) {

@@ -336,7 +336,26 @@ void write(std::string& out, const T& value, std::index_sequence<I...>) {
 template <const auto& Members>
 using MemberIndices = std::make_index_sequence<kKeyOrder<Members>.size()>;
 
-template <const auto& Members, class T, std::size_t... I, class... Ds>
+// What read() does with the members the table does not declare: a closed struct skips them
+// whole (still validated); an open one keeps them (open_object_codec.hpp).
+template <const auto& Members>
+struct SkipUnknown {
+  template <class T>
+  static void begin(T&) {}
+  template <class T>
+  static bool take(JsonReader& in, T&, std::string_view) {
+    in.skip_value();
+    return true;
+  }
+  template <class T>
+  static void decode_whole(const nlohmann::json& j, T& value, DecodePath& path) {
+    decode<Members>(j, value, path, MemberIndices<Members>{});
+  }
+  template <class T>
+  static void check(const T&) {}
+};
+
+template <const auto& Members, class Unknown, class T, std::size_t... I, class... Ds>
 bool read(JsonReader& in, T& value, const MemberTable<std::index_sequence<I...>, Ds...>& table) {
   constexpr auto bits = kRequiredBits<Members>;
   if constexpr (!bits.fits) {
@@ -345,11 +364,12 @@ bool read(JsonReader& in, T& value, const MemberTable<std::index_sequence<I...>,
     JsonValue dom;
     read_json(in, dom);
     DecodePath path;
-    decode<Members>(dom.get(), value, path, MemberIndices<Members>{});
+    Unknown::decode_whole(dom.get(), value, path);
     return true;
   }
   if (in.peek() != JsonKind::kObject) return false;
   in.begin_object();
+  Unknown::begin(value);
   std::uint64_t seen = 0;
   std::string_view key;
   while (in.next_member(key)) {
@@ -361,14 +381,14 @@ bool read(JsonReader& in, T& value, const MemberTable<std::index_sequence<I...>,
                    seen |= bits.bits[I], true)
                 : false) ||
            ...);
-    if (!ok) return false;
-    if (!known) in.skip_value();  // unknown: skipped whole (and validated)
+    if (!ok || (!known && !Unknown::take(in, value, key))) return false;
   }
   if (seen != bits.all) return false;  // a required member is missing
   if constexpr (has_checks(Members)) {
     DecodePath path;  // a broken constraint throws DecodeError; decode() reports it
     (check_field(value, path, static_cast<const Slot<I, Ds>&>(table).descriptor), ...);
   }
+  Unknown::check(value);
   return true;
 }
 
@@ -397,7 +417,7 @@ void write_object(std::string& out, const T& value) {
 // DecodeError) leaves the error to decode().
 template <const auto& Members, class T>
 bool read_object(JsonReader& in, T& value) {
-  return detail::read<Members>(in, value, Members);
+  return detail::read<Members, detail::SkipUnknown<Members>>(in, value, Members);
 }
 
 }  // namespace rpckit::codec

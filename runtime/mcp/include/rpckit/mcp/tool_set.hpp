@@ -73,7 +73,7 @@ class ToolSet {
   // returns a ToolsCallResult as is, or any codec type (a generated struct) sent as structured
   // content. Args and the result
   // generated with x-type-schemas give the tool its inputSchema and outputSchema when `tool`
-  // has none (only the keywords ToolInputSchema keeps: type, properties, required).
+  // has none (the whole schema: ToolInputSchema keeps every keyword).
   template <class Args, class Fn>
   bool add(m::Tool tool, Fn fn) {
     using Out = typename TypedCall<Args, Fn>::Out;
