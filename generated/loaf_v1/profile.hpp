@@ -71,6 +71,9 @@ struct Profile {
   using Exit = rpckit::NoMessage;
   /// The member of the handshake's params that holds the grant (empty: none).
   static constexpr std::string_view kGrantMember = "";
+  /// The member of the handshake's result that holds what the spawner's own gated
+  /// messages are checked against (empty: the grant the spawner was given).
+  static constexpr std::string_view kResultGrantMember = "";
   /// How a peer's error object without `code` is read (strict: as malformed).
   static constexpr rpckit::ErrorObjects kErrorObjects = rpckit::ErrorObjects::strict();
   /// How the spawner stops the process ("stop"): in order, until it has exited.

@@ -72,10 +72,10 @@ TEST(McpRevision, EveryDifferenceFrom20250618HasItsVerdict) {
       "breaking | member.now_optional | server_to_client | "
       "notifications/cancelled.params.requestId",
       // tools/call: task augmentation (a param, and -32601 for a tool's task-support mismatch) and
-      // -32042 when it needs a URL elicitation first. Additive: a 2025-06-18 peer never declares
-      // tasks,
-      // and a server must not send what the client did not declare (gates are in descriptions
-      // only).
+      // -32042 when it needs a URL elicitation first. Additive: the new param is sent only to a
+      // server that declared tasks.requests.tools.call (its x-gate), which a 2025-06-18 server
+      // never does.
+      "additive | gate.new_param_gated | client_to_server | message tools/call",
       "additive | errors.added | client_to_server | message tools/call",
       "additive | errors.added | client_to_server | message tools/call",
       "additive | member.optional_added | client_to_server | tools/call.params.task",
@@ -84,9 +84,12 @@ TEST(McpRevision, EveryDifferenceFrom20250618HasItsVerdict) {
       // `type` and became a block or an array, with tool_use and tool_result blocks. Breaking is
       // right;
       // the rule named is the discriminator's, where "wider for the old receiver" is what happens.
-      // The new params (tools, toolChoice, task) are optional members; "toolUse" is a new value of
-      // an
-      // open enum; includeContext gained its default.
+      // The new params (tools, toolChoice, task) are optional members, each sent only to a client
+      // that declared sampling.tools or tasks.requests.sampling.createMessage (gated); "toolUse"
+      // is a new value of an open enum; includeContext gained its default.
+      "additive | gate.new_param_gated | server_to_client | message sampling/createMessage",
+      "additive | gate.new_param_gated | server_to_client | message sampling/createMessage",
+      "additive | gate.new_param_gated | server_to_client | message sampling/createMessage",
       "breaking | union.discriminator_changed | server_to_client | SamplingMessage.content",
       "additive | member.optional_added | server_to_client | SamplingMessage._meta",
       "additive | default.added | server_to_client | sampling/createMessage.params.includeContext",
@@ -119,6 +122,7 @@ TEST(McpRevision, EveryDifferenceFrom20250618HasItsVerdict) {
       "elicitation/create.params.elicitationId",
       "additive | member.optional_added | server_to_client | elicitation/create.params.url",
       "additive | member.optional_added | server_to_client | elicitation/create.params.task",
+      "additive | gate.new_param_gated | server_to_client | message elicitation/create",
       "additive | union.member_added | client_to_server | "
       "elicitation/create.result.content.*<\"array\" of \"string\">",
       // New messages: URL elicitation's completion notice and the task messages (both directions);
@@ -156,7 +160,7 @@ TEST(McpRevision, EveryDifferenceFrom20250618HasItsVerdict) {
       "additive | type.added |  | UrlElicitationRequiredData",
       // The C++ API of the generated bindings: every name moves (module, namespace); the capability
       // maps become structs; the changed members' types, requiredness and defaults; tools/call's
-      // error list.
+      // error list; the gates that gained clauses for the new params (a descriptor's kGate).
       "breaking | api.changed |  | module name",
       "breaking | api.changed |  | namespace",
       "breaking | api.changed |  | constant protocol_version values",
@@ -168,11 +172,14 @@ TEST(McpRevision, EveryDifferenceFrom20250618HasItsVerdict) {
       "breaking | api.changed |  | struct SamplingCreateMessageResult field content type",
       "breaking | api.changed |  | struct ElicitationCreateParams field requestedSchema required",
       "breaking | api.changed |  | message tools/call errors",
+      "breaking | api.changed |  | message tools/call gate",
+      "breaking | api.changed |  | message sampling/createMessage gate",
+      "breaking | api.changed |  | message elicitation/create gate",
   };
   // Grouped by feature here; the report lists them by message and type.
   EXPECT_THAT(verdicts(r), UnorderedElementsAreArray(expected));
-  EXPECT_EQ(r.count(Verdict::kBreaking), 22u);
-  EXPECT_EQ(r.count(Verdict::kAdditive), 67u);
+  EXPECT_EQ(r.count(Verdict::kBreaking), 25u);
+  EXPECT_EQ(r.count(Verdict::kAdditive), 72u);
 }
 
 TEST(McpRevision, TheNewProtocolVersionLicensesItsBreakingChanges) {

@@ -101,6 +101,32 @@ TEST(ProtocolRules, ChangedGateIsBreaking) {
                           "\"ui\",\"value\":\"panel\"}]"));
 }
 
+TEST(ProtocolRules, ANewParamGatedByACapabilityIsAdditiveAnOldOneGatedBreaks) {
+  // notify gains a param that is sent only when the receiver declared a capability: an old
+  // sender never sends it, so every notify it sends still passes the gate.
+  SchemaCopy copy;
+  edit(copy, "messages/notify.json", [](J& d) {
+    d["definitions"]["NotifyParams"]["properties"]["sound"] = J::parse(R"({"type": "string"})");
+    d["x-gate"].push_back(J::parse(R"({"capability": "audio", "param": "sound"})"));
+  });
+  Report r = compare_with(copy);
+  EXPECT_THAT(rows(r), ElementsAre("additive | gate.new_param_gated | plugin_to_host | host and "
+                                   "plugin | message notify | params.sound sent only with "
+                                   "capability \"audio\"",
+                                   "additive | member.optional_added | plugin_to_host | host | "
+                                   "notify.params.sound | new optional member"));
+  EXPECT_FALSE(r.fails());
+  // The same clause on a param the old version had: old senders may send it ungated.
+  SchemaCopy old_param;
+  edit(old_param, "messages/notify.json", [](J& d) {
+    d["x-gate"].push_back(J::parse(R"({"capability": "audio", "param": "level"})"));
+  });
+  Report changed = compare_with(old_param);
+  ASSERT_EQ(changed.changes.size(), 1u);
+  EXPECT_EQ(changed.changes[0].rule, "gate.changed");
+  EXPECT_TRUE(changed.fails());
+}
+
 TEST(ProtocolRules, RenamedCapabilityIsBreakingWhereverItAppears) {
   SchemaCopy copy;
   // The capability, in the vocabulary and in the gate that names it.

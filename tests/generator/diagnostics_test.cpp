@@ -516,6 +516,10 @@ const std::vector<DiagnosticCase>& cases() {
        "protocol.json#/x-profile: expected an object, got 1"},
       {"ProfileUnknownKey", [](SchemaFiles& s) { profile(s)["nope"] = 1; },
        "protocol.json#/x-profile/nope: unknown profile key"},
+      {"ProfileResultGrantNotAResultMember",
+       [](SchemaFiles& s) { profile(s)["result_grant"] = "capabilities"; },
+       "protocol.json#/x-profile/result_grant: \"capabilities\" is not a member of the result "
+       "of \"m\" ()"},
       {"ProfileFramingUnknown", [](SchemaFiles& s) { profile(s)["framing"] = "xml"; },
        "protocol.json#/x-profile/framing: expected one of \"content-length\", \"ndjson\", got "
        "\"xml\""},
@@ -827,8 +831,8 @@ const std::vector<DiagnosticCase>& cases() {
        "messages/m.json#/x-gate: expected an array of gate clauses, got {}"},
       {"GateClauseShape",
        [](SchemaFiles& s) { msg(s)["x-gate"] = J::parse(R"([{"granted": "x"}])"); },
-       "messages/m.json#/x-gate/0: expected {granted, value}, {granted, param} or {declared, "
-       "param}, got {\"granted\":\"x\"}"},
+       "messages/m.json#/x-gate/0: expected {granted, value}, {granted, param}, {declared, "
+       "param}, {capability} or {capability, param}, got {\"granted\":\"x\"}"},
       {"ErrorsWithoutErrorCodes",
        [](SchemaFiles& s) {
          s["protocol.json"].erase("x-error-codes");
@@ -865,6 +869,21 @@ TEST(Diagnostics, BaseSchemaWithAnExchangeIsValid) {
   SchemaFiles files = base();
   exchange(files)["correlation"] = "x";  // T has `x`: both steps carry it
   EXPECT_EQ(diagnostic_of(files, "exchange"), "");
+}
+
+// x-deadline "none": no deadline on the descriptor, and the protocol's default not applied.
+TEST(Diagnostics, ADeadlineOfNoneOverridesTheProtocolDefault) {
+  SchemaFiles files = base();
+  files["protocol.json"]["x-default-deadline"] = "timeout_ms";
+  auto deadline_of_m = [](const SchemaFiles& f) {
+    TempDir dir("deadline");
+    f.write(dir.path());
+    ir::Module m = lower(SchemaSet::load(dir.path() / "protocol.json"));
+    return m.messages.at(0).deadline;
+  };
+  EXPECT_EQ(deadline_of_m(files), std::optional<std::string>("kTimeoutMs"));
+  msg(files)["x-deadline"] = "none";
+  EXPECT_EQ(deadline_of_m(files), std::nullopt);
 }
 
 class Diagnostic : public ::testing::TestWithParam<DiagnosticCase> {};

@@ -57,9 +57,9 @@ const bad = inspect("--method", "tools/call", "--tool-name", "echo", "--tool-arg
 check("tools/call echo with a number: a tool error", bad.status === 0 && bad.json?.isError === true, bad.text);
 
 const summarize = inspect("--method", "tools/call", "--tool-name", "summarize", "--tool-arg", "text=t");
-check("tools/call summarize: the Inspector declares no sampling, and the tool says so",
+check("tools/call summarize: the Inspector declares no sampling, so the server's gate sends none",
       summarize.status === 0 && summarize.json?.isError === true &&
-      /offers no sampling/.test(summarize.json?.content?.[0]?.text ?? ""), summarize.text);
+      /sampling is not granted/.test(summarize.json?.content?.[0]?.text ?? ""), summarize.text);
 
 const resources = inspect("--method", "resources/list");
 check("resources/list", resources.status === 0 && resources.json?.resources?.[0]?.uri === "sample://readme",

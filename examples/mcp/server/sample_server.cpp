@@ -31,12 +31,7 @@ SampleServer::SampleServer(const mcp::ClientClient& client) : client_(client) {
   tools_.on_change([this] { client_.notifications_tools_list_changed(); });
 }
 
-mcp::InitializeResult SampleServer::initialize(Peer&, const mcp::InitializeParams& p) {
-  {
-    // What the client offers decides what this server may ask of it (summarize: sampling).
-    std::lock_guard<std::mutex> lock(mutex_);
-    client_samples_ = p.capabilities.sampling.has_value();
-  }
+mcp::InitializeResult SampleServer::initialize(Peer&, const mcp::InitializeParams&) {
   mcp::InitializeResult r;
   // The client's version when this server speaks it, else the one it does speak (lifecycle,
   // "Version Negotiation"): this server speaks only its schema's revision.
@@ -154,10 +149,8 @@ mcp::ToolsCallResult SampleServer::ping_client() {
 }
 
 mcp::ToolsCallResult SampleServer::summarize(const tools::TextArgs& args) {
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    if (!client_samples_) return tool_error("the client offers no sampling");
-  }
+  // Sent only if the client declared sampling (its x-gate, checked against the capabilities
+  // of its initialize): otherwise the call fails here, "sampling is not granted".
   // A request to the client while this call waits, as ping_client: ten seconds, not the
   // protocol's sixty, so a client that never answers costs the caller little.
   nlohmann::json request = {

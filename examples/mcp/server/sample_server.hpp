@@ -72,7 +72,6 @@ class SampleServer : public mcp::ServerHandler<Peer> {
   rpckit::mcp::PromptSet prompts_;
   mutable std::mutex mutex_;
   std::string log_level_ = "info";
-  bool client_samples_ = false;  // the client declared sampling
   std::vector<std::string> notes_;
   std::set<std::string> subscribed_;
 };

@@ -15,6 +15,10 @@ const char* clause_kind(ir::GateClause::Kind k) {
     case ir::GateClause::Kind::kGrantedValue: return "kGrantedValue";
     case ir::GateClause::Kind::kGrantedParam: return "kGrantedParam";
     case ir::GateClause::Kind::kDeclaredParam: return "kDeclaredParam";
+    case ir::GateClause::Kind::kCapability:
+      return "kCapability";
+    case ir::GateClause::Kind::kParamCapability:
+      return "kParamCapability";
   }
   return "";
 }

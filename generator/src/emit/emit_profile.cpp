@@ -162,6 +162,9 @@ std::string emit_profile_header(const ir::Module& m) {
       "  using Exit = $exit$;\n"
       "  /// The member of the handshake's params that holds the grant (empty: none).\n"
       "  static constexpr std::string_view kGrantMember = \"$grant$\";\n"
+      "  /// The member of the handshake's result that holds what the spawner's own gated\n"
+      "  /// messages are checked against (empty: the grant the spawner was given).\n"
+      "  static constexpr std::string_view kResultGrantMember = \"$result_grant$\";\n"
       "  /// How a peer's error object without `code` is read (strict: as malformed).\n"
       "  static constexpr rpckit::ErrorObjects kErrorObjects = $error_objects$;\n"
       "  /// How the spawner stops the process (\"stop\"): in order, until it has exited.\n"
@@ -196,6 +199,7 @@ std::string emit_profile_header(const ir::Module& m) {
        {"shutdown", message_or_none(profile.shutdown)},
        {"exit", message_or_none(profile.exit)},
        {"grant", profile.grant_member},
+       {"result_grant", profile.result_grant_member},
        {"error_objects", error_objects(profile)},
        {"stop_size", std::to_string(profile.stop.size())},
        {"stop", stop(profile, qualified)},

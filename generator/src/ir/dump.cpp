@@ -84,7 +84,8 @@ void dump_profile(std::ostream& out, const ir::Profile& p) {
   out << "profile lifecycle handshake " << optional(p.handshake) << " done "
       << optional(p.handshake_done) << " health " << optional(p.health_check) << " shutdown "
       << optional(p.shutdown) << " exit " << optional(p.exit) << " grant "
-      << optional(p.grant_member) << "\n";
+      << optional(p.grant_member)
+      << (p.result_grant_member.empty() ? "" : " result-grant " + p.result_grant_member) << "\n";
   out << "profile error-objects "
       << (p.missing_error_code.empty() ? std::string("strict")
                                        : p.missing_error_code + " " + p.missing_error_message)
@@ -213,6 +214,12 @@ std::string dump_ir(const ir::Module& m) {
     if (msg.deadline) out << " deadline " << *msg.deadline;
     for (const auto& e : msg.errors) out << " error " << e;
     for (const auto& g : msg.gate) {
+      if (g.kind == ir::GateClause::Kind::kCapability ||
+          g.kind == ir::GateClause::Kind::kParamCapability) {
+        out << " gate capability " << g.list;
+        if (!g.param.empty()) out << " if params." << g.param;
+        continue;
+      }
       out << " gate " << g.list << (g.kind == ir::GateClause::Kind::kDeclaredParam ? "(declared)" : "")
           << " has " << (g.param.empty() ? g.value : "params." + g.param);
     }

@@ -136,7 +136,14 @@ struct Constant {
 };
 
 struct GateClause {
-  enum class Kind : std::uint8_t { kGrantedValue, kGrantedParam, kDeclaredParam };
+  // As rpckit::GateClause::Kind (rpckit/descriptors/message.hpp).
+  enum class Kind : std::uint8_t {
+    kGrantedValue,
+    kGrantedParam,
+    kDeclaredParam,
+    kCapability,
+    kParamCapability
+  };
   Kind kind = Kind::kGrantedValue;
   std::string list;
   std::string value;
@@ -210,6 +217,9 @@ struct Profile {
   std::string spawner_handler, spawner_client;
   std::string handshake, handshake_done, health_check, shutdown, exit;
   std::string grant_member;     // C++ field of the handshake params holding the grant
+  // Wire member of the handshake result holding what the spawner's own gated messages are
+  // checked against (MCP: the server's capabilities); empty: the spawner's grant is fixed.
+  std::string result_grant_member;
   // A peer's error object without `code`: malformed when `missing_error_code` is empty
   // (strict), else read as that error-code enumerator ("ErrorCode::kPluginError"), and a
   // missing `message` as `missing_error_message` (a C++ string literal).

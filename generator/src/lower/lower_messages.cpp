@@ -65,7 +65,9 @@ void Lowerer::lower_message(const model::Message& message) {
   lower_errors(message, m);
   if (message.deadline) {
     if (!m.request) message.deadline->fail("only requests have a deadline");
-    m.deadline = duration_constant(*message.deadline);
+    // "none": a request answered when it is done, however long (MCP's tasks/result), not the
+    // protocol's x-default-deadline; a caller may still give one per call.
+    if (*message.deadline->json != "none") m.deadline = duration_constant(*message.deadline);
   } else if (const auto fallback = model::annotation(schema_.root(), Annotation::kDefaultDeadline);
              fallback && m.request) {
     m.deadline = duration_constant(*fallback);
@@ -144,8 +146,16 @@ void Lowerer::lower_gate(const model::Message& message, ir::Message& m) {
       clause.kind = ir::GateClause::Kind::kDeclaredParam;
       clause.list = text(c, "declared");
       clause.param = text(c, "param");
+    } else if (c.has("capability") && !c.has("granted") && !c.has("declared") && !c.has("value")) {
+      // The peer's capabilities from the handshake (profile grant / result_grant).
+      clause.kind = c.has("param") ? ir::GateClause::Kind::kParamCapability
+                                   : ir::GateClause::Kind::kCapability;
+      clause.list = text(c, "capability");
+      if (c.has("param")) clause.param = text(c, "param");
     } else {
-      c.reject("expected {granted, value}, {granted, param} or {declared, param}");
+      c.reject(
+          "expected {granted, value}, {granted, param}, {declared, param}, {capability} or "
+          "{capability, param}");
     }
     m.gate.push_back(std::move(clause));
   }

@@ -17,9 +17,10 @@ namespace rpckit::gen {
 namespace {
 
 // clang-format off
-constexpr std::array<std::string_view, 23> kProfileKeys = {
+constexpr std::array<std::string_view, 24> kProfileKeys = {
     "framing",        "max_frame_bytes", "max_json_depth",     "ids",         "spawned",
-    "lifecycle",      "grant",           "error_objects",      "stops_on",    "timings",
+    "lifecycle",      "grant",           "result_grant",       "error_objects",
+    "stops_on",       "timings",
     "jsonrpc_member", "blank_method",    "invalid_request_id", "line_breaks", "error_data",
     "not_json",       "oversize",        "stray_response",     "output_cap",  "after_shutdown",
     "stop",           "unknown_id",      "cancel"};
@@ -116,6 +117,24 @@ const ir::Field& params_member(const Node& n, const ir::Message& msg, const ir::
   }
   n.fail("\"" + wire + "\" is not a member of the params of \"" + msg.method + "\" (" +
          quoted_list(names) + ")");
+}
+
+// `n` names a member of the handshake's result struct, or a diagnostic naming those there are.
+void check_handshake_result_member(const Node& n, const ir::Module& m, const ir::Profile& p) {
+  std::string wire = string_of(n);
+  std::vector<std::string> names;
+  for (const ir::Message& msg : m.messages) {
+    if (msg.cpp_name != p.handshake || !msg.result) continue;
+    for (const ir::TypeDecl& d : m.types) {
+      if (d.name != msg.result->name || d.kind != ir::TypeDecl::Kind::kStruct) continue;
+      for (const ir::Field& f : d.struct_.fields) {
+        if (f.wire_name == wire) return;
+        names.push_back(f.wire_name);
+      }
+    }
+    n.fail("\"" + wire + "\" is not a member of the result of \"" + msg.method + "\" (" +
+           quoted_list(names) + ")");
+  }
 }
 
 bool is_string(const ir::TypeRef& t) {
@@ -231,6 +250,10 @@ ir::Profile lower_profile(const Node& given, const ir::Module& m, bool accept_le
   if (p.handshake.empty()) lifecycle.fail("missing \"handshake\"");
 
   if (profile.has("grant")) p.grant_member = member_name(string_of(profile.child("grant")));
+  if (profile.has("result_grant")) {
+    p.result_grant_member = string_of(profile.child("result_grant"));
+    check_handshake_result_member(profile.child("result_grant"), m, p);
+  }
   if (profile.has("error_objects")) lower_error_objects(profile.child("error_objects"), m, p);
   Node stops = profile.child("stops_on");
   if (!stops.json->is_array()) stops.reject("expected an array");

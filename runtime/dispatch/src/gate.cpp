@@ -30,11 +30,36 @@ bool list_contains(const nlohmann::json* list, const nlohmann::json& value) {
   return false;
 }
 
+// A capability is granted when its path is there and says neither null nor false (MCP: "a
+// present member means supported"; a boolean capability such as listChanged may be false).
+bool has_capability(const nlohmann::json& granted, std::string_view path) {
+  const nlohmann::json* node = find_dotted(granted, path);
+  return node != nullptr && !node->is_null() && *node != false;
+}
+
+GateVerdict capability_verdict(const GateClause& clause, const nlohmann::json& granted,
+                               const nlohmann::json* params) {
+  if (clause.kind == GateClause::Kind::kParamCapability) {
+    const nlohmann::json* p = params != nullptr ? find_dotted(*params, clause.param) : nullptr;
+    if (p == nullptr || p->is_null()) return {};  // the param that needs it is not sent
+    if (has_capability(granted, clause.list)) return {};
+    return {false, "params." + std::string(clause.param) + " needs " + std::string(clause.list) +
+                       ", which is not granted"};
+  }
+  if (has_capability(granted, clause.list)) return {};
+  return {false, std::string(clause.list) + " is not granted"};
+}
+
 }  // namespace
 
 GateVerdict evaluate_gate(std::span<const GateClause> gate, const nlohmann::json& granted,
                                  const nlohmann::json* declared, const nlohmann::json* params) {
   for (const GateClause& clause : gate) {
+    if (clause.kind == GateClause::Kind::kCapability ||
+        clause.kind == GateClause::Kind::kParamCapability) {
+      if (GateVerdict v = capability_verdict(clause, granted, params); !v.allowed) return v;
+      continue;
+    }
     nlohmann::json value;
     if (clause.kind == GateClause::Kind::kGrantedValue) {
       value = std::string(clause.value);

@@ -120,10 +120,64 @@ std::string gate_text(const std::optional<Node>& gate) {
   return gate ? json_text(*gate->json) : std::string("[]");
 }
 
+// Whether `m`'s params (inline, or a "#/..." $ref into its own file) declare `member`: nullopt
+// when they cannot be read so.
+std::optional<bool> params_declare(const Message& m, const std::string& member) {
+  if (!m.model->params) return false;
+  const Json* params = m.model->params->json;
+  if (params->is_object() && params->contains("$ref") && params->at("$ref").is_string()) {
+    const std::string ref = params->at("$ref").get<std::string>();
+    if (ref.rfind("#/", 0) != 0) return std::nullopt;
+    const Json::json_pointer pointer(ref.substr(1));
+    if (!m.root.json->contains(pointer)) return std::nullopt;
+    params = &m.root.json->at(pointer);
+  }
+  if (!params->is_object() || !params->contains("properties")) return std::nullopt;
+  return params->at("properties").contains(member);
+}
+
+// New clauses that gate only params the old version did not have ({capability, param}): an
+// old sender never sends them, so the new gate allows all it sends. Reported one per clause.
+bool compare_new_param_gates(const Message& o, const Message& n, const std::string& sides,
+                             Changes& out) {
+  const std::optional<Node>& a = o.model->gate;
+  const std::optional<Node>& z = n.model->gate;
+  if (!z || !z->json->is_array()) return false;
+  const Json before = a && a->json->is_array() ? *a->json : Json::array();
+  std::vector<std::size_t> added;
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < z->json->size(); ++i) {
+    const Json& clause = (*z->json)[i];
+    if (std::find(before.begin(), before.end(), clause) != before.end()) {
+      ++kept;
+      continue;
+    }
+    if (!clause.is_object() || !clause.contains("capability") || !clause.contains("param") ||
+        !clause.at("param").is_string() ||
+        params_declare(o, clause.at("param").get<std::string>()) != false) {
+      return false;
+    }
+    added.push_back(i);
+  }
+  if (kept != before.size() || added.empty()) return false;
+  for (std::size_t i : added) {
+    const Json& clause = (*z->json)[i];
+    out.add(protocol_change(Verdict::kAdditive, "gate.new_param_gated", sides,
+                            "message " + n.method,
+                            "params." + clause.at("param").get<std::string>() +
+                                " sent only with capability " + json_text(clause.at("capability")),
+                            "the param is new: an old sender never sends it, and the gate "
+                            "allows all it does send",
+                            loc_or_empty(a), location(z->item(i)), n.direction));
+  }
+  return true;
+}
+
 void compare_gates(const Message& o, const Message& n, const std::string& sides, Changes& out) {
   const std::optional<Node>& a = o.model->gate;
   const std::optional<Node>& z = n.model->gate;
   if (gate_text(a) == gate_text(z)) return;
+  if (compare_new_param_gates(o, n, sides, out)) return;
   const std::string where = "message " + n.method;
   // A clause that kept its list and changed only its capability is a renamed capability.
   if (a && z && a->json->size() == z->json->size()) {

@@ -235,6 +235,13 @@ std::string Context::field_constraints(const ir::Field& f) const {
 }
 
 std::string Context::gate_text(const ir::GateClause& g) const {
+  if (g.kind == ir::GateClause::Kind::kCapability) {
+    return "the receiver declared " + md::code(g.list) + " in the handshake";
+  }
+  if (g.kind == ir::GateClause::Kind::kParamCapability) {
+    return md::code("params." + g.param) + " only if the receiver declared " + md::code(g.list) +
+           " in the handshake";
+  }
   std::string list = md::code(g.list);
   if (g.kind != ir::GateClause::Kind::kDeclaredParam && grant_type_) {
     list = md::Document::link(md::code(g.list), type_key(grant_type_->name));
@@ -245,6 +252,8 @@ std::string Context::gate_text(const ir::GateClause& g) const {
     case ir::GateClause::Kind::kGrantedParam:
       return md::code("params." + g.param) + " is in the grant's " + list;
     case ir::GateClause::Kind::kDeclaredParam:
+    case ir::GateClause::Kind::kCapability:
+    case ir::GateClause::Kind::kParamCapability:
       break;
   }
   return md::code("params." + g.param) + " is declared in the manifest's " + list;

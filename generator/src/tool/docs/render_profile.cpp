@@ -119,6 +119,12 @@ void render_profile(const Context& ctx, md::Document& doc) {
       }
       if (ctx.grant_type()) where += " (" + ctx.type_link(ctx.grant_type()->name) + ")";
       rows.push_back({"Grant", where});
+    } else if (key == "result_grant") {
+      std::string where = text_or_json(v);
+      if (const ir::Message* h = ctx.message_by_descriptor(ip.handshake)) {
+        where += " of the " + ctx.message_link(h->method) + " result";
+      }
+      rows.push_back({"Grant of the spawner's gated messages", where});
     } else if (key == "error_objects") {
       std::string text = "strict: an error object without `code` is malformed";
       if (v.is_object()) {

@@ -17,6 +17,8 @@ std::string gated_by(const Context& ctx, const std::string& enum_name, const std
   for (const ir::Message& m : ctx.module.messages) {
     for (const ir::GateClause& g : m.gate) {
       if (g.kind == ir::GateClause::Kind::kDeclaredParam ||
+          g.kind == ir::GateClause::Kind::kCapability ||
+          g.kind == ir::GateClause::Kind::kParamCapability ||
           ctx.grant_list_enum(g.list) != enum_name) {
         continue;
       }

@@ -1,7 +1,9 @@
 #pragma once
 // Evaluates a descriptor's capability gate (M::kGate) against a grant, protocol-agnostically:
 // the grant and the declarations are JSON objects whose members are the lists the clauses
-// name ("events", "host_methods", ... or dotted paths like "contributes.status").
+// name ("events", "host_methods", ... or dotted paths like "contributes.status"), or, for
+// capability clauses, the capabilities the peer declared (MCP's ClientCapabilities, where
+// "sampling.tools" is granted when present and neither null nor false).
 #include <span>
 #include <string>
 #include <string_view>
@@ -24,7 +26,10 @@ struct GateVerdict {
 // none does, evaluate_gate needs no params, and a typed sender need not build their DOM.
 constexpr bool gate_reads_params(std::span<const GateClause> gate) {
   for (const GateClause& clause : gate) {
-    if (clause.kind != GateClause::Kind::kGrantedValue) return true;
+    if (clause.kind != GateClause::Kind::kGrantedValue &&
+        clause.kind != GateClause::Kind::kCapability) {
+      return true;
+    }
   }
   return false;
 }

@@ -16,22 +16,23 @@
 // the first time the plugin went down (its cause and detail), the endpoint's diagnostics (lines
 // not JSON, over the cap, stray answers), and, with a Transcript, every frame and event.
 #include <chrono>
-#include <cstdint>
 #include <condition_variable>
+#include <cstdint>
 #include <filesystem>
 #include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <nlohmann/json.hpp>
 #include <optional>
-#include <type_traits>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
 #include "rpckit/dispatch/router.hpp"
-#include "rpckit/roles/bind.hpp"
 #include "rpckit/process/find_executable.hpp"
+#include "rpckit/roles/bind.hpp"
 #include "rpckit/roles/caller.hpp"
 #include "rpckit/roles/host_role.hpp"
 #include "rpckit/roles/route.hpp"
@@ -198,6 +199,19 @@ class SpawnedPlugin {
     return options_.policy.value_or(lifecycle_policy<Protocol>(options_.time_scale));
   }
 
+  // A protocol whose handshake answer says what the spawner may send (MCP: the server's
+  // capabilities) gates the spawner's calls by it from then on.
+  void adopt_result_grant(const HandshakeResult& result) {
+    if constexpr (requires { Profile::kResultGrantMember; }) {
+      if constexpr (!Profile::kResultGrantMember.empty()) {
+        JsonValue encoded = codec::encode(result);
+        const auto it = encoded.get().find(std::string(Profile::kResultGrantMember));
+        caller_.set_grant(it != encoded.get().end() ? JsonValue(*it)
+                                                    : JsonValue(nlohmann::json::object()));
+      }
+    }
+  }
+
   void create() {
     auto params = options_.handshake_params
                       ? options_.handshake_params
@@ -211,8 +225,11 @@ class SpawnedPlugin {
     auto lifecycle = host_lifecycle<Protocol>(
         std::move(params), [this, judge = std::move(judge)](const Result<HandshakeResult>& r) {
           if (r.ok()) {
-            std::lock_guard lock(mutex_);
-            handshake_ = r.value();
+            {
+              std::lock_guard lock(mutex_);
+              handshake_ = r.value();
+            }
+            adopt_result_grant(r.value());
           }
           return judge(r);
         },

@@ -1,0 +1,77 @@
+// evaluate_gate's capability clauses: a message is allowed when the receiver declared the
+// capability in the handshake (MCP: a member present, neither null nor false), and a params
+// field that needs one is sent only if it was declared. The clauses are MCP's own, from the
+// generated descriptors.
+#include "rpckit/dispatch/gate.hpp"
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "mcp_2025_11_25/messages.hpp"
+
+namespace {
+
+namespace mcp = ::mcp::v2025_11_25;
+using nlohmann::json;
+using rpckit::evaluate_gate;
+using rpckit::GateVerdict;
+
+template <class M>
+GateVerdict gate_of(const json& capabilities, const json& params = json::object()) {
+  return evaluate_gate(M::kGate, capabilities, nullptr, &params);
+}
+
+TEST(CapabilityGate, AMessageNeedsTheReceiversCapabilityPresent) {
+  EXPECT_TRUE(gate_of<mcp::messages::ToolsList>(json::parse(R"({"tools": {}})")).allowed);
+  GateVerdict none = gate_of<mcp::messages::ToolsList>(json::parse(R"({"prompts": {}})"));
+  EXPECT_FALSE(none.allowed);
+  EXPECT_EQ(none.reason, "tools is not granted");
+  EXPECT_FALSE(none.missing_param);
+  // A nested capability: present and neither null nor false.
+  using Subscribe = mcp::messages::ResourcesSubscribe;
+  EXPECT_TRUE(gate_of<Subscribe>(json::parse(R"({"resources": {"subscribe": true}})")).allowed);
+  for (const char* caps : {R"({"resources": {}})", R"({"resources": {"subscribe": false}})",
+                           R"({"resources": {"subscribe": null}})", R"({"resources": true})"}) {
+    GateVerdict v = gate_of<Subscribe>(json::parse(caps));
+    EXPECT_FALSE(v.allowed) << caps;
+    EXPECT_EQ(v.reason, "resources.subscribe is not granted") << caps;
+  }
+}
+
+TEST(CapabilityGate, AParamThatNeedsACapabilityIsSentOnlyIfItWasDeclared) {
+  using Sample = mcp::messages::SamplingCreateMessage;
+  const json sampling = json::parse(R"({"sampling": {}})");
+  const json with_tools = json::parse(R"({"sampling": {"tools": {}}})");
+  const json params = json::parse(R"({"messages": [], "maxTokens": 1})");
+  json tooled = params;
+  tooled["tools"] = json::array();
+  json chosen = params;
+  chosen["toolChoice"] = {{"mode", "auto"}};
+  EXPECT_TRUE(gate_of<Sample>(sampling, params).allowed);
+  EXPECT_TRUE(gate_of<Sample>(with_tools, tooled).allowed);
+  GateVerdict v = gate_of<Sample>(sampling, tooled);
+  EXPECT_FALSE(v.allowed);
+  EXPECT_EQ(v.reason, "params.tools needs sampling.tools, which is not granted");
+  EXPECT_FALSE(v.missing_param);  // a denial, not invalid params
+  EXPECT_EQ(gate_of<Sample>(sampling, chosen).reason,
+            "params.toolChoice needs sampling.tools, which is not granted");
+  // A null param is not sent: nothing to gate.
+  json null_tools = params;
+  null_tools["tools"] = nullptr;
+  EXPECT_TRUE(gate_of<Sample>(sampling, null_tools).allowed);
+  // Without sampling at all, the message itself is refused first.
+  EXPECT_EQ(gate_of<Sample>(json::object(), tooled).reason, "sampling is not granted");
+}
+
+TEST(CapabilityGate, OnlyParamClausesMakeTheGateReadTheParams) {
+  static_assert(!rpckit::gate_reads_params(mcp::messages::ToolsList::kGate));
+  static_assert(rpckit::gate_reads_params(mcp::messages::SamplingCreateMessage::kGate));
+  // Ungated: anything goes, before and after a handshake.
+  EXPECT_TRUE(mcp::messages::Ping::kGate.empty());
+  EXPECT_TRUE(evaluate_gate(mcp::messages::ToolsList::kGate, json::parse(R"({"tools": {}})"),
+                            nullptr, nullptr)
+                  .allowed);
+}
+
+}  // namespace
