@@ -29,9 +29,8 @@ TEST(McpRevision, EveryDifferenceFrom20250618HasItsVerdict) {
   const std::vector<std::string> expected = {
       // The revision itself: a new module and namespace for C++, the version constant bumped (MCP
       // negotiates it in initialize: a peer answers the version it speaks), the one profile
-      // difference
-      // (an answer to an unreadable id: "id": null in 2025-06-18, which requires an id, no id in
-      // 2025-11-25), the task _meta keys and URL elicitation's error code.
+      // difference (an answer to an unreadable id: "id": null in 2025-06-18, which requires an
+      // id, no id in 2025-11-25), the task _meta keys and URL elicitation's error code.
       "breaking | protocol.namespace |  | protocol x-namespace",
       "breaking | protocol.module |  | protocol x-module",
       "breaking | protocol.profile |  | protocol x-profile",
@@ -64,9 +63,8 @@ TEST(McpRevision, EveryDifferenceFrom20250618HasItsVerdict) {
       "additive | member.optional_added | server_to_client | Tool.outputSchema.$schema",
       "additive | member.optional_added | server_to_client | Tool.icons",
       // notifications/cancelled.requestId became optional (tasks are cancelled otherwise): by the
-      // schemas a new sender may leave it out. 2025-11-25 says it MUST be given for a request that
-      // is
-      // not a task, so conforming peers never meet this break.
+      // schemas a new sender may leave it out. 2025-11-25 says it MUST be given for a request
+      // that is not a task, so conforming peers never meet this break.
       "breaking | member.now_optional | client_to_server | "
       "notifications/cancelled.params.requestId",
       "breaking | member.now_optional | server_to_client | "
@@ -80,10 +78,9 @@ TEST(McpRevision, EveryDifferenceFrom20250618HasItsVerdict) {
       "additive | errors.added | client_to_server | message tools/call",
       "additive | member.optional_added | client_to_server | tools/call.params.task",
       // Sampling with tools: SamplingMessage.content (and the result's content) was one block
-      // tagged by
-      // `type` and became a block or an array, with tool_use and tool_result blocks. Breaking is
-      // right;
-      // the rule named is the discriminator's, where "wider for the old receiver" is what happens.
+      // tagged by `type` and became a block or an array, with tool_use and tool_result blocks.
+      // Breaking is right; the rule named is the discriminator's, where "wider for the old
+      // receiver" is what happens.
       // The new params (tools, toolChoice, task) are optional members, each sent only to a client
       // that declared sampling.tools or tasks.requests.sampling.createMessage (gated); "toolUse"
       // is a new value of an open enum; includeContext gained its default.
@@ -100,10 +97,9 @@ TEST(McpRevision, EveryDifferenceFrom20250618HasItsVerdict) {
       "breaking | union.discriminator_changed | client_to_server | SamplingMessageContent",
       "additive | enum.value_added | client_to_server | sampling/createMessage.result.stopReason",
       // Elicitation: URL mode (mode, elicitationId, url; requestedSchema no longer required,
-      // breaking
-      // for an old client by the schemas, though only a client that declared elicitation.url gets a
-      // URL request), defaults and titled enums on fields, multi-select fields (a new member of the
-      // open field union) and string-array answers.
+      // breaking for an old client by the schemas, though only a client that declared
+      // elicitation.url gets a URL request), defaults and titled enums on fields, multi-select
+      // fields (a new member of the open field union) and string-array answers.
       "additive | member.optional_added | server_to_client | elicitation/create.params.mode",
       "breaking | member.now_optional | server_to_client | "
       "elicitation/create.params.requestedSchema",
@@ -125,9 +121,8 @@ TEST(McpRevision, EveryDifferenceFrom20250618HasItsVerdict) {
       "additive | gate.new_param_gated | server_to_client | message elicitation/create",
       "additive | union.member_added | client_to_server | "
       "elicitation/create.result.content.*<\"array\" of \"string\">",
-      // New messages: URL elicitation's completion notice and the task messages (both directions);
-      // an
-      // old receiver answers -32601 or ignores a notification.
+      // New messages: URL elicitation's completion notice and the task messages (both
+      // directions); an old receiver answers -32601 or ignores a notification.
       "additive | message.added | server_to_client | message notifications/elicitation/complete",
       "additive | message.added | client_to_server, server_to_client | message tasks/get",
       "additive | message.added | client_to_server, server_to_client | message tasks/result",

@@ -4,19 +4,14 @@
 
 namespace rpckit::mcp {
 
-bool PromptSet::add(m::Prompt prompt, Get get) {
-  std::string name = prompt.name;
-  return prompts_.put(std::move(name), std::move(prompt), std::move(get));
-}
-
 m::PromptsListResult PromptSet::list(const m::PromptsListParams& params) const {
   m::PromptsListResult r;
-  r.prompts = prompts_.page(params.cursor, r.nextCursor);
+  r.prompts = page(params.cursor, r.nextCursor);
   return r;
 }
 
 m::PromptsGetResult PromptSet::get(const m::PromptsGetParams& params) const {
-  const auto prompt = prompts_.find(params.name);
+  const auto prompt = find(params.name);
   if (!prompt) throw RpcError(jsonrpc_code::kInvalidParams, "Unknown prompt: " + params.name);
   if (prompt->item.arguments) {
     for (const m::PromptArgument& argument : *prompt->item.arguments) {

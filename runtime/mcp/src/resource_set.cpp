@@ -11,20 +11,15 @@ void resource_not_found(const std::string& uri) {
                       nlohmann::json{{"uri", uri}});
 }
 
-bool ResourceSet::add(m::Resource resource, Read read) {
-  std::string uri = resource.uri;
-  return resources_.put(std::move(uri), std::move(resource), std::move(read));
-}
-
 m::ResourcesListResult ResourceSet::list(const m::ResourcesListParams& params) const {
   m::ResourcesListResult r;
-  r.resources = resources_.page(params.cursor, r.nextCursor);
+  r.resources = page(params.cursor, r.nextCursor);
   return r;
 }
 
 std::optional<m::ResourcesReadResult> ResourceSet::try_read(
     const m::ResourcesReadParams& params) const {
-  const auto resource = resources_.find(params.uri);
+  const auto resource = find(params.uri);
   if (!resource) return std::nullopt;
   return resource->handler(params);
 }

@@ -6,19 +6,14 @@
 
 namespace rpckit::mcp {
 
-bool ToolSet::add(m::Tool tool, Call call) {
-  std::string name = tool.name;
-  return tools_.put(std::move(name), std::move(tool), std::move(call));
-}
-
 m::ToolsListResult ToolSet::list(const m::ToolsListParams& params) const {
   m::ToolsListResult r;
-  r.tools = tools_.page(params.cursor, r.nextCursor);
+  r.tools = page(params.cursor, r.nextCursor);
   return r;
 }
 
 m::ToolsCallResult ToolSet::call(const m::ToolsCallParams& params) const {
-  const auto tool = tools_.find(params.name);
+  const auto tool = find(params.name);
   // tools spec, "Error Handling": an unknown tool is a protocol error, -32602.
   if (!tool) throw RpcError(jsonrpc_code::kInvalidParams, "Unknown tool: " + params.name);
   try {

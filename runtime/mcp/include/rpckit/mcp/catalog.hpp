@@ -4,7 +4,8 @@
 // order they were first added; a page of them from a cursor (pagination spec: the cursor is
 // opaque, and one this catalog did not give is -32602); a report of every change, where a
 // server sends its list_changed notification. Thread-safe: a handler is taken out under the
-// lock and run without it, so it may change the catalog.
+// lock and run without it, so it may change the catalog. Each set derives from it privately and
+// passes on add, remove, contains, size, set_page_size and on_change as they are.
 #include <algorithm>
 #include <charconv>
 #include <cstddef>
@@ -23,18 +24,21 @@
 
 namespace rpckit::mcp {
 
-template <class Item, class Handler>
+// `Key` is the item's member it is found by (&Tool::name, &Resource::uri).
+template <class Item, class H, std::string Item::*Key>
 class Catalog {
  public:
+  using Handler = H;
   // An item and what serves it, as one handed out (immutable: a replacement is a new entry).
   struct Entry {
     Item item;
     Handler handler;
   };
 
-  // Adds the item, or replaces the one under `key` (its place in the order kept). Whether the
-  // key is new.
-  bool put(std::string key, Item item, Handler handler) {
+  // Adds the item, or replaces the one under its key (its place in the order kept). Whether
+  // the key is new.
+  bool add(Item item, Handler handler) {
+    std::string key = item.*Key;
     bool added = false;
     {
       std::lock_guard lock(mutex_);
@@ -51,7 +55,8 @@ class Catalog {
     return added;
   }
 
-  bool erase(std::string_view key) {
+  // Removes the item under `key`; whether there was one.
+  bool remove(std::string_view key) {
     {
       std::lock_guard lock(mutex_);
       auto it = entries_.find(key);

@@ -20,24 +20,22 @@ namespace rpckit::mcp {
 
 namespace m = ::mcp::v2025_11_25;
 
-class PromptSet {
+class PromptSet
+    : private Catalog<m::Prompt, std::function<m::PromptsGetResult(const m::PromptsGetParams&)>,
+                      &m::Prompt::name> {
  public:
-  using Get = std::function<m::PromptsGetResult(const m::PromptsGetParams&)>;
+  using Get = Catalog::Handler;
 
-  // Adds `prompt`, or replaces the prompt of that name; whether the name is new.
-  bool add(m::Prompt prompt, Get get);
-  bool remove(std::string_view name) { return prompts_.erase(name); }
-  bool contains(std::string_view name) const { return prompts_.contains(name); }
-  std::size_t size() const { return prompts_.size(); }
+  // add(prompt, get) adds `prompt`, or replaces the prompt of that name; whether the name is new.
+  using Catalog::add;
+  using Catalog::contains;
+  using Catalog::on_change;
+  using Catalog::remove;
+  using Catalog::set_page_size;
+  using Catalog::size;
 
   m::PromptsListResult list(const m::PromptsListParams& params) const;
   m::PromptsGetResult get(const m::PromptsGetParams& params) const;
-
-  void set_page_size(std::size_t page_size) { prompts_.set_page_size(page_size); }
-  void on_change(std::function<void()> changed) { prompts_.on_change(std::move(changed)); }
-
- private:
-  Catalog<m::Prompt, Get> prompts_;
 };
 
 }  // namespace rpckit::mcp

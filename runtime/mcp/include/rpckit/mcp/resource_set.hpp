@@ -23,27 +23,27 @@ namespace m = ::mcp::v2025_11_25;
 // -32002 "Resource not found" with the URI as its data (resources spec, "Error Handling").
 [[noreturn]] void resource_not_found(const std::string& uri);
 
-class ResourceSet {
+class ResourceSet
+    : private Catalog<m::Resource,
+                      std::function<m::ResourcesReadResult(const m::ResourcesReadParams&)>,
+                      &m::Resource::uri> {
  public:
-  using Read = std::function<m::ResourcesReadResult(const m::ResourcesReadParams&)>;
+  using Read = Catalog::Handler;
 
-  // Adds `resource` under its URI, or replaces the one there; whether the URI is new.
-  bool add(m::Resource resource, Read read);
-  bool remove(std::string_view uri) { return resources_.erase(uri); }
-  bool contains(std::string_view uri) const { return resources_.contains(uri); }
-  std::size_t size() const { return resources_.size(); }
+  // add(resource, read) adds `resource` under its URI, or replaces the one there; whether the
+  // URI is new.
+  using Catalog::add;
+  using Catalog::contains;
+  using Catalog::on_change;
+  using Catalog::remove;
+  using Catalog::set_page_size;
+  using Catalog::size;
 
   m::ResourcesListResult list(const m::ResourcesListParams& params) const;
   // The resource's contents; a URI not here is -32002 "Resource not found".
   m::ResourcesReadResult read(const m::ResourcesReadParams& params) const;
   // The same, or nothing for a URI not here (a server with templates reads those next).
   std::optional<m::ResourcesReadResult> try_read(const m::ResourcesReadParams& params) const;
-
-  void set_page_size(std::size_t page_size) { resources_.set_page_size(page_size); }
-  void on_change(std::function<void()> changed) { resources_.on_change(std::move(changed)); }
-
- private:
-  Catalog<m::Resource, Read> resources_;
 };
 
 }  // namespace rpckit::mcp

@@ -41,15 +41,20 @@ Schema schema_as(std::string_view text) {
   return nlohmann::json::parse(text).get<Schema>();
 }
 
-class ToolSet {
+class ToolSet
+    : private Catalog<m::Tool, std::function<m::ToolsCallResult(const m::ToolsCallParams&)>,
+                      &m::Tool::name> {
  public:
   // A tool's work, from the call's params to its result. An RpcError it throws is the call's
   // protocol error; any other exception is a tool error naming it.
-  using Call = std::function<m::ToolsCallResult(const m::ToolsCallParams&)>;
+  using Call = Catalog::Handler;
 
-  // Adds `tool`, or replaces the tool of that name (its place in the list kept). Returns whether
-  // the name is new.
-  bool add(m::Tool tool, Call call);
+  // add(tool, call) adds `tool`, or replaces the tool of that name (its place in the list
+  // kept), and says whether the name is new; remove(name) says whether there was one.
+  using Catalog::add;
+  using Catalog::contains;
+  using Catalog::remove;
+  using Catalog::size;
 
   // A typed tool's function: fn(args), or fn(args, params) for one that reads more of the call
   // (its _meta: a progress token).
@@ -113,11 +118,6 @@ class ToolSet {
     return add<Args>(std::move(tool), std::move(fn));
   }
 
-  // Removes the tool; whether there was one.
-  bool remove(std::string_view name) { return tools_.erase(name); }
-  bool contains(std::string_view name) const { return tools_.contains(name); }
-  std::size_t size() const { return tools_.size(); }
-
   // tools/list: the tools in the order they were first added, at most page_size per page (0,
   // the default: all at once), nextCursor naming where the next page starts. A cursor this set
   // did not give is -32602 (pagination spec); one given before tools were removed still works.
@@ -125,15 +125,13 @@ class ToolSet {
   // tools/call: the tool's result; a tool this set does not have is -32602 (tools spec).
   m::ToolsCallResult call(const m::ToolsCallParams& params) const;
 
-  void set_page_size(std::size_t page_size) { tools_.set_page_size(page_size); }
-  // Run after every add, replace and remove, on the thread that made it, with no lock held.
-  void on_change(std::function<void()> changed) { tools_.on_change(std::move(changed)); }
+  // set_page_size(n); on_change(fn): run after every add, replace and remove, on the thread that
+  // made it, with no lock held.
+  using Catalog::on_change;
+  using Catalog::set_page_size;
 
   // The call's arguments as one JSON object ({} when it has none).
   static nlohmann::json arguments_of(const m::ToolsCallParams& params);
-
- private:
-  Catalog<m::Tool, Call> tools_;
 };
 
 }  // namespace rpckit::mcp

@@ -202,13 +202,11 @@ class SpawnedPlugin {
   // A protocol whose handshake answer says what the spawner may send (MCP: the server's
   // capabilities) gates the spawner's calls by it from then on.
   void adopt_result_grant(const HandshakeResult& result) {
-    if constexpr (requires { Profile::kResultGrantMember; }) {
-      if constexpr (!Profile::kResultGrantMember.empty()) {
-        JsonValue encoded = codec::encode(result);
-        const auto it = encoded.get().find(std::string(Profile::kResultGrantMember));
-        caller_.set_grant(it != encoded.get().end() ? JsonValue(*it)
-                                                    : JsonValue(nlohmann::json::object()));
-      }
+    if constexpr (!Profile::kResultGrantMember.empty()) {
+      JsonValue encoded = codec::encode(result);
+      const auto it = encoded.get().find(std::string(Profile::kResultGrantMember));
+      caller_.set_grant(it != encoded.get().end() ? JsonValue(*it)
+                                                  : JsonValue(nlohmann::json::object()));
     }
   }
 
