@@ -235,6 +235,8 @@ void register_vs_nlohmann(const std::string& name, const nlohmann::json& source)
     paired<T>(st, rpckit_decode_op<T>, decode_plain_op<T>, s);
     st.counters["bytes"] = bytes;
   });
+  // rpckit's decode alone: bytes/s, and a profile with nothing else in it.
+  register_single<T>(p + "decode_rpckit", rpckit_decode_op<T>, s, s->wire.size());
 }
 
 // The references must agree with the generated codecs, or their numbers mean nothing.

@@ -7,8 +7,10 @@ load on the machine hits all of them alike:
   raw             rpckit_compare raw      (framed bytes, no JSON: the floor)
   naive           rpckit_compare naive    (nlohmann parse + dump per message)
   vscode-jsonrpc  node vscode_parent.mjs  (vscode-jsonrpc/node both sides)
-then the codec pairs (rpckit_bench's codec/*/{en,de}code_vs_nlohmann) and the host figures
-(rpckit_host_bench --json). Every program runs under the same placement: `taskset -c CPUS`,
+then the codec pairs (rpckit_bench's codec/*/{en,de}code_vs_nlohmann), the decode anchor
+(rpckit_simdjson_probe --json: simdjson on-demand reading the same three events into the same
+structs, the fastest reader on this machine; skipped, and said so, where simdjson is not
+installed) and the host figures (rpckit_host_bench --json). Every program runs under the same placement: `taskset -c CPUS`,
 which its children and threads inherit. The default is one CPU (the first this process may
 use): parent and child take turns on it, with no cross-CPU wake-ups, whose cost on a VM
 changes from run to run with where the scheduler puts the two processes. `--cpus all` runs
@@ -126,6 +128,23 @@ def run_codec(build, placement):
     return codec
 
 
+ANCHOR_ARGS = ["--json", "--reps=3", "--rounds=100"]  # ~1.5 s per round
+
+
+def anchor_binary(build):
+    path = f"{build}/benchmarks/simdjson_probe/rpckit_simdjson_probe"
+    return path if os.path.exists(path) else None
+
+
+def run_anchor(build, placement):
+    """Per event: CPU ns of rpckit's decode and of simdjson on-demand into the same struct."""
+    report = json.loads(run([anchor_binary(build)] + ANCHOR_ARGS, placement))
+    return {size: {"rpckit_ns": e["decoders"]["rpckit"]["ns"],
+                   "simdjson_ondemand_ns": e["decoders"]["od_typed"]["ns"],
+                   "simdjson_ondemand_over_rpckit": e["decoders"]["od_typed"]["ratio_to_rpckit"]}
+            for size, e in report["events"].items()}
+
+
 def run_host(build, placement, tmp):
     out = os.path.join(tmp, "host.json")
     run([f"{build}/benchmarks/host/rpckit_host_bench", "--json", out], placement)
@@ -198,6 +217,9 @@ def main():
                                 for e in sized},
                       "codec_min_time_s": CODEC_MIN_TIME}
     methods = {e["size"]: e["method"] for e in sized}
+    if not anchor_binary(build):
+        print("rounds: no rpckit_simdjson_probe (simdjson not installed: apt-get install "
+              "libsimdjson-dev): no decode anchor", file=sys.stderr, flush=True)
     data["rounds"] = []
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="rpckit-compare-") as tmp:
@@ -224,6 +246,8 @@ def main():
                     record["impls"][impl] = normalize(report)
             print(f"round {r + 1}/{args.rounds}: codec, host", file=sys.stderr, flush=True)
             record["codec"] = run_codec(build, args.cpus)
+            if anchor_binary(build):
+                record["anchor"] = run_anchor(build, args.cpus)
             record["host"] = run_host(build, args.cpus, tmp)
             data["rounds"].append(record)
     data["meta"]["seconds"] = round(time.monotonic() - started, 1)

@@ -23,5 +23,9 @@ if [ -n "${RPCKIT_BUILD_LOCK:-}" ]; then lock=(flock "$RPCKIT_BUILD_LOCK"); fi
 "${lock[@]}" cmake --preset release >/dev/null
 "${lock[@]}" cmake --build build/release --parallel "$(nproc)" \
   --target rpckit_bench rpckit_host_bench bench-plugin rpckit_compare
+# The decode anchor (simdjson on-demand), where libsimdjson-dev is installed.
+if grep -q '^simdjson_DIR:PATH=/' build/release/CMakeCache.txt; then
+  "${lock[@]}" cmake --build build/release --parallel "$(nproc)" --target rpckit_simdjson_probe
+fi
 
 exec python3 benchmarks/compare/rounds.py --build build/release "$@"

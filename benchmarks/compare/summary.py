@@ -28,7 +28,7 @@ def spread(values):
 
 def summarize(data):
     rounds = data["rounds"]
-    out = {"ping": {}, "events": {}, "codec": {}, "host": {}, "targets": []}
+    out = {"ping": {}, "events": {}, "codec": {}, "anchor": {}, "host": {}, "targets": []}
     for impl in IMPLS:
         out["ping"][impl] = {p: spread([r["impls"][impl]["ping"][p] for r in rounds])
                              for p in ("p50_us", "p90_us", "p99_us")}
@@ -45,6 +45,14 @@ def summarize(data):
                          for k in ("rpckit_ns", "nlohmann_ns", "ratio")}
         entry["direct_writer"] = rounds[0]["codec"][message].get("direct_writer")
         out["codec"][message] = entry
+    # The decode anchor (rounds that ran rpckit_simdjson_probe): how far rpckit's decoder is
+    # from simdjson on-demand reading the same event into the same struct.
+    anchored = [r for r in rounds if "anchor" in r]
+    for size in SIZES:
+        if anchored and size in anchored[0]["anchor"]:
+            out["anchor"][size] = {k: spread([r["anchor"][size][k] for r in anchored])
+                                   for k in ("rpckit_ns", "simdjson_ondemand_ns",
+                                             "simdjson_ondemand_over_rpckit")}
     for key in ("spawn_to_running_ms", "events_per_s_1_plugin", "events_per_s_10_plugins",
                 "host_method_rtt_p50_us", "host_method_rtt_p99_us"):
         out["host"][key] = spread([r["host"][key]["median"] for r in rounds if key in r["host"]])
@@ -57,24 +65,34 @@ def summarize(data):
             s["median"] <= bound if op == "<=" else s["median"] >= bound)
         out["targets"].append({"name": name, "value": s, "op": op, "bound": bound, "met": met})
 
-    target("RTT p50: rpckit / raw",
-           [r["impls"]["rpckit"]["ping"]["p50_us"] / r["impls"]["raw"]["ping"]["p50_us"]
-            for r in rounds], "<=", 1.3)
+    # The performance issue's second step (issue 27): every row a ratio within one run.
+    ping = lambda r, impl, p="p50_us": r["impls"][impl]["ping"][p]  # noqa: E731
+    target("RTT p50: rpckit / naive", [ping(r, "rpckit") / ping(r, "naive") for r in rounds],
+           "<=", 0.8)
+    target("RTT p50: rpckit / raw", [ping(r, "rpckit") / ping(r, "raw") for r in rounds],
+           "<=", 2.5)
+    target("RTT p99 / p50: rpckit",
+           [ping(r, "rpckit", "p99_us") / ping(r, "rpckit") for r in rounds], "<=", 1.5)
     for size in SIZES:
         rate = lambda r, impl: r["impls"][impl]["events"][size]["events_per_s"]  # noqa: E731
         target(f"events/s {size}: rpckit / vscode-jsonrpc",
                [rate(r, "rpckit") / rate(r, "vscode-jsonrpc") for r in rounds], ">=", 10)
         target(f"events/s {size}: rpckit / naive",
-               [rate(r, "rpckit") / rate(r, "naive") for r in rounds], ">=", 2)
-    for message in out["codec"]:
+               [rate(r, "rpckit") / rate(r, "naive") for r in rounds], ">=", 3)
+    messages = list(out["codec"])
+    for message in messages:
+        # The largest event is held to the tighter bound (the decoder, not the pipe, limits it).
+        bound = 0.12 if message == messages[-1] else 0.2
         target(f"decode {message}: rpckit / DOM parse",
-               [r["codec"][message]["decode"]["ratio"] for r in rounds], "<=", 0.6)
+               [r["codec"][message]["decode"]["ratio"] for r in rounds], "<=", bound)
         target(f"encode {message}: rpckit / to_json+dump",
-               [r["codec"][message]["encode"]["ratio"] for r in rounds], "<=", 0.25)
+               [r["codec"][message]["encode"]["ratio"] for r in rounds], "<=", 0.08)
     target("spawn to running, ms",
            [r["host"]["spawn_to_running_ms"]["median"] for r in rounds], "<=", 3)
     target("events/s to 10 plugins (deliveries)",
-           [r["host"]["events_per_s_10_plugins"]["median"] for r in rounds], None, None)
+           [r["host"]["events_per_s_10_plugins"]["median"] for r in rounds], ">=", 500_000)
+    target("memory per idle plugin, KiB",
+           [r["host"].get("memory_per_idle_plugin_kib") for r in rounds], "<=", 256)
     return out
 
 
@@ -144,6 +162,18 @@ def print_table(data):
     print("  (nlohmann: to_json + dump for encode, DOM parse for decode; rpckit encode is "
           + ("the generated direct writer)" if all(c.get("direct_writer") for c in s["codec"].values())
              else "to_json + dump: no direct writer in these bindings)"))
+    print()
+    if s.get("anchor"):
+        print(f"{'decode anchor, CPU ns per message':<40}{'rpckit':>24}{'simdjson on-demand':>26}"
+              f"{'ratio':>20}")
+        for size, a in s["anchor"].items():
+            print(f"  {size + ' (' + sizes[size]['name'] + ')':<38}{cell(a['rpckit_ns'], 'ns'):>24}"
+                  f"{cell(a['simdjson_ondemand_ns'], 'ns'):>26}"
+                  f"{cell(a['simdjson_ondemand_over_rpckit']):>20}")
+        print("  (rpckit_simdjson_probe: simdjson on-demand walked into the same struct, text "
+              "already padded; ratio = simdjson / rpckit, below 1 where simdjson is faster)")
+    else:
+        print("decode anchor: not run (rpckit_simdjson_probe needs libsimdjson-dev)")
     print()
     print("host (rpckit_host_bench, medians within each round)")
     h = s["host"]

@@ -139,10 +139,19 @@ double median(std::vector<double> v) {
 struct Options {
   int reps = 9;
   int rounds = 200;
+  bool json = false;  // one JSON object on stdout, no tables (compare/rounds.py reads it)
+};
+
+// One decoder's figures on one event: medians over repetitions, and the ratio's range.
+struct Figures {
+  double ns;
+  double ratio;
+  double ratio_min;
+  double ratio_max;
 };
 
 template <class T>
-void measure(const std::string& name, Subject<T>& s, const Options& options) {
+std::array<Figures, kOps> measure(Subject<T>& s, const Options& options) {
   const auto& ops = kOpsOf<T>;
   // Batch: about 0.2 ms of rpckit (the slowest op runs a few times as long).
   int batch = 0;
@@ -170,10 +179,18 @@ void measure(const std::string& name, Subject<T>& s, const Options& options) {
       ratio[k].push_back(total[k] / total[0]);
     }
   }
+  std::array<Figures, kOps> figures{};
   for (std::size_t k = 0; k < kOps; ++k) {
     const auto [lo, hi] = std::minmax_element(ratio[k].begin(), ratio[k].end());
-    std::printf("| %s | %zu | %s | %.0f | %.2f | %.2f-%.2f |\n", name.c_str(), s.wire.size(),
-                kOpNames[k], median(ns[k]), median(ratio[k]), *lo, *hi);
+    figures[k] = {median(ns[k]), median(ratio[k]), *lo, *hi};
+  }
+  return figures;
+}
+
+void print_table(const std::string& name, std::size_t bytes, const std::array<Figures, kOps>& f) {
+  for (std::size_t k = 0; k < kOps; ++k) {
+    std::printf("| %s | %zu | %s | %.0f | %.2f | %.2f-%.2f |\n", name.c_str(), bytes, kOpNames[k],
+                f[k].ns, f[k].ratio, f[k].ratio_min, f[k].ratio_max);
   }
   std::fflush(stdout);
 }
@@ -255,8 +272,10 @@ Options parse_options(int argc, char** argv) {
       options.reps = std::max(1, std::atoi(argv[i] + 7));
     } else if (arg.starts_with("--rounds=")) {
       options.rounds = std::max(1, std::atoi(argv[i] + 9));
+    } else if (arg == "--json") {
+      options.json = true;
     } else {
-      std::fprintf(stderr, "usage: rpckit_simdjson_probe [--reps=N] [--rounds=N]\n");
+      std::fprintf(stderr, "usage: rpckit_simdjson_probe [--reps=N] [--rounds=N] [--json]\n");
       std::exit(2);
     }
   }
@@ -269,25 +288,55 @@ Options parse_options(int argc, char** argv) {
 int main(int argc, char** argv) {
   using namespace rpckit::simdjson_probe;
   const Options options = parse_options(argc, argv);
-  std::printf("simdjson %d.%d.%d: stage 1 (runtime dispatch) %s; on-demand stage 2 (compile "
-              "time) %s\n\n",
-              simdjson::SIMDJSON_VERSION_MAJOR, simdjson::SIMDJSON_VERSION_MINOR,
-              simdjson::SIMDJSON_VERSION_REVISION,
-              simdjson::get_active_implementation()->name().c_str(),
-              simdjson::builtin_implementation()->name().c_str());
-  print_validation();
-  std::printf("%d repetitions x %d rounds; CPU ns per message, median over repetitions; ratio to "
-              "rpckit in the same rounds: median, min-max\n\n",
-              options.reps, options.rounds);
-  std::printf("| event | bytes | decoder | ns | ratio | ratio range |\n|---|---|---|---|---|---|\n");
+  const std::string implementation = simdjson::get_active_implementation()->name();
+  if (!options.json) {
+    std::printf(
+        "simdjson %d.%d.%d: stage 1 (runtime dispatch) %s; on-demand stage 2 (compile "
+        "time) %s\n\n",
+        simdjson::SIMDJSON_VERSION_MAJOR, simdjson::SIMDJSON_VERSION_MINOR,
+        simdjson::SIMDJSON_VERSION_REVISION, implementation.c_str(),
+        simdjson::builtin_implementation()->name().c_str());
+    print_validation();
+    std::printf(
+        "%d repetitions x %d rounds; CPU ns per message, median over repetitions; ratio "
+        "to rpckit in the same rounds: median, min-max\n\n",
+        options.reps, options.rounds);
+    std::printf(
+        "| event | bytes | decoder | ns | ratio | ratio range |\n|---|---|---|---|---|---|\n");
+  }
+  nlohmann::json report = {{"simdjson", std::to_string(simdjson::SIMDJSON_VERSION_MAJOR) + "." +
+                                            std::to_string(simdjson::SIMDJSON_VERSION_MINOR) + "." +
+                                            std::to_string(simdjson::SIMDJSON_VERSION_REVISION)},
+                           {"implementation", implementation},
+                           {"events", nlohmann::json::object()}};
   for (const rpckit::bench::SizedEvent& event : rpckit::bench::sized_events()) {
+    std::array<Figures, kOps> figures{};
+    std::size_t bytes = 0;
     if (event.size == "small") {
-      measure(event.name, *make_subject<v1::OnWatchTickParams>(event.params), options);
+      auto s = make_subject<v1::OnWatchTickParams>(event.params);
+      figures = measure(*s, options);
+      bytes = s->wire.size();
     } else if (event.size == "medium") {
-      measure(event.name, *make_subject<v1::OnChatMessageParams>(event.params), options);
+      auto s = make_subject<v1::OnChatMessageParams>(event.params);
+      figures = measure(*s, options);
+      bytes = s->wire.size();
     } else {
-      measure(event.name, *make_subject<v1::OnFollowedLiveParams>(event.params), options);
+      auto s = make_subject<v1::OnFollowedLiveParams>(event.params);
+      figures = measure(*s, options);
+      bytes = s->wire.size();
+    }
+    if (!options.json) {
+      print_table(event.name, bytes, figures);
+      continue;
+    }
+    nlohmann::json& entry = report["events"][event.size];
+    entry["name"] = event.name;
+    entry["bytes"] = bytes;
+    for (std::size_t k = 0; k < kOps; ++k) {
+      entry["decoders"][kOpNames[k]] = {{"ns", figures[k].ns},
+                                        {"ratio_to_rpckit", figures[k].ratio}};
     }
   }
+  if (options.json) std::printf("%s\n", report.dump().c_str());
   return 0;
 }

@@ -1,11 +1,11 @@
 #include "rpckit/codec/ecmascript_pattern.hpp"
 
+#include <re2/re2.h>
+
 #include <cstdint>
 #include <optional>
 
-#include <re2/re2.h>
-
-#include "ascii.hpp"
+#include "rpckit/codec/ascii.hpp"
 
 namespace rpckit::codec {
 namespace {

@@ -4,7 +4,7 @@
 #include <cstdlib>
 #include <system_error>
 
-#include "ascii.hpp"
+#include "rpckit/codec/ascii.hpp"
 
 namespace rpckit::codec {
 
@@ -92,7 +92,7 @@ void JsonReader::enter(char container) {
   first_ = true;
 }
 
-JsonReader::Kind JsonReader::peek() {
+JsonReader::Kind JsonReader::peek_slow() {
   skip_space();
   if (pos_ < text_.size()) {
     switch (text_[pos_]) {
@@ -160,7 +160,7 @@ bool JsonReader::next_member(std::string& key) {
   return true;
 }
 
-bool JsonReader::next_member(std::string_view& key) {
+bool JsonReader::next_member_slow(std::string_view& key) {
   if (!at_member_key()) return false;
   const std::size_t open = pos_;
   const std::size_t end = ascii::plain_string_run_end(text_.data(), open + 1, text_.size());
@@ -192,7 +192,7 @@ bool JsonReader::next_item() {
   return more(']', "']'");
 }
 
-void JsonReader::read_string(std::string& out) {
+void JsonReader::read_string_slow(std::string& out) {
   skip_space();
   if (pos_ >= text_.size() || text_[pos_] != '"') {
     fail_here("expected a string, found " + describe(text_, pos_));

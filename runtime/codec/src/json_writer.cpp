@@ -4,7 +4,7 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
-#include "ascii.hpp"
+#include "rpckit/codec/ascii.hpp"
 
 namespace rpckit::codec {
 namespace {

@@ -7,7 +7,10 @@ namespace {
 
 // Integer syntax: no fraction, no exponent (what nlohmann stores as an integer).
 bool integer_syntax(std::string_view number) {
-  return number.find_first_of(".eE") == std::string_view::npos;
+  for (char c : number) {  // a loop: find_first_of is a memchr per byte
+    if (c == '.' || c == 'e' || c == 'E') return false;
+  }
+  return true;
 }
 
 template <class N>

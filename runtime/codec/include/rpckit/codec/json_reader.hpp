@@ -12,9 +12,12 @@
 // - Linear time and no allocation beyond the strings it is asked to unescape.
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+
+#include "rpckit/codec/ascii.hpp"
 
 namespace rpckit::codec {
 
@@ -50,7 +53,38 @@ class JsonReader {
   JsonReader(std::string_view text, Options options);
 
   // The kind of the next value (whitespace skipped); throws on a byte that starts none.
-  Kind peek();
+  Kind peek() {
+    if (pos_ < text_.size()) {
+      switch (text_[pos_]) {
+        case '"':
+          return Kind::kString;
+        case '{':
+          return Kind::kObject;
+        case '[':
+          return Kind::kArray;
+        case 't':
+        case 'f':
+          return Kind::kBool;
+        case 'n':
+          return Kind::kNull;
+        case '-':
+        case '0':
+        case '1':
+        case '2':
+        case '3':
+        case '4':
+        case '5':
+        case '6':
+        case '7':
+        case '8':
+        case '9':
+          return Kind::kNumber;
+        default:
+          break;  // white space first, or an error
+      }
+    }
+    return peek_slow();
+  }
   std::size_t offset() const { return pos_; }
   std::size_t depth() const { return open_.size(); }
 
@@ -60,13 +94,64 @@ class JsonReader {
   bool next_member(std::string& key);
   // The same, the key as a view: of the text when it has no escape, else of a buffer of the
   // reader's, unescaped (valid until the next call). No copy for the usual key.
-  bool next_member(std::string_view& key);
+  bool next_member(std::string_view& key) {
+    // Inline, the usual case of compact text: ',' (but before the first member), then a key
+    // of plain ASCII and its ':'. Anything else takes the full path from the same place.
+    const char* data = text_.data();
+    const std::size_t size = text_.size();
+    std::size_t p = pos_;
+    if (!first_) {
+      if (p >= size || data[p] != ',') return next_member_slow(key);
+      ++p;
+    }
+    if (p < size && data[p] == '"') {
+      const std::size_t end = ascii::plain_string_run_end(data, p + 1, size);
+      if (end + 1 < size && data[end] == '"' && data[end + 1] == ':') {
+        key = std::string_view(data + p + 1, end - p - 1);
+        pos_ = end + 2;
+        first_ = false;
+        return true;
+      }
+    }
+    return next_member_slow(key);
+  }
+  // At the next member, when its key and colon are written exactly as `quoted` ("\"name\":",
+  // no white space, no escape): takes them (and the ',' before) and returns true. Otherwise
+  // moves nothing and returns false, and next_member() reads whatever is there. A decoder
+  // that expects a key asks for it first: no scan of the key, no lookup of its member.
+  [[gnu::always_inline]] bool next_member_is(std::string_view quoted) {  // a constant size
+    std::size_t p = pos_;
+    if (!first_) {
+      if (p >= text_.size() || text_[p] != ',') return false;
+      ++p;
+    }
+    if (text_.size() - p < quoted.size() ||
+        std::memcmp(text_.data() + p, quoted.data(), quoted.size()) != 0) {
+      return false;
+    }
+    pos_ = p + quoted.size();
+    first_ = false;
+    return true;
+  }
   // Arrays: begin_array() takes '['; next_item() is true before each item, false at ']'.
   void begin_array();
   bool next_item();
 
   // Scalars. read_string() unescapes into `out`; read_number() returns the number's text.
-  void read_string(std::string& out);
+  void read_string(std::string& out) {
+    // Inline, a string of plain ASCII right here: one assign.
+    const char* data = text_.data();
+    const std::size_t size = text_.size();
+    if (pos_ < size && data[pos_] == '"') {
+      const std::size_t end = ascii::plain_string_run_end(data, pos_ + 1, size);
+      if (end < size && data[end] == '"') {
+        out.assign(data + pos_ + 1, end - pos_ - 1);
+        pos_ = end + 1;
+        return;
+      }
+    }
+    read_string_slow(out);
+  }
   std::string_view read_number();
   bool read_bool();
   void read_null();
@@ -77,6 +162,11 @@ class JsonReader {
   void expect_end();
 
  private:
+  // The full paths behind the inline ones: white space, escapes, errors.
+  Kind peek_slow();
+  bool next_member_slow(std::string_view& key);
+  void read_string_slow(std::string& out);
+
   [[noreturn]] void fail(std::size_t at, const std::string& message) const;
   [[noreturn]] void fail_here(const std::string& message) const { fail(pos_, message); }
   void skip_space();

@@ -284,16 +284,16 @@ constexpr auto required_bits(const MemberTable<std::index_sequence<I...>, Ds...>
   return out;
 }
 
+// read()'s checks: a failure only sends decode_text to the DOM decoder, which names the path,
+// so no segment is pushed here (each would cost the path an allocation per struct read).
 template <class Owner, class M>
 void check_field(const Owner& value, DecodePath& path, const Required<Owner, M>& m) {
   if (m.check == nullptr) return;
-  DecodePath::Key scope(path, m.key.name);
   m.check(value.*m.field, path);
 }
 template <class Owner, class M>
 void check_field(const Owner& value, DecodePath& path, const Optional<Owner, M>& m) {
   if (m.check == nullptr || !(value.*m.field).has_value()) return;
-  DecodePath::Key scope(path, m.key.name);
   m.check(value.*m.field, path);
 }
 template <class Owner>
@@ -314,6 +314,31 @@ template <const auto& Members>
 inline constexpr auto kKeyOrder = key_order(Members);
 template <const auto& Members>
 inline constexpr auto kRequiredBits = required_bits(Members);
+
+// Each member's place in key order (kKeyOrder's inverse).
+template <const auto& Members>
+inline constexpr auto kKeyPosition = [] {
+  auto position = kKeyOrder<Members>;
+  for (std::size_t p = 0; p < position.size(); ++p) position[kKeyOrder<Members>[p]] = p;
+  return position;
+}();
+
+// read()'s guess: the member at key-order place P, when the next key is written as its own
+// (compact text, no escape), is read with no scan of the key and no lookup. Writers that sort
+// their keys (ours, nlohmann's, any canonical JSON) send members in this order.
+template <const auto& Members, std::size_t P, class T>
+bool read_expected(JsonReader& in, T& value, std::uint64_t& seen, bool& ok) {
+  constexpr std::size_t K = kKeyOrder<Members>[P];
+  constexpr const MemberKey& key = kMember<Members, K>.key;
+  if constexpr (key.quoted_size == 0) {
+    return false;
+  } else {
+    if (!in.next_member_is(std::string_view(key.quoted.data(), key.quoted_size))) return false;
+    ok = read_member_value<Members, K>(in, value);
+    seen |= kRequiredBits<Members>.bits[K];
+    return true;
+  }
+}
 
 template <const auto& Members, class T, std::size_t... I>
 void to_json(nlohmann::json& j, const T& value, std::index_sequence<I...>) {
@@ -372,13 +397,21 @@ bool read(JsonReader& in, T& value, const MemberTable<std::index_sequence<I...>,
   Unknown::begin(value);
   std::uint64_t seen = 0;
   std::string_view key;
-  while (in.next_member(key)) {
-    bool known = false;
+  std::size_t expected = 0;  // key-order place of the member guessed next
+  for (;;) {
     bool ok = true;
+    // I... doubles as the key-order places 0..N-1.
+    if (((expected == I && read_expected<Members, I>(in, value, seen, ok)) || ...)) {
+      if (!ok) return false;
+      ++expected;
+      continue;
+    }
+    if (!in.next_member(key)) break;
+    bool known = false;
     // The first member with this key reads it (keys are unique within a struct).
     (void)((is_key_of<Members, I>(key)
                 ? (known = true, ok = read_member_value<Members, I>(in, value),
-                   seen |= bits.bits[I], true)
+                   seen |= bits.bits[I], expected = kKeyPosition<Members>[I] + 1, true)
                 : false) ||
            ...);
     if (!ok || (!known && !Unknown::take(in, value, key))) return false;

@@ -110,29 +110,32 @@ bool read_json(JsonReader& in, Nullable<T>& out) {
     out.reset();
     return true;
   }
-  T value{};
-  if (!read_json(in, value)) return false;
-  out = std::move(value);
-  return true;
+  return read_json(in, out.emplace());  // a fresh value, read where it stays
 }
 
 // ---- object members ---------------------------------------------------------------------
 
-// One member of a generated struct, decoded into a fresh value (a repeated key replaces the
-// earlier one whole, as in the DOM).
+// Whether read_json() sets the whole of a T, whatever it held: a scalar, or a string, array
+// or map (cleared first).
+template <class T>
+inline constexpr bool kReadReplacesWhole =
+    std::is_arithmetic_v<T> || std::is_same_v<T, std::string>;
+template <class T>
+inline constexpr bool kReadReplacesWhole<std::vector<T>> = true;
+template <class T>
+inline constexpr bool kReadReplacesWhole<std::map<std::string, T>> = true;
+
+// One member of a generated struct, decoded where it stays (no temporary moved in: a string
+// member is read straight into its field). A repeated key replaces the earlier value whole,
+// as in the DOM; a value that fails is left for the slow path, which starts afresh.
 template <class T>
 bool read_member(JsonReader& in, T& out) {
-  T value{};
-  if (!read_json(in, value)) return false;
-  out = std::move(value);
-  return true;
+  if constexpr (!kReadReplacesWhole<T>) out = T{};
+  return read_json(in, out);
 }
 template <class T>
 bool read_member(JsonReader& in, std::optional<T>& out) {
-  T value{};
-  if (!read_json(in, value)) return false;
-  out = std::move(value);
-  return true;
+  return read_json(in, out.emplace());
 }
 
 // Whether `text` is the JSON null, white space around it allowed.

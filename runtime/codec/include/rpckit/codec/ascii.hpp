@@ -6,6 +6,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace rpckit::codec::ascii {
 
@@ -18,10 +21,27 @@ constexpr bool is_plain_string_byte(unsigned char b) {
 }
 
 // The index of the first byte in data[from, size) that is not a plain string byte, or size.
-// Eight bytes per step (most of a JSON text's strings are plain ASCII): the string writer
-// and reader spent most of their time testing byte by byte.
+// Sixteen bytes per step with SSE2 (every x86-64 has it), then eight (most of a JSON text's
+// strings are plain ASCII): the string writer and reader spent most of their time testing
+// byte by byte.
 inline std::size_t plain_string_run_end(const char* data, std::size_t from, std::size_t size) {
   std::size_t i = from;
+#if defined(__SSE2__)
+  {
+    const __m128i quote = _mm_set1_epi8('"');
+    const __m128i backslash = _mm_set1_epi8('\\');
+    const __m128i space = _mm_set1_epi8(0x20);
+    for (; i + 16 <= size; i += 16) {
+      const __m128i w = _mm_loadu_si128(reinterpret_cast<const __m128i*>(data + i));
+      // Signed, a byte of 0x80 and above is negative: below 0x20 flags it with the controls.
+      const __m128i stop =
+          _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(w, quote), _mm_cmpeq_epi8(w, backslash)),
+                       _mm_cmplt_epi8(w, space));
+      const auto mask = static_cast<unsigned>(_mm_movemask_epi8(stop));
+      if (mask != 0) return i + static_cast<std::size_t>(std::countr_zero(mask));
+    }
+  }
+#endif
   if constexpr (std::endian::native == std::endian::little) {
     constexpr std::uint64_t kOnes = 0x0101010101010101ULL;
     constexpr std::uint64_t kHigh = 0x8080808080808080ULL;
