@@ -30,6 +30,7 @@
 #include "payloads.hpp"
 #include "reference_codec.hpp"
 #include "rpckit/codec/decode_error.hpp"
+#include "rpckit/codec/json_writer.hpp"
 #include "rpckit/codec/text_decoder.hpp"
 #include "streamnook_v1/types.hpp"
 
@@ -103,8 +104,8 @@ constexpr bool kHasDirectWriter = requires(std::string& out, const T& v) { write
 template <class T>
 void rpckit_encode_op(const Subject<T>& s) {
   if constexpr (kHasDirectWriter<T>) {
-    std::string text;
-    write_json(text, s.value);
+    // As the typed calls and the host's fan-out encode params (encode_params_text).
+    std::string text = codec::to_json_text(s.value);
     benchmark::DoNotOptimize(text.data());
   } else {
     encode_typed_op(s);
@@ -235,7 +236,8 @@ void register_vs_nlohmann(const std::string& name, const nlohmann::json& source)
     paired<T>(st, rpckit_decode_op<T>, decode_plain_op<T>, s);
     st.counters["bytes"] = bytes;
   });
-  // rpckit's decode alone: bytes/s, and a profile with nothing else in it.
+  // rpckit's encode and decode alone: bytes/s, and a profile with nothing else in it.
+  register_single<T>(p + "encode_rpckit", rpckit_encode_op<T>, s, s->encoded.size());
   register_single<T>(p + "decode_rpckit", rpckit_decode_op<T>, s, s->wire.size());
 }
 

@@ -2,6 +2,7 @@
 
 #include <array>
 #include <cmath>
+#include <cstring>
 #include <nlohmann/json.hpp>
 
 #include "rpckit/codec/ascii.hpp"
@@ -81,6 +82,16 @@ bool write_escaped(std::string& out, std::string_view s) {
 }  // namespace
 
 void write_json(std::string& out, std::string_view s) {
+  if (ascii::plain_string_run_end(s.data(), 0, s.size()) == s.size()) {
+    // Nothing to escape (most strings): quotes and bytes in one copy.
+    const std::size_t at = out.size();
+    out.resize(at + s.size() + 2);
+    char* p = out.data() + at;
+    p[0] = '"';
+    if (!s.empty()) std::memcpy(p + 1, s.data(), s.size());  // a default view's data() is null
+    p[s.size() + 1] = '"';
+    return;
+  }
   if (write_escaped(out, s)) return;
   // Not UTF-8 (a handler's bytes, never a peer's): nlohmann's replacement, byte for byte.
   out += nlohmann::json(s).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);

@@ -32,22 +32,28 @@
 
 namespace rpckit::codec {
 
-// A member's key, also as JSON text with its colon ("\"login\":") when it needs no escaping
-// and is short: written with one append.
+// A member's key, also as JSON text with the comma before it and its colon
+// (",\"login\":") when it needs no escaping and is short: written with one append (from the
+// comma, or after it for the first member), and matched as it is on reading.
 struct MemberKey {
   static constexpr std::size_t kMaxQuoted = 48;
 
   constexpr MemberKey(std::string_view key) : name(key) {  // NOLINT: from a literal
-    if (key.size() + 3 > kMaxQuoted) return;
+    if (key.size() + 4 > kMaxQuoted) return;
     for (char c : key) {
       if (c == '"' || c == '\\' || static_cast<unsigned char>(c) < 0x20) return;
     }
-    quoted[0] = '"';
-    for (std::size_t i = 0; i < key.size(); ++i) quoted[i + 1] = key[i];
-    quoted[key.size() + 1] = '"';
-    quoted[key.size() + 2] = ':';
-    quoted_size = key.size() + 3;
+    quoted[0] = ',';
+    quoted[1] = '"';
+    for (std::size_t i = 0; i < key.size(); ++i) quoted[i + 2] = key[i];
+    quoted[key.size() + 2] = '"';
+    quoted[key.size() + 3] = ':';
+    quoted_size = key.size() + 4;
   }
+
+  // ",\"login\":" and "\"login\":".
+  constexpr std::string_view with_comma() const { return {quoted.data(), quoted_size}; }
+  constexpr std::string_view without_comma() const { return {quoted.data() + 1, quoted_size - 1}; }
 
   std::string_view name;
   std::array<char, kMaxQuoted> quoted{};
@@ -202,7 +208,7 @@ void write_member(ObjectWriter& object, std::string& out, const T& value) {
     if (!(value.*m.field).has_value()) return;  // an absent member is not written
   }
   if constexpr (m.key.quoted_size != 0) {
-    object.open(std::string_view(m.key.quoted.data(), m.key.quoted_size));
+    object.open_with_comma(m.key.with_comma());
   } else {
     object.open_escaped(m.key.name);
   }
@@ -333,7 +339,7 @@ bool read_expected(JsonReader& in, T& value, std::uint64_t& seen, bool& ok) {
   if constexpr (key.quoted_size == 0) {
     return false;
   } else {
-    if (!in.next_member_is(std::string_view(key.quoted.data(), key.quoted_size))) return false;
+    if (!in.next_member_is(key.without_comma())) return false;
     ok = read_member_value<Members, K>(in, value);
     seen |= kRequiredBits<Members>.bits[K];
     return true;
