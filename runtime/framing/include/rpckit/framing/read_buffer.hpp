@@ -3,8 +3,8 @@
 #pragma once
 
 #include <cstddef>
-#include <memory>
 #include <string_view>
+#include <vector>
 
 #include "rpckit/framing/byte_io.hpp"
 
@@ -15,7 +15,7 @@ class ReadBuffer {
   explicit ReadBuffer(std::size_t chunk_bytes);
 
   // Bytes read but not yet consumed. Valid until the next fill() or consume().
-  std::string_view data() const { return {storage_.get() + begin_, end_ - begin_}; }
+  std::string_view data() const { return {storage_.data() + begin_, end_ - begin_}; }
   std::size_t size() const { return end_ - begin_; }
   void consume(std::size_t bytes);
 
@@ -23,13 +23,7 @@ class ReadBuffer {
   IoResult fill(ByteSource& source);
 
  private:
-  // Storage is left uninitialized: only what the source writes is ever touched, so an idle
-  // connection costs the pages its few frames landed in, not a zero-filled chunk.
-  void reallocate(std::size_t capacity);
-
-  std::unique_ptr<char[]> storage_;
-  std::size_t capacity_ = 0;  // allocated
-  std::size_t size_;          // of which a read may fill up to here
+  std::vector<char> storage_;
   std::size_t begin_ = 0;
   std::size_t end_ = 0;
   std::size_t chunk_bytes_;
