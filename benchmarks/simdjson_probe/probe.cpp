@@ -28,6 +28,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "payloads.hpp"
@@ -312,18 +313,17 @@ int main(int argc, char** argv) {
   for (const rpckit::bench::SizedEvent& event : rpckit::bench::sized_events()) {
     std::array<Figures, kOps> figures{};
     std::size_t bytes = 0;
+    auto run = [&]<class T>(std::type_identity<T>) {
+      auto s = make_subject<T>(event.params);
+      figures = measure(*s, options);
+      bytes = s->wire.size();
+    };
     if (event.size == "small") {
-      auto s = make_subject<v1::OnWatchTickParams>(event.params);
-      figures = measure(*s, options);
-      bytes = s->wire.size();
+      run(std::type_identity<v1::OnWatchTickParams>{});
     } else if (event.size == "medium") {
-      auto s = make_subject<v1::OnChatMessageParams>(event.params);
-      figures = measure(*s, options);
-      bytes = s->wire.size();
+      run(std::type_identity<v1::OnChatMessageParams>{});
     } else {
-      auto s = make_subject<v1::OnFollowedLiveParams>(event.params);
-      figures = measure(*s, options);
-      bytes = s->wire.size();
+      run(std::type_identity<v1::OnFollowedLiveParams>{});
     }
     if (!options.json) {
       print_table(event.name, bytes, figures);

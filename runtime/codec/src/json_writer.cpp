@@ -34,14 +34,15 @@ std::size_t utf8_sequence(std::string_view s, std::size_t i) {
   return 0;
 }
 
-// Escapes as nlohmann's serializer does (ensure_ascii off). False, with `out` as it was, at
-// the first byte that is not UTF-8.
-bool write_escaped(std::string& out, std::string_view s) {
+// Escapes as nlohmann's serializer does (ensure_ascii off), `plain` bytes at the front
+// already known to need nothing. False, with `out` as it was, at the first byte that is not
+// UTF-8.
+bool write_escaped(std::string& out, std::string_view s, std::size_t plain) {
   static constexpr char kHex[] = "0123456789abcdef";
   const std::size_t start = out.size();
   out += '"';
-  std::size_t run = 0;  // bytes copied verbatim since the last escape
-  for (std::size_t i = 0; i < s.size();) {
+  std::size_t run = plain;  // bytes copied verbatim since the last escape
+  for (std::size_t i = plain; i < s.size();) {
     const std::size_t plain_end = ascii::plain_string_run_end(s.data(), i, s.size());
     run += plain_end - i;
     i = plain_end;
@@ -82,7 +83,8 @@ bool write_escaped(std::string& out, std::string_view s) {
 }  // namespace
 
 void write_json(std::string& out, std::string_view s) {
-  if (ascii::plain_string_run_end(s.data(), 0, s.size()) == s.size()) {
+  const std::size_t plain = ascii::plain_string_run_end(s.data(), 0, s.size());
+  if (plain == s.size()) {
     // Nothing to escape (most strings): quotes and bytes in one copy.
     const std::size_t at = out.size();
     out.resize(at + s.size() + 2);
@@ -92,7 +94,7 @@ void write_json(std::string& out, std::string_view s) {
     p[s.size() + 1] = '"';
     return;
   }
-  if (write_escaped(out, s)) return;
+  if (write_escaped(out, s, plain)) return;
   // Not UTF-8 (a handler's bytes, never a peer's): nlohmann's replacement, byte for byte.
   out += nlohmann::json(s).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }

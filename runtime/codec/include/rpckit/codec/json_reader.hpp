@@ -12,7 +12,6 @@
 // - Linear time and no allocation beyond the strings it is asked to unescape.
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 #include <stdexcept>
 #include <string>
 #include <string_view>
