@@ -19,7 +19,7 @@ void ReadBuffer::consume(std::size_t bytes) {
 
 IoResult ReadBuffer::fill(ByteSource& source) {
   if (begin_ == end_ && storage_.size() > kShrinkFactor * chunk_bytes_) {
-    storage_ = std::vector<char>(chunk_bytes_);
+    storage_ = decltype(storage_)(chunk_bytes_);
   }
   if (storage_.size() - end_ < chunk_bytes_ && begin_ > 0) {
     std::memmove(storage_.data(), storage_.data() + begin_, end_ - begin_);

@@ -3,12 +3,38 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
+#include <new>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "rpckit/framing/byte_io.hpp"
 
 namespace rpckit::framing {
+
+namespace detail {
+// std::allocator whose construct(p) default-initializes: for char, leaves the byte as it is.
+template <typename T>
+struct DefaultInitAllocator : std::allocator<T> {
+  using value_type = T;
+  template <typename U>
+  struct rebind {
+    using other = DefaultInitAllocator<U>;
+  };
+  DefaultInitAllocator() = default;
+  template <typename U>
+  explicit DefaultInitAllocator(const DefaultInitAllocator<U>& /*other*/) noexcept {}
+  template <typename U>
+  void construct(U* at) noexcept(noexcept(::new (static_cast<void*>(at)) U)) {
+    ::new (static_cast<void*>(at)) U;
+  }
+  template <typename U, typename... Args>
+  void construct(U* at, Args&&... args) {
+    ::new (static_cast<void*>(at)) U(std::forward<Args>(args)...);
+  }
+};
+}  // namespace detail
 
 class ReadBuffer {
  public:
@@ -23,7 +49,9 @@ class ReadBuffer {
   IoResult fill(ByteSource& source);
 
  private:
-  std::vector<char> storage_;
+  // Grows like std::vector<char> but leaves new bytes uninitialized (a read overwrites them):
+  // an idle reader holds only the pages its frames landed in, not a zero-filled chunk.
+  std::vector<char, detail::DefaultInitAllocator<char>> storage_;
   std::size_t begin_ = 0;
   std::size_t end_ = 0;
   std::size_t chunk_bytes_;
