@@ -2,8 +2,8 @@
 // a transcript can hold (a payload the schema rejects, a message sent by the wrong side, an
 // unknown method, a result of the wrong shape for the method it answers, ids answered twice
 // or never, answers to nothing, frames that are not JSON or over the cap), what must pass
-// (JSON-RPC's null-id error, the answer to an unreadable frame), the three recorded forms,
-// and the live FrameWatch.
+// (JSON-RPC's null-id error, MCP's error without an id, the answer to an unreadable frame), the
+// three recorded forms, and the live FrameWatch.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -204,6 +204,26 @@ TEST_F(Transcript, JsonRpcsNullIdErrorIsAValidAnswer) {
   EXPECT_THAT(send("plugin", answer), ::testing::IsEmpty());
   json bad = {{"jsonrpc", "2.0"}, {"id", nullptr}, {"error", {{"message", "no code"}}}};
   EXPECT_EQ(keywords(send("plugin", bad)), "required");
+}
+
+// MCP's profile leaves the id out of such an answer ("unknown_id": "omit"; its ErrorResponse
+// has no required id); StreamNook's requires one, so there the missing id is what is reported.
+TEST_F(Transcript, AnErrorWithoutIdIsAValidAnswerWhereTheProtocolLeavesTheIdOut) {
+  static auto mcp = ProtocolSchema::load(source_dir() / "schema/mcp/protocol.json");
+  ProtocolValidator mcp_validator(mcp);
+  TranscriptChecker mcp_checker(mcp_validator);
+  json answer = {{"jsonrpc", "2.0"}, {"error", {{"code", -32700}, {"message", "Parse error"}}}};
+  EXPECT_THAT(mcp_checker.feed({1, 0, "", "server", answer.dump()}), ::testing::IsEmpty());
+  json bad = {{"jsonrpc", "2.0"}, {"error", {{"code", "x"}, {"message", "Parse error"}}}};
+  auto f = mcp_checker.feed({2, 0, "", "server", bad.dump()});
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].violation.instance, "/error/code");
+  EXPECT_THAT(mcp_checker.finish(), ::testing::IsEmpty());
+
+  auto g = send("plugin", answer);
+  ASSERT_EQ(g.size(), 1u);
+  EXPECT_EQ(g[0].violation.keyword, "required");
+  EXPECT_THAT(g[0].violation.message(), HasSubstr("id"));
 }
 
 TEST_F(Transcript, AFrameOverTheCap) {
