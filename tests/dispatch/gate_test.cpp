@@ -1,6 +1,7 @@
 // evaluate_gate's capability clauses: a message is allowed when the receiver declared the
-// capability in the handshake (MCP: a member present, neither null nor false), and a params
-// field that needs one is sent only if it was declared. The clauses are MCP's own, from the
+// capability in the handshake (MCP: a member present, neither null nor false), a params field
+// that needs one is sent only if it was declared, and a message its sender must have declared
+// of itself only if the sender did. The clauses are MCP's own, from the
 // generated descriptors.
 #include "rpckit/dispatch/gate.hpp"
 
@@ -62,6 +63,41 @@ TEST(CapabilityGate, AParamThatNeedsACapabilityIsSentOnlyIfItWasDeclared) {
   EXPECT_TRUE(gate_of<Sample>(sampling, null_tools).allowed);
   // Without sampling at all, the message itself is refused first.
   EXPECT_EQ(gate_of<Sample>(json::object(), tooled).reason, "sampling is not granted");
+}
+
+// What a sender declared of itself in the handshake gates what it sends (MCP: a server sends
+// notifications/tools/list_changed only if it declared tools.listChanged). When the sender's
+// declarations are not known (nullptr) the clause passes: the receiver is left to judge.
+TEST(CapabilityGate, ASenderSendsOnlyWhatItDeclaredOfItself) {
+  using ToolsChanged = mcp::messages::NotificationsToolsListChanged;
+  using Updated = mcp::messages::NotificationsResourcesUpdated;
+  using Log = mcp::messages::NotificationsMessage;
+  using RootsChanged = mcp::messages::NotificationsRootsListChanged;
+  static_assert(!rpckit::gate_reads_params(ToolsChanged::kGate));
+  const json client = json::object();  // the receiver's capabilities play no part
+  auto sent_by = [&]<class M>(const json& own) {
+    return evaluate_gate(M::kGate, client, &own, nullptr);
+  };
+  EXPECT_TRUE(
+      sent_by.operator()<ToolsChanged>(json::parse(R"({"tools": {"listChanged": true}})")).allowed);
+  for (const char* own : {R"({})", R"({"tools": {}})", R"({"tools": {"listChanged": false}})"}) {
+    GateVerdict v = sent_by.operator()<ToolsChanged>(json::parse(own));
+    EXPECT_FALSE(v.allowed) << own;
+    EXPECT_EQ(v.reason, "tools.listChanged was not declared by the sender") << own;
+    EXPECT_FALSE(v.missing_param);
+  }
+  EXPECT_TRUE(
+      sent_by.operator()<Updated>(json::parse(R"({"resources": {"subscribe": true}})")).allowed);
+  EXPECT_EQ(
+      sent_by.operator()<Updated>(json::parse(R"({"resources": {"listChanged": true}})")).reason,
+      "resources.subscribe was not declared by the sender");
+  EXPECT_TRUE(sent_by.operator()<Log>(json::parse(R"({"logging": {}})")).allowed);
+  EXPECT_FALSE(sent_by.operator()<Log>(json::object()).allowed);
+  EXPECT_TRUE(
+      sent_by.operator()<RootsChanged>(json::parse(R"({"roots": {"listChanged": true}})")).allowed);
+  EXPECT_FALSE(sent_by.operator()<RootsChanged>(json::parse(R"({"roots": {}})")).allowed);
+  // Unknown declarations: the clause passes.
+  EXPECT_TRUE(evaluate_gate(ToolsChanged::kGate, client, nullptr, nullptr).allowed);
 }
 
 TEST(CapabilityGate, OnlyParamClausesMakeTheGateReadTheParams) {

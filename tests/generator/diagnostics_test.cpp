@@ -832,7 +832,15 @@ const std::vector<DiagnosticCase>& cases() {
       {"GateClauseShape",
        [](SchemaFiles& s) { msg(s)["x-gate"] = J::parse(R"([{"granted": "x"}])"); },
        "messages/m.json#/x-gate/0: expected {granted, value}, {granted, param}, {declared, "
-       "param}, {capability} or {capability, param}, got {\"granted\":\"x\"}"},
+       "param}, {capability}, {capability, param} or {sender_capability}, got "
+       "{\"granted\":\"x\"}"},
+      {"SenderCapabilityTakesNothingElse",
+       [](SchemaFiles& s) {
+         msg(s)["x-gate"] = J::parse(R"([{"sender_capability": "x", "param": "y"}])");
+       },
+       "messages/m.json#/x-gate/0: expected {granted, value}, {granted, param}, {declared, "
+       "param}, {capability}, {capability, param} or {sender_capability}, got "
+       "{\"sender_capability\":\"x\",\"param\":\"y\"}"},
       {"ErrorsWithoutErrorCodes",
        [](SchemaFiles& s) {
          s["protocol.json"].erase("x-error-codes");

@@ -3,15 +3,23 @@
 // sample server adopts the server's capabilities from the initialize result (the profile's
 // result_grant), and its typed client refuses, before anything is written, a request the server
 // did not declare. (The server side, the client's capabilities from the initialize params, is
-// exercised by the Inspector, which declares no sampling: interop.mcp_inspector_cli.)
+// exercised by the Inspector, which declares no sampling: interop.mcp_inspector_cli.) What a
+// side declares of itself gates what it sends: a server's list_changed notifications need its
+// own listChanged (read from its initialize answer), a client's roots/list_changed its own
+// roots.listChanged (read from its initialize params).
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <chrono>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include "mcp_2025_11_25/roles.hpp"
+#include "rpckit/framing/framing.hpp"
+#include "rpckit/framing/memory_io.hpp"
+#include "rpckit/roles/plugin_role.hpp"
 #include "rpckit/roles/spawned_plugin.hpp"
 
 namespace {
@@ -56,6 +64,89 @@ TEST(CapabilityGates, AClientSendsOnlyWhatTheServerDeclaredInItsInitializeResult
   auto again = server.client().prompts_list({}, kWait);
   EXPECT_TRUE(again.ok()) << again.error().describe();
   server.stop();
+}
+
+struct Peer {};
+
+// A server that declares tools.listChanged or not, and tries to send the notification from its
+// tools/list handler (after initialize, as a server would on a change).
+class Announcer : public mcp::ServerHandler<Peer> {
+ public:
+  Announcer(const mcp::ClientClient& client, bool declare) : client_(client), declare_(declare) {}
+  mcp::InitializeResult initialize(Peer&, const mcp::InitializeParams&) override {
+    mcp::InitializeResult r;
+    r.protocolVersion = std::string(mcp::kProtocolVersion);
+    r.capabilities.tools = mcp::ServerToolsCapability{.listChanged = declare_};
+    r.serverInfo.name = "announcer";
+    r.serverInfo.version = "1";
+    return r;
+  }
+  mcp::ToolsListResult tools_list(Peer&, const mcp::ToolsListParams&) override {
+    sent = client_.notifications_tools_list_changed();
+    return {};
+  }
+  bool sent = false;
+
+ private:
+  const mcp::ClientClient& client_;
+  bool declare_;
+};
+
+// Serves three lines (initialize, initialized, tools/list) in process; the methods written.
+std::vector<std::string> serve(Announcer& server, rpckit::roles::PluginRole<mcp::Protocol>& role) {
+  Peer peer;
+  role.bind(server, peer);
+  rpckit::framing::MemorySource source(
+      R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25",)"
+      R"("capabilities":{},"clientInfo":{"name":"t","version":"1"}}})"
+      "\n"
+      R"({"jsonrpc":"2.0","method":"notifications/initialized"})"
+      "\n"
+      R"({"jsonrpc":"2.0","id":2,"method":"tools/list"})"
+      "\n");
+  rpckit::framing::MemorySink sink;
+  const auto max = static_cast<std::size_t>(mcp::kMaxLineBytes);
+  role.serve(rpckit::framing::make_reader(rpckit::framing::Framing::kNewlineDelimited, source, max),
+             rpckit::framing::make_writer(rpckit::framing::Framing::kNewlineDelimited, sink, max));
+  std::vector<std::string> written;
+  std::istringstream lines(sink.contents());
+  for (std::string line; std::getline(lines, line);) {
+    const nlohmann::json j = nlohmann::json::parse(line);
+    written.push_back(j.contains("method") ? j["method"].get<std::string>() : "response");
+  }
+  return written;
+}
+
+TEST(CapabilityGates, AServerSendsListChangedOnlyIfItDeclaredListChanged) {
+  for (bool declare : {true, false}) {
+    rpckit::roles::PluginRole<mcp::Protocol> role;
+    Announcer server(role.client(), declare);
+    const std::vector<std::string> written = serve(server, role);
+    EXPECT_EQ(server.sent, declare);
+    const std::vector<std::string> expected =
+        declare
+            ? std::vector<std::string>{"response", "notifications/tools/list_changed", "response"}
+            : std::vector<std::string>{"response", "response"};
+    EXPECT_EQ(written, expected) << "declared: " << declare;
+  }
+}
+
+TEST(CapabilityGates, AClientSendsRootsListChangedOnlyIfItDeclaredIt) {
+  for (bool declare : {true, false}) {
+    auto params = [declare] {
+      mcp::InitializeParams p = hello();
+      p.capabilities.roots = mcp::ClientRootsCapability{.listChanged = declare};
+      return p;
+    };
+    Server server(
+        {.id = "sample", .command = {RPCKIT_MCP_SAMPLE_SERVER}, .handshake_params = params});
+    ASSERT_TRUE(server.start());
+    EXPECT_EQ(server.client().notifications_roots_list_changed(), declare);
+    // Either way the session goes on: the next call is answered.
+    auto tools = server.client().tools_list({}, kWait);
+    EXPECT_TRUE(tools.ok()) << tools.error().describe();
+    server.stop();
+  }
 }
 
 }  // namespace

@@ -19,6 +19,8 @@ const char* clause_kind(ir::GateClause::Kind k) {
       return "kCapability";
     case ir::GateClause::Kind::kParamCapability:
       return "kParamCapability";
+    case ir::GateClause::Kind::kSenderCapability:
+      return "kSenderCapability";
   }
   return "";
 }

@@ -220,6 +220,10 @@ std::string dump_ir(const ir::Module& m) {
         if (!g.param.empty()) out << " if params." << g.param;
         continue;
       }
+      if (g.kind == ir::GateClause::Kind::kSenderCapability) {
+        out << " gate sender-capability " << g.list;
+        continue;
+      }
       out << " gate " << g.list << (g.kind == ir::GateClause::Kind::kDeclaredParam ? "(declared)" : "")
           << " has " << (g.param.empty() ? g.value : "params." + g.param);
     }

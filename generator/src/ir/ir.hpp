@@ -142,7 +142,8 @@ struct GateClause {
     kGrantedParam,
     kDeclaredParam,
     kCapability,
-    kParamCapability
+    kParamCapability,
+    kSenderCapability
   };
   Kind kind = Kind::kGrantedValue;
   std::string list;

@@ -146,6 +146,11 @@ void Lowerer::lower_gate(const model::Message& message, ir::Message& m) {
       clause.kind = ir::GateClause::Kind::kDeclaredParam;
       clause.list = text(c, "declared");
       clause.param = text(c, "param");
+    } else if (c.has("sender_capability") && c.json->size() == 1) {
+      // What the sender declared of itself in the handshake (profile grant / result_grant,
+      // read from the sender's side: MCP's list_changed notifications).
+      clause.kind = ir::GateClause::Kind::kSenderCapability;
+      clause.list = text(c, "sender_capability");
     } else if (c.has("capability") && !c.has("granted") && !c.has("declared") && !c.has("value")) {
       // The peer's capabilities from the handshake (profile grant / result_grant).
       clause.kind = c.has("param") ? ir::GateClause::Kind::kParamCapability
@@ -154,8 +159,8 @@ void Lowerer::lower_gate(const model::Message& message, ir::Message& m) {
       if (c.has("param")) clause.param = text(c, "param");
     } else {
       c.reject(
-          "expected {granted, value}, {granted, param}, {declared, param}, {capability} or "
-          "{capability, param}");
+          "expected {granted, value}, {granted, param}, {declared, param}, {capability}, "
+          "{capability, param} or {sender_capability}");
     }
     m.gate.push_back(std::move(clause));
   }

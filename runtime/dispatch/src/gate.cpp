@@ -60,6 +60,10 @@ GateVerdict evaluate_gate(std::span<const GateClause> gate, const nlohmann::json
       if (GateVerdict v = capability_verdict(clause, granted, params); !v.allowed) return v;
       continue;
     }
+    if (clause.kind == GateClause::Kind::kSenderCapability) {
+      if (declared == nullptr || has_capability(*declared, clause.list)) continue;
+      return {false, std::string(clause.list) + " was not declared by the sender"};
+    }
     nlohmann::json value;
     if (clause.kind == GateClause::Kind::kGrantedValue) {
       value = std::string(clause.value);

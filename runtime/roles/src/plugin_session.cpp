@@ -4,12 +4,13 @@
 
 #include <cstdio>
 #include <exception>
-
 #include <nlohmann/json.hpp>
+#include <optional>
+#include <utility>
 
+#include "debug_validation.hpp"
 #include "rpckit/framing/fd_io.hpp"
 #include "rpckit/framing/interruptible_fd_source.hpp"
-#include "debug_validation.hpp"
 #include "rpckit/roles/signal_stop.hpp"
 #include "rpckit/roles/stdout_guard.hpp"
 
@@ -99,7 +100,14 @@ JsonValue PluginSession::run_one(const std::string& method, const LazyJson& para
     if (!life.grant_member.empty() && params.present() && params->is_object()) {
       auto grant = params->find(life.grant_member);
       // A plugin does not read its manifest: declared-list clauses are the host's to enforce.
-      if (grant != params->end()) host_.set_grant(JsonValue(*grant));
+      // What it declared of itself in its answer (MCP: the server's capabilities) gates what
+      // it sends by its own word (sender-capability clauses).
+      std::optional<JsonValue> declared;
+      if (!life.declared_member.empty() && result.get().is_object()) {
+        auto own = result.get().find(life.declared_member);
+        declared = JsonValue(own != result.get().end() ? *own : nlohmann::json::object());
+      }
+      if (grant != params->end()) host_.set_grant(JsonValue(*grant), std::move(declared));
     }
   } else if (!life.handshake_done.empty() && method == life.handshake_done && ready_hook_) {
     ready_hook_();

@@ -242,6 +242,9 @@ std::string Context::gate_text(const ir::GateClause& g) const {
     return md::code("params." + g.param) + " only if the receiver declared " + md::code(g.list) +
            " in the handshake";
   }
+  if (g.kind == ir::GateClause::Kind::kSenderCapability) {
+    return "the sender declared " + md::code(g.list) + " in the handshake";
+  }
   std::string list = md::code(g.list);
   if (g.kind != ir::GateClause::Kind::kDeclaredParam && grant_type_) {
     list = md::Document::link(md::code(g.list), type_key(grant_type_->name));
@@ -254,6 +257,7 @@ std::string Context::gate_text(const ir::GateClause& g) const {
     case ir::GateClause::Kind::kDeclaredParam:
     case ir::GateClause::Kind::kCapability:
     case ir::GateClause::Kind::kParamCapability:
+    case ir::GateClause::Kind::kSenderCapability:
       break;
   }
   return md::code("params." + g.param) + " is declared in the manifest's " + list;

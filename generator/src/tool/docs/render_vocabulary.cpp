@@ -19,6 +19,7 @@ std::string gated_by(const Context& ctx, const std::string& enum_name, const std
       if (g.kind == ir::GateClause::Kind::kDeclaredParam ||
           g.kind == ir::GateClause::Kind::kCapability ||
           g.kind == ir::GateClause::Kind::kParamCapability ||
+          g.kind == ir::GateClause::Kind::kSenderCapability ||
           ctx.grant_list_enum(g.list) != enum_name) {
         continue;
       }

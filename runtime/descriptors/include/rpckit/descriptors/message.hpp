@@ -19,11 +19,12 @@ enum class ParamsPresence : std::uint8_t {
 // One clause of a capability gate; a message is allowed when every clause holds.
 struct GateClause {
   enum class Kind : std::uint8_t {
-    kGrantedValue,    // grant list `list` contains `value`
-    kGrantedParam,    // grant list `list` contains the value of params field `param`
-    kDeclaredParam,   // manifest list `list` (dotted path) contains params field `param`
-    kCapability,      // the grant has `list` (a dotted path), neither null nor false
-    kParamCapability  // params field `param` absent (or null), or the grant has `list`
+    kGrantedValue,      // grant list `list` contains `value`
+    kGrantedParam,      // grant list `list` contains the value of params field `param`
+    kDeclaredParam,     // manifest list `list` (dotted path) contains params field `param`
+    kCapability,        // the grant has `list` (a dotted path), neither null nor false
+    kParamCapability,   // params field `param` absent (or null), or the grant has `list`
+    kSenderCapability,  // the sender declared `list` of itself, neither null nor false
   };
   Kind kind;
   std::string_view list;

@@ -27,15 +27,19 @@ struct GateVerdict {
 constexpr bool gate_reads_params(std::span<const GateClause> gate) {
   for (const GateClause& clause : gate) {
     if (clause.kind != GateClause::Kind::kGrantedValue &&
-        clause.kind != GateClause::Kind::kCapability) {
+        clause.kind != GateClause::Kind::kCapability &&
+        clause.kind != GateClause::Kind::kSenderCapability) {
       return true;
     }
   }
   return false;
 }
 
-// `declared` may be null when the caller cannot know the declarations (a plugin does not
-// read its own manifest): declared-list clauses then pass, and the other side enforces them.
+// `declared` is the declarations the protocol has: a plugin's manifest (declared-param
+// clauses), or the capabilities the sender announced of itself in the handshake
+// (sender-capability clauses; MCP: a server sends notifications/tools/list_changed only if it
+// declared tools.listChanged). It may be null when the caller cannot know them (a plugin does
+// not read its own manifest): those clauses then pass, and the other side enforces them.
 GateVerdict evaluate_gate(std::span<const GateClause> gate, const nlohmann::json& granted,
                           const nlohmann::json* declared, const nlohmann::json* params);
 

@@ -57,6 +57,7 @@ PluginSettings plugin_settings() {
   s.lifecycle.health_check_result = default_result<typename Profile::HealthCheck>();
   s.lifecycle.shutdown_result = default_result<typename Profile::Shutdown>();
   s.lifecycle.grant_member = std::string(Profile::kGrantMember);
+  s.lifecycle.declared_member = std::string(Profile::kResultGrantMember);
   s.lifecycle.after_shutdown = Profile::kAfterShutdown;
   s.lifecycle.stops_on_sigterm = Profile::kStopsOnSigterm;
   s.lifecycle.stops_on_stdin_eof = Profile::kStopsOnStdinEof;

@@ -48,6 +48,9 @@ struct PluginLifecycle {
   // first) instead of shutdown_result; the session still applies after_shutdown to it.
   bool shutdown_by_route = false;
   std::string grant_member;  // the handshake params member that holds the grant
+  // The handshake result member where the plugin declares its own capabilities (MCP's
+  // "capabilities"): its sender-capability gates are checked against it. Empty: none.
+  std::string declared_member;
   // What the session does once its shutdown answer is written: carry on, end (the exit
   // message of a protocol without one), or read and drop every later frame.
   AfterShutdown after_shutdown = AfterShutdown::kServe;

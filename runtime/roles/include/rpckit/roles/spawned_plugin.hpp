@@ -200,21 +200,40 @@ class SpawnedPlugin {
   }
 
   // A protocol whose handshake answer says what the spawner may send (MCP: the server's
-  // capabilities) gates the spawner's calls by it from then on.
+  // capabilities) gates the spawner's calls by it from then on, and by what the spawner
+  // declared of itself in the handshake's params (sender-capability clauses: MCP's client
+  // sends notifications/roots/list_changed only if it declared roots.listChanged).
   void adopt_result_grant(const HandshakeResult& result) {
     if constexpr (!Profile::kResultGrantMember.empty()) {
       JsonValue encoded = codec::encode(result);
       const auto it = encoded.get().find(std::string(Profile::kResultGrantMember));
-      caller_.set_grant(it != encoded.get().end() ? JsonValue(*it)
-                                                  : JsonValue(nlohmann::json::object()));
+      std::optional<JsonValue> declared;
+      {
+        std::lock_guard lock(mutex_);
+        declared = declared_;
+      }
+      caller_.set_grant(
+          it != encoded.get().end() ? JsonValue(*it) : JsonValue(nlohmann::json::object()),
+          std::move(declared));
+    }
+  }
+
+  // What the spawner declares of itself: the grant member of the handshake's params it sends.
+  void remember_declared(const typename Handshake::Params& params) {
+    if constexpr (!Profile::kResultGrantMember.empty() && !Profile::kGrantMember.empty()) {
+      JsonValue encoded = codec::encode(params);
+      const auto it = encoded.get().find(std::string(Profile::kGrantMember));
+      std::lock_guard lock(mutex_);
+      declared_ = it != encoded.get().end() ? JsonValue(*it) : JsonValue(nlohmann::json::object());
     }
   }
 
   void create() {
-    auto params = options_.handshake_params
-                      ? options_.handshake_params
-                      : std::function<typename Handshake::Params()>(
-                            [] { return typename Handshake::Params{}; });
+    auto params = [this, make = options_.handshake_params] {
+      typename Handshake::Params p = make ? make() : typename Handshake::Params{};
+      remember_declared(p);
+      return p;
+    };
     auto judge = options_.judge ? options_.judge
                                 : std::function<HandshakeOutcome(const Result<HandshakeResult>&)>(
                                       [](const Result<HandshakeResult>& r) {
@@ -305,6 +324,7 @@ class SpawnedPlugin {
   bool running_ = false;
   std::uint64_t downs_ = 0;  // times it went down
   std::optional<HandshakeResult> handshake_;
+  std::optional<JsonValue> declared_;  // the grant member of the handshake params last sent
   std::optional<StopReason> first_down_;
   std::shared_ptr<Endpoint> attached_;  // keeps the endpoint the caller sends on alive
 
