@@ -115,15 +115,12 @@ std::vector<Finding> TranscriptChecker::feed(const Frame& frame) {
     response(frame, envelope["id"].dump(), envelope, out);
     return out;
   }
-  if (envelope.is_object() && envelope.contains("error") && !envelope.contains("id")) {
-    // An error response with no id: the answer to a request whose id could not be read where
-    // the profile leaves the id out ("unknown_id": "omit", MCP) rather than JSON-RPC's null.
-    // The protocol's ErrorResponse schema says whether its id may be missing.
-    for (auto& v : validator_.envelope(envelope)) out.push_back(at_frame(frame, std::move(v)));
-    return out;
-  }
   for (auto& v : validator_.envelope(envelope)) out.push_back(at_frame(frame, std::move(v)));
-  if (out.empty()) {
+  // An error with no id answers a request whose id could not be read where the profile leaves
+  // the id out ("unknown_id": "omit", MCP) rather than JSON-RPC's null: the protocol's
+  // ErrorResponse schema, just applied, says whether its id may be missing.
+  const bool idless_error = envelope.is_object() && envelope.contains("error");
+  if (out.empty() && !idless_error) {
     out.push_back(at_frame(frame, rule("", "envelope", "a request, a notification or a response",
                                        describe_value(envelope))));
   }
