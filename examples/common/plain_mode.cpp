@@ -58,6 +58,9 @@ nlohmann::json plain_line(const std::string& method, const rpckit::CallResult& r
     case rpckit::CallError::Kind::kCancelled:
       line["failed"] = "cancelled";
       break;
+    case rpckit::CallError::Kind::kInvalidResult:
+      line["failed"] = "invalid result: " + e.error.message();
+      break;
   }
   return line;
 }

@@ -60,7 +60,8 @@ class PluginHandler {
 /// Typed messages to a plugin, one function per message it receives. Each is checked
 /// against the grant held by the rpckit::roles::Caller before it is sent (a request
 /// outside it fails locally, a notification outside it is not sent) and waits at most
-/// its descriptor's deadline unless given another. Thread-safe as the Caller is.
+/// its descriptor's deadline unless given another (rpckit::CallOptions: a deadline, or
+/// progress reports too). Thread-safe as the Caller is.
 class PluginClient {
  public:
   explicit PluginClient(rpckit::roles::Caller& caller) noexcept : caller_(&caller) {}
@@ -68,8 +69,8 @@ class PluginClient {
   /// messages::Initialize
   rpckit::Result<PluginManifest> initialize(
       const InitializeParams& params = {},
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
-    return caller_->call<messages::Initialize>(params, deadline);
+      rpckit::CallOptions options = {}) const {
+    return caller_->call<messages::Initialize>(params, std::move(options));
   }
 
   /// messages::Initialize without waiting: `done(rpckit::Result<PluginManifest>)` runs
@@ -77,23 +78,23 @@ class PluginClient {
   template <class Done>
   rpckit::AsyncCall initialize_async(
       const InitializeParams& params, Done&& done,
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+      rpckit::CallOptions options = {}) const {
     return caller_->call_async<messages::Initialize>(params, std::forward<Done>(done),
-                                                        deadline);
+                                                        std::move(options));
   }
 
   /// messages::Initialize without waiting: its result when it comes, or cancel it.
   rpckit::FutureResult<PluginManifest> initialize_future(
       const InitializeParams& params = {},
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
-    return caller_->call_future<messages::Initialize>(params, deadline);
+      rpckit::CallOptions options = {}) const {
+    return caller_->call_future<messages::Initialize>(params, std::move(options));
   }
 
   /// messages::Ping
   rpckit::Result<PingResult> ping(
       const PingParams& params = {},
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
-    return caller_->call<messages::Ping>(params, deadline);
+      rpckit::CallOptions options = {}) const {
+    return caller_->call<messages::Ping>(params, std::move(options));
   }
 
   /// messages::Ping without waiting: `done(rpckit::Result<PingResult>)` runs
@@ -101,23 +102,23 @@ class PluginClient {
   template <class Done>
   rpckit::AsyncCall ping_async(
       const PingParams& params, Done&& done,
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+      rpckit::CallOptions options = {}) const {
     return caller_->call_async<messages::Ping>(params, std::forward<Done>(done),
-                                                        deadline);
+                                                        std::move(options));
   }
 
   /// messages::Ping without waiting: its result when it comes, or cancel it.
   rpckit::FutureResult<PingResult> ping_future(
       const PingParams& params = {},
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
-    return caller_->call_future<messages::Ping>(params, deadline);
+      rpckit::CallOptions options = {}) const {
+    return caller_->call_future<messages::Ping>(params, std::move(options));
   }
 
   /// messages::Shutdown
   rpckit::Result<std::nullptr_t> shutdown(
       const ShutdownParams& params = {},
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
-    return caller_->call<messages::Shutdown>(params, deadline);
+      rpckit::CallOptions options = {}) const {
+    return caller_->call<messages::Shutdown>(params, std::move(options));
   }
 
   /// messages::Shutdown without waiting: `done(rpckit::Result<std::nullptr_t>)` runs
@@ -125,23 +126,23 @@ class PluginClient {
   template <class Done>
   rpckit::AsyncCall shutdown_async(
       const ShutdownParams& params, Done&& done,
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+      rpckit::CallOptions options = {}) const {
     return caller_->call_async<messages::Shutdown>(params, std::forward<Done>(done),
-                                                        deadline);
+                                                        std::move(options));
   }
 
   /// messages::Shutdown without waiting: its result when it comes, or cancel it.
   rpckit::FutureResult<std::nullptr_t> shutdown_future(
       const ShutdownParams& params = {},
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
-    return caller_->call_future<messages::Shutdown>(params, deadline);
+      rpckit::CallOptions options = {}) const {
+    return caller_->call_future<messages::Shutdown>(params, std::move(options));
   }
 
   /// messages::MetadataSearch
   rpckit::Result<SearchResponse> metadata_search(
       const MetadataSearchParams& params,
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
-    return caller_->call<messages::MetadataSearch>(params, deadline);
+      rpckit::CallOptions options = {}) const {
+    return caller_->call<messages::MetadataSearch>(params, std::move(options));
   }
 
   /// messages::MetadataSearch without waiting: `done(rpckit::Result<SearchResponse>)` runs
@@ -149,23 +150,23 @@ class PluginClient {
   template <class Done>
   rpckit::AsyncCall metadata_search_async(
       const MetadataSearchParams& params, Done&& done,
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+      rpckit::CallOptions options = {}) const {
     return caller_->call_async<messages::MetadataSearch>(params, std::forward<Done>(done),
-                                                        deadline);
+                                                        std::move(options));
   }
 
   /// messages::MetadataSearch without waiting: its result when it comes, or cancel it.
   rpckit::FutureResult<SearchResponse> metadata_search_future(
       const MetadataSearchParams& params,
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
-    return caller_->call_future<messages::MetadataSearch>(params, deadline);
+      rpckit::CallOptions options = {}) const {
+    return caller_->call_future<messages::MetadataSearch>(params, std::move(options));
   }
 
   /// messages::MetadataGet
   rpckit::Result<SeriesMetadata> metadata_get(
       const MetadataGetParams& params,
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
-    return caller_->call<messages::MetadataGet>(params, deadline);
+      rpckit::CallOptions options = {}) const {
+    return caller_->call<messages::MetadataGet>(params, std::move(options));
   }
 
   /// messages::MetadataGet without waiting: `done(rpckit::Result<SeriesMetadata>)` runs
@@ -173,23 +174,23 @@ class PluginClient {
   template <class Done>
   rpckit::AsyncCall metadata_get_async(
       const MetadataGetParams& params, Done&& done,
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+      rpckit::CallOptions options = {}) const {
     return caller_->call_async<messages::MetadataGet>(params, std::forward<Done>(done),
-                                                        deadline);
+                                                        std::move(options));
   }
 
   /// messages::MetadataGet without waiting: its result when it comes, or cancel it.
   rpckit::FutureResult<SeriesMetadata> metadata_get_future(
       const MetadataGetParams& params,
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
-    return caller_->call_future<messages::MetadataGet>(params, deadline);
+      rpckit::CallOptions options = {}) const {
+    return caller_->call_future<messages::MetadataGet>(params, std::move(options));
   }
 
   /// messages::MetadataMatch
   rpckit::Result<MatchResponse> metadata_match(
       const MetadataMatchParams& params,
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
-    return caller_->call<messages::MetadataMatch>(params, deadline);
+      rpckit::CallOptions options = {}) const {
+    return caller_->call<messages::MetadataMatch>(params, std::move(options));
   }
 
   /// messages::MetadataMatch without waiting: `done(rpckit::Result<MatchResponse>)` runs
@@ -197,16 +198,16 @@ class PluginClient {
   template <class Done>
   rpckit::AsyncCall metadata_match_async(
       const MetadataMatchParams& params, Done&& done,
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+      rpckit::CallOptions options = {}) const {
     return caller_->call_async<messages::MetadataMatch>(params, std::forward<Done>(done),
-                                                        deadline);
+                                                        std::move(options));
   }
 
   /// messages::MetadataMatch without waiting: its result when it comes, or cancel it.
   rpckit::FutureResult<MatchResponse> metadata_match_future(
       const MetadataMatchParams& params,
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
-    return caller_->call_future<messages::MetadataMatch>(params, deadline);
+      rpckit::CallOptions options = {}) const {
+    return caller_->call_future<messages::MetadataMatch>(params, std::move(options));
   }
 
  private:

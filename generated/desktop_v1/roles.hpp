@@ -43,7 +43,8 @@ class HostHandler {
 /// Typed messages to a host, one function per message it receives. Each is checked
 /// against the grant held by the rpckit::roles::Caller before it is sent (a request
 /// outside it fails locally, a notification outside it is not sent) and waits at most
-/// its descriptor's deadline unless given another. Thread-safe as the Caller is.
+/// its descriptor's deadline unless given another (rpckit::CallOptions: a deadline, or
+/// progress reports too). Thread-safe as the Caller is.
 class HostClient {
  public:
   explicit HostClient(rpckit::roles::Caller& caller) noexcept : caller_(&caller) {}
@@ -51,8 +52,8 @@ class HostClient {
   /// messages::HostPing
   rpckit::Result<PingResult> host_ping(
       const HostPingParams& params = {},
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
-    return caller_->call<messages::HostPing>(params, deadline);
+      rpckit::CallOptions options = {}) const {
+    return caller_->call<messages::HostPing>(params, std::move(options));
   }
 
   /// messages::HostPing without waiting: `done(rpckit::Result<PingResult>)` runs
@@ -60,23 +61,23 @@ class HostClient {
   template <class Done>
   rpckit::AsyncCall host_ping_async(
       const HostPingParams& params, Done&& done,
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+      rpckit::CallOptions options = {}) const {
     return caller_->call_async<messages::HostPing>(params, std::forward<Done>(done),
-                                                        deadline);
+                                                        std::move(options));
   }
 
   /// messages::HostPing without waiting: its result when it comes, or cancel it.
   rpckit::FutureResult<PingResult> host_ping_future(
       const HostPingParams& params = {},
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
-    return caller_->call_future<messages::HostPing>(params, deadline);
+      rpckit::CallOptions options = {}) const {
+    return caller_->call_future<messages::HostPing>(params, std::move(options));
   }
 
   /// messages::HostRequestApproval
   rpckit::Result<ApprovalResult> host_request_approval(
       const ApprovalRequest& params,
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
-    return caller_->call<messages::HostRequestApproval>(params, deadline);
+      rpckit::CallOptions options = {}) const {
+    return caller_->call<messages::HostRequestApproval>(params, std::move(options));
   }
 
   /// messages::HostRequestApproval without waiting: `done(rpckit::Result<ApprovalResult>)` runs
@@ -84,16 +85,16 @@ class HostClient {
   template <class Done>
   rpckit::AsyncCall host_request_approval_async(
       const ApprovalRequest& params, Done&& done,
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+      rpckit::CallOptions options = {}) const {
     return caller_->call_async<messages::HostRequestApproval>(params, std::forward<Done>(done),
-                                                        deadline);
+                                                        std::move(options));
   }
 
   /// messages::HostRequestApproval without waiting: its result when it comes, or cancel it.
   rpckit::FutureResult<ApprovalResult> host_request_approval_future(
       const ApprovalRequest& params,
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
-    return caller_->call_future<messages::HostRequestApproval>(params, deadline);
+      rpckit::CallOptions options = {}) const {
+    return caller_->call_future<messages::HostRequestApproval>(params, std::move(options));
   }
 
   /// messages::CodexEvent
@@ -146,7 +147,8 @@ class PluginHandler {
 /// Typed messages to a plugin, one function per message it receives. Each is checked
 /// against the grant held by the rpckit::roles::Caller before it is sent (a request
 /// outside it fails locally, a notification outside it is not sent) and waits at most
-/// its descriptor's deadline unless given another. Thread-safe as the Caller is.
+/// its descriptor's deadline unless given another (rpckit::CallOptions: a deadline, or
+/// progress reports too). Thread-safe as the Caller is.
 class PluginClient {
  public:
   explicit PluginClient(rpckit::roles::Caller& caller) noexcept : caller_(&caller) {}
@@ -154,8 +156,8 @@ class PluginClient {
   /// messages::PluginHealth
   rpckit::Result<HealthResult> plugin_health(
       const PluginHealthParams& params = {},
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
-    return caller_->call<messages::PluginHealth>(params, deadline);
+      rpckit::CallOptions options = {}) const {
+    return caller_->call<messages::PluginHealth>(params, std::move(options));
   }
 
   /// messages::PluginHealth without waiting: `done(rpckit::Result<HealthResult>)` runs
@@ -163,23 +165,23 @@ class PluginClient {
   template <class Done>
   rpckit::AsyncCall plugin_health_async(
       const PluginHealthParams& params, Done&& done,
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+      rpckit::CallOptions options = {}) const {
     return caller_->call_async<messages::PluginHealth>(params, std::forward<Done>(done),
-                                                        deadline);
+                                                        std::move(options));
   }
 
   /// messages::PluginHealth without waiting: its result when it comes, or cancel it.
   rpckit::FutureResult<HealthResult> plugin_health_future(
       const PluginHealthParams& params = {},
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
-    return caller_->call_future<messages::PluginHealth>(params, deadline);
+      rpckit::CallOptions options = {}) const {
+    return caller_->call_future<messages::PluginHealth>(params, std::move(options));
   }
 
   /// messages::PluginShutdown
   rpckit::Result<ShutdownResult> plugin_shutdown(
       const PluginShutdownParams& params = {},
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
-    return caller_->call<messages::PluginShutdown>(params, deadline);
+      rpckit::CallOptions options = {}) const {
+    return caller_->call<messages::PluginShutdown>(params, std::move(options));
   }
 
   /// messages::PluginShutdown without waiting: `done(rpckit::Result<ShutdownResult>)` runs
@@ -187,16 +189,16 @@ class PluginClient {
   template <class Done>
   rpckit::AsyncCall plugin_shutdown_async(
       const PluginShutdownParams& params, Done&& done,
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+      rpckit::CallOptions options = {}) const {
     return caller_->call_async<messages::PluginShutdown>(params, std::forward<Done>(done),
-                                                        deadline);
+                                                        std::move(options));
   }
 
   /// messages::PluginShutdown without waiting: its result when it comes, or cancel it.
   rpckit::FutureResult<ShutdownResult> plugin_shutdown_future(
       const PluginShutdownParams& params = {},
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
-    return caller_->call_future<messages::PluginShutdown>(params, deadline);
+      rpckit::CallOptions options = {}) const {
+    return caller_->call_future<messages::PluginShutdown>(params, std::move(options));
   }
 
  private:

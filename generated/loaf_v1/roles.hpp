@@ -33,7 +33,8 @@ class ClientHandler {
 /// Typed messages to a client, one function per message it receives. Each is checked
 /// against the grant held by the rpckit::roles::Caller before it is sent (a request
 /// outside it fails locally, a notification outside it is not sent) and waits at most
-/// its descriptor's deadline unless given another. Thread-safe as the Caller is.
+/// its descriptor's deadline unless given another (rpckit::CallOptions: a deadline, or
+/// progress reports too). Thread-safe as the Caller is.
 class ClientClient {
  public:
   explicit ClientClient(rpckit::roles::Caller& caller) noexcept : caller_(&caller) {}
@@ -221,7 +222,8 @@ class ServerHandler {
 /// Typed messages to a server, one function per message it receives. Each is checked
 /// against the grant held by the rpckit::roles::Caller before it is sent (a request
 /// outside it fails locally, a notification outside it is not sent) and waits at most
-/// its descriptor's deadline unless given another. Thread-safe as the Caller is.
+/// its descriptor's deadline unless given another (rpckit::CallOptions: a deadline, or
+/// progress reports too). Thread-safe as the Caller is.
 class ServerClient {
  public:
   explicit ServerClient(rpckit::roles::Caller& caller) noexcept : caller_(&caller) {}
@@ -229,8 +231,8 @@ class ServerClient {
   /// messages::RpcHandshake
   rpckit::Result<RpcHandshakeResult> rpc_handshake(
       const RpcHandshakeParams& params = {},
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
-    return caller_->call<messages::RpcHandshake>(params, deadline);
+      rpckit::CallOptions options = {}) const {
+    return caller_->call<messages::RpcHandshake>(params, std::move(options));
   }
 
   /// messages::RpcHandshake without waiting: `done(rpckit::Result<RpcHandshakeResult>)` runs
@@ -238,23 +240,23 @@ class ServerClient {
   template <class Done>
   rpckit::AsyncCall rpc_handshake_async(
       const RpcHandshakeParams& params, Done&& done,
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+      rpckit::CallOptions options = {}) const {
     return caller_->call_async<messages::RpcHandshake>(params, std::forward<Done>(done),
-                                                        deadline);
+                                                        std::move(options));
   }
 
   /// messages::RpcHandshake without waiting: its result when it comes, or cancel it.
   rpckit::FutureResult<RpcHandshakeResult> rpc_handshake_future(
       const RpcHandshakeParams& params = {},
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
-    return caller_->call_future<messages::RpcHandshake>(params, deadline);
+      rpckit::CallOptions options = {}) const {
+    return caller_->call_future<messages::RpcHandshake>(params, std::move(options));
   }
 
   /// messages::SystemPing
   rpckit::Result<SystemPingResult> system_ping(
       const SystemPingParams& params = {},
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
-    return caller_->call<messages::SystemPing>(params, deadline);
+      rpckit::CallOptions options = {}) const {
+    return caller_->call<messages::SystemPing>(params, std::move(options));
   }
 
   /// messages::SystemPing without waiting: `done(rpckit::Result<SystemPingResult>)` runs
@@ -262,23 +264,23 @@ class ServerClient {
   template <class Done>
   rpckit::AsyncCall system_ping_async(
       const SystemPingParams& params, Done&& done,
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+      rpckit::CallOptions options = {}) const {
     return caller_->call_async<messages::SystemPing>(params, std::forward<Done>(done),
-                                                        deadline);
+                                                        std::move(options));
   }
 
   /// messages::SystemPing without waiting: its result when it comes, or cancel it.
   rpckit::FutureResult<SystemPingResult> system_ping_future(
       const SystemPingParams& params = {},
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
-    return caller_->call_future<messages::SystemPing>(params, deadline);
+      rpckit::CallOptions options = {}) const {
+    return caller_->call_future<messages::SystemPing>(params, std::move(options));
   }
 
   /// messages::SystemShutdown
   rpckit::Result<SystemShutdownResult> system_shutdown(
       const SystemShutdownParams& params = {},
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
-    return caller_->call<messages::SystemShutdown>(params, deadline);
+      rpckit::CallOptions options = {}) const {
+    return caller_->call<messages::SystemShutdown>(params, std::move(options));
   }
 
   /// messages::SystemShutdown without waiting: `done(rpckit::Result<SystemShutdownResult>)` runs
@@ -286,23 +288,23 @@ class ServerClient {
   template <class Done>
   rpckit::AsyncCall system_shutdown_async(
       const SystemShutdownParams& params, Done&& done,
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+      rpckit::CallOptions options = {}) const {
     return caller_->call_async<messages::SystemShutdown>(params, std::forward<Done>(done),
-                                                        deadline);
+                                                        std::move(options));
   }
 
   /// messages::SystemShutdown without waiting: its result when it comes, or cancel it.
   rpckit::FutureResult<SystemShutdownResult> system_shutdown_future(
       const SystemShutdownParams& params = {},
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
-    return caller_->call_future<messages::SystemShutdown>(params, deadline);
+      rpckit::CallOptions options = {}) const {
+    return caller_->call_future<messages::SystemShutdown>(params, std::move(options));
   }
 
   /// messages::StateGet
   rpckit::Result<Snapshot> state_get(
       const StateGetParams& params = {},
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
-    return caller_->call<messages::StateGet>(params, deadline);
+      rpckit::CallOptions options = {}) const {
+    return caller_->call<messages::StateGet>(params, std::move(options));
   }
 
   /// messages::StateGet without waiting: `done(rpckit::Result<Snapshot>)` runs
@@ -310,23 +312,23 @@ class ServerClient {
   template <class Done>
   rpckit::AsyncCall state_get_async(
       const StateGetParams& params, Done&& done,
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+      rpckit::CallOptions options = {}) const {
     return caller_->call_async<messages::StateGet>(params, std::forward<Done>(done),
-                                                        deadline);
+                                                        std::move(options));
   }
 
   /// messages::StateGet without waiting: its result when it comes, or cancel it.
   rpckit::FutureResult<Snapshot> state_get_future(
       const StateGetParams& params = {},
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
-    return caller_->call_future<messages::StateGet>(params, deadline);
+      rpckit::CallOptions options = {}) const {
+    return caller_->call_future<messages::StateGet>(params, std::move(options));
   }
 
   /// messages::SessionCreate
   rpckit::Result<SessionCreateResult> session_create(
       const SessionCreateParams& params = {},
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
-    return caller_->call<messages::SessionCreate>(params, deadline);
+      rpckit::CallOptions options = {}) const {
+    return caller_->call<messages::SessionCreate>(params, std::move(options));
   }
 
   /// messages::SessionCreate without waiting: `done(rpckit::Result<SessionCreateResult>)` runs
@@ -334,23 +336,23 @@ class ServerClient {
   template <class Done>
   rpckit::AsyncCall session_create_async(
       const SessionCreateParams& params, Done&& done,
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+      rpckit::CallOptions options = {}) const {
     return caller_->call_async<messages::SessionCreate>(params, std::forward<Done>(done),
-                                                        deadline);
+                                                        std::move(options));
   }
 
   /// messages::SessionCreate without waiting: its result when it comes, or cancel it.
   rpckit::FutureResult<SessionCreateResult> session_create_future(
       const SessionCreateParams& params = {},
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
-    return caller_->call_future<messages::SessionCreate>(params, deadline);
+      rpckit::CallOptions options = {}) const {
+    return caller_->call_future<messages::SessionCreate>(params, std::move(options));
   }
 
   /// messages::SessionGet
   rpckit::Result<SessionState> session_get(
       const SessionGetParams& params,
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
-    return caller_->call<messages::SessionGet>(params, deadline);
+      rpckit::CallOptions options = {}) const {
+    return caller_->call<messages::SessionGet>(params, std::move(options));
   }
 
   /// messages::SessionGet without waiting: `done(rpckit::Result<SessionState>)` runs
@@ -358,23 +360,23 @@ class ServerClient {
   template <class Done>
   rpckit::AsyncCall session_get_async(
       const SessionGetParams& params, Done&& done,
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+      rpckit::CallOptions options = {}) const {
     return caller_->call_async<messages::SessionGet>(params, std::forward<Done>(done),
-                                                        deadline);
+                                                        std::move(options));
   }
 
   /// messages::SessionGet without waiting: its result when it comes, or cancel it.
   rpckit::FutureResult<SessionState> session_get_future(
       const SessionGetParams& params,
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
-    return caller_->call_future<messages::SessionGet>(params, deadline);
+      rpckit::CallOptions options = {}) const {
+    return caller_->call_future<messages::SessionGet>(params, std::move(options));
   }
 
   /// messages::SessionSend
   rpckit::Result<SessionSendResult> session_send(
       const SessionSendParams& params,
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
-    return caller_->call<messages::SessionSend>(params, deadline);
+      rpckit::CallOptions options = {}) const {
+    return caller_->call<messages::SessionSend>(params, std::move(options));
   }
 
   /// messages::SessionSend without waiting: `done(rpckit::Result<SessionSendResult>)` runs
@@ -382,23 +384,23 @@ class ServerClient {
   template <class Done>
   rpckit::AsyncCall session_send_async(
       const SessionSendParams& params, Done&& done,
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+      rpckit::CallOptions options = {}) const {
     return caller_->call_async<messages::SessionSend>(params, std::forward<Done>(done),
-                                                        deadline);
+                                                        std::move(options));
   }
 
   /// messages::SessionSend without waiting: its result when it comes, or cancel it.
   rpckit::FutureResult<SessionSendResult> session_send_future(
       const SessionSendParams& params,
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
-    return caller_->call_future<messages::SessionSend>(params, deadline);
+      rpckit::CallOptions options = {}) const {
+    return caller_->call_future<messages::SessionSend>(params, std::move(options));
   }
 
   /// messages::SessionSteer
   rpckit::Result<SessionSteerResult> session_steer(
       const SessionSteerParams& params,
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
-    return caller_->call<messages::SessionSteer>(params, deadline);
+      rpckit::CallOptions options = {}) const {
+    return caller_->call<messages::SessionSteer>(params, std::move(options));
   }
 
   /// messages::SessionSteer without waiting: `done(rpckit::Result<SessionSteerResult>)` runs
@@ -406,23 +408,23 @@ class ServerClient {
   template <class Done>
   rpckit::AsyncCall session_steer_async(
       const SessionSteerParams& params, Done&& done,
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+      rpckit::CallOptions options = {}) const {
     return caller_->call_async<messages::SessionSteer>(params, std::forward<Done>(done),
-                                                        deadline);
+                                                        std::move(options));
   }
 
   /// messages::SessionSteer without waiting: its result when it comes, or cancel it.
   rpckit::FutureResult<SessionSteerResult> session_steer_future(
       const SessionSteerParams& params,
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
-    return caller_->call_future<messages::SessionSteer>(params, deadline);
+      rpckit::CallOptions options = {}) const {
+    return caller_->call_future<messages::SessionSteer>(params, std::move(options));
   }
 
   /// messages::SessionInterrupt
   rpckit::Result<SessionInterruptResult> session_interrupt(
       const SessionInterruptParams& params,
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
-    return caller_->call<messages::SessionInterrupt>(params, deadline);
+      rpckit::CallOptions options = {}) const {
+    return caller_->call<messages::SessionInterrupt>(params, std::move(options));
   }
 
   /// messages::SessionInterrupt without waiting: `done(rpckit::Result<SessionInterruptResult>)` runs
@@ -430,23 +432,23 @@ class ServerClient {
   template <class Done>
   rpckit::AsyncCall session_interrupt_async(
       const SessionInterruptParams& params, Done&& done,
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+      rpckit::CallOptions options = {}) const {
     return caller_->call_async<messages::SessionInterrupt>(params, std::forward<Done>(done),
-                                                        deadline);
+                                                        std::move(options));
   }
 
   /// messages::SessionInterrupt without waiting: its result when it comes, or cancel it.
   rpckit::FutureResult<SessionInterruptResult> session_interrupt_future(
       const SessionInterruptParams& params,
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
-    return caller_->call_future<messages::SessionInterrupt>(params, deadline);
+      rpckit::CallOptions options = {}) const {
+    return caller_->call_future<messages::SessionInterrupt>(params, std::move(options));
   }
 
   /// messages::SessionQueueList
   rpckit::Result<SessionQueueListResult> session_queue_list(
       const SessionQueueListParams& params,
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
-    return caller_->call<messages::SessionQueueList>(params, deadline);
+      rpckit::CallOptions options = {}) const {
+    return caller_->call<messages::SessionQueueList>(params, std::move(options));
   }
 
   /// messages::SessionQueueList without waiting: `done(rpckit::Result<SessionQueueListResult>)` runs
@@ -454,23 +456,23 @@ class ServerClient {
   template <class Done>
   rpckit::AsyncCall session_queue_list_async(
       const SessionQueueListParams& params, Done&& done,
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+      rpckit::CallOptions options = {}) const {
     return caller_->call_async<messages::SessionQueueList>(params, std::forward<Done>(done),
-                                                        deadline);
+                                                        std::move(options));
   }
 
   /// messages::SessionQueueList without waiting: its result when it comes, or cancel it.
   rpckit::FutureResult<SessionQueueListResult> session_queue_list_future(
       const SessionQueueListParams& params,
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
-    return caller_->call_future<messages::SessionQueueList>(params, deadline);
+      rpckit::CallOptions options = {}) const {
+    return caller_->call_future<messages::SessionQueueList>(params, std::move(options));
   }
 
   /// messages::SessionQueueClear
   rpckit::Result<SessionQueueClearResult> session_queue_clear(
       const SessionQueueClearParams& params,
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
-    return caller_->call<messages::SessionQueueClear>(params, deadline);
+      rpckit::CallOptions options = {}) const {
+    return caller_->call<messages::SessionQueueClear>(params, std::move(options));
   }
 
   /// messages::SessionQueueClear without waiting: `done(rpckit::Result<SessionQueueClearResult>)` runs
@@ -478,23 +480,23 @@ class ServerClient {
   template <class Done>
   rpckit::AsyncCall session_queue_clear_async(
       const SessionQueueClearParams& params, Done&& done,
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+      rpckit::CallOptions options = {}) const {
     return caller_->call_async<messages::SessionQueueClear>(params, std::forward<Done>(done),
-                                                        deadline);
+                                                        std::move(options));
   }
 
   /// messages::SessionQueueClear without waiting: its result when it comes, or cancel it.
   rpckit::FutureResult<SessionQueueClearResult> session_queue_clear_future(
       const SessionQueueClearParams& params,
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
-    return caller_->call_future<messages::SessionQueueClear>(params, deadline);
+      rpckit::CallOptions options = {}) const {
+    return caller_->call_future<messages::SessionQueueClear>(params, std::move(options));
   }
 
   /// messages::CommandExecute
   rpckit::Result<CommandExecuteResult> command_execute(
       const CommandExecuteParams& params,
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
-    return caller_->call<messages::CommandExecute>(params, deadline);
+      rpckit::CallOptions options = {}) const {
+    return caller_->call<messages::CommandExecute>(params, std::move(options));
   }
 
   /// messages::CommandExecute without waiting: `done(rpckit::Result<CommandExecuteResult>)` runs
@@ -502,23 +504,23 @@ class ServerClient {
   template <class Done>
   rpckit::AsyncCall command_execute_async(
       const CommandExecuteParams& params, Done&& done,
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+      rpckit::CallOptions options = {}) const {
     return caller_->call_async<messages::CommandExecute>(params, std::forward<Done>(done),
-                                                        deadline);
+                                                        std::move(options));
   }
 
   /// messages::CommandExecute without waiting: its result when it comes, or cancel it.
   rpckit::FutureResult<CommandExecuteResult> command_execute_future(
       const CommandExecuteParams& params,
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
-    return caller_->call_future<messages::CommandExecute>(params, deadline);
+      rpckit::CallOptions options = {}) const {
+    return caller_->call_future<messages::CommandExecute>(params, std::move(options));
   }
 
   /// messages::AuthStatus
   rpckit::Result<AuthStatus> auth_status(
       const AuthStatusParams& params = {},
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
-    return caller_->call<messages::AuthStatus>(params, deadline);
+      rpckit::CallOptions options = {}) const {
+    return caller_->call<messages::AuthStatus>(params, std::move(options));
   }
 
   /// messages::AuthStatus without waiting: `done(rpckit::Result<AuthStatus>)` runs
@@ -526,23 +528,23 @@ class ServerClient {
   template <class Done>
   rpckit::AsyncCall auth_status_async(
       const AuthStatusParams& params, Done&& done,
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+      rpckit::CallOptions options = {}) const {
     return caller_->call_async<messages::AuthStatus>(params, std::forward<Done>(done),
-                                                        deadline);
+                                                        std::move(options));
   }
 
   /// messages::AuthStatus without waiting: its result when it comes, or cancel it.
   rpckit::FutureResult<AuthStatus> auth_status_future(
       const AuthStatusParams& params = {},
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
-    return caller_->call_future<messages::AuthStatus>(params, deadline);
+      rpckit::CallOptions options = {}) const {
+    return caller_->call_future<messages::AuthStatus>(params, std::move(options));
   }
 
   /// messages::AuthConnectOpenai
   rpckit::Result<AuthConnectOpenaiResult> auth_connect_openai(
       const AuthConnectOpenaiParams& params = {},
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
-    return caller_->call<messages::AuthConnectOpenai>(params, deadline);
+      rpckit::CallOptions options = {}) const {
+    return caller_->call<messages::AuthConnectOpenai>(params, std::move(options));
   }
 
   /// messages::AuthConnectOpenai without waiting: `done(rpckit::Result<AuthConnectOpenaiResult>)` runs
@@ -550,23 +552,23 @@ class ServerClient {
   template <class Done>
   rpckit::AsyncCall auth_connect_openai_async(
       const AuthConnectOpenaiParams& params, Done&& done,
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+      rpckit::CallOptions options = {}) const {
     return caller_->call_async<messages::AuthConnectOpenai>(params, std::forward<Done>(done),
-                                                        deadline);
+                                                        std::move(options));
   }
 
   /// messages::AuthConnectOpenai without waiting: its result when it comes, or cancel it.
   rpckit::FutureResult<AuthConnectOpenaiResult> auth_connect_openai_future(
       const AuthConnectOpenaiParams& params = {},
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
-    return caller_->call_future<messages::AuthConnectOpenai>(params, deadline);
+      rpckit::CallOptions options = {}) const {
+    return caller_->call_future<messages::AuthConnectOpenai>(params, std::move(options));
   }
 
   /// messages::AuthConnectAntigravity
   rpckit::Result<AuthConnectAntigravityResult> auth_connect_antigravity(
       const AuthConnectAntigravityParams& params = {},
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
-    return caller_->call<messages::AuthConnectAntigravity>(params, deadline);
+      rpckit::CallOptions options = {}) const {
+    return caller_->call<messages::AuthConnectAntigravity>(params, std::move(options));
   }
 
   /// messages::AuthConnectAntigravity without waiting: `done(rpckit::Result<AuthConnectAntigravityResult>)` runs
@@ -574,23 +576,23 @@ class ServerClient {
   template <class Done>
   rpckit::AsyncCall auth_connect_antigravity_async(
       const AuthConnectAntigravityParams& params, Done&& done,
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+      rpckit::CallOptions options = {}) const {
     return caller_->call_async<messages::AuthConnectAntigravity>(params, std::forward<Done>(done),
-                                                        deadline);
+                                                        std::move(options));
   }
 
   /// messages::AuthConnectAntigravity without waiting: its result when it comes, or cancel it.
   rpckit::FutureResult<AuthConnectAntigravityResult> auth_connect_antigravity_future(
       const AuthConnectAntigravityParams& params = {},
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
-    return caller_->call_future<messages::AuthConnectAntigravity>(params, deadline);
+      rpckit::CallOptions options = {}) const {
+    return caller_->call_future<messages::AuthConnectAntigravity>(params, std::move(options));
   }
 
   /// messages::AuthSetOpenrouterKey
   rpckit::Result<AuthSetOpenrouterKeyResult> auth_set_openrouter_key(
       const AuthSetOpenrouterKeyParams& params,
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
-    return caller_->call<messages::AuthSetOpenrouterKey>(params, deadline);
+      rpckit::CallOptions options = {}) const {
+    return caller_->call<messages::AuthSetOpenrouterKey>(params, std::move(options));
   }
 
   /// messages::AuthSetOpenrouterKey without waiting: `done(rpckit::Result<AuthSetOpenrouterKeyResult>)` runs
@@ -598,23 +600,23 @@ class ServerClient {
   template <class Done>
   rpckit::AsyncCall auth_set_openrouter_key_async(
       const AuthSetOpenrouterKeyParams& params, Done&& done,
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+      rpckit::CallOptions options = {}) const {
     return caller_->call_async<messages::AuthSetOpenrouterKey>(params, std::forward<Done>(done),
-                                                        deadline);
+                                                        std::move(options));
   }
 
   /// messages::AuthSetOpenrouterKey without waiting: its result when it comes, or cancel it.
   rpckit::FutureResult<AuthSetOpenrouterKeyResult> auth_set_openrouter_key_future(
       const AuthSetOpenrouterKeyParams& params,
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
-    return caller_->call_future<messages::AuthSetOpenrouterKey>(params, deadline);
+      rpckit::CallOptions options = {}) const {
+    return caller_->call_future<messages::AuthSetOpenrouterKey>(params, std::move(options));
   }
 
   /// messages::AuthSetExaKey
   rpckit::Result<AuthSetExaKeyResult> auth_set_exa_key(
       const AuthSetExaKeyParams& params,
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
-    return caller_->call<messages::AuthSetExaKey>(params, deadline);
+      rpckit::CallOptions options = {}) const {
+    return caller_->call<messages::AuthSetExaKey>(params, std::move(options));
   }
 
   /// messages::AuthSetExaKey without waiting: `done(rpckit::Result<AuthSetExaKeyResult>)` runs
@@ -622,23 +624,23 @@ class ServerClient {
   template <class Done>
   rpckit::AsyncCall auth_set_exa_key_async(
       const AuthSetExaKeyParams& params, Done&& done,
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+      rpckit::CallOptions options = {}) const {
     return caller_->call_async<messages::AuthSetExaKey>(params, std::forward<Done>(done),
-                                                        deadline);
+                                                        std::move(options));
   }
 
   /// messages::AuthSetExaKey without waiting: its result when it comes, or cancel it.
   rpckit::FutureResult<AuthSetExaKeyResult> auth_set_exa_key_future(
       const AuthSetExaKeyParams& params,
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
-    return caller_->call_future<messages::AuthSetExaKey>(params, deadline);
+      rpckit::CallOptions options = {}) const {
+    return caller_->call_future<messages::AuthSetExaKey>(params, std::move(options));
   }
 
   /// messages::OnboardingStatus
   rpckit::Result<OnboardingStatusResult> onboarding_status(
       const OnboardingStatusParams& params = {},
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
-    return caller_->call<messages::OnboardingStatus>(params, deadline);
+      rpckit::CallOptions options = {}) const {
+    return caller_->call<messages::OnboardingStatus>(params, std::move(options));
   }
 
   /// messages::OnboardingStatus without waiting: `done(rpckit::Result<OnboardingStatusResult>)` runs
@@ -646,23 +648,23 @@ class ServerClient {
   template <class Done>
   rpckit::AsyncCall onboarding_status_async(
       const OnboardingStatusParams& params, Done&& done,
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+      rpckit::CallOptions options = {}) const {
     return caller_->call_async<messages::OnboardingStatus>(params, std::forward<Done>(done),
-                                                        deadline);
+                                                        std::move(options));
   }
 
   /// messages::OnboardingStatus without waiting: its result when it comes, or cancel it.
   rpckit::FutureResult<OnboardingStatusResult> onboarding_status_future(
       const OnboardingStatusParams& params = {},
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
-    return caller_->call_future<messages::OnboardingStatus>(params, deadline);
+      rpckit::CallOptions options = {}) const {
+    return caller_->call_future<messages::OnboardingStatus>(params, std::move(options));
   }
 
   /// messages::OnboardingComplete
   rpckit::Result<OnboardingCompleteResult> onboarding_complete(
       const OnboardingCompleteParams& params = {},
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
-    return caller_->call<messages::OnboardingComplete>(params, deadline);
+      rpckit::CallOptions options = {}) const {
+    return caller_->call<messages::OnboardingComplete>(params, std::move(options));
   }
 
   /// messages::OnboardingComplete without waiting: `done(rpckit::Result<OnboardingCompleteResult>)` runs
@@ -670,23 +672,23 @@ class ServerClient {
   template <class Done>
   rpckit::AsyncCall onboarding_complete_async(
       const OnboardingCompleteParams& params, Done&& done,
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+      rpckit::CallOptions options = {}) const {
     return caller_->call_async<messages::OnboardingComplete>(params, std::forward<Done>(done),
-                                                        deadline);
+                                                        std::move(options));
   }
 
   /// messages::OnboardingComplete without waiting: its result when it comes, or cancel it.
   rpckit::FutureResult<OnboardingCompleteResult> onboarding_complete_future(
       const OnboardingCompleteParams& params = {},
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
-    return caller_->call_future<messages::OnboardingComplete>(params, deadline);
+      rpckit::CallOptions options = {}) const {
+    return caller_->call_future<messages::OnboardingComplete>(params, std::move(options));
   }
 
   /// messages::ModelList
   rpckit::Result<ModelListResult> model_list(
       const ModelListParams& params = {},
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
-    return caller_->call<messages::ModelList>(params, deadline);
+      rpckit::CallOptions options = {}) const {
+    return caller_->call<messages::ModelList>(params, std::move(options));
   }
 
   /// messages::ModelList without waiting: `done(rpckit::Result<ModelListResult>)` runs
@@ -694,23 +696,23 @@ class ServerClient {
   template <class Done>
   rpckit::AsyncCall model_list_async(
       const ModelListParams& params, Done&& done,
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+      rpckit::CallOptions options = {}) const {
     return caller_->call_async<messages::ModelList>(params, std::forward<Done>(done),
-                                                        deadline);
+                                                        std::move(options));
   }
 
   /// messages::ModelList without waiting: its result when it comes, or cancel it.
   rpckit::FutureResult<ModelListResult> model_list_future(
       const ModelListParams& params = {},
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
-    return caller_->call_future<messages::ModelList>(params, deadline);
+      rpckit::CallOptions options = {}) const {
+    return caller_->call_future<messages::ModelList>(params, std::move(options));
   }
 
   /// messages::ModelSelect
   rpckit::Result<ModelSelectResult> model_select(
       const ModelSelectParams& params,
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
-    return caller_->call<messages::ModelSelect>(params, deadline);
+      rpckit::CallOptions options = {}) const {
+    return caller_->call<messages::ModelSelect>(params, std::move(options));
   }
 
   /// messages::ModelSelect without waiting: `done(rpckit::Result<ModelSelectResult>)` runs
@@ -718,23 +720,23 @@ class ServerClient {
   template <class Done>
   rpckit::AsyncCall model_select_async(
       const ModelSelectParams& params, Done&& done,
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+      rpckit::CallOptions options = {}) const {
     return caller_->call_async<messages::ModelSelect>(params, std::forward<Done>(done),
-                                                        deadline);
+                                                        std::move(options));
   }
 
   /// messages::ModelSelect without waiting: its result when it comes, or cancel it.
   rpckit::FutureResult<ModelSelectResult> model_select_future(
       const ModelSelectParams& params,
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
-    return caller_->call_future<messages::ModelSelect>(params, deadline);
+      rpckit::CallOptions options = {}) const {
+    return caller_->call_future<messages::ModelSelect>(params, std::move(options));
   }
 
   /// messages::ModelOpenrouterProviders
   rpckit::Result<ModelOpenrouterProvidersResult> model_openrouter_providers(
       const ModelOpenrouterProvidersParams& params,
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
-    return caller_->call<messages::ModelOpenrouterProviders>(params, deadline);
+      rpckit::CallOptions options = {}) const {
+    return caller_->call<messages::ModelOpenrouterProviders>(params, std::move(options));
   }
 
   /// messages::ModelOpenrouterProviders without waiting: `done(rpckit::Result<ModelOpenrouterProvidersResult>)` runs
@@ -742,23 +744,23 @@ class ServerClient {
   template <class Done>
   rpckit::AsyncCall model_openrouter_providers_async(
       const ModelOpenrouterProvidersParams& params, Done&& done,
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+      rpckit::CallOptions options = {}) const {
     return caller_->call_async<messages::ModelOpenrouterProviders>(params, std::forward<Done>(done),
-                                                        deadline);
+                                                        std::move(options));
   }
 
   /// messages::ModelOpenrouterProviders without waiting: its result when it comes, or cancel it.
   rpckit::FutureResult<ModelOpenrouterProvidersResult> model_openrouter_providers_future(
       const ModelOpenrouterProvidersParams& params,
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
-    return caller_->call_future<messages::ModelOpenrouterProviders>(params, deadline);
+      rpckit::CallOptions options = {}) const {
+    return caller_->call_future<messages::ModelOpenrouterProviders>(params, std::move(options));
   }
 
   /// messages::LimitsGet
   rpckit::Result<LimitsGetResult> limits_get(
       const LimitsGetParams& params = {},
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
-    return caller_->call<messages::LimitsGet>(params, deadline);
+      rpckit::CallOptions options = {}) const {
+    return caller_->call<messages::LimitsGet>(params, std::move(options));
   }
 
   /// messages::LimitsGet without waiting: `done(rpckit::Result<LimitsGetResult>)` runs
@@ -766,23 +768,23 @@ class ServerClient {
   template <class Done>
   rpckit::AsyncCall limits_get_async(
       const LimitsGetParams& params, Done&& done,
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+      rpckit::CallOptions options = {}) const {
     return caller_->call_async<messages::LimitsGet>(params, std::forward<Done>(done),
-                                                        deadline);
+                                                        std::move(options));
   }
 
   /// messages::LimitsGet without waiting: its result when it comes, or cancel it.
   rpckit::FutureResult<LimitsGetResult> limits_get_future(
       const LimitsGetParams& params = {},
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
-    return caller_->call_future<messages::LimitsGet>(params, deadline);
+      rpckit::CallOptions options = {}) const {
+    return caller_->call_future<messages::LimitsGet>(params, std::move(options));
   }
 
   /// messages::HistoryList
   rpckit::Result<HistoryListResult> history_list(
       const HistoryListParams& params = {},
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
-    return caller_->call<messages::HistoryList>(params, deadline);
+      rpckit::CallOptions options = {}) const {
+    return caller_->call<messages::HistoryList>(params, std::move(options));
   }
 
   /// messages::HistoryList without waiting: `done(rpckit::Result<HistoryListResult>)` runs
@@ -790,23 +792,23 @@ class ServerClient {
   template <class Done>
   rpckit::AsyncCall history_list_async(
       const HistoryListParams& params, Done&& done,
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+      rpckit::CallOptions options = {}) const {
     return caller_->call_async<messages::HistoryList>(params, std::forward<Done>(done),
-                                                        deadline);
+                                                        std::move(options));
   }
 
   /// messages::HistoryList without waiting: its result when it comes, or cancel it.
   rpckit::FutureResult<HistoryListResult> history_list_future(
       const HistoryListParams& params = {},
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
-    return caller_->call_future<messages::HistoryList>(params, deadline);
+      rpckit::CallOptions options = {}) const {
+    return caller_->call_future<messages::HistoryList>(params, std::move(options));
   }
 
   /// messages::HistoryGet
   rpckit::Result<ChatSessionRecord> history_get(
       const HistoryGetParams& params = {},
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
-    return caller_->call<messages::HistoryGet>(params, deadline);
+      rpckit::CallOptions options = {}) const {
+    return caller_->call<messages::HistoryGet>(params, std::move(options));
   }
 
   /// messages::HistoryGet without waiting: `done(rpckit::Result<ChatSessionRecord>)` runs
@@ -814,23 +816,23 @@ class ServerClient {
   template <class Done>
   rpckit::AsyncCall history_get_async(
       const HistoryGetParams& params, Done&& done,
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+      rpckit::CallOptions options = {}) const {
     return caller_->call_async<messages::HistoryGet>(params, std::forward<Done>(done),
-                                                        deadline);
+                                                        std::move(options));
   }
 
   /// messages::HistoryGet without waiting: its result when it comes, or cancel it.
   rpckit::FutureResult<ChatSessionRecord> history_get_future(
       const HistoryGetParams& params = {},
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
-    return caller_->call_future<messages::HistoryGet>(params, deadline);
+      rpckit::CallOptions options = {}) const {
+    return caller_->call_future<messages::HistoryGet>(params, std::move(options));
   }
 
   /// messages::HistoryClearSession
   rpckit::Result<HistoryClearSessionResult> history_clear_session(
       const HistoryClearSessionParams& params,
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
-    return caller_->call<messages::HistoryClearSession>(params, deadline);
+      rpckit::CallOptions options = {}) const {
+    return caller_->call<messages::HistoryClearSession>(params, std::move(options));
   }
 
   /// messages::HistoryClearSession without waiting: `done(rpckit::Result<HistoryClearSessionResult>)` runs
@@ -838,23 +840,23 @@ class ServerClient {
   template <class Done>
   rpckit::AsyncCall history_clear_session_async(
       const HistoryClearSessionParams& params, Done&& done,
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+      rpckit::CallOptions options = {}) const {
     return caller_->call_async<messages::HistoryClearSession>(params, std::forward<Done>(done),
-                                                        deadline);
+                                                        std::move(options));
   }
 
   /// messages::HistoryClearSession without waiting: its result when it comes, or cancel it.
   rpckit::FutureResult<HistoryClearSessionResult> history_clear_session_future(
       const HistoryClearSessionParams& params,
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
-    return caller_->call_future<messages::HistoryClearSession>(params, deadline);
+      rpckit::CallOptions options = {}) const {
+    return caller_->call_future<messages::HistoryClearSession>(params, std::move(options));
   }
 
   /// messages::SkillsList
   rpckit::Result<SkillsListResult> skills_list(
       const SkillsListParams& params = {},
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
-    return caller_->call<messages::SkillsList>(params, deadline);
+      rpckit::CallOptions options = {}) const {
+    return caller_->call<messages::SkillsList>(params, std::move(options));
   }
 
   /// messages::SkillsList without waiting: `done(rpckit::Result<SkillsListResult>)` runs
@@ -862,23 +864,23 @@ class ServerClient {
   template <class Done>
   rpckit::AsyncCall skills_list_async(
       const SkillsListParams& params, Done&& done,
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+      rpckit::CallOptions options = {}) const {
     return caller_->call_async<messages::SkillsList>(params, std::forward<Done>(done),
-                                                        deadline);
+                                                        std::move(options));
   }
 
   /// messages::SkillsList without waiting: its result when it comes, or cancel it.
   rpckit::FutureResult<SkillsListResult> skills_list_future(
       const SkillsListParams& params = {},
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
-    return caller_->call_future<messages::SkillsList>(params, deadline);
+      rpckit::CallOptions options = {}) const {
+    return caller_->call_future<messages::SkillsList>(params, std::move(options));
   }
 
   /// messages::ToolsList
   rpckit::Result<ToolsListResult> tools_list(
       const ToolsListParams& params = {},
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
-    return caller_->call<messages::ToolsList>(params, deadline);
+      rpckit::CallOptions options = {}) const {
+    return caller_->call<messages::ToolsList>(params, std::move(options));
   }
 
   /// messages::ToolsList without waiting: `done(rpckit::Result<ToolsListResult>)` runs
@@ -886,23 +888,23 @@ class ServerClient {
   template <class Done>
   rpckit::AsyncCall tools_list_async(
       const ToolsListParams& params, Done&& done,
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+      rpckit::CallOptions options = {}) const {
     return caller_->call_async<messages::ToolsList>(params, std::forward<Done>(done),
-                                                        deadline);
+                                                        std::move(options));
   }
 
   /// messages::ToolsList without waiting: its result when it comes, or cancel it.
   rpckit::FutureResult<ToolsListResult> tools_list_future(
       const ToolsListParams& params = {},
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
-    return caller_->call_future<messages::ToolsList>(params, deadline);
+      rpckit::CallOptions options = {}) const {
+    return caller_->call_future<messages::ToolsList>(params, std::move(options));
   }
 
   /// messages::DebugSet
   rpckit::Result<DebugSetResult> debug_set(
       const DebugSetParams& params,
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
-    return caller_->call<messages::DebugSet>(params, deadline);
+      rpckit::CallOptions options = {}) const {
+    return caller_->call<messages::DebugSet>(params, std::move(options));
   }
 
   /// messages::DebugSet without waiting: `done(rpckit::Result<DebugSetResult>)` runs
@@ -910,16 +912,16 @@ class ServerClient {
   template <class Done>
   rpckit::AsyncCall debug_set_async(
       const DebugSetParams& params, Done&& done,
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+      rpckit::CallOptions options = {}) const {
     return caller_->call_async<messages::DebugSet>(params, std::forward<Done>(done),
-                                                        deadline);
+                                                        std::move(options));
   }
 
   /// messages::DebugSet without waiting: its result when it comes, or cancel it.
   rpckit::FutureResult<DebugSetResult> debug_set_future(
       const DebugSetParams& params,
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
-    return caller_->call_future<messages::DebugSet>(params, deadline);
+      rpckit::CallOptions options = {}) const {
+    return caller_->call_future<messages::DebugSet>(params, std::move(options));
   }
 
  private:

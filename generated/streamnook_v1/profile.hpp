@@ -38,6 +38,8 @@ struct Profile {
       .unknown_id_omitted = false};
   /// How a peer cancels a request ("cancel"; no method: it cannot).
   static constexpr rpckit::CancelRules kCancel = {};
+  /// How a peer reports progress on a request ("progress"; no method: it cannot).
+  static constexpr rpckit::ProgressRules kProgress = {};
   /// The data the runtime puts on the errors it makes itself ("error_data").
   static constexpr rpckit::ErrorReasons kErrorData = {};
   /// What each side does with input its peer should not have sent.

@@ -66,7 +66,8 @@ class HostHandler {
 /// Typed messages to a host, one function per message it receives. Each is checked
 /// against the grant held by the rpckit::roles::Caller before it is sent (a request
 /// outside it fails locally, a notification outside it is not sent) and waits at most
-/// its descriptor's deadline unless given another. Thread-safe as the Caller is.
+/// its descriptor's deadline unless given another (rpckit::CallOptions: a deadline, or
+/// progress reports too). Thread-safe as the Caller is.
 class HostClient {
  public:
   explicit HostClient(rpckit::roles::Caller& caller) noexcept : caller_(&caller) {}
@@ -74,8 +75,8 @@ class HostClient {
   /// messages::GetFollowedLive
   rpckit::Result<GetFollowedLiveResult> get_followed_live(
       const GetFollowedLiveParams& params = {},
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
-    return caller_->call<messages::GetFollowedLive>(params, deadline);
+      rpckit::CallOptions options = {}) const {
+    return caller_->call<messages::GetFollowedLive>(params, std::move(options));
   }
 
   /// messages::GetFollowedLive without waiting: `done(rpckit::Result<GetFollowedLiveResult>)` runs
@@ -83,23 +84,23 @@ class HostClient {
   template <class Done>
   rpckit::AsyncCall get_followed_live_async(
       const GetFollowedLiveParams& params, Done&& done,
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+      rpckit::CallOptions options = {}) const {
     return caller_->call_async<messages::GetFollowedLive>(params, std::forward<Done>(done),
-                                                        deadline);
+                                                        std::move(options));
   }
 
   /// messages::GetFollowedLive without waiting: its result when it comes, or cancel it.
   rpckit::FutureResult<GetFollowedLiveResult> get_followed_live_future(
       const GetFollowedLiveParams& params = {},
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
-    return caller_->call_future<messages::GetFollowedLive>(params, deadline);
+      rpckit::CallOptions options = {}) const {
+    return caller_->call_future<messages::GetFollowedLive>(params, std::move(options));
   }
 
   /// messages::SetUpstream
   rpckit::Result<SetUpstreamResult> set_upstream(
       const SetUpstreamParams& params,
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
-    return caller_->call<messages::SetUpstream>(params, deadline);
+      rpckit::CallOptions options = {}) const {
+    return caller_->call<messages::SetUpstream>(params, std::move(options));
   }
 
   /// messages::SetUpstream without waiting: `done(rpckit::Result<SetUpstreamResult>)` runs
@@ -107,23 +108,23 @@ class HostClient {
   template <class Done>
   rpckit::AsyncCall set_upstream_async(
       const SetUpstreamParams& params, Done&& done,
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+      rpckit::CallOptions options = {}) const {
     return caller_->call_async<messages::SetUpstream>(params, std::forward<Done>(done),
-                                                        deadline);
+                                                        std::move(options));
   }
 
   /// messages::SetUpstream without waiting: its result when it comes, or cancel it.
   rpckit::FutureResult<SetUpstreamResult> set_upstream_future(
       const SetUpstreamParams& params,
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
-    return caller_->call_future<messages::SetUpstream>(params, deadline);
+      rpckit::CallOptions options = {}) const {
+    return caller_->call_future<messages::SetUpstream>(params, std::move(options));
   }
 
   /// messages::GetCredential
   rpckit::Result<Credential> get_credential(
       const GetCredentialParams& params,
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
-    return caller_->call<messages::GetCredential>(params, deadline);
+      rpckit::CallOptions options = {}) const {
+    return caller_->call<messages::GetCredential>(params, std::move(options));
   }
 
   /// messages::GetCredential without waiting: `done(rpckit::Result<Credential>)` runs
@@ -131,23 +132,23 @@ class HostClient {
   template <class Done>
   rpckit::AsyncCall get_credential_async(
       const GetCredentialParams& params, Done&& done,
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+      rpckit::CallOptions options = {}) const {
     return caller_->call_async<messages::GetCredential>(params, std::forward<Done>(done),
-                                                        deadline);
+                                                        std::move(options));
   }
 
   /// messages::GetCredential without waiting: its result when it comes, or cancel it.
   rpckit::FutureResult<Credential> get_credential_future(
       const GetCredentialParams& params,
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
-    return caller_->call_future<messages::GetCredential>(params, deadline);
+      rpckit::CallOptions options = {}) const {
+    return caller_->call_future<messages::GetCredential>(params, std::move(options));
   }
 
   /// messages::Notify
   rpckit::Result<NotifyResult> notify(
       const NotifyParams& params,
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
-    return caller_->call<messages::Notify>(params, deadline);
+      rpckit::CallOptions options = {}) const {
+    return caller_->call<messages::Notify>(params, std::move(options));
   }
 
   /// messages::Notify without waiting: `done(rpckit::Result<NotifyResult>)` runs
@@ -155,16 +156,16 @@ class HostClient {
   template <class Done>
   rpckit::AsyncCall notify_async(
       const NotifyParams& params, Done&& done,
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+      rpckit::CallOptions options = {}) const {
     return caller_->call_async<messages::Notify>(params, std::forward<Done>(done),
-                                                        deadline);
+                                                        std::move(options));
   }
 
   /// messages::Notify without waiting: its result when it comes, or cancel it.
   rpckit::FutureResult<NotifyResult> notify_future(
       const NotifyParams& params,
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
-    return caller_->call_future<messages::Notify>(params, deadline);
+      rpckit::CallOptions options = {}) const {
+    return caller_->call_future<messages::Notify>(params, std::move(options));
   }
 
   /// messages::Log
@@ -176,8 +177,8 @@ class HostClient {
   /// messages::RegisterPanel
   rpckit::Result<RegisterPanelResult> register_panel(
       const RegisterPanelParams& params,
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
-    return caller_->call<messages::RegisterPanel>(params, deadline);
+      rpckit::CallOptions options = {}) const {
+    return caller_->call<messages::RegisterPanel>(params, std::move(options));
   }
 
   /// messages::RegisterPanel without waiting: `done(rpckit::Result<RegisterPanelResult>)` runs
@@ -185,23 +186,23 @@ class HostClient {
   template <class Done>
   rpckit::AsyncCall register_panel_async(
       const RegisterPanelParams& params, Done&& done,
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+      rpckit::CallOptions options = {}) const {
     return caller_->call_async<messages::RegisterPanel>(params, std::forward<Done>(done),
-                                                        deadline);
+                                                        std::move(options));
   }
 
   /// messages::RegisterPanel without waiting: its result when it comes, or cancel it.
   rpckit::FutureResult<RegisterPanelResult> register_panel_future(
       const RegisterPanelParams& params,
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
-    return caller_->call_future<messages::RegisterPanel>(params, deadline);
+      rpckit::CallOptions options = {}) const {
+    return caller_->call_future<messages::RegisterPanel>(params, std::move(options));
   }
 
   /// messages::GetPanelValues
   rpckit::Result<GetPanelValuesResult> get_panel_values(
       const GetPanelValuesParams& params = {},
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
-    return caller_->call<messages::GetPanelValues>(params, deadline);
+      rpckit::CallOptions options = {}) const {
+    return caller_->call<messages::GetPanelValues>(params, std::move(options));
   }
 
   /// messages::GetPanelValues without waiting: `done(rpckit::Result<GetPanelValuesResult>)` runs
@@ -209,16 +210,16 @@ class HostClient {
   template <class Done>
   rpckit::AsyncCall get_panel_values_async(
       const GetPanelValuesParams& params, Done&& done,
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+      rpckit::CallOptions options = {}) const {
     return caller_->call_async<messages::GetPanelValues>(params, std::forward<Done>(done),
-                                                        deadline);
+                                                        std::move(options));
   }
 
   /// messages::GetPanelValues without waiting: its result when it comes, or cancel it.
   rpckit::FutureResult<GetPanelValuesResult> get_panel_values_future(
       const GetPanelValuesParams& params = {},
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
-    return caller_->call_future<messages::GetPanelValues>(params, deadline);
+      rpckit::CallOptions options = {}) const {
+    return caller_->call_future<messages::GetPanelValues>(params, std::move(options));
   }
 
   /// messages::SetStatus
@@ -326,7 +327,8 @@ class PluginHandler {
 /// Typed messages to a plugin, one function per message it receives. Each is checked
 /// against the grant held by the rpckit::roles::Caller before it is sent (a request
 /// outside it fails locally, a notification outside it is not sent) and waits at most
-/// its descriptor's deadline unless given another. Thread-safe as the Caller is.
+/// its descriptor's deadline unless given another (rpckit::CallOptions: a deadline, or
+/// progress reports too). Thread-safe as the Caller is.
 class PluginClient {
  public:
   explicit PluginClient(rpckit::roles::Caller& caller) noexcept : caller_(&caller) {}
@@ -334,8 +336,8 @@ class PluginClient {
   /// messages::Initialize
   rpckit::Result<InitializeResult> initialize(
       const InitializeParams& params,
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
-    return caller_->call<messages::Initialize>(params, deadline);
+      rpckit::CallOptions options = {}) const {
+    return caller_->call<messages::Initialize>(params, std::move(options));
   }
 
   /// messages::Initialize without waiting: `done(rpckit::Result<InitializeResult>)` runs
@@ -343,16 +345,16 @@ class PluginClient {
   template <class Done>
   rpckit::AsyncCall initialize_async(
       const InitializeParams& params, Done&& done,
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+      rpckit::CallOptions options = {}) const {
     return caller_->call_async<messages::Initialize>(params, std::forward<Done>(done),
-                                                        deadline);
+                                                        std::move(options));
   }
 
   /// messages::Initialize without waiting: its result when it comes, or cancel it.
   rpckit::FutureResult<InitializeResult> initialize_future(
       const InitializeParams& params,
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
-    return caller_->call_future<messages::Initialize>(params, deadline);
+      rpckit::CallOptions options = {}) const {
+    return caller_->call_future<messages::Initialize>(params, std::move(options));
   }
 
   /// messages::Initialized
@@ -364,8 +366,8 @@ class PluginClient {
   /// messages::Ping
   rpckit::Result<PingResult> ping(
       const PingParams& params = {},
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
-    return caller_->call<messages::Ping>(params, deadline);
+      rpckit::CallOptions options = {}) const {
+    return caller_->call<messages::Ping>(params, std::move(options));
   }
 
   /// messages::Ping without waiting: `done(rpckit::Result<PingResult>)` runs
@@ -373,23 +375,23 @@ class PluginClient {
   template <class Done>
   rpckit::AsyncCall ping_async(
       const PingParams& params, Done&& done,
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+      rpckit::CallOptions options = {}) const {
     return caller_->call_async<messages::Ping>(params, std::forward<Done>(done),
-                                                        deadline);
+                                                        std::move(options));
   }
 
   /// messages::Ping without waiting: its result when it comes, or cancel it.
   rpckit::FutureResult<PingResult> ping_future(
       const PingParams& params = {},
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
-    return caller_->call_future<messages::Ping>(params, deadline);
+      rpckit::CallOptions options = {}) const {
+    return caller_->call_future<messages::Ping>(params, std::move(options));
   }
 
   /// messages::Shutdown
   rpckit::Result<std::nullptr_t> shutdown(
       const ShutdownParams& params = {},
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
-    return caller_->call<messages::Shutdown>(params, deadline);
+      rpckit::CallOptions options = {}) const {
+    return caller_->call<messages::Shutdown>(params, std::move(options));
   }
 
   /// messages::Shutdown without waiting: `done(rpckit::Result<std::nullptr_t>)` runs
@@ -397,16 +399,16 @@ class PluginClient {
   template <class Done>
   rpckit::AsyncCall shutdown_async(
       const ShutdownParams& params, Done&& done,
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+      rpckit::CallOptions options = {}) const {
     return caller_->call_async<messages::Shutdown>(params, std::forward<Done>(done),
-                                                        deadline);
+                                                        std::move(options));
   }
 
   /// messages::Shutdown without waiting: its result when it comes, or cancel it.
   rpckit::FutureResult<std::nullptr_t> shutdown_future(
       const ShutdownParams& params = {},
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
-    return caller_->call_future<messages::Shutdown>(params, deadline);
+      rpckit::CallOptions options = {}) const {
+    return caller_->call_future<messages::Shutdown>(params, std::move(options));
   }
 
   /// messages::Exit
@@ -418,8 +420,8 @@ class PluginClient {
   /// messages::InvokeAction
   rpckit::Result<rpckit::JsonValue> invoke_action(
       const InvokeActionParams& params,
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
-    return caller_->call<messages::InvokeAction>(params, deadline);
+      rpckit::CallOptions options = {}) const {
+    return caller_->call<messages::InvokeAction>(params, std::move(options));
   }
 
   /// messages::InvokeAction without waiting: `done(rpckit::Result<rpckit::JsonValue>)` runs
@@ -427,16 +429,16 @@ class PluginClient {
   template <class Done>
   rpckit::AsyncCall invoke_action_async(
       const InvokeActionParams& params, Done&& done,
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
+      rpckit::CallOptions options = {}) const {
     return caller_->call_async<messages::InvokeAction>(params, std::forward<Done>(done),
-                                                        deadline);
+                                                        std::move(options));
   }
 
   /// messages::InvokeAction without waiting: its result when it comes, or cancel it.
   rpckit::FutureResult<rpckit::JsonValue> invoke_action_future(
       const InvokeActionParams& params,
-      std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {
-    return caller_->call_future<messages::InvokeAction>(params, deadline);
+      rpckit::CallOptions options = {}) const {
+    return caller_->call_future<messages::InvokeAction>(params, std::move(options));
   }
 
   /// messages::OnStreamStart

@@ -144,7 +144,7 @@ TEST(TypedDecode, ResultThatDoesNotDecodeIsAnError) {
   Result<sn::GetFollowedLiveResult> r = call<msg::GetFollowedLive>(peer.ep(), {});
   answer.join();
   ASSERT_FALSE(r);
-  EXPECT_EQ(r.error().kind, CallError::Kind::kRemote);
+  EXPECT_EQ(r.error().kind, CallError::Kind::kInvalidResult);
   EXPECT_EQ(r.error().error.code(), jsonrpc_code::kInternalError);
   EXPECT_NE(r.error().error.message().find("get_followed_live: invalid result"), std::string::npos)
       << r.error().error.message();

@@ -116,7 +116,7 @@ TEST(AdditiveChange, TheApiSurfaceIsWhatTheHeadersDeclare) {
                   "virtual void on_stream_start(Context&, const OnStreamStartParams&)"));
   EXPECT_TRUE(has("streamnook::v1::HostClient", "notify",
                   "rpckit::Result<NotifyResult> notify(const NotifyParams& params, "
-                  "std::optional<std::chrono::milliseconds> deadline = std::nullopt) const"));
+                  "rpckit::CallOptions options = {}) const"));
   EXPECT_TRUE(has("streamnook::v1::HostClient", "log", "bool log(const LogParams& params) const"));
 }
 

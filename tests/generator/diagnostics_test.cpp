@@ -117,6 +117,17 @@ J& cancel(SchemaFiles& s) {
   c = J::parse(R"({"notification": "c", "id_member": "requestId"})");
   return c;
 }
+// The same notification "c", and a member "_meta" in the request's params, for a "progress"
+// key naming them; returns it, to be broken by a case.
+J& progress(SchemaFiles& s) {
+  cancel(s);
+  profile(s).erase("cancel");
+  msg(s)["definitions"]["MParams"]["properties"]["_meta"] = J::parse(R"({"type": "object"})");
+  J& p = s["protocol.json"]["x-profile"]["progress"];
+  p = J::parse(R"({"notification": "c", "token_member": "requestId",
+                   "request_token": "_meta.token"})");
+  return p;
+}
 J& prop(SchemaFiles& s, const char* name) { return s["protocol.json"]["properties"][name]; }
 
 const std::vector<DiagnosticCase>& cases() {
@@ -591,6 +602,24 @@ const std::vector<DiagnosticCase>& cases() {
       {"CancelOnTimeoutNotAChoice", [](SchemaFiles& s) { cancel(s)["on_timeout"] = "always"; },
        "protocol.json#/x-profile/cancel/on_timeout: expected one of \"nothing\", \"cancel\", "
        "got \"always\""},
+      {"ProgressNotAnObject", [](SchemaFiles& s) { progress(s) = "c"; },
+       "protocol.json#/x-profile/progress: expected {notification, token_member, request_token}, "
+       "got \"c\""},
+      {"ProgressUnknownKey", [](SchemaFiles& s) { progress(s)["when"] = "always"; },
+       "protocol.json#/x-profile/progress/when: unknown progress key"},
+      {"ProgressByARequest", [](SchemaFiles& s) { progress(s)["notification"] = "m"; },
+       "protocol.json#/x-profile/progress/notification: \"m\" is a request: a progress report is "
+       "a notification"},
+      {"ProgressTokenMemberNotAnId", [](SchemaFiles& s) { progress(s)["token_member"] = "flag"; },
+       "protocol.json#/x-profile/progress/token_member: \"flag\" cannot hold a request id"},
+      {"ProgressRequestTokenNotAPath",
+       [](SchemaFiles& s) { progress(s)["request_token"] = "_meta."; },
+       "protocol.json#/x-profile/progress/request_token: expected a dotted path of params "
+       "members, such as \"_meta.progressToken\""},
+      {"ProgressRequestTokenInNoRequest",
+       [](SchemaFiles& s) { progress(s)["request_token"] = "meta.token"; },
+       "protocol.json#/x-profile/progress/request_token: no request's params have a member "
+       "\"meta\""},
       {"ProfileWithoutHandshake", [](SchemaFiles& s) { profile(s)["lifecycle"] = J::object(); },
        "protocol.json#/x-profile/lifecycle: missing \"handshake\""},
       {"ProfileStopsOnNotArray", [](SchemaFiles& s) { profile(s)["stops_on"] = "exit"; },

@@ -5,7 +5,9 @@
 //
 // - @modelcontextprotocol/server-everything, through every tool, prompt and resource it lists:
 //   the client answers its sampling, elicitation and roots requests from the command line's
-//   policy and passes a progress token on every call;
+//   policy and asks for progress on every call (the runtime adds the call's id as the token);
+//   a second run gives each call a deadline shorter than the long operation takes, and the
+//   operation's progress reports restart it (--max-total-ms), so the call is answered;
 // - @modelcontextprotocol/server-memory on a temporary file: entities created, observed,
 //   searched and read back, and the file on disk checked;
 // - a server made with the official SDK's Server (mcp_sdk_server.mjs): a tool call the client
@@ -135,6 +137,30 @@ function common(name, r, { sigterm = false } = {}) {
           r.requests.some((m) => m.method === method && r.answerTo(m)?.result)));
   check("everything: completion/complete answered",
         r.requests.some((m) => m.method === "completion/complete" && r.answerTo(m)?.result?.completion));
+}
+
+// ---- server-everything: progress restarts a call's deadline ----------------------------------
+{
+  const r = run("everything-progress", [everything, "stdio"], [
+    "--timeout-ms", "2500", "--max-total-ms", "60000", "--max-reads", "0",
+    "--call", 'trigger-long-running-operation={"duration":5,"steps":10}',
+  ]);
+  common("everything-progress", r, { sigterm: true });
+  const call = r.requests.find((m) => m.method === "tools/call");
+  const answer = r.answerTo(call ?? {});
+  check("everything-progress: the call's progress token is its own id",
+        call !== undefined && call.params?._meta?.progressToken === call.id, JSON.stringify(call));
+  const reports = r.received.filter((m) => m.method === "notifications/progress" &&
+                                      m.params?.progressToken === call?.id);
+  check(`everything-progress: the server reports progress under it (${reports.length})`, reports.length >= 5);
+  const at = (message) => r.lines.find((l) => l.type === "frame" && l.message === message)?.t;
+  const waited = (at(answer) ?? 0) - (at(call) ?? 0);
+  check(`everything-progress: answered after ${waited.toFixed(1)} s though the deadline is 2.5 s`,
+        answer?.result !== undefined && answer.result.isError !== true && waited > 2.5,
+        JSON.stringify(answer));
+  check("everything-progress: the client tells each report of the call",
+        r.host.filter((t) => t.startsWith("progress of tools/call trigger-long-running-operation: ")).length ===
+          reports.length, JSON.stringify(r.host));
 }
 
 // ---- server-memory -------------------------------------------------------------------------

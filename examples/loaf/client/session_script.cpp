@@ -20,7 +20,9 @@ typename M::Result SessionScript::call(const typename M::Params& params) {
     case rpckit::CallError::Kind::kTimeout: throw Failure("request_timeout", what);
     case rpckit::CallError::Kind::kDisconnected:
     case rpckit::CallError::Kind::kSendFailed: throw Failure("server_exited", what);
-    case rpckit::CallError::Kind::kLocal: throw Failure("invalid_response", what);  // its shape
+    case rpckit::CallError::Kind::kLocal:  // its shape
+    case rpckit::CallError::Kind::kInvalidResult:
+      throw Failure("invalid_response", what);
     case rpckit::CallError::Kind::kCancelled:
     case rpckit::CallError::Kind::kRemote: break;
   }

@@ -134,9 +134,15 @@ void ClientHandler::notifications_message(Peer&, const mcp::NotificationsMessage
 }
 
 void ClientHandler::notifications_progress(Peer&, const mcp::NotificationsProgressParams& p) {
+  progress("", p);
+}
+
+void ClientHandler::progress(const std::string& of, const mcp::NotificationsProgressParams& p) {
   count("notifications/progress");
-  std::string text = "progress " + json_text(nlohmann::json(p.progressToken)) + ": " +
-                     json_text(p.progress) + (p.total ? "/" + json_text(*p.total) : "");
+  std::string text =
+      "progress " +
+      (of.empty() ? "under token " + json_text(nlohmann::json(p.progressToken)) : "of " + of) +
+      ": " + json_text(p.progress) + (p.total ? "/" + json_text(*p.total) : "");
   if (p.message) text += " " + shortened(*p.message);
   transcript_.host(text);
 }

@@ -65,6 +65,9 @@ class ClientHandler : public mcp::ClientHandler<Peer> {
 
   // What came so far: requests answered by method, notifications by method.
   std::map<std::string, std::size_t> counts() const;
+  // A progress report: on the call `of` (the call's own observer), or under a token no call
+  // of ours is waiting on (empty `of`).
+  void progress(const std::string& of, const mcp::NotificationsProgressParams& p);
 
  private:
   void count(const std::string& method);

@@ -15,9 +15,10 @@
 //
 // options: --call NAME[=ARGS_JSON] (only these tools, in order), --args NAME=ARGS_JSON,
 // --prompt-args NAME=ARGS_JSON, --skip NAME, --sampling reply:TEXT|refuse,
-// --elicitation accept|decline|cancel, --roots URI[,URI...], --timeout-ms N, --cancel-after-ms N
-// (a tool call unanswered that long is cancelled), --max-reads N, --transcript FILE (JSON
-// lines for rpckit validate and rpckit trace), --frames
+// --elicitation accept|decline|cancel, --roots URI[,URI...], --timeout-ms N, --max-total-ms N
+// (each progress report on a tool call restarts its deadline, up to N ms in all),
+// --cancel-after-ms N (a tool call unanswered that long is cancelled), --max-reads N, --transcript
+// FILE (JSON lines for rpckit validate and rpckit trace), --frames
 #include <CLI/CLI.hpp>
 #include <chrono>
 #include <cstdio>
@@ -111,6 +112,10 @@ int main(int argc, char** argv) {
   cli.add_option("--timeout-ms", timeout_ms, "Deadline of each request (default 30000)")
       ->check(CLI::Range(1, 3600000));
   int cancel_after_ms = 0;
+  int max_total_ms = 0;
+  cli.add_option("--max-total-ms", max_total_ms,
+                 "Each progress report on a tool call restarts its deadline, up to N ms in all")
+      ->check(CLI::Range(1, 86400000));
   cli.add_option("--cancel-after-ms", cancel_after_ms,
                  "Cancel a tool call still unanswered after N ms (notifications/cancelled)")
       ->check(CLI::Range(1, 3600000));
@@ -124,6 +129,7 @@ int main(int argc, char** argv) {
   mcp_client::SessionOptions options;
   options.timeout = std::chrono::milliseconds(timeout_ms);
   if (cancel_after_ms > 0) options.cancel_after = std::chrono::milliseconds(cancel_after_ms);
+  if (max_total_ms > 0) options.max_total = std::chrono::milliseconds(max_total_ms);
   options.max_reads = max_reads;
   options.skip.insert(skip.begin(), skip.end());
   for (const std::string& arg : call_args) {
@@ -178,7 +184,7 @@ int main(int argc, char** argv) {
         .transcript = &transcript,
     });
     server.bind(handler, peer);
-    mcp_client::Session session(server, options, transcript, outcome);
+    mcp_client::Session session(server, handler, options, transcript, outcome);
     server.on_diagnostic([&outcome, &session](const rpckit::Diagnostic& d) {
       if (is_violation(d.kind, session.gave_up_on_a_call())) outcome.violation(d.detail);
     });

@@ -48,8 +48,7 @@ void Session::failed(const std::string& what, const rpckit::CallError& error) {
   const std::string detail = error.describe();
   if (error.kind == rpckit::CallError::Kind::kTimeout) gave_up_ = true;
   // A result the typed client could not decode: the server answered outside the schema.
-  if (error.kind == rpckit::CallError::Kind::kRemote &&
-      error.error.message().find(": invalid result: ") != std::string::npos) {
+  if (error.kind == rpckit::CallError::Kind::kInvalidResult) {
     outcome_.violation(what + ": " + error.error.message());
   }
   transcript_.host(what + " failed: " + detail);
@@ -145,12 +144,15 @@ void Session::call_tool(const mcp::Tool& tool, const nlohmann::json& arguments) 
     for (const auto& [key, value] : arguments.items())
       (*params.arguments)[key] = rpckit::JsonValue(value);
   }
-  // A token of its own per call: the server may report progress under it.
-  params._meta =
-      mcp::Meta{{"progressToken",
-                 rpckit::JsonValue(nlohmann::json("call-" + std::to_string(++progress_tokens_)))}};
+  // Asks for progress: the server may report it on this call (the runtime adds the token).
+  rpckit::CallOptions call_options(options_.timeout);
+  call_options.on_progress(rpckit::progress_as<mcp::messages::NotificationsProgress>(
+      [this, name = "tools/call " + tool.name](const mcp::NotificationsProgressParams& p) {
+        handler_.progress(name, p);
+      }));
+  if (options_.max_total) call_options.reset_on_progress(*options_.max_total);
   rpckit::FutureResult<mcp::ToolsCallResult> call =
-      server_.client().tools_call_future(params, options_.timeout);
+      server_.client().tools_call_future(params, std::move(call_options));
   if (options_.cancel_after && !call.wait_for(*options_.cancel_after) &&
       call.cancel("stopped by the user after " + std::to_string(options_.cancel_after->count()) +
                   " ms")) {

@@ -31,6 +31,8 @@ struct SessionOptions {
   std::map<std::string, nlohmann::json> prompt_arguments;  // --prompt-args NAME=JSON
   std::set<std::string> skip;                              // tools not called
   std::chrono::milliseconds timeout{30000};                // each request
+  // A tool call's progress reports each restart its deadline, up to this long in all.
+  std::optional<std::chrono::milliseconds> max_total;
   // A tool call still unanswered after this long is cancelled, as a user's Stop would.
   std::optional<std::chrono::milliseconds> cancel_after;
   std::size_t max_reads = 20;                              // resources read
@@ -38,9 +40,13 @@ struct SessionOptions {
 
 class Session {
  public:
-  Session(Server& server, SessionOptions options, rpckit_examples::Transcript& transcript,
-          rpckit::roles::SessionOutcome& outcome)
-      : server_(server), options_(std::move(options)), transcript_(transcript), outcome_(outcome) {}
+  Session(Server& server, ClientHandler& handler, SessionOptions options,
+          rpckit_examples::Transcript& transcript, rpckit::roles::SessionOutcome& outcome)
+      : server_(server),
+        handler_(handler),
+        options_(std::move(options)),
+        transcript_(transcript),
+        outcome_(outcome) {}
 
   void run();
   // Whether a call of ours went unanswered: a late answer to it is then no violation.
@@ -55,8 +61,8 @@ class Session {
   // Every item of a paginated list, page by page (bounded; a cursor that comes back stops it).
   // The generated client's call that asks for one page.
   template <class Params, class Page>
-  using Fetch = rpckit::Result<Page> (mcp::ServerClient::*)(
-      const Params&, std::optional<std::chrono::milliseconds>) const;
+  using Fetch = rpckit::Result<Page> (mcp::ServerClient::*)(const Params&,
+                                                            rpckit::CallOptions) const;
   template <class Params, class Page, class Item>
   std::vector<Item> list(const std::string& method, Fetch<Params, Page> fetch,
                          std::vector<Item> Page::*items);
@@ -64,11 +70,11 @@ class Session {
   void failed(const std::string& what, const rpckit::CallError& error);
 
   Server& server_;
+  ClientHandler& handler_;  // tells the progress of our tool calls
   SessionOptions options_;
   rpckit_examples::Transcript& transcript_;
   rpckit::roles::SessionOutcome& outcome_;
   mcp::InitializeResult hello_;
-  int progress_tokens_ = 0;
   std::atomic<bool> gave_up_{false};  // read by the connection's diagnostic observer
 };
 

@@ -100,7 +100,7 @@ std::string client_declaration(const ir::Message& msg) {
       "const " + msg.params_type + "& params" + (msg.params_all_optional ? " = {}" : "");
   if (!msg.request) return "bool " + msg.function_name + "(" + params + ") const";
   return "rpckit::Result<" + result_type(msg) + "> " + msg.function_name + "(" + params +
-         ", std::optional<std::chrono::milliseconds> deadline = std::nullopt) const";
+         ", rpckit::CallOptions options = {}) const";
 }
 
 }  // namespace rpckit::gen

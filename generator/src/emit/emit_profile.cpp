@@ -50,6 +50,14 @@ std::string cancel(const ir::Profile& p) {
          ".uncancellable = " + literal(c.uncancellable) + "}";
 }
 
+std::string progress(const ir::Profile& p) {
+  const ir::Profile::Progress& r = p.progress;
+  if (r.method.empty()) return "{}";
+  return std::string("{") + kIndent + ".method = " + literal(r.method) + "," + kIndent +
+         ".token_member = " + literal(r.token_member) + "," + kIndent +
+         ".request_token = " + literal(r.request_token) + "}";
+}
+
 std::string error_data(const ir::Profile& p) {
   if (p.error_data_member.empty()) return "{}";
   static constexpr std::array<const char*, 6> kFields = {
@@ -141,6 +149,8 @@ std::string emit_profile_header(const ir::Module& m) {
       "  static constexpr rpckit::EnvelopeRules kEnvelope = $envelope$;\n"
       "  /// How a peer cancels a request (\"cancel\"; no method: it cannot).\n"
       "  static constexpr rpckit::CancelRules kCancel = $cancel$;\n"
+      "  /// How a peer reports progress on a request (\"progress\"; no method: it cannot).\n"
+      "  static constexpr rpckit::ProgressRules kProgress = $progress$;\n"
       "  /// The data the runtime puts on the errors it makes itself (\"error_data\").\n"
       "  static constexpr rpckit::ErrorReasons kErrorData = $error_data$;\n"
       "  /// What each side does with input its peer should not have sent.\n"
@@ -184,6 +194,7 @@ std::string emit_profile_header(const ir::Module& m) {
        {"accepted", accepted},
        {"envelope", envelope(profile)},
        {"cancel", cancel(profile)},
+       {"progress", progress(profile)},
        {"error_data", error_data(profile)},
        {"spawned_receives", receives(profile.spawned_receives)},
        {"spawner_receives", receives(profile.spawner_receives)},

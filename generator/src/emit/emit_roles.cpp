@@ -60,7 +60,8 @@ void emit_client(Printer& p, const ir::Module& m, const ir::RoleSurface& s) {
       "/// Typed messages to a $role$, one function per message it receives. Each is checked\n"
       "/// against the grant held by the rpckit::roles::Caller before it is sent (a request\n"
       "/// outside it fails locally, a notification outside it is not sent) and waits at most\n"
-      "/// its descriptor's deadline unless given another. Thread-safe as the Caller is.\n"
+      "/// its descriptor's deadline unless given another (rpckit::CallOptions: a deadline, or\n"
+      "/// progress reports too). Thread-safe as the Caller is.\n"
       "class $client$ {\n"
       " public:\n"
       "  explicit $client$(rpckit::roles::Caller& caller) noexcept : caller_(&caller) {}\n",
@@ -78,8 +79,8 @@ void emit_client(Printer& p, const ir::Module& m, const ir::RoleSurface& s) {
         p.print(
             "rpckit::Result<$result$> $fn$(\n"
             "    const $params$& params$default$,\n"
-            "    std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {\n"
-            "  return caller_->call<messages::$descriptor$>(params, deadline);\n"
+            "    rpckit::CallOptions options = {}) const {\n"
+            "  return caller_->call<messages::$descriptor$>(params, std::move(options));\n"
             "}\n"
             "\n"
             "/// messages::$descriptor$ without waiting: `done(rpckit::Result<$result$>)` runs\n"
@@ -87,17 +88,17 @@ void emit_client(Printer& p, const ir::Module& m, const ir::RoleSurface& s) {
             "template <class Done>\n"
             "rpckit::AsyncCall $fn$_async(\n"
             "    const $params$& params, Done&& done,\n"
-            "    std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {\n"
+            "    rpckit::CallOptions options = {}) const {\n"
             "  return caller_->call_async<messages::$descriptor$>(params, "
             "std::forward<Done>(done),\n"
-            "                                                      deadline);\n"
+            "                                                      std::move(options));\n"
             "}\n"
             "\n"
             "/// messages::$descriptor$ without waiting: its result when it comes, or cancel it.\n"
             "rpckit::FutureResult<$result$> $fn$_future(\n"
             "    const $params$& params$default$,\n"
-            "    std::optional<std::chrono::milliseconds> deadline = std::nullopt) const {\n"
-            "  return caller_->call_future<messages::$descriptor$>(params, deadline);\n"
+            "    rpckit::CallOptions options = {}) const {\n"
+            "  return caller_->call_future<messages::$descriptor$>(params, std::move(options));\n"
             "}\n",
             vars);
       } else {

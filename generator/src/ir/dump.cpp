@@ -100,6 +100,10 @@ void dump_profile(std::ostream& out, const ir::Profile& p) {
       << (p.invalid_request_id_null ? "null" : "echo") << " unknown-id "
       << (p.unknown_id_omitted ? "omit" : "null") << " line-breaks "
       << (p.split_on_cr ? "any" : "lf") << "\n";
+  if (!p.progress.method.empty()) {
+    out << "profile progress " << p.progress.method << " token " << p.progress.token_member
+        << " request-token " << p.progress.request_token << "\n";
+  }
   if (!p.cancel.method.empty()) {
     out << "profile cancel " << p.cancel.method << " id " << p.cancel.id_member << " reason "
         << optional(p.cancel.reason_member) << " on-timeout "

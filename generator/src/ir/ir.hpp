@@ -247,6 +247,15 @@ struct Profile {
     std::string uncancellable;
   };
   Cancel cancel;
+  // "progress": the notification reporting progress on a request (its method; empty: none),
+  // the wire name of its params member naming the request, and the dotted path of the token
+  // in a request's params.
+  struct Progress {
+    std::string method;
+    std::string token_member;
+    std::string request_token;
+  };
+  Progress progress;
   bool split_on_cr = false;  // NDJSON lines end at a lone CR too
   // "error_data": the member, and the reason per runtime error in the order of
   // rpckit::ErrorReasons (parse_error, batch, invalid_request, method_not_found,

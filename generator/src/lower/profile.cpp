@@ -17,13 +17,13 @@ namespace rpckit::gen {
 namespace {
 
 // clang-format off
-constexpr std::array<std::string_view, 24> kProfileKeys = {
+constexpr std::array<std::string_view, 25> kProfileKeys = {
     "framing",        "max_frame_bytes", "max_json_depth",     "ids",         "spawned",
     "lifecycle",      "grant",           "result_grant",       "error_objects",
     "stops_on",       "timings",
     "jsonrpc_member", "blank_method",    "invalid_request_id", "line_breaks", "error_data",
     "not_json",       "oversize",        "stray_response",     "output_cap",  "after_shutdown",
-    "stop",           "unknown_id",      "cancel"};
+    "stop",           "unknown_id",      "cancel",             "progress"};
 // clang-format on
 constexpr std::array<std::string_view, 5> kLifecycle = {"handshake", "handshake_done",
                                                         "health_check", "shutdown", "exit"};
@@ -178,6 +178,51 @@ void lower_cancel(const Node& n, const ir::Module& m, ir::Profile& p) {
   }
 }
 
+// {"notification": <method>, "token_member": <member>, "request_token": "<member>.<member>"}:
+// how a peer reports progress on a request that carries a token at that path of its params.
+void lower_progress(const Node& n, const ir::Module& m, ir::Profile& p) {
+  if (!n.json->is_object()) n.reject("expected {notification, token_member, request_token}");
+  for (const auto& item : n.json->items()) {
+    if (item.key() != "notification" && item.key() != "token_member" &&
+        item.key() != "request_token") {
+      n.child(item.key()).fail("unknown progress key");
+    }
+  }
+  Node method = n.child("notification");
+  const ir::Message& msg = message(method, m);
+  if (msg.request) {
+    method.fail("\"" + msg.method + "\" is a request: a progress report is a notification");
+  }
+  p.progress.method = msg.method;
+  const ir::Field& token = params_member(n.child("token_member"), msg, m);
+  if (token.type.kind != ir::TypeRef::Kind::kNamed &&
+      !(token.type.kind == ir::TypeRef::Kind::kPrimitive &&
+        (token.type.primitive == ir::Primitive::kString ||
+         token.type.primitive == ir::Primitive::kInt64 ||
+         token.type.primitive == ir::Primitive::kAny))) {
+    n.child("token_member").fail("\"" + token.wire_name + "\" cannot hold a request id");
+  }
+  p.progress.token_member = token.wire_name;
+  Node path = n.child("request_token");
+  const std::string where = string_of(path);
+  if (where.empty() || where.front() == '.' || where.back() == '.' ||
+      where.find("..") != std::string::npos) {
+    path.fail("expected a dotted path of params members, such as \"_meta.progressToken\"");
+  }
+  // The first step is a member of some request's params: a path no request has is a typo.
+  const std::string first = where.substr(0, where.find('.'));
+  bool found = false;
+  for (const ir::Message& request : m.messages) {
+    if (!request.request) continue;
+    for (const ir::TypeDecl& d : m.types) {
+      if (d.name != request.params_type || d.kind != ir::TypeDecl::Kind::kStruct) continue;
+      for (const ir::Field& f : d.struct_.fields) found = found || f.wire_name == first;
+    }
+  }
+  if (!found) path.fail("no request's params have a member \"" + first + "\"");
+  p.progress.request_token = where;
+}
+
 }  // namespace
 
 ir::Profile lower_profile(const Node& given, const ir::Module& m, bool accept_legacy) {
@@ -272,6 +317,7 @@ ir::Profile lower_profile(const Node& given, const ir::Module& m, bool accept_le
 
   lower_wire_rules(profile, m, p);
   if (profile.has("cancel")) lower_cancel(profile.child("cancel"), m, p);
+  if (profile.has("progress")) lower_progress(profile.child("progress"), m, p);
   lower_stop(profile, m, p);
   lower_timings(profile, m, p);
   return p;

@@ -44,6 +44,7 @@ std::optional<std::string> invalid_result_of(std::string_view method, const Call
 std::string failed_reason(const CallError& error) {
   switch (error.kind) {
     case CallError::Kind::kRemote:
+    case CallError::Kind::kInvalidResult:
       return "";
     case CallError::Kind::kTimeout:
       return "timeout";
@@ -368,6 +369,7 @@ CallResult Host::settle(std::string_view method, CallResult raw,
                         cm::error_code(e) == cm::ErrorCode::kMethodNotFound));
       return raw;
     case CallError::Kind::kTimeout:
+    case CallError::Kind::kInvalidResult:
       account(method, true);
       return raw;
     case CallError::Kind::kDisconnected:

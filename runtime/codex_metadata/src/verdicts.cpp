@@ -87,9 +87,7 @@ std::int64_t retry_after_seconds(const RpcError& error) {
 }
 
 bool is_invalid_result(const CallError& error) {
-  return error.kind == CallError::Kind::kRemote &&
-         error.error.code() == jsonrpc_code::kInternalError &&
-         error.error.message().find(": invalid result: ") != std::string::npos;
+  return error.kind == CallError::Kind::kInvalidResult;
 }
 
 std::string down_name(StopCause cause) {

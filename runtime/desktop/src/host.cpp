@@ -80,7 +80,10 @@ Host::Host(Options options) : options_(std::move(options)), context_{options_.in
   };
   o.shutdown_answered = [this](const std::optional<CallError>& error) {
     // Any success acknowledges shutdown, whatever its result (section 6).
-    if (!error || error->kind == CallError::Kind::kRemote) return;
+    if (!error || error->kind == CallError::Kind::kRemote ||
+        error->kind == CallError::Kind::kInvalidResult) {
+      return;
+    }
     if (error->kind == CallError::Kind::kTimeout) {
       outcome_.fail("shutdown_timeout", error->describe());
     }

@@ -51,6 +51,46 @@ const char* name_of(IdKind kind) {
   return "integer";
 }
 
+// The members of a notification's params object, each handed to `member` (which reads or
+// skips its value); false when the params are absent or not an object. Only what `member`
+// reads is built: on the reading thread, params as large as the frame cap must not become a
+// DOM. Never throws: the scan validated the text already; should a limit still differ, the
+// params are taken as unreadable.
+template <class Member>
+bool read_members(const detail::ReceivedFrame& notification, std::size_t max_depth,
+                  Member&& member) {
+  if (!notification.envelope.params) return false;
+  try {
+    codec::JsonReader reader(notification.envelope.params->in(notification.frame),
+                             {.max_depth = max_depth});
+    if (reader.peek() != codec::JsonReader::Kind::kObject) return false;
+    reader.begin_object();
+    std::string_view key;
+    while (reader.next_member(key)) member(key, reader);
+  } catch (const std::exception&) {
+    return false;
+  }
+  return true;
+}
+
+// A member naming a request by its id: a string, or an integer written as an id is (7, not
+// 7.0 or 7e0); nullopt for anything else (the last member of a name counts, as when parsed).
+std::optional<nlohmann::json> read_id(codec::JsonReader& reader) {
+  const codec::JsonReader::Kind kind = reader.peek();
+  if (kind == codec::JsonReader::Kind::kString) {
+    std::string text;
+    reader.read_string(text);
+    return nlohmann::json(std::move(text));
+  }
+  if (kind == codec::JsonReader::Kind::kNumber) {
+    nlohmann::json number = nlohmann::json::parse(reader.read_number());
+    if (number.is_number_integer()) return number;
+    return std::nullopt;
+  }
+  reader.skip_value();
+  return std::nullopt;
+}
+
 }  // namespace
 
 void Endpoint::handle_frame(int worker, std::string body) {
@@ -94,7 +134,7 @@ void Endpoint::handle_frame(int worker, std::string body) {
         return;
     }
   }
-  Received received{std::move(body), std::move(std::get<Envelope>(scanned)), nullptr};
+  Received received{std::move(body), std::move(std::get<Envelope>(scanned)), nullptr, nullptr};
   if (received.envelope.jsonrpc_absent && !lenient_logged_) {
     lenient_logged_ = true;
     diagnose(Diagnostic::Kind::kLenientEnvelope,
@@ -126,48 +166,51 @@ void Endpoint::handle_frame(int worker, std::string body) {
       note_cancel(received);  // and handled as any notification: the application may log it
     }
   }
+  if (received.envelope.kind == Envelope::Kind::kNotification && !rules.progress.method.empty() &&
+      received.envelope.method == rules.progress.method) {
+    note_progress(received);  // here too: a handler that runs long must not delay the deadline
+  }
   accept_incoming(worker, std::move(received));
 }
 
 void Endpoint::note_cancel(const Received& notification) {
   // One that names no request in flight, or names it wrongly, is ignored (MCP: "SHOULD
   // ignore"): the request finished first, or the peer is confused; neither is an error.
-  if (!notification.envelope.params) return;
-  // Only the two members are read; the rest is skipped, never built: on the reading thread,
-  // params as large as the frame cap must not become a DOM.
   const CancelRules& cancel = options_.rules.cancel;
-  std::optional<std::string> id;  // as JSON text, the in-flight table's key
+  std::optional<nlohmann::json> id;
   std::string reason;
-  try {
-    codec::JsonReader reader(notification.envelope.params->in(notification.frame),
-                             {.max_depth = options_.rules.max_depth});
-    if (reader.peek() != codec::JsonReader::Kind::kObject) return;
-    reader.begin_object();
-    std::string_view key;
-    while (reader.next_member(key)) {
-      const bool is_id = key == cancel.id_member;
-      const bool is_reason = !cancel.reason_member.empty() && key == cancel.reason_member;
-      const codec::JsonReader::Kind kind = reader.peek();
-      if (is_id && kind == codec::JsonReader::Kind::kString) {
-        std::string text;
-        reader.read_string(text);
-        id = nlohmann::json(std::move(text)).dump();
-      } else if (is_id && kind == codec::JsonReader::Kind::kNumber) {
-        // Integers only, written as the request's id is (7, not 7.0 or 7e0).
-        nlohmann::json number = nlohmann::json::parse(reader.read_number());
-        id = number.is_number_integer() ? std::optional(number.dump()) : std::nullopt;
-      } else if (is_reason && kind == codec::JsonReader::Kind::kString) {
-        reader.read_string(reason);
-      } else {
-        if (is_id) id.reset();  // the last member of a name counts, as when parsed
-        if (is_reason) reason.clear();
-        reader.skip_value();
-      }
-    }
-  } catch (const std::exception&) {
-    return;  // validated by the scan already; should a limit still differ, it is ignored
-  }
-  if (id) in_flight_->cancel(*id, std::move(reason));
+  const bool read = read_members(
+      notification, options_.rules.max_depth, [&](std::string_view key, codec::JsonReader& reader) {
+        if (key == cancel.id_member) {
+          id = read_id(reader);
+        } else if (!cancel.reason_member.empty() && key == cancel.reason_member &&
+                   reader.peek() == codec::JsonReader::Kind::kString) {
+          reader.read_string(reason);
+        } else {
+          if (!cancel.reason_member.empty() && key == cancel.reason_member) reason.clear();
+          reader.skip_value();
+        }
+      });
+  if (read && id) in_flight_->cancel(id->dump(), std::move(reason));
+}
+
+void Endpoint::note_progress(Received& notification) {
+  // A token that names no call of ours that asked for progress: an ordinary notification.
+  const std::string_view token_member = options_.rules.progress.token_member;
+  std::optional<nlohmann::json> token;
+  const bool read = read_members(notification, options_.rules.max_depth,
+                                 [&](std::string_view key, codec::JsonReader& reader) {
+                                   if (key == token_member) {
+                                     token = read_id(reader);
+                                   } else {
+                                     reader.skip_value();
+                                   }
+                                 });
+  if (!read || !token) return;
+  std::optional<std::int64_t> own = pending_.own_id(*token);
+  if (!own) return;
+  std::lock_guard lock(mutex_);
+  notification.progress_observer = pending_.progressed(*own, std::chrono::steady_clock::now());
 }
 
 void Endpoint::fail_pending(const nlohmann::json& id, const std::string& reason) {
@@ -246,6 +289,17 @@ void Endpoint::handle_incoming(Received& message) {
     incoming.params = LazyJson::of_text(incoming.params_text);  // validated by the scan
   }
   if (!incoming.is_request()) {
+    if (message.progress_observer) {  // a report on a call that has an observer for it
+      try {
+        detail::CurrentRequestScope current(nullptr);
+        (*message.progress_observer)(incoming);
+      } catch (const std::exception& e) {
+        diagnose(Diagnostic::Kind::kObserverFailed, "progress observer: " + std::string(e.what()));
+      } catch (...) {
+        diagnose(Diagnostic::Kind::kObserverFailed, "progress observer threw");
+      }
+      return;
+    }
     try {
       detail::CurrentRequestScope current(nullptr);  // no request: nothing to cancel
       if (handler_) handler_(incoming);

@@ -45,24 +45,25 @@ std::string notification_frame(std::string_view method,
 }  // namespace
 
 CallResult Endpoint::call(std::string_view method, const std::optional<JsonValue>& params,
-                          std::optional<std::chrono::milliseconds> deadline) {
+                          CallOptions options) {
   std::optional<std::string> text = params_text(params);
-  return call_encoded(method, text, deadline);
+  return call_encoded(method, text, std::move(options));
 }
 
 CallResult Endpoint::call_encoded(std::string_view method,
                                   std::optional<std::string_view> params_json,
-                                  std::optional<std::chrono::milliseconds> deadline) {
-  auto timeout = deadline ? *deadline : options_.default_deadline.value_or(kNoDeadline);
-  auto until = std::chrono::steady_clock::now() + timeout;
+                                  CallOptions options) {
+  const auto timeout = options.deadline().value_or(options_.default_deadline.value_or(kNoDeadline));
+  const TimePoint sent = std::chrono::steady_clock::now();
   std::int64_t id = 0;
   {
     std::lock_guard lock(mutex_);
     if (reading_done_ || closed_.load()) return detail::disconnected(method, false);
-    id = pending_.open();
+    id = pending_.open(std::string(method), timeout, sent + timeout);
+    arm_progress(id, options, sent);
     need_reader();  // a handler that read its own request is not reading now
   }
-  if (!send_text(request_frame(id, method, params_json))) {
+  if (!send_text(call_frame(id, method, params_json, options))) {
     std::lock_guard lock(mutex_);
     pending_.erase(id);
     return detail::send_failed(method);
@@ -79,14 +80,17 @@ CallResult Endpoint::call_encoded(std::string_view method,
     }
     // The thread running handlers keeps serving the peer while it waits (nested requests), but
     // only until the deadline: past it, wait_until() below reports the timeout at once. It
-    // also keeps the deadlines of call_async() requests.
+    // also keeps the deadlines of call_async() requests. The deadline is read afresh each
+    // time: a progress report may have moved it (CallOptions::reset_on_progress).
     if (pump) {
       expire_async(lock);
-      if (std::chrono::steady_clock::now() < until && dispatch_one(lock)) continue;
+      if (std::chrono::steady_clock::now() < pending.until && dispatch_one(lock)) continue;
     }
+    const TimePoint until = pending_.find(id)->until;
     auto wake = until;
     if (auto next = pending_.next_async_deadline(); pump && next && *next < wake) wake = *next;
-    if (callers_changed_.wait_until(lock, wake) == std::cv_status::timeout && wake == until &&
+    if (callers_changed_.wait_until(lock, wake) == std::cv_status::timeout &&
+        pending_.find(id)->until <= std::chrono::steady_clock::now() &&
         !pending_.find(id)->settled()) {
       pending_.erase(id);
       lock.unlock();
@@ -101,15 +105,15 @@ CallResult Endpoint::call_encoded(std::string_view method,
 }
 
 AsyncCall Endpoint::call_async(std::string_view method, const std::optional<JsonValue>& params,
-                               Completion done, std::optional<std::chrono::milliseconds> deadline) {
+                               Completion done, CallOptions options) {
   std::optional<std::string> text = params_text(params);
-  return call_async_encoded(method, text, std::move(done), deadline);
+  return call_async_encoded(method, text, std::move(done), std::move(options));
 }
 
 AsyncCall Endpoint::call_async_encoded(std::string_view method,
                                        std::optional<std::string_view> params_json, Completion done,
-                                       std::optional<std::chrono::milliseconds> deadline) {
-  auto timeout = deadline ? *deadline : options_.default_deadline.value_or(kNoDeadline);
+                                       CallOptions options) {
+  const auto timeout = options.deadline().value_or(options_.default_deadline.value_or(kNoDeadline));
   std::int64_t id = 0;
   Completions completions;
   bool sooner = false;  // than the idle endpoint thread means to wake
@@ -118,9 +122,10 @@ AsyncCall Endpoint::call_async_encoded(std::string_view method,
     if (reading_done_ || closed_.load()) {
       completions.emplace_back(std::move(done), detail::disconnected(method, false));
     } else {
-      const TimePoint until = std::chrono::steady_clock::now() + timeout;
-      id = pending_.open_async(std::move(done), std::string(method), timeout, until);
-      sooner = until < idle_until_;
+      const TimePoint sent = std::chrono::steady_clock::now();
+      id = pending_.open_async(std::move(done), std::string(method), timeout, sent + timeout);
+      arm_progress(id, options, sent);
+      sooner = pending_.find(id)->until < idle_until_;
       need_reader();
     }
   }
@@ -129,7 +134,7 @@ AsyncCall Endpoint::call_async_encoded(std::string_view method,
     complete(std::move(completions));
     return {};
   }
-  if (send_text(request_frame(id, method, params_json))) return {canceller_, id};
+  if (send_text(call_frame(id, method, params_json, options))) return {canceller_, id};
   {
     // Unless the response, the deadline, a cancel or the end of the connection has taken it.
     std::lock_guard lock(mutex_);
@@ -148,6 +153,49 @@ std::string Endpoint::request_frame(std::int64_t id, std::string_view method,
   std::string frame = "{\"id\":" + pending_.id_text(id) + ",";
   append_call(frame, method, params_json);
   return frame;
+}
+
+void Endpoint::arm_progress(std::int64_t id, const CallOptions& options, TimePoint sent) {
+  if (!options.wants_progress() || options_.rules.progress.method.empty()) return;
+  detail::PendingCall& call = *pending_.find(id);
+  if (options.progress_observer()) {
+    call.progress_observer =
+        std::make_shared<const CallOptions::ProgressObserver>(options.progress_observer());
+  }
+  if (options.max_total()) {
+    call.resets_on_progress = true;
+    call.latest = sent + *options.max_total();
+    call.until = std::min(call.until, call.latest);
+  }
+}
+
+std::string Endpoint::call_frame(std::int64_t id, std::string_view method,
+                                 std::optional<std::string_view> params_json,
+                                 const CallOptions& options) const {
+  const ProgressRules& progress = options_.rules.progress;
+  if (!options.wants_progress() || progress.method.empty()) {
+    return request_frame(id, method, params_json);
+  }
+  // The request's id is its token, at the profile's path in its params ("_meta.progressToken"),
+  // beside what the caller put there. Params that are not an object cannot carry one.
+  nlohmann::json params =
+      params_json ? nlohmann::json::parse(*params_json, nullptr, false) : nlohmann::json::object();
+  if (!params.is_object()) return request_frame(id, method, params_json);
+  nlohmann::json* at = &params;
+  std::string_view path = progress.request_token;
+  while (at->is_object()) {
+    const std::size_t dot = path.find('.');
+    nlohmann::json& member = (*at)[std::string(path.substr(0, dot))];
+    if (dot == std::string_view::npos) {
+      member = nlohmann::json::parse(pending_.id_text(id));
+      break;
+    }
+    if (member.is_null()) member = nlohmann::json::object();
+    at = &member;
+    path.remove_prefix(dot + 1);
+  }
+  const std::string text = params.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  return request_frame(id, method, text);
 }
 
 Endpoint::Completions Endpoint::take_async_all() {

@@ -1,7 +1,7 @@
 #include "rpckit/endpoint/detail/pending_calls.hpp"
 
+#include <algorithm>
 #include <cstdint>
-
 #include <nlohmann/json.hpp>
 
 #include "rpckit/codec/json_writer.hpp"
@@ -21,9 +21,14 @@ std::optional<std::int64_t> decimal_id(const std::string& text) {
 }
 }  // namespace
 
-std::int64_t PendingCalls::open() {
+std::int64_t PendingCalls::open(std::string method, std::chrono::milliseconds timeout,
+                                TimePoint until) {
   std::int64_t id = next_id_++;
-  calls_[id].id = id;
+  PendingCall& call = calls_[id];
+  call.id = id;
+  call.method = std::move(method);
+  call.timeout = timeout;
+  call.until = until;
   return id;
 }
 
@@ -45,6 +50,14 @@ PendingCall* PendingCalls::find(std::int64_t id) {
 }
 
 void PendingCalls::erase(std::int64_t id) { calls_.erase(id); }
+
+std::shared_ptr<const CallOptions::ProgressObserver> PendingCalls::progressed(std::int64_t id,
+                                                                              TimePoint now) {
+  PendingCall* call = find(id);
+  if (call == nullptr || call->settled()) return nullptr;
+  if (call->resets_on_progress) call->until = std::min(now + call->timeout, call->latest);
+  return call->progress_observer;
+}
 
 std::string PendingCalls::id_text(std::int64_t id) const {
   std::string out;

@@ -43,6 +43,9 @@ std::string CallError::describe() const {
     case Kind::kCancelled:
       kind_name = "cancelled";
       break;
+    case Kind::kInvalidResult:
+      kind_name = "invalid result";
+      break;
   }
   std::string out = std::string(kind_name) + ": ";
   if (kind == Kind::kRemote || kind == Kind::kLocal) out += std::to_string(error.code()) + " ";
@@ -63,6 +66,8 @@ std::string_view kind_name(CallError::Kind kind) {
       return "local";
     case CallError::Kind::kCancelled:
       return "cancelled";
+    case CallError::Kind::kInvalidResult:
+      return "invalid_result";
   }
   return "?";
 }

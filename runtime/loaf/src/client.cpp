@@ -106,6 +106,12 @@ void Client::on_shutdown_answered(const std::optional<CallError>& error) {
       violation("system.shutdown answered with an error, not {accepted: true} (section 2): " +
                 error->describe());
       return;
+    case CallError::Kind::kInvalidResult:
+      violation(
+          "system.shutdown answered with a result that is not {accepted: true} (section "
+          "2): " +
+          error->describe());
+      return;
     case CallError::Kind::kDisconnected:
       violation("the server ended without answering system.shutdown (section 2: it answers, "
                 "and ends only after stdin closes)");

@@ -94,7 +94,9 @@ roles::HandshakeOutcome judge_handshake(const Result<lv1::RpcHandshakeResult>& a
             true};
   }
   const CallError& e = answer.error();
-  if (e.kind != CallError::Kind::kRemote) return {Kind::kUnsettled, {}, false};
+  if (e.kind != CallError::Kind::kRemote && e.kind != CallError::Kind::kInvalidResult) {
+    return {Kind::kUnsettled, {}, false};
+  }
   if (error_reason(e.error) == "unsupported_protocol_version") {
     return {Kind::kRefused, "rpc.handshake: " + e.describe(), true};
   }

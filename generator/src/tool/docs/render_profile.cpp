@@ -64,6 +64,7 @@ const char* wire_label(const std::string& key) {
   if (key == "invalid_request_id") return "Id of a -32600 answer";
   if (key == "unknown_id") return "An answer's id that could not be read";
   if (key == "cancel") return "How a peer cancels a request it sent";
+  if (key == "progress") return "How a peer reports progress on a request";
   if (key == "line_breaks") return "Line breaks";
   if (key == "not_json") return "A frame that is not JSON, by receiving role";
   if (key == "oversize") return "A frame over the cap, by receiving role";

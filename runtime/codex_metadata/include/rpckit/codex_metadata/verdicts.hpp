@@ -43,7 +43,7 @@ std::string error_name(const RpcError& error);
 // Section 3: -32001's delay: data.retryAfterSeconds, or 60 when absent or not a
 // non-negative integer.
 std::int64_t retry_after_seconds(const RpcError& error);
-// A result the generated decoder refused arrives as a local -32603 "...: invalid result: ...".
+// A result the generated decoder refused (CallError::Kind::kInvalidResult).
 bool is_invalid_result(const CallError& error);
 
 // Why the plugin went down, in the spec's words: launch_failed, initialize_failed,

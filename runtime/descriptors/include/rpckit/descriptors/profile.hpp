@@ -118,6 +118,18 @@ struct CancelRules {
   std::string_view uncancellable;
 };
 
+// How a peer reports progress on a request it was sent ("progress"): a notification whose
+// `token_member` names the request by the token the request carried at `request_token` (a
+// dotted path into its params, "_meta.progressToken"). A caller that asks for progress
+// (rpckit::CallOptions) sends its request's own id as the token; the reports reach that call's
+// observer, and may restart its deadline. An empty `method`: the protocol has no such
+// notification.
+struct ProgressRules {
+  std::string_view method;
+  std::string_view token_member;
+  std::string_view request_token;
+};
+
 // A lifecycle timer: a duration, or none (std::nullopt: the protocol sets no such limit).
 using Timer = std::optional<std::chrono::milliseconds>;
 

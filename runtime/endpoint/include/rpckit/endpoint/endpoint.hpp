@@ -14,7 +14,9 @@
 //   reported and dropped; one for a pending call that cannot be read fails that call. Where
 //   the profile lets the peer cancel a request (WireRules::cancel), its cancel notification is
 //   read on the reading thread: the request is marked (Incoming::cancellation), not run if
-//   still queued, and not answered.
+//   still queued, and not answered. Where the profile has a progress notification
+//   (WireRules::progress), a call that asks for progress (CallOptions) carries its id as the
+//   token; the reports under it go to the call's observer and may restart its deadline.
 //
 // The peer is a stranger: frames are validated without recursion (rpckit::codec::JsonReader)
 // and wait in the queue as text; a frame's params reach the handler as that text (LazyJson),
@@ -52,6 +54,7 @@
 #include "rpckit/codec/lazy_json.hpp"
 #include "rpckit/descriptors/profile.hpp"
 #include "rpckit/endpoint/async_call.hpp"
+#include "rpckit/endpoint/call_options.hpp"
 #include "rpckit/endpoint/call_result.hpp"
 #include "rpckit/endpoint/cancellation.hpp"
 #include "rpckit/endpoint/detail/pending_calls.hpp"
@@ -176,9 +179,10 @@ class Endpoint {
   void start();
 
   // Sends a request and waits for the response or the deadline (default_deadline if none;
-  // with neither, until the answer or the end of the connection).
+  // with neither, until the answer or the end of the connection). `options` may also ask the
+  // peer for progress reports (CallOptions: a deadline converts to it).
   CallResult call(std::string_view method, const std::optional<JsonValue>& params,
-                  std::optional<std::chrono::milliseconds> deadline = std::nullopt);
+                  CallOptions options = {});
   // Sends a request and returns at once: no thread waits for the answer. `done` runs exactly
   // once: on the endpoint thread that read the response, on an endpoint thread at the deadline
   // (late while both are busy with a handler that does not wait on the peer), on the thread
@@ -187,8 +191,7 @@ class Endpoint {
   // call_async(), notify(), cancel and close(), not call().
   using Completion = std::function<void(CallResult)>;
   AsyncCall call_async(std::string_view method, const std::optional<JsonValue>& params,
-                       Completion done,
-                       std::optional<std::chrono::milliseconds> deadline = std::nullopt);
+                       Completion done, CallOptions options = {});
   // Sends a notification; false when it could not be written.
   bool notify(std::string_view method, const std::optional<JsonValue>& params);
 
@@ -197,10 +200,9 @@ class Endpoint {
   // with the generated direct encoders, so no DOM is built). The caller vouches that it is
   // JSON; the frames are byte for byte what the JsonValue overloads send for the same value.
   CallResult call_encoded(std::string_view method, std::optional<std::string_view> params_json,
-                          std::optional<std::chrono::milliseconds> deadline = std::nullopt);
+                          CallOptions options = {});
   AsyncCall call_async_encoded(std::string_view method, std::optional<std::string_view> params_json,
-                               Completion done,
-                               std::optional<std::chrono::milliseconds> deadline = std::nullopt);
+                               Completion done, CallOptions options = {});
   bool notify_encoded(std::string_view method, std::optional<std::string_view> params_json);
   // Several notifications in order, written together (one writev): what a sender draining
   // its queue sends. False when any could not be written.
@@ -257,6 +259,9 @@ class Endpoint {
   void handle_incoming(Received& message);
   // The profile's cancel notification, read: the request it names is marked (WireRules::cancel).
   void note_cancel(const Received& notification);
+  // The profile's progress notification, read: the call it names has its deadline restarted
+  // and its observer attached to the notification, when the call asked (WireRules::progress).
+  void note_progress(Received& notification);
   // Tells the peer that this side gave up its call `id` (the profile's cancel notification;
   // nothing when it has none or `method` is the one never cancelled).
   void send_cancel(std::int64_t id, std::string_view method, std::string_view reason);
@@ -284,6 +289,13 @@ class Endpoint {
   // ---- what goes out (outgoing.cpp) ------------------------------------------------------
   std::string request_frame(std::int64_t id, std::string_view method,
                             std::optional<std::string_view> params_json) const;
+  // The request frame of a call that asks for progress (its id as the token), or not.
+  std::string call_frame(std::int64_t id, std::string_view method,
+                         std::optional<std::string_view> params_json,
+                         const CallOptions& options) const;
+  // A new pending call's progress wishes (under mutex_), `sent` when its deadline started.
+  void arm_progress(std::int64_t id, const CallOptions& options,
+                    std::chrono::steady_clock::time_point sent);
   bool send_text(std::string_view body);
   bool send_texts(std::span<const std::string_view> bodies);
   // call_async() deadlines: completes the overdue calls (lock released meanwhile).

@@ -47,12 +47,14 @@ class RpcError : public std::runtime_error {
 // Why an outgoing request produced no result.
 struct CallError {
   enum class Kind {
-    kRemote,        // the peer answered with an error: see `error`
-    kTimeout,       // no answer before the deadline
-    kDisconnected,  // the connection closed (or was closed) before an answer
-    kSendFailed,    // the request could not be written (oversize, broken pipe)
-    kLocal,         // refused before sending (e.g. a capability the grant lacks): see `error`
-    kCancelled,     // given up by this side before an answer (AsyncCall::cancel)
+    kRemote,         // the peer answered with an error: see `error`
+    kTimeout,        // no answer before the deadline
+    kDisconnected,   // the connection closed (or was closed) before an answer
+    kSendFailed,     // the request could not be written (oversize, broken pipe)
+    kLocal,          // refused before sending (e.g. a capability the grant lacks): see `error`
+    kCancelled,      // given up by this side before an answer (AsyncCall::cancel)
+    kInvalidResult,  // the peer answered with a result that does not decode as the message's
+                     // result type (a typed call): `error` is a local -32603 saying where and why
   };
   Kind kind = Kind::kRemote;
   RpcError error{jsonrpc_code::kInternalError, ""};
@@ -61,7 +63,7 @@ struct CallError {
 };
 
 // The kind as one word, for reports and transcripts: "remote", "timeout", "disconnected",
-// "send_failed", "local", "cancelled".
+// "send_failed", "local", "cancelled", "invalid_result".
 std::string_view kind_name(CallError::Kind kind);
 
 }  // namespace rpckit

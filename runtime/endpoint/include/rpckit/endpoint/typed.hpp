@@ -4,8 +4,9 @@
 //   rpckit::call_async<messages::Ping>(endpoint, {}, [](Result<PingResult> r) { ... });
 //   rpckit::FutureResult<PingResult> f = rpckit::call_future<messages::Ping>(endpoint, {});
 // Params are encoded as M says (omitted, {} or the object) by the generated direct encoder
-// (JSON text, no DOM), the deadline defaults to M's,
-// and the result is decoded into M::Result (a result that does not decode is an error too).
+// (JSON text, no DOM), the deadline defaults to M's (CallOptions: a deadline, or progress
+// reports too), and the result is decoded into M::Result (a result that does not decode is an
+// error too).
 #include <chrono>
 #include <future>
 #include <memory>
@@ -52,7 +53,7 @@ constexpr std::optional<std::chrono::milliseconds> descriptor_deadline() {
 }
 
 // M's result from a raw call result: decoded into M::Result (one that does not decode is
-// an error too).
+// CallError::Kind::kInvalidResult: the peer answered, outside the schema).
 template <class M>
 Result<typename M::Result> decode_result(const CallResult& raw) {
   if (!raw.ok()) return raw.error();
@@ -64,7 +65,7 @@ Result<typename M::Result> decode_result(const CallResult& raw) {
       codec::decode_from(raw.result(), out, "result");
     }
   } catch (const codec::DecodeError& e) {
-    return CallError{CallError::Kind::kRemote,
+    return CallError{CallError::Kind::kInvalidResult,
                      RpcError(jsonrpc_code::kInternalError,
                               std::string(M::kMethod) + ": invalid result: " + e.what())};
   }
@@ -73,25 +74,26 @@ Result<typename M::Result> decode_result(const CallResult& raw) {
 
 template <class M>
 Result<typename M::Result> call(Endpoint& endpoint, const typename M::Params& params,
-                                std::optional<std::chrono::milliseconds> deadline = std::nullopt) {
+                                CallOptions options = {}) {
   static_assert(M::kKind == MessageKind::kRequest, "call<M> needs a request; use notify<M>");
-  if (!deadline) deadline = descriptor_deadline<M>();
-  return decode_result<M>(endpoint.call_encoded(M::kMethod, encode_params_text<M>(params), deadline));
+  options.default_deadline(descriptor_deadline<M>());
+  return decode_result<M>(
+      endpoint.call_encoded(M::kMethod, encode_params_text<M>(params), std::move(options)));
 }
 
 // The non-blocking call<M>: `done(Result<M::Result>)` runs once, as Endpoint::call_async says
 // (it must not block); the handle cancels the call.
 template <class M, class Done>
 AsyncCall call_async(Endpoint& endpoint, const typename M::Params& params, Done&& done,
-                     std::optional<std::chrono::milliseconds> deadline = std::nullopt) {
+                     CallOptions options = {}) {
   static_assert(M::kKind == MessageKind::kRequest, "call_async<M> needs a request");
   static_assert(std::is_invocable_v<Done&, Result<typename M::Result>>,
                 "done takes Result<M::Result>");
-  if (!deadline) deadline = descriptor_deadline<M>();
+  options.default_deadline(descriptor_deadline<M>());
   return endpoint.call_async_encoded(
       M::kMethod, encode_params_text<M>(params),
       [done = std::forward<Done>(done)](CallResult raw) mutable { done(decode_result<M>(raw)); },
-      deadline);
+      std::move(options));
 }
 
 // A typed call under way, as a future: wait for its Result, or give the call up. Waiting on
@@ -132,11 +134,26 @@ FutureResult<T> future_of(Send&& send) {
 
 // The non-blocking call<M>, as a future.
 template <class M>
-FutureResult<typename M::Result> call_future(
-    Endpoint& endpoint, const typename M::Params& params,
-    std::optional<std::chrono::milliseconds> deadline = std::nullopt) {
-  return future_of<typename M::Result>(
-      [&](auto done) { return call_async<M>(endpoint, params, std::move(done), deadline); });
+FutureResult<typename M::Result> call_future(Endpoint& endpoint, const typename M::Params& params,
+                                             CallOptions options = {}) {
+  return future_of<typename M::Result>([&](auto done) {
+    return call_async<M>(endpoint, params, std::move(done), std::move(options));
+  });
+}
+
+// A progress observer (CallOptions::on_progress) that reads each report as notification N's
+// params: `observer(const N::Params&)`. A report that does not decode is reported as the
+// observer failing (Diagnostic::Kind::kObserverFailed) and skipped.
+template <class N, class Observer>
+CallOptions::ProgressObserver progress_as(Observer observer) {
+  static_assert(N::kKind == MessageKind::kNotification, "progress_as<N> needs a notification");
+  static_assert(std::is_invocable_v<Observer&, const typename N::Params&>,
+                "the observer takes const N::Params&");
+  return [observer = std::move(observer)](const Incoming& notification) mutable {
+    typename N::Params params{};
+    codec::decode_text(notification.params_text, params, "params");
+    observer(std::as_const(params));
+  };
 }
 
 template <class M>

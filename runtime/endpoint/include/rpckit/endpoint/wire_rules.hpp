@@ -2,8 +2,8 @@
 // WireRules: everything an Endpoint reads of a protocol's profile, for one receiving side: the
 // nesting it takes, the ids it sends and accepts and how answers are matched, how envelopes
 // are read, the data on the errors it makes itself, what input its peer should not have
-// sent gets, and how requests are cancelled. rpckit::roles::connection_rules<Profile>() builds
-// it from a generated Profile.
+// sent gets, how requests are cancelled and how progress on them is reported.
+// rpckit::roles::connection_rules<Profile>() builds it from a generated Profile.
 // The defaults are JSON-RPC 2.0's rules (rpckit/descriptors/profile.hpp).
 #include <cstddef>
 
@@ -25,6 +25,8 @@ struct WireRules {
   ReceiveRules receive;
   // How the peer cancels a request, and whether this side cancels the calls it gives up on.
   CancelRules cancel;
+  // How the peer reports progress on the calls that ask for it.
+  ProgressRules progress;
 };
 
 }  // namespace rpckit

@@ -31,36 +31,34 @@ class Caller {
       : denial_(denial != nullptr ? denial : &default_denial) {}
 
   template <class M>
-  Result<typename M::Result> call(const typename M::Params& params,
-                                  std::optional<std::chrono::milliseconds> deadline = {}) {
+  Result<typename M::Result> call(const typename M::Params& params, CallOptions options = {}) {
     Endpoint* endpoint = nullptr;
     if (GateVerdict verdict = check<M>(params, &endpoint); !verdict.allowed) {
       return denied(std::string(M::kMethod) + ": " + verdict.reason);
     }
     InUse in_use{this};
-    return rpckit::call<M>(*endpoint, params, deadline);
+    return rpckit::call<M>(*endpoint, params, std::move(options));
   }
 
   // call<M> without waiting (rpckit::call_async): a request outside the grant completes at
   // once with the local error, and nothing is sent.
   template <class M, class Done>
-  AsyncCall call_async(const typename M::Params& params, Done&& done,
-                       std::optional<std::chrono::milliseconds> deadline = {}) {
+  AsyncCall call_async(const typename M::Params& params, Done&& done, CallOptions options = {}) {
     Endpoint* endpoint = nullptr;
     if (GateVerdict verdict = check<M>(params, &endpoint); !verdict.allowed) {
       done(Result<typename M::Result>(denied(std::string(M::kMethod) + ": " + verdict.reason)));
       return {};
     }
     InUse in_use{this};  // while it is sent: the completion may outlive the attachment
-    return rpckit::call_async<M>(*endpoint, params, std::forward<Done>(done), deadline);
+    return rpckit::call_async<M>(*endpoint, params, std::forward<Done>(done), std::move(options));
   }
 
   // call<M> as a future (rpckit::call_future).
   template <class M>
-  FutureResult<typename M::Result> call_future(
-      const typename M::Params& params, std::optional<std::chrono::milliseconds> deadline = {}) {
+  FutureResult<typename M::Result> call_future(const typename M::Params& params,
+                                               CallOptions options = {}) {
     return future_of<typename M::Result>(
-        [&](auto done) { return call_async<M>(params, std::move(done), deadline); });
+        [&](auto done) { return call_async<M>(params, std::move(done), std::move(options)); });
   }
 
   template <class M>

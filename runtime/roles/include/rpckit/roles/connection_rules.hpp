@@ -49,6 +49,7 @@ ConnectionRules connection_rules(Side side) {
   r.wire.error_data = Profile::kErrorData;
   r.wire.receive = receive;
   r.wire.cancel = Profile::kCancel;
+  r.wire.progress = Profile::kProgress;
   if (side == Side::kSpawner) r.output_cap = Profile::kOutputCap;
   return r;
 }

@@ -23,13 +23,16 @@
 namespace rpckit::roles {
 
 // The handshake verdict most protocols need: accepted when answered, refused with the error
-// otherwise (permanent when `permanent(error)` says so), unsettled on a timeout or an exit.
+// otherwise, or with a result outside the schema (permanent when `permanent(error)` says so),
+// unsettled on a timeout or an exit.
 template <class Result>
 HandshakeOutcome judge_handshake(const rpckit::Result<Result>& result,
                                  const std::function<bool(const RpcError&)>& permanent = {}) {
   if (result.ok()) return {HandshakeOutcome::Kind::kAccepted, {}, false};
   const CallError& e = result.error();
-  if (e.kind != CallError::Kind::kRemote) return {HandshakeOutcome::Kind::kUnsettled, {}, false};
+  if (e.kind != CallError::Kind::kRemote && e.kind != CallError::Kind::kInvalidResult) {
+    return {HandshakeOutcome::Kind::kUnsettled, {}, false};
+  }
   return {HandshakeOutcome::Kind::kRefused, e.describe(), permanent && permanent(e.error)};
 }
 

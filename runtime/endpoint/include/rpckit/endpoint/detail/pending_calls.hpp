@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "rpckit/descriptors/profile.hpp"
+#include "rpckit/endpoint/call_options.hpp"
 #include "rpckit/endpoint/call_result.hpp"
 #include "rpckit/endpoint/envelope.hpp"
 
@@ -32,6 +33,8 @@ struct ReceivedFrame {
   Envelope envelope;
   // A request the peer may cancel (WireRules::cancel): marked from the moment it is read.
   std::shared_ptr<Cancellation> cancellation;
+  // A progress report on a call that has an observer for it: handled by that, not the handler.
+  std::shared_ptr<const CallOptions::ProgressObserver> progress_observer;
 };
 
 struct PendingCall {
@@ -39,11 +42,17 @@ struct PendingCall {
   std::optional<ReceivedFrame> response;
   std::optional<std::string> unreadable;  // why the response for this call could not be used
   bool disconnected = false;
-  // call_async() only: whom to tell, and when to give up.
+  // call_async() only: whom to tell.
   std::function<void(CallResult)> done;
+  // When to give up (every call), and on what.
   std::string method;
   std::chrono::milliseconds timeout{0};
   TimePoint until;
+  // A call that asked for progress (CallOptions): who sees the reports, and whether each
+  // moves `until` to a full timeout from then, never past `latest`.
+  std::shared_ptr<const CallOptions::ProgressObserver> progress_observer;
+  bool resets_on_progress = false;
+  TimePoint latest;
 
   bool settled() const { return response || unreadable; }
 };
@@ -62,9 +71,13 @@ class PendingCalls {
   bool empty() const { return calls_.empty(); }
   // A new call's id: a synchronous one waits in its slot, an asynchronous one is completed
   // by whoever settles it.
-  std::int64_t open();
+  std::int64_t open(std::string method, std::chrono::milliseconds timeout, TimePoint until);
   std::int64_t open_async(Completion done, std::string method, std::chrono::milliseconds timeout,
                           TimePoint until);
+  // A progress report on call `id` at `now`: the call's observer (null when it has none), its
+  // deadline restarted when the call asked for that. Nothing for a call that asked for no
+  // progress, or is over.
+  std::shared_ptr<const CallOptions::ProgressObserver> progressed(std::int64_t id, TimePoint now);
   PendingCall* find(std::int64_t id);
   void erase(std::int64_t id);
   // The id as the request carries it (a number, or its decimal text), as JSON text.
