@@ -2,7 +2,8 @@
 // token at the profile's path of its params, beside what is there already; the peer's reports
 // under that token go to the call's observer, in order, not to the handler, and with
 // reset_on_progress each restarts the call's deadline, never past the maximum. Reports under
-// any other token, or after the call is over, are ordinary notifications.
+// any other token, or after the call is over, are ordinary notifications. A test's recorders
+// are declared before its peer: the endpoint's threads may use them until the peer is gone.
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -52,9 +53,9 @@ CallOptions::ProgressObserver record_reports(Recorder<std::string>& seen) {
 }
 
 TEST(WireRulesProgress, ACallThatAsksCarriesItsIdAsTheTokenBesideWhatItsParamsHold) {
-  ProgressPeer p(progress_rules());
   Recorder<std::string> seen;
   Recorder<bool> done;
+  ProgressPeer p(progress_rules());
   auto finished = [&done](CallResult r) { done.push(r.ok()); };
   p->ep().call_async("work", json{{"x", 1}, {"_meta", {{"trace", "t1"}}}}, finished,
                      CallOptions(kWait).on_progress(record_reports(seen)));
@@ -78,8 +79,8 @@ TEST(WireRulesProgress, ACallThatAsksCarriesItsIdAsTheTokenBesideWhatItsParamsHo
 }
 
 TEST(WireRulesProgress, WithoutTheRuleNoTokenIsSentAndReportsAreNotifications) {
-  ProgressPeer p(WireRules{});
   Recorder<std::string> seen;
+  ProgressPeer p(WireRules{});
   p->ep().call_async(
       "work", json{{"x", 1}}, [](CallResult) {},
       CallOptions(kWait).on_progress(record_reports(seen)));
@@ -91,9 +92,9 @@ TEST(WireRulesProgress, WithoutTheRuleNoTokenIsSentAndReportsAreNotifications) {
 }
 
 TEST(WireRulesProgress, ReportsReachTheCallsObserverInOrderAndOthersTheHandler) {
-  ProgressPeer p(progress_rules());
   Recorder<std::string> seen;
   Recorder<std::string> done;
+  ProgressPeer p(progress_rules());
   p->ep().call_async(
       "work", std::nullopt,
       [&done](CallResult r) { done.push(r.ok() ? r.result().dump() : "failed"); },
@@ -122,10 +123,10 @@ TEST(WireRulesProgress, ReportsReachTheCallsObserverInOrderAndOthersTheHandler) 
 }
 
 TEST(WireRulesProgress, AnObserverThatThrowsIsReportedAndTheCallGoesOn) {
+  Recorder<bool> done;
   ProgressPeer p(progress_rules());
   CallOptions options(kWait);
   options.on_progress([](const Incoming&) { throw std::runtime_error("observer broke"); });
-  Recorder<bool> done;
   p->ep().call_async(
       "work", std::nullopt, [&done](CallResult r) { done.push(r.ok()); }, std::move(options));
   ASSERT_TRUE(p->next());
@@ -165,6 +166,8 @@ void work_then_answer(RawPeer& peer, int id, std::chrono::milliseconds working) 
 TEST(WireRulesProgress, ReportsRestartTheDeadlineSoASlowButWorkingCallIsAnswered) {
   constexpr auto kDeadline = 1200ms;  // far over any pause between two reports, even loaded
   constexpr auto kWorking = kDeadline + 500ms;
+  Recorder<std::string> seen;
+  Recorder<std::string> done;
   ProgressPeer p(progress_rules());
   std::thread peer([&] {
     ASSERT_TRUE(p->next());
@@ -177,8 +180,6 @@ TEST(WireRulesProgress, ReportsRestartTheDeadlineSoASlowButWorkingCallIsAnswered
   EXPECT_EQ(r.result(), "late but working");
   EXPECT_GE(p.handled.size(), 2u);  // no observer: the handler had them
 
-  Recorder<std::string> seen;
-  Recorder<std::string> done;
   p->ep().call_async(
       "work", std::nullopt,
       [&done](CallResult answer) {
@@ -224,8 +225,8 @@ TEST(WireRulesProgress, TheMaximumHoldsHoweverManyReportsCome) {
 
 // Without reset_on_progress the deadline is fixed, whatever reports come.
 TEST(WireRulesProgress, AnObserverAloneLeavesTheDeadlineAsItIs) {
-  ProgressPeer p(progress_rules());
   Recorder<std::string> seen;
+  ProgressPeer p(progress_rules());
   auto [r, waited] = call_while_reporting(p, CallOptions(300ms).on_progress(record_reports(seen)));
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().kind, CallError::Kind::kTimeout);
