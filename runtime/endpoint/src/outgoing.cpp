@@ -45,14 +45,14 @@ std::string notification_frame(std::string_view method,
 }  // namespace
 
 CallResult Endpoint::call(std::string_view method, const std::optional<JsonValue>& params,
-                          CallOptions options) {
+                          const CallOptions& options) {
   std::optional<std::string> text = params_text(params);
-  return call_encoded(method, text, std::move(options));
+  return call_encoded(method, text, options);
 }
 
 CallResult Endpoint::call_encoded(std::string_view method,
                                   std::optional<std::string_view> params_json,
-                                  CallOptions options) {
+                                  const CallOptions& options) {
   const auto timeout = options.deadline().value_or(options_.default_deadline.value_or(kNoDeadline));
   const TimePoint sent = std::chrono::steady_clock::now();
   std::int64_t id = 0;
@@ -105,14 +105,14 @@ CallResult Endpoint::call_encoded(std::string_view method,
 }
 
 AsyncCall Endpoint::call_async(std::string_view method, const std::optional<JsonValue>& params,
-                               Completion done, CallOptions options) {
+                               Completion done, const CallOptions& options) {
   std::optional<std::string> text = params_text(params);
-  return call_async_encoded(method, text, std::move(done), std::move(options));
+  return call_async_encoded(method, text, std::move(done), options);
 }
 
 AsyncCall Endpoint::call_async_encoded(std::string_view method,
                                        std::optional<std::string_view> params_json, Completion done,
-                                       CallOptions options) {
+                                       const CallOptions& options) {
   const auto timeout = options.deadline().value_or(options_.default_deadline.value_or(kNoDeadline));
   std::int64_t id = 0;
   Completions completions;

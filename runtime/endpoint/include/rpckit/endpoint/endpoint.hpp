@@ -182,7 +182,7 @@ class Endpoint {
   // with neither, until the answer or the end of the connection). `options` may also ask the
   // peer for progress reports (CallOptions: a deadline converts to it).
   CallResult call(std::string_view method, const std::optional<JsonValue>& params,
-                  CallOptions options = {});
+                  const CallOptions& options = {});
   // Sends a request and returns at once: no thread waits for the answer. `done` runs exactly
   // once: on the endpoint thread that read the response, on an endpoint thread at the deadline
   // (late while both are busy with a handler that does not wait on the peer), on the thread
@@ -191,7 +191,7 @@ class Endpoint {
   // call_async(), notify(), cancel and close(), not call().
   using Completion = std::function<void(CallResult)>;
   AsyncCall call_async(std::string_view method, const std::optional<JsonValue>& params,
-                       Completion done, CallOptions options = {});
+                       Completion done, const CallOptions& options = {});
   // Sends a notification; false when it could not be written.
   bool notify(std::string_view method, const std::optional<JsonValue>& params);
 
@@ -200,9 +200,9 @@ class Endpoint {
   // with the generated direct encoders, so no DOM is built). The caller vouches that it is
   // JSON; the frames are byte for byte what the JsonValue overloads send for the same value.
   CallResult call_encoded(std::string_view method, std::optional<std::string_view> params_json,
-                          CallOptions options = {});
+                          const CallOptions& options = {});
   AsyncCall call_async_encoded(std::string_view method, std::optional<std::string_view> params_json,
-                               Completion done, CallOptions options = {});
+                               Completion done, const CallOptions& options = {});
   bool notify_encoded(std::string_view method, std::optional<std::string_view> params_json);
   // Several notifications in order, written together (one writev): what a sender draining
   // its queue sends. False when any could not be written.

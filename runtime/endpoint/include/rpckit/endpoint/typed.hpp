@@ -78,7 +78,7 @@ Result<typename M::Result> call(Endpoint& endpoint, const typename M::Params& pa
   static_assert(M::kKind == MessageKind::kRequest, "call<M> needs a request; use notify<M>");
   options.default_deadline(descriptor_deadline<M>());
   return decode_result<M>(
-      endpoint.call_encoded(M::kMethod, encode_params_text<M>(params), std::move(options)));
+      endpoint.call_encoded(M::kMethod, encode_params_text<M>(params), options));
 }
 
 // The non-blocking call<M>: `done(Result<M::Result>)` runs once, as Endpoint::call_async says
@@ -93,7 +93,7 @@ AsyncCall call_async(Endpoint& endpoint, const typename M::Params& params, Done&
   return endpoint.call_async_encoded(
       M::kMethod, encode_params_text<M>(params),
       [done = std::forward<Done>(done)](CallResult raw) mutable { done(decode_result<M>(raw)); },
-      std::move(options));
+      options);
 }
 
 // A typed call under way, as a future: wait for its Result, or give the call up. Waiting on
