@@ -93,6 +93,9 @@ struct Profile {
   static constexpr int kRestartsInWindow =
       static_cast<int>(::codex_metadata::v1::kMaxRestartsInWindow);
   static constexpr rpckit::Timer kShutdownTimeout = ::codex_metadata::v1::kRequestTimeoutMs;
+  /// After a refused handshake: the stop sequence's steps that send nothing of the
+  /// protocol (true), or kHandshakeFailureExitWait with nothing sent, then a kill.
+  static constexpr bool kHandshakeFailureStops = false;
 };
 
 }  // namespace codex_metadata::v1

@@ -89,6 +89,9 @@ struct Profile {
   static constexpr rpckit::Timer kRestartWindow = std::nullopt;
   static constexpr int kRestartsInWindow = static_cast<int>(::desktop::v1::kMaxAutomaticRestarts);
   static constexpr rpckit::Timer kShutdownTimeout = ::desktop::v1::kShutdownTimeoutMs;
+  /// After a refused handshake: the stop sequence's steps that send nothing of the
+  /// protocol (true), or kHandshakeFailureExitWait with nothing sent, then a kill.
+  static constexpr bool kHandshakeFailureStops = false;
 };
 
 }  // namespace desktop::v1

@@ -96,6 +96,9 @@ struct Profile {
   static constexpr rpckit::Timer kRestartWindow = std::nullopt;
   static constexpr int kRestartsInWindow = 0;
   static constexpr rpckit::Timer kShutdownTimeout = std::nullopt;
+  /// After a refused handshake: the stop sequence's steps that send nothing of the
+  /// protocol (true), or kHandshakeFailureExitWait with nothing sent, then a kill.
+  static constexpr bool kHandshakeFailureStops = false;
 };
 
 }  // namespace loaf::v1

@@ -88,6 +88,9 @@ struct Profile {
   static constexpr rpckit::Timer kRestartWindow = ::streamnook::v1::kRestartWindowMs;
   static constexpr int kRestartsInWindow = static_cast<int>(::streamnook::v1::kRestartMaxInWindow);
   static constexpr rpckit::Timer kShutdownTimeout = ::streamnook::v1::kDefaultRequestTimeoutMs;
+  /// After a refused handshake: the stop sequence's steps that send nothing of the
+  /// protocol (true), or kHandshakeFailureExitWait with nothing sent, then a kill.
+  static constexpr bool kHandshakeFailureStops = false;
 };
 
 }  // namespace streamnook::v1

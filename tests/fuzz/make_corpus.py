@@ -4,7 +4,7 @@
     make_corpus.py <source dir> <output dir>
 
 Writes <output>/corpus/<target>/<n> for each target (framing, json_reader, endpoint_frame,
-decoders, mcp_decoders, manifest) and <output>/streamnook.dict: every method name, member name, enum and
+decoders, mcp_decoders, manifest, uri_template) and <output>/streamnook.dict: every method name, member name, enum and
 const value of schema/, the JSON-RPC envelope's words, framing and TOML tokens.
 """
 import json
@@ -133,6 +133,17 @@ def to_toml(manifest):
     return "\n".join(lines) + "\n"
 
 
+# A template and a URI, one per expression kind UriTemplate takes (and one it refuses).
+URI_TEMPLATE_SEEDS = [
+    ("sample://echo/{text}", "sample://echo/h%C3%A9llo%20there"),
+    ("db://{table}/{id}{.format}", "db://users/42.json"),
+    ("x://{a,b}{c}", "x://1,2abc"),
+    ("file:///{+path}{?rev,lines}{&raw}", "file:///src/a%20b.cpp?lines=1-9&rev=3"),
+    ("doc://x{/page,part}{#section}", "doc://x/1/2#a/b"),
+    ("x://{list*}", "x://a,b"),
+]
+
+
 def main():
     root, out = sys.argv[1], sys.argv[2]
     schema = load_schema(root)
@@ -165,6 +176,7 @@ def main():
             corpora["framing"].append(b"\x43" + body + b"\n")
     with open(os.path.join(root, "examples", "live_alerts", "plugin.toml"), "rb") as f:
         corpora["manifest"].append(f.read())
+    corpora["uri_template"] = [(t + "\n" + u).encode() for t, u in URI_TEMPLATE_SEEDS]
     for target, seeds in corpora.items():
         folder = os.path.join(out, "corpus", target)
         os.makedirs(folder, exist_ok=True)

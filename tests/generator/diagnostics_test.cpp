@@ -10,6 +10,7 @@
 #include <map>
 #include <regex>
 
+#include "ir/dump.hpp"
 #include "lower/lower.hpp"
 #include "model.hpp"
 #include "support.hpp"
@@ -921,6 +922,25 @@ TEST(Diagnostics, ADeadlineOfNoneOverridesTheProtocolDefault) {
   EXPECT_EQ(deadline_of_m(files), std::optional<std::string>("kTimeoutMs"));
   msg(files)["x-deadline"] = "none";
   EXPECT_EQ(deadline_of_m(files), std::nullopt);
+}
+
+// timings.handshake_failure_exit_wait "stop": the stop sequence after a refused handshake, no
+// timer of its own; what the IR dump says (so compat sees a change of it).
+TEST(Diagnostics, AHandshakeFailureExitWaitOfStopRunsTheStopSequence) {
+  auto lowered = [](const SchemaFiles& f) {
+    TempDir dir("failure-stop");
+    f.write(dir.path());
+    return lower(SchemaSet::load(dir.path() / "protocol.json"));
+  };
+  SchemaFiles files = base();
+  profile(files);
+  EXPECT_FALSE(lowered(files).profile->handshake_failure_stops);
+  profile(files)["timings"]["handshake_failure_exit_wait"] = "stop";
+  const ir::Module m = lowered(files);
+  EXPECT_TRUE(m.profile->handshake_failure_stops);
+  EXPECT_EQ(m.profile->timings.at(1).trait, "kHandshakeFailureExitWait");
+  EXPECT_EQ(m.profile->timings.at(1).constant, "");
+  EXPECT_NE(dump_ir(m).find("profile handshake-failure stop-sequence\n"), std::string::npos);
 }
 
 class Diagnostic : public ::testing::TestWithParam<DiagnosticCase> {};

@@ -18,12 +18,14 @@ import { ROOT, argument, check, finish } from "./checks.mjs";
 const server = argument("mcp_sdk_client.mjs <mcp-sample-server>");
 
 let Client, StdioClientTransport, McpError, CompleteResultSchema, LoggingMessageNotificationSchema,
-  ResourceUpdatedNotificationSchema, CreateMessageRequestSchema, ToolListChangedNotificationSchema;
+  ResourceUpdatedNotificationSchema, CreateMessageRequestSchema, ToolListChangedNotificationSchema,
+  UriTemplate;
 try {
   const require = createRequire(join(ROOT, "package.json"));
   const sdk = (p) => require.resolve(`@modelcontextprotocol/sdk/${p}`);
   ({ Client } = await import(sdk("client/index.js")));
   ({ StdioClientTransport } = await import(sdk("client/stdio.js")));
+  ({ UriTemplate } = await import(sdk("shared/uriTemplate.js")));
   ({ McpError, CompleteResultSchema, LoggingMessageNotificationSchema, ResourceUpdatedNotificationSchema,
      CreateMessageRequestSchema, ToolListChangedNotificationSchema } = await import(sdk("types.js")));
 } catch (e) {
@@ -226,9 +228,13 @@ try {
   const { resourceTemplates } = await client.listResourceTemplates();
   check("resources/templates/list", resourceTemplates.length === 1 &&
         resourceTemplates[0].uriTemplate === "sample://echo/{text}", JSON.stringify(resourceTemplates));
-  const echoed = await client.readResource({ uri: "sample://echo/h%C3%A9llo%20there" });
-  check("resources/read of the template: the rest of the URI, percent-decoded",
-        echoed.contents?.[0]?.text === "héllo there", JSON.stringify(echoed));
+  // The URI as the SDK's own RFC 6570 expansion makes it from the listed template.
+  const echoUri = new UriTemplate(resourceTemplates[0].uriTemplate).expand({ text: "héllo there (1/2)" });
+  const echoed = await client.readResource({ uri: echoUri });
+  check(`resources/read of the template (${echoUri}): the variable, percent-decoded`,
+        echoed.contents?.[0]?.text === "héllo there (1/2)", JSON.stringify(echoed));
+  await rejects("resources/read of a uri the template does not match: -32002",
+                client.readResource({ uri: "sample://echo/a/b" }), -32002);
   // A subscription hears of a change (the tool note adds one); after unsubscribing it does not.
   const updates = [];
   client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => updates.push(n.params.uri));

@@ -155,6 +155,59 @@ TEST_P(RestartTest, AnExitWaitAfterAFailedHandshakeKillsOnlyWhenItRunsOut) {
       << "the restart, and no kill after the exit";
 }
 
+// handshake_failure_stops (MCP: a refused initialize ends as any stdio session does, by
+// closing stdin, SIGTERM, then SIGKILL): the stop sequence without its protocol steps
+// (shutdown, exit), and at the exit the failure's restart, with no exit_timeout reported.
+TEST_P(RestartTest, AStopSequenceAfterAFailedHandshakeSendsNothingOfTheProtocol) {
+  Policy policy = GetParam().policy();
+  policy.handshake_failure_stops = true;
+  policy.stop = {
+      StopStep{StopStep::Kind::kShutdown},   StopStep{StopStep::Kind::kExit},
+      StopStep{StopStep::Kind::kCloseStdin}, StopStep{StopStep::Kind::kWait, Duration{2000}},
+      StopStep{StopStep::Kind::kSigterm},    StopStep{StopStep::Kind::kWait, Duration{2000}},
+      StopStep{StopStep::Kind::kKill}};
+  FakeDriver w(policy);
+  w.start();
+  w.spawned();
+  Actions out = w.handshake_failed("-32602 unsupported protocol version", /*mismatch=*/false);
+  ASSERT_THAT(briefs(out), ElementsAre(stopped(StopCause::kHandshakeFailed), "close_stdin"));
+  EXPECT_EQ(w.state(), State::kStopping);
+  EXPECT_EQ(w.until_deadline(), Duration{2000});
+  w.advance(Duration{2000});
+  EXPECT_THAT(briefs(w.tick()), ElementsAre("sigterm")) << "no exit_timeout: the refusal was told";
+  w.advance(Duration{2000});
+  EXPECT_THAT(briefs(w.tick()), ElementsAre("kill"));
+  out = w.exited(killed_by(9));
+  ASSERT_THAT(briefs(out), ElementsAre(restart(spec.backoff(0))));
+  EXPECT_EQ(out[0].cause, StopCause::kHandshakeFailed);
+
+  // Exits at stdin's end, as an MCP server does: no signal, the same restart.
+  FakeDriver early(policy);
+  early.start();
+  early.spawned();
+  early.handshake_failed("boom", false);
+  early.advance(Duration{100});
+  out = early.exited(exit_code(0));
+  ASSERT_THAT(briefs(out), ElementsAre(restart(spec.backoff(0))));
+  EXPECT_THAT(briefs(early.run_for(spec.backoff(0))), ElementsAre("spawn"));
+
+  // Refused for good: disabled once it has exited; a stop() meanwhile leaves it stopped.
+  FakeDriver rejected(policy);
+  rejected.start();
+  rejected.spawned();
+  out = rejected.handshake_failed("speaks 2", /*mismatch=*/true);
+  ASSERT_THAT(briefs(out), ElementsAre(stopped(StopCause::kHandshakeRejected), "close_stdin"));
+  out = rejected.exited(exit_code(0));
+  ASSERT_THAT(briefs(out), ElementsAre(disabled(StopCause::kHandshakeRejected)));
+  FakeDriver stopped_meanwhile(policy);
+  stopped_meanwhile.start();
+  stopped_meanwhile.spawned();
+  stopped_meanwhile.handshake_failed("boom", false);
+  EXPECT_THAT(briefs(stopped_meanwhile.stop()), IsEmpty()) << "already stopping";
+  EXPECT_THAT(briefs(stopped_meanwhile.exited(exit_code(0))), IsEmpty());
+  EXPECT_EQ(stopped_meanwhile.state(), State::kStopped);
+}
+
 TEST_P(RestartTest, ProtocolVersionMismatchDisablesAndIsNeverRestarted) {
   d.start();
   d.spawned();

@@ -1,44 +1,47 @@
-// The sample server's resources: sample://readme (its text and the notes added since), the
-// template sample://echo/{text} (a resource whose text is the rest of its URI, percent-decoded),
-// and subscriptions, which hear of every note (notifications/resources/updated).
-#include <cctype>
-#include <nlohmann/json.hpp>
-#include <optional>
+// The sample server's resources: sample://readme (its text and the notes added since) in a
+// ResourceSet, the template sample://echo/{text} (a resource whose text is the URI's last
+// segment, percent-decoded) in a ResourceTemplateSet, and subscriptions, which hear of every
+// note (notifications/resources/updated).
 #include <string>
-#include <string_view>
+#include <utility>
 
-#include "rpckit/mcp/resource_set.hpp"
 #include "sample_server.hpp"
 #include "sample_support.hpp"
 
 namespace mcp_sample {
 namespace {
 
-int hex_digit(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  const int lower = std::tolower(static_cast<unsigned char>(c));
-  return lower >= 'a' && lower <= 'f' ? lower - 'a' + 10 : -1;
-}
-
-// RFC 3986 percent-decoding; nullopt for a '%' not followed by two hex digits.
-std::optional<std::string> percent_decoded(std::string_view text) {
-  std::string out;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    if (text[i] != '%') {
-      out += text[i];
-      continue;
-    }
-    if (i + 2 >= text.size()) return std::nullopt;
-    const int high = hex_digit(text[i + 1]);
-    const int low = hex_digit(text[i + 2]);
-    if (high < 0 || low < 0) return std::nullopt;
-    out += static_cast<char>(high * 16 + low);
-    i += 2;
-  }
-  return out;
+mcp::ResourcesReadResult text_contents(const std::string& uri, std::string text) {
+  mcp::ResourcesReadResult r;
+  mcp::ResourceContents c;
+  c.uri = uri;
+  c.mimeType = "text/plain";
+  c.text = std::move(text);
+  r.contents = {c};
+  return r;
 }
 
 }  // namespace
+
+void SampleServer::add_resources() {
+  mcp::Resource readme_resource;
+  readme_resource.uri = std::string(kReadmeUri);
+  readme_resource.name = "readme";
+  readme_resource.mimeType = "text/plain";
+  resources_.add(readme_resource, [this](const mcp::ResourcesReadParams& p) {
+    return text_contents(p.uri, readme());
+  });
+
+  mcp::ResourceTemplate echo;
+  echo.uriTemplate = "sample://echo/{text}";
+  echo.name = "echo";
+  echo.description = "A resource whose text is the URI's last segment, percent-decoded.";
+  echo.mimeType = "text/plain";
+  resource_templates_.add(
+      echo, [](const mcp::ResourcesReadParams& p, const rpckit::mcp::UriTemplate::Values& values) {
+        return text_contents(p.uri, values.at("text"));
+      });
+}
 
 std::string SampleServer::readme() const {
   std::lock_guard<std::mutex> lock(mutex_);
@@ -47,49 +50,25 @@ std::string SampleServer::readme() const {
   return text;
 }
 
-std::optional<std::string> SampleServer::resource_text(const std::string& uri) const {
-  if (uri == kReadmeUri) return readme();
-  if (uri.starts_with(kEchoPrefix)) return percent_decoded(uri.substr(kEchoPrefix.size()));
-  return std::nullopt;
-}
-
-mcp::ResourcesListResult SampleServer::resources_list(Peer&, const mcp::ResourcesListParams&) {
-  mcp::ResourcesListResult r;
-  mcp::Resource readme_resource;
-  readme_resource.uri = std::string(kReadmeUri);
-  readme_resource.name = "readme";
-  readme_resource.mimeType = "text/plain";
-  r.resources = {readme_resource};
-  return r;
+mcp::ResourcesListResult SampleServer::resources_list(Peer&, const mcp::ResourcesListParams& p) {
+  return resources_.list(p);
 }
 
 mcp::ResourcesTemplatesListResult SampleServer::resources_templates_list(
-    Peer&, const mcp::ResourcesTemplatesListParams&) {
-  mcp::ResourcesTemplatesListResult r;
-  mcp::ResourceTemplate echo;
-  echo.uriTemplate = std::string(kEchoPrefix) + "{text}";
-  echo.name = "echo";
-  echo.description = "A resource whose text is the rest of its URI, percent-decoded.";
-  echo.mimeType = "text/plain";
-  r.resourceTemplates = {echo};
-  return r;
+    Peer&, const mcp::ResourcesTemplatesListParams& p) {
+  return resource_templates_.list(p);
 }
 
 mcp::ResourcesReadResult SampleServer::resources_read(Peer&, const mcp::ResourcesReadParams& p) {
-  std::optional<std::string> text = resource_text(p.uri);
-  if (!text) rpckit::mcp::resource_not_found(p.uri);
-  mcp::ResourcesReadResult r;
-  mcp::ResourceContents c;
-  c.uri = p.uri;
-  c.mimeType = "text/plain";
-  c.text = std::move(*text);
-  r.contents = {c};
-  return r;
+  if (auto contents = resources_.try_read(p)) return std::move(*contents);
+  return resource_templates_.read(p);  // neither has it: -32002 with the URI
 }
 
 mcp::ResourcesSubscribeResult SampleServer::resources_subscribe(
     Peer&, const mcp::ResourcesSubscribeParams& p) {
-  if (!resource_text(p.uri)) rpckit::mcp::resource_not_found(p.uri);
+  if (!resources_.contains(p.uri) && !resource_templates_.matches(p.uri)) {
+    rpckit::mcp::resource_not_found(p.uri);
+  }
   std::lock_guard<std::mutex> lock(mutex_);
   subscribed_.insert(p.uri);
   return {};

@@ -26,6 +26,7 @@ using rpckit::mcp::tool_error;
 SampleServer::SampleServer(const mcp::ClientClient& client) : client_(client) {
   add_tools();
   add_prompts();
+  add_resources();
   // From now on a change of the tools is the client's to hear of (tools.listChanged); before
   // initialize there is no client yet, and nothing is sent.
   tools_.on_change([this] { client_.notifications_tools_list_changed(); });

@@ -5,12 +5,12 @@
 // toggle_shout, which adds or removes the tool shout while the server runs), a text resource,
 // a resource template and subscriptions, one prompt and the log level. The tools are typed
 // functions in an rpckit::mcp::ToolSet, their arguments and results structs generated from
-// tool_types/ with their JSON Schemas; the prompt is in an rpckit::mcp::PromptSet. Everything
+// tool_types/ with their JSON Schemas; the prompt is in an rpckit::mcp::PromptSet, the resource
+// and the template in a ResourceSet and a ResourceTemplateSet. Everything
 // on the wire (framing, ids, errors, the lifecycle, cancellation) is the generic plugin role's,
 // driven by MCP's profile; what the server sends the client goes through the generated
 // ClientClient.
 #include <mutex>
-#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -18,6 +18,8 @@
 #include "mcp_2025_11_25/roles.hpp"
 #include "mcp_sample_tools/types.hpp"
 #include "rpckit/mcp/prompt_set.hpp"
+#include "rpckit/mcp/resource_set.hpp"
+#include "rpckit/mcp/resource_template_set.hpp"
 #include "rpckit/mcp/tool_set.hpp"
 
 namespace mcp_sample {
@@ -36,9 +38,9 @@ class SampleServer : public mcp::ServerHandler<Peer> {
   mcp::ToolsCallResult tools_call(Peer&, const mcp::ToolsCallParams& p) override;
   // Resources (sample_resources.cpp): the readme (with the notes the tool `note` adds), the
   // template sample://echo/{text}, and subscriptions to either.
-  mcp::ResourcesListResult resources_list(Peer&, const mcp::ResourcesListParams&) override;
+  mcp::ResourcesListResult resources_list(Peer&, const mcp::ResourcesListParams& p) override;
   mcp::ResourcesTemplatesListResult resources_templates_list(
-      Peer&, const mcp::ResourcesTemplatesListParams&) override;
+      Peer&, const mcp::ResourcesTemplatesListParams& p) override;
   mcp::ResourcesReadResult resources_read(Peer&, const mcp::ResourcesReadParams& p) override;
   mcp::ResourcesSubscribeResult resources_subscribe(
       Peer&, const mcp::ResourcesSubscribeParams& p) override;
@@ -53,6 +55,7 @@ class SampleServer : public mcp::ServerHandler<Peer> {
  private:
   void add_tools();
   void add_prompts();
+  void add_resources();  // sample_resources.cpp
   mcp::ToolsCallResult count(const tools::CountArgs& args, const mcp::ToolsCallParams& p);
   mcp::ToolsCallResult ping_client();
   // Asks the client's model for a summary (sampling/createMessage).
@@ -62,14 +65,13 @@ class SampleServer : public mcp::ServerHandler<Peer> {
   // Adds the tool shout, or removes it: notifications/tools/list_changed either way.
   mcp::ToolsCallResult toggle_shout();
   std::string readme() const;
-  // The text of a resource URI this server has (the readme, or an instance of the echo
-  // template), or nullopt.
-  std::optional<std::string> resource_text(const std::string& uri) const;
   void log(const mcp::LoggingLevel& level, const std::string& text);
 
   const mcp::ClientClient& client_;
   rpckit::mcp::ToolSet tools_;
   rpckit::mcp::PromptSet prompts_;
+  rpckit::mcp::ResourceSet resources_;
+  rpckit::mcp::ResourceTemplateSet resource_templates_;
   mutable std::mutex mutex_;
   std::string log_level_ = "info";
   std::vector<std::string> notes_;

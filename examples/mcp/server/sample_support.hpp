@@ -13,6 +13,5 @@ inline constexpr std::string_view kReadmeUri = "sample://readme";
 inline constexpr std::string_view kReadmeText =
     "This server is the rpckit MCP sample: tools add, echo, count, ping_client, summarize and "
     "note, this resource, the template sample://echo/{text}, the greet prompt.\n";
-inline constexpr std::string_view kEchoPrefix = "sample://echo/";
 
 }  // namespace mcp_sample

@@ -183,6 +183,9 @@ std::string emit_profile_header(const ir::Module& m) {
       "  };\n"
       "  /// Lifecycle timers (\"timings\"): every one, std::nullopt (or 0) where there is none.\n"
       "$timings$"
+      "  /// After a refused handshake: the stop sequence's steps that send nothing of the\n"
+      "  /// protocol (true), or kHandshakeFailureExitWait with nothing sent, then a kill.\n"
+      "  static constexpr bool kHandshakeFailureStops = $handshake_failure_stops$;\n"
       "};\n"
       "\n",
       {{"framing", profile.framing},
@@ -214,7 +217,8 @@ std::string emit_profile_header(const ir::Module& m) {
        {"error_objects", error_objects(profile)},
        {"stop_size", std::to_string(profile.stop.size())},
        {"stop", stop(profile, qualified)},
-       {"timings", timings(profile, qualified)}});
+       {"timings", timings(profile, qualified)},
+       {"handshake_failure_stops", flag(profile.handshake_failure_stops)}});
   return close_file(out, m);
 }
 

@@ -131,6 +131,7 @@ void dump_profile(std::ostream& out, const ir::Profile& p) {
     out << "profile timing " << t.trait << " = " << (t.constant.empty() ? "none" : t.constant)
         << " (" << kind << ")\n";
   }
+  if (p.handshake_failure_stops) out << "profile handshake-failure stop-sequence\n";
 }
 
 // The x-exchange, one line per concern and one per step.

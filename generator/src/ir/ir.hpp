@@ -286,6 +286,11 @@ struct Profile {
     enum class Kind : std::uint8_t { kDuration, kDurations, kCount } kind = Kind::kDuration;
   };
   std::vector<Timing> timings;
+  // After a refused handshake the spawner runs the stop sequence (its steps that send nothing
+  // of the protocol: close stdin, SIGTERM, the waits, the kill) rather than waiting
+  // handshake_failure_exit_wait with nothing sent (timings: "handshake_failure_exit_wait":
+  // "stop").
+  bool handshake_failure_stops = false;
 };
 
 // A one-shot exchange (protocol.json "x-exchange"), for a protocol that is not JSON-RPC: the

@@ -249,7 +249,14 @@ void lower_timings(const Node& profile, const ir::Module& m, ir::Profile& p) {
     if (!timings.has(k.key)) {
       timings.fail("missing \"" + std::string(k.key) + "\" (a constant, or \"none\")");
     }
-    p.timings.push_back({std::string(k.trait), timer(timings.child(k.key), k.kind, m), k.kind});
+    const Node value = timings.child(k.key);
+    if (k.key == "handshake_failure_exit_wait" && value.json->is_string() &&
+        value.json->get<std::string>() == "stop") {
+      p.handshake_failure_stops = true;  // the stop sequence, not a wait: no timer of its own
+      p.timings.push_back({std::string(k.trait), "", k.kind});
+      continue;
+    }
+    p.timings.push_back({std::string(k.trait), timer(value, k.kind, m), k.kind});
   }
   // Checks without a count of misses could never find a plugin unhealthy.
   if (health && !p.timings[2].constant.empty() && p.timings[3].constant.empty()) {

@@ -153,6 +153,17 @@ std::vector<Action> Supervisor::handshake_failed(TimePoint now, std::string deta
                                                  bool permanent) {
   if (state_ != State::kHandshaking) return {};
   const StopCause cause = permanent ? StopCause::kHandshakeRejected : StopCause::kHandshakeFailed;
+  if (policy_.handshake_failure_stops) {
+    state_ = State::kStopping;
+    step_ = 0;
+    waited_out_ = false;
+    failure_stop_ = true;
+    pending_failure_ = {cause, detail};
+    std::vector<Action> out = {stopped(cause, std::move(detail))};
+    auto rest = run_stop(now);
+    out.insert(out.end(), rest.begin(), rest.end());
+    return out;
+  }
   if (!policy_.handshake_failure_exit_wait) return fail(now, cause, std::move(detail));
   // Given the time to exit on its own; killed when it runs out (tick).
   state_ = State::kTerminating;
@@ -183,6 +194,7 @@ std::vector<Action> Supervisor::output_capped(TimePoint now, std::string detail)
 std::vector<Action> Supervisor::fail(TimePoint, StopCause cause, std::string detail) {
   state_ = State::kTerminating;
   deadline_.reset();
+  failure_stop_ = false;
   pending_failure_ = {cause, detail};
   std::vector<Action> out;
   if (cause != StopCause::kRequested) out.push_back(stopped(cause, std::move(detail)));
@@ -209,6 +221,11 @@ std::vector<Action> Supervisor::exited(TimePoint now, ExitStatus status) {
       return after_exit(now, cause, std::move(detail));
     }
     case State::kStopping:
+      if (failure_stop_) {  // stopped after a refused handshake: restarted or disabled
+        failure_stop_ = false;
+        auto [cause, detail] = *pending_failure_;
+        return after_exit(now, cause, std::move(detail));
+      }
       state_ = State::kStopped;
       deadline_.reset();
       // exit_timeout was reported when a wait ran out; a clean stop is reported now.
@@ -269,6 +286,7 @@ std::vector<Action> Supervisor::stop(TimePoint now) {
       state_ = State::kStopping;
       step_ = 0;
       waited_out_ = false;
+      failure_stop_ = false;
       deadline_.reset();
       return run_stop(now);
     case State::kHandshaking:
@@ -310,7 +328,11 @@ std::vector<Action> Supervisor::run_stop(TimePoint now) {
   // the sequence ran out first, reported then).
   auto kill = [&] {
     state_ = State::kTerminating;
-    pending_failure_ = {waited_out_ ? StopCause::kExitTimeout : StopCause::kRequested, ""};
+    // After a refused handshake the failure stays the reason (acted on at the exit).
+    if (!failure_stop_) {
+      pending_failure_ = {waited_out_ ? StopCause::kExitTimeout : StopCause::kRequested, ""};
+    }
+    failure_stop_ = false;
     out.push_back(act(Kind::kKill));
   };
   if (policy_.stop.empty()) {
@@ -319,6 +341,11 @@ std::vector<Action> Supervisor::run_stop(TimePoint now) {
   }
   while (step_ < policy_.stop.size()) {
     const StopStep& step = policy_.stop[step_++];
+    // After a refused handshake there is no session to end: no shutdown, no exit.
+    if (failure_stop_ &&
+        (step.kind == StopStep::Kind::kShutdown || step.kind == StopStep::Kind::kExit)) {
+      continue;
+    }
     switch (step.kind) {
       case StopStep::Kind::kShutdown:
         out.push_back(act(Kind::kSendShutdown));
@@ -367,12 +394,14 @@ std::vector<Action> Supervisor::tick(TimePoint now) {
       return {act(Kind::kKill)};
     case State::kStopping: {
       const StopStep& step = policy_.stop[step_ > 0 ? step_ - 1 : 0];
-      if (step_ < policy_.stop.size() && policy_.stop[step_].kind == StopStep::Kind::kShutdown) {
+      if (!failure_stop_ && step_ < policy_.stop.size() &&
+          policy_.stop[step_].kind == StopStep::Kind::kShutdown) {
         return shutdown_done(now);  // no answer to shutdown: on with the sequence
       }
-      // A wait ran out: the process did not exit in time.
+      // A wait ran out: the process did not exit in time (after a refused handshake, the
+      // refusal was the report).
       std::vector<Action> out;
-      if (!waited_out_) {
+      if (!waited_out_ && !failure_stop_) {
         waited_out_ = true;
         std::string after = step_ >= 2 ? std::string(step_name(policy_.stop[step_ - 2].kind))
                                        : std::string("the stop began");

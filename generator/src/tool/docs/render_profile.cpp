@@ -138,8 +138,11 @@ void render_profile(const Context& ctx, md::Document& doc) {
       rows.push_back({"The spawned role stops on", list(v)});
     } else if (key == "timings" && v.is_object()) {
       for (auto t = v.begin(); t != v.end(); ++t) {
-        timers.push_back({label(t.key()), t.value() == "none" ? std::string("none")
-                                                                : constant(ctx, t.value())});
+        std::string value = t.value() == "none" ? std::string("none")
+                            : t.value() == "stop"
+                                ? std::string("the stop sequence (its steps that send nothing)")
+                                : constant(ctx, t.value());
+        timers.push_back({label(t.key()), std::move(value)});
       }
     } else {
       rows.push_back({label(key), v.is_array() ? list(v) : text_or_json(v)});

@@ -74,6 +74,13 @@ class Catalog {
     return it == entries_.end() ? nullptr : it->second.entry;
   }
   bool contains(std::string_view key) const { return find(key) != nullptr; }
+  // Every entry, in the list's order (as it was when called).
+  std::vector<std::shared_ptr<const Entry>> entries() const {
+    std::lock_guard lock(mutex_);
+    std::vector<std::shared_ptr<const Entry>> out;
+    for (const Slot* slot : in_order(0)) out.push_back(slot->entry);
+    return out;
+  }
   std::size_t size() const {
     std::lock_guard lock(mutex_);
     return entries_.size();
@@ -93,12 +100,7 @@ class Catalog {
         throw RpcError(jsonrpc_code::kInvalidParams, "Invalid cursor: " + *cursor);
       }
     }
-    std::vector<const Slot*> listed;
-    for (const auto& [key, slot] : entries_) {
-      if (slot.order > after) listed.push_back(&slot);
-    }
-    std::sort(listed.begin(), listed.end(),
-              [](const Slot* a, const Slot* b) { return a->order < b->order; });
+    const std::vector<const Slot*> listed = in_order(after);
     const std::size_t count = page_size_ == 0 ? listed.size() : std::min(page_size_, listed.size());
     std::vector<Item> out;
     out.reserve(count);
@@ -123,6 +125,16 @@ class Catalog {
     std::uint64_t order;  // when its key was first added: the list order, what cursors name
     std::shared_ptr<const Entry> entry;
   };
+  // The slots added after `after`, in order; the lock is held.
+  std::vector<const Slot*> in_order(std::uint64_t after) const {
+    std::vector<const Slot*> slots;
+    for (const auto& [key, slot] : entries_) {
+      if (slot.order > after) slots.push_back(&slot);
+    }
+    std::sort(slots.begin(), slots.end(),
+              [](const Slot* a, const Slot* b) { return a->order < b->order; });
+    return slots;
+  }
   void changed() const {
     std::function<void()> observer;
     {

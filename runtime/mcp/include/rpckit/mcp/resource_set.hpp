@@ -4,8 +4,8 @@
 // resources/read made from them. A resource is a function of the read's params to its
 // contents; a URI this set does not have is -32002 (resources spec, "Error Handling").
 // on_change() is where a server sends notifications/resources/list_changed. Templates
-// (resources/templates/list) and what their URIs read stay the server's own. Thread-safe, as
-// Catalog is.
+// (resources/templates/list) and what their URIs read are a ResourceTemplateSet's. Thread-safe,
+// as Catalog is.
 #include <cstddef>
 #include <functional>
 #include <optional>

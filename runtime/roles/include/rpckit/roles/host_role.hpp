@@ -103,6 +103,7 @@ supervision::Policy lifecycle_policy(double time_scale = 1.0) {
   supervision::Policy p;
   p.handshake_timeout = Profile::kHandshakeTimeout;
   p.handshake_failure_exit_wait = Profile::kHandshakeFailureExitWait;
+  p.handshake_failure_stops = Profile::kHandshakeFailureStops;
   p.health_check_interval = Profile::kHealthCheckInterval;
   p.health_check_misses = Profile::kHealthCheckMisses;
   p.restart_backoff.assign(Profile::kRestartBackoff.begin(), Profile::kRestartBackoff.end());

@@ -12,6 +12,9 @@
 //     stop(): running -> stopping: the profile's stop sequence, step by step (shutdown and its
 //             answer, exit, close stdin, SIGTERM, waits for the exit, a kill) until the process
 //             has exited -> stopped; a pending restart is cancelled.
+//     a refused handshake: killed, or given handshake_failure_exit_wait to exit on its own, or
+//             (handshake_failure_stops) stopping by the sequence's steps that send nothing;
+//             then restarted or disabled as after any failure.
 //
 // Every timer is the profile's (rpckit::roles::lifecycle_policy): a timer it does not set is
 // none here, never another protocol's value.
@@ -36,6 +39,10 @@ struct Policy {
   // After a refused handshake, how long the process may take to exit on its own before it is
   // killed (nothing is sent to it); none: killed at once.
   std::optional<Duration> handshake_failure_exit_wait;
+  // After a refused handshake, the stop sequence instead, its steps that send nothing of the
+  // protocol (close stdin, SIGTERM, the waits, the kill); then restarted or disabled as any
+  // failure is.
+  bool handshake_failure_stops = false;
   std::optional<Duration> health_check_interval;  // none: no health checks
   int health_check_misses = 0;                    // unanswered checks in a row: unhealthy
   std::vector<Duration> restart_backoff;          // the delay before restart 1, 2, ... (last repeats)
@@ -148,6 +155,9 @@ class Supervisor {
   int missed_checks_ = 0;
   std::size_t step_ = 0;  // the stop sequence's next step
   bool waited_out_ = false;  // a wait of the stop sequence ran out (reported as exit_timeout)
+  // The stop sequence runs after a refused handshake (pending_failure_ says why): its protocol
+  // steps are skipped, and the exit is a failure's.
+  bool failure_stop_ = false;
   // Why the process is being terminated; acted on (restart, disable, stop) once it exits.
   std::optional<std::pair<StopCause, std::string>> pending_failure_;
   bool stop_requested_ = false;  // no restart after the current process ends
