@@ -33,6 +33,12 @@ bool is_literal_char(unsigned char c) {
          std::string_view("\"'<>\\^`{|}").find(static_cast<char>(c)) == std::string_view::npos;
 }
 
+// Whether text[i] starts a %XX.
+bool is_pct_encoded(std::string_view text, std::size_t i) {
+  return text[i] == '%' && i + 2 < text.size() && is_hex(static_cast<unsigned char>(text[i + 1])) &&
+         is_hex(static_cast<unsigned char>(text[i + 2]));
+}
+
 int hex_value(unsigned char c) {
   if (is_digit(c)) return c - '0';
   return (c | 0x20) - 'a' + 10;
@@ -59,10 +65,7 @@ bool is_value(std::string_view text) {
   for (std::size_t i = 0; i < text.size(); ++i) {
     const auto c = static_cast<unsigned char>(text[i]);
     if (c == '%') {
-      if (i + 2 >= text.size() || !is_hex(static_cast<unsigned char>(text[i + 1])) ||
-          !is_hex(static_cast<unsigned char>(text[i + 2]))) {
-        return false;
-      }
+      if (!is_pct_encoded(text, i)) return false;
       i += 2;
     } else if (!is_value_char(c)) {
       return false;
@@ -91,10 +94,7 @@ class UriTemplate::Compiler {
       }
       if (in_query_) fail(i, "nothing but {?...} and {&...} may follow a {?...} expression");
       if (c == '%') {
-        if (i + 2 >= text_.size() || !is_hex(static_cast<unsigned char>(text_[i + 1])) ||
-            !is_hex(static_cast<unsigned char>(text_[i + 2]))) {
-          fail(i, "'%' not followed by two hexadecimal digits");
-        }
+        if (!is_pct_encoded(text_, i)) fail(i, "'%' not followed by two hexadecimal digits");
         for (std::size_t k = 0; k < 3; ++k) byte(static_cast<unsigned char>(text_[i + k]));
         i += 3;
         continue;
@@ -191,10 +191,7 @@ class UriTemplate::Compiler {
         continue;
       }
       if (c == '%') {
-        if (i + 2 >= name.size() || !is_hex(static_cast<unsigned char>(name[i + 1])) ||
-            !is_hex(static_cast<unsigned char>(name[i + 2]))) {
-          return false;
-        }
+        if (!is_pct_encoded(name, i)) return false;
         i += 2;
       } else if (!is_alpha(c) && !is_digit(c) && c != '_') {
         return false;

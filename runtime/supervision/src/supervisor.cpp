@@ -154,13 +154,9 @@ std::vector<Action> Supervisor::handshake_failed(TimePoint now, std::string deta
   if (state_ != State::kHandshaking) return {};
   const StopCause cause = permanent ? StopCause::kHandshakeRejected : StopCause::kHandshakeFailed;
   if (policy_.handshake_failure_stops) {
-    state_ = State::kStopping;
-    step_ = 0;
-    waited_out_ = false;
-    failure_stop_ = true;
     pending_failure_ = {cause, detail};
     std::vector<Action> out = {stopped(cause, std::move(detail))};
-    auto rest = run_stop(now);
+    auto rest = begin_stop(now, /*after_failure=*/true);
     out.insert(out.end(), rest.begin(), rest.end());
     return out;
   }
@@ -283,12 +279,7 @@ std::vector<Action> Supervisor::stop(TimePoint now) {
   stop_requested_ = true;
   switch (state_) {
     case State::kRunning:
-      state_ = State::kStopping;
-      step_ = 0;
-      waited_out_ = false;
-      failure_stop_ = false;
-      deadline_.reset();
-      return run_stop(now);
+      return begin_stop(now, /*after_failure=*/false);
     case State::kHandshaking:
       return fail(now, StopCause::kRequested, "stopped during the handshake");
     case State::kBackoff:
@@ -319,6 +310,14 @@ std::vector<Action> Supervisor::disable(TimePoint now, std::string detail) {
       deadline_.reset();
       return {Action{Kind::kDisabled, StopCause::kRequested, std::move(detail), Duration{0}}};
   }
+}
+
+std::vector<Action> Supervisor::begin_stop(TimePoint now, bool after_failure) {
+  state_ = State::kStopping;
+  step_ = 0;
+  waited_out_ = false;
+  failure_stop_ = after_failure;
+  return run_stop(now);  // which resets the deadline first
 }
 
 std::vector<Action> Supervisor::run_stop(TimePoint now) {

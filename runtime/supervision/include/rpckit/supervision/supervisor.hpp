@@ -143,6 +143,9 @@ class Supervisor {
   std::vector<Action> fail(TimePoint now, StopCause cause, std::string detail);
   std::vector<Action> after_exit(TimePoint now, StopCause cause, std::string detail);
   std::vector<Action> launch(TimePoint now);
+  // Enters the stop sequence at its first step (`after_failure`: a refused handshake's, whose
+  // protocol steps are skipped and whose exit is the failure's), and runs it.
+  std::vector<Action> begin_stop(TimePoint now, bool after_failure);
   // Runs the stop sequence from step_ until a step waits (or the sequence ends).
   std::vector<Action> run_stop(TimePoint now);
   void prune(TimePoint now);
