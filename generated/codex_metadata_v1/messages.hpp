@@ -5,6 +5,7 @@
 #include <array>
 #include <chrono>
 #include <cstdint>
+#include <span>
 #include <string_view>
 
 #include "codex_metadata_v1/constants.hpp"
@@ -47,8 +48,13 @@ struct Initialize {
       rpckit::ParamsPresence::kOptionalSendEmpty;
   using Result = PluginManifest;
   static constexpr std::chrono::milliseconds kDeadline = kRequestTimeoutMs;
-  static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  static constexpr std::array<ErrorCode, 1> kErrors = {ErrorCode::kConfigError};
+
+ private:
+  static constexpr ErrorCode kErrorCodes[] = {ErrorCode::kConfigError};
+
+ public:
+  static constexpr std::span<const rpckit::GateClause> kGate = {};
+  static constexpr std::span<const ErrorCode> kErrors = kErrorCodes;
 };
 
 /// Health check, sent every health_check_interval_ms (60 s) to every running, enabled plugin (0
@@ -65,8 +71,8 @@ struct Ping {
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kOptionalOmit;
   using Result = PingResult;
   static constexpr std::chrono::milliseconds kDeadline = kRequestTimeoutMs;
-  static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  static constexpr std::array<ErrorCode, 0> kErrors = {};
+  static constexpr std::span<const rpckit::GateClause> kGate = {};
+  static constexpr std::span<const ErrorCode> kErrors = {};
 };
 
 /// Stops the plugin, when it is disabled or the host stops: the plugin cleans up, answers null,
@@ -84,8 +90,8 @@ struct Shutdown {
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kOptionalOmit;
   using Result = std::nullptr_t;
   static constexpr std::chrono::milliseconds kDeadline = kRequestTimeoutMs;
-  static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  static constexpr std::array<ErrorCode, 0> kErrors = {};
+  static constexpr std::span<const rpckit::GateClause> kGate = {};
+  static constexpr std::span<const ErrorCode> kErrors = {};
 };
 
 /// Free-text series search at the plugin's provider. Sent only to plugins whose manifest has
@@ -103,10 +109,15 @@ struct MetadataSearch {
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
   using Result = SearchResponse;
   static constexpr std::chrono::milliseconds kDeadline = kRequestTimeoutMs;
-  static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  static constexpr std::array<ErrorCode, 4> kErrors =
+
+ private:
+  static constexpr ErrorCode kErrorCodes[] =
       {ErrorCode::kRateLimited, ErrorCode::kAuthFailed, ErrorCode::kApiError,
        ErrorCode::kConfigError};
+
+ public:
+  static constexpr std::span<const rpckit::GateClause> kGate = {};
+  static constexpr std::span<const ErrorCode> kErrors = kErrorCodes;
 };
 
 /// The full metadata of one series, by the provider's id taken from a SearchResult. Sent only to
@@ -123,10 +134,15 @@ struct MetadataGet {
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
   using Result = SeriesMetadata;
   static constexpr std::chrono::milliseconds kDeadline = kRequestTimeoutMs;
-  static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  static constexpr std::array<ErrorCode, 5> kErrors =
+
+ private:
+  static constexpr ErrorCode kErrorCodes[] =
       {ErrorCode::kRateLimited, ErrorCode::kNotFound, ErrorCode::kAuthFailed, ErrorCode::kApiError,
        ErrorCode::kConfigError};
+
+ public:
+  static constexpr std::span<const rpckit::GateClause> kGate = {};
+  static constexpr std::span<const ErrorCode> kErrors = kErrorCodes;
 };
 
 /// Auto-matching of a series already in the library: its title and optional hints in, the best
@@ -144,10 +160,15 @@ struct MetadataMatch {
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
   using Result = MatchResponse;
   static constexpr std::chrono::milliseconds kDeadline = kRequestTimeoutMs;
-  static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  static constexpr std::array<ErrorCode, 4> kErrors =
+
+ private:
+  static constexpr ErrorCode kErrorCodes[] =
       {ErrorCode::kRateLimited, ErrorCode::kAuthFailed, ErrorCode::kApiError,
        ErrorCode::kConfigError};
+
+ public:
+  static constexpr std::span<const rpckit::GateClause> kGate = {};
+  static constexpr std::span<const ErrorCode> kErrors = kErrorCodes;
 };
 
 }  // namespace messages

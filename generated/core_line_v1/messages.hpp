@@ -5,6 +5,7 @@
 #include <array>
 #include <chrono>
 #include <cstdint>
+#include <span>
 #include <string_view>
 
 #include "core_line_v1/constants.hpp"

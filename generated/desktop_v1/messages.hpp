@@ -5,6 +5,7 @@
 #include <array>
 #include <chrono>
 #include <cstdint>
+#include <span>
 #include <string_view>
 
 #include "desktop_v1/constants.hpp"
@@ -46,8 +47,8 @@ struct PluginHealth {
       rpckit::ParamsPresence::kOptionalSendEmpty;
   using Result = HealthResult;
   static constexpr std::chrono::milliseconds kDeadline = kHealthTimeoutMs;
-  static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  static constexpr std::array<ErrorCode, 0> kErrors = {};
+  static constexpr std::span<const rpckit::GateClause> kGate = {};
+  static constexpr std::span<const ErrorCode> kErrors = {};
 };
 
 /// Asks the plugin to stop, required of every plugin (spec section 2): it releases resources
@@ -68,8 +69,8 @@ struct PluginShutdown {
       rpckit::ParamsPresence::kOptionalSendEmpty;
   using Result = ShutdownResult;
   static constexpr std::chrono::milliseconds kDeadline = kShutdownTimeoutMs;
-  static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  static constexpr std::array<ErrorCode, 0> kErrors = {};
+  static constexpr std::span<const rpckit::GateClause> kGate = {};
+  static constexpr std::span<const ErrorCode> kErrors = {};
 };
 
 /// Plugin to host: checks that the host-to-plugin direction works; the host answers {pong: true}
@@ -86,8 +87,8 @@ struct HostPing {
   static constexpr rpckit::ParamsPresence kParamsPresence =
       rpckit::ParamsPresence::kOptionalSendEmpty;
   using Result = PingResult;
-  static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  static constexpr std::array<ErrorCode, 0> kErrors = {};
+  static constexpr std::span<const rpckit::GateClause> kGate = {};
+  static constexpr std::span<const ErrorCode> kErrors = {};
 };
 
 /// Plugin to host: asks the user to approve a permission (e.g. "workspace.read") and blocks until
@@ -105,8 +106,13 @@ struct HostRequestApproval {
   using Params = ApprovalRequest;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
   using Result = ApprovalResult;
-  static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  static constexpr std::array<ErrorCode, 1> kErrors = {ErrorCode::kInvalidParams};
+
+ private:
+  static constexpr ErrorCode kErrorCodes[] = {ErrorCode::kInvalidParams};
+
+ public:
+  static constexpr std::span<const rpckit::GateClause> kGate = {};
+  static constexpr std::span<const ErrorCode> kErrors = kErrorCodes;
 };
 
 /// Plugin to host notification: a streaming event from an agent-provider plugin, forwarded for live
@@ -122,8 +128,8 @@ struct CodexEvent {
   static constexpr std::array<rpckit::Route<Role>, 1> kRoutes = {{{Role::kPlugin, Role::kHost}}};
   using Params = ::desktop::v1::CodexEvent;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
-  static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  static constexpr std::array<ErrorCode, 0> kErrors = {};
+  static constexpr std::span<const rpckit::GateClause> kGate = {};
+  static constexpr std::span<const ErrorCode> kErrors = {};
 };
 
 }  // namespace messages

@@ -5,6 +5,7 @@
 #include <array>
 #include <chrono>
 #include <cstdint>
+#include <span>
 #include <string_view>
 
 #include "loaf_v1/constants.hpp"
@@ -45,8 +46,13 @@ struct RpcHandshake {
       rpckit::ParamsPresence::kOptionalSendEmpty;
   using Result = RpcHandshakeResult;
   static constexpr std::chrono::milliseconds kDeadline = kHandshakeTimeoutMs;
-  static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  static constexpr std::array<ErrorCode, 1> kErrors = {ErrorCode::kInvalidParams};
+
+ private:
+  static constexpr ErrorCode kErrorCodes[] = {ErrorCode::kInvalidParams};
+
+ public:
+  static constexpr std::span<const rpckit::GateClause> kGate = {};
+  static constexpr std::span<const ErrorCode> kErrors = kErrorCodes;
 };
 
 /// Liveness check; answers the current time. Params are ignored (never looked at); send none.
@@ -59,8 +65,8 @@ struct SystemPing {
   using Params = SystemPingParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kOptionalOmit;
   using Result = SystemPingResult;
-  static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  static constexpr std::array<ErrorCode, 0> kErrors = {};
+  static constexpr std::span<const rpckit::GateClause> kGate = {};
+  static constexpr std::span<const ErrorCode> kErrors = {};
 };
 
 /// Ends the session: aborts every running turn, clears queues and steering, emits state.changed
@@ -80,8 +86,13 @@ struct SystemShutdown {
   static constexpr rpckit::ParamsPresence kParamsPresence =
       rpckit::ParamsPresence::kOptionalSendEmpty;
   using Result = SystemShutdownResult;
-  static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  static constexpr std::array<ErrorCode, 1> kErrors = {ErrorCode::kInvalidParams};
+
+ private:
+  static constexpr ErrorCode kErrorCodes[] = {ErrorCode::kInvalidParams};
+
+ public:
+  static constexpr std::span<const rpckit::GateClause> kGate = {};
+  static constexpr std::span<const ErrorCode> kErrors = kErrorCodes;
 };
 
 /// The server's progress notifications (spec section 5): params are an EventEnvelope {type,
@@ -98,8 +109,8 @@ struct Event {
   static constexpr std::array<rpckit::Route<Role>, 1> kRoutes = {{{Role::kServer, Role::kClient}}};
   using Params = EventParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
-  static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  static constexpr std::array<ErrorCode, 0> kErrors = {};
+  static constexpr std::span<const rpckit::GateClause> kGate = {};
+  static constexpr std::span<const ErrorCode> kErrors = {};
 };
 
 /// Returns the runtime state snapshot. Params are ignored (never looked at); send none.
@@ -112,8 +123,8 @@ struct StateGet {
   using Params = StateGetParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kOptionalOmit;
   using Result = Snapshot;
-  static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  static constexpr std::array<ErrorCode, 0> kErrors = {};
+  static constexpr std::span<const rpckit::GateClause> kGate = {};
+  static constexpr std::span<const ErrorCode> kErrors = {};
 };
 
 /// Creates a session (it lives only in this server process); emits state.changed (session_created,
@@ -128,9 +139,13 @@ struct SessionCreate {
   static constexpr rpckit::ParamsPresence kParamsPresence =
       rpckit::ParamsPresence::kOptionalSendEmpty;
   using Result = SessionCreateResult;
-  static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  static constexpr std::array<ErrorCode, 2> kErrors =
-      {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
+
+ private:
+  static constexpr ErrorCode kErrorCodes[] = {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
+
+ public:
+  static constexpr std::span<const rpckit::GateClause> kGate = {};
+  static constexpr std::span<const ErrorCode> kErrors = kErrorCodes;
 };
 
 /// Returns a session's state. Params must be an object: absent, null or non-object params are
@@ -144,9 +159,13 @@ struct SessionGet {
   using Params = SessionGetParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
   using Result = SessionState;
-  static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  static constexpr std::array<ErrorCode, 2> kErrors =
-      {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
+
+ private:
+  static constexpr ErrorCode kErrorCodes[] = {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
+
+ public:
+  static constexpr std::span<const rpckit::GateClause> kGate = {};
+  static constexpr std::span<const ErrorCode> kErrors = kErrorCodes;
 };
 
 /// Sends a prompt. Needs non-empty text or at least one usable image (else -32603). While a turn
@@ -163,9 +182,13 @@ struct SessionSend {
   using Params = SessionSendParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
   using Result = SessionSendResult;
-  static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  static constexpr std::array<ErrorCode, 2> kErrors =
-      {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
+
+ private:
+  static constexpr ErrorCode kErrorCodes[] = {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
+
+ public:
+  static constexpr std::span<const rpckit::GateClause> kGate = {};
+  static constexpr std::span<const ErrorCode> kErrors = kErrorCodes;
 };
 
 /// Steers the running turn with extra text. Params must be an object: absent, null or non-object
@@ -179,9 +202,13 @@ struct SessionSteer {
   using Params = SessionSteerParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
   using Result = SessionSteerResult;
-  static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  static constexpr std::array<ErrorCode, 2> kErrors =
-      {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
+
+ private:
+  static constexpr ErrorCode kErrorCodes[] = {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
+
+ public:
+  static constexpr std::span<const rpckit::GateClause> kGate = {};
+  static constexpr std::span<const ErrorCode> kErrors = kErrorCodes;
 };
 
 /// Aborts the running turn (session.interrupted follows). Params must be an object: absent, null or
@@ -195,9 +222,13 @@ struct SessionInterrupt {
   using Params = SessionInterruptParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
   using Result = SessionInterruptResult;
-  static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  static constexpr std::array<ErrorCode, 2> kErrors =
-      {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
+
+ private:
+  static constexpr ErrorCode kErrorCodes[] = {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
+
+ public:
+  static constexpr std::span<const rpckit::GateClause> kGate = {};
+  static constexpr std::span<const ErrorCode> kErrors = kErrorCodes;
 };
 
 /// Lists a session's queued prompts. Params must be an object: absent, null or non-object params
@@ -211,9 +242,13 @@ struct SessionQueueList {
   using Params = SessionQueueListParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
   using Result = SessionQueueListResult;
-  static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  static constexpr std::array<ErrorCode, 2> kErrors =
-      {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
+
+ private:
+  static constexpr ErrorCode kErrorCodes[] = {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
+
+ public:
+  static constexpr std::span<const rpckit::GateClause> kGate = {};
+  static constexpr std::span<const ErrorCode> kErrors = kErrorCodes;
 };
 
 /// Drops a session's queued prompts. Params must be an object: absent, null or non-object params
@@ -227,9 +262,13 @@ struct SessionQueueClear {
   using Params = SessionQueueClearParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
   using Result = SessionQueueClearResult;
-  static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  static constexpr std::array<ErrorCode, 2> kErrors =
-      {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
+
+ private:
+  static constexpr ErrorCode kErrorCodes[] = {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
+
+ public:
+  static constexpr std::span<const rpckit::GateClause> kGate = {};
+  static constexpr std::span<const ErrorCode> kErrors = kErrorCodes;
 };
 
 /// Runs a slash command in a session (spec 4.1). raw_command not starting with / gives {handled:
@@ -247,9 +286,13 @@ struct CommandExecute {
   using Params = CommandExecuteParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
   using Result = CommandExecuteResult;
-  static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  static constexpr std::array<ErrorCode, 2> kErrors =
-      {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
+
+ private:
+  static constexpr ErrorCode kErrorCodes[] = {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
+
+ public:
+  static constexpr std::span<const rpckit::GateClause> kGate = {};
+  static constexpr std::span<const ErrorCode> kErrors = kErrorCodes;
 };
 
 /// Returns which providers are configured. Params are ignored (never looked at); send none.
@@ -262,8 +305,8 @@ struct AuthStatus {
   using Params = AuthStatusParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kOptionalOmit;
   using Result = ::loaf::v1::AuthStatus;
-  static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  static constexpr std::array<ErrorCode, 0> kErrors = {};
+  static constexpr std::span<const rpckit::GateClause> kGate = {};
+  static constexpr std::span<const ErrorCode> kErrors = {};
 };
 
 /// Connects OpenAI by OAuth. Answers only when the flow ends (possibly minutes): the URL or device
@@ -280,9 +323,13 @@ struct AuthConnectOpenai {
   static constexpr rpckit::ParamsPresence kParamsPresence =
       rpckit::ParamsPresence::kOptionalSendEmpty;
   using Result = AuthConnectOpenaiResult;
-  static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  static constexpr std::array<ErrorCode, 2> kErrors =
-      {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
+
+ private:
+  static constexpr ErrorCode kErrorCodes[] = {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
+
+ public:
+  static constexpr std::span<const rpckit::GateClause> kGate = {};
+  static constexpr std::span<const ErrorCode> kErrors = kErrorCodes;
 };
 
 /// Connects Antigravity by OAuth. Answers only when the flow ends (possibly minutes); the URL
@@ -297,8 +344,13 @@ struct AuthConnectAntigravity {
   using Params = AuthConnectAntigravityParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kOptionalOmit;
   using Result = AuthConnectAntigravityResult;
-  static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  static constexpr std::array<ErrorCode, 1> kErrors = {ErrorCode::kInternalError};
+
+ private:
+  static constexpr ErrorCode kErrorCodes[] = {ErrorCode::kInternalError};
+
+ public:
+  static constexpr std::span<const rpckit::GateClause> kGate = {};
+  static constexpr std::span<const ErrorCode> kErrors = kErrorCodes;
 };
 
 /// Stores an OpenRouter API key and loads its model list. Emits state.changed
@@ -313,9 +365,13 @@ struct AuthSetOpenrouterKey {
   using Params = AuthSetOpenrouterKeyParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
   using Result = AuthSetOpenrouterKeyResult;
-  static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  static constexpr std::array<ErrorCode, 2> kErrors =
-      {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
+
+ private:
+  static constexpr ErrorCode kErrorCodes[] = {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
+
+ public:
+  static constexpr std::span<const rpckit::GateClause> kGate = {};
+  static constexpr std::span<const ErrorCode> kErrors = kErrorCodes;
 };
 
 /// Stores an Exa (web search) API key; "skip" in any case disables search. Emits state.changed
@@ -330,9 +386,13 @@ struct AuthSetExaKey {
   using Params = AuthSetExaKeyParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
   using Result = AuthSetExaKeyResult;
-  static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  static constexpr std::array<ErrorCode, 2> kErrors =
-      {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
+
+ private:
+  static constexpr ErrorCode kErrorCodes[] = {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
+
+ public:
+  static constexpr std::span<const rpckit::GateClause> kGate = {};
+  static constexpr std::span<const ErrorCode> kErrors = kErrorCodes;
 };
 
 /// Tells whether onboarding was completed. Params are ignored (never looked at); send none.
@@ -345,8 +405,8 @@ struct OnboardingStatus {
   using Params = OnboardingStatusParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kOptionalOmit;
   using Result = OnboardingStatusResult;
-  static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  static constexpr std::array<ErrorCode, 0> kErrors = {};
+  static constexpr std::span<const rpckit::GateClause> kGate = {};
+  static constexpr std::span<const ErrorCode> kErrors = {};
 };
 
 /// Marks onboarding completed. Emits state.changed (onboarding_complete). Params are ignored (never
@@ -360,8 +420,13 @@ struct OnboardingComplete {
   using Params = OnboardingCompleteParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kOptionalOmit;
   using Result = OnboardingCompleteResult;
-  static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  static constexpr std::array<ErrorCode, 1> kErrors = {ErrorCode::kInternalError};
+
+ private:
+  static constexpr ErrorCode kErrorCodes[] = {ErrorCode::kInternalError};
+
+ public:
+  static constexpr std::span<const rpckit::GateClause> kGate = {};
+  static constexpr std::span<const ErrorCode> kErrors = kErrorCodes;
 };
 
 /// Lists the models, optionally of one provider, and the current selection. Params are optional:
@@ -376,9 +441,13 @@ struct ModelList {
   static constexpr rpckit::ParamsPresence kParamsPresence =
       rpckit::ParamsPresence::kOptionalSendEmpty;
   using Result = ModelListResult;
-  static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  static constexpr std::array<ErrorCode, 2> kErrors =
-      {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
+
+ private:
+  static constexpr ErrorCode kErrorCodes[] = {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
+
+ public:
+  static constexpr std::span<const rpckit::GateClause> kGate = {};
+  static constexpr std::span<const ErrorCode> kErrors = kErrorCodes;
 };
 
 /// Selects a model. An unknown model for the provider fails (-32603); compress_immediately: true
@@ -395,9 +464,13 @@ struct ModelSelect {
   using Params = ModelSelectParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
   using Result = ModelSelectResult;
-  static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  static constexpr std::array<ErrorCode, 2> kErrors =
-      {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
+
+ private:
+  static constexpr ErrorCode kErrorCodes[] = {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
+
+ public:
+  static constexpr std::span<const rpckit::GateClause> kGate = {};
+  static constexpr std::span<const ErrorCode> kErrors = kErrorCodes;
 };
 
 /// Lists the OpenRouter routing providers of a model. Fails (-32603) when no OpenRouter key is
@@ -412,9 +485,13 @@ struct ModelOpenrouterProviders {
   using Params = ModelOpenrouterProvidersParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
   using Result = ModelOpenrouterProvidersResult;
-  static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  static constexpr std::array<ErrorCode, 2> kErrors =
-      {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
+
+ private:
+  static constexpr ErrorCode kErrorCodes[] = {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
+
+ public:
+  static constexpr std::span<const rpckit::GateClause> kGate = {};
+  static constexpr std::span<const ErrorCode> kErrors = kErrorCodes;
 };
 
 /// Returns the usage limits of the OAuth providers. Fails (-32603) when neither openai nor
@@ -428,8 +505,13 @@ struct LimitsGet {
   using Params = LimitsGetParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kOptionalOmit;
   using Result = LimitsGetResult;
-  static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  static constexpr std::array<ErrorCode, 1> kErrors = {ErrorCode::kInternalError};
+
+ private:
+  static constexpr ErrorCode kErrorCodes[] = {ErrorCode::kInternalError};
+
+ public:
+  static constexpr std::span<const rpckit::GateClause> kGate = {};
+  static constexpr std::span<const ErrorCode> kErrors = kErrorCodes;
 };
 
 /// Lists saved sessions, newest first by updatedAt, a page at a time. Upstream computes total from
@@ -446,9 +528,13 @@ struct HistoryList {
   static constexpr rpckit::ParamsPresence kParamsPresence =
       rpckit::ParamsPresence::kOptionalSendEmpty;
   using Result = HistoryListResult;
-  static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  static constexpr std::array<ErrorCode, 2> kErrors =
-      {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
+
+ private:
+  static constexpr ErrorCode kErrorCodes[] = {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
+
+ public:
+  static constexpr std::span<const rpckit::GateClause> kGate = {};
+  static constexpr std::span<const ErrorCode> kErrors = kErrorCodes;
 };
 
 /// Returns a saved session. Precedence: last: true, then rollout_path, then id; none given or
@@ -463,9 +549,13 @@ struct HistoryGet {
   static constexpr rpckit::ParamsPresence kParamsPresence =
       rpckit::ParamsPresence::kOptionalSendEmpty;
   using Result = ChatSessionRecord;
-  static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  static constexpr std::array<ErrorCode, 2> kErrors =
-      {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
+
+ private:
+  static constexpr ErrorCode kErrorCodes[] = {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
+
+ public:
+  static constexpr std::span<const rpckit::GateClause> kGate = {};
+  static constexpr std::span<const ErrorCode> kErrors = kErrorCodes;
 };
 
 /// Clears a live session's conversation. Params must be an object: absent, null or non-object
@@ -479,9 +569,13 @@ struct HistoryClearSession {
   using Params = HistoryClearSessionParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
   using Result = HistoryClearSessionResult;
-  static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  static constexpr std::array<ErrorCode, 2> kErrors =
-      {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
+
+ private:
+  static constexpr ErrorCode kErrorCodes[] = {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
+
+ public:
+  static constexpr std::span<const rpckit::GateClause> kGate = {};
+  static constexpr std::span<const ErrorCode> kErrors = kErrorCodes;
 };
 
 /// Lists the loaded skills. Params are ignored (never looked at); send none.
@@ -494,8 +588,8 @@ struct SkillsList {
   using Params = SkillsListParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kOptionalOmit;
   using Result = SkillsListResult;
-  static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  static constexpr std::array<ErrorCode, 0> kErrors = {};
+  static constexpr std::span<const rpckit::GateClause> kGate = {};
+  static constexpr std::span<const ErrorCode> kErrors = {};
 };
 
 /// Lists the tools the model may call. Params are ignored (never looked at); send none.
@@ -508,8 +602,8 @@ struct ToolsList {
   using Params = ToolsListParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kOptionalOmit;
   using Result = ToolsListResult;
-  static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  static constexpr std::array<ErrorCode, 0> kErrors = {};
+  static constexpr std::span<const rpckit::GateClause> kGate = {};
+  static constexpr std::span<const ErrorCode> kErrors = {};
 };
 
 /// Turns super debug on or off: per-turn session.debug events are emitted only while it is on.
@@ -523,8 +617,13 @@ struct DebugSet {
   using Params = DebugSetParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
   using Result = DebugSetResult;
-  static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  static constexpr std::array<ErrorCode, 1> kErrors = {ErrorCode::kInvalidParams};
+
+ private:
+  static constexpr ErrorCode kErrorCodes[] = {ErrorCode::kInvalidParams};
+
+ public:
+  static constexpr std::span<const rpckit::GateClause> kGate = {};
+  static constexpr std::span<const ErrorCode> kErrors = kErrorCodes;
 };
 
 }  // namespace messages

@@ -5,6 +5,7 @@
 #include <array>
 #include <chrono>
 #include <cstdint>
+#include <span>
 #include <string_view>
 
 #include "mcp_2025_11_25/constants.hpp"
@@ -48,9 +49,13 @@ struct Initialize {
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
   using Result = InitializeResult;
   static constexpr std::chrono::milliseconds kDeadline = kHandshakeTimeoutMs;
-  static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  static constexpr std::array<ErrorCode, 2> kErrors =
-      {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
+
+ private:
+  static constexpr ErrorCode kErrorCodes[] = {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
+
+ public:
+  static constexpr std::span<const rpckit::GateClause> kGate = {};
+  static constexpr std::span<const ErrorCode> kErrors = kErrorCodes;
 };
 
 /// Sent by the client after a successful initialize answer: it is ready for normal operation. Until
@@ -64,8 +69,8 @@ struct NotificationsInitialized {
   static constexpr std::array<rpckit::Route<Role>, 1> kRoutes = {{{Role::kClient, Role::kServer}}};
   using Params = NotificationsInitializedParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kOptionalOmit;
-  static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  static constexpr std::array<ErrorCode, 0> kErrors = {};
+  static constexpr std::span<const rpckit::GateClause> kGate = {};
+  static constexpr std::span<const ErrorCode> kErrors = {};
 };
 
 /// Either side checks that its peer is still responsive (basic/utilities/ping). The receiver MUST
@@ -83,8 +88,8 @@ struct Ping {
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kOptionalOmit;
   using Result = PingResult;
   static constexpr std::chrono::milliseconds kDeadline = kRequestTimeoutMs;
-  static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  static constexpr std::array<ErrorCode, 0> kErrors = {};
+  static constexpr std::span<const rpckit::GateClause> kGate = {};
+  static constexpr std::span<const ErrorCode> kErrors = {};
 };
 
 /// Either side cancels a request it issued earlier in the same direction that it believes still in
@@ -100,8 +105,8 @@ struct NotificationsCancelled {
       {{{Role::kClient, Role::kServer}, {Role::kServer, Role::kClient}}};
   using Params = NotificationsCancelledParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
-  static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  static constexpr std::array<ErrorCode, 0> kErrors = {};
+  static constexpr std::span<const rpckit::GateClause> kGate = {};
+  static constexpr std::span<const ErrorCode> kErrors = {};
 };
 
 /// Either side reports progress of a long-running request whose params._meta carried a
@@ -117,8 +122,8 @@ struct NotificationsProgress {
       {{{Role::kClient, Role::kServer}, {Role::kServer, Role::kClient}}};
   using Params = NotificationsProgressParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
-  static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  static constexpr std::array<ErrorCode, 0> kErrors = {};
+  static constexpr std::span<const rpckit::GateClause> kGate = {};
+  static constexpr std::span<const ErrorCode> kErrors = {};
 };
 
 /// Lists the resources the server offers, paginated (server/resources). Needs the server capability
@@ -133,11 +138,16 @@ struct ResourcesList {
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kOptionalOmit;
   using Result = ResourcesListResult;
   static constexpr std::chrono::milliseconds kDeadline = kRequestTimeoutMs;
-  static constexpr std::array<rpckit::GateClause, 1> kGate = {
+
+ private:
+  static constexpr rpckit::GateClause kGateClauses[] = {
       rpckit::GateClause{rpckit::GateClause::Kind::kCapability, "resources", "", ""},
   };
-  static constexpr std::array<ErrorCode, 2> kErrors =
-      {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
+  static constexpr ErrorCode kErrorCodes[] = {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
+
+ public:
+  static constexpr std::span<const rpckit::GateClause> kGate = kGateClauses;
+  static constexpr std::span<const ErrorCode> kErrors = kErrorCodes;
 };
 
 /// Lists the server's resource templates (parameterized resources with RFC 6570 URI templates),
@@ -152,11 +162,16 @@ struct ResourcesTemplatesList {
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kOptionalOmit;
   using Result = ResourcesTemplatesListResult;
   static constexpr std::chrono::milliseconds kDeadline = kRequestTimeoutMs;
-  static constexpr std::array<rpckit::GateClause, 1> kGate = {
+
+ private:
+  static constexpr rpckit::GateClause kGateClauses[] = {
       rpckit::GateClause{rpckit::GateClause::Kind::kCapability, "resources", "", ""},
   };
-  static constexpr std::array<ErrorCode, 2> kErrors =
-      {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
+  static constexpr ErrorCode kErrorCodes[] = {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
+
+ public:
+  static constexpr std::span<const rpckit::GateClause> kGate = kGateClauses;
+  static constexpr std::span<const ErrorCode> kErrors = kErrorCodes;
 };
 
 /// Reads the contents of a resource by URI (server/resources). Needs the server capability
@@ -172,11 +187,17 @@ struct ResourcesRead {
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
   using Result = ResourcesReadResult;
   static constexpr std::chrono::milliseconds kDeadline = kRequestTimeoutMs;
-  static constexpr std::array<rpckit::GateClause, 1> kGate = {
+
+ private:
+  static constexpr rpckit::GateClause kGateClauses[] = {
       rpckit::GateClause{rpckit::GateClause::Kind::kCapability, "resources", "", ""},
   };
-  static constexpr std::array<ErrorCode, 3> kErrors =
+  static constexpr ErrorCode kErrorCodes[] =
       {ErrorCode::kResourceNotFound, ErrorCode::kInvalidParams, ErrorCode::kInternalError};
+
+ public:
+  static constexpr std::span<const rpckit::GateClause> kGate = kGateClauses;
+  static constexpr std::span<const ErrorCode> kErrors = kErrorCodes;
 };
 
 /// Asks for notifications/resources/updated whenever the resource changes. Needs the server
@@ -191,11 +212,17 @@ struct ResourcesSubscribe {
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
   using Result = ResourcesSubscribeResult;
   static constexpr std::chrono::milliseconds kDeadline = kRequestTimeoutMs;
-  static constexpr std::array<rpckit::GateClause, 1> kGate = {
+
+ private:
+  static constexpr rpckit::GateClause kGateClauses[] = {
       rpckit::GateClause{rpckit::GateClause::Kind::kCapability, "resources.subscribe", "", ""},
   };
-  static constexpr std::array<ErrorCode, 3> kErrors =
+  static constexpr ErrorCode kErrorCodes[] =
       {ErrorCode::kResourceNotFound, ErrorCode::kInvalidParams, ErrorCode::kInternalError};
+
+ public:
+  static constexpr std::span<const rpckit::GateClause> kGate = kGateClauses;
+  static constexpr std::span<const ErrorCode> kErrors = kErrorCodes;
 };
 
 /// Cancels a subscription made with resources/subscribe. Needs the server capability
@@ -210,11 +237,16 @@ struct ResourcesUnsubscribe {
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
   using Result = ResourcesUnsubscribeResult;
   static constexpr std::chrono::milliseconds kDeadline = kRequestTimeoutMs;
-  static constexpr std::array<rpckit::GateClause, 1> kGate = {
+
+ private:
+  static constexpr rpckit::GateClause kGateClauses[] = {
       rpckit::GateClause{rpckit::GateClause::Kind::kCapability, "resources.subscribe", "", ""},
   };
-  static constexpr std::array<ErrorCode, 2> kErrors =
-      {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
+  static constexpr ErrorCode kErrorCodes[] = {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
+
+ public:
+  static constexpr std::span<const rpckit::GateClause> kGate = kGateClauses;
+  static constexpr std::span<const ErrorCode> kErrors = kErrorCodes;
 };
 
 /// The list of resources the server offers changed; no subscription needed. Sent by servers that
@@ -227,11 +259,16 @@ struct NotificationsResourcesListChanged {
   static constexpr std::array<rpckit::Route<Role>, 1> kRoutes = {{{Role::kServer, Role::kClient}}};
   using Params = NotificationsResourcesListChangedParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kOptionalOmit;
-  static constexpr std::array<rpckit::GateClause, 1> kGate = {
+
+ private:
+  static constexpr rpckit::GateClause kGateClauses[] = {
       rpckit::GateClause{rpckit::GateClause::Kind::kSenderCapability, "resources.listChanged", "",
                          ""},
   };
-  static constexpr std::array<ErrorCode, 0> kErrors = {};
+
+ public:
+  static constexpr std::span<const rpckit::GateClause> kGate = kGateClauses;
+  static constexpr std::span<const ErrorCode> kErrors = {};
 };
 
 /// A subscribed resource changed and may need to be read again; should only be sent after
@@ -244,11 +281,16 @@ struct NotificationsResourcesUpdated {
   static constexpr std::array<rpckit::Route<Role>, 1> kRoutes = {{{Role::kServer, Role::kClient}}};
   using Params = NotificationsResourcesUpdatedParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
-  static constexpr std::array<rpckit::GateClause, 1> kGate = {
+
+ private:
+  static constexpr rpckit::GateClause kGateClauses[] = {
       rpckit::GateClause{rpckit::GateClause::Kind::kSenderCapability, "resources.subscribe", "",
                          ""},
   };
-  static constexpr std::array<ErrorCode, 0> kErrors = {};
+
+ public:
+  static constexpr std::span<const rpckit::GateClause> kGate = kGateClauses;
+  static constexpr std::span<const ErrorCode> kErrors = {};
 };
 
 /// Lists the prompts and prompt templates the server offers, paginated (server/prompts). Needs the
@@ -263,11 +305,16 @@ struct PromptsList {
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kOptionalOmit;
   using Result = PromptsListResult;
   static constexpr std::chrono::milliseconds kDeadline = kRequestTimeoutMs;
-  static constexpr std::array<rpckit::GateClause, 1> kGate = {
+
+ private:
+  static constexpr rpckit::GateClause kGateClauses[] = {
       rpckit::GateClause{rpckit::GateClause::Kind::kCapability, "prompts", "", ""},
   };
-  static constexpr std::array<ErrorCode, 2> kErrors =
-      {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
+  static constexpr ErrorCode kErrorCodes[] = {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
+
+ public:
+  static constexpr std::span<const rpckit::GateClause> kGate = kGateClauses;
+  static constexpr std::span<const ErrorCode> kErrors = kErrorCodes;
 };
 
 /// Gets a prompt, templated with the given arguments (server/prompts). Needs the server capability
@@ -283,11 +330,16 @@ struct PromptsGet {
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
   using Result = PromptsGetResult;
   static constexpr std::chrono::milliseconds kDeadline = kRequestTimeoutMs;
-  static constexpr std::array<rpckit::GateClause, 1> kGate = {
+
+ private:
+  static constexpr rpckit::GateClause kGateClauses[] = {
       rpckit::GateClause{rpckit::GateClause::Kind::kCapability, "prompts", "", ""},
   };
-  static constexpr std::array<ErrorCode, 2> kErrors =
-      {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
+  static constexpr ErrorCode kErrorCodes[] = {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
+
+ public:
+  static constexpr std::span<const rpckit::GateClause> kGate = kGateClauses;
+  static constexpr std::span<const ErrorCode> kErrors = kErrorCodes;
 };
 
 /// The list of prompts the server offers changed; no subscription needed. Sent by servers that
@@ -300,11 +352,16 @@ struct NotificationsPromptsListChanged {
   static constexpr std::array<rpckit::Route<Role>, 1> kRoutes = {{{Role::kServer, Role::kClient}}};
   using Params = NotificationsPromptsListChangedParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kOptionalOmit;
-  static constexpr std::array<rpckit::GateClause, 1> kGate = {
+
+ private:
+  static constexpr rpckit::GateClause kGateClauses[] = {
       rpckit::GateClause{rpckit::GateClause::Kind::kSenderCapability, "prompts.listChanged", "",
                          ""},
   };
-  static constexpr std::array<ErrorCode, 0> kErrors = {};
+
+ public:
+  static constexpr std::span<const rpckit::GateClause> kGate = kGateClauses;
+  static constexpr std::span<const ErrorCode> kErrors = {};
 };
 
 /// Lists the tools the server offers, paginated (server/tools). Needs the server capability tools.
@@ -318,11 +375,16 @@ struct ToolsList {
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kOptionalOmit;
   using Result = ToolsListResult;
   static constexpr std::chrono::milliseconds kDeadline = kRequestTimeoutMs;
-  static constexpr std::array<rpckit::GateClause, 1> kGate = {
+
+ private:
+  static constexpr rpckit::GateClause kGateClauses[] = {
       rpckit::GateClause{rpckit::GateClause::Kind::kCapability, "tools", "", ""},
   };
-  static constexpr std::array<ErrorCode, 2> kErrors =
-      {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
+  static constexpr ErrorCode kErrorCodes[] = {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
+
+ public:
+  static constexpr std::span<const rpckit::GateClause> kGate = kGateClauses;
+  static constexpr std::span<const ErrorCode> kErrors = kErrorCodes;
 };
 
 /// Invokes a tool (server/tools). Needs the server capability tools. Protocol errors (unknown tool:
@@ -344,14 +406,20 @@ struct ToolsCall {
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
   using Result = ToolsCallResult;
   static constexpr std::chrono::milliseconds kDeadline = kRequestTimeoutMs;
-  static constexpr std::array<rpckit::GateClause, 2> kGate = {
+
+ private:
+  static constexpr rpckit::GateClause kGateClauses[] = {
       rpckit::GateClause{rpckit::GateClause::Kind::kCapability, "tools", "", ""},
       rpckit::GateClause{rpckit::GateClause::Kind::kParamCapability, "tasks.requests.tools.call",
                          "", "task"},
   };
-  static constexpr std::array<ErrorCode, 4> kErrors =
+  static constexpr ErrorCode kErrorCodes[] =
       {ErrorCode::kInvalidParams, ErrorCode::kMethodNotFound, ErrorCode::kUrlElicitationRequired,
        ErrorCode::kInternalError};
+
+ public:
+  static constexpr std::span<const rpckit::GateClause> kGate = kGateClauses;
+  static constexpr std::span<const ErrorCode> kErrors = kErrorCodes;
 };
 
 /// The list of tools the server offers changed; no subscription needed. Sent by servers that
@@ -364,10 +432,15 @@ struct NotificationsToolsListChanged {
   static constexpr std::array<rpckit::Route<Role>, 1> kRoutes = {{{Role::kServer, Role::kClient}}};
   using Params = NotificationsToolsListChangedParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kOptionalOmit;
-  static constexpr std::array<rpckit::GateClause, 1> kGate = {
+
+ private:
+  static constexpr rpckit::GateClause kGateClauses[] = {
       rpckit::GateClause{rpckit::GateClause::Kind::kSenderCapability, "tools.listChanged", "", ""},
   };
-  static constexpr std::array<ErrorCode, 0> kErrors = {};
+
+ public:
+  static constexpr std::span<const rpckit::GateClause> kGate = kGateClauses;
+  static constexpr std::span<const ErrorCode> kErrors = {};
 };
 
 /// Sets the minimum level of the log messages (notifications/message) the server sends: it should
@@ -383,11 +456,16 @@ struct LoggingSetLevel {
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
   using Result = LoggingSetLevelResult;
   static constexpr std::chrono::milliseconds kDeadline = kRequestTimeoutMs;
-  static constexpr std::array<rpckit::GateClause, 1> kGate = {
+
+ private:
+  static constexpr rpckit::GateClause kGateClauses[] = {
       rpckit::GateClause{rpckit::GateClause::Kind::kCapability, "logging", "", ""},
   };
-  static constexpr std::array<ErrorCode, 2> kErrors =
-      {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
+  static constexpr ErrorCode kErrorCodes[] = {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
+
+ public:
+  static constexpr std::span<const rpckit::GateClause> kGate = kGateClauses;
+  static constexpr std::span<const ErrorCode> kErrors = kErrorCodes;
 };
 
 /// A log message from the server (server/utilities/logging); needs the server capability logging.
@@ -402,10 +480,15 @@ struct NotificationsMessage {
   static constexpr std::array<rpckit::Route<Role>, 1> kRoutes = {{{Role::kServer, Role::kClient}}};
   using Params = NotificationsMessageParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
-  static constexpr std::array<rpckit::GateClause, 1> kGate = {
+
+ private:
+  static constexpr rpckit::GateClause kGateClauses[] = {
       rpckit::GateClause{rpckit::GateClause::Kind::kSenderCapability, "logging", "", ""},
   };
-  static constexpr std::array<ErrorCode, 0> kErrors = {};
+
+ public:
+  static constexpr std::span<const rpckit::GateClause> kGate = kGateClauses;
+  static constexpr std::span<const ErrorCode> kErrors = {};
 };
 
 /// Asks for completion values of a prompt or resource-template argument
@@ -421,11 +504,16 @@ struct CompletionComplete {
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
   using Result = CompletionCompleteResult;
   static constexpr std::chrono::milliseconds kDeadline = kRequestTimeoutMs;
-  static constexpr std::array<rpckit::GateClause, 1> kGate = {
+
+ private:
+  static constexpr rpckit::GateClause kGateClauses[] = {
       rpckit::GateClause{rpckit::GateClause::Kind::kCapability, "completions", "", ""},
   };
-  static constexpr std::array<ErrorCode, 2> kErrors =
-      {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
+  static constexpr ErrorCode kErrorCodes[] = {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
+
+ public:
+  static constexpr std::span<const rpckit::GateClause> kGate = kGateClauses;
+  static constexpr std::span<const ErrorCode> kErrors = kErrorCodes;
 };
 
 /// The server asks the client to sample an LLM (client/sampling). Needs the client capability
@@ -445,7 +533,9 @@ struct SamplingCreateMessage {
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
   using Result = SamplingCreateMessageResult;
   static constexpr std::chrono::milliseconds kDeadline = kRequestTimeoutMs;
-  static constexpr std::array<rpckit::GateClause, 4> kGate = {
+
+ private:
+  static constexpr rpckit::GateClause kGateClauses[] = {
       rpckit::GateClause{rpckit::GateClause::Kind::kCapability, "sampling", "", ""},
       rpckit::GateClause{rpckit::GateClause::Kind::kParamCapability, "sampling.tools", "", "tools"},
       rpckit::GateClause{rpckit::GateClause::Kind::kParamCapability, "sampling.tools", "",
@@ -453,8 +543,11 @@ struct SamplingCreateMessage {
       rpckit::GateClause{rpckit::GateClause::Kind::kParamCapability,
                          "tasks.requests.sampling.createMessage", "", "task"},
   };
-  static constexpr std::array<ErrorCode, 2> kErrors =
-      {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
+  static constexpr ErrorCode kErrorCodes[] = {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
+
+ public:
+  static constexpr std::span<const rpckit::GateClause> kGate = kGateClauses;
+  static constexpr std::span<const ErrorCode> kErrors = kErrorCodes;
 };
 
 /// The server asks the client to elicit information from the user (client/elicitation): in form
@@ -476,13 +569,18 @@ struct ElicitationCreate {
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
   using Result = ElicitationCreateResult;
   static constexpr std::chrono::milliseconds kDeadline = kRequestTimeoutMs;
-  static constexpr std::array<rpckit::GateClause, 2> kGate = {
+
+ private:
+  static constexpr rpckit::GateClause kGateClauses[] = {
       rpckit::GateClause{rpckit::GateClause::Kind::kCapability, "elicitation", "", ""},
       rpckit::GateClause{rpckit::GateClause::Kind::kParamCapability,
                          "tasks.requests.elicitation.create", "", "task"},
   };
-  static constexpr std::array<ErrorCode, 2> kErrors =
-      {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
+  static constexpr ErrorCode kErrorCodes[] = {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
+
+ public:
+  static constexpr std::span<const rpckit::GateClause> kGate = kGateClauses;
+  static constexpr std::span<const ErrorCode> kErrors = kErrorCodes;
 };
 
 /// The server tells the client that a URL mode elicitation completed out of band
@@ -497,8 +595,8 @@ struct NotificationsElicitationComplete {
   static constexpr std::array<rpckit::Route<Role>, 1> kRoutes = {{{Role::kServer, Role::kClient}}};
   using Params = NotificationsElicitationCompleteParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
-  static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  static constexpr std::array<ErrorCode, 0> kErrors = {};
+  static constexpr std::span<const rpckit::GateClause> kGate = {};
+  static constexpr std::span<const ErrorCode> kErrors = {};
 };
 
 /// The server asks for the client's roots: the directories and files it may operate on
@@ -514,10 +612,16 @@ struct RootsList {
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kOptionalOmit;
   using Result = RootsListResult;
   static constexpr std::chrono::milliseconds kDeadline = kRequestTimeoutMs;
-  static constexpr std::array<rpckit::GateClause, 1> kGate = {
+
+ private:
+  static constexpr rpckit::GateClause kGateClauses[] = {
       rpckit::GateClause{rpckit::GateClause::Kind::kCapability, "roots", "", ""},
   };
-  static constexpr std::array<ErrorCode, 1> kErrors = {ErrorCode::kInternalError};
+  static constexpr ErrorCode kErrorCodes[] = {ErrorCode::kInternalError};
+
+ public:
+  static constexpr std::span<const rpckit::GateClause> kGate = kGateClauses;
+  static constexpr std::span<const ErrorCode> kErrors = kErrorCodes;
 };
 
 /// The client's roots changed (added, removed or modified); clients that declared roots.listChanged
@@ -530,10 +634,15 @@ struct NotificationsRootsListChanged {
   static constexpr std::array<rpckit::Route<Role>, 1> kRoutes = {{{Role::kClient, Role::kServer}}};
   using Params = NotificationsRootsListChangedParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kOptionalOmit;
-  static constexpr std::array<rpckit::GateClause, 1> kGate = {
+
+ private:
+  static constexpr rpckit::GateClause kGateClauses[] = {
       rpckit::GateClause{rpckit::GateClause::Kind::kSenderCapability, "roots.listChanged", "", ""},
   };
-  static constexpr std::array<ErrorCode, 0> kErrors = {};
+
+ public:
+  static constexpr std::span<const rpckit::GateClause> kGate = kGateClauses;
+  static constexpr std::span<const ErrorCode> kErrors = {};
 };
 
 /// Sent by the requestor of task-augmented requests to their receiver: the client to a server
@@ -550,9 +659,13 @@ struct TasksGet {
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
   using Result = TasksGetResult;
   static constexpr std::chrono::milliseconds kDeadline = kRequestTimeoutMs;
-  static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  static constexpr std::array<ErrorCode, 2> kErrors =
-      {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
+
+ private:
+  static constexpr ErrorCode kErrorCodes[] = {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
+
+ public:
+  static constexpr std::span<const rpckit::GateClause> kGate = {};
+  static constexpr std::span<const ErrorCode> kErrors = kErrorCodes;
 };
 
 /// Sent by the requestor of task-augmented requests to their receiver: the client to a server
@@ -571,9 +684,13 @@ struct TasksResult {
   using Params = TasksResultParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
   using Result = TasksResultResult;
-  static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  static constexpr std::array<ErrorCode, 2> kErrors =
-      {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
+
+ private:
+  static constexpr ErrorCode kErrorCodes[] = {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
+
+ public:
+  static constexpr std::span<const rpckit::GateClause> kGate = {};
+  static constexpr std::span<const ErrorCode> kErrors = kErrorCodes;
 };
 
 /// Sent by the requestor of task-augmented requests to their receiver: the client to a server
@@ -590,11 +707,16 @@ struct TasksList {
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kOptionalOmit;
   using Result = TasksListResult;
   static constexpr std::chrono::milliseconds kDeadline = kRequestTimeoutMs;
-  static constexpr std::array<rpckit::GateClause, 1> kGate = {
+
+ private:
+  static constexpr rpckit::GateClause kGateClauses[] = {
       rpckit::GateClause{rpckit::GateClause::Kind::kCapability, "tasks.list", "", ""},
   };
-  static constexpr std::array<ErrorCode, 2> kErrors =
-      {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
+  static constexpr ErrorCode kErrorCodes[] = {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
+
+ public:
+  static constexpr std::span<const rpckit::GateClause> kGate = kGateClauses;
+  static constexpr std::span<const ErrorCode> kErrors = kErrorCodes;
 };
 
 /// Sent by the requestor of task-augmented requests to their receiver: the client to a server
@@ -612,11 +734,16 @@ struct TasksCancel {
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
   using Result = TasksCancelResult;
   static constexpr std::chrono::milliseconds kDeadline = kRequestTimeoutMs;
-  static constexpr std::array<rpckit::GateClause, 1> kGate = {
+
+ private:
+  static constexpr rpckit::GateClause kGateClauses[] = {
       rpckit::GateClause{rpckit::GateClause::Kind::kCapability, "tasks.cancel", "", ""},
   };
-  static constexpr std::array<ErrorCode, 2> kErrors =
-      {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
+  static constexpr ErrorCode kErrorCodes[] = {ErrorCode::kInvalidParams, ErrorCode::kInternalError};
+
+ public:
+  static constexpr std::span<const rpckit::GateClause> kGate = kGateClauses;
+  static constexpr std::span<const ErrorCode> kErrors = kErrorCodes;
 };
 
 /// The receiver of a task-augmented request MAY tell its requestor that the task's status changed,
@@ -629,8 +756,8 @@ struct NotificationsTasksStatus {
       {{{Role::kClient, Role::kServer}, {Role::kServer, Role::kClient}}};
   using Params = NotificationsTasksStatusParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
-  static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  static constexpr std::array<ErrorCode, 0> kErrors = {};
+  static constexpr std::span<const rpckit::GateClause> kGate = {};
+  static constexpr std::span<const ErrorCode> kErrors = {};
 };
 
 }  // namespace messages

@@ -5,6 +5,7 @@
 #include <array>
 #include <chrono>
 #include <cstdint>
+#include <span>
 #include <string_view>
 
 #include "streamnook_v1/constants.hpp"
@@ -45,8 +46,13 @@ struct Initialize {
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
   using Result = InitializeResult;
   static constexpr std::chrono::milliseconds kDeadline = kHandshakeTimeoutMs;
-  static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  static constexpr std::array<ErrorCode, 1> kErrors = {ErrorCode::kInvalidRequest};
+
+ private:
+  static constexpr ErrorCode kErrorCodes[] = {ErrorCode::kInvalidRequest};
+
+ public:
+  static constexpr std::span<const rpckit::GateClause> kGate = {};
+  static constexpr std::span<const ErrorCode> kErrors = kErrorCodes;
 };
 
 /// Sent once the plugin has answered initialize; event delivery starts only after it (spec section
@@ -60,8 +66,8 @@ struct Initialized {
   using Params = InitializedParams;
   static constexpr rpckit::ParamsPresence kParamsPresence =
       rpckit::ParamsPresence::kOptionalSendEmpty;
-  static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  static constexpr std::array<ErrorCode, 0> kErrors = {};
+  static constexpr std::span<const rpckit::GateClause> kGate = {};
+  static constexpr std::span<const ErrorCode> kErrors = {};
 };
 
 /// Health check sent every ping_interval_ms (30 s); the plugin answers {}. ping_max_misses (3)
@@ -78,8 +84,8 @@ struct Ping {
       rpckit::ParamsPresence::kOptionalSendEmpty;
   using Result = PingResult;
   static constexpr std::chrono::milliseconds kDeadline = kPingIntervalMs;
-  static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  static constexpr std::array<ErrorCode, 0> kErrors = {};
+  static constexpr std::span<const rpckit::GateClause> kGate = {};
+  static constexpr std::span<const ErrorCode> kErrors = {};
 };
 
 /// Asks the plugin to stop: it finishes in-flight work, then answers null (spec section 2). Send no
@@ -94,8 +100,8 @@ struct Shutdown {
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kOptionalOmit;
   using Result = std::nullptr_t;
   static constexpr std::chrono::milliseconds kDeadline = kDefaultRequestTimeoutMs;
-  static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  static constexpr std::array<ErrorCode, 0> kErrors = {};
+  static constexpr std::span<const rpckit::GateClause> kGate = {};
+  static constexpr std::span<const ErrorCode> kErrors = {};
 };
 
 /// Tells the plugin to exit with code 0; a plugin still alive exit_grace_ms (5 s) later is killed
@@ -108,8 +114,8 @@ struct Exit {
   static constexpr std::array<rpckit::Route<Role>, 1> kRoutes = {{{Role::kHost, Role::kPlugin}}};
   using Params = ExitParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kOptionalOmit;
-  static constexpr std::array<rpckit::GateClause, 0> kGate = {};
-  static constexpr std::array<ErrorCode, 0> kErrors = {};
+  static constexpr std::span<const rpckit::GateClause> kGate = {};
+  static constexpr std::span<const ErrorCode> kErrors = {};
 };
 
 /// Runs one of the plugin's actions (spec section 2). Only sent to a plugin whose manifest
@@ -126,11 +132,17 @@ struct InvokeAction {
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
   using Result = rpckit::JsonValue;
   static constexpr std::chrono::milliseconds kDeadline = kInvokeActionTimeoutMs;
-  static constexpr std::array<rpckit::GateClause, 1> kGate = {
+
+ private:
+  static constexpr rpckit::GateClause kGateClauses[] = {
       rpckit::GateClause{rpckit::GateClause::Kind::kDeclaredParam, "contributes.actions", "",
                          "action"},
   };
-  static constexpr std::array<ErrorCode, 1> kErrors = {ErrorCode::kMethodNotFound};
+  static constexpr ErrorCode kErrorCodes[] = {ErrorCode::kMethodNotFound};
+
+ public:
+  static constexpr std::span<const rpckit::GateClause> kGate = kGateClauses;
+  static constexpr std::span<const ErrorCode> kErrors = kErrorCodes;
 };
 
 /// The user started playback of a channel. Delivered only if the manifest requests the event, the
@@ -143,10 +155,15 @@ struct OnStreamStart {
   static constexpr std::array<rpckit::Route<Role>, 1> kRoutes = {{{Role::kHost, Role::kPlugin}}};
   using Params = OnStreamStartParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
-  static constexpr std::array<rpckit::GateClause, 1> kGate = {
+
+ private:
+  static constexpr rpckit::GateClause kGateClauses[] = {
       rpckit::GateClause{rpckit::GateClause::Kind::kGrantedValue, "events", "on_stream_start", ""},
   };
-  static constexpr std::array<ErrorCode, 0> kErrors = {};
+
+ public:
+  static constexpr std::span<const rpckit::GateClause> kGate = kGateClauses;
+  static constexpr std::span<const ErrorCode> kErrors = {};
 };
 
 /// Playback of a channel stopped. Delivered only if the manifest requests the event, the user
@@ -159,10 +176,15 @@ struct OnStreamStop {
   static constexpr std::array<rpckit::Route<Role>, 1> kRoutes = {{{Role::kHost, Role::kPlugin}}};
   using Params = OnStreamStopParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
-  static constexpr std::array<rpckit::GateClause, 1> kGate = {
+
+ private:
+  static constexpr rpckit::GateClause kGateClauses[] = {
       rpckit::GateClause{rpckit::GateClause::Kind::kGrantedValue, "events", "on_stream_stop", ""},
   };
-  static constexpr std::array<ErrorCode, 0> kErrors = {};
+
+ public:
+  static constexpr std::span<const rpckit::GateClause> kGate = kGateClauses;
+  static constexpr std::span<const ErrorCode> kErrors = {};
 };
 
 /// The active on-screen channel changed. Delivered only if the manifest requests the event, the
@@ -175,11 +197,16 @@ struct OnChannelChange {
   static constexpr std::array<rpckit::Route<Role>, 1> kRoutes = {{{Role::kHost, Role::kPlugin}}};
   using Params = OnChannelChangeParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
-  static constexpr std::array<rpckit::GateClause, 1> kGate = {
+
+ private:
+  static constexpr rpckit::GateClause kGateClauses[] = {
       rpckit::GateClause{rpckit::GateClause::Kind::kGrantedValue, "events", "on_channel_change",
                          ""},
   };
-  static constexpr std::array<ErrorCode, 0> kErrors = {};
+
+ public:
+  static constexpr std::span<const rpckit::GateClause> kGate = kGateClauses;
+  static constexpr std::span<const ErrorCode> kErrors = {};
 };
 
 /// Periodic tick, nominally every watch_tick_interval_ms (60 s); cadence not guaranteed. Delivered
@@ -193,10 +220,15 @@ struct OnWatchTick {
   static constexpr std::array<rpckit::Route<Role>, 1> kRoutes = {{{Role::kHost, Role::kPlugin}}};
   using Params = OnWatchTickParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
-  static constexpr std::array<rpckit::GateClause, 1> kGate = {
+
+ private:
+  static constexpr rpckit::GateClause kGateClauses[] = {
       rpckit::GateClause{rpckit::GateClause::Kind::kGrantedValue, "events", "on_watch_tick", ""},
   };
-  static constexpr std::array<ErrorCode, 0> kErrors = {};
+
+ public:
+  static constexpr std::span<const rpckit::GateClause> kGate = kGateClauses;
+  static constexpr std::span<const ErrorCode> kErrors = {};
 };
 
 /// The full set of live followed channels; sent after start-up and on every refresh. Delivered only
@@ -210,10 +242,15 @@ struct OnFollowedLive {
   static constexpr std::array<rpckit::Route<Role>, 1> kRoutes = {{{Role::kHost, Role::kPlugin}}};
   using Params = OnFollowedLiveParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
-  static constexpr std::array<rpckit::GateClause, 1> kGate = {
+
+ private:
+  static constexpr rpckit::GateClause kGateClauses[] = {
       rpckit::GateClause{rpckit::GateClause::Kind::kGrantedValue, "events", "on_followed_live", ""},
   };
-  static constexpr std::array<ErrorCode, 0> kErrors = {};
+
+ public:
+  static constexpr std::span<const rpckit::GateClause> kGate = kGateClauses;
+  static constexpr std::span<const ErrorCode> kErrors = {};
 };
 
 /// One chat line; no history replay. Delivered only if the manifest requests the event, the user
@@ -226,10 +263,15 @@ struct OnChatMessage {
   static constexpr std::array<rpckit::Route<Role>, 1> kRoutes = {{{Role::kHost, Role::kPlugin}}};
   using Params = OnChatMessageParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
-  static constexpr std::array<rpckit::GateClause, 1> kGate = {
+
+ private:
+  static constexpr rpckit::GateClause kGateClauses[] = {
       rpckit::GateClause{rpckit::GateClause::Kind::kGrantedValue, "events", "on_chat_message", ""},
   };
-  static constexpr std::array<ErrorCode, 0> kErrors = {};
+
+ public:
+  static constexpr std::span<const rpckit::GateClause> kGate = kGateClauses;
+  static constexpr std::span<const ErrorCode> kErrors = {};
 };
 
 /// Reserved in v1: no keys are guaranteed (§9.10). Delivered only if the manifest requests the
@@ -242,11 +284,16 @@ struct OnSettingsChange {
   static constexpr std::array<rpckit::Route<Role>, 1> kRoutes = {{{Role::kHost, Role::kPlugin}}};
   using Params = OnSettingsChangeParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
-  static constexpr std::array<rpckit::GateClause, 1> kGate = {
+
+ private:
+  static constexpr rpckit::GateClause kGateClauses[] = {
       rpckit::GateClause{rpckit::GateClause::Kind::kGrantedValue, "events", "on_settings_change",
                          ""},
   };
-  static constexpr std::array<ErrorCode, 0> kErrors = {};
+
+ public:
+  static constexpr std::span<const rpckit::GateClause> kGate = kGateClauses;
+  static constexpr std::span<const ErrorCode> kErrors = {};
 };
 
 /// The user saved the plugin's settings panel; carries the whole value map. Also gated by ui: panel
@@ -260,11 +307,16 @@ struct OnPanelChange {
   static constexpr std::array<rpckit::Route<Role>, 1> kRoutes = {{{Role::kHost, Role::kPlugin}}};
   using Params = OnPanelChangeParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
-  static constexpr std::array<rpckit::GateClause, 2> kGate = {
+
+ private:
+  static constexpr rpckit::GateClause kGateClauses[] = {
       rpckit::GateClause{rpckit::GateClause::Kind::kGrantedValue, "events", "on_panel_change", ""},
       rpckit::GateClause{rpckit::GateClause::Kind::kGrantedValue, "ui", "panel", ""},
   };
-  static constexpr std::array<ErrorCode, 0> kErrors = {};
+
+ public:
+  static constexpr std::span<const rpckit::GateClause> kGate = kGateClauses;
+  static constexpr std::span<const ErrorCode> kErrors = {};
 };
 
 /// Returns the live followed channels. A plugin rebuilds its view with it after any (re)start,
@@ -280,11 +332,17 @@ struct GetFollowedLive {
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
   using Result = GetFollowedLiveResult;
   static constexpr std::chrono::milliseconds kDeadline = kDefaultRequestTimeoutMs;
-  static constexpr std::array<rpckit::GateClause, 1> kGate = {
+
+ private:
+  static constexpr rpckit::GateClause kGateClauses[] = {
       rpckit::GateClause{rpckit::GateClause::Kind::kGrantedValue, "host_methods",
                          "get_followed_live", ""},
   };
-  static constexpr std::array<ErrorCode, 1> kErrors = {ErrorCode::kCapabilityDenied};
+  static constexpr ErrorCode kErrorCodes[] = {ErrorCode::kCapabilityDenied};
+
+ public:
+  static constexpr std::span<const rpckit::GateClause> kGate = kGateClauses;
+  static constexpr std::span<const ErrorCode> kErrors = kErrorCodes;
 };
 
 /// Points the relay session stream_id at another media playlist; unknown_stream when stream_id
@@ -300,12 +358,18 @@ struct SetUpstream {
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
   using Result = SetUpstreamResult;
   static constexpr std::chrono::milliseconds kDeadline = kDefaultRequestTimeoutMs;
-  static constexpr std::array<rpckit::GateClause, 1> kGate = {
+
+ private:
+  static constexpr rpckit::GateClause kGateClauses[] = {
       rpckit::GateClause{rpckit::GateClause::Kind::kGrantedValue, "host_methods", "set_upstream",
                          ""},
   };
-  static constexpr std::array<ErrorCode, 2> kErrors =
+  static constexpr ErrorCode kErrorCodes[] =
       {ErrorCode::kCapabilityDenied, ErrorCode::kUnknownStream};
+
+ public:
+  static constexpr std::span<const rpckit::GateClause> kGate = kGateClauses;
+  static constexpr std::span<const ErrorCode> kErrors = kErrorCodes;
 };
 
 /// Hands over a credential of a granted kind. The first call per kind may block up to
@@ -322,11 +386,17 @@ struct GetCredential {
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
   using Result = Credential;
   static constexpr std::chrono::milliseconds kDeadline = kCredentialConsentTimeoutMs;
-  static constexpr std::array<rpckit::GateClause, 1> kGate = {
+
+ private:
+  static constexpr rpckit::GateClause kGateClauses[] = {
       rpckit::GateClause{rpckit::GateClause::Kind::kGrantedParam, "credentials", "", "kind"},
   };
-  static constexpr std::array<ErrorCode, 3> kErrors =
+  static constexpr ErrorCode kErrorCodes[] =
       {ErrorCode::kCapabilityDenied, ErrorCode::kConsentDenied, ErrorCode::kCredentialUnavailable};
+
+ public:
+  static constexpr std::span<const rpckit::GateClause> kGate = kGateClauses;
+  static constexpr std::span<const ErrorCode> kErrors = kErrorCodes;
 };
 
 /// Shows a notification to the user. Rate limited: a burst of notify_burst (3), then 1 per
@@ -342,11 +412,17 @@ struct Notify {
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
   using Result = NotifyResult;
   static constexpr std::chrono::milliseconds kDeadline = kDefaultRequestTimeoutMs;
-  static constexpr std::array<rpckit::GateClause, 1> kGate = {
+
+ private:
+  static constexpr rpckit::GateClause kGateClauses[] = {
       rpckit::GateClause{rpckit::GateClause::Kind::kGrantedValue, "host_methods", "notify", ""},
   };
-  static constexpr std::array<ErrorCode, 2> kErrors =
+  static constexpr ErrorCode kErrorCodes[] =
       {ErrorCode::kCapabilityDenied, ErrorCode::kRateLimited};
+
+ public:
+  static constexpr std::span<const rpckit::GateClause> kGate = kGateClauses;
+  static constexpr std::span<const ErrorCode> kErrors = kErrorCodes;
 };
 
 /// Appends a line to the plugin's log file. Gated by host_methods containing log; an ungranted log
@@ -360,10 +436,15 @@ struct Log {
   static constexpr std::array<rpckit::Route<Role>, 1> kRoutes = {{{Role::kPlugin, Role::kHost}}};
   using Params = LogParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
-  static constexpr std::array<rpckit::GateClause, 1> kGate = {
+
+ private:
+  static constexpr rpckit::GateClause kGateClauses[] = {
       rpckit::GateClause{rpckit::GateClause::Kind::kGrantedValue, "host_methods", "log", ""},
   };
-  static constexpr std::array<ErrorCode, 0> kErrors = {};
+
+ public:
+  static constexpr std::span<const rpckit::GateClause> kGate = kGateClauses;
+  static constexpr std::span<const ErrorCode> kErrors = {};
 };
 
 /// Registers the plugin's settings panel; registering again replaces it. Gated by ui containing
@@ -379,11 +460,17 @@ struct RegisterPanel {
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
   using Result = RegisterPanelResult;
   static constexpr std::chrono::milliseconds kDeadline = kDefaultRequestTimeoutMs;
-  static constexpr std::array<rpckit::GateClause, 1> kGate = {
+
+ private:
+  static constexpr rpckit::GateClause kGateClauses[] = {
       rpckit::GateClause{rpckit::GateClause::Kind::kGrantedValue, "ui", "panel", ""},
   };
-  static constexpr std::array<ErrorCode, 2> kErrors =
+  static constexpr ErrorCode kErrorCodes[] =
       {ErrorCode::kCapabilityDenied, ErrorCode::kInvalidParams};
+
+ public:
+  static constexpr std::span<const rpckit::GateClause> kGate = kGateClauses;
+  static constexpr std::span<const ErrorCode> kErrors = kErrorCodes;
 };
 
 /// Returns the saved panel values: persisted values only, defaults are not filled in. Gated by ui
@@ -399,10 +486,16 @@ struct GetPanelValues {
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
   using Result = GetPanelValuesResult;
   static constexpr std::chrono::milliseconds kDeadline = kDefaultRequestTimeoutMs;
-  static constexpr std::array<rpckit::GateClause, 1> kGate = {
+
+ private:
+  static constexpr rpckit::GateClause kGateClauses[] = {
       rpckit::GateClause{rpckit::GateClause::Kind::kGrantedValue, "ui", "panel", ""},
   };
-  static constexpr std::array<ErrorCode, 1> kErrors = {ErrorCode::kCapabilityDenied};
+  static constexpr ErrorCode kErrorCodes[] = {ErrorCode::kCapabilityDenied};
+
+ public:
+  static constexpr std::span<const rpckit::GateClause> kGate = kGateClauses;
+  static constexpr std::span<const ErrorCode> kErrors = kErrorCodes;
 };
 
 /// Publishes the value of a status slot. Only slots declared in the manifest's [contributes].status
@@ -415,11 +508,16 @@ struct SetStatus {
   static constexpr std::array<rpckit::Route<Role>, 1> kRoutes = {{{Role::kPlugin, Role::kHost}}};
   using Params = SetStatusParams;
   static constexpr rpckit::ParamsPresence kParamsPresence = rpckit::ParamsPresence::kRequired;
-  static constexpr std::array<rpckit::GateClause, 1> kGate = {
+
+ private:
+  static constexpr rpckit::GateClause kGateClauses[] = {
       rpckit::GateClause{rpckit::GateClause::Kind::kDeclaredParam, "contributes.status", "",
                          "slot"},
   };
-  static constexpr std::array<ErrorCode, 0> kErrors = {};
+
+ public:
+  static constexpr std::span<const rpckit::GateClause> kGate = kGateClauses;
+  static constexpr std::span<const ErrorCode> kErrors = {};
 };
 
 }  // namespace messages

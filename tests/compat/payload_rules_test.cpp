@@ -210,5 +210,73 @@ TEST(PayloadRules, UnionMembersAddedAreAdditiveRemovedBreaking) {
                           "PanelField<type=\"color\"> | new union member"));
 }
 
+TEST(PayloadRules, AMapThatBecameAStructIsComparedMemberByMember) {
+  // PanelValues as a map of any JSON, then as a struct: each member is a value the map held
+  // under its name, so only the struct's members narrow; unknown ones are ignored as before.
+  SchemaCopy map;
+  edit(map, "types/panel_values.json", [](J& d) { d["additionalProperties"] = J::object(); });
+  SchemaCopy object;
+  edit(object, "types/panel_values.json", [](J& d) {
+    d.erase("additionalProperties");
+    d["properties"] = J::parse(R"({"volume": {"type": "number"}, "theme": {"type": "string"}})");
+    d["required"] = J::array({"theme"});
+  });
+  auto load = [](const SchemaCopy& c) { return gen::SchemaSet::load(c.path("protocol.json")); };
+  Report r = compare(load(map), load(object), schema_only());
+  EXPECT_THAT(rows(r),
+              ElementsAre("breaking | type.narrower | host_to_plugin | new plugin <- old host | "
+                          "PanelValues.volume | type any JSON -> number",
+                          "breaking | member.now_required | host_to_plugin | new plugin <- old "
+                          "host | PanelValues.theme | map key now a required member",
+                          "breaking | type.narrower | host_to_plugin | new plugin <- old host | "
+                          "PanelValues.theme | type any JSON -> string"));
+  // And back: the old receiver required theme and typed both.
+  EXPECT_THAT(rows(compare(load(object), load(map), schema_only())),
+              ElementsAre("breaking | type.wider | host_to_plugin | old plugin <- new host | "
+                          "PanelValues.volume | type number -> any JSON",
+                          "breaking | member.now_optional | host_to_plugin | old plugin <- new "
+                          "host | PanelValues.theme | required member now a map key",
+                          "breaking | type.wider | host_to_plugin | old plugin <- new host | "
+                          "PanelValues.theme | type string -> any JSON"));
+  // A struct of optional members that take any JSON is the map it was: nothing changes.
+  SchemaCopy loose;
+  edit(loose, "types/panel_values.json", [](J& d) {
+    d.erase("additionalProperties");
+    d["properties"] = J::parse(R"({"volume": {}})");
+  });
+  EXPECT_THAT(rows(compare(load(map), load(loose), schema_only())), ElementsAre());
+}
+
+TEST(PayloadRules, ATaggedUnionThatBecameOneTakingAnyObjectIsWider) {
+  // PanelField, tagged by type, becomes "any object, or an array of them": everything an old
+  // plugin sent is still accepted, and a new plugin may send what an old host rejects.
+  SchemaCopy copy;
+  edit(copy, "types/panel_field.json", [](J& d) {
+    d.erase("x-discriminator");
+    d.erase("oneOf");
+    d["anyOf"] = J::parse(R"([{"type": "object", "additionalProperties": {}},
+        {"type": "array", "items": {"type": "object", "additionalProperties": {}}}])");
+  });
+  EXPECT_THAT(rows(compare_with(copy)),
+              ElementsAre("breaking | type.wider | plugin_to_host | old host <- new plugin | "
+                          "PanelField | discriminator `type` -> none: an untagged union takes "
+                          "any object"));
+  EXPECT_THAT(rows(compare_back(copy)),
+              ElementsAre("breaking | type.narrower | plugin_to_host | new host <- old plugin | "
+                          "PanelField | discriminator none -> `type`: an untagged union that "
+                          "took any object"));
+  // Untagged without such a member: each version tells the members apart its own way.
+  SchemaCopy strings;
+  edit(strings, "types/panel_field.json", [](J& d) {
+    d.erase("x-discriminator");
+    d.erase("oneOf");
+    d["anyOf"] =
+        J::parse(R"([{"type": "string"}, {"type": "array", "items": {"type": "string"}}])");
+  });
+  Report r = compare_with(strings);
+  ASSERT_FALSE(r.changes.empty());
+  EXPECT_EQ(r.changes[0].rule, "union.discriminator_changed");
+}
+
 }  // namespace
 }  // namespace rpckit::compat::test

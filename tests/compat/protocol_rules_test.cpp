@@ -127,6 +127,33 @@ TEST(ProtocolRules, ANewParamGatedByACapabilityIsAdditiveAnOldOneGatedBreaks) {
   EXPECT_TRUE(changed.fails());
 }
 
+TEST(ProtocolRules, AClauseOnTheSendersOwnCapabilityBreaksOneSideEachWay) {
+  // notify now needs the plugin to have declared "notifications" of itself: an old host gets
+  // it less often, a new host that checks gates refuses it from an old plugin.
+  SchemaCopy copy;
+  edit(copy, "messages/notify.json",
+       [](J& d) { d["x-gate"].push_back(J::parse(R"({"sender_capability": "notifications"})")); });
+  Report r = compare_with(copy);
+  EXPECT_THAT(rows(r), ElementsAre("breaking | gate.sender_capability_added | plugin_to_host | "
+                                   "new host <- old plugin | message notify | sent only by a "
+                                   "plugin that declared \"notifications\""));
+  EXPECT_THAT(find(r, "message notify", "gate.sender_capability_added").why,
+              ::testing::HasSubstr("an old host only gets it less often"));
+  EXPECT_THAT(rows(compare_back(copy)),
+              ElementsAre("breaking | gate.sender_capability_removed | plugin_to_host | old host "
+                          "<- new plugin | message notify | no longer needs the plugin to "
+                          "declare \"notifications\""));
+  // With another clause changed too, it is one changed gate.
+  SchemaCopy both;
+  edit(both, "messages/notify.json", [](J& d) {
+    d["x-gate"].push_back(J::parse(R"({"sender_capability": "notifications"})"));
+    d["x-gate"].push_back(J::parse(R"({"granted": "ui", "value": "panel"})"));
+  });
+  Report mixed = compare_with(both);
+  ASSERT_EQ(mixed.changes.size(), 1u);
+  EXPECT_EQ(mixed.changes[0].rule, "gate.changed");
+}
+
 TEST(ProtocolRules, RenamedCapabilityIsBreakingWhereverItAppears) {
   SchemaCopy copy;
   // The capability, in the vocabulary and in the gate that names it.

@@ -95,14 +95,12 @@ void message_facts(Facts& facts, const ir::Module& m, const ir::Message& msg) {
   if (msg.deadline) {
     facts.add(scope, "kDeadline", "std::chrono::milliseconds kDeadline = " + *msg.deadline);
   }
-  // The arrays' lengths are part of their types: a gate clause or an error added to a message
-  // changes them.
-  facts.add(scope, "kGate",
-            "std::array<rpckit::GateClause, " + std::to_string(msg.gate.size()) + "> kGate");
+  // Views: a gate clause or an error added to a message changes neither (the wire comparison
+  // judges those).
+  facts.add(scope, "kGate", "std::span<const rpckit::GateClause> kGate");
   if (m.error_code_type) {
     facts.add(scope, "kErrors",
-              "std::array<" + spell_in_messages(m, *m.error_code_type) + ", " +
-                  std::to_string(msg.errors.size()) + "> kErrors");
+              "std::span<const " + spell_in_messages(m, *m.error_code_type) + "> kErrors");
   }
 }
 

@@ -41,44 +41,63 @@ void emit_descriptor(Printer& p, const ir::Module& m, const ir::Message& msg) {
   std::string role = spell_in_messages(m, "Role");
   doc_comment(p, msg.doc);
   p.print("struct $name$ {\n", {{"name", msg.cpp_name}});
-  Printer::Indent in(p);
-  p.print(
-      "static constexpr std::string_view kMethod = \"$method$\";\n"
-      "static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::$kind$;\n"
-      "$routes$"
-      "using Params = $params$;\n"
-      "static constexpr rpckit::ParamsPresence kParamsPresence = "
-      "rpckit::ParamsPresence::$presence$;\n",
-      {{"method", msg.method},
-       {"kind", msg.request ? "kRequest" : "kNotification"},
-       {"role", role},
-       {"routes", routes_members(m, msg, role)},
-       {"params", spell_in_messages(m, msg.params_type)},
-       {"presence", params_presence_name(msg.params_presence)}});
-  if (msg.request) {
-    p.print("using Result = $result$;\n", {{"result", descriptor_result_type(m, msg)}});
-    if (msg.deadline) {
-      p.print("static constexpr std::chrono::milliseconds kDeadline = $deadline$;\n",
-              {{"deadline", *msg.deadline}});
+  {
+    Printer::Indent in(p);
+    p.print(
+        "static constexpr std::string_view kMethod = \"$method$\";\n"
+        "static constexpr rpckit::MessageKind kKind = rpckit::MessageKind::$kind$;\n"
+        "$routes$"
+        "using Params = $params$;\n"
+        "static constexpr rpckit::ParamsPresence kParamsPresence = "
+        "rpckit::ParamsPresence::$presence$;\n",
+        {{"method", msg.method},
+         {"kind", msg.request ? "kRequest" : "kNotification"},
+         {"role", role},
+         {"routes", routes_members(m, msg, role)},
+         {"params", spell_in_messages(m, msg.params_type)},
+         {"presence", params_presence_name(msg.params_presence)}});
+    if (msg.request) {
+      p.print("using Result = $result$;\n", {{"result", descriptor_result_type(m, msg)}});
+      if (msg.deadline) {
+        p.print("static constexpr std::chrono::milliseconds kDeadline = $deadline$;\n",
+                {{"deadline", *msg.deadline}});
+      }
     }
   }
+  // kGate and kErrors are views of arrays the descriptor keeps to itself: a clause or an error
+  // added in a later version of the schema changes no declaration a user's code can name.
   std::string gate;
   for (const ir::GateClause& c : msg.gate) {
     gate += "\n    rpckit::GateClause{rpckit::GateClause::Kind::" + std::string(clause_kind(c.kind)) +
             ", \"" + c.list + "\", \"" + c.value + "\", \"" + c.param + "\"},";
   }
-  p.print("static constexpr std::array<rpckit::GateClause, $n$> kGate = {$gate$};\n",
-          {{"n", std::to_string(msg.gate.size())}, {"gate", gate.empty() ? "" : gate + "\n"}});
-  if (m.error_code_type) {
-    std::string type = spell_in_messages(m, *m.error_code_type);
-    std::string errors;
-    for (const std::string& e : msg.errors) {
-      errors += (errors.empty() ? "" : ", ") + type + "::" + e;
+  const std::string error_type =
+      m.error_code_type ? spell_in_messages(m, *m.error_code_type) : std::string();
+  std::string errors;
+  for (const std::string& e : msg.errors) {
+    errors += (errors.empty() ? "" : ", ") + error_type + "::" + e;
+  }
+  const bool gated = !msg.gate.empty();
+  const bool has_errors = m.error_code_type && !msg.errors.empty();
+  if (gated || has_errors) {
+    p.print("\n private:\n");
+    Printer::Indent in(p);
+    if (gated) {
+      p.print("static constexpr rpckit::GateClause kGateClauses[] = {$gate$\n};\n",
+              {{"gate", gate}});
     }
-    p.print("static constexpr std::array<$type$, $n$> kErrors = {$errors$};\n",
-            {{"type", type},
-             {"n", std::to_string(msg.errors.size())},
-             {"errors", errors}});
+    if (has_errors) {
+      p.print("static constexpr $type$ kErrorCodes[] = {$errors$};\n",
+              {{"type", error_type}, {"errors", errors}});
+    }
+  }
+  if (gated || has_errors) p.print("\n public:\n");
+  Printer::Indent in(p);
+  p.print("static constexpr std::span<const rpckit::GateClause> kGate = $gate$;\n",
+          {{"gate", gated ? "kGateClauses" : "{}"}});
+  if (m.error_code_type) {
+    p.print("static constexpr std::span<const $type$> kErrors = $errors$;\n",
+            {{"type", error_type}, {"errors", has_errors ? "kErrorCodes" : "{}"}});
   }
 }
 
@@ -96,7 +115,7 @@ std::string emit_messages_header(const ir::Module& m) {
   std::vector<std::string> rpckit = {"descriptors/message.hpp"};
   if (whole_containers) rpckit.insert(rpckit.begin(), "codec/codec.hpp");
   open_file(p, m,
-            {.standard = {"array", "chrono", "cstdint", "string_view"},
+            {.standard = {"array", "chrono", "cstdint", "span", "string_view"},
              .module = {"constants.hpp", "types.hpp"},
              .rpckit = rpckit});
   p.print("enum class Role : std::uint8_t {");

@@ -94,8 +94,8 @@ void dump_profile(std::ostream& out, const ir::Profile& p) {
       << (p.stops_on_sigterm ? " sigterm" : "") << (p.stops_on_exit ? " exit" : "")
       << (p.stops_on_shutdown ? " shutdown" : "") << " after-shutdown " << p.after_shutdown
       << "\n";
-  out << "profile envelope id-match " << p.id_match << " jsonrpc "
-      << (p.jsonrpc_optional ? "optional" : "required") << " blank-method "
+  out << "profile envelope id-match " << (p.id_match == "kExact" ? "exact" : "string-form")
+      << " jsonrpc " << (p.jsonrpc_optional ? "optional" : "required") << " blank-method "
       << (p.blank_method_invalid ? "invalid" : "valid") << " invalid-request-id "
       << (p.invalid_request_id_null ? "null" : "echo") << " unknown-id "
       << (p.unknown_id_omitted ? "omit" : "null") << " line-breaks "

@@ -173,10 +173,68 @@ bool compare_new_param_gates(const Message& o, const Message& n, const std::stri
   return true;
 }
 
-void compare_gates(const Message& o, const Message& n, const std::string& sides, Changes& out) {
+bool is_sender_clause(const Json& clause) {
+  return clause.is_object() && clause.contains("sender_capability");
+}
+
+// Clauses on the sender's own capabilities ({sender_capability}) added or removed, the rest of
+// the gate unchanged. Only the sender is narrowed or widened, but a receiver that checks the
+// gates of what it receives (StreamNook's host does) refuses what the other version's sender
+// sends without the declaration, so both are breaking, for one side each.
+bool compare_sender_gates(const model::Protocol& after, const Message& o, const Message& n,
+                          Changes& out) {
+  const std::optional<Node>& a = o.model->gate;
+  const std::optional<Node>& z = n.model->gate;
+  const Json before = a && a->json->is_array() ? *a->json : Json::array();
+  const Json now = z && z->json->is_array() ? *z->json : Json::array();
+  auto others = [](const Json& gate) {
+    Json kept = Json::array();
+    for (const Json& clause : gate) {
+      if (!is_sender_clause(clause)) kept.push_back(clause);
+    }
+    return kept;
+  };
+  if (others(before) != others(now)) return false;
+  const Flow flow = flow_of(after, n.direction, "");
+  const std::string where = "message " + n.method;
+  for (std::size_t i = 0; i < now.size(); ++i) {
+    const Json& clause = now[i];
+    if (!is_sender_clause(clause) ||
+        std::find(before.begin(), before.end(), clause) != before.end()) {
+      continue;
+    }
+    const std::string capability = json_text(clause.at("sender_capability"));
+    out.add(protocol_change(Verdict::kBreaking, "gate.sender_capability_added",
+                            "new " + flow.receiver + " <- old " + flow.sender, where,
+                            "sent only by a " + flow.sender + " that declared " + capability,
+                            "a new " + flow.receiver +
+                                " that checks gates refuses it from an old " + flow.sender +
+                                " that did not declare " + capability + "; an old " +
+                                flow.receiver + " only gets it less often",
+                            loc_or_empty(a), location(z->item(i)), n.direction));
+  }
+  for (std::size_t i = 0; i < before.size(); ++i) {
+    const Json& clause = before[i];
+    if (!is_sender_clause(clause) || std::find(now.begin(), now.end(), clause) != now.end()) {
+      continue;
+    }
+    const std::string capability = json_text(clause.at("sender_capability"));
+    out.add(protocol_change(Verdict::kBreaking, "gate.sender_capability_removed",
+                            "old " + flow.receiver + " <- new " + flow.sender, where,
+                            "no longer needs the " + flow.sender + " to declare " + capability,
+                            "a new " + flow.sender + " sends it without declaring " + capability +
+                                ", which an old " + flow.receiver + " that checks gates refuses",
+                            location(a->item(i)), loc_or_empty(z), n.direction));
+  }
+  return true;
+}
+
+void compare_gates(const model::Protocol& after, const Message& o, const Message& n,
+                   const std::string& sides, Changes& out) {
   const std::optional<Node>& a = o.model->gate;
   const std::optional<Node>& z = n.model->gate;
   if (gate_text(a) == gate_text(z)) return;
+  if (compare_sender_gates(after, o, n, out)) return;
   if (compare_new_param_gates(o, n, sides, out)) return;
   const std::string where = "message " + n.method;
   // A clause that kept its list and changed only its capability is a renamed capability.
@@ -278,7 +336,7 @@ void compare_pair(const model::Protocol& after, const Message& o, const Message&
                             "none: each version breaks the other's expectation",
                             loc_or_empty(o.model->kind), loc_or_empty(n.model->kind), n.direction));
   }
-  compare_gates(o, n, sides, out);
+  compare_gates(after, o, n, sides, out);
   const std::optional<Node>& da = o.model->deadline;
   const std::optional<Node>& dz = n.model->deadline;
   if (o.kind == "request" && n.kind == "request" && text_or_none(da) != text_or_none(dz)) {

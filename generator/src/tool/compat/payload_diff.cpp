@@ -4,6 +4,7 @@
 // breaks an old receiver reading a new sender, unless the receiver tolerates the addition
 // (unknown members are ignored, enums and unions are open).
 #include <algorithm>
+#include <filesystem>
 
 #include "tool/compat/payload_shape.hpp"
 
@@ -61,6 +62,10 @@ void PayloadDiff::compare_shapes(const Shape& o, const Shape& n, const Ctx& ctx)
       report(ctx, Effect::kNarrower, "null.disallowed", "null no longer allowed",
              ctx.new_receiver() + " rejects the null " + ctx.old_sender() + " may send", ol, nl);
     }
+  }
+  if ((o.kind == K::kMap && n.kind == K::kObject) || (o.kind == K::kObject && n.kind == K::kMap)) {
+    compare_map_and_object(o, n, ctx);
+    return;
   }
   if (o.kind != n.kind) {
     std::string change = "type " + describe(o) + " -> " + describe(n);
@@ -284,6 +289,17 @@ void PayloadDiff::compare_unreached_types(const std::string& skip_location) {
   for (const model::Protocol* protocol : {&after_protocol_, &before_protocol_}) {
     for (const Node& f : protocol->type_files()) {
       if (!contains(files, f.file)) files.push_back(f.file);
+    }
+  }
+  // And every other file the schemas load but messages: shared definitions no x-types lists
+  // (an envelope's jsonrpc.json, reached by $ref).
+  for (const model::Protocol* protocol : {&after_protocol_, &before_protocol_}) {
+    const gen::SchemaSet& set = protocol->schemas();
+    std::vector<std::string> skip = {set.root().file};
+    for (const model::Message& m : protocol->messages()) skip.push_back(m.file.file);
+    for (const std::filesystem::path& path : set.files()) {
+      const std::string file = path.lexically_relative(set.dir()).generic_string();
+      if (!contains(skip, file) && !contains(files, file)) files.push_back(file);
     }
   }
   auto is_type = [](const Json& j) {

@@ -170,6 +170,20 @@ void PayloadDiff::member_diff(const Node& o, const Node& n, const std::string& k
   walk(member(o, key), member(n, key), deeper);
 }
 
+namespace {
+
+// An object's undeclared members: a struct without additionalProperties ignores them (it
+// accepts any), one with it keeps them and checks each by its schema.
+Node other_members(const Node& object) {
+  static const Json kAny = Json::object();
+  if (object.has("additionalProperties") && object.json->at("additionalProperties").is_object()) {
+    return object.child("additionalProperties");
+  }
+  return Node{&kAny, object.file, object.pointer + "/additionalProperties"};
+}
+
+}  // namespace
+
 void PayloadDiff::compare_objects(const Shape& o, const Shape& n, const Ctx& ctx) {
   std::vector<std::string> keys;
   for (const Shape* s : {&n, &o}) {
@@ -179,22 +193,93 @@ void PayloadDiff::compare_objects(const Shape& o, const Shape& n, const Ctx& ctx
     }
   }
   for (const std::string& key : keys) member_diff(o.node, n.node, key, ctx);
-  // Undeclared members: a struct without additionalProperties ignores them (it accepts any),
-  // one with it keeps them and checks each by its schema.
-  static const Json kAny = Json::object();
-  auto other_members = [](const Node& object) {
-    Node rest{&kAny, object.file, object.pointer + "/additionalProperties"};
-    if (object.has("additionalProperties") && object.json->at("additionalProperties").is_object()) {
-      rest = object.child("additionalProperties");
-    }
-    return rest;
-  };
   Ctx sub = ctx;
   sub.path += ".*";
   walk(other_members(o.node), other_members(n.node), sub);
 }
 
+// A map that became a struct, or a struct that became a map: each member of the struct is the
+// value the map held under that name, and the struct's other members are the map's other
+// values. So a map of any JSON that became a struct of optional members narrows only those
+// members (a new receiver rejects an old sender's value of another shape under their names).
+void PayloadDiff::compare_map_and_object(const Shape& o, const Shape& n, const Ctx& ctx) {
+  const bool to_object = n.kind == Shape::Kind::kObject;
+  const Node& object = to_object ? n.node : o.node;
+  const Node values = (to_object ? o.node : n.node).child("additionalProperties");
+  std::vector<std::string> keys;
+  if (object.has("properties")) {
+    for (const auto& [key, value] : object.json->at("properties").items()) keys.push_back(key);
+  }
+  for (const std::string& key : keys) {
+    Ctx sub = ctx;
+    sub.path += "." + key;
+    const std::string at = location(member(object, key));
+    if (is_required(object, key) && to_object) {
+      report(sub, Effect::kNarrower, "member.now_required", "map key now a required member",
+             ctx.new_receiver() + " requires " + quoted(key) + "; " + ctx.old_sender() +
+                 "'s map may leave it out",
+             location(o.node), at);
+    } else if (is_required(object, key)) {
+      report(sub, Effect::kWider, "member.now_optional", "required member now a map key",
+             ctx.old_receiver() + " requires " + quoted(key) + "; " + ctx.new_sender() +
+                 "'s map may leave it out",
+             at, location(n.node));
+    }
+    walk(to_object ? values : member(object, key), to_object ? member(object, key) : values, sub);
+  }
+  Ctx sub = ctx;
+  sub.path += ".*";
+  walk(to_object ? values : other_members(object), to_object ? other_members(object) : values, sub);
+}
+
 // ---- unions -------------------------------------------------------------------------------
+
+namespace {
+
+// A union's members, $refs followed.
+std::vector<Node> union_members(const Node& u, const gen::SchemaSet& set) {
+  std::vector<Node> out;
+  const char* key = u.has("oneOf") ? "oneOf" : "anyOf";
+  if (!u.has(key)) return out;
+  Node list = u.child(key);
+  for (std::size_t i = 0; i < list.json->size(); ++i) {
+    Node t = list.item(i);
+    for (int hops = 0; t.has("$ref") && hops < 64; ++hops) {
+      t = set.resolve(t, t.json->at("$ref").get<std::string>());
+    }
+    out.push_back(t);
+  }
+  return out;
+}
+
+bool is_object_schema(const Json& j) {
+  return j.is_object() &&
+         (j.value("type", Json()) == "object" || (!j.contains("type") && j.contains("properties")));
+}
+
+// Every member of the union is an object.
+bool all_objects(const Node& u, const gen::SchemaSet& set) {
+  std::vector<Node> members = union_members(u, set);
+  return !members.empty() && std::all_of(members.begin(), members.end(),
+                                         [](const Node& m) { return is_object_schema(*m.json); });
+}
+
+// A member of the union takes any object: no declared, required or checked members.
+bool takes_any_object(const Node& u, const gen::SchemaSet& set) {
+  std::vector<Node> members = union_members(u, set);
+  return std::any_of(members.begin(), members.end(), [](const Node& m) {
+    const Json& j = *m.json;
+    if (!is_object_schema(j)) return false;
+    for (const char* key : {"properties", "required", "minProperties", "maxProperties",
+                            "propertyNames", "patternProperties", "dependencies", "not"}) {
+      if (j.contains(key)) return false;
+    }
+    const Json rest = j.value("additionalProperties", Json(true));
+    return rest == true || rest == Json::object();
+  });
+}
+
+}  // namespace
 
 void PayloadDiff::compare_unions(const Shape& o, const Shape& n, const Ctx& ctx) {
   std::string ol = location(o.node);
@@ -205,8 +290,25 @@ void PayloadDiff::compare_unions(const Shape& o, const Shape& n, const Ctx& ctx)
                                                  : std::string();
   };
   if (disc(o) != disc(n)) {
-    report(ctx, Effect::kChanged, "union.discriminator_changed",
-           "discriminator " + quoted(disc(o)) + " -> " + quoted(disc(n)),
+    // Tagged by a member on one side and, on the other, untagged with a member that takes any
+    // object: the untagged union accepts every member of the tagged one (each is an object),
+    // and more. MCP's sampling content, one block tagged by `type` that became a block or an
+    // array of blocks.
+    auto named = [](const std::string& d) { return d.empty() ? std::string("none") : quoted(d); };
+    const std::string change = "discriminator " + named(disc(o)) + " -> " + named(disc(n));
+    if (disc(n).empty() && takes_any_object(n.node, after_) && all_objects(o.node, before_)) {
+      report(ctx, Effect::kWider, "type.wider", change + ": an untagged union takes any object",
+             ctx.old_receiver() + " rejects values " + ctx.new_sender() + " may send", ol, nl);
+      return;
+    }
+    if (disc(o).empty() && takes_any_object(o.node, before_) && all_objects(n.node, after_)) {
+      report(ctx, Effect::kNarrower, "type.narrower",
+             change + ": an untagged union that took any object",
+             ctx.new_receiver() + " rejects values " + ctx.old_sender() + " may still send", ol,
+             nl);
+      return;
+    }
+    report(ctx, Effect::kChanged, "union.discriminator_changed", change,
            "each version tells the members apart by another member", ol, nl);
     return;
   }
