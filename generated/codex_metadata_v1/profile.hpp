@@ -71,6 +71,10 @@ struct Profile {
   /// The member of the handshake's result that holds what the spawner's own gated
   /// messages are checked against (empty: the grant the spawner was given).
   static constexpr std::string_view kResultGrantMember = "";
+  /// What the spawner checks of the handshake's answer ("version"): the member holding
+  /// the version the spawned side will speak, which must match the one spoken here (an
+  /// empty member: no check).
+  static constexpr rpckit::VersionCheck kVersionCheck = {};
   /// How a peer's error object without `code` is read (strict: as malformed).
   static constexpr rpckit::ErrorObjects kErrorObjects = rpckit::ErrorObjects::strict();
   /// How the spawner stops the process ("stop"): in order, until it has exited.

@@ -92,6 +92,16 @@ J& profile(SchemaFiles& s) {
                                "restarts_in_window": "none"}})");
   return p;
 }
+// Gives the base schema a valid profile, a string member `v` in m's result and a string
+// constant `spoken`, and returns the profile's "version" naming them, to be broken by a case.
+J& version(SchemaFiles& s) {
+  s["messages/m.json"]["definitions"]["MResult"]["properties"]["v"] =
+      J::parse(R"({"type": "string"})");
+  s["protocol.json"]["properties"]["spoken"] = J::parse(R"({"type": "string", "const": "1.0"})");
+  J& v = profile(s)["version"];
+  v = J::parse(R"({"result": "v", "constant": "spoken", "accepts": "major"})");
+  return v;
+}
 // Gives the base schema a valid one-shot exchange (T gains the discriminator `kind`) and
 // returns it, to be broken by a case.
 J& exchange(SchemaFiles& s) {
@@ -532,6 +542,19 @@ const std::vector<DiagnosticCase>& cases() {
        [](SchemaFiles& s) { profile(s)["result_grant"] = "capabilities"; },
        "protocol.json#/x-profile/result_grant: \"capabilities\" is not a member of the result "
        "of \"m\" ()"},
+      {"ProfileVersionNotAResultMember", [](SchemaFiles& s) { version(s)["result"] = "w"; },
+       "protocol.json#/x-profile/version/result: \"w\" is not a member of the result of \"m\" "
+       "(\"v\")"},
+      {"ProfileVersionConstantNotAString", [](SchemaFiles& s) { version(s)["constant"] = "count"; },
+       "protocol.json#/x-profile/version/constant: \"count\" is not a string constant of "
+       "protocol.json (\"spoken\")"},
+      {"ProfileVersionAcceptsUnknown", [](SchemaFiles& s) { version(s)["accepts"] = "minor"; },
+       "protocol.json#/x-profile/version/accepts: expected one of \"exact\", \"major\", got "
+       "\"minor\""},
+      {"ProfileVersionNotObject", [](SchemaFiles& s) { version(s) = "1.0"; },
+       "protocol.json#/x-profile/version: expected {result, constant, accepts}, got \"1.0\""},
+      {"ProfileVersionUnknownKey", [](SchemaFiles& s) { version(s)["param"] = "v"; },
+       "protocol.json#/x-profile/version/param: unknown version key (result, constant, accepts)"},
       {"ProfileFramingUnknown", [](SchemaFiles& s) { profile(s)["framing"] = "xml"; },
        "protocol.json#/x-profile/framing: expected one of \"content-length\", \"ndjson\", got "
        "\"xml\""},
@@ -941,6 +964,18 @@ TEST(Diagnostics, AHandshakeFailureExitWaitOfStopRunsTheStopSequence) {
   EXPECT_EQ(m.profile->timings.at(1).trait, "kHandshakeFailureExitWait");
   EXPECT_EQ(m.profile->timings.at(1).constant, "");
   EXPECT_NE(dump_ir(m).find("profile handshake-failure stop-sequence\n"), std::string::npos);
+}
+
+TEST(Diagnostics, AVersionCheckNamesTheResultMemberAndTheConstant) {
+  SchemaFiles files = base();
+  version(files);
+  TempDir dir("version");
+  files.write(dir.path());
+  const ir::Module m = lower(SchemaSet::load(dir.path() / "protocol.json"));
+  EXPECT_EQ(m.profile->version.result_member, "v");
+  EXPECT_EQ(m.profile->version.constant, "kSpoken");
+  EXPECT_EQ(m.profile->version.match, "kMajor");
+  EXPECT_NE(dump_ir(m).find("profile version v kSpoken major\n"), std::string::npos);
 }
 
 class Diagnostic : public ::testing::TestWithParam<DiagnosticCase> {};

@@ -78,4 +78,19 @@ TEST_F(RefusedHandshake, AServerThatStaysAfterEofIsSentSigterm) {
   EXPECT_EQ(server.state(), State::kStopped);
 }
 
+TEST_F(RefusedHandshake, AServerThatAnswersAnotherVersionIsLeftAsARefusal) {
+  // The profile's version check (kVersionCheck): the client does not speak 2024-11-05, so it
+  // ends the session as after a refusal, for good, and nothing else is sent.
+  Server server({.id = "older",
+                 .command = {RPCKIT_REFUSING_SERVER, notes_.string(), "2024-11-05"},
+                 .handshake_params = hello});
+  ASSERT_FALSE(server.start());
+  ASSERT_TRUE(server.stop_reason());
+  EXPECT_EQ(server.stop_reason()->detail,
+            "the handshake answer's protocolVersion is \"2024-11-05\"; this side speaks \"" +
+                std::string(mcp::kProtocolVersion) + "\"");
+  EXPECT_EQ(notes_once_stopped(server), "stdin closed\n");
+  EXPECT_FALSE(server.handshake_result()) << "the answer was not adopted as the session's";
+}
+
 }  // namespace

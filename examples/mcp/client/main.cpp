@@ -38,7 +38,6 @@
 namespace {
 
 using mcp_client::mcp::InitializeParams;
-using mcp_client::mcp::InitializeResult;
 
 // "NAME=JSON" into the map (or, with `json_optional`, "NAME"); false with a message otherwise.
 bool parse_named(const std::string& option, const std::string& arg,
@@ -168,19 +167,8 @@ int main(int argc, char** argv) {
               p.clientInfo.version = "0.1.0";
               return p;
             },
-        // lifecycle, "Version Negotiation": a client that does not speak the version the
-        // server answers disconnects.
-        .judge =
-            [](const rpckit::Result<InitializeResult>& r) {
-              if (r.ok() && r->protocolVersion != mcp_client::mcp::kProtocolVersion) {
-                return rpckit::roles::HandshakeOutcome{
-                    rpckit::roles::HandshakeOutcome::Kind::kRefused,
-                    "the server answered protocol version " + r->protocolVersion +
-                        "; this client speaks " + std::string(mcp_client::mcp::kProtocolVersion),
-                    true};
-              }
-              return rpckit::roles::judge_handshake(r);
-            },
+        // A server that answers a protocol version this client does not speak is left as a
+        // refusal: the profile's version check (lifecycle, "Version Negotiation").
         .transcript = &transcript,
     });
     server.bind(handler, peer);

@@ -86,6 +86,14 @@ std::string stop(const ir::Profile& p, const std::string& q) {
   return out;
 }
 
+// "version" as an rpckit::VersionCheck initializer.
+std::string version_check(const ir::Profile& profile, const std::string& q) {
+  const ir::Profile::Version& v = profile.version;
+  if (v.result_member.empty()) return "{}";
+  return "{\"" + v.result_member + "\", " + q + v.constant + ", rpckit::VersionMatch::" + v.match +
+         "}";
+}
+
 // Every lifecycle timer, as a trait of the constant that holds it or as none.
 std::string timings(const ir::Profile& profile, const std::string& q) {
   Printer out;
@@ -175,6 +183,10 @@ std::string emit_profile_header(const ir::Module& m) {
       "  /// The member of the handshake's result that holds what the spawner's own gated\n"
       "  /// messages are checked against (empty: the grant the spawner was given).\n"
       "  static constexpr std::string_view kResultGrantMember = \"$result_grant$\";\n"
+      "  /// What the spawner checks of the handshake's answer (\"version\"): the member holding\n"
+      "  /// the version the spawned side will speak, which must match the one spoken here (an\n"
+      "  /// empty member: no check).\n"
+      "  static constexpr rpckit::VersionCheck kVersionCheck = $version$;\n"
       "  /// How a peer's error object without `code` is read (strict: as malformed).\n"
       "  static constexpr rpckit::ErrorObjects kErrorObjects = $error_objects$;\n"
       "  /// How the spawner stops the process (\"stop\"): in order, until it has exited.\n"
@@ -214,6 +226,7 @@ std::string emit_profile_header(const ir::Module& m) {
        {"exit", message_or_none(profile.exit)},
        {"grant", profile.grant_member},
        {"result_grant", profile.result_grant_member},
+       {"version", version_check(profile, qualified)},
        {"error_objects", error_objects(profile)},
        {"stop_size", std::to_string(profile.stop.size())},
        {"stop", stop(profile, qualified)},

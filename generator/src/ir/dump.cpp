@@ -86,6 +86,10 @@ void dump_profile(std::ostream& out, const ir::Profile& p) {
       << optional(p.shutdown) << " exit " << optional(p.exit) << " grant "
       << optional(p.grant_member)
       << (p.result_grant_member.empty() ? "" : " result-grant " + p.result_grant_member) << "\n";
+  if (!p.version.result_member.empty()) {
+    out << "profile version " << p.version.result_member << " " << p.version.constant << " "
+        << (p.version.match == "kExact" ? "exact" : "major") << "\n";
+  }
   out << "profile error-objects "
       << (p.missing_error_code.empty() ? std::string("strict")
                                        : p.missing_error_code + " " + p.missing_error_message)

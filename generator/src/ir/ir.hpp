@@ -221,6 +221,15 @@ struct Profile {
   // Wire member of the handshake result holding what the spawner's own gated messages are
   // checked against (MCP: the server's capabilities); empty: the spawner's grant is fixed.
   std::string result_grant_member;
+  // "version": the wire member of the handshake result holding the version the spawned side
+  // will speak (empty: no check), the C++ name of the string constant the spawner speaks, and
+  // how they must match (enumerator of rpckit::VersionMatch).
+  struct Version {
+    std::string result_member;
+    std::string constant;
+    std::string match = "kExact";
+  };
+  Version version;
   // A peer's error object without `code`: malformed when `missing_error_code` is empty
   // (strict), else read as that error-code enumerator ("ErrorCode::kPluginError"), and a
   // missing `message` as `missing_error_message` (a C++ string literal).

@@ -17,9 +17,9 @@ namespace rpckit::gen {
 namespace {
 
 // clang-format off
-constexpr std::array<std::string_view, 25> kProfileKeys = {
+constexpr std::array<std::string_view, 26> kProfileKeys = {
     "framing",        "max_frame_bytes", "max_json_depth",     "ids",         "spawned",
-    "lifecycle",      "grant",           "result_grant",       "error_objects",
+    "lifecycle",      "grant",           "result_grant",       "error_objects", "version",
     "stops_on",       "timings",
     "jsonrpc_member", "blank_method",    "invalid_request_id", "line_breaks", "error_data",
     "not_json",       "oversize",        "stray_response",     "output_cap",  "after_shutdown",
@@ -139,6 +139,32 @@ void check_handshake_result_member(const Node& n, const ir::Module& m, const ir:
 
 bool is_string(const ir::TypeRef& t) {
   return t.kind == ir::TypeRef::Kind::kPrimitive && t.primitive == ir::Primitive::kString;
+}
+
+// {"result": <handshake result member>, "constant": <string constant>, "accepts": "exact" |
+// "major"}: the spawner leaves a session whose answered version it does not speak.
+void lower_version(const Node& n, const ir::Module& m, ir::Profile& p) {
+  if (!n.json->is_object()) n.reject("expected {result, constant, accepts}");
+  for (const auto& item : n.json->items()) {
+    if (item.key() != "result" && item.key() != "constant" && item.key() != "accepts") {
+      n.child(item.key()).fail("unknown version key (result, constant, accepts)");
+    }
+  }
+  check_handshake_result_member(n.child("result"), m, p);
+  p.version.result_member = string_of(n.child("result"));
+  Node constant = n.child("constant");
+  const std::string name = string_of(constant);
+  std::vector<std::string> strings;
+  for (const ir::Constant& c : m.constants) {
+    if (c.kind != ir::Constant::Kind::kString || c.array) continue;
+    if (c.wire_name == name) p.version.constant = c.cpp_name;
+    strings.push_back(c.wire_name);
+  }
+  if (p.version.constant.empty()) {
+    constant.fail("\"" + name + "\" is not a string constant of protocol.json (" +
+                  quoted_list(strings) + ")");
+  }
+  p.version.match = one_of(n.child("accepts"), {"exact", "major"}) == 0 ? "kExact" : "kMajor";
 }
 
 // {"notification": <method>, "id_member": <member>, "reason_member": <member>,
@@ -300,6 +326,7 @@ ir::Profile lower_profile(const Node& given, const ir::Module& m, bool accept_le
     check_handshake_result_member(profile.child("result_grant"), m, p);
   }
   if (profile.has("error_objects")) lower_error_objects(profile.child("error_objects"), m, p);
+  if (profile.has("version")) lower_version(profile.child("version"), m, p);
   Node stops = profile.child("stops_on");
   if (!stops.json->is_array()) stops.reject("expected an array");
   for (std::size_t i = 0; i < stops.json->size(); ++i) {

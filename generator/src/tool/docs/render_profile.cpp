@@ -126,6 +126,15 @@ void render_profile(const Context& ctx, md::Document& doc) {
         where += " of the " + ctx.message_link(h->method) + " result";
       }
       rows.push_back({"Grant of the spawner's gated messages", where});
+    } else if (key == "version" && v.is_object()) {
+      std::string where = md::code(v.value("result", std::string()));
+      if (const ir::Message* h = ctx.message_by_descriptor(ip.handshake)) {
+        where += " of the " + ctx.message_link(h->method) + " result";
+      }
+      const bool exact = v.value("accepts", std::string()) == "exact";
+      rows.push_back({"Version check", "the spawner leaves a session whose " + where + " is " +
+                                           (exact ? "not " : "not of the major version of ") +
+                                           constant(ctx, v.value("constant", gen::Json()))});
     } else if (key == "error_objects") {
       std::string text = "strict: an error object without `code` is malformed";
       if (v.is_object()) {

@@ -130,6 +130,18 @@ struct ProgressRules {
   std::string_view request_token;
 };
 
+// What the spawner checks of the handshake's answer ("version"): its member `member` holds the
+// protocol version the spawned side will speak, and the spawner leaves a session whose version
+// it does not speak (MCP: "a client that does not support the version in the server's
+// response SHOULD disconnect"). kExact: the same string as `spoken`; kMajor: the same text up
+// to the first '.' ("1.4" for a spawner of "1.0"). An empty `member`: no check.
+enum class VersionMatch : std::uint8_t { kExact, kMajor };
+struct VersionCheck {
+  std::string_view member;
+  std::string_view spoken;
+  VersionMatch match = VersionMatch::kExact;
+};
+
 // A lifecycle timer: a duration, or none (std::nullopt: the protocol sets no such limit).
 using Timer = std::optional<std::chrono::milliseconds>;
 

@@ -15,10 +15,12 @@
 #include <type_traits>
 #include <utility>
 
+#include "rpckit/codec/value_codec.hpp"
 #include "rpckit/descriptors/profile.hpp"
 #include "rpckit/endpoint/typed.hpp"
 #include "rpckit/roles/connection_rules.hpp"
 #include "rpckit/roles/plugin_process.hpp"
+#include "rpckit/roles/version_check.hpp"
 
 namespace rpckit::roles {
 
@@ -37,7 +39,8 @@ HandshakeOutcome judge_handshake(const rpckit::Result<Result>& result,
 }
 
 // The lifecycle of Protocol's spawned role as its profile names it. `params` makes the
-// handshake's params for each process generation; `judge` turns its answer into an outcome;
+// handshake's params for each process generation; `judge` turns its answer into an outcome,
+// once the profile's version check (kVersionCheck) has passed it;
 // `shutdown_answered`, when set, hears how the shutdown request ended (nullopt: answered).
 template <class Protocol>
 PluginProcess::Lifecycle host_lifecycle(
@@ -54,6 +57,15 @@ PluginProcess::Lifecycle host_lifecycle(
     rpckit::call_async<Handshake>(
         endpoint, params(),
         [judge, done = std::move(done)](const Result<typename Handshake::Result>& result) {
+          if constexpr (!Profile::kVersionCheck.member.empty()) {
+            if (result.ok()) {
+              if (auto refused =
+                      check_version(Profile::kVersionCheck, codec::encode(result.value()).get())) {
+                done(*std::move(refused));
+                return;
+              }
+            }
+          }
           done(judge(result));
         },
         deadline);
