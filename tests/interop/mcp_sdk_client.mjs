@@ -258,10 +258,21 @@ try {
   check("prompts/get greet", greet.messages?.[0]?.role === "user" &&
         greet.messages[0].content?.text?.includes("Ada"), JSON.stringify(greet));
   await rejects("prompts/get without its argument: -32602", client.getPrompt({ name: "greet" }), -32602);
+  // Completions: the server's functions per prompt argument and template variable.
+  check("initialize: completions declared", !!caps.completions, JSON.stringify(caps));
+  const names = await client.complete({ ref: { type: "ref/prompt", name: "greet" },
+                                        argument: { name: "name", value: "A" } });
+  check("completion/complete of a prompt's argument", JSON.stringify(names.completion?.values) ===
+        JSON.stringify(["Ada", "Alan"]), JSON.stringify(names));
+  const words = await client.complete({ ref: { type: "ref/resource", uri: "sample://echo/{text}" },
+                                        argument: { name: "text", value: "hel" } });
+  check("completion/complete of a template's variable", JSON.stringify(words.completion?.values) ===
+        JSON.stringify(["hello", "help"]), JSON.stringify(words));
+  await rejects("completion/complete of an unknown prompt: -32602",
+                client.complete({ ref: { type: "ref/prompt", name: "nope" },
+                                  argument: { name: "name", value: "" } }), -32602);
   await rejects("an unsupported method: -32601",
-                client.request({ method: "completion/complete", params: {
-                  ref: { type: "ref/prompt", name: "greet" }, argument: { name: "name", value: "A" } } },
-                  CompleteResultSchema), -32601);
+                client.request({ method: "sample/unknown", params: {} }, CompleteResultSchema), -32601);
 
   await client.close();
   check("close (the SDK closes stdin and waits for the exit)", true);

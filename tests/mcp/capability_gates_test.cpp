@@ -43,22 +43,26 @@ TEST(CapabilityGates, AClientSendsOnlyWhatTheServerDeclaredInItsInitializeResult
   auto declared = server.handshake_result();
   ASSERT_TRUE(declared.has_value());
   ASSERT_TRUE(declared->capabilities.tools.has_value());
-  ASSERT_FALSE(declared->capabilities.completions.has_value());
+  ASSERT_TRUE(declared->capabilities.completions.has_value());
+  ASSERT_FALSE(declared->capabilities.tasks.has_value());
 
   // Declared: sent and answered.
   auto tools = server.client().tools_list({}, kWait);
   ASSERT_TRUE(tools.ok()) << tools.error().describe();
   EXPECT_FALSE(tools->tools.empty());
-
-  // Not declared: refused here, never written (kLocal), naming the capability.
   mcp::CompletionCompleteParams complete =
       nlohmann::json::parse(R"({"ref": {"type": "ref/prompt", "name": "greet"},
                                 "argument": {"name": "name", "value": "A"}})")
           .get<mcp::CompletionCompleteParams>();
-  auto refused = server.client().completion_complete(complete, kWait);
+  auto completed = server.client().completion_complete(complete, kWait);
+  ASSERT_TRUE(completed.ok()) << completed.error().describe();
+  EXPECT_EQ(completed->completion.values, (std::vector<std::string>{"Ada", "Alan"}));
+
+  // Not declared (no tasks): refused here, never written (kLocal), naming the capability.
+  auto refused = server.client().tasks_list({}, kWait);
   ASSERT_FALSE(refused.ok());
   EXPECT_EQ(refused.error().kind, rpckit::CallError::Kind::kLocal);
-  EXPECT_THAT(refused.error().describe(), HasSubstr("completions is not granted"));
+  EXPECT_THAT(refused.error().describe(), HasSubstr("tasks.list is not granted"));
 
   // The refusal cost the session nothing: the next declared call is answered.
   auto again = server.client().prompts_list({}, kWait);

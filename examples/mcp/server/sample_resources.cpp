@@ -38,9 +38,11 @@ void SampleServer::add_resources() {
   echo.description = "A resource whose text is the URI's last segment, percent-decoded.";
   echo.mimeType = "text/plain";
   resource_templates_.add(
-      echo, [](const mcp::ResourcesReadParams& p, const rpckit::mcp::UriTemplate::Values& values) {
+      echo,
+      [](const mcp::ResourcesReadParams& p, const rpckit::mcp::UriTemplate::Values& values) {
         return text_contents(p.uri, values.at("text"));
-      });
+      },
+      {{"text", rpckit::mcp::starts_with({"hello", "help", "world"})}});
 }
 
 std::string SampleServer::readme() const {

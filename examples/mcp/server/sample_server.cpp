@@ -9,12 +9,14 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "mcp_2025_11_25/constants.hpp"
 #include "mcp_2025_11_25/errors.hpp"
 #include "rpckit/codec/codec.hpp"
 #include "rpckit/endpoint/cancellation.hpp"
+#include "rpckit/endpoint/rpc_error.hpp"
 #include "sample_support.hpp"
 
 namespace mcp_sample {
@@ -41,6 +43,7 @@ mcp::InitializeResult SampleServer::initialize(Peer&, const mcp::InitializeParam
   r.capabilities.resources = mcp::ServerResourcesCapability{.subscribe = true};
   r.capabilities.prompts.emplace();
   r.capabilities.logging.emplace();
+  r.capabilities.completions.emplace();
   r.serverInfo.name = "rpckit-mcp-sample";
   r.serverInfo.version = "0.1.0";
   r.instructions =
@@ -192,15 +195,25 @@ void SampleServer::add_prompts() {
   greet.name = "greet";
   greet.description = "Greets someone by name.";
   greet.arguments = std::vector<mcp::PromptArgument>{{.name = "name", .required = true}};
-  prompts_.add(greet, [](const mcp::PromptsGetParams& p) {
-    mcp::PromptsGetResult r;
-    r.description = "A greeting";
-    mcp::PromptMessage m;
-    m.role = mcp::ConversationRole::kUser;
-    m.content = text_block("Please greet " + p.arguments->at("name") + " warmly.");
-    r.messages = {m};
-    return r;
-  });
+  prompts_.add(greet,
+               [](const mcp::PromptsGetParams& p) {
+                 mcp::PromptsGetResult r;
+                 r.description = "A greeting";
+                 mcp::PromptMessage m;
+                 m.role = mcp::ConversationRole::kUser;
+                 m.content = text_block("Please greet " + p.arguments->at("name") + " warmly.");
+                 r.messages = {m};
+                 return r;
+               },
+               {{"name", rpckit::mcp::starts_with({"Ada", "Alan", "Barbara", "Grace"})}});
+}
+
+// Either set answers for its kind of reference; a reference of neither kind is -32602.
+mcp::CompletionCompleteResult SampleServer::completion_complete(
+    Peer&, const mcp::CompletionCompleteParams& p) {
+  if (auto r = prompts_.complete(p)) return std::move(*r);
+  if (auto r = resource_templates_.complete(p)) return std::move(*r);
+  throw rpckit::RpcError(rpckit::jsonrpc_code::kInvalidParams, "Unknown reference type");
 }
 
 mcp::LoggingSetLevelResult SampleServer::logging_setLevel(Peer&,

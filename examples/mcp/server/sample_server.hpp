@@ -48,6 +48,8 @@ class SampleServer : public mcp::ServerHandler<Peer> {
       Peer&, const mcp::ResourcesUnsubscribeParams& p) override;
   mcp::PromptsListResult prompts_list(Peer&, const mcp::PromptsListParams&) override;
   mcp::PromptsGetResult prompts_get(Peer&, const mcp::PromptsGetParams& p) override;
+  mcp::CompletionCompleteResult completion_complete(
+      Peer&, const mcp::CompletionCompleteParams& p) override;
   mcp::LoggingSetLevelResult logging_setLevel(Peer&, const mcp::LoggingSetLevelParams& p) override;
 
   std::string log_level() const;

@@ -1,5 +1,8 @@
 #include "rpckit/mcp/prompt_set.hpp"
 
+#include <utility>
+#include <variant>
+
 #include "rpckit/endpoint/rpc_error.hpp"
 
 namespace rpckit::mcp {
@@ -22,7 +25,21 @@ m::PromptsGetResult PromptSet::get(const m::PromptsGetParams& params) const {
       }
     }
   }
-  return prompt->handler(params);
+  return prompt->handler.get(params);
+}
+
+bool PromptSet::add(m::Prompt prompt, Get get, Completers completers) {
+  return Catalog::add(std::move(prompt),
+                      detail::PromptEntry{std::move(get), std::move(completers)});
+}
+
+std::optional<m::CompletionCompleteResult> PromptSet::complete(
+    const m::CompletionCompleteParams& params) const {
+  const auto* ref = std::get_if<m::PromptReference>(&params.ref.value);
+  if (ref == nullptr) return std::nullopt;
+  const auto prompt = find(ref->name);
+  if (!prompt) throw RpcError(jsonrpc_code::kInvalidParams, "Unknown prompt: " + ref->name);
+  return complete_with(prompt->handler.completers, params);
 }
 
 }  // namespace rpckit::mcp

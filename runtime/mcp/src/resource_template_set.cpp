@@ -1,15 +1,29 @@
 #include "rpckit/mcp/resource_template_set.hpp"
 
 #include <utility>
+#include <variant>
 
+#include "rpckit/endpoint/rpc_error.hpp"
 #include "rpckit/mcp/resource_set.hpp"
 
 namespace rpckit::mcp {
 
-bool ResourceTemplateSet::add(m::ResourceTemplate resource_template, Read read) {
+bool ResourceTemplateSet::add(m::ResourceTemplate resource_template, Read read,
+                              Completers completers) {
   UriTemplate pattern(resource_template.uriTemplate);
-  return Catalog::add(std::move(resource_template),
-                      detail::TemplateReader{std::move(pattern), std::move(read)});
+  return Catalog::add(
+      std::move(resource_template),
+      detail::TemplateReader{std::move(pattern), std::move(read), std::move(completers)});
+}
+
+std::optional<m::CompletionCompleteResult> ResourceTemplateSet::complete(
+    const m::CompletionCompleteParams& params) const {
+  const auto* ref = std::get_if<m::ResourceTemplateReference>(&params.ref.value);
+  if (ref == nullptr) return std::nullopt;
+  const auto entry = find(ref->uri);
+  if (!entry)
+    throw RpcError(jsonrpc_code::kInvalidParams, "Unknown resource template: " + ref->uri);
+  return complete_with(entry->handler.completers, params);
 }
 
 m::ResourcesTemplatesListResult ResourceTemplateSet::list(

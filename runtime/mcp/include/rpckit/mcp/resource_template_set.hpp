@@ -19,6 +19,7 @@
 
 #include "mcp_2025_11_25/types.hpp"
 #include "rpckit/mcp/catalog.hpp"
+#include "rpckit/mcp/completions.hpp"
 #include "rpckit/mcp/uri_template.hpp"
 
 namespace rpckit::mcp {
@@ -28,10 +29,12 @@ namespace m = ::mcp::v2025_11_25;
 namespace detail {
 using ReadTemplate = std::function<m::ResourcesReadResult(const m::ResourcesReadParams&,
                                                           const UriTemplate::Values&)>;
-// A template read once when it is added, and its function.
+// A template read once when it is added, its function, and the functions that complete its
+// variables.
 struct TemplateReader {
   UriTemplate pattern;
   ReadTemplate read;
+  Completers completers;
 };
 }  // namespace detail
 
@@ -41,8 +44,9 @@ class ResourceTemplateSet : private Catalog<m::ResourceTemplate, detail::Templat
   using Read = detail::ReadTemplate;
 
   // Adds the template under its uriTemplate, or replaces the one there; whether it is new.
+  // `completers` suggest values of its variables (completion/complete with a ref/resource).
   // Throws std::invalid_argument for a template UriTemplate does not take.
-  bool add(m::ResourceTemplate resource_template, Read read);
+  bool add(m::ResourceTemplate resource_template, Read read, Completers completers = {});
   using Catalog::contains;
   using Catalog::on_change;
   using Catalog::remove;
@@ -56,6 +60,10 @@ class ResourceTemplateSet : private Catalog<m::ResourceTemplate, detail::Templat
   m::ResourcesReadResult read(const m::ResourcesReadParams& params) const;
   // The same, or nothing for a URI no template here matches.
   std::optional<m::ResourcesReadResult> try_read(const m::ResourcesReadParams& params) const;
+  // The answer to completion/complete for a ref/resource naming a template here by its
+  // uriTemplate (another: -32602); nothing for another kind of reference.
+  std::optional<m::CompletionCompleteResult> complete(
+      const m::CompletionCompleteParams& params) const;
 };
 
 }  // namespace rpckit::mcp
