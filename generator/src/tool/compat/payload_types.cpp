@@ -236,7 +236,7 @@ void PayloadDiff::compare_map_and_object(const Shape& o, const Shape& n, const C
 
 namespace {
 
-// A union's members, $refs followed.
+// A union's members, $refs followed (in the order of its oneOf or anyOf).
 std::vector<Node> union_members(const Node& u, const gen::SchemaSet& set) {
   std::vector<Node> out;
   const char* key = u.has("oneOf") ? "oneOf" : "anyOf";
@@ -315,14 +315,11 @@ void PayloadDiff::compare_unions(const Shape& o, const Shape& n, const Ctx& ctx)
   // Members by tag (discriminator const) or, untagged, by JSON kind.
   auto members = [&](const Shape& s, const gen::SchemaSet& set, std::set<std::string>& reached) {
     std::vector<std::pair<std::string, Node>> out;
-    const char* key = s.node.has("oneOf") ? "oneOf" : "anyOf";
-    Node list = s.node.child(key);
-    for (std::size_t i = 0; i < list.json->size(); ++i) {
-      Node m = list.item(i);
-      Node t = m;
-      for (int hops = 0; t.has("$ref") && hops < 64; ++hops) {
-        t = set.resolve(t, t.json->at("$ref").get<std::string>());
-      }
+    const Node list = s.node.child(s.node.has("oneOf") ? "oneOf" : "anyOf");
+    const std::vector<Node> resolved = union_members(s.node, set);
+    for (std::size_t i = 0; i < resolved.size(); ++i) {
+      const Node m = list.item(i);
+      const Node& t = resolved[i];
       reached.insert(location(t));
       std::string tag;
       const std::string d = disc(s);
