@@ -74,6 +74,9 @@ struct Profile {
   /// the version the spawned side will speak, which must match the one spoken here (an
   /// empty member: no check).
   static constexpr rpckit::VersionCheck kVersionCheck = {};
+  /// What the spawned role may send before it has received HandshakeDone
+  /// ("before_handshake_done"; not limited: anything its gates allow).
+  static constexpr rpckit::EarlyMessages kBeforeHandshakeDone = {};
   /// How a peer's error object without `code` is read (strict: as malformed).
   static constexpr rpckit::ErrorObjects kErrorObjects = rpckit::ErrorObjects::strict();
   /// How the spawner stops the process ("stop"): in order, until it has exited.

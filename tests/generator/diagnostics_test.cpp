@@ -102,6 +102,43 @@ J& version(SchemaFiles& s) {
   v = J::parse(R"({"result": "v", "constant": "spoken", "accepts": "major"})");
   return v;
 }
+// Gives the base schema a valid profile with a handshake-done notification "d" (a to b) and a
+// notification "n" the spawned role b sends, and returns the profile's "before_handshake_done"
+// listing "n", to be broken by a case.
+void add_notification(SchemaFiles& s, const std::string& method, const char* direction) {
+  const std::string params = method + "Params";  // type names are unique across files
+  s.json["messages/" + method + ".json"] =
+      J{{"x-kind", "notification"},
+        {"x-direction", direction},
+        {"type", "object"},
+        {"properties",
+         {{"method", {{"const", method}}}, {"params", {{"$ref", "#/definitions/" + params}}}}},
+        {"definitions", {{params, {{"type", "object"}, {"properties", J::object()}}}}}};
+  s["protocol.json"]["x-messages"].push_back("messages/" + method + ".json");
+}
+// A request both sides send (as MCP's ping), with empty params and result.
+void add_two_way_request(SchemaFiles& s, const std::string& method) {
+  const std::string params = method + "Params", result = method + "Result";
+  const J empty = {{"type", "object"}, {"properties", J::object()}};
+  s.json["messages/" + method + ".json"] =
+      J{{"x-kind", "request"},
+        {"x-direction", J::array({"a_to_b", "b_to_a"})},
+        {"x-result", {{"$ref", "#/definitions/" + result}}},
+        {"type", "object"},
+        {"properties",
+         {{"method", {{"const", method}}}, {"params", {{"$ref", "#/definitions/" + params}}}}},
+        {"definitions", {{params, empty}, {result, empty}}}};
+  s["protocol.json"]["x-messages"].push_back("messages/" + method + ".json");
+}
+J& early(SchemaFiles& s) {
+  add_notification(s, "d", "a_to_b");
+  add_notification(s, "n", "b_to_a");
+  J& p = profile(s);
+  p["lifecycle"]["handshake_done"] = "d";
+  J& e = p["before_handshake_done"];
+  e = J::array({"n"});
+  return e;
+}
 // Gives the base schema a valid one-shot exchange (T gains the discriminator `kind`) and
 // returns it, to be broken by a case.
 J& exchange(SchemaFiles& s) {
@@ -555,6 +592,24 @@ const std::vector<DiagnosticCase>& cases() {
        "protocol.json#/x-profile/version: expected {result, constant, accepts}, got \"1.0\""},
       {"ProfileVersionUnknownKey", [](SchemaFiles& s) { version(s)["param"] = "v"; },
        "protocol.json#/x-profile/version/param: unknown version key (result, constant, accepts)"},
+      {"ProfileBeforeHandshakeDoneWithoutIt",
+       [](SchemaFiles& s) {
+         early(s);
+         s["protocol.json"]["x-profile"]["lifecycle"].erase("handshake_done");
+       },
+       "protocol.json#/x-profile/before_handshake_done: needs lifecycle.handshake_done"},
+      {"ProfileBeforeHandshakeDoneNotAnArray", [](SchemaFiles& s) { early(s) = "n"; },
+       "protocol.json#/x-profile/before_handshake_done: expected an array of methods, got \"n\""},
+      {"ProfileBeforeHandshakeDoneSentByTheSpawner",
+       [](SchemaFiles& s) { early(s).push_back("m"); },
+       "protocol.json#/x-profile/before_handshake_done/1: \"m\" is not sent by the spawned role "
+       "(\"b\")"},
+      {"ProfileBeforeHandshakeDoneTwice", [](SchemaFiles& s) { early(s).push_back("n"); },
+       "protocol.json#/x-profile/before_handshake_done/1: \"n\" is listed twice"},
+      {"ProfileBeforeHandshakeDoneUnknownMethod",
+       [](SchemaFiles& s) { early(s) = J::array({"zz"}); },
+       "protocol.json#/x-profile/before_handshake_done/0: \"zz\" is not a message of the "
+       "protocol (\"m\", \"d\", \"n\")"},
       {"ProfileFramingUnknown", [](SchemaFiles& s) { profile(s)["framing"] = "xml"; },
        "protocol.json#/x-profile/framing: expected one of \"content-length\", \"ndjson\", got "
        "\"xml\""},
@@ -595,6 +650,13 @@ const std::vector<DiagnosticCase>& cases() {
        },
        "protocol.json#/x-profile/lifecycle/handshake: expected a request to the spawned role "
        "(\"b\") only, got \"m\": a request a_to_b, b_to_a"},
+      {"ProfileHealthCheckIsANotification",
+       [](SchemaFiles& s) {
+         add_notification(s, "d", "a_to_b");
+         profile(s)["lifecycle"]["health_check"] = "d";
+       },
+       "protocol.json#/x-profile/lifecycle/health_check: expected a request to the spawned role "
+       "(\"b\") or both ways, got \"d\": a notification a_to_b"},
       {"ProfileUnknownIdNotAChoice", [](SchemaFiles& s) { profile(s)["unknown_id"] = "drop"; },
        "protocol.json#/x-profile/unknown_id: expected one of \"null\", \"omit\", got \"drop\""},
       {"ProfileUnknownIdOmittedWithNullIds",
@@ -976,6 +1038,40 @@ TEST(Diagnostics, AVersionCheckNamesTheResultMemberAndTheConstant) {
   EXPECT_EQ(m.profile->version.constant, "kSpoken");
   EXPECT_EQ(m.profile->version.match, "kMajor");
   EXPECT_NE(dump_ir(m).find("profile version v kSpoken major\n"), std::string::npos);
+}
+
+// A health check may be a request both sides send (MCP's ping): the spawner's check.
+TEST(Diagnostics, AHealthCheckMayGoBothWays) {
+  SchemaFiles files = base();
+  add_two_way_request(files, "p");
+  J& p = profile(files);
+  p["lifecycle"]["health_check"] = "p";
+  p["timings"]["health_check_interval"] = "timeout_ms";
+  p["timings"]["health_check_misses"] = "count";
+  TempDir dir("two-way-health");
+  files.write(dir.path());
+  const ir::Module m = lower(SchemaSet::load(dir.path() / "protocol.json"));
+  EXPECT_EQ(m.profile->health_check, "P");
+  EXPECT_NE(dump_ir(m).find(" health P "), std::string::npos);
+}
+
+// "before_handshake_done": the methods as written, and a dump line that reads them as a set.
+TEST(Diagnostics, WhatTheSpawnedRoleSendsBeforeHandshakeDoneIsASetOfItsMessages) {
+  SchemaFiles files = base();
+  early(files) = J::array({"n", "log"});
+  add_notification(files, "log", "b_to_a");
+  TempDir dir("early");
+  files.write(dir.path());
+  const ir::Module m = lower(SchemaSet::load(dir.path() / "protocol.json"));
+  ASSERT_TRUE(m.profile->before_handshake_done.has_value());
+  EXPECT_EQ(*m.profile->before_handshake_done, (std::vector<std::string>{"n", "log"}));
+  EXPECT_NE(dump_ir(m).find("profile before-handshake-done log n\n"), std::string::npos);
+  // Without the key, no limit: nothing in the dump either.
+  files["protocol.json"]["x-profile"].erase("before_handshake_done");
+  files.write(dir.path());
+  const ir::Module unlimited = lower(SchemaSet::load(dir.path() / "protocol.json"));
+  EXPECT_FALSE(unlimited.profile->before_handshake_done.has_value());
+  EXPECT_EQ(dump_ir(unlimited).find("before-handshake-done"), std::string::npos);
 }
 
 class Diagnostic : public ::testing::TestWithParam<DiagnosticCase> {};

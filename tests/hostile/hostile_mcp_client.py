@@ -715,15 +715,15 @@ def ids(c):
 
 def lifecycle(c):
     """Before the handshake: ping (allowed by MCP), notifications/initialized, cancelled of an
-    unknown id; a tools/call (MCP: the client SHOULD NOT; the plugin role does not enforce the
-    phase, README item 4: served). Then initialize with a version the server does not speak
+    unknown id; a tools/call (MCP: the client SHOULD NOT; a rule on the sender, so the server
+    serves it: schema/mcp/README.md item 4). Then initialize with a version the server does not speak
     (it answers its own, lifecycle "Version Negotiation"), initialize again (answered again),
     and the server goes on."""
     got = c.request("ping before initialize", "ping", {})
     c.check("ping before initialize is {}", got is not None and got.get("result") == {}, got)
     c.notify("notifications/initialized")
     c.notify("notifications/cancelled", {"requestId": 1, "reason": "never sent"})
-    c.echo("tools/call echo before initialize (served: the role has no phase rules)", "early")
+    c.echo("tools/call echo before initialize (served: phase rules bind the sender)", "early")
     got = c.request("initialize for version 1999-01-01", "initialize", {
         "protocolVersion": "1999-01-01", "capabilities": {},
         "clientInfo": {"name": "old", "version": "0"}})

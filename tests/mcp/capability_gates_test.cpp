@@ -96,18 +96,21 @@ class Announcer : public mcp::ServerHandler<Peer> {
   bool declare_;
 };
 
-// Serves three lines (initialize, initialized, tools/list) in process; the methods written.
-std::vector<std::string> serve(Announcer& server, rpckit::roles::PluginRole<mcp::Protocol>& role) {
+constexpr const char* kInitialized = R"({"jsonrpc":"2.0","method":"notifications/initialized"})"
+                                     "\n";
+
+// Serves initialize (from a client that declares roots), then `then` and tools/list, in
+// process; the methods written ("response" for an answer).
+std::vector<std::string> serve(mcp::ServerHandler<Peer>& server,
+                               rpckit::roles::PluginRole<mcp::Protocol>& role,
+                               const std::string& then = kInitialized) {
   Peer peer;
   role.bind(server, peer);
   rpckit::framing::MemorySource source(
       R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25",)"
-      R"("capabilities":{},"clientInfo":{"name":"t","version":"1"}}})"
-      "\n"
-      R"({"jsonrpc":"2.0","method":"notifications/initialized"})"
-      "\n"
-      R"({"jsonrpc":"2.0","id":2,"method":"tools/list"})"
-      "\n");
+      R"("capabilities":{"roots":{}},"clientInfo":{"name":"t","version":"1"}}})"
+      "\n" +
+      then + R"({"jsonrpc":"2.0","id":2,"method":"tools/list"})" + "\n");
   rpckit::framing::MemorySink sink;
   const auto max = static_cast<std::size_t>(mcp::kMaxLineBytes);
   role.serve(rpckit::framing::make_reader(rpckit::framing::Framing::kNewlineDelimited, source, max),
@@ -132,6 +135,67 @@ TEST(CapabilityGates, AServerSendsListChangedOnlyIfItDeclaredListChanged) {
             ? std::vector<std::string>{"response", "notifications/tools/list_changed", "response"}
             : std::vector<std::string>{"response", "response"};
     EXPECT_EQ(written, expected) << "declared: " << declare;
+  }
+}
+
+// A server that declares tools.listChanged and logging and, from its tools/list handler, sends
+// what MCP allows before notifications/initialized (logging; ping) and what it does not (a list
+// change, a roots/list request).
+class EarlySender : public mcp::ServerHandler<Peer> {
+ public:
+  explicit EarlySender(const mcp::ClientClient& client) : client_(client) {}
+  mcp::InitializeResult initialize(Peer&, const mcp::InitializeParams&) override {
+    mcp::InitializeResult r;
+    r.protocolVersion = std::string(mcp::kProtocolVersion);
+    r.capabilities.tools = mcp::ServerToolsCapability{.listChanged = true};
+    r.capabilities.logging.emplace();
+    r.serverInfo.name = "early-sender";
+    r.serverInfo.version = "1";
+    return r;
+  }
+  mcp::ToolsListResult tools_list(Peer&, const mcp::ToolsListParams&) override {
+    logged = client_.notifications_message(
+        {.level = mcp::LoggingLevel::kInfo, .data = rpckit::JsonValue(nlohmann::json("hi"))});
+    changed = client_.notifications_tools_list_changed();
+    // Refused at once, or sent (its answer never comes: the call ends with the session).
+    client_.roots_list_async({}, [this](const rpckit::Result<mcp::RootsListResult>& r) {
+      if (!r.ok() && r.error().kind == rpckit::CallError::Kind::kLocal) {
+        refusal = r.error().describe();
+      }
+    });
+    return {};
+  }
+  bool logged = false;
+  bool changed = false;
+  std::string refusal;
+
+ private:
+  const mcp::ClientClient& client_;
+};
+
+// MCP: before notifications/initialized the server SHOULD NOT send requests other than ping
+// and logging (the profile's before_handshake_done). Its typed sender holds to that; once the
+// notification has arrived, everything its capabilities allow goes out.
+TEST(CapabilityGates, AServerSendsOnlyPingAndLoggingBeforeInitialized) {
+  {
+    rpckit::roles::PluginRole<mcp::Protocol> role;
+    EarlySender server(role.client());
+    const std::vector<std::string> written = serve(server, role, "");  // no initialized
+    EXPECT_TRUE(server.logged);
+    EXPECT_FALSE(server.changed);
+    EXPECT_THAT(server.refusal, HasSubstr("roots/list: not sent before notifications/initialized"));
+    EXPECT_EQ(written, (std::vector<std::string>{"response", "notifications/message", "response"}));
+  }
+  {
+    rpckit::roles::PluginRole<mcp::Protocol> role;
+    EarlySender server(role.client());
+    const std::vector<std::string> written = serve(server, role);
+    EXPECT_TRUE(server.logged);
+    EXPECT_TRUE(server.changed);
+    EXPECT_EQ(server.refusal, "");
+    EXPECT_EQ(written, (std::vector<std::string>{"response", "notifications/message",
+                                                 "notifications/tools/list_changed", "roots/list",
+                                                 "response"}));
   }
 }
 

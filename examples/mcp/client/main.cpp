@@ -17,7 +17,8 @@
 // --prompt-args NAME=ARGS_JSON, --skip NAME, --sampling reply:TEXT|refuse,
 // --elicitation accept|decline|cancel, --roots URI[,URI...], --timeout-ms N, --max-total-ms N
 // (each progress report on a tool call restarts its deadline, up to N ms in all),
-// --cancel-after-ms N (a tool call unanswered that long is cancelled), --max-reads N, --transcript
+// --cancel-after-ms N (a tool call unanswered that long is cancelled), --ping-interval-ms N (0:
+// no pings), --max-reads N, --transcript
 // FILE (JSON lines for rpckit validate and rpckit trace), --frames
 #include <CLI/CLI.hpp>
 #include <chrono>
@@ -118,12 +119,24 @@ int main(int argc, char** argv) {
   cli.add_option("--cancel-after-ms", cancel_after_ms,
                  "Cancel a tool call still unanswered after N ms (notifications/cancelled)")
       ->check(CLI::Range(1, 3600000));
+  int ping_interval_ms = -1;
+  cli.add_option("--ping-interval-ms", ping_interval_ms,
+                 "Ping the server every N ms while it runs, 0: never (default: the profile's "
+                 "ping_interval_ms, 60000)")
+      ->check(CLI::Range(0, 86400000));
   cli.add_option("--max-reads", max_reads, "Resources read at most (default 20)");
   cli.add_option("--transcript", transcript_path,
                  "Also write a JSON-lines transcript (for rpckit validate and rpckit trace)");
   cli.add_flag("--frames", frames, "Show every frame, not only the account of the session");
   cli.add_option("command", command, "The server command and its arguments (after --)");
   if (auto stop = rpckit_examples::parse_host_command_line(cli, argc, argv, command)) return *stop;
+
+  // The profile's health check (ping, every ping_interval_ms), at the interval asked for.
+  rpckit::supervision::Policy lifecycle =
+      rpckit::roles::lifecycle_policy<mcp_client::mcp::Protocol>();
+  if (ping_interval_ms == 0) lifecycle.health_check_interval.reset();
+  if (ping_interval_ms > 0)
+    lifecycle.health_check_interval = std::chrono::milliseconds(ping_interval_ms);
 
   mcp_client::SessionOptions options;
   options.timeout = std::chrono::milliseconds(timeout_ms);
@@ -158,6 +171,7 @@ int main(int argc, char** argv) {
     mcp_client::Server server({
         .id = "server",
         .command = command,
+        .policy = lifecycle,
         .handshake_params =
             [capabilities] {
               InitializeParams p;

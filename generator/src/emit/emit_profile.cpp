@@ -2,6 +2,8 @@
 // is all a generic role knows of a protocol besides its descriptors and role surfaces.
 #include <algorithm>
 #include <array>
+#include <string>
+#include <vector>
 
 #include "emit/common.hpp"
 #include "emit/emit.hpp"
@@ -92,6 +94,25 @@ std::string version_check(const ir::Profile& profile, const std::string& q) {
   if (v.result_member.empty()) return "{}";
   return "{\"" + v.result_member + "\", " + q + v.constant + ", rpckit::VersionMatch::" + v.match +
          "}";
+}
+
+// "before_handshake_done" as rpckit::EarlyMessages over a private array of the methods.
+std::string before_handshake_done(const ir::Profile& profile) {
+  const char* doc =
+      "  /// What the spawned role may send before it has received HandshakeDone\n"
+      "  /// (\"before_handshake_done\"; not limited: anything its gates allow).\n";
+  if (!profile.before_handshake_done) {
+    return std::string(doc) +
+           "  static constexpr rpckit::EarlyMessages kBeforeHandshakeDone = {};\n";
+  }
+  const std::vector<std::string>& methods = *profile.before_handshake_done;
+  std::string out = "\n private:\n  static constexpr std::array<std::string_view, " +
+                    std::to_string(methods.size()) + "> kBeforeHandshakeDoneMethods = {\n";
+  for (const std::string& method : methods) out += "      \"" + method + "\",\n";
+  out += "  };\n\n public:\n" + std::string(doc) +
+         "  static constexpr rpckit::EarlyMessages kBeforeHandshakeDone = {\n"
+         "      true, kBeforeHandshakeDoneMethods};\n";
+  return out;
 }
 
 // Every lifecycle timer, as a trait of the constant that holds it or as none.
@@ -187,6 +208,7 @@ std::string emit_profile_header(const ir::Module& m) {
       "  /// the version the spawned side will speak, which must match the one spoken here (an\n"
       "  /// empty member: no check).\n"
       "  static constexpr rpckit::VersionCheck kVersionCheck = $version$;\n"
+      "$before_handshake_done$"
       "  /// How a peer's error object without `code` is read (strict: as malformed).\n"
       "  static constexpr rpckit::ErrorObjects kErrorObjects = $error_objects$;\n"
       "  /// How the spawner stops the process (\"stop\"): in order, until it has exited.\n"
@@ -227,6 +249,7 @@ std::string emit_profile_header(const ir::Module& m) {
        {"grant", profile.grant_member},
        {"result_grant", profile.result_grant_member},
        {"version", version_check(profile, qualified)},
+       {"before_handshake_done", before_handshake_done(profile)},
        {"error_objects", error_objects(profile)},
        {"stop_size", std::to_string(profile.stop.size())},
        {"stop", stop(profile, qualified)},

@@ -1,5 +1,6 @@
 #include "ir/dump.hpp"
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <ostream>
@@ -89,6 +90,14 @@ void dump_profile(std::ostream& out, const ir::Profile& p) {
   if (!p.version.result_member.empty()) {
     out << "profile version " << p.version.result_member << " " << p.version.constant << " "
         << (p.version.match == "kExact" ? "exact" : "major") << "\n";
+  }
+  if (p.before_handshake_done) {
+    // A set: the order written means nothing.
+    std::vector<std::string> methods = *p.before_handshake_done;
+    std::sort(methods.begin(), methods.end());
+    out << "profile before-handshake-done";
+    for (const std::string& method : methods) out << " " << method;
+    out << "\n";
   }
   out << "profile error-objects "
       << (p.missing_error_code.empty() ? std::string("strict")

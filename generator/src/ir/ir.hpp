@@ -230,6 +230,9 @@ struct Profile {
     std::string match = "kExact";
   };
   Version version;
+  // "before_handshake_done": the wire methods the spawned role may send before it has received
+  // the handshake-done message, in the order written; nullopt: no such limit.
+  std::optional<std::vector<std::string>> before_handshake_done;
   // A peer's error object without `code`: malformed when `missing_error_code` is empty
   // (strict), else read as that error-code enumerator ("ErrorCode::kPluginError"), and a
   // missing `message` as `missing_error_message` (a C++ string literal).

@@ -17,13 +17,14 @@ namespace rpckit::gen {
 namespace {
 
 // clang-format off
-constexpr std::array<std::string_view, 26> kProfileKeys = {
+constexpr std::array<std::string_view, 27> kProfileKeys = {
     "framing",        "max_frame_bytes", "max_json_depth",     "ids",         "spawned",
     "lifecycle",      "grant",           "result_grant",       "error_objects", "version",
     "stops_on",       "timings",
     "jsonrpc_member", "blank_method",    "invalid_request_id", "line_breaks", "error_data",
     "not_json",       "oversize",        "stray_response",     "output_cap",  "after_shutdown",
-    "stop",           "unknown_id",      "cancel",             "progress"};
+    "stop",           "unknown_id",      "cancel",             "progress",
+    "before_handshake_done"};
 // clang-format on
 constexpr std::array<std::string_view, 5> kLifecycle = {"handshake", "handshake_done",
                                                         "health_check", "shutdown", "exit"};
@@ -167,6 +168,27 @@ void lower_version(const Node& n, const ir::Module& m, ir::Profile& p) {
   p.version.match = one_of(n.child("accepts"), {"exact", "major"}) == 0 ? "kExact" : "kMajor";
 }
 
+// [<method>, ...]: what the spawned role may send before it has received the handshake-done
+// message (MCP: only ping and logging before notifications/initialized).
+void lower_before_handshake_done(const Node& n, const ir::Module& m, ir::Profile& p) {
+  if (p.handshake_done.empty()) n.fail("needs lifecycle.handshake_done");
+  if (!n.json->is_array()) n.reject("expected an array of methods");
+  std::vector<std::string> methods;
+  for (std::size_t i = 0; i < n.json->size(); ++i) {
+    const Node item = n.item(i);
+    const ir::Message& msg = message(item, m);
+    if (!msg.sent_by(p.spawned_role)) {
+      item.fail("\"" + msg.method + "\" is not sent by the spawned role (\"" + p.spawned_role +
+                "\")");
+    }
+    if (std::find(methods.begin(), methods.end(), msg.method) != methods.end()) {
+      item.fail("\"" + msg.method + "\" is listed twice");
+    }
+    methods.push_back(msg.method);
+  }
+  p.before_handshake_done = std::move(methods);
+}
+
 // {"notification": <method>, "id_member": <member>, "reason_member": <member>,
 //  "on_timeout": "cancel" | "nothing"}: how a peer cancels a request it sent.
 void lower_cancel(const Node& n, const ir::Module& m, ir::Profile& p) {
@@ -306,14 +328,19 @@ ir::Profile lower_profile(const Node& given, const ir::Module& m, bool accept_le
     if (it == kLifecycle.end()) lifecycle.child(item.key()).fail("unknown lifecycle message");
     const ir::Message& msg = message(lifecycle.child(item.key()), m);
     bool must_be_request = *it == "handshake" || *it == "health_check" || *it == "shutdown";
-    if (msg.request != must_be_request || msg.routes.size() != 1 || msg.sent_by(p.spawned_role)) {
+    // The health check may also go the other way (MCP's ping: either side checks the other).
+    const bool two_way = *it == "health_check" && msg.routes.size() == 2 &&
+                         msg.sent_by(p.spawner_role) && msg.sent_by(p.spawned_role);
+    if (msg.request != must_be_request ||
+        (!two_way && (msg.routes.size() != 1 || msg.sent_by(p.spawned_role)))) {
       std::string routes;
       for (const ir::Message::Route& r : msg.routes) {
         routes += (routes.empty() ? " " : ", ") + r.from + "_to_" + r.to;
       }
       lifecycle.child(item.key())
           .fail(std::string("expected a ") + (must_be_request ? "request" : "notification") +
-                " to the spawned role (\"" + p.spawned_role + "\") only, got \"" + msg.method +
+                " to the spawned role (\"" + p.spawned_role + "\")" +
+                (*it == "health_check" ? " or both ways" : " only") + ", got \"" + msg.method +
                 "\": a " + (msg.request ? "request" : "notification") + routes);
     }
     *slots[static_cast<std::size_t>(it - kLifecycle.begin())] = msg.cpp_name;
@@ -327,6 +354,9 @@ ir::Profile lower_profile(const Node& given, const ir::Module& m, bool accept_le
   }
   if (profile.has("error_objects")) lower_error_objects(profile.child("error_objects"), m, p);
   if (profile.has("version")) lower_version(profile.child("version"), m, p);
+  if (profile.has("before_handshake_done")) {
+    lower_before_handshake_done(profile.child("before_handshake_done"), m, p);
+  }
   Node stops = profile.child("stops_on");
   if (!stops.json->is_array()) stops.reject("expected an array");
   for (std::size_t i = 0; i < stops.json->size(); ++i) {

@@ -84,15 +84,9 @@ lv1::RpcHandshakeParams handshake_params(const std::string& client_name,
 
 roles::HandshakeOutcome judge_handshake(const Result<lv1::RpcHandshakeResult>& answer) {
   using Kind = roles::HandshakeOutcome::Kind;
-  if (answer.ok()) {
-    // Within major version 1 the protocol is additive (section 7): any 1.x.y will do.
-    const std::string& version = answer->protocol_version;
-    if (version.rfind("1.", 0) == 0) return {Kind::kAccepted, {}, false};
-    return {Kind::kRefused,
-            "the server speaks protocol_version " + version + ", this client " +
-                std::string(lv1::kProtocolVersion) + " (section 7: a major version is breaking)",
-            true};
-  }
+  // A server of another major version (section 7) was refused before this, by the profile's
+  // version check ("accepts": "major").
+  if (answer.ok()) return {Kind::kAccepted, {}, false};
   const CallError& e = answer.error();
   if (e.kind != CallError::Kind::kRemote && e.kind != CallError::Kind::kInvalidResult) {
     return {Kind::kUnsettled, {}, false};

@@ -14,6 +14,17 @@ void Caller::set_grant(std::optional<JsonValue> granted, std::optional<JsonValue
   declared_ = std::move(declared);
 }
 
+void Caller::limit_early(EarlyMessages early, std::string until) {
+  std::lock_guard lock(mutex_);
+  early_ = early;
+  early_until_ = std::move(until);
+}
+
+void Caller::lift_early() {
+  std::lock_guard lock(mutex_);
+  early_ = {};
+}
+
 bool Caller::attached() const {
   std::lock_guard lock(mutex_);
   return endpoint_ != nullptr;

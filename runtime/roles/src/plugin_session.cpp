@@ -17,7 +17,12 @@
 namespace rpckit::roles {
 
 PluginSession::PluginSession(PluginSettings settings, Route route, Caller& host)
-    : settings_(std::move(settings)), route_(std::move(route)), host_(host) {}
+    : settings_(std::move(settings)), route_(std::move(route)), host_(host) {
+  if (settings_.lifecycle.before_handshake_done.limited) {
+    host_.limit_early(settings_.lifecycle.before_handshake_done,
+                      settings_.lifecycle.handshake_done);
+  }
+}
 
 void PluginSession::hold(const Incoming& incoming) {
   // Held as text, and only so much of it: a host that floods events while it leaves a call
@@ -48,6 +53,7 @@ JsonValue PluginSession::dispatch(const Incoming& incoming) {
     return JsonValue();
   }
   if (!life.health_check.empty() && incoming.method == life.health_check) {
+    if (life.health_check_params != nullptr) life.health_check_params(incoming.params);
     return life.health_check_result;  // answered even while a handler waits
   }
   if (handler_depth_ > 0 && !incoming.is_request()) {
@@ -94,6 +100,8 @@ JsonValue PluginSession::run_one(const std::string& method, const LazyJson& para
     if (shutdown_hook_) shutdown_hook_();
     return life.shutdown_by_route ? route_(method, params) : life.shutdown_result;
   }
+  const bool done = !life.handshake_done.empty() && method == life.handshake_done;
+  if (done) host_.lift_early();  // before its own handler, which may send anything
   JsonValue result = route_(method, params);
   if (!life.handshake.empty() && method == life.handshake) {
     handshaken_ = true;
@@ -109,7 +117,7 @@ JsonValue PluginSession::run_one(const std::string& method, const LazyJson& para
       }
       if (grant != params->end()) host_.set_grant(JsonValue(*grant), std::move(declared));
     }
-  } else if (!life.handshake_done.empty() && method == life.handshake_done && ready_hook_) {
+  } else if (done && ready_hook_) {
     ready_hook_();
   }
   return result;

@@ -135,6 +135,15 @@ void render_profile(const Context& ctx, md::Document& doc) {
       rows.push_back({"Version check", "the spawner leaves a session whose " + where + " is " +
                                            (exact ? "not " : "not of the major version of ") +
                                            constant(ctx, v.value("constant", gen::Json()))});
+    } else if (key == "before_handshake_done" && v.is_array()) {
+      std::string done = md::code("handshake_done");
+      if (const ir::Message* d = ctx.message_by_descriptor(ip.handshake_done)) {
+        done = ctx.message_link(d->method);
+      }
+      std::string sent = join(v, [&](const gen::Json& method) { return message(ctx, method); });
+      rows.push_back({"Sent by the spawned role before " + done,
+                      (sent.empty() ? std::string("nothing") : sent) +
+                          " (its typed sender refuses anything else until then)"});
     } else if (key == "error_objects") {
       std::string text = "strict: an error object without `code` is malformed";
       if (v.is_object()) {

@@ -8,10 +8,12 @@
 // request by an id equal in kind and value, require "jsonrpc": "2.0"). Where JSON-RPC says
 // nothing (frame limits, timers, the stop sequence) a profile must say it: no protocol's
 // choice is a default here.
+#include <algorithm>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string_view>
 
 #include "rpckit/codec/json_reader.hpp"
@@ -140,6 +142,20 @@ struct VersionCheck {
   std::string_view member;
   std::string_view spoken;
   VersionMatch match = VersionMatch::kExact;
+};
+
+// What the spawned role may send before it has received the handshake-done message
+// ("before_handshake_done"; MCP: "the server SHOULD NOT send requests other than pings and
+// logging before receiving the initialized notification"). Not `limited`: anything the gates
+// allow. The spawner needs no such list: the generic host sends nothing but the handshake
+// before it is answered.
+struct EarlyMessages {
+  bool limited = false;
+  std::span<const std::string_view> methods;
+
+  constexpr bool allows(std::string_view method) const {
+    return !limited || std::find(methods.begin(), methods.end(), method) != methods.end();
+  }
 };
 
 // A lifecycle timer: a duration, or none (std::nullopt: the protocol sets no such limit).

@@ -55,7 +55,8 @@ std::optional<std::string> error_reason(const RpcError& error);
 // The handshake params of decision 8.1.
 lv1::RpcHandshakeParams handshake_params(const std::string& client_name,
                                          const std::string& client_version, bool strict);
-// The verdict on the handshake's answer (decision 8.1, sections 2 and 7).
+// The verdict on the handshake's answer (decision 8.1, section 2); the profile's version check
+// has already refused another major version (section 7).
 roles::HandshakeOutcome judge_handshake(const Result<lv1::RpcHandshakeResult>& answer);
 
 class Client : private lv1::ClientHandler<ServerContext> {

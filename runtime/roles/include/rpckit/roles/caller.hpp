@@ -2,7 +2,9 @@
 // Caller: how a role sends typed messages to its peer. It holds the connection the role is
 // attached to and the grant the handshake settled, and checks every message against the
 // message's capability gate before anything is written: a request outside the grant returns
-// a local capability error and sends nothing; a notification outside it is not sent.
+// a local capability error and sends nothing; a notification outside it is not sent. Until
+// the lifecycle allows more (a profile's before_handshake_done), only the early messages are
+// sent, refused the same way.
 // Generated clients (`<Role>Client` in <module>/roles.hpp) are thin typed fronts over it.
 //
 // Thread safety: every member may be called from any thread. Detaching (attach(nullptr))
@@ -16,6 +18,7 @@
 #include <utility>
 
 #include "rpckit/codec/value_codec.hpp"
+#include "rpckit/descriptors/profile.hpp"
 #include "rpckit/dispatch/gate.hpp"
 #include "rpckit/endpoint/typed.hpp"
 #include "rpckit/values/json_value.hpp"
@@ -73,6 +76,7 @@ class Caller {
   template <class M>
   GateVerdict allowed(const typename M::Params& params) const {
     std::lock_guard lock(mutex_);
+    if (!early_.allows(M::kMethod)) return {false, "not sent before " + early_until_};
     if (M::kGate.empty()) return {};
     if (!granted_) return {false, "the handshake has not happened yet"};
     const nlohmann::json* declared = declared_ ? &declared_->get() : nullptr;
@@ -91,6 +95,10 @@ class Caller {
   void set_grant(std::optional<JsonValue> granted,
                  std::optional<JsonValue> declared = std::nullopt);
   bool attached() const;
+  // Until lift_early(), only what `early` allows is sent; `until` names the message that
+  // lifts the limit (for the reason a refusal gives).
+  void limit_early(EarlyMessages early, std::string until);
+  void lift_early();
 
  private:
   struct InUse {
@@ -122,6 +130,8 @@ class Caller {
   Endpoint* endpoint_ = nullptr;
   std::optional<JsonValue> granted_;
   std::optional<JsonValue> declared_;
+  EarlyMessages early_;  // not limited: anything the gates allow
+  std::string early_until_;
 };
 
 }  // namespace rpckit::roles

@@ -45,6 +45,18 @@ JsonValue default_result() {
   }
 }
 
+// Checks the params of request M as its handler's router would (-32602 naming the path), for
+// a request the session answers itself (the health check).
+template <class M>
+void check_params(const LazyJson& params) {
+  try {
+    (void)decode_params<M>(params);
+  } catch (const codec::DecodeError& e) {
+    throw RpcError(jsonrpc_code::kInvalidParams,
+                   "Invalid params: " + std::string(M::kMethod) + ": " + e.what());
+  }
+}
+
 template <class Profile>
 PluginSettings plugin_settings() {
   PluginSettings s;
@@ -55,9 +67,13 @@ PluginSettings plugin_settings() {
   s.lifecycle.shutdown = method_of<typename Profile::Shutdown>();
   s.lifecycle.exit = method_of<typename Profile::Exit>();
   s.lifecycle.health_check_result = default_result<typename Profile::HealthCheck>();
+  if constexpr (!std::is_same_v<typename Profile::HealthCheck, NoMessage>) {
+    s.lifecycle.health_check_params = &check_params<typename Profile::HealthCheck>;
+  }
   s.lifecycle.shutdown_result = default_result<typename Profile::Shutdown>();
   s.lifecycle.grant_member = std::string(Profile::kGrantMember);
   s.lifecycle.declared_member = std::string(Profile::kResultGrantMember);
+  s.lifecycle.before_handshake_done = Profile::kBeforeHandshakeDone;
   s.lifecycle.after_shutdown = Profile::kAfterShutdown;
   s.lifecycle.stops_on_sigterm = Profile::kStopsOnSigterm;
   s.lifecycle.stops_on_stdin_eof = Profile::kStopsOnStdinEof;

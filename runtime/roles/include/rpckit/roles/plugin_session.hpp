@@ -9,7 +9,8 @@
 // - answers the health check itself, runs the shutdown hook before answering shutdown, and
 //   closes on exit (or once the shutdown answer is written, when the profile stops on it);
 //   the handshake goes to the route, and its grant (the profile's grant member) is handed to
-//   the Caller the plugin sends through;
+//   the Caller the plugin sends through; until the handshake-done message arrives, that Caller
+//   sends only what the profile lets the plugin send early (before_handshake_done);
 // - runs handlers one at a time in arrival order. The endpoint keeps dispatching while a
 //   handler waits on the host (pings are answered, nested requests cannot deadlock), so the
 //   notifications that arrive meanwhile are held, bounded, and run once that handler has
@@ -20,12 +21,12 @@
 #include <deque>
 #include <functional>
 #include <memory>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
 
-#include <nlohmann/json_fwd.hpp>
-
+#include "rpckit/descriptors/profile.hpp"
 #include "rpckit/endpoint/endpoint.hpp"
 #include "rpckit/framing/framing.hpp"
 #include "rpckit/roles/caller.hpp"
@@ -43,6 +44,7 @@ struct PluginLifecycle {
   std::string shutdown;
   std::string exit;
   JsonValue health_check_result;  // encoded default result
+  void (*health_check_params)(const LazyJson&) = nullptr;  // throws -32602 for bad params
   JsonValue shutdown_result;
   // The route answers shutdown (its answer depends on the params, or it has work to do
   // first) instead of shutdown_result; the session still applies after_shutdown to it.
@@ -51,6 +53,8 @@ struct PluginLifecycle {
   // The handshake result member where the plugin declares its own capabilities (MCP's
   // "capabilities"): its sender-capability gates are checked against it. Empty: none.
   std::string declared_member;
+  // What the plugin may send before handshake_done has arrived (MCP: ping and logging).
+  EarlyMessages before_handshake_done;
   // What the session does once its shutdown answer is written: carry on, end (the exit
   // message of a protocol without one), or read and drop every later frame.
   AfterShutdown after_shutdown = AfterShutdown::kServe;
