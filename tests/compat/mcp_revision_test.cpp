@@ -120,6 +120,9 @@ TEST(McpRevision, EveryDifferenceFrom20250618HasItsVerdict) {
       "additive | member.optional_added | server_to_client | elicitation/create.params.url",
       "additive | member.optional_added | server_to_client | elicitation/create.params.task",
       "additive | gate.new_param_gated | server_to_client | message elicitation/create",
+      // The mode now picks the capability member (elicitation.form / .url): a new client that
+      // declared URL mode alone refuses an old server's elicitation (form, by default).
+      "breaking | gate.capability_keyed | server_to_client | message elicitation/create",
       "additive | union.member_added | client_to_server | "
       "elicitation/create.result.content.*<\"array\" of \"string\">",
       // New messages: URL elicitation's completion notice and the task messages (both
@@ -173,7 +176,7 @@ TEST(McpRevision, EveryDifferenceFrom20250618HasItsVerdict) {
   };
   // Grouped by feature here; the report lists them by message and type.
   EXPECT_THAT(verdicts(r), UnorderedElementsAreArray(expected));
-  EXPECT_EQ(r.count(Verdict::kBreaking), 24u);
+  EXPECT_EQ(r.count(Verdict::kBreaking), 25u);
   EXPECT_EQ(r.count(Verdict::kAdditive), 72u);
 }
 

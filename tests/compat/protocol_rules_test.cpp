@@ -154,6 +154,36 @@ TEST(ProtocolRules, AClauseOnTheSendersOwnCapabilityBreaksOneSideEachWay) {
   EXPECT_EQ(mixed.changes[0].rule, "gate.changed");
 }
 
+TEST(ProtocolRules, ACapabilityKeyedByAParamBreaksTheNewReceiverOfAnOldSender) {
+  // notify needs the host's "notifications"; then the member of it that params.kind names
+  // ("plain" when absent), as MCP's elicitation/create became keyed by its mode.
+  SchemaCopy plain;
+  edit(plain, "messages/notify.json",
+       [](J& d) { d["x-gate"].push_back(J::parse(R"({"capability": "notifications"})")); });
+  SchemaCopy keyed;
+  edit(keyed, "messages/notify.json", [](J& d) {
+    d["x-gate"].push_back(
+        J::parse(R"({"capability": "notifications", "keyed_by": "kind", "default": "plain"})"));
+  });
+  auto load = [](const SchemaCopy& c) { return gen::SchemaSet::load(c.path("protocol.json")); };
+  Report r = compare(load(plain), load(keyed), schema_only());
+  EXPECT_THAT(rows(r), ElementsAre("breaking | gate.capability_keyed | plugin_to_host | new host "
+                                   "<- old plugin | message notify | needs the member of "
+                                   "\"notifications\" that params.kind names (\"plain\" when "
+                                   "absent), no longer \"notifications\" alone"));
+  // With another clause added too, the rest is compared as before: here, one changed gate.
+  SchemaCopy more;
+  edit(more, "messages/notify.json", [](J& d) {
+    d["x-gate"].push_back(
+        J::parse(R"({"capability": "notifications", "keyed_by": "kind", "default": "plain"})"));
+    d["x-gate"].push_back(J::parse(R"({"granted": "ui", "value": "panel"})"));
+  });
+  Report mixed = compare(load(plain), load(more), schema_only());
+  ASSERT_EQ(mixed.changes.size(), 2u);
+  EXPECT_EQ(mixed.changes[0].rule, "gate.capability_keyed");
+  EXPECT_EQ(mixed.changes[1].rule, "gate.changed");
+}
+
 TEST(ProtocolRules, RenamedCapabilityIsBreakingWhereverItAppears) {
   SchemaCopy copy;
   // The capability, in the vocabulary and in the gate that names it.

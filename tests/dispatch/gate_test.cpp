@@ -65,6 +65,49 @@ TEST(CapabilityGate, AParamThatNeedsACapabilityIsSentOnlyIfItWasDeclared) {
   EXPECT_EQ(gate_of<Sample>(json::object(), tooled).reason, "sampling is not granted");
 }
 
+// A capability object whose members are a param's choices: elicitation/create in a mode needs
+// elicitation.<mode> declared; no mode means form, and an empty elicitation (the capability as
+// clients declared it before modes) declares form only.
+TEST(CapabilityGate, AnElicitationModeIsSentOnlyIfTheClientDeclaredIt) {
+  using Elicit = mcp::messages::ElicitationCreate;
+  static_assert(rpckit::gate_reads_params(Elicit::kGate));
+  const json form = json::parse(R"({"message": "name?", "requestedSchema": {}})");
+  const json explicit_form = json::parse(R"({"mode": "form", "message": "name?"})");
+  const json url = json::parse(R"({"mode": "url", "message": "sign in", "url": "https://x",
+                                   "elicitationId": "1"})");
+  auto allowed = [&](const char* caps, const json& params) {
+    return gate_of<Elicit>(json::parse(caps), params).allowed;
+  };
+  for (const char* caps : {R"({"elicitation": {}})", R"({"elicitation": {"form": {}}})",
+                           R"({"elicitation": {"form": {}, "url": {}}})"}) {
+    EXPECT_TRUE(allowed(caps, form)) << caps;
+    EXPECT_TRUE(allowed(caps, explicit_form)) << caps;
+  }
+  EXPECT_TRUE(allowed(R"({"elicitation": {"form": {}, "url": {}}})", url));
+  EXPECT_TRUE(allowed(R"({"elicitation": {"url": {}}})", url));
+  for (const char* caps : {R"({"elicitation": {}})", R"({"elicitation": {"form": {}}})",
+                           R"({"elicitation": {"form": {}, "url": false}})"}) {
+    GateVerdict v = gate_of<Elicit>(json::parse(caps), url);
+    EXPECT_FALSE(v.allowed) << caps;
+    EXPECT_EQ(v.reason, "elicitation.url is not granted") << caps;
+    EXPECT_FALSE(v.missing_param);
+  }
+  // URL only: form mode, asked for or by default, is not.
+  EXPECT_EQ(gate_of<Elicit>(json::parse(R"({"elicitation": {"url": {}}})"), form).reason,
+            "elicitation.form is not granted");
+  EXPECT_EQ(gate_of<Elicit>(json::object(), form).reason, "elicitation is not granted");
+  // A mode that is not a string is the sender's invalid params, not a denial.
+  json odd = form;
+  odd["mode"] = 7;
+  GateVerdict v = gate_of<Elicit>(json::parse(R"({"elicitation": {}})"), odd);
+  EXPECT_FALSE(v.allowed);
+  EXPECT_TRUE(v.missing_param);
+  // A mode whose name has a dot is a member name, not a path.
+  json dotted = form;
+  dotted["mode"] = "form.x";
+  EXPECT_FALSE(allowed(R"({"elicitation": {"form": {"x": {}}}})", dotted));
+}
+
 // What a sender declared of itself in the handshake gates what it sends (MCP: a server sends
 // notifications/tools/list_changed only if it declared tools.listChanged). When the sender's
 // declarations are not known (nullptr) the clause passes: the receiver is left to judge.

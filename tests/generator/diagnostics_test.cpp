@@ -947,15 +947,25 @@ const std::vector<DiagnosticCase>& cases() {
       {"GateClauseShape",
        [](SchemaFiles& s) { msg(s)["x-gate"] = J::parse(R"([{"granted": "x"}])"); },
        "messages/m.json#/x-gate/0: expected {granted, value}, {granted, param}, {declared, "
-       "param}, {capability}, {capability, param} or {sender_capability}, got "
+       "param}, {capability}, {capability, param}, {capability, keyed_by, default} or "
+       "{sender_capability}, got "
        "{\"granted\":\"x\"}"},
       {"SenderCapabilityTakesNothingElse",
        [](SchemaFiles& s) {
          msg(s)["x-gate"] = J::parse(R"([{"sender_capability": "x", "param": "y"}])");
        },
        "messages/m.json#/x-gate/0: expected {granted, value}, {granted, param}, {declared, "
-       "param}, {capability}, {capability, param} or {sender_capability}, got "
+       "param}, {capability}, {capability, param}, {capability, keyed_by, default} or "
+       "{sender_capability}, got "
        "{\"sender_capability\":\"x\",\"param\":\"y\"}"},
+      {"KeyedCapabilityNeedsADefault",
+       [](SchemaFiles& s) {
+         msg(s)["x-gate"] = J::parse(R"([{"capability": "x", "keyed_by": "mode"}])");
+       },
+       "messages/m.json#/x-gate/0: expected {granted, value}, {granted, param}, {declared, "
+       "param}, {capability}, {capability, param}, {capability, keyed_by, default} or "
+       "{sender_capability}, got "
+       "{\"capability\":\"x\",\"keyed_by\":\"mode\"}"},
       {"ErrorsWithoutErrorCodes",
        [](SchemaFiles& s) {
          s["protocol.json"].erase("x-error-codes");
@@ -1038,6 +1048,23 @@ TEST(Diagnostics, AVersionCheckNamesTheResultMemberAndTheConstant) {
   EXPECT_EQ(m.profile->version.constant, "kSpoken");
   EXPECT_EQ(m.profile->version.match, "kMajor");
   EXPECT_NE(dump_ir(m).find("profile version v kSpoken major\n"), std::string::npos);
+}
+
+// {capability, keyed_by, default}: the capability object's member that a param names.
+TEST(Diagnostics, AKeyedCapabilityClauseNamesTheParamAndItsDefault) {
+  SchemaFiles files = base();
+  msg(files)["x-gate"] =
+      J::parse(R"([{"capability": "elicitation", "keyed_by": "mode", "default": "form"}])");
+  TempDir dir("keyed");
+  files.write(dir.path());
+  const ir::Module m = lower(SchemaSet::load(dir.path() / "protocol.json"));
+  ASSERT_EQ(m.messages.at(0).gate.size(), 1U);
+  const ir::GateClause& g = m.messages.at(0).gate[0];
+  EXPECT_EQ(g.kind, ir::GateClause::Kind::kKeyedCapability);
+  EXPECT_EQ(g.list, "elicitation");
+  EXPECT_EQ(g.param, "mode");
+  EXPECT_EQ(g.value, "form");
+  EXPECT_NE(dump_ir(m).find(" gate capability elicitation.<params.mode|form>"), std::string::npos);
 }
 
 // A health check may be a request both sides send (MCP's ping): the spawner's check.

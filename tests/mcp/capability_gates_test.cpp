@@ -99,7 +99,8 @@ class Announcer : public mcp::ServerHandler<Peer> {
 constexpr const char* kInitialized = R"({"jsonrpc":"2.0","method":"notifications/initialized"})"
                                      "\n";
 
-// Serves initialize (from a client that declares roots), then `then` and tools/list, in
+// Serves initialize (from a client that declares roots, and elicitation as an empty object:
+// form mode only), then `then` and tools/list, in
 // process; the methods written ("response" for an answer).
 std::vector<std::string> serve(mcp::ServerHandler<Peer>& server,
                                rpckit::roles::PluginRole<mcp::Protocol>& role,
@@ -108,7 +109,7 @@ std::vector<std::string> serve(mcp::ServerHandler<Peer>& server,
   role.bind(server, peer);
   rpckit::framing::MemorySource source(
       R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25",)"
-      R"("capabilities":{"roots":{}},"clientInfo":{"name":"t","version":"1"}}})"
+      R"("capabilities":{"roots":{},"elicitation":{}},"clientInfo":{"name":"t","version":"1"}}})"
       "\n" +
       then + R"({"jsonrpc":"2.0","id":2,"method":"tools/list"})" + "\n");
   rpckit::framing::MemorySink sink;
@@ -197,6 +198,56 @@ TEST(CapabilityGates, AServerSendsOnlyPingAndLoggingBeforeInitialized) {
                                                  "notifications/tools/list_changed", "roots/list",
                                                  "response"}));
   }
+}
+
+// A server that, from its tools/list handler, asks its client to elicit in URL mode and then in
+// form mode (no mode given).
+class ModeAsker : public mcp::ServerHandler<Peer> {
+ public:
+  explicit ModeAsker(const mcp::ClientClient& client) : client_(client) {}
+  mcp::InitializeResult initialize(Peer&, const mcp::InitializeParams&) override {
+    mcp::InitializeResult r;
+    r.protocolVersion = std::string(mcp::kProtocolVersion);
+    r.capabilities.tools.emplace();
+    r.serverInfo.name = "mode-asker";
+    r.serverInfo.version = "1";
+    return r;
+  }
+  mcp::ToolsListResult tools_list(Peer&, const mcp::ToolsListParams&) override {
+    mcp::ElicitationCreateParams url;
+    url.mode = mcp::ElicitationCreateParamsMode::kUrl;
+    url.message = "sign in";
+    url.url = "https://example.com/sign-in";
+    url.elicitationId = "e1";
+    mcp::ElicitationCreateParams form;
+    form.message = "your name?";
+    form.requestedSchema.emplace();
+    for (const auto& params : {url, form}) {
+      // Refused at once, or sent (its answer never comes: the call ends with the session).
+      client_.elicitation_create_async(
+          params, [this](const rpckit::Result<mcp::ElicitationCreateResult>& r) {
+            if (!r.ok() && r.error().kind == rpckit::CallError::Kind::kLocal) {
+              refusals.push_back(r.error().describe());
+            }
+          });
+    }
+    return {};
+  }
+  std::vector<std::string> refusals;
+
+ private:
+  const mcp::ClientClient& client_;
+};
+
+// MCP: servers MUST NOT send an elicitation in a mode the client did not declare, and an empty
+// elicitation capability means form mode only. The gate is the keyed capability clause.
+TEST(CapabilityGates, AServerElicitsOnlyInAModeTheClientDeclared) {
+  rpckit::roles::PluginRole<mcp::Protocol> role;
+  ModeAsker server(role.client());
+  const std::vector<std::string> written = serve(server, role);
+  ASSERT_EQ(server.refusals.size(), 1U);
+  EXPECT_THAT(server.refusals[0], HasSubstr("elicitation/create: elicitation.url is not granted"));
+  EXPECT_EQ(written, (std::vector<std::string>{"response", "elicitation/create", "response"}));
 }
 
 TEST(CapabilityGates, AClientSendsRootsListChangedOnlyIfItDeclaredIt) {

@@ -21,6 +21,8 @@ const char* clause_kind(ir::GateClause::Kind k) {
       return "kParamCapability";
     case ir::GateClause::Kind::kSenderCapability:
       return "kSenderCapability";
+    case ir::GateClause::Kind::kKeyedCapability:
+      return "kKeyedCapability";
   }
   return "";
 }

@@ -242,6 +242,10 @@ std::string dump_ir(const ir::Module& m) {
         out << " gate sender-capability " << g.list;
         continue;
       }
+      if (g.kind == ir::GateClause::Kind::kKeyedCapability) {
+        out << " gate capability " << g.list << ".<params." << g.param << "|" << g.value << ">";
+        continue;
+      }
       out << " gate " << g.list << (g.kind == ir::GateClause::Kind::kDeclaredParam ? "(declared)" : "")
           << " has " << (g.param.empty() ? g.value : "params." + g.param);
     }

@@ -143,7 +143,8 @@ struct GateClause {
     kDeclaredParam,
     kCapability,
     kParamCapability,
-    kSenderCapability
+    kSenderCapability,
+    kKeyedCapability
   };
   Kind kind = Kind::kGrantedValue;
   std::string list;

@@ -151,7 +151,16 @@ void Lowerer::lower_gate(const model::Message& message, ir::Message& m) {
       // read from the sender's side: MCP's list_changed notifications).
       clause.kind = ir::GateClause::Kind::kSenderCapability;
       clause.list = text(c, "sender_capability");
-    } else if (c.has("capability") && !c.has("granted") && !c.has("declared") && !c.has("value")) {
+    } else if (c.has("capability") && c.has("keyed_by") && c.has("default") &&
+               c.json->size() == 3) {
+      // A capability object whose members are the choices a param makes (MCP's elicitation
+      // modes), the param's absence meaning `default`.
+      clause.kind = ir::GateClause::Kind::kKeyedCapability;
+      clause.list = text(c, "capability");
+      clause.param = text(c, "keyed_by");
+      clause.value = text(c, "default");
+    } else if (c.has("capability") && !c.has("granted") && !c.has("declared") && !c.has("value") &&
+               !c.has("keyed_by") && !c.has("default")) {
       // The peer's capabilities from the handshake (profile grant / result_grant).
       clause.kind = c.has("param") ? ir::GateClause::Kind::kParamCapability
                                    : ir::GateClause::Kind::kCapability;
@@ -160,7 +169,7 @@ void Lowerer::lower_gate(const model::Message& message, ir::Message& m) {
     } else {
       c.reject(
           "expected {granted, value}, {granted, param}, {declared, param}, {capability}, "
-          "{capability, param} or {sender_capability}");
+          "{capability, param}, {capability, keyed_by, default} or {sender_capability}");
     }
     m.gate.push_back(std::move(clause));
   }

@@ -37,6 +37,29 @@ bool has_capability(const nlohmann::json& granted, std::string_view path) {
   return node != nullptr && !node->is_null() && *node != false;
 }
 
+// kKeyedCapability: the member of the capability object that params field `param` names (the
+// clause's `value` when absent). Not a dotted path: the key is the peer's text.
+GateVerdict keyed_verdict(const GateClause& clause, const nlohmann::json& granted,
+                          const nlohmann::json* params) {
+  const nlohmann::json* capability = find_dotted(granted, clause.list);
+  if (capability == nullptr || capability->is_null() || *capability == false) {
+    return {false, std::string(clause.list) + " is not granted"};
+  }
+  const nlohmann::json* p = params != nullptr ? find_dotted(*params, clause.param) : nullptr;
+  const bool absent = p == nullptr || p->is_null();
+  if (!absent && !p->is_string()) {
+    return {false, "params." + std::string(clause.param) + " is not a string", true};
+  }
+  const std::string key = absent ? std::string(clause.value) : p->get<std::string>();
+  bool declared = key == clause.value;  // all that a capability without members declares
+  if (capability->is_object() && !capability->empty()) {
+    auto it = capability->find(key);
+    declared = it != capability->end() && !it->is_null() && *it != false;
+  }
+  if (declared) return {};
+  return {false, std::string(clause.list) + "." + key + " is not granted"};
+}
+
 GateVerdict capability_verdict(const GateClause& clause, const nlohmann::json& granted,
                                const nlohmann::json* params) {
   if (clause.kind == GateClause::Kind::kParamCapability) {
@@ -58,6 +81,10 @@ GateVerdict evaluate_gate(std::span<const GateClause> gate, const nlohmann::json
     if (clause.kind == GateClause::Kind::kCapability ||
         clause.kind == GateClause::Kind::kParamCapability) {
       if (GateVerdict v = capability_verdict(clause, granted, params); !v.allowed) return v;
+      continue;
+    }
+    if (clause.kind == GateClause::Kind::kKeyedCapability) {
+      if (GateVerdict v = keyed_verdict(clause, granted, params); !v.allowed) return v;
       continue;
     }
     if (clause.kind == GateClause::Kind::kSenderCapability) {

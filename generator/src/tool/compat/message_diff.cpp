@@ -138,12 +138,11 @@ std::optional<bool> params_declare(const Message& m, const std::string& member) 
 
 // New clauses that gate only params the old version did not have ({capability, param}): an
 // old sender never sends them, so the new gate allows all it sends. Reported one per clause.
-bool compare_new_param_gates(const Message& o, const Message& n, const std::string& sides,
-                             Changes& out) {
+bool compare_new_param_gates(const Message& o, const Message& n, const Json& before,
+                             const std::string& sides, Changes& out) {
   const std::optional<Node>& a = o.model->gate;
   const std::optional<Node>& z = n.model->gate;
   if (!z || !z->json->is_array()) return false;
-  const Json before = a && a->json->is_array() ? *a->json : Json::array();
   std::vector<std::size_t> added;
   std::size_t kept = 0;
   for (std::size_t i = 0; i < z->json->size(); ++i) {
@@ -229,13 +228,57 @@ bool compare_sender_gates(const model::Protocol& after, const Message& o, const 
   return true;
 }
 
+// {capability X} that became {capability X, keyed_by P, default D}: X's members are now the
+// choices of params.P, so a receiver that declared X with members, but not D, refuses what an
+// old sender sends (an old sender needed X only, and sends no P: D). Each such clause is
+// replaced in `before` by the new one, for the comparison of what else changed. Whether any was.
+bool compare_keyed_gates(const model::Protocol& after, const Message& o, const Message& n,
+                         Json& before, Changes& out) {
+  const std::optional<Node>& a = o.model->gate;
+  const std::optional<Node>& z = n.model->gate;
+  if (!z || !z->json->is_array()) return false;
+  bool keyed = false;
+  const Flow flow = flow_of(after, n.direction, "");
+  for (std::size_t i = 0; i < z->json->size(); ++i) {
+    const Json& clause = (*z->json)[i];
+    if (!clause.is_object() || !clause.contains("keyed_by") || !clause.contains("capability")) {
+      continue;
+    }
+    const Json plain = {{"capability", clause.at("capability")}};
+    auto old = std::find(before.begin(), before.end(), plain);
+    if (old == before.end()) continue;
+    const std::size_t at = static_cast<std::size_t>(old - before.begin());
+    *old = clause;
+    keyed = true;
+    const std::string capability = json_text(clause.at("capability"));
+    const Json& key = clause.at("keyed_by");
+    const std::string by = "params." + (key.is_string() ? key.get<std::string>() : json_text(key));
+    const std::string fallback = json_text(clause.at("default"));
+    out.add(protocol_change(
+        Verdict::kBreaking, "gate.capability_keyed",
+        "new " + flow.receiver + " <- old " + flow.sender, "message " + n.method,
+        "needs the member of " + capability + " that " + by + " names (" + fallback +
+            " when absent), no longer " + capability + " alone",
+        "a new " + flow.receiver + " that declared " + capability + " with members, but not " +
+            fallback + ", refuses it from an old " + flow.sender + ", which sends no " + by +
+            "; an old " + flow.receiver + " declared " + capability +
+            " with no members, which declares " + fallback + ", and gets nothing else",
+        location(a->item(at)), location(z->item(i)), n.direction));
+  }
+  return keyed;
+}
+
 void compare_gates(const model::Protocol& after, const Message& o, const Message& n,
                    const std::string& sides, Changes& out) {
   const std::optional<Node>& a = o.model->gate;
   const std::optional<Node>& z = n.model->gate;
   if (gate_text(a) == gate_text(z)) return;
-  if (compare_sender_gates(after, o, n, out)) return;
-  if (compare_new_param_gates(o, n, sides, out)) return;
+  Json before = a && a->json->is_array() ? *a->json : Json::array();
+  const Json now = z && z->json->is_array() ? *z->json : Json::array();
+  const bool keyed = compare_keyed_gates(after, o, n, before, out);
+  if (keyed && before == now) return;
+  if (!keyed && compare_sender_gates(after, o, n, out)) return;
+  if (compare_new_param_gates(o, n, before, sides, out)) return;
   const std::string where = "message " + n.method;
   // A clause that kept its list and changed only its capability is a renamed capability.
   if (a && z && a->json->size() == z->json->size()) {

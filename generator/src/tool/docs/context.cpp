@@ -245,6 +245,12 @@ std::string Context::gate_text(const ir::GateClause& g) const {
   if (g.kind == ir::GateClause::Kind::kSenderCapability) {
     return "the sender declared " + md::code(g.list) + " in the handshake";
   }
+  if (g.kind == ir::GateClause::Kind::kKeyedCapability) {
+    return "the receiver declared " + md::code(g.list + ".<params." + g.param + ">") +
+           " in the handshake (" + md::code(g.value) + " when " + md::code("params." + g.param) +
+           " is absent; a " + md::code(g.list) + " with no members declares " + md::code(g.value) +
+           " only)";
+  }
   std::string list = md::code(g.list);
   if (g.kind != ir::GateClause::Kind::kDeclaredParam && grant_type_) {
     list = md::Document::link(md::code(g.list), type_key(grant_type_->name));
@@ -258,6 +264,7 @@ std::string Context::gate_text(const ir::GateClause& g) const {
     case ir::GateClause::Kind::kCapability:
     case ir::GateClause::Kind::kParamCapability:
     case ir::GateClause::Kind::kSenderCapability:
+    case ir::GateClause::Kind::kKeyedCapability:
       break;
   }
   return md::code("params." + g.param) + " is declared in the manifest's " + list;

@@ -20,6 +20,7 @@ std::string gated_by(const Context& ctx, const std::string& enum_name, const std
           g.kind == ir::GateClause::Kind::kCapability ||
           g.kind == ir::GateClause::Kind::kParamCapability ||
           g.kind == ir::GateClause::Kind::kSenderCapability ||
+          g.kind == ir::GateClause::Kind::kKeyedCapability ||
           ctx.grant_list_enum(g.list) != enum_name) {
         continue;
       }

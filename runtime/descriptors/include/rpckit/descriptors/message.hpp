@@ -25,6 +25,10 @@ struct GateClause {
     kCapability,        // the grant has `list` (a dotted path), neither null nor false
     kParamCapability,   // params field `param` absent (or null), or the grant has `list`
     kSenderCapability,  // the sender declared `list` of itself, neither null nor false
+    // The grant has `list` and, in it, the member named by params field `param` (`value` when
+    // the param is absent); a `list` with no members declares `value` only (MCP's elicitation
+    // modes: an empty `elicitation` means form mode).
+    kKeyedCapability,
   };
   Kind kind;
   std::string_view list;
