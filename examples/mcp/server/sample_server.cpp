@@ -14,9 +14,9 @@
 
 #include "mcp_2025_11_25/constants.hpp"
 #include "mcp_2025_11_25/errors.hpp"
-#include "rpckit/codec/codec.hpp"
 #include "rpckit/endpoint/cancellation.hpp"
 #include "rpckit/endpoint/rpc_error.hpp"
+#include "rpckit/mcp/progress.hpp"
 #include "sample_support.hpp"
 
 namespace mcp_sample {
@@ -116,15 +116,10 @@ mcp::ToolsCallResult SampleServer::count(const tools::CountArgs& args,
                                          const mcp::ToolsCallParams& p) {
   const std::int64_t n = args.to;  // 1 to 100, as CountArgs's schema says and its decoder checks
   const std::chrono::milliseconds pause(args.delay_ms.value_or(0));
-  // The caller asks for progress with _meta.progressToken (utilities/progress).
-  std::optional<mcp::ProgressToken> token;
-  if (p._meta) {
-    if (auto it = p._meta->find("progressToken"); it != p._meta->end()) {
-      mcp::ProgressToken t;
-      rpckit::codec::decode_from(it->second.get(), t, "params._meta.progressToken");
-      token = t;
-    }
-  }
+  // Sent only if the caller asked for progress (_meta.progressToken, utilities/progress).
+  rpckit::mcp::Progress progress(p._meta, [this](const mcp::NotificationsProgressParams& report) {
+    return client_.notifications_progress(report);
+  });
   for (std::int64_t i = 1; i <= n; ++i) {
     // The client's notifications/cancelled is read while this runs, and wakes the pause.
     if (rpckit::this_request::wait_cancelled_for(pause)) {
@@ -133,12 +128,7 @@ mcp::ToolsCallResult SampleServer::count(const tools::CountArgs& args,
                                         std::to_string(n) + (reason.empty() ? "" : ": " + reason));
       return tool_error("cancelled");  // not sent: the client no longer waits for it
     }
-    if (!token) continue;
-    mcp::NotificationsProgressParams progress;
-    progress.progressToken = *token;
-    progress.progress = static_cast<double>(i);
-    progress.total = static_cast<double>(n);
-    client_.notifications_progress(progress);
+    progress.report(static_cast<double>(i), static_cast<double>(n));
   }
   log(mcp::LoggingLevel::kInfo, "counted to " + std::to_string(n));
   return text_result(std::to_string(n));
