@@ -102,37 +102,31 @@ J& version(SchemaFiles& s) {
   v = J::parse(R"({"result": "v", "constant": "spoken", "accepts": "major"})");
   return v;
 }
+// Adds a message `method` going `direction` (one, or an array), with empty params (named
+// <method>Params: type names are unique across files); a request also gets an empty result.
+void add_message(SchemaFiles& s, const std::string& method, const J& direction,
+                 bool request = false) {
+  const std::string params = method + "Params", result = method + "Result";
+  const J empty = {{"type", "object"}, {"properties", J::object()}};
+  J doc = {{"x-kind", request ? "request" : "notification"},
+           {"x-direction", direction},
+           {"type", "object"},
+           {"properties",
+            {{"method", {{"const", method}}}, {"params", {{"$ref", "#/definitions/" + params}}}}},
+           {"definitions", {{params, empty}}}};
+  if (request) {
+    doc["x-result"] = {{"$ref", "#/definitions/" + result}};
+    doc["definitions"][result] = empty;
+  }
+  s.json["messages/" + method + ".json"] = std::move(doc);
+  s["protocol.json"]["x-messages"].push_back("messages/" + method + ".json");
+}
 // Gives the base schema a valid profile with a handshake-done notification "d" (a to b) and a
 // notification "n" the spawned role b sends, and returns the profile's "before_handshake_done"
 // listing "n", to be broken by a case.
-void add_notification(SchemaFiles& s, const std::string& method, const char* direction) {
-  const std::string params = method + "Params";  // type names are unique across files
-  s.json["messages/" + method + ".json"] =
-      J{{"x-kind", "notification"},
-        {"x-direction", direction},
-        {"type", "object"},
-        {"properties",
-         {{"method", {{"const", method}}}, {"params", {{"$ref", "#/definitions/" + params}}}}},
-        {"definitions", {{params, {{"type", "object"}, {"properties", J::object()}}}}}};
-  s["protocol.json"]["x-messages"].push_back("messages/" + method + ".json");
-}
-// A request both sides send (as MCP's ping), with empty params and result.
-void add_two_way_request(SchemaFiles& s, const std::string& method) {
-  const std::string params = method + "Params", result = method + "Result";
-  const J empty = {{"type", "object"}, {"properties", J::object()}};
-  s.json["messages/" + method + ".json"] =
-      J{{"x-kind", "request"},
-        {"x-direction", J::array({"a_to_b", "b_to_a"})},
-        {"x-result", {{"$ref", "#/definitions/" + result}}},
-        {"type", "object"},
-        {"properties",
-         {{"method", {{"const", method}}}, {"params", {{"$ref", "#/definitions/" + params}}}}},
-        {"definitions", {{params, empty}, {result, empty}}}};
-  s["protocol.json"]["x-messages"].push_back("messages/" + method + ".json");
-}
 J& early(SchemaFiles& s) {
-  add_notification(s, "d", "a_to_b");
-  add_notification(s, "n", "b_to_a");
+  add_message(s, "d", "a_to_b");
+  add_message(s, "n", "b_to_a");
   J& p = profile(s);
   p["lifecycle"]["handshake_done"] = "d";
   J& e = p["before_handshake_done"];
@@ -652,7 +646,7 @@ const std::vector<DiagnosticCase>& cases() {
        "(\"b\") only, got \"m\": a request a_to_b, b_to_a"},
       {"ProfileHealthCheckIsANotification",
        [](SchemaFiles& s) {
-         add_notification(s, "d", "a_to_b");
+         add_message(s, "d", "a_to_b");
          profile(s)["lifecycle"]["health_check"] = "d";
        },
        "protocol.json#/x-profile/lifecycle/health_check: expected a request to the spawned role "
@@ -1070,7 +1064,7 @@ TEST(Diagnostics, AKeyedCapabilityClauseNamesTheParamAndItsDefault) {
 // A health check may be a request both sides send (MCP's ping): the spawner's check.
 TEST(Diagnostics, AHealthCheckMayGoBothWays) {
   SchemaFiles files = base();
-  add_two_way_request(files, "p");
+  add_message(files, "p", J::array({"a_to_b", "b_to_a"}), true);
   J& p = profile(files);
   p["lifecycle"]["health_check"] = "p";
   p["timings"]["health_check_interval"] = "timeout_ms";
@@ -1086,7 +1080,7 @@ TEST(Diagnostics, AHealthCheckMayGoBothWays) {
 TEST(Diagnostics, WhatTheSpawnedRoleSendsBeforeHandshakeDoneIsASetOfItsMessages) {
   SchemaFiles files = base();
   early(files) = J::array({"n", "log"});
-  add_notification(files, "log", "b_to_a");
+  add_message(files, "log", "b_to_a");
   TempDir dir("early");
   files.write(dir.path());
   const ir::Module m = lower(SchemaSet::load(dir.path() / "protocol.json"));
