@@ -78,6 +78,9 @@ struct Profile {
   /// What the spawned role may send before it has received HandshakeDone
   /// ("before_handshake_done"; not limited: anything its gates allow).
   static constexpr rpckit::EarlyMessages kBeforeHandshakeDone = {};
+  /// What a receiver refuses of a message its own handshake declarations do not allow
+  /// ("gate_on_receipt"), and the error code per kind of gate clause (none: served).
+  static constexpr rpckit::GateOnReceipt kGateOnReceipt = {};
   /// How a peer's error object without `code` is read (strict: as malformed).
   static constexpr rpckit::ErrorObjects kErrorObjects = rpckit::ErrorObjects::strict();
   /// How the spawner stops the process ("stop"): in order, until it has exited.

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "mcp_2025_11_25/messages.hpp"
+#include "mcp_2025_11_25/profile.hpp"
 
 namespace {
 
@@ -141,6 +142,50 @@ TEST(CapabilityGate, ASenderSendsOnlyWhatItDeclaredOfItself) {
   EXPECT_FALSE(sent_by.operator()<RootsChanged>(json::parse(R"({"roots": {}})")).allowed);
   // Unknown declarations: the clause passes.
   EXPECT_TRUE(evaluate_gate(ToolsChanged::kGate, client, nullptr, nullptr).allowed);
+}
+
+// The receiver's own check (MCP's profile gate_on_receipt: -32601 for a capability clause,
+// -32602 for the key of a keyed one, param clauses unchecked): only the kinds the rule names,
+// against what the receiver declared of itself.
+TEST(CapabilityGate, AReceiverRefusesOnlyTheClauseKindsItsRuleNames) {
+  constexpr rpckit::GateOnReceipt kRule = mcp::Profile::kGateOnReceipt;
+  static_assert(kRule.capability == -32601 && kRule.keyed == -32602 && !kRule.param);
+  auto received = [&]<class M>(const char* own, const json& params) {
+    return rpckit::evaluate_on_receipt(M::kGate, kRule, json::parse(own), &params);
+  };
+  using Roots = mcp::messages::RootsList;
+  using Elicit = mcp::messages::ElicitationCreate;
+  using Sample = mcp::messages::SamplingCreateMessage;
+  using Changed = mcp::messages::NotificationsToolsListChanged;
+  const json none = json::object();
+  EXPECT_FALSE(received.operator()<Roots>(R"({"roots": {}})", none).refuse_with);
+  rpckit::ReceiptVerdict roots = received.operator()<Roots>(R"({"sampling": {}})", none);
+  EXPECT_EQ(roots.refuse_with, -32601);
+  EXPECT_EQ(roots.reason, "roots is not granted");
+  // Keyed: a mode not declared is the params' fault; no elicitation at all, the method's.
+  const json url =
+      json::parse(R"({"mode": "url", "message": "m", "url": "u", "elicitationId": "e"})");
+  rpckit::ReceiptVerdict mode = received.operator()<Elicit>(R"({"elicitation": {}})", url);
+  EXPECT_EQ(mode.refuse_with, -32602);
+  EXPECT_EQ(mode.reason, "elicitation.url is not granted");
+  EXPECT_EQ(received.operator()<Elicit>("{}", url).refuse_with, -32601);
+  EXPECT_FALSE(received.operator()<Elicit>(R"({"elicitation": {"url": {}}})", url).refuse_with);
+  // A mode that is not a string is left to the router's -32602 with its path.
+  EXPECT_FALSE(
+      received.operator()<Elicit>(R"({"elicitation": {}})", json{{"mode", 7}}).refuse_with);
+  // Param clauses are the sender's rule here: tools and a task are served without the capability.
+  const json tooled = json::parse(R"({"messages": [], "maxTokens": 1, "tools": [],
+                                      "task": {"ttl": 1}})");
+  EXPECT_FALSE(received.operator()<Sample>(R"({"sampling": {}})", tooled).refuse_with);
+  // What the sender declared of itself is not the receiver's to judge.
+  EXPECT_FALSE(received.operator()<Changed>("{}", none).refuse_with);
+  // A rule that checks param clauses refuses them with its code.
+  constexpr rpckit::GateOnReceipt kStrict{
+      .capability = std::nullopt, .keyed = std::nullopt, .param = -32602};
+  rpckit::ReceiptVerdict strict = rpckit::evaluate_on_receipt(
+      Sample::kGate, kStrict, json::parse(R"({"sampling": {}})"), &tooled);
+  EXPECT_EQ(strict.refuse_with, -32602);
+  EXPECT_EQ(strict.reason, "params.tools needs sampling.tools, which is not granted");
 }
 
 TEST(CapabilityGate, OnlyParamClausesMakeTheGateReadTheParams) {

@@ -133,6 +133,15 @@ J& early(SchemaFiles& s) {
   e = J::array({"n"});
   return e;
 }
+// Gives the base schema a valid profile whose handshake params hold the grant "g", and returns
+// its "gate_on_receipt" (capability clauses answered "oops"), to be broken by a case.
+J& on_receipt(SchemaFiles& s) {
+  J& p = profile(s);
+  p["grant"] = "g";
+  J& r = p["gate_on_receipt"];
+  r = J::parse(R"({"capability": "oops"})");
+  return r;
+}
 // Gives the base schema a valid one-shot exchange (T gains the discriminator `kind`) and
 // returns it, to be broken by a case.
 J& exchange(SchemaFiles& s) {
@@ -604,6 +613,28 @@ const std::vector<DiagnosticCase>& cases() {
        [](SchemaFiles& s) { early(s) = J::array({"zz"}); },
        "protocol.json#/x-profile/before_handshake_done/0: \"zz\" is not a message of the "
        "protocol (\"m\", \"d\", \"n\")"},
+      {"ProfileGateOnReceiptNotAnObject", [](SchemaFiles& s) { on_receipt(s) = "oops"; },
+       "protocol.json#/x-profile/gate_on_receipt: expected {\"capability\", \"keyed\", "
+       "\"param\": <error>}, got \"oops\""},
+      {"ProfileGateOnReceiptWithoutDeclarations",
+       [](SchemaFiles& s) {
+         on_receipt(s);
+         s["protocol.json"]["x-profile"].erase("grant");
+       },
+       "protocol.json#/x-profile/gate_on_receipt: needs \"grant\" or \"result_grant\": the "
+       "declarations a receiver checks against"},
+      {"ProfileGateOnReceiptUnknownKind", [](SchemaFiles& s) { on_receipt(s)["method"] = "oops"; },
+       "protocol.json#/x-profile/gate_on_receipt/method: unknown gate_on_receipt key "
+       "(\"capability\", \"keyed\", \"param\")"},
+      {"ProfileGateOnReceiptUnknownError", [](SchemaFiles& s) { on_receipt(s)["keyed"] = "nope"; },
+       "protocol.json#/x-profile/gate_on_receipt/keyed: unknown error name \"nope\" (the "
+       "protocol has \"oops\")"},
+      {"ProfileGateOnReceiptWithoutErrorCodes",
+       [](SchemaFiles& s) {
+         on_receipt(s);
+         s["protocol.json"].erase("x-error-codes");
+       },
+       "protocol.json#/x-profile/gate_on_receipt: needs \"x-error-codes\" in the protocol file"},
       {"ProfileFramingUnknown", [](SchemaFiles& s) { profile(s)["framing"] = "xml"; },
        "protocol.json#/x-profile/framing: expected one of \"content-length\", \"ndjson\", got "
        "\"xml\""},
@@ -1093,6 +1124,27 @@ TEST(Diagnostics, WhatTheSpawnedRoleSendsBeforeHandshakeDoneIsASetOfItsMessages)
   const ir::Module unlimited = lower(SchemaSet::load(dir.path() / "protocol.json"));
   EXPECT_FALSE(unlimited.profile->before_handshake_done.has_value());
   EXPECT_EQ(dump_ir(unlimited).find("before-handshake-done"), std::string::npos);
+}
+
+// "gate_on_receipt": the error each clause kind it names is answered with, and a dump line
+// (compat compares profiles by it); a kind it does not name is not checked.
+TEST(Diagnostics, AGateOnReceiptNamesAnErrorPerClauseKind) {
+  SchemaFiles files = base();
+  on_receipt(files)["param"] = "oops";
+  TempDir dir("on-receipt");
+  files.write(dir.path());
+  const ir::Module m = lower(SchemaSet::load(dir.path() / "protocol.json"));
+  EXPECT_EQ(m.profile->gate_on_receipt.capability, "Code::kOops");
+  EXPECT_EQ(m.profile->gate_on_receipt.keyed, "");
+  EXPECT_EQ(m.profile->gate_on_receipt.param, "Code::kOops");
+  EXPECT_NE(dump_ir(m).find("profile gate-on-receipt capability Code::kOops keyed - param "
+                            "Code::kOops\n"),
+            std::string::npos);
+  // Without the key, nothing is checked on receipt: nothing in the dump either.
+  files["protocol.json"]["x-profile"].erase("gate_on_receipt");
+  files.write(dir.path());
+  EXPECT_EQ(dump_ir(lower(SchemaSet::load(dir.path() / "protocol.json"))).find("gate-on-receipt"),
+            std::string::npos);
 }
 
 class Diagnostic : public ::testing::TestWithParam<DiagnosticCase> {};

@@ -55,6 +55,8 @@ const char* kind_name(Diagnostic::Kind kind) {
     case Diagnostic::Kind::kNotificationFailed: return "notification_failed";
     case Diagnostic::Kind::kWriteFailed: return "write_failed";
     case Diagnostic::Kind::kObserverFailed: return "observer_failed";
+    case Diagnostic::Kind::kUndeclared:
+      return "undeclared";
   }
   return "?";
 }

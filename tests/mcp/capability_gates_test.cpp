@@ -11,31 +11,23 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 #include <vector>
 
-#include "mcp_2025_11_25/roles.hpp"
+#include "peer_support.hpp"
 #include "rpckit/framing/framing.hpp"
 #include "rpckit/framing/memory_io.hpp"
 #include "rpckit/roles/plugin_role.hpp"
-#include "rpckit/roles/spawned_plugin.hpp"
 
 namespace {
 
 namespace mcp = ::mcp::v2025_11_25;
+using namespace rpckit_mcp_test;
 using ::testing::HasSubstr;
-using Server = rpckit::roles::SpawnedPlugin<mcp::Protocol>;
 constexpr std::chrono::seconds kWait{20};
-
-mcp::InitializeParams hello() {
-  mcp::InitializeParams p;
-  p.protocolVersion = std::string(mcp::kProtocolVersion);
-  p.clientInfo.name = "capability-gates-test";
-  p.clientInfo.version = "1";
-  return p;
-}
 
 TEST(CapabilityGates, AClientSendsOnlyWhatTheServerDeclaredInItsInitializeResult) {
   Server server({.id = "sample", .command = {RPCKIT_MCP_SAMPLE_SERVER}, .handshake_params = hello});
@@ -100,11 +92,10 @@ constexpr const char* kInitialized = R"({"jsonrpc":"2.0","method":"notifications
                                      "\n";
 
 // Serves initialize (from a client that declares roots, and elicitation as an empty object:
-// form mode only), then `then` and tools/list, in
-// process; the methods written ("response" for an answer).
-std::vector<std::string> serve(mcp::ServerHandler<Peer>& server,
-                               rpckit::roles::PluginRole<mcp::Protocol>& role,
-                               const std::string& then = kInitialized) {
+// form mode only), then `then` and tools/list, in process; the frames written.
+std::vector<nlohmann::json> serve_frames(mcp::ServerHandler<Peer>& server,
+                                         rpckit::roles::PluginRole<mcp::Protocol>& role,
+                                         const std::string& then = kInitialized) {
   Peer peer;
   role.bind(server, peer);
   rpckit::framing::MemorySource source(
@@ -116,13 +107,21 @@ std::vector<std::string> serve(mcp::ServerHandler<Peer>& server,
   const auto max = static_cast<std::size_t>(mcp::kMaxLineBytes);
   role.serve(rpckit::framing::make_reader(rpckit::framing::Framing::kNewlineDelimited, source, max),
              rpckit::framing::make_writer(rpckit::framing::Framing::kNewlineDelimited, sink, max));
-  std::vector<std::string> written;
+  std::vector<nlohmann::json> written;
   std::istringstream lines(sink.contents());
-  for (std::string line; std::getline(lines, line);) {
-    const nlohmann::json j = nlohmann::json::parse(line);
-    written.push_back(j.contains("method") ? j["method"].get<std::string>() : "response");
-  }
+  for (std::string line; std::getline(lines, line);) written.push_back(nlohmann::json::parse(line));
   return written;
+}
+
+// The methods written ("response" for an answer).
+std::vector<std::string> serve(mcp::ServerHandler<Peer>& server,
+                               rpckit::roles::PluginRole<mcp::Protocol>& role,
+                               const std::string& then = kInitialized) {
+  std::vector<std::string> methods;
+  for (const nlohmann::json& j : serve_frames(server, role, then)) {
+    methods.push_back(j.contains("method") ? j["method"].get<std::string>() : "response");
+  }
+  return methods;
 }
 
 TEST(CapabilityGates, AServerSendsListChangedOnlyIfItDeclaredListChanged) {
@@ -248,6 +247,59 @@ TEST(CapabilityGates, AServerElicitsOnlyInAModeTheClientDeclared) {
   ASSERT_EQ(server.refusals.size(), 1U);
   EXPECT_THAT(server.refusals[0], HasSubstr("elicitation/create: elicitation.url is not granted"));
   EXPECT_EQ(written, (std::vector<std::string>{"response", "elicitation/create", "response"}));
+}
+
+// A server that declares resources without subscribe, and tools without tasks, and serves
+// subscribe and tools/call all the same.
+class Unsubscribed : public mcp::ServerHandler<Peer> {
+ public:
+  mcp::InitializeResult initialize(Peer&, const mcp::InitializeParams&) override {
+    mcp::InitializeResult r;
+    r.protocolVersion = std::string(mcp::kProtocolVersion);
+    r.capabilities.resources.emplace();
+    r.capabilities.tools.emplace();
+    r.serverInfo.name = "unsubscribed";
+    r.serverInfo.version = "1";
+    return r;
+  }
+  mcp::ResourcesSubscribeResult resources_subscribe(Peer&,
+                                                    const mcp::ResourcesSubscribeParams&) override {
+    ++subscribed;
+    return {};
+  }
+  mcp::ToolsCallResult tools_call(Peer&, const mcp::ToolsCallParams&) override {
+    ++called;
+    return nlohmann::json::parse(R"({"content": []})").get<mcp::ToolsCallResult>();
+  }
+  int subscribed = 0;
+  int called = 0;
+};
+
+// The server side of gate_on_receipt: what it did not declare is refused -32601 before its
+// handler runs, whatever handlers it has; a task-augmented call to a server without tasks is
+// served as a plain one (basic/utilities/tasks).
+TEST(CapabilityGates, AServerRefusesWhatItDidNotDeclareAndServesATaskAsAPlainCall) {
+  rpckit::roles::PluginRole<mcp::Protocol> role;
+  Unsubscribed server;
+  const std::vector<nlohmann::json> written = serve_frames(
+      server, role,
+      std::string(kInitialized) +
+          R"({"jsonrpc":"2.0","id":"s","method":"resources/subscribe","params":{"uri":"a:b"}})"
+          "\n"
+          R"({"jsonrpc":"2.0","id":"c","method":"tools/call",)"
+          R"("params":{"name":"t","task":{"ttl":1000}}})"
+          "\n");
+  std::map<std::string, nlohmann::json> answers;
+  for (const nlohmann::json& j : written) {
+    if (j.contains("id") && j["id"].is_string()) answers[j["id"].get<std::string>()] = j;
+  }
+  ASSERT_EQ(answers.size(), 2U) << nlohmann::json(written).dump();
+  EXPECT_EQ(answers["s"]["error"]["code"], -32601) << answers["s"].dump();
+  EXPECT_THAT(answers["s"]["error"]["message"].get<std::string>(),
+              HasSubstr("resources/subscribe: resources.subscribe is not granted"));
+  EXPECT_TRUE(answers["c"].contains("result")) << answers["c"].dump();
+  EXPECT_EQ(server.subscribed, 0);
+  EXPECT_EQ(server.called, 1);
 }
 
 TEST(CapabilityGates, AClientSendsRootsListChangedOnlyIfItDeclaredIt) {

@@ -5,35 +5,19 @@
 // failure: a hung server would not heed stdin closing). The server is written from the spec
 // (tests/mcp/peers/pinged_server.py) and writes down every ping it was sent.
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <chrono>
-#include <filesystem>
-#include <fstream>
-#include <functional>
-#include <sstream>
 #include <string>
-#include <thread>
 
-#include "mcp_2025_11_25/roles.hpp"
+#include "peer_support.hpp"
 #include "rpckit/roles/host_role.hpp"
-#include "rpckit/roles/spawned_plugin.hpp"
 
 namespace {
 
-namespace fs = std::filesystem;
 namespace mcp = ::mcp::v2025_11_25;
-using Server = rpckit::roles::SpawnedPlugin<mcp::Protocol>;
+using namespace rpckit_mcp_test;
 using rpckit::supervision::State;
 using namespace std::chrono_literals;
-
-mcp::InitializeParams hello() {
-  mcp::InitializeParams p;
-  p.protocolVersion = std::string(mcp::kProtocolVersion);
-  p.clientInfo.name = "health-check-test";
-  p.clientInfo.version = "1";
-  return p;
-}
 
 // The profile's policy with pings every 250 ms (the profile says 60 s): what an application
 // that wants another frequency does.
@@ -45,37 +29,7 @@ rpckit::supervision::Policy pinging_often() {
   return p;
 }
 
-class HealthCheck : public ::testing::Test {
- protected:
-  void SetUp() override {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    notes_ = fs::temp_directory_path() /
-             ("rpckit-pinged-" + std::string(info->name()) + "-" + std::to_string(::getpid()));
-    fs::remove(notes_);
-  }
-  void TearDown() override { fs::remove(notes_); }
-
-  std::string notes() const {
-    std::ifstream in(notes_);
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
-  }
-  // Polls (a loaded machine may be slow) until `done`, for at most a minute.
-  static bool eventually(const std::function<bool()>& done) {
-    for (int i = 0; i < 1200 && !done(); ++i) std::this_thread::sleep_for(50ms);
-    return done();
-  }
-  static int count(const std::string& text, const std::string& line) {
-    int n = 0;
-    for (std::size_t at = text.find(line); at != std::string::npos; at = text.find(line, at + 1)) {
-      ++n;
-    }
-    return n;
-  }
-
-  fs::path notes_;
-};
+using HealthCheck = NotesTest;
 
 TEST_F(HealthCheck, ARunningServerIsPingedAtTheIntervalTheApplicationSets) {
   Server server({.id = "pinged",

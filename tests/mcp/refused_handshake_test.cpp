@@ -5,56 +5,26 @@
 // session ended: it sees its stdin close, and when it stays past that, a SIGTERM; no SIGKILL
 // before either.
 #include <gtest/gtest.h>
-#include <unistd.h>
 
-#include <chrono>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
-#include <thread>
 
-#include "mcp_2025_11_25/roles.hpp"
-#include "rpckit/roles/spawned_plugin.hpp"
+#include "peer_support.hpp"
 
 namespace {
 
-namespace fs = std::filesystem;
 namespace mcp = ::mcp::v2025_11_25;
-using Server = rpckit::roles::SpawnedPlugin<mcp::Protocol>;
+using namespace rpckit_mcp_test;
 using rpckit::supervision::State;
 
-mcp::InitializeParams hello() {
-  mcp::InitializeParams p;
-  p.protocolVersion = std::string(mcp::kProtocolVersion);
-  p.clientInfo.name = "refused-handshake-test";
-  p.clientInfo.version = "1";
-  return p;
-}
-
-class RefusedHandshake : public ::testing::Test {
+class RefusedHandshake : public NotesTest {
  protected:
-  void SetUp() override {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    notes_ = fs::temp_directory_path() /
-             ("rpckit-refused-" + std::string(info->name()) + "-" + std::to_string(::getpid()));
-    fs::remove(notes_);
-  }
-  void TearDown() override { fs::remove(notes_); }
-
   // What the server wrote, once it has stopped (the plugin's state says so).
   std::string notes_once_stopped(const Server& server) const {
-    for (int i = 0; i < 600; ++i) {  // the stop sequence's waits are 2 s + 2 s
-      if (server.state() == State::kStopped || server.state() == State::kDisabled) break;
-      std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    }
-    std::ifstream in(notes_);
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
+    // The stop sequence's waits are 2 s + 2 s.
+    eventually(
+        [&] { return server.state() == State::kStopped || server.state() == State::kDisabled; });
+    return notes();
   }
-
-  fs::path notes_;
 };
 
 TEST_F(RefusedHandshake, TheServerSeesItsStdinCloseAndExitsByItself) {

@@ -5,7 +5,6 @@
 #include <utility>
 
 #include "example_values.hpp"
-#include "mcp_2025_11_25/errors.hpp"
 #include "shown.hpp"
 
 namespace mcp_client {
@@ -63,13 +62,6 @@ std::map<std::string, std::size_t> ClientHandler::counts() const {
   return counts_;
 }
 
-void ClientHandler::undeclared(const std::string& method, const std::string& capability) {
-  outcome_.violation("the server sent " + method + " though the client declared no " + capability +
-                     " capability");
-  throw mcp::make_error(mcp::ErrorCode::kMethodNotFound,
-                        method + ": this client declared no " + capability + " capability");
-}
-
 mcp::PingResult ClientHandler::ping(Peer&, const mcp::PingParams&) {
   count("ping");
   return {};
@@ -78,7 +70,6 @@ mcp::PingResult ClientHandler::ping(Peer&, const mcp::PingParams&) {
 mcp::SamplingCreateMessageResult ClientHandler::sampling_createMessage(
     Peer&, const mcp::SamplingCreateMessageParams& p) {
   count("sampling/createMessage");
-  if (policy_.sampling == Policy::Sampling::kNone) undeclared("sampling/createMessage", "sampling");
   transcript_.host("server asks for a sampling of " + std::to_string(p.messages.size()) +
                    " message(s), at most " + std::to_string(p.maxTokens) + " tokens");
   if (policy_.sampling == Policy::Sampling::kRefuse) {
@@ -95,15 +86,13 @@ mcp::SamplingCreateMessageResult ClientHandler::sampling_createMessage(
 mcp::ElicitationCreateResult ClientHandler::elicitation_create(
     Peer&, const mcp::ElicitationCreateParams& p) {
   count("elicitation/create");
-  if (policy_.elicitation == Policy::Elicitation::kNone) {
-    undeclared("elicitation/create", "elicitation");
-  }
   transcript_.host("server asks the user: " + shortened(p.message));
   nlohmann::json result;
   switch (policy_.elicitation) {
     case Policy::Elicitation::kAccept: {
       result["action"] = "accept";
-      // URL mode was not declared; a form gets a small valid value for each required field.
+      // Only form mode is declared (URL mode is refused -32602 before this handler); a form
+      // gets a small valid value for each required field.
       if (p.requestedSchema) result["content"] = example_value(nlohmann::json(*p.requestedSchema));
       break;
     }
@@ -119,8 +108,8 @@ mcp::ElicitationCreateResult ClientHandler::elicitation_create(
 
 mcp::RootsListResult ClientHandler::roots_list(Peer&, const mcp::RootsListParams&) {
   count("roots/list");
-  if (!policy_.roots) undeclared("roots/list", "roots");
   mcp::RootsListResult r;
+  if (!policy_.roots) return r;  // not declared: refused before this handler (gate_on_receipt)
   for (const std::string& uri : *policy_.roots) r.roots.push_back(mcp::Root{.uri = uri});
   return r;
 }

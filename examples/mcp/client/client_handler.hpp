@@ -3,8 +3,9 @@
 // makes of its client (ping, sampling/createMessage, elicitation/create, roots/list), answered
 // as the command line's policy says, and the notifications (log messages, progress, list
 // changes, resource updates) told in the transcript. A server that asks for what the client
-// did not declare (sampling without the capability, ...) is answered -32601 and the request is
-// recorded as a violation.
+// did not declare (sampling without the capability, URL-mode elicitation, ...) is answered by
+// the role itself (the profile's gate_on_receipt: -32601, or -32602 for a mode), before these
+// handlers, and reported as a violation (Diagnostic::Kind::kUndeclared).
 #include <cstddef>
 #include <map>
 #include <mutex>
@@ -13,7 +14,6 @@
 #include <vector>
 
 #include "mcp_2025_11_25/roles.hpp"
-#include "rpckit/roles/session_outcome.hpp"
 #include "transcript.hpp"
 
 namespace mcp_client {
@@ -40,9 +40,8 @@ struct Peer {};  // one server per client: nothing to tell apart
 
 class ClientHandler : public mcp::ClientHandler<Peer> {
  public:
-  ClientHandler(Policy policy, rpckit_examples::Transcript& transcript,
-                rpckit::roles::SessionOutcome& outcome)
-      : policy_(std::move(policy)), transcript_(transcript), outcome_(outcome) {}
+  ClientHandler(Policy policy, rpckit_examples::Transcript& transcript)
+      : policy_(std::move(policy)), transcript_(transcript) {}
 
   mcp::PingResult ping(Peer&, const mcp::PingParams&) override;
   mcp::SamplingCreateMessageResult sampling_createMessage(
@@ -71,12 +70,9 @@ class ClientHandler : public mcp::ClientHandler<Peer> {
 
  private:
   void count(const std::string& method);
-  // A request the client declared no capability for: a violation, answered -32601.
-  [[noreturn]] void undeclared(const std::string& method, const std::string& capability);
 
   Policy policy_;
   rpckit_examples::Transcript& transcript_;
-  rpckit::roles::SessionOutcome& outcome_;
   mutable std::mutex mutex_;
   std::map<std::string, std::size_t> counts_;
 };

@@ -82,6 +82,7 @@ bool is_violation(rpckit::Diagnostic::Kind kind, bool gave_up_on_a_call) {
     case Kind::kInvalidResponse:
     case Kind::kOversize:
     case Kind::kNotificationFailed:
+    case Kind::kUndeclared:  // it asked for what this client did not declare
       return true;
     // An answer to nothing, unless to a call this client gave up on (and cancelled).
     case Kind::kUnknownResponseId:
@@ -165,7 +166,7 @@ int main(int argc, char** argv) {
       return 2;
     }
     rpckit::roles::SessionOutcome outcome;
-    mcp_client::ClientHandler handler(*policy, transcript, outcome);
+    mcp_client::ClientHandler handler(*policy, transcript);
     mcp_client::Peer peer;
     const mcp_client::mcp::ClientCapabilities capabilities = policy->capabilities();
     mcp_client::Server server({

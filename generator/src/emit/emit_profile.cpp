@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "emit/common.hpp"
@@ -115,6 +116,19 @@ std::string before_handshake_done(const ir::Profile& profile) {
   return out;
 }
 
+// "gate_on_receipt" as an rpckit::GateOnReceipt initializer.
+std::string gate_on_receipt(const ir::Profile& profile) {
+  const ir::Profile::GateOnReceipt& g = profile.gate_on_receipt;
+  if (g.capability.empty() && g.keyed.empty() && g.param.empty()) return "{}";
+  std::string out;
+  for (const auto& [field, code] : {std::pair{"capability", &g.capability},
+                                    std::pair{"keyed", &g.keyed}, std::pair{"param", &g.param}}) {
+    out += std::string(out.empty() ? "" : ",") + kIndent + "." + field + " = " +
+           (code->empty() ? "std::nullopt" : "static_cast<int>(" + *code + ")");
+  }
+  return "{" + out + "}";
+}
+
 // Every lifecycle timer, as a trait of the constant that holds it or as none.
 std::string timings(const ir::Profile& profile, const std::string& q) {
   Printer out;
@@ -209,6 +223,9 @@ std::string emit_profile_header(const ir::Module& m) {
       "  /// empty member: no check).\n"
       "  static constexpr rpckit::VersionCheck kVersionCheck = $version$;\n"
       "$before_handshake_done$"
+      "  /// What a receiver refuses of a message its own handshake declarations do not allow\n"
+      "  /// (\"gate_on_receipt\"), and the error code per kind of gate clause (none: served).\n"
+      "  static constexpr rpckit::GateOnReceipt kGateOnReceipt = $gate_on_receipt$;\n"
       "  /// How a peer's error object without `code` is read (strict: as malformed).\n"
       "  static constexpr rpckit::ErrorObjects kErrorObjects = $error_objects$;\n"
       "  /// How the spawner stops the process (\"stop\"): in order, until it has exited.\n"
@@ -250,6 +267,7 @@ std::string emit_profile_header(const ir::Module& m) {
        {"result_grant", profile.result_grant_member},
        {"version", version_check(profile, qualified)},
        {"before_handshake_done", before_handshake_done(profile)},
+       {"gate_on_receipt", gate_on_receipt(profile)},
        {"error_objects", error_objects(profile)},
        {"stop_size", std::to_string(profile.stop.size())},
        {"stop", stop(profile, qualified)},

@@ -99,6 +99,11 @@ void dump_profile(std::ostream& out, const ir::Profile& p) {
     for (const std::string& method : methods) out << " " << method;
     out << "\n";
   }
+  if (const ir::Profile::GateOnReceipt& g = p.gate_on_receipt;
+      !g.capability.empty() || !g.keyed.empty() || !g.param.empty()) {
+    out << "profile gate-on-receipt capability " << optional(g.capability) << " keyed "
+        << optional(g.keyed) << " param " << optional(g.param) << "\n";
+  }
   out << "profile error-objects "
       << (p.missing_error_code.empty() ? std::string("strict")
                                        : p.missing_error_code + " " + p.missing_error_message)

@@ -234,6 +234,15 @@ struct Profile {
   // "before_handshake_done": the wire methods the spawned role may send before it has received
   // the handshake-done message, in the order written; nullopt: no such limit.
   std::optional<std::vector<std::string>> before_handshake_done;
+  // "gate_on_receipt": the error-code enumerator ("ErrorCode::kMethodNotFound") a receiver
+  // answers when its own handshake declarations refuse a clause of that kind; empty: the
+  // receiver does not check that kind.
+  struct GateOnReceipt {
+    std::string capability;
+    std::string keyed;
+    std::string param;
+  };
+  GateOnReceipt gate_on_receipt;
   // A peer's error object without `code`: malformed when `missing_error_code` is empty
   // (strict), else read as that error-code enumerator ("ErrorCode::kPluginError"), and a
   // missing `message` as `missing_error_message` (a C++ string literal).

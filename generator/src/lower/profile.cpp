@@ -17,14 +17,14 @@ namespace rpckit::gen {
 namespace {
 
 // clang-format off
-constexpr std::array<std::string_view, 27> kProfileKeys = {
+constexpr std::array<std::string_view, 28> kProfileKeys = {
     "framing",        "max_frame_bytes", "max_json_depth",     "ids",         "spawned",
     "lifecycle",      "grant",           "result_grant",       "error_objects", "version",
     "stops_on",       "timings",
     "jsonrpc_member", "blank_method",    "invalid_request_id", "line_breaks", "error_data",
     "not_json",       "oversize",        "stray_response",     "output_cap",  "after_shutdown",
     "stop",           "unknown_id",      "cancel",             "progress",
-    "before_handshake_done"};
+    "before_handshake_done", "gate_on_receipt"};
 // clang-format on
 constexpr std::array<std::string_view, 5> kLifecycle = {"handshake", "handshake_done",
                                                         "health_check", "shutdown", "exit"};
@@ -187,6 +187,32 @@ void lower_before_handshake_done(const Node& n, const ir::Module& m, ir::Profile
     methods.push_back(msg.method);
   }
   p.before_handshake_done = std::move(methods);
+}
+
+// {"capability": <error>, "keyed": <error>, "param": <error>}, each optional: what a receiver
+// answers when what it declared of itself in the handshake (the grant member of the params it
+// sent, or the result_grant member of its answer) refuses a gate clause of that kind.
+void lower_gate_on_receipt(const Node& n, const ir::Module& m, ir::Profile& p) {
+  if (!n.json->is_object()) n.reject("expected {\"capability\", \"keyed\", \"param\": <error>}");
+  if (p.grant_member.empty() && p.result_grant_member.empty()) {
+    n.fail("needs \"grant\" or \"result_grant\": the declarations a receiver checks against");
+  }
+  if (!m.error_code_type) n.fail("needs \"x-error-codes\" in the protocol file");
+  const ir::TypeDecl* codes = nullptr;
+  for (const ir::TypeDecl& d : m.types) {
+    if (d.name == *m.error_code_type) codes = &d;
+  }
+  for (const auto& item : n.json->items()) {
+    const Node code = n.child(item.key());
+    std::string* slot = item.key() == "capability" ? &p.gate_on_receipt.capability
+                        : item.key() == "keyed"    ? &p.gate_on_receipt.keyed
+                        : item.key() == "param"    ? &p.gate_on_receipt.param
+                                                   : nullptr;
+    if (slot == nullptr)
+      code.fail("unknown gate_on_receipt key (\"capability\", \"keyed\", \"param\")");
+    string_of(code);
+    if (codes != nullptr) *slot = codes->name + "::" + error_enumerator(code, *codes);
+  }
 }
 
 // {"notification": <method>, "id_member": <member>, "reason_member": <member>,
@@ -356,6 +382,9 @@ ir::Profile lower_profile(const Node& given, const ir::Module& m, bool accept_le
   if (profile.has("version")) lower_version(profile.child("version"), m, p);
   if (profile.has("before_handshake_done")) {
     lower_before_handshake_done(profile.child("before_handshake_done"), m, p);
+  }
+  if (profile.has("gate_on_receipt")) {
+    lower_gate_on_receipt(profile.child("gate_on_receipt"), m, p);
   }
   Node stops = profile.child("stops_on");
   if (!stops.json->is_array()) stops.reject("expected an array");

@@ -193,6 +193,7 @@ std::optional<Finding> violation_of(const Diagnostic& d) {
     case Diagnostic::Kind::kNotificationFailed:
     case Diagnostic::Kind::kWriteFailed:
     case Diagnostic::Kind::kObserverFailed:
+    case Diagnostic::Kind::kUndeclared:
       break;
   }
   return std::nullopt;

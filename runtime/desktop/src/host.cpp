@@ -49,7 +49,9 @@ std::optional<std::string> violation_of(const Diagnostic& d) {
       return "a response to no request of the host (section 1): " + d.detail;
     case Diagnostic::Kind::kNotificationFailed:
     case Diagnostic::Kind::kWriteFailed:
-    case Diagnostic::Kind::kObserverFailed: break;
+    case Diagnostic::Kind::kObserverFailed:
+    case Diagnostic::Kind::kUndeclared:
+      break;
   }
   return std::nullopt;
 }

@@ -48,7 +48,7 @@ GateVerdict keyed_verdict(const GateClause& clause, const nlohmann::json& grante
   const nlohmann::json* p = params != nullptr ? find_dotted(*params, clause.param) : nullptr;
   const bool absent = p == nullptr || p->is_null();
   if (!absent && !p->is_string()) {
-    return {false, "params." + std::string(clause.param) + " is not a string", true};
+    return {false, "params." + std::string(clause.param) + " is not a string", true, true};
   }
   const std::string key = absent ? std::string(clause.value) : p->get<std::string>();
   bool declared = key == clause.value;  // all that a capability without members declares
@@ -57,7 +57,7 @@ GateVerdict keyed_verdict(const GateClause& clause, const nlohmann::json& grante
     declared = it != capability->end() && !it->is_null() && *it != false;
   }
   if (declared) return {};
-  return {false, std::string(clause.list) + "." + key + " is not granted"};
+  return {false, std::string(clause.list) + "." + key + " is not granted", false, true};
 }
 
 GateVerdict capability_verdict(const GateClause& clause, const nlohmann::json& granted,
@@ -66,8 +66,10 @@ GateVerdict capability_verdict(const GateClause& clause, const nlohmann::json& g
     const nlohmann::json* p = params != nullptr ? find_dotted(*params, clause.param) : nullptr;
     if (p == nullptr || p->is_null()) return {};  // the param that needs it is not sent
     if (has_capability(granted, clause.list)) return {};
-    return {false, "params." + std::string(clause.param) + " needs " + std::string(clause.list) +
-                       ", which is not granted"};
+    return {false,
+            "params." + std::string(clause.param) + " needs " + std::string(clause.list) +
+                ", which is not granted",
+            false, true};
   }
   if (has_capability(granted, clause.list)) return {};
   return {false, std::string(clause.list) + " is not granted"};
@@ -105,13 +107,35 @@ GateVerdict evaluate_gate(std::span<const GateClause> gate, const nlohmann::json
     if (clause.kind == GateClause::Kind::kDeclaredParam) {
       if (declared == nullptr) continue;
       if (!list_contains(find_dotted(*declared, clause.list), value)) {
-        return {false, std::string(clause.list) + " does not declare " + codec::snippet(value)};
+        return {false, std::string(clause.list) + " does not declare " + codec::snippet(value),
+                false, true};
       }
       continue;
     }
     if (!list_contains(find_dotted(granted, clause.list), value)) {
-      return {false, std::string(clause.list) + " does not grant " + codec::snippet(value)};
+      return {false, std::string(clause.list) + " does not grant " + codec::snippet(value), false,
+              clause.kind == GateClause::Kind::kGrantedParam};
     }
+  }
+  return {};
+}
+
+ReceiptVerdict evaluate_on_receipt(std::span<const GateClause> gate, const GateOnReceipt& rule,
+                                   const nlohmann::json& own, const nlohmann::json* params) {
+  for (const GateClause& clause : gate) {
+    // Lists of a grant or manifest, and the sender's own declarations, are not checked here.
+    std::optional<int> code;
+    if (clause.kind == GateClause::Kind::kCapability) code = rule.capability;
+    if (clause.kind == GateClause::Kind::kKeyedCapability) code = rule.keyed;
+    if (clause.kind == GateClause::Kind::kParamCapability) code = rule.param;
+    if (!code) continue;
+    GateVerdict v = evaluate_gate(std::span(&clause, 1), own, nullptr, params);
+    if (v.allowed || v.missing_param) continue;
+    // A keyed capability missing altogether is the method's refusal, as a plain one.
+    if (clause.kind == GateClause::Kind::kKeyedCapability && !v.of_param && rule.capability) {
+      code = rule.capability;
+    }
+    return {code, std::move(v.reason)};
   }
   return {};
 }

@@ -52,7 +52,9 @@ std::optional<std::string> violation_of(const Diagnostic& d) {
       break;
     case Diagnostic::Kind::kLenientEnvelope:  // loaf's profile takes none
     case Diagnostic::Kind::kWriteFailed:
-    case Diagnostic::Kind::kObserverFailed: break;
+    case Diagnostic::Kind::kObserverFailed:
+    case Diagnostic::Kind::kUndeclared:
+      break;
   }
   return std::nullopt;
 }

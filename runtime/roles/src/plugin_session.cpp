@@ -102,20 +102,22 @@ JsonValue PluginSession::run_one(const std::string& method, const LazyJson& para
   }
   const bool done = !life.handshake_done.empty() && method == life.handshake_done;
   if (done) host_.lift_early();  // before its own handler, which may send anything
+  if (life.refuse_undeclared != nullptr && own_declared_) {
+    life.refuse_undeclared(method, params, own_declared_->get());
+  }
   JsonValue result = route_(method, params);
   if (!life.handshake.empty() && method == life.handshake) {
     handshaken_ = true;
+    // What it declared of itself in its answer (MCP: the server's capabilities) gates what it
+    // sends by its own word (sender-capability clauses), and what it serves.
+    if (!life.declared_member.empty() && result.get().is_object()) {
+      auto own = result.get().find(life.declared_member);
+      own_declared_ = JsonValue(own != result.get().end() ? *own : nlohmann::json::object());
+    }
     if (!life.grant_member.empty() && params.present() && params->is_object()) {
-      auto grant = params->find(life.grant_member);
       // A plugin does not read its manifest: declared-list clauses are the host's to enforce.
-      // What it declared of itself in its answer (MCP: the server's capabilities) gates what
-      // it sends by its own word (sender-capability clauses).
-      std::optional<JsonValue> declared;
-      if (!life.declared_member.empty() && result.get().is_object()) {
-        auto own = result.get().find(life.declared_member);
-        declared = JsonValue(own != result.get().end() ? *own : nlohmann::json::object());
-      }
-      if (grant != params->end()) host_.set_grant(JsonValue(*grant), std::move(declared));
+      auto grant = params->find(life.grant_member);
+      if (grant != params->end()) host_.set_grant(JsonValue(*grant), own_declared_);
     }
   } else if (done && ready_hook_) {
     ready_hook_();

@@ -22,7 +22,9 @@ std::optional<std::string> violation_of(const Diagnostic& d) {
              "request): " + d.detail;
     case Diagnostic::Kind::kNotificationFailed:
     case Diagnostic::Kind::kWriteFailed:
-    case Diagnostic::Kind::kObserverFailed: break;
+    case Diagnostic::Kind::kObserverFailed:
+    case Diagnostic::Kind::kUndeclared:
+      break;
   }
   return std::nullopt;
 }

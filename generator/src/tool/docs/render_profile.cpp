@@ -1,4 +1,7 @@
 // The profile: how the protocol travels and lives (protocol.json "x-profile"), in wire names.
+#include <array>
+#include <utility>
+
 #include "tool/docs/sections.hpp"
 
 namespace rpckit::docs {
@@ -144,6 +147,18 @@ void render_profile(const Context& ctx, md::Document& doc) {
       rows.push_back({"Sent by the spawned role before " + done,
                       (sent.empty() ? std::string("nothing") : sent) +
                           " (its typed sender refuses anything else until then)"});
+    } else if (key == "gate_on_receipt" && v.is_object()) {
+      static constexpr std::array<std::pair<const char*, const char*>, 3> kKinds = {{
+          {"capability", "a method that needs a capability it did not declare"},
+          {"keyed", "a param naming a member of a capability that it did not declare"},
+          {"param", "a params field that needs a capability it did not declare"},
+      }};
+      std::string text;
+      for (const auto& [kind, what] : kKinds) {
+        if (!v.contains(kind)) continue;
+        text += std::string(text.empty() ? "" : "; ") + what + ": " + text_or_json(v[kind]);
+      }
+      rows.push_back({"A receiver refuses, by its own handshake declarations", text});
     } else if (key == "error_objects") {
       std::string text = "strict: an error object without `code` is malformed";
       if (v.is_object()) {

@@ -158,6 +158,22 @@ struct EarlyMessages {
   }
 };
 
+// What a receiver refuses of a message whose gate (x-gate) its own handshake declarations do
+// not allow ("gate_on_receipt"), with the JSON-RPC error code to answer for each kind of clause
+// (std::nullopt: that kind is the sender's rule alone, and the receiver serves the message).
+// MCP: a client answers roots/list without `roots` with -32601, and elicitation in a mode it
+// did not declare with -32602; a receiver that did not declare tasks for a request ignores its
+// `task` param, so param clauses are not checked. The declarations are the spawner's own grant
+// member of the handshake params and the spawned role's result grant member of its answer;
+// before the handshake has settled them, nothing is refused.
+struct GateOnReceipt {
+  std::optional<int> capability;  // {"capability"}: the method needs the receiver's capability
+  std::optional<int> keyed;       // {"capability", "keyed_by"}: the member a param names
+  std::optional<int> param;       // {"capability", "param"}: a params field needs it
+
+  constexpr bool checked() const { return capability || keyed || param; }
+};
+
 // A lifecycle timer: a duration, or none (std::nullopt: the protocol sets no such limit).
 using Timer = std::optional<std::chrono::milliseconds>;
 

@@ -4,13 +4,14 @@
 // name ("events", "host_methods", ... or dotted paths like "contributes.status"), or, for
 // capability clauses, the capabilities the peer declared (MCP's ClientCapabilities, where
 // "sampling.tools" is granted when present and neither null nor false).
+#include <nlohmann/json_fwd.hpp>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
 
-#include <nlohmann/json_fwd.hpp>
-
 #include "rpckit/descriptors/message.hpp"
+#include "rpckit/descriptors/profile.hpp"
 
 namespace rpckit {
 
@@ -20,6 +21,9 @@ struct GateVerdict {
   // The clause needs a params field that is absent: the params are invalid, which is the
   // caller's error to report (invalid_params) rather than a denial.
   bool missing_param = false;
+  // Refused for what a params field asks (a param clause, or the key of a keyed one), not for
+  // the method itself.
+  bool of_param = false;
 };
 
 // Whether a clause of the gate looks at the params (a granted- or declared-param clause): if
@@ -42,5 +46,16 @@ constexpr bool gate_reads_params(std::span<const GateClause> gate) {
 // not read its own manifest): those clauses then pass, and the other side enforces them.
 GateVerdict evaluate_gate(std::span<const GateClause> gate, const nlohmann::json& granted,
                           const nlohmann::json* declared, const nlohmann::json* params);
+
+// A receiver's verdict on a message it received (profile gate_on_receipt): only the clauses
+// `rule` checks, against what the receiver declared of itself (`own`). `refuse_with` is the
+// error code to answer with, and `reason` names what was not declared. A params field of the
+// wrong shape is not refused here: the router's -32602 names its path.
+struct ReceiptVerdict {
+  std::optional<int> refuse_with;
+  std::string reason;
+};
+ReceiptVerdict evaluate_on_receipt(std::span<const GateClause> gate, const GateOnReceipt& rule,
+                                   const nlohmann::json& own, const nlohmann::json* params);
 
 }  // namespace rpckit

@@ -97,18 +97,20 @@ struct Incoming {
 // with an unknown id, an error answering a notification, a frame it could not parse...
 struct Diagnostic {
   enum class Kind {
-    kUnknownResponseId,  // response to no pending call (late, duplicate, or invented)
-    kInvalidResponse,    // response that cannot be used (neither result nor error, too deep)
-    kParseError,         // frame body is not JSON (answered -32700, or logged and dropped as
-                         // the profile says; a flood is logged at a falling rate)
-    kInvalidRequest,     // envelope is not a valid request (answered with -32600)
-    kOversize,           // a frame over the cap, skipped (answered -32600 if the profile says)
-    kLenientEnvelope,    // taken though JSON-RPC would refuse it (no "jsonrpc", a response id
-                         // in the other form than sent, matched by ids.match string_form)
-    kNotificationFailed, // a notification's handler threw (no response is sent)
-    kWriteFailed,        // a frame could not be written
-    kObserverFailed,     // an observer, a call_async() completion, or a handler after
-                         // deferring its reply threw; the endpoint carries on
+    kUnknownResponseId,   // response to no pending call (late, duplicate, or invented)
+    kInvalidResponse,     // response that cannot be used (neither result nor error, too deep)
+    kParseError,          // frame body is not JSON (answered -32700, or logged and dropped as
+                          // the profile says; a flood is logged at a falling rate)
+    kInvalidRequest,      // envelope is not a valid request (answered with -32600)
+    kOversize,            // a frame over the cap, skipped (answered -32600 if the profile says)
+    kLenientEnvelope,     // taken though JSON-RPC would refuse it (no "jsonrpc", a response id
+                          // in the other form than sent, matched by ids.match string_form)
+    kNotificationFailed,  // a notification's handler threw (no response is sent)
+    kWriteFailed,         // a frame could not be written
+    kObserverFailed,      // an observer, a call_async() completion, or a handler after
+                          // deferring its reply threw; the endpoint carries on
+    kUndeclared,          // a request for what this side did not declare of itself in the
+                          // handshake, refused before its handler (profile gate_on_receipt)
   };
   Kind kind;
   std::string detail;

@@ -11,6 +11,7 @@
 // The role answers the health check, shutdown and exit itself (see PluginSession), holds
 // events while a handler waits on the host, and gates what the plugin sends (client()) by
 // the grant the handshake carried. Handlers registered after bind() replace bound ones.
+#include <string_view>
 #include <type_traits>
 #include <utility>
 
@@ -18,6 +19,7 @@
 #include "rpckit/dispatch/router.hpp"
 #include "rpckit/roles/bind.hpp"
 #include "rpckit/roles/caller.hpp"
+#include "rpckit/roles/incoming_gate.hpp"
 #include "rpckit/roles/plugin_session.hpp"
 #include "rpckit/roles/route.hpp"
 
@@ -57,7 +59,15 @@ void check_params(const LazyJson& params) {
   }
 }
 
-template <class Profile>
+// The plugin's own check of what it receives in direction Inbound (profile gate_on_receipt).
+template <class Profile, class Inbound>
+void receipt_check(std::string_view method, const LazyJson& params, const nlohmann::json& own) {
+  roles::refuse_undeclared<Inbound>(Profile::kGateOnReceipt, method, params, own);
+}
+
+// `Inbound` (the direction the plugin receives in) lets the session refuse what the plugin's
+// own declarations do not allow; without it (void) nothing is refused by them.
+template <class Profile, class Inbound = void>
 PluginSettings plugin_settings() {
   PluginSettings s;
   s.connection = connection_rules<Profile>(Side::kSpawned);
@@ -73,6 +83,11 @@ PluginSettings plugin_settings() {
   s.lifecycle.shutdown_result = default_result<typename Profile::Shutdown>();
   s.lifecycle.grant_member = std::string(Profile::kGrantMember);
   s.lifecycle.declared_member = std::string(Profile::kResultGrantMember);
+  if constexpr (!std::is_void_v<Inbound>) {
+    if constexpr (Profile::kGateOnReceipt.checked()) {
+      s.lifecycle.refuse_undeclared = &receipt_check<Profile, Inbound>;
+    }
+  }
   s.lifecycle.before_handshake_done = Profile::kBeforeHandshakeDone;
   s.lifecycle.after_shutdown = Profile::kAfterShutdown;
   s.lifecycle.stops_on_sigterm = Profile::kStopsOnSigterm;
@@ -110,11 +125,12 @@ class PluginRole {
   explicit PluginRole(Caller::Denial denial = nullptr)
       : caller_(denial),
         client_(caller_),
-        session_(detail::plugin_settings<Profile>(),
-                 [this](const std::string& method, const LazyJson& params) {
-                   return route_or_throw(router_, method, params);
-                 },
-                 caller_) {}
+        session_(
+            detail::plugin_settings<Profile, Inbound>(),
+            [this](const std::string& method, const LazyJson& params) {
+              return route_or_throw(router_, method, params);
+            },
+            caller_) {}
   PluginRole(const PluginRole&) = delete;
   PluginRole& operator=(const PluginRole&) = delete;
 

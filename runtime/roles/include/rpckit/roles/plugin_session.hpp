@@ -53,6 +53,11 @@ struct PluginLifecycle {
   // The handshake result member where the plugin declares its own capabilities (MCP's
   // "capabilities"): its sender-capability gates are checked against it. Empty: none.
   std::string declared_member;
+  // Throws the RpcError a received message gets when the plugin's own declarations (the
+  // declared_member of its handshake answer) do not allow it (profile gate_on_receipt;
+  // roles::refuse_undeclared). nullptr: nothing is refused by them.
+  void (*refuse_undeclared)(std::string_view method, const LazyJson& params,
+                            const nlohmann::json& own) = nullptr;
   // What the plugin may send before handshake_done has arrived (MCP: ping and logging).
   EarlyMessages before_handshake_done;
   // What the session does once its shutdown answer is written: carry on, end (the exit
@@ -123,6 +128,8 @@ class PluginSession {
   bool ignoring_input_ = false;  // dispatcher thread: shutdown answered, input dropped
   std::atomic<bool> stopped_by_signal_{false};
   bool handshaken_ = false;
+  // Dispatcher thread only: what the plugin declared of itself in its handshake answer.
+  std::optional<JsonValue> own_declared_;
   // Dispatcher thread only: handlers running (more than 1 when the endpoint dispatches a
   // message while a handler waits in a host call), and the events held meanwhile.
   int handler_depth_ = 0;

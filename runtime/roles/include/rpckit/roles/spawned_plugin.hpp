@@ -35,6 +35,7 @@
 #include "rpckit/roles/bind.hpp"
 #include "rpckit/roles/caller.hpp"
 #include "rpckit/roles/host_role.hpp"
+#include "rpckit/roles/incoming_gate.hpp"
 #include "rpckit/roles/route.hpp"
 #include "rpckit/roles/transcript.hpp"
 
@@ -181,7 +182,24 @@ class SpawnedPlugin {
 
  private:
   Endpoint::Handler incoming() {
-    if constexpr (kPluginSends) {
+    if constexpr (kPluginSends && Profile::kGateOnReceipt.checked()) {
+      // What the plugin asks of this side is checked against what this side declared of
+      // itself in the handshake (MCP: a client without `roots` answers roots/list -32601),
+      // and a refusal is reported: the plugin broke the protocol.
+      return [this](const Incoming& incoming) -> JsonValue {
+        if (std::shared_ptr<const JsonValue> own = own_declarations()) {
+          try {
+            refuse_undeclared<ToSpawner>(Profile::kGateOnReceipt, incoming.method, incoming.params,
+                                         own->get());
+          } catch (const RpcError& e) {
+            const Diagnostic refused{Diagnostic::Kind::kUndeclared, e.message()};
+            for (const auto& observe : diagnostic_observers_) observe(refused);
+            throw;
+          }
+        }
+        return route_or_throw(router_, incoming.method, incoming.params);
+      };
+    } else if constexpr (kPluginSends) {
       return route_through(router_);
     } else {
       return [](const Incoming& incoming) -> JsonValue {
@@ -207,25 +225,28 @@ class SpawnedPlugin {
     if constexpr (!Profile::kResultGrantMember.empty()) {
       JsonValue encoded = codec::encode(result);
       const auto it = encoded.get().find(std::string(Profile::kResultGrantMember));
-      std::optional<JsonValue> declared;
-      {
-        std::lock_guard lock(mutex_);
-        declared = declared_;
-      }
+      std::shared_ptr<const JsonValue> own = own_declarations();
       caller_.set_grant(
           it != encoded.get().end() ? JsonValue(*it) : JsonValue(nlohmann::json::object()),
-          std::move(declared));
+          own ? std::optional<JsonValue>(*own) : std::nullopt);
     }
   }
 
   // What the spawner declares of itself: the grant member of the handshake's params it sends.
   void remember_declared(const typename Handshake::Params& params) {
-    if constexpr (!Profile::kResultGrantMember.empty() && !Profile::kGrantMember.empty()) {
+    if constexpr (!Profile::kGrantMember.empty() &&
+                  (!Profile::kResultGrantMember.empty() || Profile::kGateOnReceipt.checked())) {
       JsonValue encoded = codec::encode(params);
       const auto it = encoded.get().find(std::string(Profile::kGrantMember));
+      auto own = std::make_shared<const JsonValue>(
+          it != encoded.get().end() ? JsonValue(*it) : JsonValue(nlohmann::json::object()));
       std::lock_guard lock(mutex_);
-      declared_ = it != encoded.get().end() ? JsonValue(*it) : JsonValue(nlohmann::json::object());
+      declared_ = std::move(own);
     }
+  }
+  std::shared_ptr<const JsonValue> own_declarations() const {
+    std::lock_guard lock(mutex_);
+    return declared_;
   }
 
   void create() {
@@ -324,7 +345,8 @@ class SpawnedPlugin {
   bool running_ = false;
   std::uint64_t downs_ = 0;  // times it went down
   std::optional<HandshakeResult> handshake_;
-  std::optional<JsonValue> declared_;  // the grant member of the handshake params last sent
+  // The grant member of the handshake params last sent: what this side declared of itself.
+  std::shared_ptr<const JsonValue> declared_;
   std::optional<StopReason> first_down_;
   std::shared_ptr<Endpoint> attached_;  // keeps the endpoint the caller sends on alive
 
