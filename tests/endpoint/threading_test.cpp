@@ -112,30 +112,6 @@ TEST(Threading, TheEndOfTheStreamIsSeenWhileAHandlerRunsLong) {
   EXPECT_EQ(pair.b->closes.items()[0].kind, CloseReason::Kind::kEof);
 }
 
-// The end of the stream does not end what was read before it: the notifications queued behind
-// a slow handler are all handled, and wait_handled() says when (what a host waits for before
-// it retires the connection of a plugin that has exited).
-TEST(Threading, WhatWasReadBeforeTheEndOfTheStreamIsAllHandled) {
-  Gate release;
-  std::atomic<int> handled{0};  // declared first: outlives the endpoint's threads
-  RawPeer peer;
-  peer.ep().set_handler([&](const Incoming&) -> json {
-    if (handled.fetch_add(1) == 0) {
-      EXPECT_TRUE(release.wait());  // the rest wait in the queue
-    }
-    return nullptr;
-  });
-  peer.start();
-  constexpr int kCount = 200;
-  for (int i = 0; i < kCount; ++i) peer.send(notification("n", json{{"i", i}}));
-  peer.close_input();
-  ASSERT_TRUE(peer->wait_done_reading(kWait));
-  EXPECT_FALSE(peer->wait_handled(std::chrono::milliseconds(0))) << "the first still runs";
-  release.open();
-  ASSERT_TRUE(peer->wait_handled(kWait));
-  EXPECT_EQ(handled.load(), kCount);
-}
-
 // Handlers still run one at a time, whichever thread reads: a burst of notifications while
 // calls go the other way starts them in arrival order, and a handler only ever starts beside
 // another on the thread where that one waits in call() (a nested message, as documented).

@@ -85,7 +85,6 @@ void Endpoint::close() {
   callers_changed_.notify_all();
   workers_changed_.notify_all();
   room_changed_.notify_all();
-  handled_.notify_all();
   {
     std::lock_guard lock(outbox_->mutex);  // waits out a reply being sent
     outbox_->send = nullptr;
@@ -103,13 +102,6 @@ bool Endpoint::wait_done_reading(std::chrono::milliseconds timeout) {
   need_reader();  // a handler that read its own request is not reading now
   return callers_changed_.wait_for(lock, timeout,
                                    [this] { return reading_done_ || closed_.load(); });
-}
-
-bool Endpoint::wait_handled(std::chrono::milliseconds timeout) {
-  std::unique_lock lock(mutex_);
-  return handled_.wait_for(lock, timeout, [this] {
-    return closed_.load() || (queue_.empty() && handler_thread_ == std::thread::id());
-  });
 }
 
 CloseReason Endpoint::wait() {

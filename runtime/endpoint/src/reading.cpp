@@ -147,7 +147,6 @@ void Endpoint::run_in_place(int worker, std::unique_lock<std::mutex>& lock, Rece
   }
   handler_thread_ = std::thread::id();
   if (reading_holder_ == worker) reading_suspended_ = false;
-  handled_.notify_all();  // under mutex_, so a waiter cannot miss it
 }
 
 void Endpoint::need_reader() {

@@ -13,10 +13,8 @@ namespace rpckit::roles {
 using supervision::Clock;
 
 namespace {
-// How long the reader may take to read what a child wrote before it exited, and the
-// handlers to serve what was read (a flood of notifications queued behind a slow handler).
+// How long the reader may take to read what a child wrote before it exited.
 constexpr std::chrono::milliseconds kDrainAfterExit{1000};
-constexpr std::chrono::milliseconds kServeAfterExit{5000};
 }  // namespace
 
 std::shared_ptr<PluginProcess::Connection> PluginProcess::connection() const {
@@ -96,11 +94,10 @@ void PluginProcess::spawn() {
                               endpoint = conn->endpoint.get()] {
     supervision::ExitStatus status = child_process->wait();
     // What the child wrote before it ended (the answer to a shutdown, say) may still be in the
-    // pipe: the reader takes it, up to the end of the stream, and the handlers serve what was
-    // read (nothing it sent is dropped), before the exit retires the connection. Bounded, as a
-    // grandchild may hold the pipe open, or a handler wait on the application; ~Connection
-    // closes the endpoint first, which ends both waits at once.
-    if (endpoint->wait_done_reading(kDrainAfterExit)) endpoint->wait_handled(kServeAfterExit);
+    // pipe: the reader takes it, up to the end of the stream, before the exit retires the
+    // connection. Bounded, as a grandchild may hold the pipe open; ~Connection closes the
+    // endpoint first, which ends the wait at once.
+    endpoint->wait_done_reading(kDrainAfterExit);
     post([this, generation, status] { on_exited(generation, status); });
   });
   {

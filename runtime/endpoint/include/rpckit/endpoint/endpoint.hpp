@@ -228,11 +228,6 @@ class Endpoint {
   // Waits at most `timeout` for reading to end (the peer's end of stream, a bad frame, or
   // close()); whether it has.
   bool wait_done_reading(std::chrono::milliseconds timeout);
-  // Waits at most `timeout` until every message read so far has been handled (nothing
-  // queued, no handler running) or the connection is closed; whether it has. Once reading
-  // has ended, what a peer sent before it went away is served before the connection is torn
-  // down.
-  bool wait_handled(std::chrono::milliseconds timeout);
 
  private:
   using Received = detail::ReceivedFrame;
@@ -335,8 +330,6 @@ class Endpoint {
   std::condition_variable callers_changed_;
   // Waited on by a reader whose queue is full: room in it, or closing.
   std::condition_variable room_changed_;
-  // Waited on in wait_handled(): the thread running handlers has run out of work, or closing.
-  std::condition_variable handled_;
   detail::PendingCalls pending_;
   std::deque<Received> queue_;
   std::size_t queued_bytes_ = 0;
