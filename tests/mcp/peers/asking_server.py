@@ -10,28 +10,21 @@ sampling, elicitation), not from rpckit's code."""
 import json
 import sys
 
+from stdio_peer import accept_initialize, note as note_in, send
+
 out = sys.argv[1]
 requests = json.loads(sys.argv[2])
 
 
 def note(text):
-    with open(out, "a") as f:
-        f.write(text + "\n")
-
-
-def send(message):
-    sys.stdout.write(json.dumps(message) + "\n")
-    sys.stdout.flush()
+    note_in(out, text)
 
 
 for line in sys.stdin:
     message = json.loads(line)
     method = message.get("method")
     if method == "initialize":
-        send({"jsonrpc": "2.0", "id": message["id"],
-              "result": {"protocolVersion": message["params"]["protocolVersion"],
-                         "capabilities": {},
-                         "serverInfo": {"name": "asking-server", "version": "1"}}})
+        accept_initialize(message, "asking-server")
     elif method == "notifications/initialized":
         for i, request in enumerate(requests):
             send({"jsonrpc": "2.0", "id": i, "method": request["method"],

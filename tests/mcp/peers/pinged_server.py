@@ -9,28 +9,21 @@ Written from the MCP specification (lifecycle, ping, stdio transport), not from 
 import json
 import sys
 
+from stdio_peer import accept_initialize, note as note_in, send
+
 out = sys.argv[1]
 answers = sys.argv[2] == "answers"
 
 
 def note(text):
-    with open(out, "a") as f:
-        f.write(text + "\n")
-
-
-def send(message):
-    sys.stdout.write(json.dumps(message) + "\n")
-    sys.stdout.flush()
+    note_in(out, text)
 
 
 for line in sys.stdin:
     message = json.loads(line)
     method = message.get("method")
     if method == "initialize":
-        send({"jsonrpc": "2.0", "id": message["id"],
-              "result": {"protocolVersion": message["params"]["protocolVersion"],
-                         "capabilities": {},
-                         "serverInfo": {"name": "pinged-server", "version": "1"}}})
+        accept_initialize(message, "pinged-server")
     elif method == "ping":
         note("ping")
         if answers:
