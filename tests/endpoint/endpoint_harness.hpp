@@ -62,11 +62,11 @@ inline std::chrono::milliseconds since(std::chrono::steady_clock::time_point sta
 template <class T>
 class Recorder {
  public:
+  // Notifies under the lock: a waiter that sees the item may destroy the
+  // recorder at once, so push must be done with it before the lock is free.
   void push(T item) {
-    {
-      std::lock_guard lock(mutex_);
-      items_.push_back(std::move(item));
-    }
+    std::lock_guard lock(mutex_);
+    items_.push_back(std::move(item));
     changed_.notify_all();
   }
   std::vector<T> items() const {
@@ -120,10 +120,8 @@ class Diagnostics : public Recorder<Diagnostic> {
 class Gate {
  public:
   void open() {
-    {
-      std::lock_guard lock(mutex_);
-      open_ = true;
-    }
+    std::lock_guard lock(mutex_);
+    open_ = true;
     changed_.notify_all();
   }
   bool wait(std::chrono::milliseconds limit = kWait) const {
