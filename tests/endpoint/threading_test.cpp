@@ -112,6 +112,66 @@ TEST(Threading, TheEndOfTheStreamIsSeenWhileAHandlerRunsLong) {
   EXPECT_EQ(pair.b->closes.items()[0].kind, CloseReason::Kind::kEof);
 }
 
+// The end of the stream does not end what was read before it: the notifications queued behind
+// a slow handler are all handled, and wait_handled() says when (what a host waits for before
+// it retires the connection of a plugin that has exited).
+TEST(Threading, WhatWasReadBeforeTheEndOfTheStreamIsAllHandled) {
+  Gate release;
+  std::atomic<int> handled{0};  // declared first: outlives the endpoint's threads
+  RawPeer peer;
+  peer.ep().set_handler([&](const Incoming&) -> json {
+    if (handled.fetch_add(1) == 0) {
+      EXPECT_TRUE(release.wait());  // the rest wait in the queue
+    }
+    return nullptr;
+  });
+  peer.start();
+  constexpr int kCount = 200;
+  for (int i = 0; i < kCount; ++i) peer.send(notification("n", json{{"i", i}}));
+  peer.close_input();
+  ASSERT_TRUE(peer->wait_done_reading(kWait));
+  EXPECT_FALSE(peer->wait_handled(kWait, std::chrono::milliseconds(0))) << "the first still runs";
+  release.open();
+  ASSERT_TRUE(peer->wait_handled(kWait, kWait));
+  EXPECT_EQ(handled.load(), kCount);
+}
+
+// wait_handled() waits as long as handlers keep finishing, past `stall` in all, and gives up
+// once one of them has run for `stall`: a flood of slow-ish handlers is served whole, and a
+// handler blocked on the application holds nobody up for longer than that.
+TEST(Threading, WaitingForHandlersLastsAsLongAsTheyMakeProgress) {
+  constexpr auto kEach = std::chrono::milliseconds(40);
+  constexpr auto kStall = std::chrono::milliseconds(800);  // 20 handlers' time: 30 are queued
+  constexpr int kCount = 31;
+  Gate all_read;
+  Gate held;  // "block" waits on it until the test is over
+  std::atomic<int> handled{0};
+  RawPeer peer;
+  peer.ep().set_handler([&](const Incoming& in) -> json {
+    if (in.method == "block") {
+      EXPECT_TRUE(held.wait());
+    } else if (handled.fetch_add(1) == 0) {
+      EXPECT_TRUE(all_read.wait());  // the rest wait in the queue
+    } else {
+      std::this_thread::sleep_for(kEach);
+    }
+    return nullptr;
+  });
+  peer.start();
+  for (int i = 0; i < kCount; ++i) peer.send(notification("n", json{{"i", i}}));
+  peer.send(notification("block", std::nullopt));
+  peer.close_input();
+  ASSERT_TRUE(peer->wait_done_reading(kWait));
+  all_read.open();
+  // The bound is far off: only the stall ends this wait, once "block" has run that long,
+  // after every "n" (more than a stall's worth of them) was handled.
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_FALSE(peer->wait_handled(kStall, std::chrono::minutes(10)));
+  EXPECT_LT(since(start), kWait);
+  EXPECT_EQ(handled.load(), kCount);
+  held.open();
+}
+
 // Handlers still run one at a time, whichever thread reads: a burst of notifications while
 // calls go the other way starts them in arrival order, and a handler only ever starts beside
 // another on the thread where that one waits in call() (a nested message, as documented).

@@ -3,6 +3,7 @@
 // outgoing.cpp, the calls in flight in pending_calls.cpp.
 #include "rpckit/endpoint/endpoint.hpp"
 
+#include <algorithm>
 #include <utility>
 
 #include "call_canceller.hpp"
@@ -85,6 +86,7 @@ void Endpoint::close() {
   callers_changed_.notify_all();
   workers_changed_.notify_all();
   room_changed_.notify_all();
+  handled_.notify_all();
   {
     std::lock_guard lock(outbox_->mutex);  // waits out a reply being sent
     outbox_->send = nullptr;
@@ -102,6 +104,22 @@ bool Endpoint::wait_done_reading(std::chrono::milliseconds timeout) {
   need_reader();  // a handler that read its own request is not reading now
   return callers_changed_.wait_for(lock, timeout,
                                    [this] { return reading_done_ || closed_.load(); });
+}
+
+bool Endpoint::wait_handled(std::chrono::milliseconds stall, std::chrono::milliseconds bound) {
+  const TimePoint give_up = std::chrono::steady_clock::now() + bound;
+  std::unique_lock lock(mutex_);
+  const auto served = [this] {
+    return closed_.load() || (queue_.empty() && handler_thread_ == std::thread::id());
+  };
+  while (!served()) {
+    const std::uint64_t seen = handled_count_;
+    const TimePoint until = std::min(std::chrono::steady_clock::now() + stall, give_up);
+    if (!handled_.wait_until(lock, until, [&] { return served() || handled_count_ != seen; })) {
+      return false;
+    }
+  }
+  return true;
 }
 
 CloseReason Endpoint::wait() {

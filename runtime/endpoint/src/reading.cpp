@@ -142,11 +142,18 @@ void Endpoint::run_in_place(int worker, std::unique_lock<std::mutex>& lock, Rece
   if (arm) workers_changed_.notify_all();
   handle_incoming(message);
   lock.lock();
+  note_handled();
   // What the other thread read meanwhile (it took over reading), in arrival order.
   while (!closed_.load() && dispatch_one(lock)) {
   }
   handler_thread_ = std::thread::id();
   if (reading_holder_ == worker) reading_suspended_ = false;
+  handled_.notify_all();
+}
+
+void Endpoint::note_handled() {
+  ++handled_count_;
+  handled_.notify_all();  // under mutex_, so wait_handled() cannot miss it
 }
 
 void Endpoint::need_reader() {
@@ -165,6 +172,7 @@ bool Endpoint::dispatch_one(std::unique_lock<std::mutex>& lock) {
   room_changed_.notify_all();  // room in the queue for the reader
   handle_incoming(message);
   lock.lock();
+  note_handled();
   return true;
 }
 

@@ -15,6 +15,11 @@ using supervision::Clock;
 namespace {
 // How long the reader may take to read what a child wrote before it exited.
 constexpr std::chrono::milliseconds kDrainAfterExit{1000};
+// How long the handlers may take to serve what was read, as long as one finishes at least
+// every kHandlerStall: a flood of notifications queued behind a slow handler is served
+// whole, and a handler blocked on the application holds up noticing the exit that long only.
+constexpr std::chrono::milliseconds kServeAfterExit{5000};
+constexpr std::chrono::milliseconds kHandlerStall{500};
 }  // namespace
 
 std::shared_ptr<PluginProcess::Connection> PluginProcess::connection() const {
@@ -93,11 +98,13 @@ void PluginProcess::spawn() {
   conn->waiter = std::thread([this, generation, child_process = conn->child.get(),
                               endpoint = conn->endpoint.get()] {
     supervision::ExitStatus status = child_process->wait();
-    // What the child wrote before it ended (the answer to a shutdown, say) may still be in the
-    // pipe: the reader takes it, up to the end of the stream, before the exit retires the
-    // connection. Bounded, as a grandchild may hold the pipe open; ~Connection closes the
-    // endpoint first, which ends the wait at once.
+    // What the child wrote before it ended (the answer to a shutdown, its last log lines) may
+    // still be in the pipe or queued behind a handler: the reader takes it, up to the end of
+    // the stream, and the handlers serve it, before the exit retires the connection. Bounded,
+    // as a grandchild may hold the pipe open or a handler wait on the application;
+    // ~Connection closes the endpoint first, which ends both waits at once.
     endpoint->wait_done_reading(kDrainAfterExit);
+    endpoint->wait_handled(kHandlerStall, kServeAfterExit);
     post([this, generation, status] { on_exited(generation, status); });
   });
   {

@@ -228,6 +228,13 @@ class Endpoint {
   // Waits at most `timeout` for reading to end (the peer's end of stream, a bad frame, or
   // close()); whether it has.
   bool wait_done_reading(std::chrono::milliseconds timeout);
+  // Waits while messages already read are still being handled (queued, or a handler running),
+  // for as long as that makes progress: returns once all are handled or the connection is
+  // closed (true), or when no handler has finished for `stall` (one is blocked, on the
+  // application say) or `bound` has passed (false). What a peer sent before it went away is
+  // then served before the connection is torn down, and a blocked handler holds that up for
+  // `stall` at most.
+  bool wait_handled(std::chrono::milliseconds stall, std::chrono::milliseconds bound);
 
  private:
   using Received = detail::ReceivedFrame;
@@ -251,6 +258,8 @@ class Endpoint {
   void need_reader();
   // Runs one queued message if there is one; the lock is released while the handler runs.
   bool dispatch_one(std::unique_lock<std::mutex>& lock);
+  // A handler has finished: counted for wait_handled(). Under mutex_.
+  void note_handled();
   // Reading has ended: every call learns it, the close observer is told.
   void finish(const CloseReason& reason);
 
@@ -330,6 +339,9 @@ class Endpoint {
   std::condition_variable callers_changed_;
   // Waited on by a reader whose queue is full: room in it, or closing.
   std::condition_variable room_changed_;
+  // Waited on in wait_handled(): a handler finished (handled_count_), or closing.
+  std::condition_variable handled_;
+  std::uint64_t handled_count_ = 0;  // messages handled by the thread running handlers
   detail::PendingCalls pending_;
   std::deque<Received> queue_;
   std::size_t queued_bytes_ = 0;
