@@ -577,8 +577,8 @@ def request_flood(c):
 
 
 def garbage(c):
-    """What is not a JSON-RPC request, each answered as the profile and runtime say, and the
-    session goes on."""
+    """What is not a JSON-RPC request, or not one this server serves, each answered as the
+    profile and runtime say, and the session goes on."""
     for what, line in (("not JSON", b"hello, server"),
                        ("invalid UTF-8 in a string", b'{"jsonrpc":"2.0","id":501,"method":'
                         b'"tools/call","params":{"name":"echo","arguments":{"text":"\xff"}}}'),
@@ -623,6 +623,10 @@ def garbage(c):
     c.expect("a client-side method sent to the server (roots/list)",
              '{"jsonrpc":"2.0","id":521,"method":"roots/list"}', "521", METHOD_NOT_FOUND)
     c.expect("a request on a CRLF line", '{"jsonrpc":"2.0","id":522,"method":"ping"}\r', "522")
+    # A capability the server did not declare (tasks): refused before any handler, -32601
+    # (the profile's gate_on_receipt), and said on its stderr.
+    c.expect("tasks/list to a server that did not declare tasks",
+             '{"jsonrpc":"2.0","id":523,"method":"tasks/list"}', "523", METHOD_NOT_FOUND)
     # Responses nobody asked for: logged and dropped, never answered (stray_response "log").
     for body in ('{"jsonrpc":"2.0","id":987654,"result":{}}',
                  '{"jsonrpc":"2.0","id":"nobody","error":{"code":1,"message":"m"}}',
@@ -633,6 +637,9 @@ def garbage(c):
     c.ping("after garbage")
     c.check("lines that are not JSON are logged on stderr",
             "not JSON" in c.server.stderr_text(), c.server.stderr_text()[-300:])
+    c.check("the request for an undeclared capability is logged on stderr",
+            "refused: tasks/list: tasks" in c.server.stderr_text(),
+            c.server.stderr_text()[-300:])
 
 
 def bad_params(c):

@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "debug_validation.hpp"
+#include "rpckit/endpoint/rpc_error.hpp"
 #include "rpckit/framing/fd_io.hpp"
 #include "rpckit/framing/interruptible_fd_source.hpp"
 #include "rpckit/roles/signal_stop.hpp"
@@ -103,7 +104,14 @@ JsonValue PluginSession::run_one(const std::string& method, const LazyJson& para
   const bool done = !life.handshake_done.empty() && method == life.handshake_done;
   if (done) host_.lift_early();  // before its own handler, which may send anything
   if (life.refuse_undeclared != nullptr && own_declared_) {
-    life.refuse_undeclared(method, params, own_declared_->get());
+    try {
+      life.refuse_undeclared(method, params, own_declared_->get());
+    } catch (const RpcError& e) {
+      // Answered with the profile's error; said on stderr too, as the other side reports such
+      // a request (Diagnostic::Kind::kUndeclared): the peer asked for what this side declined.
+      std::fprintf(stderr, "[rpckit] refused: %s\n", e.message().c_str());
+      throw;
+    }
   }
   JsonValue result = route_(method, params);
   if (!life.handshake.empty() && method == life.handshake) {
