@@ -48,7 +48,25 @@ SignalStop::SignalStop(bool enabled, std::function<void(int signal)> on_signal)
   action.sa_flags = SA_RESTART;
   ::sigaction(SIGTERM, &action, &g_old_term);
   ::sigaction(SIGINT, &action, &g_old_int);
-  watcher_ = std::thread([this] { watch(); });
+  // The watcher starts with both signals blocked and keeps them so: the handler runs on the
+  // application's threads only, never on the one that reads the pipe, starting or not.
+  sigset_t watched;
+  sigset_t before;
+  sigemptyset(&watched);
+  sigaddset(&watched, SIGTERM);
+  sigaddset(&watched, SIGINT);
+  ::pthread_sigmask(SIG_BLOCK, &watched, &before);
+  try {
+    watcher_ = std::thread([this] { watch(); });
+  } catch (...) {  // no thread: undo everything, as if this one had never been
+    ::pthread_sigmask(SIG_SETMASK, &before, nullptr);
+    ::sigaction(SIGTERM, &g_old_term, nullptr);
+    ::sigaction(SIGINT, &g_old_int, nullptr);
+    ::close(g_pipe_write.exchange(-1));
+    ::close(pipe_read_);
+    throw;
+  }
+  ::pthread_sigmask(SIG_SETMASK, &before, nullptr);
 }
 
 SignalStop::~SignalStop() {
