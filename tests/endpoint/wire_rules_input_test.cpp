@@ -4,7 +4,10 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <set>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "wire_rules_harness.hpp"
 
@@ -91,6 +94,35 @@ TEST(WireRulesNotJson, AFloodIsLoggedAtAFallingRateAndTheEndpointStillAnswers) {
   for (const Diagnostic& d : diags) EXPECT_EQ(d.kind, Kind::kParseError);
   EXPECT_EQ(peer->untaken(), 0u);
   EXPECT_EQ(peer.handled_count(), 1);
+}
+
+// What a layer above reports (a role that refuses a request on receipt) falls off as the
+// endpoint's own reports do, whichever threads report it.
+TEST(WireRulesReport, ReportsFromAboveAreLoggedAtTheSameFallingRateFromAnyThread) {
+  RulesPeer peer = rules_peer(with_receive({}));
+  constexpr int kThreads = 4;
+  constexpr int kEach = 250;
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&peer] {
+      for (int i = 0; i < kEach; ++i) {
+        peer->ep().report(Kind::kUndeclared, "refused: roots/list: roots is not granted");
+      }
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  const auto diags = peer->diags.items();  // reported on the reporting threads: all are in
+  ASSERT_EQ(diags.size(), 12u) << peer->diags.dump();
+  for (const Diagnostic& d : diags) EXPECT_EQ(d.kind, Kind::kUndeclared);
+  // Which thread reports which count is theirs to race for: the lines, in any order.
+  const std::string refused = "refused: roots/list: roots is not granted";
+  std::multiset<std::string> lines;
+  for (const Diagnostic& d : diags) lines.insert(d.detail);
+  EXPECT_EQ(lines.count(refused), 9u);
+  EXPECT_EQ(lines.count(refused + " (more are counted, and logged at every power of ten)"), 1u);
+  EXPECT_EQ(lines.count("100 such frames so far; the last: " + refused), 1u);
+  EXPECT_EQ(lines.count("1000 such frames so far; the last: " + refused), 1u);
+  EXPECT_TRUE(peer->sync()) << "nothing was written for them";
 }
 
 // ---- oversize ------------------------------------------------------------------------------

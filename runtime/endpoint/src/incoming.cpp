@@ -401,20 +401,31 @@ void Endpoint::answer_invalid(const std::string& reason, bool batch) {
                                   batch));
 }
 
-void Endpoint::diagnose_dropped(Diagnostic::Kind kind, std::uint64_t& count,
-                                const std::string& what) {
-  ++count;
+namespace {
+
+// What the `count`-th of a flood says, or nullopt when it is not logged: the first ten, then
+// the 100th, 1000th, ...
+std::optional<std::string> at_falling_rate(std::uint64_t count, const std::string& what) {
   if (count <= 10) {
-    diagnose(kind, what + (count == 10 ? " (more are counted, and logged at every power of ten)"
-                                       : ""));
-    return;
+    return what + (count == 10 ? " (more are counted, and logged at every power of ten)" : "");
   }
   for (std::uint64_t at = 100; at <= count && at != 0; at *= 10) {
-    if (at == count) {
-      diagnose(kind, std::to_string(count) + " such frames so far; the last: " + what);
-      return;
-    }
+    if (at == count) return std::to_string(count) + " such frames so far; the last: " + what;
     if (at > UINT64_MAX / 10) break;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+void Endpoint::diagnose_dropped(Diagnostic::Kind kind, std::uint64_t& count,
+                                const std::string& what) {
+  if (auto line = at_falling_rate(++count, what)) diagnose(kind, std::move(*line));
+}
+
+void Endpoint::report(Diagnostic::Kind kind, const std::string& detail) {
+  if (auto line = at_falling_rate(reported_.fetch_add(1) + 1, detail)) {
+    diagnose(kind, std::move(*line));
   }
 }
 

@@ -107,9 +107,15 @@ JsonValue PluginSession::run_one(const std::string& method, const LazyJson& para
     try {
       life.refuse_undeclared(method, params, own_declared_->get());
     } catch (const RpcError& e) {
-      // Answered with the profile's error; said on stderr too, as the other side reports such
-      // a request (Diagnostic::Kind::kUndeclared): the peer asked for what this side declined.
-      std::fprintf(stderr, "[rpckit] refused: %s\n", e.message().c_str());
+      // Answered with the profile's error, and reported as the other side reports such a
+      // request (the peer asked for what this side declined): on stderr with the endpoint's
+      // own diagnostics, at their falling rate.
+      const std::string what = "refused: " + e.message();
+      if (endpoint_ != nullptr) {
+        endpoint_->report(Diagnostic::Kind::kUndeclared, what);
+      } else {
+        std::fprintf(stderr, "[rpckit] %s\n", what.c_str());
+      }
       throw;
     }
   }

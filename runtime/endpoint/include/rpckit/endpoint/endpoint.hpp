@@ -170,6 +170,11 @@ class Endpoint {
 
   void set_handler(Handler handler);
   void on_diagnostic(std::function<void(const Diagnostic&)> observer);
+  // A diagnostic a layer above found in what the peer sent (a role that refuses a request on
+  // receipt: Diagnostic::Kind::kUndeclared), to the same observer at the falling rate of the
+  // endpoint's own (the first ten, then the 100th, 1000th, ... of all reported), so a peer's
+  // flood cannot flood the log. Any thread.
+  void report(Diagnostic::Kind kind, const std::string& detail);
   // Called once, from the endpoint thread that was reading, when the connection ends.
   void on_close(std::function<void(const CloseReason&)> observer);
   // Every frame read or written (body text), for transcripts and debugging, in the order the
@@ -360,6 +365,7 @@ class Endpoint {
   std::uint64_t stray_responses_ = 0;
   std::uint64_t other_form_ids_ = 0;
   bool lenient_logged_ = false;
+  std::atomic<std::uint64_t> reported_{0};  // report()'s, from any thread
 
   std::shared_ptr<detail::ReplyOutbox> outbox_;  // deferred replies send through it
   std::shared_ptr<detail::CallCanceller> canceller_;  // AsyncCall handles cancel through it
