@@ -14,15 +14,7 @@
 
 #include "rpckit/framing/content_length_reader.hpp"
 #include "rpckit/framing/ndjson_reader.hpp"
-
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define RPCKIT_SANITIZED 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || \
-    __has_feature(memory_sanitizer)
-#define RPCKIT_SANITIZED 1
-#endif
-#endif
+#include "sanitizers.hpp"
 
 namespace {
 

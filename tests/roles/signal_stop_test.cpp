@@ -3,30 +3,25 @@
 // SIGINT do what they did before. The child says what happened on stdout; every wait is for
 // a line, bounded, never a sleep.
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <gtest/gtest.h>
-
 #include <chrono>
 #include <optional>
 #include <string>
+
+#include "sanitizers.hpp"
 
 namespace rpckit::roles {
 namespace {
 
 constexpr int kWaitMs = 10000;  // bounds each wait for a line; lines come at once
 
-#if defined(__SANITIZE_THREAD__)
+#ifdef RPCKIT_THREAD_SANITIZED
 constexpr bool kUnderThreadSanitizer = true;
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-constexpr bool kUnderThreadSanitizer = true;
-#else
-constexpr bool kUnderThreadSanitizer = false;
-#endif
 #else
 constexpr bool kUnderThreadSanitizer = false;
 #endif
