@@ -3,6 +3,7 @@
 // share); these are its names inside the generator.
 #include "rpckit/model/annotations.hpp"
 #include "rpckit/model/protocol.hpp"
+#include "rpckit/model/required_alternatives.hpp"
 #include "rpckit/model/schema_error.hpp"
 #include "rpckit/model/schema_set.hpp"
 #include "rpckit/model/shown.hpp"
@@ -13,6 +14,7 @@ using model::Annotation;
 using model::Json;
 using model::Node;
 using model::quoted_list;
+using model::required_alternatives;
 using model::SchemaError;
 using model::SchemaSet;
 using model::SchemaWarning;

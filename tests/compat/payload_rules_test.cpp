@@ -210,6 +210,26 @@ TEST(PayloadRules, UnionMembersAddedAreAdditiveRemovedBreaking) {
                           "PanelField<type=\"color\"> | new union member"));
 }
 
+// An anyOf of required lists beside the members (MCP's ResourceContents: "text" or "blob") is
+// a rule on the object, not a union: added, the new receiver rejects objects without it.
+TEST(PayloadRules, AnAnyOfOfRequiredListsIsARuleOnTheObjectNotAUnion) {
+  SchemaCopy copy;
+  edit(copy, "messages/notify.json", [](J& d) {
+    d["definitions"]["NotifyParams"]["anyOf"] =
+        J::parse(R"([{"required": ["level"]}, {"required": ["message", "level"]}])");
+  });
+  const std::string rule = R"("level" or ("message" and "level"))";
+  EXPECT_THAT(rows(compare_with(copy)),
+              ElementsAre("breaking | object.alternatives_narrower | plugin_to_host | new host <- "
+                          "old plugin | notify.params | members required as an alternative: "
+                          "none -> " +
+                          rule));
+  EXPECT_THAT(rows(compare_back(copy)),
+              ElementsAre("breaking | object.alternatives_wider | plugin_to_host | old host <- "
+                          "new plugin | notify.params | members required as an alternative: " +
+                          rule + " -> none"));
+}
+
 TEST(PayloadRules, AMapThatBecameAStructIsComparedMemberByMember) {
   // PanelValues as a map of any JSON, then as a struct: each member is a value the map held
   // under its name, so only the struct's members narrow; unknown ones are ignored as before.

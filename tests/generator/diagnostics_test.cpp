@@ -377,6 +377,25 @@ const std::vector<DiagnosticCase>& cases() {
       {"RequiredWithoutProperty",
        [](SchemaFiles& s) { s["types/t.json"]["required"] = J::array({"y"}); },
        "types/t.json#/required: required field \"y\" has no schema in properties"},
+      {"AnyOfRequiredListNamingNoProperty",
+       [](SchemaFiles& s) {
+         s["types/t.json"]["anyOf"] = J::parse(R"([{"required": ["x"]}, {"required": ["y"]}])");
+       },
+       "types/t.json#/anyOf/1/required/0: \"y\" is not a property of T: an alternative of an "
+       "anyOf of required lists names its members"},
+      {"AnyOfRequiredListsWithTooManyAlternatives",
+       [](SchemaFiles& s) {
+         J list = J::array();
+         for (int i = 0; i < 9; ++i) list.push_back(J::parse(R"({"required": ["x"]})"));
+         s["types/t.json"]["anyOf"] = list;
+       },
+       "types/t.json#/anyOf: an anyOf of required lists has at most 8 alternatives here, got 9"},
+      {"AnyOfRequiredListNamingTooManyMembers",
+       [](SchemaFiles& s) {
+         s["types/t.json"]["anyOf"] =
+             J::parse(R"([{"required": ["x", "x", "x", "x", "x", "x", "x", "x", "x"]}])");
+       },
+       "types/t.json#/anyOf/0/required: an alternative names at most 8 members here"},
       {"DefaultNotAnEnumValue",
        [](SchemaFiles& s) {
          x(s) = J::parse(R"({"type": "string", "enum": ["a", "b"], "default": "c"})");

@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <vector>
 
 #include "demo_calc/dispatch.hpp"
 #include "demo_calc/profile.hpp"
@@ -196,6 +197,54 @@ TEST(FixtureCalculator, OpenStructNeverWritesAMemberTwice) {
   // "zone" is the member's value; "digits" is a declared member (absent here): not written.
   EXPECT_EQ(rpckit::codec::to_json_text(s), R"({"a":"y","zone":"utc"})");
   EXPECT_EQ(json(s).dump(), R"({"a":"y","zone":"utc"})");
+}
+
+// Source's anyOf of required lists: "text", or "path" and "revision" together.
+TEST(FixtureCalculator, AnyOfRequiredListsNeedsOneAlternativeAllPresentInBothDecoders) {
+  auto error_of = [](std::string_view text) -> std::string {
+    calc::Source s;
+    try {
+      rpckit::codec::decode_text(text, s, "source");
+    } catch (const rpckit::codec::DecodeError& e) {
+      return e.what();
+    }
+    return "(no error)";
+  };
+  auto fast_reads = [](std::string_view text) {
+    calc::Source s;
+    return read_fast(text, s);
+  };
+  const std::string missing =
+      R"(source: missing required field: "text" or ("path" and "revision"))";
+  for (const char* ok : {R"({"id":"a","text":"1+1"})", R"({"id":"a","path":"p","revision":0})",
+                         R"({"id":"a","path":"p","revision":3,"text":""})"}) {
+    SCOPED_TRACE(ok);
+    EXPECT_EQ(error_of(ok), "(no error)");
+    EXPECT_TRUE(fast_reads(ok));  // the streaming reader decides alone
+    calc::Source dom = json::parse(ok).get<calc::Source>();
+    calc::Source fast;
+    ASSERT_TRUE(read_fast(ok, fast));
+    EXPECT_EQ(fast, dom);
+    EXPECT_EQ(rpckit::codec::to_json_text(dom), json::parse(ok).dump());
+  }
+  for (const char* bad : {R"({"id":"a"})", R"({"id":"a","path":"p"})", R"({"id":"a","revision":1})",
+                          R"({"revision":1,"id":"a","other":true})"}) {
+    SCOPED_TRACE(bad);
+    EXPECT_EQ(error_of(bad), missing);
+    EXPECT_FALSE(fast_reads(bad));  // left to decode() for its error
+  }
+  // A present member's own rules still hold, and come first.
+  EXPECT_EQ(error_of(R"({"id":"a","path":"p","revision":-1})").rfind("source.revision: ", 0), 0u);
+  EXPECT_EQ(error_of(R"({"id":"a","text":7})"), "source.text: expected string, got integer");
+  // Collecting, every problem is reported: the required member and the alternatives.
+  calc::Source s;
+  std::vector<rpckit::codec::DecodeError> problems;
+  rpckit::codec::DecodePath path("source");
+  path.collect_into(&problems);
+  decode(json::parse(R"({"path":"p"})"), s, path);
+  ASSERT_EQ(problems.size(), 2u);
+  EXPECT_STREQ(problems[0].what(), "source.id: missing required field");
+  EXPECT_EQ(problems[1].what(), missing);
 }
 
 TEST(FixtureCalculator, OpenResultKeepsAnyJsonByteForByte) {

@@ -7,6 +7,9 @@
 #include <string>
 #include <vector>
 
+#include "rpckit/codec/decode_error.hpp"
+#include "rpckit/codec/json_reader.hpp"
+#include "rpckit/codec/text_decoder.hpp"
 #include "rpckit/endpoint/rpc_error.hpp"
 #include "rpckit/mcp/prompt_set.hpp"
 #include "rpckit/mcp/resource_set.hpp"
@@ -139,6 +142,44 @@ TEST(ResourceSet, ResourcesComeAndGoWhileTheServerRuns) {
   m::ResourcesListParams bad;
   bad.cursor = "a";
   EXPECT_EQ(error_of([&] { resources.list(bad); }).code(), rpckit::jsonrpc_code::kInvalidParams);
+}
+
+// TextResourceContents | BlobResourceContents as one struct: a read's contents carry text or
+// blob (or both, as the SDK's union takes), or neither decoder takes them.
+TEST(ResourceContents, TextOrBlobMustBePresentForBothDecoders) {
+  auto error_of_text = [](const std::string& text) -> std::string {
+    m::ResourcesReadResult r;
+    try {
+      rpckit::codec::decode_text(text, r, "result");
+    } catch (const rpckit::codec::DecodeError& e) {
+      return e.what();
+    }
+    return "(no error)";
+  };
+  auto streaming_reads = [](const std::string& text) {
+    m::ResourcesReadResult r;
+    rpckit::codec::JsonReader in(text);
+    return read_json(in, r);  // false: left to the DOM decoder for its error
+  };
+  for (const char* contents :
+       {R"({"uri":"file:///a","text":"hi"})", R"({"uri":"file:///a","blob":"aGk="})",
+        R"({"blob":"aGk=","text":"hi","uri":"file:///a"})"}) {
+    const std::string text = std::string(R"({"contents":[)") + contents + "]}";
+    SCOPED_TRACE(text);
+    EXPECT_EQ(error_of_text(text), "(no error)");
+    EXPECT_TRUE(streaming_reads(text));
+  }
+  const std::string neither =
+      R"({"contents":[{"uri":"file:///a","text":"x"},{"uri":"file:///b","mimeType":"text/plain"}]})";
+  EXPECT_EQ(error_of_text(neither),
+            R"(result.contents[1]: missing required field: "text" or "blob")");
+  EXPECT_FALSE(streaming_reads(neither));
+  // An embedded resource in a tool result is the same type.
+  m::ToolsCallResult call;
+  EXPECT_THROW(
+      rpckit::codec::decode_text(
+          R"({"content":[{"type":"resource","resource":{"uri":"file:///a"}}]})", call, "result"),
+      rpckit::codec::DecodeError);
 }
 
 }  // namespace

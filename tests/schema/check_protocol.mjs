@@ -63,7 +63,9 @@ function walkJson(dir) {
   return out;
 }
 
-const ajv = new Ajv({ strict: true, allowUnionTypes: true, allErrors: true });
+// strictRequired is checked below instead (requiredNamesAreProperties): ajv applies an anyOf
+// before the properties beside it, so it would refuse an anyOf of required lists.
+const ajv = new Ajv({ strict: true, strictRequired: false, allowUnionTypes: true, allErrors: true });
 addFormats(ajv);
 const files = new Map();
 for (const abs of walkJson(SCHEMA_DIR)) {
@@ -88,6 +90,40 @@ const collect = (node) => {
 files.forEach(collect);
 ajv.addVocabulary([...xKeywords]);
 for (const [rel, doc] of files) ajv.addSchema({ ...doc, $id: ID_BASE + rel });
+// ajv's strictRequired, with schema/README.md's anyOf of required lists known ("Writing
+// fields": {"anyOf": [{"required": ["text"]}, {"required": ["blob"]}]} beside the properties
+// names the object's own members): every name in a required list is a property of its object.
+const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+const requiredOnly = (v) => isObject(v) && Object.keys(v).length === 1 && Array.isArray(v.required);
+function requiredNamesAreProperties(node, at, owner, problems) {
+  if (Array.isArray(node)) {
+    node.forEach((v, i) => requiredNamesAreProperties(v, `${at}/${i}`, undefined, problems));
+    return;
+  }
+  if (!isObject(node)) return;
+  if (Array.isArray(node.required)) {
+    const props = (owner ?? node).properties ?? {};
+    for (const name of node.required) {
+      if (!(name in props)) problems.push(`${at || "#"}/required: "${name}" is not a property`);
+    }
+  }
+  for (const [key, value] of Object.entries(node)) {
+    if (key === "enum" || key === "const" || key === "default" || key === "examples" || key.startsWith("x-")) continue;
+    const alternatives = key === "anyOf" && Array.isArray(value) && value.every(requiredOnly);
+    if (alternatives) {
+      value.forEach((v, i) => requiredNamesAreProperties(v, `${at}/${key}/${i}`, node, problems));
+    } else {
+      requiredNamesAreProperties(value, `${at}/${key}`, undefined, problems);
+    }
+  }
+}
+for (const [rel, doc] of files) {
+  check(`${rel}: every required name is a property`, () => {
+    const problems = [];
+    requiredNamesAreProperties(doc, "", undefined, problems);
+    return problems;
+  });
+}
 for (const [rel, doc] of files) {
   check(`${rel}: compiles`, () => { ajv.getSchema(ID_BASE + rel); });
   for (const name of Object.keys(doc.definitions ?? {})) {

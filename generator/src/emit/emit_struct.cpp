@@ -5,6 +5,7 @@
 
 #include "emit/common.hpp"
 #include "emit/emit_constructs.hpp"
+#include "rpckit/model/required_alternatives.hpp"
 
 namespace rpckit::gen {
 
@@ -12,6 +13,10 @@ void declare_struct(Printer& p, const ir::TypeDecl& d) {
   p.print("struct $name$ {\n", {{"name", d.name}});
   {
     Printer::Indent in(p);
+    if (!d.struct_.required_any_of.empty()) {
+      p.print("// Decoded only with $rule$ present (the schema's anyOf of required lists).\n",
+              {{"rule", model::describe_alternatives(d.struct_.required_any_of)}});
+    }
     for (const ir::Field& f : d.struct_.fields) {
       if (f.const_json) {
         p.print("// \"$wire$\" is always $value$: written by the encoder, checked by the decoder.\n",
@@ -114,10 +119,22 @@ void define_struct(Printer& p, Patterns& patterns, const ir::TypeDecl& d) {
   const std::string table = "k" + d.name + "Members";
   p.print("namespace {\n");
   define_member_checks(p, patterns, d);
-  p.print("constexpr auto $table$ = rpckit::codec::members(", {{"table", table}});
+  const auto& alternatives = d.struct_.required_any_of;
+  if (alternatives.empty()) {
+    p.print("constexpr auto $table$ = rpckit::codec::members(", {{"table", table}});
+  } else {
+    // The anyOf of required lists wraps the table (at least one alternative present).
+    p.print("constexpr auto $table$ = rpckit::codec::with_any_of(\n    rpckit::codec::members(",
+            {{"table", table}});
+  }
   {
     Printer::Indent in(p);
     Printer::Indent continued(p);
+    std::optional<Printer::Indent> wrapped[2];  // inside with_any_of's call: 4 columns more
+    if (!alternatives.empty()) {
+      wrapped[0].emplace(p);
+      wrapped[1].emplace(p);
+    }
     const char* separator = "\n";
     for (const ir::Field& f : d.struct_.fields) {
       p.print(separator);
@@ -137,7 +154,13 @@ void define_struct(Printer& p, Patterns& patterns, const ir::TypeDecl& d) {
                {"check", has_checks(f.type) ? ", " + check_name(d, f) : ""}});
     }
   }
-  p.print(");\n");
+  p.print(")");
+  for (const std::vector<std::string>& names : alternatives) {
+    std::string keys;
+    for (const std::string& name : names) keys += (keys.empty() ? "" : ", ") + string_literal(name);
+    p.print(",\n    rpckit::codec::present($keys$)", {{"keys", keys}});
+  }
+  p.print(alternatives.empty() ? ";\n" : ");\n");
   if (d.struct_.rest) {
     // Open (rpckit/codec/open_object_codec.hpp): where its other members go.
     const bool checked = has_checks(*d.struct_.rest);

@@ -7,6 +7,8 @@
 #include <sstream>
 #include <utility>
 
+#include "rpckit/model/required_alternatives.hpp"
+
 namespace rpckit::gen {
 namespace {
 
@@ -204,6 +206,9 @@ std::string dump_ir(const ir::Module& m) {
           out << "\n";
         }
         if (d.struct_.rest) out << "  other members: " << describe(*d.struct_.rest) << "\n";
+        if (!d.struct_.required_any_of.empty()) {
+          out << "  present: " << model::describe_alternatives(d.struct_.required_any_of) << "\n";
+        }
         break;
       case ir::TypeDecl::Kind::kEnum:
         out << (d.enum_.integer ? "enum-int " : "enum ") << d.name << " @" << d.loc.str() << "\n";

@@ -79,6 +79,9 @@ struct Struct {
   // and the members it does not declare are kept, each of this type, in a map named
   // kRestMember. Absent (or false): they are ignored on decode.
   std::optional<TypeRef> rest;
+  // An "anyOf" of required lists beside `properties`: the wire names of each alternative, one
+  // of which must be all present (TextResourceContents | BlobResourceContents as one struct).
+  std::vector<std::vector<std::string>> required_any_of;
 };
 
 struct EnumValue {

@@ -148,7 +148,35 @@ ir::Struct Lowerer::lower_struct(const Node& n, const std::string& owner) {
       n.child("required").fail("required field \"" + r + "\" has no schema in properties");
     }
   }
+  lower_required_alternatives(n, owner, s);
   return s;
+}
+
+// An "anyOf" of required lists beside the properties: each name a property, within what the
+// codec's presence mask holds (rpckit::codec::with_any_of: 8 alternatives of 8 names).
+void Lowerer::lower_required_alternatives(const Node& n, const std::string& owner, ir::Struct& s) {
+  auto alternatives = required_alternatives(*n.json);
+  if (!alternatives) return;
+  constexpr std::size_t kMax = 8;
+  Node list = n.child("anyOf");
+  if (alternatives->size() > kMax) {
+    list.fail("an anyOf of required lists has at most " + std::to_string(kMax) +
+              " alternatives here, got " + std::to_string(alternatives->size()));
+  }
+  for (std::size_t a = 0; a < alternatives->size(); ++a) {
+    Node names = list.item(a).child("required");
+    if ((*alternatives)[a].size() > kMax) {
+      names.fail("an alternative names at most " + std::to_string(kMax) + " members here");
+    }
+    for (std::size_t i = 0; i < (*alternatives)[a].size(); ++i) {
+      const std::string& name = (*alternatives)[a][i];
+      if (!n.has("properties") || !(*n.json)["properties"].contains(name)) {
+        names.item(i).fail("\"" + name + "\" is not a property of " + owner +
+                           ": an alternative of an anyOf of required lists names its members");
+      }
+    }
+  }
+  s.required_any_of = std::move(*alternatives);
 }
 
 // A C++ expression for a default value, or nullopt when it has no simple one.

@@ -42,7 +42,7 @@ int nullable_member(const Node& n) {
 
 const char* union_keyword(const Node& n) {
   if (n.has("oneOf")) return "oneOf";
-  if (n.has("anyOf")) return "anyOf";
+  if (n.has("anyOf") && !required_alternatives(*n.json)) return "anyOf";
   return nullptr;
 }
 

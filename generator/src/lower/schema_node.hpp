@@ -16,7 +16,8 @@ std::vector<std::string> string_list(const Node& n, std::string_view key);
 bool is_null_schema(const Json& j);
 // The non-null member of a two-member oneOf/anyOf with one {"type": "null"}, or -1.
 int nullable_member(const Node& n);
-// "oneOf", "anyOf" or nullptr.
+// "oneOf", "anyOf" or nullptr. An anyOf of required lists is a rule on an object, not a union
+// (rpckit/model/required_alternatives.hpp).
 const char* union_keyword(const Node& n);
 
 // What a schema node becomes in C++.

@@ -220,11 +220,6 @@ const KNOWN = [
     why: "A multi-select field's items are {type: \"string\", enum} (UntitledMultiSelectEnumSchema) or {anyOf: [{const, title}]} (Titled...) in schema.ts and the SDK; our MultiSelectItems merges both with every member optional (gaps list 6c).",
   },
   {
-    id: "resource-contents-merged", accepts: "rpckit",
-    mutation: /(\/contents\/\d+|\/content\/resource): member "(text|blob)" dropped$/,
-    why: "TextResourceContents | BlobResourceContents (schema.ts, the SDK's union): text or blob is required. Our one ResourceContents has both optional (gaps list 6b).",
-  },
-  {
     id: "sampling-content-untyped", message: "sampling/createMessage", accepts: "rpckit",
     mutation: /(\/params\/messages\/\d+\/content|^result #\d+ \/content)[/:]/,
     why: "SamplingMessage.content and CreateMessageResult.content are a SamplingMessageContentBlock or an array of them (schema.ts; the SDK checks each block). Our generator cannot hold a union inside an anyOf of JSON kinds, so we have an object or an array of objects of any members (gaps list 6d): no block is checked.",

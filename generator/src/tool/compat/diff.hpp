@@ -85,6 +85,7 @@ class PayloadDiff {
   void compare_constraints(const gen::Node& o, const gen::Node& n, const Ctx& ctx);
   void compare_enums(const Shape& o, const Shape& n, const Ctx& ctx);
   void compare_objects(const Shape& o, const Shape& n, const Ctx& ctx);
+  void compare_alternatives(const Shape& o, const Shape& n, const Ctx& ctx);
   void compare_map_and_object(const Shape& o, const Shape& n, const Ctx& ctx);
   void member_diff(const gen::Node& o, const gen::Node& n, const std::string& key, const Ctx& ctx);
   void compare_unions(const Shape& o, const Shape& n, const Ctx& ctx);

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "rpckit/model/required_alternatives.hpp"
+
 namespace rpckit::compat {
 
 using gen::Json;
@@ -183,7 +185,7 @@ PayloadDiff::Shape PayloadDiff::shape_of(const Node& start, const gen::SchemaSet
     s.kind = K::kEnum;
   } else if (j.contains("const")) {
     s.kind = K::kConst;
-  } else if (j.contains("oneOf") || j.contains("anyOf")) {
+  } else if (j.contains("oneOf") || (j.contains("anyOf") && !model::required_alternatives(j))) {
     s.kind = K::kUnion;
   } else if (types == std::vector<std::string>{"object"} ||
              (types.empty() && (j.contains("properties") || j.contains("additionalProperties")))) {

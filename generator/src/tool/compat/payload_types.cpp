@@ -3,6 +3,7 @@
 // from the receiver's side as payload_diff.cpp's walk meets them.
 #include <algorithm>
 
+#include "rpckit/model/required_alternatives.hpp"
 #include "tool/compat/payload_shape.hpp"
 
 namespace rpckit::compat {
@@ -182,7 +183,52 @@ Node other_members(const Node& object) {
   return Node{&kAny, object.file, object.pointer + "/additionalProperties"};
 }
 
+using Alternatives = std::vector<std::vector<std::string>>;
+
+Alternatives alternatives_of(const Node& object) {
+  return model::required_alternatives(*object.json).value_or(Alternatives{});
+}
+
+// Every object `narrow` accepts, `wide` accepts too: each of narrow's alternatives holds one
+// of wide's (an object with all of {a, b} has all of {a}). No alternatives: any object.
+bool accepts_all_of(const Alternatives& wide, const Alternatives& narrow) {
+  if (wide.empty()) return true;
+  if (narrow.empty()) return false;
+  return std::all_of(narrow.begin(), narrow.end(), [&](const std::vector<std::string>& n) {
+    return std::any_of(wide.begin(), wide.end(), [&](const std::vector<std::string>& w) {
+      return std::all_of(w.begin(), w.end(), [&](const std::string& k) { return contains(n, k); });
+    });
+  });
+}
+
+std::string rule_text(const Alternatives& alternatives) {
+  return alternatives.empty() ? std::string("none") : model::describe_alternatives(alternatives);
+}
+
 }  // namespace
+
+// An anyOf of required lists beside the members: which objects each version takes.
+void PayloadDiff::compare_alternatives(const Shape& o, const Shape& n, const Ctx& ctx) {
+  const Alternatives before = alternatives_of(o.node);
+  const Alternatives after = alternatives_of(n.node);
+  const bool wider = accepts_all_of(after, before);
+  const bool narrower = accepts_all_of(before, after);
+  if (wider && narrower) return;  // the same objects (perhaps spelled otherwise)
+  const std::string change =
+      "members required as an alternative: " + rule_text(before) + " -> " + rule_text(after);
+  const std::string ol = location(o.node);
+  const std::string nl = location(n.node);
+  if (narrower) {
+    report(ctx, Effect::kNarrower, "object.alternatives_narrower", change,
+           ctx.new_receiver() + " rejects an object " + ctx.old_sender() + " may send", ol, nl);
+  } else if (wider) {
+    report(ctx, Effect::kWider, "object.alternatives_wider", change,
+           ctx.old_receiver() + " rejects an object " + ctx.new_sender() + " may send", ol, nl);
+  } else {
+    report(ctx, Effect::kChanged, "object.alternatives_changed", change,
+           "each version rejects objects the other accepts", ol, nl);
+  }
+}
 
 void PayloadDiff::compare_objects(const Shape& o, const Shape& n, const Ctx& ctx) {
   std::vector<std::string> keys;
@@ -193,6 +239,7 @@ void PayloadDiff::compare_objects(const Shape& o, const Shape& n, const Ctx& ctx
     }
   }
   for (const std::string& key : keys) member_diff(o.node, n.node, key, ctx);
+  compare_alternatives(o, n, ctx);
   Ctx sub = ctx;
   sub.path += ".*";
   walk(other_members(o.node), other_members(n.node), sub);

@@ -1,4 +1,5 @@
 // Types: structs (member tables), enums (value tables), unions (members) and named maps.
+#include "rpckit/model/required_alternatives.hpp"
 #include "tool/docs/sections.hpp"
 
 namespace rpckit::docs {
@@ -40,6 +41,12 @@ std::string fields_table(const Context& ctx, const ir::Struct& s) {
     rest = "\nOther members (any name) are allowed and kept as they are; each value: " +
            std::string(s.rest->nullable ? "nullable " : "") + ctx.type_text(*s.rest) +
            (constraints.empty() ? "" : " (" + constraints + ")") + ".\n";
+  }
+  if (!s.required_any_of.empty()) {
+    const std::string rule = model::describe_alternatives(
+        s.required_any_of, [](const std::string& name) { return md::code(name); });
+    rest += "\nOf the optional members, " + rule +
+            " must be present (the schema's anyOf of required lists).\n";
   }
   if (s.fields.empty()) return "An empty object: no members.\n" + rest;
   std::vector<std::vector<std::string>> rows;

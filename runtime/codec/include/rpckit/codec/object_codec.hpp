@@ -10,6 +10,14 @@
 //       rpckit::codec::optional("unit", &SliderField::unit));
 //   RPCKIT_OBJECT_CODEC(SliderField)
 //
+// A schema's "anyOf" of required lists beside the members (at least one alternative's members
+// all present) wraps the table:
+//
+//   constexpr auto kResourceContentsMembers = rpckit::codec::with_any_of(
+//       rpckit::codec::members(...),
+//       rpckit::codec::present("text"),
+//       rpckit::codec::present("blob"));
+//
 // Each operation is one fold over the table, calling a small helper per member kind: the same
 // calls the generator used to write out member by member, in the same order, with the same
 // errors. The helpers are shared by every member of one C++ type, so a module with hundreds
@@ -21,6 +29,7 @@
 #include <cstring>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -124,7 +133,46 @@ constexpr auto members(Ds... descriptors) {
   }(std::index_sequence_for<Ds...>{});
 }
 
+// One alternative of an "anyOf" of required lists: these members all present.
+struct Present {
+  static constexpr std::size_t kMaxKeys = 8;
+  std::array<std::string_view, kMaxKeys> keys{};
+  std::size_t count = 0;
+};
+template <class... Keys>
+constexpr Present present(Keys... keys) {
+  static_assert(sizeof...(Keys) >= 1 && sizeof...(Keys) <= Present::kMaxKeys);
+  return {{std::string_view(keys)...}, sizeof...(Keys)};
+}
+
+// A member table whose object must also have one alternative present (at most
+// kMaxAlternatives, each naming members of the table).
+inline constexpr std::size_t kMaxAlternatives = 8;
+template <class Table, std::size_t N>
+struct AnyOfTable : Table {
+  std::array<Present, N> any_of;
+};
+template <class Table, class... Alternatives>
+constexpr auto with_any_of(Table table, Alternatives... alternatives) {
+  static_assert(sizeof...(Alternatives) >= 1 && sizeof...(Alternatives) <= kMaxAlternatives);
+  return AnyOfTable<Table, sizeof...(Alternatives)>{table, {Present(alternatives)...}};
+}
+
+// decode()'s check of the alternatives: `object` has one's members all, or a problem at `path`
+// ("missing required field: \"text\" or \"blob\"").
+void check_alternatives(const nlohmann::json& object, std::span<const Present> alternatives,
+                        DecodePath& path);
+
 namespace detail {
+
+template <class Table>
+constexpr std::span<const Present> alternatives_of(const Table&) {
+  return {};
+}
+template <class Table, std::size_t N>
+constexpr std::span<const Present> alternatives_of(const AnyOfTable<Table, N>& table) {
+  return table.any_of;
+}
 
 // The descriptor at index K (its type deduced from the slot).
 template <std::size_t K, class D>
@@ -264,30 +312,64 @@ template <class Owner, class M>
 constexpr bool is_required(const Optional<Owner, M>&) { return false; }
 constexpr bool is_required(const Constant& c) { return c.required; }
 
-// Each member's bit in read_object's "seen" mask (0 for a member that may be absent), the
-// mask of them all, and whether they fit in 64 bits.
+// Each member's bit in read_object's "seen" mask (0 for a member that may be absent and no
+// alternative names), the mask of the required ones, each alternative's mask, and whether they
+// fit in 64 bits.
 template <std::size_t N>
 struct RequiredBits {
   std::array<std::uint64_t, N> bits{};
   std::uint64_t all = 0;
+  std::array<std::uint64_t, kMaxAlternatives> alternatives{};
+  std::size_t alternative_count = 0;
   bool fits = true;
 };
 template <std::size_t... I, class... Ds>
-constexpr auto required_bits(const MemberTable<std::index_sequence<I...>, Ds...>& table) {
+constexpr auto required_bits(const MemberTable<std::index_sequence<I...>, Ds...>& table,
+                             std::span<const Present> alternatives) {
   std::array<bool, sizeof...(I)> required = {
       is_required(static_cast<const Slot<I, Ds>&>(table).descriptor)...};
+  std::array<std::string_view, sizeof...(I)> keys = {
+      static_cast<const Slot<I, Ds>&>(table).descriptor.key.name...};
+  auto index_of = [&](std::string_view key) {
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+      if (keys[i] == key) return i;
+    }
+    throw "an alternative names a member the table does not have";  // a compile error
+  };
+  std::array<bool, sizeof...(I)> tracked = required;
+  for (const Present& alternative : alternatives) {
+    for (std::size_t k = 0; k < alternative.count; ++k)
+      tracked[index_of(alternative.keys[k])] = true;
+  }
   RequiredBits<sizeof...(I)> out;
   std::size_t next = 0;
   for (std::size_t i = 0; i < sizeof...(I); ++i) {
-    if (!required[i]) continue;
+    if (!tracked[i]) continue;
     if (next == 64) {
       out.fits = false;
       return out;
     }
     out.bits[i] = std::uint64_t{1} << next++;
-    out.all |= out.bits[i];
+    if (required[i]) out.all |= out.bits[i];
+  }
+  for (const Present& alternative : alternatives) {
+    for (std::size_t k = 0; k < alternative.count; ++k) {
+      out.alternatives[out.alternative_count] |= out.bits[index_of(alternative.keys[k])];
+    }
+    ++out.alternative_count;
   }
   return out;
+}
+
+// Every required member seen, and one alternative's members all.
+template <std::size_t N>
+constexpr bool complete(const RequiredBits<N>& bits, std::uint64_t seen) {
+  if ((seen & bits.all) != bits.all) return false;
+  if (bits.alternative_count == 0) return true;
+  for (std::size_t a = 0; a < bits.alternative_count; ++a) {
+    if ((seen & bits.alternatives[a]) == bits.alternatives[a]) return true;
+  }
+  return false;
 }
 
 // read()'s checks: a failure only sends decode_text to the DOM decoder, which names the path,
@@ -319,7 +401,7 @@ constexpr bool has_checks(const MemberTable<std::index_sequence<I...>, Ds...>& t
 template <const auto& Members>
 inline constexpr auto kKeyOrder = key_order(Members);
 template <const auto& Members>
-inline constexpr auto kRequiredBits = required_bits(Members);
+inline constexpr auto kRequiredBits = required_bits(Members, alternatives_of(Members));
 
 // Each member's place in key order (kKeyOrder's inverse).
 template <const auto& Members>
@@ -356,6 +438,9 @@ template <const auto& Members, class T, std::size_t... I>
 void decode(const nlohmann::json& j, T& value, DecodePath& path, std::index_sequence<I...>) {
   expect_object(j, path);
   (decode_member<Members, I>(j, value, path), ...);
+  if constexpr (!alternatives_of(Members).empty()) {
+    check_alternatives(j, alternatives_of(Members), path);
+  }
 }
 
 template <const auto& Members, class T, std::size_t... I>
@@ -422,7 +507,7 @@ bool read(JsonReader& in, T& value, const MemberTable<std::index_sequence<I...>,
            ...);
     if (!ok || (!known && !Unknown::take(in, value, key))) return false;
   }
-  if (seen != bits.all) return false;  // a required member is missing
+  if (!complete(bits, seen)) return false;  // a required member is missing
   if constexpr (has_checks(Members)) {
     DecodePath path;  // a broken constraint throws DecodeError; decode() reports it
     (check_field(value, path, static_cast<const Slot<I, Ds>&>(table).descriptor), ...);
