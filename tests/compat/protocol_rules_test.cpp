@@ -234,6 +234,33 @@ TEST(ProtocolRules, ErrorCodesRemovedOrRenamedBreakAddedAreAdditive) {
   EXPECT_EQ(r.changes[0].old_location, "errors.json#/definitions/ErrorCode/enum/7");
 }
 
+// x-error-data: typing a known code's data breaks old senders of other data; taking the type
+// away breaks the C++ API (its maker and reader go); another type breaks both.
+TEST(ProtocolRules, ErrorDataTypedUntypedOrRetypedBreaks) {
+  SchemaCopy copy;
+  edit(copy, "errors.json", [](J& d) {
+    d["definitions"]["ErrorCode"]["x-error-data"] =
+        J::parse(R"({"invalid_params": {"$ref": "#/definitions/ErrorData"}})");
+  });
+  EXPECT_THAT(rows(compare_with(copy)),
+              ElementsAre("breaking | error.data_typed |  | host and plugin | error code -32602 | "
+                          "error.data of invalid_params now has a schema"));
+  EXPECT_THAT(rows(compare_back(copy)),
+              ElementsAre("breaking | error.data_untyped |  | C++ API | error code -32602 | "
+                          "error.data of invalid_params no longer has a schema"));
+  SchemaCopy retyped;
+  edit(retyped, "errors.json", [](J& d) {
+    d["definitions"]["ErrorCode"]["x-error-data"] =
+        J::parse(R"({"invalid_params": {"type": "string"}})");
+  });
+  // The copy that types the code by ErrorData -> the one that types it as a string.
+  Report r = compare(gen::SchemaSet::load(copy.path("protocol.json")),
+                     gen::SchemaSet::load(retyped.path("protocol.json")), schema_only());
+  EXPECT_THAT(rows(r),
+              ElementsAre("breaking | error.data_changed |  | host and plugin, C++ API | error "
+                          "code -32602 | error.data of invalid_params has another schema"));
+}
+
 TEST(ProtocolRules, ConstantsChangedOrRemovedBreakAddedAreAdditive) {
   SchemaCopy copy;
   edit(copy, "protocol.json", [](J& d) {

@@ -124,11 +124,19 @@ TEST(Render, TypesWithPresenceNullabilityDefaultsAndConstraints) {
 TEST(Render, ErrorCodesCapabilitiesAndConstants) {
   std::string doc = render(calculator());
   std::string errors = section(doc, "## Error codes", "## ");
-  EXPECT_THAT(errors, HasSubstr("| code | name | meaning | listed by |\n|---|---|---|---|\n"
-                                "| `-32602` | `invalid_params` | Params fail the schema. | |\n"));
+  // x-error-data gives overflow and invalid_name a data type: a column says which.
+  EXPECT_THAT(errors, HasSubstr("| code | name | meaning | listed by | error.data |\n"
+                                "|---|---|---|---|---|\n"
+                                "| `-32602` | `invalid_params` | Params fail the schema. | | |\n"));
   EXPECT_THAT(errors, HasSubstr("| `1` | `division_by_zero` | The expression divides by zero. | "
-                                "[`evaluate`](#evaluate) |\n"));
-  EXPECT_THAT(errors, HasSubstr("Defined with them in `errors.json`: [`ErrorData`](#errordata)."));
+                                "[`evaluate`](#evaluate) | |\n"));
+  EXPECT_THAT(errors, HasSubstr("| `2` | `overflow` | The result does not fit. | "
+                                "[`evaluate`](#evaluate) | [`OverflowData`](#overflowdata) |\n"));
+  EXPECT_THAT(errors, HasSubstr("| `3` | `invalid_name` | A function name is not allowed. | "
+                                "[`define`](#define) | string |\n"));
+  EXPECT_THAT(errors,
+              HasSubstr("Defined with them in `errors.json`: [`OverflowData`](#overflowdata), "
+                        "[`ErrorData`](#errordata)."));
   EXPECT_THAT(section(doc, "## Capabilities", "## "),
               HasSubstr("| `big-numbers` | Arbitrary precision. |\n"));
   std::string constants = section(doc, "## Constants", "## ");

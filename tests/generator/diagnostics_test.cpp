@@ -377,6 +377,23 @@ const std::vector<DiagnosticCase>& cases() {
       {"RequiredWithoutProperty",
        [](SchemaFiles& s) { s["types/t.json"]["required"] = J::array({"y"}); },
        "types/t.json#/required: required field \"y\" has no schema in properties"},
+      {"ErrorDataForAnUnknownErrorName",
+       [](SchemaFiles& s) {
+         s["errors.json"]["definitions"]["Code"]["x-error-data"] =
+             J::parse(R"({"nope": {"type": "string"}})");
+       },
+       "errors.json#/definitions/Code/x-error-data/nope: \"nope\" is not an error name of Code "
+       "(\"oops\")"},
+      {"ErrorDataNotAnObject",
+       [](SchemaFiles& s) { s["errors.json"]["definitions"]["Code"]["x-error-data"] = J::array(); },
+       "errors.json#/definitions/Code/x-error-data: expected an object of schemas, got []"},
+      {"ErrorDataWithConstraintsOfItsOwn",
+       [](SchemaFiles& s) {
+         s["errors.json"]["definitions"]["Code"]["x-error-data"] =
+             J::parse(R"({"oops": {"type": "string", "minLength": 1}})");
+       },
+       "errors.json#/definitions/Code/x-error-data/oops: constraints on error data itself are "
+       "not checked: make it a declared type (a $ref to an object) that holds them"},
       {"AnyOfRequiredListNamingNoProperty",
        [](SchemaFiles& s) {
          s["types/t.json"]["anyOf"] = J::parse(R"([{"required": ["x"]}, {"required": ["y"]}])");

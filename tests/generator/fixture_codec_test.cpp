@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "demo_calc/dispatch.hpp"
+#include "demo_calc/errors.hpp"
 #include "demo_calc/profile.hpp"
 #include "demo_relay/dispatch.hpp"
 #include "rpckit/codec/json_writer.hpp"
@@ -245,6 +246,28 @@ TEST(FixtureCalculator, AnyOfRequiredListsNeedsOneAlternativeAllPresentInBothDec
   ASSERT_EQ(problems.size(), 2u);
   EXPECT_STREQ(problems[0].what(), "source.id: missing required field");
   EXPECT_EQ(problems[1].what(), missing);
+}
+
+// x-error-data: overflow's data is OverflowData, invalid_name's a string; each has a maker and
+// a typed reader, which reads only its own code.
+TEST(FixtureCalculator, ErrorDataTypedByCodeHasAMakerAndAReader) {
+  calc::OverflowData limit{.limit = 1e308, .digits = 309u};
+  const rpckit::RpcError overflow = calc::make_overflow_error("too big", limit);
+  EXPECT_EQ(overflow.code(), 2);
+  EXPECT_EQ(overflow.message(), "too big");
+  ASSERT_TRUE(overflow.data());
+  EXPECT_EQ(overflow.data()->get(), json::parse(R"({"digits":309,"limit":1e308})"));
+  EXPECT_EQ(calc::overflow_data(overflow), limit);
+  EXPECT_EQ(calc::invalid_name_data(overflow), std::nullopt);  // another code
+  const rpckit::RpcError named = calc::make_invalid_name_error("no", "sqrt2");
+  EXPECT_EQ(calc::error_code(named), calc::CalcError::kInvalidName);
+  EXPECT_EQ(calc::invalid_name_data(named), "sqrt2");
+  // Data of another shape, or none, reads as nullopt.
+  EXPECT_EQ(calc::overflow_data(rpckit::RpcError(2, "x", rpckit::JsonValue(json{{"limit", "x"}}))),
+            std::nullopt);
+  EXPECT_EQ(calc::overflow_data(rpckit::RpcError(2, "x")), std::nullopt);
+  EXPECT_EQ(calc::invalid_name_data(rpckit::RpcError(3, "x", rpckit::JsonValue(json(7)))),
+            std::nullopt);
 }
 
 TEST(FixtureCalculator, OpenResultKeepsAnyJsonByteForByte) {

@@ -226,6 +226,45 @@ TEST_F(Transcript, AnErrorWithoutIdIsAValidAnswerWhereTheProtocolLeavesTheIdOut)
   EXPECT_THAT(g[0].violation.message(), HasSubstr("id"));
 }
 
+// x-error-data: -32042's data is UrlElicitationRequiredData (MCP errors.json); another code's
+// data stays any JSON.
+TEST(ErrorData, ACodeWithADataSchemaHasItsDataChecked) {
+  static auto mcp = ProtocolSchema::load(source_dir() / "schema/mcp/protocol.json");
+  ProtocolValidator v(mcp);
+  const json elicitation = {{"mode", "url"},
+                            {"elicitationId", "e1"},
+                            {"url", "https://example.com/consent"},
+                            {"message", "Authorize access"}};
+  json good = {{"jsonrpc", "2.0"},
+               {"id", 3},
+               {"error",
+                {{"code", -32042},
+                 {"message", "URL elicitation required"},
+                 {"data", {{"elicitations", json::array({elicitation})}}}}}};
+  EXPECT_THAT(v.envelope(good), ::testing::IsEmpty());
+  json bad = good;
+  bad["error"]["data"] = {{"elicitations", "none"}};
+  auto f = v.envelope(bad);
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].instance, "/error/data/elicitations");
+  EXPECT_EQ(f[0].keyword, "type");
+  json missing = good;
+  missing["error"].erase("data");
+  f = v.envelope(missing);
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].instance, "/error");
+  EXPECT_EQ(f[0].keyword, "x-error-data");
+  EXPECT_EQ(f[0].message(),
+            "expected error.data (code -32042, url_elicitation_required, has a schema), found an "
+            "error without it");
+  // The error object alone (Part::kError), and a code without a data schema.
+  f = v.payload("tools/call", Part::kError, bad["error"]);
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].instance, "/data/elicitations");
+  json other = {{"code", -32602}, {"message", "bad"}, {"data", {{"elicitations", "none"}}}};
+  EXPECT_THAT(v.payload("tools/call", Part::kError, other), ::testing::IsEmpty());
+}
+
 TEST_F(Transcript, AFrameOverTheCap) {
   const auto cap = *streamnook()->max_frame_bytes();
   EXPECT_EQ(cap, 4194304u);

@@ -57,6 +57,35 @@ std::string emit_errors_header(const ir::Module& m) {
         "}\n",
         {{"enum", *m.error_code_type}});
   }
+  // x-error-data: a maker and a reader per code whose data has a type.
+  for (const ir::ErrorData& e : m.error_data) {
+    const Printer::Vars vars = {
+        {"enum", *m.error_code_type}, {"enumerator", e.enumerator}, {"code", e.wire},
+        {"label", e.label},           {"name", e.cpp_name},         {"type", cpp_type(e.type)}};
+    p.print(
+        "\n"
+        "/// A $code$ $label$ error with its data (x-error-data).\n"
+        "inline rpckit::RpcError make_$name$_error(std::string message, const $type$& data) {\n"
+        "  return make_error($enum$::$enumerator$, std::move(message), "
+        "rpckit::codec::encode(data));\n"
+        "}\n"
+        "\n"
+        "/// error.data of $label$ ($code$), typed: nullopt for another code, or when the data\n"
+        "/// is absent or of another shape.\n"
+        "inline std::optional<$type$> $name$_data(const rpckit::RpcError& error) {\n"
+        "  if (error.code() != static_cast<int>($enum$::$enumerator$) || !error.data()) {\n"
+        "    return std::nullopt;\n"
+        "  }\n"
+        "  try {\n"
+        "    $type$ data{};\n"
+        "    rpckit::codec::decode_from(error.data()->get(), data, \"error.data\");\n"
+        "    return data;\n"
+        "  } catch (const rpckit::codec::DecodeError&) {\n"
+        "    return std::nullopt;\n"
+        "  }\n"
+        "}\n",
+        vars);
+  }
   return close_file(p, m);
 }
 

@@ -180,6 +180,9 @@ std::string dump_ir(const ir::Module& m) {
   for (const auto& r : m.roles) out << " " << r;
   out << "\n";
   if (m.error_code_type) out << "error-codes " << *m.error_code_type << "\n";
+  for (const ir::ErrorData& e : m.error_data) {
+    out << "error-data " << e.wire << " " << e.label << ": " << describe(e.type) << "\n";
+  }
   for (const ir::Constant& c : m.constants) {
     out << "constant " << c.cpp_name << (c.array ? " array" : "") << " =";
     for (const auto& v : c.values) out << " " << v;

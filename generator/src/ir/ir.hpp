@@ -344,6 +344,15 @@ struct Exchange {
   std::string invoke_timeout, launch_timeout, teardown_timeout, reap_timeout;
 };
 
+// x-error-data: an error code whose error.data has a type.
+struct ErrorData {
+  std::string wire;        // the code ("-32042")
+  std::string label;       // its name (x-enum-names): "url_elicitation_required"
+  std::string enumerator;  // the error enum's C++ enumerator
+  std::string cpp_name;    // the label as a C++ name, for make_<it>_error and <it>_data
+  TypeRef type;
+};
+
 struct Module {
   std::string title;
   std::string doc;
@@ -359,6 +368,7 @@ struct Module {
   std::optional<Profile> profile;
   std::optional<Exchange> exchange;
   std::optional<std::string> error_code_type;  // integer enum used by Message::errors
+  std::vector<ErrorData> error_data;           // the error enum's order
   std::string schema_hash;                    // fnv1a64 over every schema file, hex
 
   // The Role enumerator of a role of `roles`.

@@ -1,5 +1,6 @@
 #include "lower/lower.hpp"
 
+#include <algorithm>
 #include <functional>
 #include <map>
 
@@ -25,16 +26,19 @@ ir::Module Lowerer::run() {
   }
   module_.schema_hash = schema_.hash();
   lower_constants(root);
+  std::optional<Node> error_codes;
   if (const auto codes = protocol.annotation(Annotation::kErrorCodes)) {
-    Node target = schema_.resolve(*codes, text(root, kw(Annotation::kErrorCodes)));
-    if (shape_of(target, true) != Shape::kEnum || !integer_enum(target)) {
+    error_codes = schema_.resolve(*codes, text(root, kw(Annotation::kErrorCodes)));
+    if (shape_of(*error_codes, true) != Shape::kEnum || !integer_enum(*error_codes)) {
       codes->reject("must reference an integer enum");
     }
-    module_.error_code_type = declare(target, name_for(target));
+    module_.error_code_type = declare(*error_codes, name_for(*error_codes));
   }
   // The loader has checked both lists' form and loaded every file they name.
   for (const Node& file : protocol.type_files()) declare_file(file);
   for (const model::Message& message : protocol.messages()) lower_message(message);
+  // After the messages: a data type no message uses is declared last.
+  if (error_codes) lower_error_data(protocol, *error_codes);
   module_.types = sorted_types();
   lower_type_schemas(root);
   lower_surfaces();
@@ -46,6 +50,44 @@ ir::Module Lowerer::run() {
     module_.exchange = lower_exchange(*exchange, module_);
   }
   return std::move(module_);
+}
+
+// x-error-data on the error codes: each key one of their names, each value the schema of
+// error.data under that code.
+void Lowerer::lower_error_data(const model::Protocol& protocol, const Node& codes) {
+  const auto written = model::annotation(codes, Annotation::kErrorData);
+  if (!written) return;  // an object of schemas (the loader checked)
+  // A copy: lowering a schema below may declare types, which moves the declarations.
+  const std::vector<ir::EnumValue> values = find_decl(*module_.error_code_type)->enum_.values;
+  std::vector<std::string> labels;
+  for (const ir::EnumValue& v : values) labels.push_back(v.label);
+  for (const auto& item : written->json->items()) {
+    const std::string& name = item.key();
+    if (std::find(labels.begin(), labels.end(), name) == labels.end()) {
+      written->child(name).fail("\"" + name + "\" is not an error name of " +
+                                *module_.error_code_type + " (" + quoted_list(labels) + ")");
+    }
+  }
+  for (const model::ErrorDataSchema& d : protocol.error_data()) {
+    for (const ir::EnumValue& v : values) {
+      if (v.label != d.name) continue;
+      TypeRef type = lower_use(d.schema, pascal_case(v.label) + "Data");
+      // errors.hpp's reader decodes the data; the checks of a constrained use are written
+      // where a member holds it, so the data's own constraints must live in a declared type.
+      for (const TypeRef* t = &type; t != nullptr; t = t->element.get()) {
+        if (!t->constraints.empty()) {
+          d.schema.fail(
+              "constraints on error data itself are not checked: make it a declared "
+              "type (a $ref to an object) that holds them");
+        }
+      }
+      module_.error_data.push_back({.wire = v.wire,
+                                    .label = v.label,
+                                    .enumerator = v.cpp_name,
+                                    .cpp_name = member_name(v.label),
+                                    .type = std::move(type)});
+    }
+  }
 }
 
 void Lowerer::lower_type_schemas(const Node& root) {

@@ -46,6 +46,7 @@ class Lowerer {
   std::string declare(const Node& n, const std::string& name);
   const TypeDecl* find_decl(const std::string& name) const;
   ir::Struct lower_struct(const Node& n, const std::string& owner);
+  void lower_error_data(const model::Protocol& protocol, const Node& codes);
   void lower_required_alternatives(const Node& n, const std::string& owner, ir::Struct& s);
   std::optional<std::string> default_expression(const Node& d, const TypeRef& type);
   ir::Enum lower_enum(const Node& n, const std::string& name);

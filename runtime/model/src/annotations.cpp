@@ -46,13 +46,15 @@ std::string_view keyword(Annotation annotation) {
       return "x-unit";
     case Annotation::kErrorMessages:
       return "x-error-messages";
+    case Annotation::kErrorData:
+      return "x-error-data";
   }
   return "";
 }
 
 std::optional<Annotation> annotation_named(std::string_view key) {
   for (auto a = static_cast<std::uint8_t>(Annotation::kNamespace);
-       a <= static_cast<std::uint8_t>(Annotation::kErrorMessages); ++a) {
+       a <= static_cast<std::uint8_t>(kLastAnnotation); ++a) {
     if (keyword(static_cast<Annotation>(a)) == key) return static_cast<Annotation>(a);
   }
   return std::nullopt;

@@ -44,6 +44,26 @@ Exchange read_exchange(const Node& node, const std::vector<Node>& type_files) {
   return out;
 }
 
+// x-error-data of the error-code enum `codes`: each entry whose key is one of its names.
+std::vector<ErrorDataSchema> read_error_data(const std::optional<Node>& codes) {
+  std::vector<ErrorDataSchema> out;
+  if (!codes) return out;
+  const auto data = model::annotation(*codes, Annotation::kErrorData);
+  const auto names = model::annotation(*codes, Annotation::kEnumNames);
+  const auto values = member(*codes, "enum");
+  if (!data || !data->json->is_object() || !names || !names->json->is_array() || !values ||
+      !values->json->is_array()) {
+    return out;
+  }
+  for (std::size_t i = 0; i < names->json->size() && i < values->json->size(); ++i) {
+    const Json& name = (*names->json)[i];
+    if (!name.is_string() || !data->json->contains(name.get<std::string>())) continue;
+    out.push_back(
+        {(*values->json)[i], name.get<std::string>(), data->child(name.get<std::string>())});
+  }
+  return out;
+}
+
 }  // namespace
 
 bool Message::request() const {
@@ -106,12 +126,23 @@ Protocol Protocol::link(const SchemaSet& schemas) {
       p.messages_.push_back(std::move(m));
     }
   }
+  p.error_data_ = read_error_data(p.error_code_enum());
   p.profile_ = model::annotation(root, Annotation::kProfile);
   if (const auto exchange = model::annotation(root, Annotation::kExchange);
       exchange && exchange->json->is_object()) {
     p.exchange_ = read_exchange(*exchange, p.type_files_);
   }
   return p;
+}
+
+std::optional<Node> Protocol::error_code_enum() const {
+  const std::optional<Node> codes = annotation(Annotation::kErrorCodes);
+  if (!codes || !codes->json->is_string()) return std::nullopt;
+  try {
+    return schemas_->resolve(*codes, codes->json->get<std::string>());
+  } catch (const SchemaError&) {
+    return std::nullopt;  // linking is tolerant; the generator reports it
+  }
 }
 
 const Json* Protocol::constant(std::string_view name) const {

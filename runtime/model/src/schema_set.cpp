@@ -22,13 +22,17 @@ const std::set<std::string, std::less<>> kDataKeywords = {
     "type",      "required", "enum",     "const",    "format",      "pattern",    "minLength",
     "maxLength", "minimum",  "maximum",  "minItems", "maxItems",    "uniqueItems"};
 
-// x-result holds a schema; every other annotation the generator reads (annotations.hpp) is data.
+// x-result holds a schema and x-error-data a map of them; every other annotation the generator
+// reads (annotations.hpp) is data.
 bool schema_valued(std::string_view key) {
   return kSchemaValued.count(key) != 0 || key == keyword(Annotation::kResult);
 }
+bool schema_map(std::string_view key) {
+  return kSchemaMaps.count(key) != 0 || key == keyword(Annotation::kErrorData);
+}
 bool data_keyword(std::string_view key) {
   return kDataKeywords.count(key) != 0 ||
-         (annotation_named(key).has_value() && key != keyword(Annotation::kResult));
+         (annotation_named(key).has_value() && !schema_valued(key) && !schema_map(key));
 }
 
 // Values that are data, not schemas, under kDraft07: a "$ref" or a pattern inside is text.
@@ -101,7 +105,7 @@ std::string ref_pointer(const Node& from) {
 
 KeywordValue keyword_value(std::string_view key) {
   if (schema_valued(key)) return KeywordValue::kSchema;
-  if (kSchemaMaps.count(key) != 0) return KeywordValue::kSchemaMap;
+  if (schema_map(key)) return KeywordValue::kSchemaMap;
   if (kSchemaArrays.count(key) != 0) return KeywordValue::kSchemaArray;
   return data_keyword(key) ? KeywordValue::kData : KeywordValue::kUnsupported;
 }

@@ -151,7 +151,7 @@ void PluginProcess::execute(const std::vector<Action>& actions) {
         }
         break;
       case Action::Kind::kCloseStdin:
-        if (auto conn = connection()) conn->child->end_stdin();
+        if (auto conn = connection()) end_stdin(*conn);
         break;
       case Action::Kind::kTerminate:
         if (auto conn = connection()) conn->child->terminate();

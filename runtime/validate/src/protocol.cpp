@@ -149,9 +149,35 @@ Violations ProtocolValidator::payload(std::string_view method, Part part,
                  "no result (" + std::string(method) + " is a notification)", "a result"}};
       }
       return validator_.validate(value, *m->result);
-    case Part::kError:
-      if (!protocol_->error_object()) return {};
-      return validator_.validate(value, *protocol_->error_object());
+    case Part::kError: {
+      Violations out;
+      if (protocol_->error_object()) out = validator_.validate(value, *protocol_->error_object());
+      Violations data = error_data(value, "/data");
+      out.insert(out.end(), data.begin(), data.end());
+      return out;
+    }
+  }
+  return {};
+}
+
+Violations ProtocolValidator::error_data(const json& error, const std::string& at) const {
+  if (!error.is_object()) return {};
+  const auto code = error.find("code");
+  if (code == error.end() || !code->is_number_integer()) return {};
+  for (const model::ErrorDataSchema& e : protocol_->model().error_data()) {
+    if (!e.code.is_number_integer() || e.code.get<std::int64_t>() != code->get<std::int64_t>()) {
+      continue;
+    }
+    const auto data = error.find("data");
+    if (data == error.end()) {
+      return {{Violation::Severity::kError, at.substr(0, at.rfind('/')), e.schema.loc().str(),
+               std::string(model::keyword(model::Annotation::kErrorData)),
+               "error.data (code " + e.code.dump() + ", " + e.name + ", has a schema)",
+               "an error without it"}};
+    }
+    Violations out = validator_.validate(*data, e.schema);
+    for (auto& v : out) v.instance = at + v.instance;
+    return out;
   }
   return {};
 }
@@ -182,6 +208,10 @@ Violations ProtocolValidator::envelope(const json& envelope,
   Violations out;
   if (const auto& schema = error ? protocol_->error_response() : protocol_->response()) {
     out = validator_.validate(envelope, *schema);
+  }
+  if (error) {
+    Violations data = error_data(envelope["error"], "/error/data");
+    out.insert(out.end(), data.begin(), data.end());
   }
   if (!error && response_to && envelope.contains("result")) {
     Violations result = payload(*response_to, Part::kResult, envelope["result"]);

@@ -215,7 +215,7 @@ Report compare(const gen::SchemaSet& before, const gen::SchemaSet& after,
   caps.gate_values.insert(old_caps.gate_values.begin(), old_caps.gate_values.end());
   PayloadDiff payloads(old_protocol, new_protocol, options, caps, out);
   compare_messages(old_protocol, new_protocol, payloads, out);
-  const std::optional<gen::Node> codes = error_code_enum(new_protocol);
+  const std::optional<gen::Node> codes = new_protocol.error_code_enum();
   payloads.compare_unreached_types(codes ? location(*codes) : std::string());
   if (options.compare_api) compare_api(before, after, out);
   report.changes = out.take();

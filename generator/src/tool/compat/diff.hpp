@@ -113,9 +113,6 @@ void compare_protocol(const model::Protocol& before, const model::Protocol& afte
 void compare_messages(const model::Protocol& before, const model::Protocol& after,
                       PayloadDiff& payloads, Changes& out);
 
-// The integer enum x-error-codes names, when it names one.
-std::optional<gen::Node> error_code_enum(const model::Protocol& protocol);
-
 // Shared by protocol_diff.cpp and message_diff.cpp.
 std::string both_sides(const model::Protocol& protocol);  // "host and plugin"
 Change protocol_change(Verdict verdict, std::string rule, std::string affected, std::string where,

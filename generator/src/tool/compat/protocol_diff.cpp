@@ -241,7 +241,7 @@ struct ErrorCode {
 
 std::vector<ErrorCode> error_codes(const model::Protocol& protocol) {
   std::vector<ErrorCode> out;
-  const std::optional<Node> e = error_code_enum(protocol);
+  const std::optional<Node> e = protocol.error_code_enum();
   if (!e || !e->has("enum")) return out;
   const auto written_names = model::annotation(*e, Annotation::kEnumNames);
   const Json* names = written_names ? written_names->json : nullptr;
@@ -252,6 +252,46 @@ std::vector<ErrorCode> error_codes(const model::Protocol& protocol) {
     out.push_back({e->json->at("enum")[i], name, location(e->child("enum").item(i))});
   }
   return out;
+}
+
+// x-error-data, code by code: where the data of a code both versions know is typed. A type's
+// own changes are the type's rows (it is compared as any type is).
+void compare_error_data(const model::Protocol& before, const model::Protocol& after, Changes& out) {
+  auto typed = [](const model::Protocol& p, const Json& code) -> const model::ErrorDataSchema* {
+    for (const model::ErrorDataSchema& e : p.error_data()) {
+      if (e.code == code) return &e;
+    }
+    return nullptr;
+  };
+  auto target = [](const model::Protocol& p, const Node& schema) {
+    return schema.has("$ref")
+               ? location(p.schemas().resolve(schema, schema.json->at("$ref").get<std::string>()))
+               : location(schema);
+  };
+  const std::string sides = both_sides(after);
+  for (const ErrorCode& e : error_codes(before)) {
+    const model::ErrorDataSchema* o = typed(before, e.code);
+    const model::ErrorDataSchema* n = typed(after, e.code);
+    const std::string where = "error code " + json_text(e.code);
+    if (o == nullptr && n != nullptr) {
+      out.add(protocol_change(Verdict::kBreaking, "error.data_typed", sides, where,
+                              "error.data of " + e.name + " now has a schema",
+                              "a new peer checks the data an old peer may send under this code "
+                              "in another shape",
+                              e.location, location(n->schema)));
+    } else if (o != nullptr && n == nullptr) {
+      out.add(protocol_change(Verdict::kBreaking, "error.data_untyped", "C++ API", where,
+                              "error.data of " + e.name + " no longer has a schema",
+                              "the wire takes any data now, but the generated maker and reader "
+                              "of the typed data are gone",
+                              location(o->schema), e.location));
+    } else if (o != nullptr && target(before, o->schema) != target(after, n->schema)) {
+      out.add(protocol_change(Verdict::kBreaking, "error.data_changed", sides + ", C++ API", where,
+                              "error.data of " + e.name + " has another schema",
+                              "each version checks the data under this code by another type",
+                              location(o->schema), location(n->schema)));
+    }
+  }
 }
 
 void compare_error_codes(const model::Protocol& before, const model::Protocol& after,
@@ -291,17 +331,12 @@ void compare_error_codes(const model::Protocol& before, const model::Protocol& a
 
 }  // namespace
 
-std::optional<Node> error_code_enum(const model::Protocol& protocol) {
-  const std::optional<Node> codes = protocol.annotation(Annotation::kErrorCodes);
-  if (!codes || !codes->json->is_string()) return std::nullopt;
-  return protocol.schemas().resolve(*codes, codes->json->get<std::string>());
-}
-
 void compare_protocol(const model::Protocol& before, const model::Protocol& after,
                       const CompareOptions& options, Report& report, Changes& out) {
   compare_identity(before, after, out);
   compare_constants(before, after, options, report, out);
   compare_error_codes(before, after, out);
+  compare_error_data(before, after, out);
 }
 
 }  // namespace rpckit::compat

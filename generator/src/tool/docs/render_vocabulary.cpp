@@ -43,6 +43,8 @@ void render_errors(const Context& ctx, md::Document& doc) {
   doc.paragraph(md::prose(e->doc));
   std::string about = file_description(ctx, e->loc.file);
   if (about != e->doc) doc.paragraph(md::prose(about));
+  // x-error-data: a column of error.data's type when some code has one.
+  const bool typed_data = !ctx.module.error_data.empty();
   std::vector<std::vector<std::string>> rows;
   for (const ir::EnumValue& v : e->enum_.values) {
     std::vector<std::string> by;
@@ -53,8 +55,17 @@ void render_errors(const Context& ctx, md::Document& doc) {
     }
     rows.push_back({md::code(v.wire), md::code(v.label), md::prose(v.doc),
                     join(by, [](const std::string& s) { return s; })});
+    if (typed_data) {
+      std::string data;
+      for (const ir::ErrorData& d : ctx.module.error_data) {
+        if (d.enumerator == v.cpp_name) data = ctx.type_text(d.type);
+      }
+      rows.back().push_back(data);
+    }
   }
-  doc.raw(md::table({"code", "name", "meaning", "listed by"}, rows) + "\n");
+  std::vector<std::string> header = {"code", "name", "meaning", "listed by"};
+  if (typed_data) header.emplace_back("error.data");
+  doc.raw(md::table(header, rows) + "\n");
   std::vector<std::string> beside;
   for (const ir::TypeDecl& t : ctx.module.types) {
     if (&t != e && t.loc.file == e->loc.file) beside.push_back(ctx.type_link(t.name));

@@ -57,7 +57,11 @@ void encode_into(nlohmann::json& j, const std::map<std::string, T>& members);
 
 template <class T>
 void encode_into(nlohmann::json& j, const T& value) {
-  to_json(j, value);  // generated, or rpckit::to_json for JsonValue: found by ADL
+  if constexpr (requires { to_json(j, value); }) {
+    to_json(j, value);  // generated, or rpckit::to_json for JsonValue: found by ADL
+  } else {
+    j = value;  // a string, number or boolean (an error's data may be one)
+  }
 }
 
 template <class T>

@@ -37,7 +37,12 @@ enum class Annotation : std::uint8_t {
   kDiscriminator,     // x-discriminator: the member whose value tells a union's members apart
   kUnit,              // x-unit: "ms" on a duration constant
   kErrorMessages,     // x-error-messages: readable text for a failed pattern or not
+  // the error-code enum (x-error-codes)
+  kErrorData,  // x-error-data: error name -> the schema of error.data under that code
 };
+
+// The last enumerator: loops over every annotation run from kNamespace to it.
+inline constexpr Annotation kLastAnnotation = Annotation::kErrorData;
 
 // The keyword as written in a schema: "x-kind" for kKind.
 std::string_view keyword(Annotation annotation);

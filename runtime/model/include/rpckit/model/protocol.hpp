@@ -52,6 +52,14 @@ struct Exchange {
   std::vector<ExchangeStep> steps;
 };
 
+// An error code whose error.data has a schema: an entry of x-error-data, which the enum of
+// error codes (x-error-codes) carries.
+struct ErrorDataSchema {
+  Json code;         // the code, as the enum lists it
+  std::string name;  // its name (x-enum-names)
+  Node schema;       // the schema of error.data under that code
+};
+
 class Protocol {
  public:
   // Reads the annotations of `schemas` (which must outlive the Protocol). Throws SchemaError
@@ -80,6 +88,11 @@ class Protocol {
   static std::string text(const Node& settings, std::string_view key);
   // jsonrpc.json#/definitions/<name>, when the set loaded jsonrpc.json and it defines it.
   std::optional<Node> jsonrpc(std::string_view name) const;
+  // The enum x-error-codes references, when it resolves.
+  std::optional<Node> error_code_enum() const;
+  // Its x-error-data, in the enum's order (an entry that names no code is left out here; the
+  // generator reports it).
+  const std::vector<ErrorDataSchema>& error_data() const { return error_data_; }
 
  private:
   explicit Protocol(const SchemaSet& schemas) : schemas_(&schemas) {}
@@ -91,6 +104,7 @@ class Protocol {
   std::vector<Node> type_files_;
   std::optional<Node> profile_;
   std::optional<Exchange> exchange_;
+  std::vector<ErrorDataSchema> error_data_;
 };
 
 }  // namespace rpckit::model

@@ -134,6 +134,7 @@ class PluginProcess {
   void on_exited(std::uint64_t generation, supervision::ExitStatus status);
   void retire_connection();
   std::shared_ptr<Connection> connection() const;
+  void end_stdin(const Connection& conn);  // the stop sequence's close_stdin
 
   Settings settings_;
   Lifecycle lifecycle_;

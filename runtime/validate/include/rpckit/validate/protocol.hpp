@@ -105,6 +105,10 @@ class ProtocolValidator {
   const SchemaValidator& schemas() const { return validator_; }
 
  private:
+  // error.data of an error object against its code's schema (x-error-data), when the code has
+  // one; each instance pointer starts with `at` ("/data", "/error/data").
+  Violations error_data(const nlohmann::json& error, const std::string& at) const;
+
   std::shared_ptr<const ProtocolSchema> protocol_;
   SchemaValidator validator_;
 };
