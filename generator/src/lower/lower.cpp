@@ -59,8 +59,9 @@ void Lowerer::lower_error_data(const model::Protocol& protocol, const Node& code
   if (!written) return;  // an object of schemas (the loader checked)
   // A copy: lowering a schema below may declare types, which moves the declarations.
   const std::vector<ir::EnumValue> values = find_decl(*module_.error_code_type)->enum_.values;
-  std::vector<std::string> labels;
-  for (const ir::EnumValue& v : values) labels.push_back(v.label);
+  std::vector<std::string> labels(values.size());
+  std::transform(values.begin(), values.end(), labels.begin(),
+                 [](const ir::EnumValue& v) { return v.label; });
   for (const auto& item : written->json->items()) {
     const std::string& name = item.key();
     if (std::find(labels.begin(), labels.end(), name) == labels.end()) {
