@@ -9,8 +9,9 @@
 # preset also links position-dependent executables, -no-pie: an ASan test executable carried
 # 500,000 relocations, applied at each of the thousands of starts a run makes.) The parsers a
 # peer's bytes reach (values, codec, framing, endpoint, validate and the model it reads schemas
-# through, the manifest, the generated modules) keep the preset's -O1 and the instrumentation,
-# for the fuzz targets' throughput and the megabyte payloads of the hostile tests.
+# through, the manifest, the generated modules a fuzz target reads) keep the preset's -O1 and
+# the instrumentation, for the fuzz targets' throughput and the megabyte payloads of the hostile
+# tests.
 set(RPCKIT_COLD_CXX_FLAGS "" CACHE STRING
   "Extra compiler flags for code no fuzz target drives (the ASan presets: -O0)")
 separate_arguments(rpckit_cold_flags UNIX_COMMAND "${RPCKIT_COLD_CXX_FLAGS}")

@@ -43,12 +43,7 @@ inline std::optional<UrlElicitationRequiredData> url_elicitation_required_data(
   if (error.code() != static_cast<int>(ErrorCode::kUrlElicitationRequired) || !error.data()) {
     return std::nullopt;
   }
-  try {
-    UrlElicitationRequiredData data{};
-    rpckit::codec::decode_from(error.data()->get(), data, "error.data");
-    return data;
-  } catch (const rpckit::codec::DecodeError&) {
-    return std::nullopt;
-  }
+  return rpckit::codec::decode_or_none<UrlElicitationRequiredData>(error.data()->get(),
+                                                                   "error.data");
 }
 }  // namespace mcp::v2025_11_25

@@ -37,12 +37,6 @@ inline rpckit::RpcError make_error(ErrorCode code, std::string message, const Er
 /// error.data as ErrorData, or nullopt when absent or of another shape.
 inline std::optional<ErrorData> error_data(const rpckit::RpcError& error) {
   if (!error.data()) return std::nullopt;
-  try {
-    ErrorData data{};
-    rpckit::codec::decode_from(error.data()->get(), data, "error.data");
-    return data;
-  } catch (const rpckit::codec::DecodeError&) {
-    return std::nullopt;
-  }
+  return rpckit::codec::decode_or_none<ErrorData>(error.data()->get(), "error.data");
 }
 }  // namespace streamnook::v1

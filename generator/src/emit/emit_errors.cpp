@@ -40,20 +40,15 @@ std::string emit_errors_header(const ir::Module& m) {
     p.print(
         "\n"
         "/// An error whose data is this protocol's ErrorData.\n"
-        "inline rpckit::RpcError make_error($enum$ code, std::string message, const ErrorData& data) {\n"
+        "inline rpckit::RpcError make_error($enum$ code, std::string message, const ErrorData& "
+        "data) {\n"
         "  return make_error(code, std::move(message), rpckit::codec::encode(data));\n"
         "}\n"
         "\n"
         "/// error.data as ErrorData, or nullopt when absent or of another shape.\n"
         "inline std::optional<ErrorData> error_data(const rpckit::RpcError& error) {\n"
         "  if (!error.data()) return std::nullopt;\n"
-        "  try {\n"
-        "    ErrorData data{};\n"
-        "    rpckit::codec::decode_from(error.data()->get(), data, \"error.data\");\n"
-        "    return data;\n"
-        "  } catch (const rpckit::codec::DecodeError&) {\n"
-        "    return std::nullopt;\n"
-        "  }\n"
+        "  return rpckit::codec::decode_or_none<ErrorData>(error.data()->get(), \"error.data\");\n"
         "}\n",
         {{"enum", *m.error_code_type}});
   }
@@ -76,13 +71,7 @@ std::string emit_errors_header(const ir::Module& m) {
         "  if (error.code() != static_cast<int>($enum$::$enumerator$) || !error.data()) {\n"
         "    return std::nullopt;\n"
         "  }\n"
-        "  try {\n"
-        "    $type$ data{};\n"
-        "    rpckit::codec::decode_from(error.data()->get(), data, \"error.data\");\n"
-        "    return data;\n"
-        "  } catch (const rpckit::codec::DecodeError&) {\n"
-        "    return std::nullopt;\n"
-        "  }\n"
+        "  return rpckit::codec::decode_or_none<$type$>(error.data()->get(), \"error.data\");\n"
         "}\n",
         vars);
   }

@@ -76,11 +76,8 @@ std::string error_name(const RpcError& error) {
 std::int64_t retry_after_seconds(const RpcError& error) {
   // RateLimitedData's decoder takes an integer >= 0 and nothing else.
   if (error.data()) {
-    try {
-      cm::RateLimitedData data;
-      codec::decode_from(error.data()->get(), data, "error.data");
-      return data.retryAfterSeconds;
-    } catch (const codec::DecodeError&) {
+    if (auto data = codec::decode_or_none<cm::RateLimitedData>(error.data()->get(), "error.data")) {
+      return data->retryAfterSeconds;
     }
   }
   return cm::kDefaultRetryAfterSeconds;

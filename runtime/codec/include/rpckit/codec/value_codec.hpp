@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <map>
 #include <nlohmann/json_fwd.hpp>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -77,6 +78,19 @@ template <class T>
 void decode_from(const nlohmann::json& j, T& out, std::string_view root) {
   DecodePath path(root);
   decode(j, out, path);  // generated types by ADL, primitives above
+}
+
+// `j` as a T, or nullopt when it is not one: for values whose shape is a hint, not a contract
+// (an error's data, read by its code).
+template <class T>
+std::optional<T> decode_or_none(const nlohmann::json& j, std::string_view root) {
+  try {
+    T out{};
+    decode_from(j, out, root);
+    return out;
+  } catch (const DecodeError&) {
+    return std::nullopt;
+  }
 }
 
 }  // namespace rpckit::codec
