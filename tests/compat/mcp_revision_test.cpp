@@ -80,8 +80,9 @@ TEST(McpRevision, EveryDifferenceFrom20250618HasItsVerdict) {
       "additive | errors.added | client_to_server | message tools/call",
       "additive | member.optional_added | client_to_server | tools/call.params.task",
       // Sampling with tools: SamplingMessage.content (and the result's content) was one block
-      // tagged by `type` and became a block or an array, with tool_use and tool_result blocks:
-      // wider, which breaks an old receiver of a new sender's array.
+      // tagged by `type` and became a block or an array: wider, which breaks an old receiver of
+      // a new sender's array. The blocks compare as before, tag by tag: tool_use and tool_result
+      // are new members of an open union.
       // The new params (tools, toolChoice, task) are optional members, each sent only to a client
       // that declared sampling.tools or tasks.requests.sampling.createMessage (gated); "toolUse"
       // is a new value of an open enum; includeContext gained its default.
@@ -89,6 +90,10 @@ TEST(McpRevision, EveryDifferenceFrom20250618HasItsVerdict) {
       "additive | gate.new_param_gated | server_to_client | message sampling/createMessage",
       "additive | gate.new_param_gated | server_to_client | message sampling/createMessage",
       "breaking | type.wider | server_to_client | SamplingMessage.content",
+      "additive | union.member_added | server_to_client | "
+      "SamplingMessage.content<type=\"tool_use\">",
+      "additive | union.member_added | server_to_client | "
+      "SamplingMessage.content<type=\"tool_result\">",
       "additive | member.optional_added | server_to_client | SamplingMessage._meta",
       "additive | default.added | server_to_client | sampling/createMessage.params.includeContext",
       "additive | member.optional_added | server_to_client | sampling/createMessage.params.tools",
@@ -96,6 +101,10 @@ TEST(McpRevision, EveryDifferenceFrom20250618HasItsVerdict) {
       "sampling/createMessage.params.toolChoice",
       "additive | member.optional_added | server_to_client | sampling/createMessage.params.task",
       "breaking | type.wider | client_to_server | SamplingMessageContent",
+      "additive | union.member_added | client_to_server | "
+      "SamplingMessageContent<type=\"tool_use\">",
+      "additive | union.member_added | client_to_server | "
+      "SamplingMessageContent<type=\"tool_result\">",
       "additive | enum.value_added | client_to_server | sampling/createMessage.result.stopReason",
       // Elicitation: URL mode (mode, elicitationId, url; requestedSchema no longer required,
       // breaking for an old client by the schemas, though only a client that declared
@@ -146,8 +155,6 @@ TEST(McpRevision, EveryDifferenceFrom20250618HasItsVerdict) {
       "additive | type.added |  | ServerTasksCapability",
       "additive | type.added |  | ServerTaskRequests",
       "additive | type.added |  | ServerTaskToolsRequests",
-      "additive | type.added |  | ToolUseContent",
-      "additive | type.added |  | ToolResultContent",
       "additive | type.added |  | ToolChoice",
       "additive | type.added |  | ToolExecution",
       "additive | type.added |  | TaskStatus",
@@ -177,7 +184,7 @@ TEST(McpRevision, EveryDifferenceFrom20250618HasItsVerdict) {
   // Grouped by feature here; the report lists them by message and type.
   EXPECT_THAT(verdicts(r), UnorderedElementsAreArray(expected));
   EXPECT_EQ(r.count(Verdict::kBreaking), 25u);
-  EXPECT_EQ(r.count(Verdict::kAdditive), 72u);
+  EXPECT_EQ(r.count(Verdict::kAdditive), 74u);
 }
 
 TEST(McpRevision, TheNewProtocolVersionLicensesItsBreakingChanges) {

@@ -298,5 +298,34 @@ TEST(PayloadRules, ATaggedUnionThatBecameOneTakingAnyObjectIsWider) {
   EXPECT_EQ(r.changes[0].rule, "union.discriminator_changed");
 }
 
+TEST(PayloadRules, ATaggedUnionThatBecameTheObjectMemberOfAUnionOfKindsIsWiderAndComparedByTag) {
+  // PanelField, tagged by type, becomes "a field, or an array of fields" (MCP's sampling content):
+  // the tagged union moves to its own file, where its toggle gains a member, and the old
+  // union's members still compare tag by tag.
+  SchemaCopy copy;
+  auto block = copy.json("types/panel_field.json");
+  block["title"] = "PanelFieldBlock";
+  block["definitions"]["ToggleField"]["properties"]["hint"] = J::parse(R"({"type": "string"})");
+  copy.save("types/panel_field_block.json", block);
+  edit(copy, "types/panel_field.json", [](J& d) {
+    d.erase("x-discriminator");
+    d.erase("oneOf");
+    d["anyOf"] = J::parse(R"([{"$ref": "panel_field_block.json"},
+        {"type": "array", "items": {"$ref": "panel_field_block.json"}}])");
+  });
+  EXPECT_THAT(rows(compare_with(copy)),
+              ElementsAre("breaking | type.wider | plugin_to_host | old host <- new plugin | "
+                          "PanelField | the union tagged by `type` became a union of JSON kinds",
+                          "additive | member.optional_added | plugin_to_host | host | "
+                          "ToggleField.hint | new optional member"));
+  EXPECT_THAT(
+      rows(compare_back(copy)),
+      ElementsAre("breaking | type.narrower | plugin_to_host | new host <- old plugin | "
+                  "PanelField | a union of JSON kinds became the union tagged by `type` "
+                  "in it",
+                  "breaking | member.optional_removed | plugin_to_host | host <- plugin, C++ "
+                  "API | PanelField<type=\"toggle\">.hint | removed optional member"));
+}
+
 }  // namespace
 }  // namespace rpckit::compat::test

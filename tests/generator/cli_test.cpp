@@ -92,7 +92,7 @@ TEST(Cli, DepfileNamesTheFirstOutputAndEverySchemaFile) {
     EXPECT_THAT(text, HasSubstr("  " + entry.path().lexically_normal().string()))
         << "missing " << entry.path();
   }
-  EXPECT_EQ(schema_files, 14u);
+  EXPECT_EQ(schema_files, 15u);
 }
 
 TEST(Cli, CheckOnAStaleDirExitsOneAndListsTheProblems) {

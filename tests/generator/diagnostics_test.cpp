@@ -505,7 +505,17 @@ const std::vector<DiagnosticCase>& cases() {
            "anyOf": [{"type": "string"}, {"$ref": "#/definitions/V"}],
            "definitions": {"V": {"anyOf": [{"type": "integer"}, {"type": "boolean"}]}}})");
        },
-       "types/t.json#/anyOf/1: a union cannot be a member of a union"},
+       "types/t.json#/anyOf/1: an untagged union cannot be a member of an untagged union"},
+      {"TaggedUnionBesideAnObject",
+       [](SchemaFiles& s) {
+         s["types/t.json"] = J::parse(R"({"title": "T",
+           "anyOf": [{"type": "object", "additionalProperties": {}}, {"$ref": "#/definitions/V"}],
+           "definitions": {"V": {"x-discriminator": "k", "oneOf": [
+             {"title": "A", "type": "object", "required": ["k"],
+              "properties": {"k": {"const": "a"}}}]}}})");
+       },
+       "types/t.json#/anyOf/1: members of an untagged union must differ in JSON type (two are "
+       "object)"},
       {"UntaggedMemberAny",
        [](SchemaFiles& s) {
          s["types/t.json"] = J::parse(R"({"title": "T", "anyOf": [{"type": "string"}, {}]})");

@@ -200,6 +200,51 @@ TEST(FixtureCalculator, OpenStructNeverWritesAMemberTwice) {
   EXPECT_EQ(json(s).dump(), R"({"a":"y","zone":"utc"})");
 }
 
+// Drawing: a union of JSON kinds whose object member is the tagged union Shape, and whose
+// array member holds Shapes. Each value is chosen by kind, then by tag.
+TEST(FixtureCalculator, TaggedUnionInsideAUnionOfKinds) {
+  auto decoded = [](std::string_view text) {
+    calc::Drawing d;
+    rpckit::codec::decode_text(text, d, "drawing");
+    EXPECT_EQ(json::parse(rpckit::codec::to_json_text(d)), json::parse(text));  // round trip
+    EXPECT_EQ(json::parse(text).get<calc::Drawing>(), d);                       // both decoders
+    return d;
+  };
+  calc::Drawing one = decoded(R"({"kind":"circle","radius":2})");
+  ASSERT_TRUE(std::holds_alternative<calc::Shape>(one.value));
+  const auto* circle = std::get_if<calc::Circle>(&std::get<calc::Shape>(one.value).value);
+  ASSERT_NE(circle, nullptr);
+  EXPECT_EQ(circle->radius, 2);
+
+  calc::Drawing many = decoded(R"([{"kind":"dot"},{"kind":"rect","width":1,"height":3},)"
+                               R"({"kind":"hexagon","side":1}])");
+  const auto* shapes = std::get_if<std::vector<calc::Shape>>(&many.value);
+  ASSERT_NE(shapes, nullptr);
+  ASSERT_EQ(shapes->size(), 3u);
+  EXPECT_TRUE(std::holds_alternative<calc::Dot>((*shapes)[0].value));
+  EXPECT_TRUE(std::holds_alternative<calc::Rect>((*shapes)[1].value));
+  EXPECT_TRUE(std::holds_alternative<rpckit::JsonValue>((*shapes)[2].value));  // a newer tag
+  EXPECT_TRUE(std::holds_alternative<std::vector<calc::Shape>>(decoded("[]").value));
+  // Another kind altogether is kept whole, as by any union.
+  EXPECT_TRUE(std::holds_alternative<rpckit::JsonValue>(decoded(R"("square")").value));
+
+  // A member's own rules hold, at its full path.
+  auto error_of = [](std::string_view text) -> std::string {
+    calc::Drawing d;
+    try {
+      rpckit::codec::decode_text(text, d, "drawing");
+    } catch (const rpckit::codec::DecodeError& e) {
+      return e.what();
+    }
+    return "(no error)";
+  };
+  EXPECT_EQ(error_of(R"({"kind":"circle","radius":-1})").rfind("drawing.radius: ", 0), 0u);
+  EXPECT_EQ(error_of(R"([{"kind":"dot"},{"kind":"circle"}])"),
+            "drawing[1].radius: missing required field");
+  EXPECT_EQ(error_of(R"([{"kind":"dot"},{"radius":1}])"),
+            "drawing[1].kind: missing required field");
+}
+
 // Source's anyOf of required lists: "text", or "path" and "revision" together.
 TEST(FixtureCalculator, AnyOfRequiredListsNeedsOneAlternativeAllPresentInBothDecoders) {
   auto error_of = [](std::string_view text) -> std::string {

@@ -76,11 +76,12 @@ mcp::SamplingCreateMessageResult ClientHandler::sampling_createMessage(
     // The specification's example of a user refusing: code -1.
     throw rpckit::RpcError(-1, "User rejected sampling request");
   }
-  nlohmann::json result = {{"role", "assistant"},
-                           {"content", {{"type", "text"}, {"text", policy_.sampling_text}}},
-                           {"model", "rpckit-sample-policy"},
-                           {"stopReason", "endTurn"}};
-  return result.get<mcp::SamplingCreateMessageResult>();
+  mcp::SamplingCreateMessageResult result;
+  result.role = mcp::ConversationRole::kAssistant;
+  result.content.value = mcp::SamplingContentBlock{mcp::TextContent{.text = policy_.sampling_text}};
+  result.model = "rpckit-sample-policy";
+  result.stopReason = mcp::SamplingCreateMessageResultStopReason::kEndTurn;
+  return result;
 }
 
 mcp::ElicitationCreateResult ClientHandler::elicitation_create(

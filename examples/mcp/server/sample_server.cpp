@@ -10,6 +10,7 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "mcp_2025_11_25/constants.hpp"
@@ -154,11 +155,11 @@ mcp::ToolsCallResult SampleServer::summarize(const tools::TextArgs& args) {
   auto sampled = client_.sampling_createMessage(request.get<mcp::SamplingCreateMessageParams>(),
                                                 std::chrono::seconds(10));
   if (!sampled.ok()) return tool_error("sampling failed: " + sampled.error().describe());
-  const nlohmann::json content = nlohmann::json(sampled->content);
-  if (!content.is_object() || content.value("type", "") != "text") {
-    return tool_error("the client's model answered no text");
-  }
-  return text_result("summary: " + content.value("text", ""));
+  // One block (not an array of them), and a text one.
+  const auto* block = std::get_if<mcp::SamplingContentBlock>(&sampled->content.value);
+  const auto* text = block != nullptr ? std::get_if<mcp::TextContent>(&block->value) : nullptr;
+  if (text == nullptr) return tool_error("the client's model answered no text");
+  return text_result("summary: " + text->text);
 }
 
 // notifications/message at `level`, when the client's logging/setLevel lets it through.

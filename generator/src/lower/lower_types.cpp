@@ -322,7 +322,11 @@ std::string Lowerer::match_key(const Node& m, const TypeRef& t) {
       const TypeDecl* d = find_decl(t.name);
       if (d == nullptr) m.fail("union member type is not declared yet (recursive union?)");
       if (d->kind == TypeDecl::Kind::kEnum) return d->enum_.integer ? "integer" : "string";
-      if (d->kind == TypeDecl::Kind::kUnion) m.fail("a union cannot be a member of a union");
+      // A tagged union is always an object, so it can be the object member of a union of JSON
+      // kinds (MCP's content: one block, or an array of blocks). An untagged one has no kind.
+      if (d->kind == TypeDecl::Kind::kUnion && !d->union_.discriminator) {
+        m.fail("an untagged union cannot be a member of an untagged union");
+      }
       return "object";
     }
     case TypeRef::Kind::kPrimitive:

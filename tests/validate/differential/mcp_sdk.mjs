@@ -219,11 +219,7 @@ const KNOWN = [
     mutation: /\/requestedSchema\/properties\/tags2?\/items: (empty object|member "(enum|type|anyOf)" dropped)$/,
     why: "A multi-select field's items are {type: \"string\", enum} (UntitledMultiSelectEnumSchema) or {anyOf: [{const, title}]} (Titled...) in schema.ts and the SDK; our MultiSelectItems merges both with every member optional (gaps list 6c).",
   },
-  {
-    id: "sampling-content-untyped", message: "sampling/createMessage", accepts: "rpckit",
-    mutation: /(\/params\/messages\/\d+\/content|^result #\d+ \/content)[/:]/,
-    why: "SamplingMessage.content and CreateMessageResult.content are a SamplingMessageContentBlock or an array of them (schema.ts; the SDK checks each block). Our generator cannot hold a union inside an anyOf of JSON kinds, so we have an object or an array of objects of any members (gaps list 6d): no block is checked.",
-  },
+
   // ---- _meta
   {
     id: "request-meta-untyped", message: "tools/call", kind: "envelope", accepts: "rpckit",

@@ -2,6 +2,7 @@
 // order), objects (members, required-ness) and unions (members, discriminator), each judged
 // from the receiver's side as payload_diff.cpp's walk meets them.
 #include <algorithm>
+#include <optional>
 
 #include "rpckit/model/required_alternatives.hpp"
 #include "tool/compat/payload_shape.hpp"
@@ -326,6 +327,18 @@ bool takes_any_object(const Node& u, const gen::SchemaSet& set) {
   });
 }
 
+// The member of an untagged union that is itself a union tagged by `key`, $refs followed.
+std::optional<Node> tagged_member(const Node& u, const gen::SchemaSet& set,
+                                  const std::string& key) {
+  for (const Node& m : union_members(u, set)) {
+    const auto written = model::annotation(m, Annotation::kDiscriminator);
+    if (written && written->json->is_string() && written->json->get<std::string>() == key) {
+      return m;
+    }
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 void PayloadDiff::compare_unions(const Shape& o, const Shape& n, const Ctx& ctx) {
@@ -339,10 +352,33 @@ void PayloadDiff::compare_unions(const Shape& o, const Shape& n, const Ctx& ctx)
   if (disc(o) != disc(n)) {
     // Tagged by a member on one side and, on the other, untagged with a member that takes any
     // object: the untagged union accepts every member of the tagged one (each is an object),
-    // and more. MCP's sampling content, one block tagged by `type` that became a block or an
-    // array of blocks.
+    // and more.
     auto named = [](const std::string& d) { return d.empty() ? std::string("none") : quoted(d); };
     const std::string change = "discriminator " + named(disc(o)) + " -> " + named(disc(n));
+    // Tagged on one side and, on the other, the object member of a union of JSON kinds (a block
+    // that became a block or an array of blocks): the kinds widen or narrow the value, and the
+    // tagged unions compare member by member.
+    if (disc(n).empty()) {
+      if (const auto inner = tagged_member(n.node, after_, disc(o))) {
+        report(ctx, Effect::kWider, "type.wider",
+               "the union tagged by " + quoted(disc(o)) + " became a union of JSON kinds",
+               ctx.old_receiver() + " rejects the other kinds " + ctx.new_sender() + " may send",
+               ol, nl);
+        walk(o.node, *inner, ctx);
+        return;
+      }
+    }
+    if (disc(o).empty()) {
+      if (const auto inner = tagged_member(o.node, before_, disc(n))) {
+        report(
+            ctx, Effect::kNarrower, "type.narrower",
+            "a union of JSON kinds became the union tagged by " + quoted(disc(n)) + " in it",
+            ctx.new_receiver() + " rejects the other kinds " + ctx.old_sender() + " may still send",
+            ol, nl);
+        walk(*inner, n.node, ctx);
+        return;
+      }
+    }
     if (disc(n).empty() && takes_any_object(n.node, after_) && all_objects(o.node, before_)) {
       report(ctx, Effect::kWider, "type.wider", change + ": an untagged union takes any object",
              ctx.old_receiver() + " rejects values " + ctx.new_sender() + " may send", ol, nl);
