@@ -4,6 +4,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <memory>
+
 #include "support.hpp"
 
 namespace rpckit::compat::test {
@@ -325,6 +327,29 @@ TEST(PayloadRules, ATaggedUnionThatBecameTheObjectMemberOfAUnionOfKindsIsWiderAn
                   "in it",
                   "breaking | member.optional_removed | plugin_to_host | host <- plugin, C++ "
                   "API | PanelField<type=\"toggle\">.hint | removed optional member"));
+}
+
+TEST(PayloadRules, AnUntaggedUnionsMembersAreMatchedByJsonKindNotPlace) {
+  // "A field, or an array of fields", then the same members the other way round: the wire is
+  // the same (each member is told by its JSON kind, the tagged one an object).
+  auto block_or_array = [](bool array_first) {
+    auto copy = std::make_unique<SchemaCopy>();
+    auto block = copy->json("types/panel_field.json");
+    block["title"] = "PanelFieldBlock";
+    copy->save("types/panel_field_block.json", block);
+    edit(*copy, "types/panel_field.json", [array_first](J& d) {
+      d.erase("x-discriminator");
+      d.erase("oneOf");
+      J one = J::parse(R"({"$ref": "panel_field_block.json"})");
+      J many = J::parse(R"({"type": "array", "items": {"$ref": "panel_field_block.json"}})");
+      d["anyOf"] = array_first ? J::array({many, one}) : J::array({one, many});
+    });
+    return copy;
+  };
+  auto load = [](const SchemaCopy& c) { return gen::SchemaSet::load(c.path("protocol.json")); };
+  const auto before = block_or_array(false);
+  const auto after = block_or_array(true);
+  EXPECT_THAT(rows(compare(load(*before), load(*after), schema_only())), ElementsAre());
 }
 
 }  // namespace

@@ -155,11 +155,20 @@ mcp::ToolsCallResult SampleServer::summarize(const tools::TextArgs& args) {
   auto sampled = client_.sampling_createMessage(request.get<mcp::SamplingCreateMessageParams>(),
                                                 std::chrono::seconds(10));
   if (!sampled.ok()) return tool_error("sampling failed: " + sampled.error().describe());
-  // One block (not an array of them), and a text one.
-  const auto* block = std::get_if<mcp::SamplingContentBlock>(&sampled->content.value);
-  const auto* text = block != nullptr ? std::get_if<mcp::TextContent>(&block->value) : nullptr;
-  if (text == nullptr) return tool_error("the client's model answered no text");
-  return text_result("summary: " + text->text);
+  // One block or an array of them: the first text block is the summary.
+  std::vector<mcp::SamplingContentBlock> blocks;
+  if (const auto* one = std::get_if<mcp::SamplingContentBlock>(&sampled->content.value)) {
+    blocks.push_back(*one);
+  } else if (const auto* many =
+                 std::get_if<std::vector<mcp::SamplingContentBlock>>(&sampled->content.value)) {
+    blocks = *many;
+  }
+  for (const mcp::SamplingContentBlock& block : blocks) {
+    if (const auto* text = std::get_if<mcp::TextContent>(&block.value)) {
+      return text_result("summary: " + text->text);
+    }
+  }
+  return tool_error("the client's model answered no text");
 }
 
 // notifications/message at `level`, when the client's logging/setLevel lets it through.

@@ -284,20 +284,40 @@ void PayloadDiff::compare_map_and_object(const Shape& o, const Shape& n, const C
 
 namespace {
 
+Node follow_refs(Node t, const gen::SchemaSet& set) {
+  for (int hops = 0; t.has("$ref") && hops < 64; ++hops) {
+    t = set.resolve(t, t.json->at("$ref").get<std::string>());
+  }
+  return t;
+}
+
 // A union's members, $refs followed (in the order of its oneOf or anyOf).
 std::vector<Node> union_members(const Node& u, const gen::SchemaSet& set) {
   std::vector<Node> out;
   const char* key = u.has("oneOf") ? "oneOf" : "anyOf";
   if (!u.has(key)) return out;
   Node list = u.child(key);
-  for (std::size_t i = 0; i < list.json->size(); ++i) {
-    Node t = list.item(i);
-    for (int hops = 0; t.has("$ref") && hops < 64; ++hops) {
-      t = set.resolve(t, t.json->at("$ref").get<std::string>());
-    }
-    out.push_back(t);
-  }
+  for (std::size_t i = 0; i < list.json->size(); ++i) out.push_back(follow_refs(list.item(i), set));
   return out;
+}
+
+// The JSON kind an untagged union tells a member by, as the generator does: its type
+// ("\"array\" of \"string\""), $refs followed; a tagged union, or an object known by its
+// properties, is "\"object\"". Empty when the schema does not say.
+std::string kind_of(const Node& node, const gen::SchemaSet& set, int depth = 0) {
+  const Node t = follow_refs(node, set);
+  if (t.has("type")) {
+    std::string kind = json_text(t.json->at("type"));
+    if (t.has("items") && depth < 8) {
+      const std::string item = kind_of(t.child("items"), set, depth + 1);
+      if (!item.empty()) kind += " of " + item;
+    }
+    return kind;
+  }
+  if (model::annotation(t, Annotation::kDiscriminator) || t.has("properties")) {
+    return "\"object\"";
+  }
+  return "";
 }
 
 bool is_object_schema(const Json& j) {
@@ -409,11 +429,10 @@ void PayloadDiff::compare_unions(const Shape& o, const Shape& n, const Ctx& ctx)
       if (!d.empty() && t.has("properties") && t.json->at("properties").contains(d) &&
           t.json->at("properties").at(d).contains("const")) {
         tag = d + "=" + json_text(t.json->at("properties").at(d).at("const"));
-      } else if (t.has("type")) {
-        tag = json_text(t.json->at("type"));
-        if (t.has("items") && t.json->at("items").contains("type")) {
-          tag += " of " + json_text(t.json->at("items").at("type"));
-        }
+      } else if (d.empty()) {
+        // Untagged: by JSON kind, so that reordering the members changes nothing.
+        tag = kind_of(t, set);
+        if (tag.empty()) tag = "#" + std::to_string(i);
       } else {
         tag = "#" + std::to_string(i);
       }

@@ -122,8 +122,7 @@ class ToolSet
   // the default: all at once), nextCursor naming where the next page starts. A cursor this set
   // did not give is -32602 (pagination spec); one given before tools were removed still works.
   m::ToolsListResult list(const m::ToolsListParams& params) const;
-  // tools/call: the tool's result; a tool this set does not have is -32602 (tools spec), a
-  // task use its execution.taskSupport does not allow -32601 (tasks spec).
+  // tools/call: the tool's result; a tool this set does not have is -32602 (tools spec).
   m::ToolsCallResult call(const m::ToolsCallParams& params) const;
 
   // set_page_size(n); on_change(fn): run after every add, replace and remove, on the thread that
@@ -133,8 +132,6 @@ class ToolSet
 
   // The call's arguments as one JSON object ({} when it has none).
   static nlohmann::json arguments_of(const m::ToolsCallParams& params);
-  // Throws -32601 when params.task contradicts the tool's execution.taskSupport.
-  static void check_task_use(const m::Tool& tool, const m::ToolsCallParams& params);
 };
 
 }  // namespace rpckit::mcp
