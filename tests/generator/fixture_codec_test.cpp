@@ -143,6 +143,18 @@ static_assert(std::is_same_v<decltype(calc::Settings::additional_properties),
 static_assert(std::is_same_v<decltype(calc::EvaluateResult::additional_properties),
                              std::map<std::string, rpckit::JsonValue>>);
 
+// decode_text's error for `text` as a T at `root`, or "(no error)".
+template <class T>
+std::string decode_error_of(std::string_view text, std::string_view root) {
+  T value;
+  try {
+    rpckit::codec::decode_text(text, value, root);
+  } catch (const rpckit::codec::DecodeError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
 // Through the streaming reader alone: true only when it decoded the text itself.
 template <class T>
 bool read_fast(std::string_view text, T& out) {
@@ -172,14 +184,8 @@ TEST(FixtureCalculator, OpenStructKeepsUndeclaredMembersInKeyOrder) {
 }
 
 TEST(FixtureCalculator, OpenStructChecksUndeclaredMembersBySchema) {
-  auto error_of = [](std::string_view text) -> std::string {
-    calc::Settings s;
-    try {
-      rpckit::codec::decode_text(text, s, "settings");
-    } catch (const rpckit::codec::DecodeError& e) {
-      return e.what();
-    }
-    return "(no error)";
+  auto error_of = [](std::string_view text) {
+    return decode_error_of<calc::Settings>(text, "settings");
   };
   EXPECT_EQ(error_of(R"({"zone":"utc","a":1})"), "settings.a: expected string, got integer");
   EXPECT_NE(error_of(R"({"a":"123456789"})").find("settings.a: "), std::string::npos);
@@ -229,14 +235,8 @@ TEST(FixtureCalculator, TaggedUnionInsideAUnionOfKinds) {
   EXPECT_TRUE(std::holds_alternative<rpckit::JsonValue>(decoded(R"("square")").value));
 
   // A member's own rules hold, at its full path.
-  auto error_of = [](std::string_view text) -> std::string {
-    calc::Drawing d;
-    try {
-      rpckit::codec::decode_text(text, d, "drawing");
-    } catch (const rpckit::codec::DecodeError& e) {
-      return e.what();
-    }
-    return "(no error)";
+  auto error_of = [](std::string_view text) {
+    return decode_error_of<calc::Drawing>(text, "drawing");
   };
   EXPECT_EQ(error_of(R"({"kind":"circle","radius":-1})").rfind("drawing.radius: ", 0), 0u);
   EXPECT_EQ(error_of(R"([{"kind":"dot"},{"kind":"circle"}])"),
@@ -247,14 +247,8 @@ TEST(FixtureCalculator, TaggedUnionInsideAUnionOfKinds) {
 
 // Source's anyOf of required lists: "text", or "path" and "revision" together.
 TEST(FixtureCalculator, AnyOfRequiredListsNeedsOneAlternativeAllPresentInBothDecoders) {
-  auto error_of = [](std::string_view text) -> std::string {
-    calc::Source s;
-    try {
-      rpckit::codec::decode_text(text, s, "source");
-    } catch (const rpckit::codec::DecodeError& e) {
-      return e.what();
-    }
-    return "(no error)";
+  auto error_of = [](std::string_view text) {
+    return decode_error_of<calc::Source>(text, "source");
   };
   auto fast_reads = [](std::string_view text) {
     calc::Source s;

@@ -6,6 +6,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -156,9 +157,9 @@ mcp::ToolsCallResult SampleServer::summarize(const tools::TextArgs& args) {
                                                 std::chrono::seconds(10));
   if (!sampled.ok()) return tool_error("sampling failed: " + sampled.error().describe());
   // One block or an array of them: the first text block is the summary.
-  std::vector<mcp::SamplingContentBlock> blocks;
+  std::span<const mcp::SamplingContentBlock> blocks;
   if (const auto* one = std::get_if<mcp::SamplingContentBlock>(&sampled->content.value)) {
-    blocks.push_back(*one);
+    blocks = {one, 1};
   } else if (const auto* many =
                  std::get_if<std::vector<mcp::SamplingContentBlock>>(&sampled->content.value)) {
     blocks = *many;
