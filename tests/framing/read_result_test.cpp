@@ -15,6 +15,7 @@ constexpr ReadStatus kAll[] = {
     ReadStatus::kEof,
     ReadStatus::kOversize,
     ReadStatus::kIoError,
+    ReadStatus::kTimedOut,
     ReadStatus::kMissingContentLength,
     ReadStatus::kBadContentLength,
     ReadStatus::kConflictingContentLength,
@@ -30,6 +31,7 @@ TEST(ReadStatus, OnlyFramingViolationsAreMalformed) {
   EXPECT_FALSE(is_malformed(ReadStatus::kEof));
   EXPECT_FALSE(is_malformed(ReadStatus::kOversize));
   EXPECT_FALSE(is_malformed(ReadStatus::kIoError));
+  EXPECT_FALSE(is_malformed(ReadStatus::kTimedOut));
   int malformed = 0;
   for (const ReadStatus status : kAll) malformed += is_malformed(status) ? 1 : 0;
   EXPECT_EQ(malformed, 8);

@@ -20,6 +20,7 @@ Endpoint::Endpoint(std::unique_ptr<framing::FrameReader> reader,
       pending_(options_.rules.sent_ids, options_.rules.envelope.id_match),
       outbox_(std::make_shared<detail::ReplyOutbox>()),
       canceller_(std::make_shared<detail::CallCanceller>()) {
+  reader_times_out_ = reader_ && reader_->set_deadline(std::nullopt);
   if (!options_.rules.cancel.method.empty()) {
     in_flight_ = std::make_shared<detail::InFlightRequests>();
     outbox_->in_flight = in_flight_;

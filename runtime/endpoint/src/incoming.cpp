@@ -93,11 +93,15 @@ std::optional<nlohmann::json> read_id(codec::JsonReader& reader) {
 
 }  // namespace
 
+ScanRules Endpoint::scan_rules() const {
+  const WireRules& rules = options_.rules;
+  return {rules.max_depth, rules.envelope.jsonrpc_optional, rules.envelope.blank_method_invalid,
+          contains(rules.accepted_ids, IdKind::kNull)};
+}
+
 void Endpoint::handle_frame(int worker, std::string body) {
   const WireRules& rules = options_.rules;
-  ScanRules scan{rules.max_depth, rules.envelope.jsonrpc_optional,
-                 rules.envelope.blank_method_invalid, contains(rules.accepted_ids, IdKind::kNull)};
-  auto scanned = scan_envelope(body, scan);
+  auto scanned = scan_envelope(body, scan_rules());
   if (auto* problem = std::get_if<EnvelopeProblem>(&scanned)) {
     switch (problem->kind) {
       case EnvelopeProblem::Kind::kParseError:

@@ -56,12 +56,17 @@ CallResult Endpoint::call_encoded(std::string_view method,
   const auto timeout = options.deadline().value_or(options_.default_deadline.value_or(kNoDeadline));
   const TimePoint sent = std::chrono::steady_clock::now();
   std::int64_t id = 0;
+  bool reads = false;  // this thread reads its answer when the role is parked for it
   {
     std::lock_guard lock(mutex_);
     if (reading_done_ || closed_.load()) return detail::disconnected(method, false);
     id = pending_.open(std::string(method), timeout, sent + timeout);
     arm_progress(id, options, sent);
-    need_reader();  // a handler that read its own request is not reading now
+    reads = caller_may_read();
+    if (reads) lease_until_ = std::max(lease_until_, sent + options_.reading_lease);
+    // A handler that read its own request is not reading now; a role parked for this call
+    // stays parked.
+    if (!reads || reading_holder_ != kParked) need_reader();
   }
   if (!send_text(call_frame(id, method, params_json, options))) {
     std::lock_guard lock(mutex_);
@@ -71,6 +76,12 @@ CallResult Endpoint::call_encoded(std::string_view method,
 
   std::unique_lock lock(mutex_);
   const bool pump = runs_handlers();
+  const auto overdue = [&] {
+    pending_.erase(id);
+    lock.unlock();
+    cancel_overdue(id, method, timeout);
+    return detail::timed_out(method, timeout);
+  };
   for (;;) {
     detail::PendingCall& pending = *pending_.find(id);
     if (pending.settled()) break;
@@ -86,16 +97,18 @@ CallResult Endpoint::call_encoded(std::string_view method,
       expire_async(lock);
       if (std::chrono::steady_clock::now() < pending.until && dispatch_one(lock)) continue;
     }
+    if (reads && reading_holder_ == kParked && !reading_done_) {
+      if (std::chrono::steady_clock::now() >= pending.until) return overdue();
+      read_as_caller(lock, pending.until);
+      continue;
+    }
     const TimePoint until = pending_.find(id)->until;
     auto wake = until;
     if (auto next = pending_.next_async_deadline(); pump && next && *next < wake) wake = *next;
     if (callers_changed_.wait_until(lock, wake) == std::cv_status::timeout &&
         pending_.find(id)->until <= std::chrono::steady_clock::now() &&
         !pending_.find(id)->settled()) {
-      pending_.erase(id);
-      lock.unlock();
-      cancel_overdue(id, method, timeout);
-      return detail::timed_out(method, timeout);
+      return overdue();
     }
   }
   detail::PendingCall done = std::move(*pending_.find(id));
@@ -125,7 +138,8 @@ AsyncCall Endpoint::call_async_encoded(std::string_view method,
       const TimePoint sent = std::chrono::steady_clock::now();
       id = pending_.open_async(std::move(done), std::string(method), timeout, sent + timeout);
       arm_progress(id, options, sent);
-      sooner = pending_.find(id)->until < idle_until_;
+      const TimePoint until = pending_.find(id)->until;
+      sooner = until < idle_until_[0] || until < idle_until_[1];
       need_reader();
     }
   }

@@ -114,6 +114,11 @@ PendingCalls::Expired PendingCalls::take_overdue_async(
   return take_async(false, now, why);
 }
 
+bool PendingCalls::has_async() const {
+  return std::any_of(calls_.begin(), calls_.end(),
+                     [](const auto& entry) { return static_cast<bool>(entry.second.done); });
+}
+
 std::optional<TimePoint> PendingCalls::next_async_deadline() const {
   std::optional<TimePoint> next;
   for (const auto& [id, call] : calls_) {

@@ -1,6 +1,7 @@
 // The Endpoint's two threads: which one holds the reading role, which one runs handlers, and
 // how a request is run on the thread that read it (no hand-off) while the other takes over
-// reading when a call waits or a handler runs long.
+// reading when a call waits or a handler runs long. Between an application's calls the role
+// may be parked for the next call to take (caller_reading.cpp).
 #include <algorithm>
 #include <utility>
 
@@ -15,15 +16,17 @@ void Endpoint::work(int worker) {
   TimePoint watched_since;
   for (;;) {
     expire_async(lock);
-    if (reading_holder_ == kNoWorker && !reading_done_) {
-      // Free (at start, or handed over by a thread running a handler): this one reads. After
-      // close() it only reports the end.
+    const bool lease_over = reading_holder_ == kParked && !leased(std::chrono::steady_clock::now());
+    if ((reading_holder_ == kNoWorker || lease_over) && !reading_done_) {
+      // Free (at start, handed over by a thread running a handler or reading in call(), or
+      // parked for a lease now over): this one reads. After close() it only reports the end.
       reading_holder_ = worker;
       reading_suspended_ = false;
       read_while_holding(worker, lock);
       continue;
     }
-    if (reading_done_ || closed_.load()) return;
+    // A thread in call() reading still hands what it read (or the end) to this one.
+    if (reading_done_ || (closed_.load() && reading_holder_ != kCaller)) return;
     // Idle while the other thread reads or runs a handler it read. call_async() deadlines are
     // kept here. While handlers run in place of reading (armed), this thread looks every
     // reading_takeover: one that has run that long has reading taken over, so read-ahead,
@@ -43,13 +46,21 @@ void Endpoint::work(int worker) {
       }
       if (idle_armed_) wake = std::min(wake, watched_since + options_.reading_takeover);
     }
-    idle_until_ = wake;
+    // The thread that parked the role takes it back when the lease ends; a caller renews it
+    // while it reads, and wakes this one only when it parks the role past this look.
+    const bool watches = worker == lease_watcher_ &&
+                         (reading_holder_ == kParked || reading_holder_ == kCaller) &&
+                         lease_until_ > std::chrono::steady_clock::now();
+    if (watches) wake = std::min(wake, lease_until_);
+    lease_watch_ = watches ? lease_until_ : TimePoint::max();
+    idle_until_[worker] = wake;
     if (wake == TimePoint::max()) {
       workers_changed_.wait(lock);
     } else {
       workers_changed_.wait_until(lock, wake);
     }
-    idle_until_ = TimePoint::min();
+    idle_until_[worker] = TimePoint::min();
+    if (worker == lease_watcher_) lease_watch_ = TimePoint::max();
   }
 }
 
@@ -61,8 +72,20 @@ void Endpoint::read_while_holding(int worker, std::unique_lock<std::mutex>& lock
       lock.lock();
       return;
     }
-    lock.unlock();
-    framing::ReadResult frame = reader_->read();
+    framing::ReadResult frame;
+    if (handed_) {  // read by a thread in call(): the first frame it did not take
+      frame = *std::move(handed_);
+      handed_.reset();
+      lock.unlock();
+    } else if (leased(std::chrono::steady_clock::now())) {
+      reading_holder_ = kParked;  // for the next call() to read; taken back at the lease's end
+      lease_watcher_ = worker;
+      callers_changed_.notify_all();
+      return;
+    } else {
+      lock.unlock();
+      frame = reader_->read();
+    }
     if (frame.status == framing::ReadStatus::kOversize &&
         options_.rules.receive.oversize != OnOversize::kClose &&
         reader_->resumes_after_oversize() && !closed_.load()) {
@@ -157,7 +180,14 @@ void Endpoint::note_handled() {
 }
 
 void Endpoint::need_reader() {
-  if (!reading_suspended_ || reading_done_) return;
+  if (reading_done_) return;
+  if (reading_holder_ == kParked) {  // an endpoint thread reads from now on
+    reading_holder_ = kNoWorker;
+    lease_until_ = TimePoint::min();
+    workers_changed_.notify_all();
+    return;
+  }
+  if (!reading_suspended_) return;
   reading_holder_ = kNoWorker;  // the idle endpoint thread takes it
   reading_suspended_ = false;
   workers_changed_.notify_all();

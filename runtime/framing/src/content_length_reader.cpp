@@ -20,11 +20,17 @@ ContentLengthReader::ContentLengthReader(ByteSource& source, std::size_t max_bod
 
 ReadResult ContentLengthReader::read() {
   if (terminal_) return *terminal_;
-  if (skip_remaining_ > 0 && !skip_body()) return *terminal_;
-  std::size_t body_bytes = 0;
-  ReadResult header = read_header(body_bytes);
-  if (!header.ok()) return header;
-  return read_body(body_bytes);
+  if (skip_remaining_ > 0) {
+    if (std::optional<ReadResult> stopped = skip_body()) return *std::move(stopped);
+  }
+  if (!body_) {
+    std::size_t body_bytes = 0;
+    ReadResult header = read_header(body_bytes);
+    if (!header.ok()) return header;
+    body_.emplace(body_bytes, '\0');
+    body_filled_ = 0;
+  }
+  return read_body();
 }
 
 ReadResult ContentLengthReader::fail(ReadStatus status, std::string reason) {
@@ -75,6 +81,7 @@ ReadResult ContentLengthReader::read_header(std::size_t& body_bytes) {
     }
     scan_from = data.size();
     const IoResult got = buffer_.fill(source_);
+    if (got.timed_out()) return ReadResult::timed_out();  // the header stays buffered
     if (got.error) return fail(ReadStatus::kIoError, "read failed: " + got.error.message());
     if (got.eof()) {
       if (buffer_.size() == 0) return fail(ReadStatus::kEof, "end of stream");
@@ -85,8 +92,9 @@ ReadResult ContentLengthReader::read_header(std::size_t& body_bytes) {
   }
 }
 
-// Drops the body of a frame over the limit; false when the stream ends (or fails) first.
-bool ContentLengthReader::skip_body() {
+// Drops the body of a frame over the limit: nullopt once it is gone, else what read()
+// returns (the stream ended or failed first, or the deadline passed).
+std::optional<ReadResult> ContentLengthReader::skip_body() {
   while (skip_remaining_ > 0) {
     if (buffer_.size() > 0) {
       const std::size_t take =
@@ -96,44 +104,41 @@ bool ContentLengthReader::skip_body() {
       continue;
     }
     const IoResult got = buffer_.fill(source_);
-    if (got.error) {
-      fail(ReadStatus::kIoError, "read failed: " + got.error.message());
-      return false;
-    }
-    if (got.eof()) {
-      fail(ReadStatus::kTruncatedBody, "stream ended inside an over-long body");
-      return false;
-    }
+    if (got.timed_out()) return ReadResult::timed_out();
+    if (got.error) return fail(ReadStatus::kIoError, "read failed: " + got.error.message());
+    if (got.eof()) return fail(ReadStatus::kTruncatedBody, "stream ended inside an over-long body");
   }
-  return true;
+  return std::nullopt;
 }
 
-ReadResult ContentLengthReader::read_body(std::size_t body_bytes) {
-  ReadResult result;
-  result.body.resize(body_bytes);
-  std::size_t filled = 0;
-  while (filled < body_bytes) {
-    const std::size_t missing = body_bytes - filled;
+ReadResult ContentLengthReader::read_body() {
+  std::string& body = *body_;
+  const std::size_t body_bytes = body.size();
+  while (body_filled_ < body_bytes) {
+    const std::size_t missing = body_bytes - body_filled_;
     if (buffer_.size() > 0) {
       const std::size_t take = std::min(missing, buffer_.size());
-      buffer_.data().copy(result.body.data() + filled, take);
+      buffer_.data().copy(body.data() + body_filled_, take);
       buffer_.consume(take);
-      filled += take;
+      body_filled_ += take;
       continue;
     }
     // A big remainder is read straight into the body; a small one through the buffer, so the
     // same read can pick up the frames behind it.
     const IoResult got = missing >= options_.chunk_bytes
-                             ? source_.read({result.body.data() + filled, missing})
+                             ? source_.read({body.data() + body_filled_, missing})
                              : buffer_.fill(source_);
+    if (got.timed_out()) return ReadResult::timed_out();  // body_ keeps what has arrived
     if (got.error) return fail(ReadStatus::kIoError, "read failed: " + got.error.message());
     if (got.eof()) {
-      return fail(ReadStatus::kTruncatedBody, "stream ended after " + std::to_string(filled) +
+      return fail(ReadStatus::kTruncatedBody, "stream ended after " + std::to_string(body_filled_) +
                                                   " of " + std::to_string(body_bytes) +
                                                   " body bytes");
     }
-    if (missing >= options_.chunk_bytes) filled += std::min(got.bytes, missing);
+    if (missing >= options_.chunk_bytes) body_filled_ += std::min(got.bytes, missing);
   }
+  ReadResult result{ReadStatus::kOk, std::move(body), {}};
+  body_.reset();
   return result;
 }
 

@@ -33,7 +33,12 @@ MemoryPipeSource::~MemoryPipeSource() { close(); }
 IoResult MemoryPipeSource::read(std::span<char> buffer) {
   detail::PipeState& s = *state_;
   std::unique_lock lock(s.mutex);
-  s.readable.wait(lock, [&] { return s.buffered() > 0 || s.sink_closed || s.source_closed; });
+  const auto ready = [&] { return s.buffered() > 0 || s.sink_closed || s.source_closed; };
+  if (!deadline_) {
+    s.readable.wait(lock, ready);
+  } else if (!s.readable.wait_until(lock, *deadline_, ready)) {
+    return {0, std::make_error_code(std::errc::timed_out)};
+  }
   if (s.source_closed) return {};
   const std::size_t n = std::min(buffer.size(), s.buffered());
   s.data.copy(buffer.data(), n, s.head);

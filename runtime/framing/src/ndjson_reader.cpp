@@ -55,9 +55,9 @@ void NdjsonReader::drop_lf_after_cr() {
   lf_may_follow_ = false;
 }
 
-// Drops the rest of a line that went over the limit, as it arrives; true once its end has
-// been consumed, false at the end of the stream (or a failure, which is then terminal_).
-bool NdjsonReader::skip_rest_of_line() {
+// Drops the rest of a line that went over the limit, as it arrives: nullopt once its end has
+// been consumed, else what read() returns (the end of the stream, a failure, a deadline).
+std::optional<ReadResult> NdjsonReader::skip_rest_of_line() {
   for (;;) {
     drop_lf_after_cr();
     const std::string_view data = buffer_.data();
@@ -65,24 +65,21 @@ bool NdjsonReader::skip_rest_of_line() {
     if (end.at != std::string_view::npos) {
       consume_line(data, end);
       skipping_ = false;
-      return true;
+      return std::nullopt;
     }
     buffer_.consume(data.size());
     const IoResult got = buffer_.fill(source_);
-    if (got.error) {
-      fail(ReadStatus::kIoError, "read failed: " + got.error.message());
-      return false;
-    }
-    if (got.eof()) {
-      fail(ReadStatus::kEof, "end of stream");
-      return false;
-    }
+    if (got.timed_out()) return ReadResult::timed_out();  // still skipping at the next read()
+    if (got.error) return fail(ReadStatus::kIoError, "read failed: " + got.error.message());
+    if (got.eof()) return fail(ReadStatus::kEof, "end of stream");
   }
 }
 
 ReadResult NdjsonReader::read() {
   if (terminal_) return *terminal_;
-  if (skipping_ && !skip_rest_of_line()) return *terminal_;
+  if (skipping_) {
+    if (std::optional<ReadResult> stopped = skip_rest_of_line()) return *std::move(stopped);
+  }
   std::size_t scan_from = 0;  // the buffered line has no terminator before this offset
   for (;;) {
     if (lf_may_follow_ && buffer_.size() > 0) {
@@ -122,6 +119,7 @@ ReadResult NdjsonReader::read() {
     }
     scan_from = data.size();
     const IoResult got = buffer_.fill(source_);
+    if (got.timed_out()) return ReadResult::timed_out();  // the line stays buffered
     if (got.error) return fail(ReadStatus::kIoError, "read failed: " + got.error.message());
     if (got.eof()) {
       if (text::is_blank(buffer_.data())) return fail(ReadStatus::kEof, "end of stream");

@@ -8,6 +8,7 @@ bool is_malformed(ReadStatus status) {
     case ReadStatus::kEof:
     case ReadStatus::kOversize:
     case ReadStatus::kIoError:
+    case ReadStatus::kTimedOut:
       return false;
     case ReadStatus::kMissingContentLength:
     case ReadStatus::kBadContentLength:
@@ -32,6 +33,8 @@ std::string_view to_string(ReadStatus status) {
       return "oversize";
     case ReadStatus::kIoError:
       return "io-error";
+    case ReadStatus::kTimedOut:
+      return "timed-out";
     case ReadStatus::kMissingContentLength:
       return "missing-content-length";
     case ReadStatus::kBadContentLength:

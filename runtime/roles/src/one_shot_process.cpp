@@ -113,7 +113,8 @@ LineReceived OneShotProcess::receive_line(std::chrono::milliseconds within) {
   source_->set_deadline(step_deadline);
   framing::ReadResult result = reader_->read();
   const bool step_passed = step_deadline && Clock::now() >= *step_deadline;
-  if (expired() || (result.status == framing::ReadStatus::kIoError && step_passed)) {
+  if (expired() || result.status == framing::ReadStatus::kTimedOut ||
+      (result.status == framing::ReadStatus::kIoError && step_passed)) {
     // Which deadline it was: the step's own, unless the invoke deadline came first.
     const bool invoke = !step_deadline || *step_deadline == invoke_deadline_ || expired();
     LineReceived got;

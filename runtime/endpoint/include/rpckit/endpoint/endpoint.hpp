@@ -32,6 +32,10 @@
 // handler returns, as handlers run one at a time anyway). A handler may call the peer and
 // wait: while it waits in call(), it keeps handling the messages that arrive meanwhile (the
 // peer's nested requests), so the connection never deadlocks and arrival order holds.
+// Between an application thread's calls the role may be parked for the next call(), which
+// then reads its own answer (Options::reading_lease): a round trip wakes the peer's thread and
+// the caller, as a hand-written blocking loop does. Whatever else that caller reads goes to
+// the endpoint threads in order; only the frame observer runs on it, for its own answer.
 // call(), call_async(), notify() and close() may be used from any thread. call_async() parks
 // no thread: its completion runs on whichever thread settles the call. Handlers and observers
 // are set before start().
@@ -131,6 +135,8 @@ struct CloseReason {
 };
 
 class Endpoint {
+  using TimePoint = std::chrono::steady_clock::time_point;
+
  public:
   // A request's result (ignored for a notification), or throws an RpcError.
   using Handler = std::function<JsonValue(const Incoming&)>;
@@ -151,6 +157,13 @@ class Endpoint {
     // call hands reading over at once). Shorter costs a wake-up of the idle thread per period
     // while messages keep arriving: at 2 ms, events to 10 plugins on one core ran ~25% slower.
     std::chrono::milliseconds reading_takeover{50};
+    // After a call() from a thread of the application, how long the endpoint threads leave
+    // reading to the next such call(), which then reads its own answer (a round trip wakes two
+    // threads, not three). Meanwhile what the peer sends waits in the pipe until a call reads
+    // it (and hands it to the endpoint threads) or the lease ends; call_async(), a handler
+    // running, or close() end the lease at once. Only where the reader can give up at a
+    // deadline (framing::FrameReader::set_deadline: InterruptibleFdSource). 0: off.
+    std::chrono::microseconds reading_lease{1000};
     // Unblocks the reading thread's read() (e.g. framing::InterruptibleFdSource::interrupt or
     // MemoryPipeSource::close). Without it, close() still fails pending calls at once, but the
     // destructor waits for the peer to close its end.
@@ -180,7 +193,8 @@ class Endpoint {
   // Every frame read or written (body text), for transcripts and debugging, in the order the
   // frames crossed the pipe: an outgoing frame is observed just before it is written (writes
   // in observation order), so a peer's answer is never observed ahead of what it answers. The
-  // observer must not send on this endpoint.
+  // observer must not send on this endpoint. It runs on the reading thread: an endpoint
+  // thread, or a thread in call() that reads its own answer (Options::reading_lease).
   void on_frame(std::function<void(bool outgoing, std::string_view body)> observer);
 
   void start();
@@ -268,7 +282,22 @@ class Endpoint {
   // Reading has ended: every call learns it, the close observer is told.
   void finish(const CloseReason& reason);
 
+  // ---- a thread in call() reading its own answer (caller_reading.cpp) -------------------
+  // The reading role may be left to call(): a lease is running, and nothing else needs an
+  // endpoint thread to read (no call_async() call, no handler, nothing queued). Under mutex_.
+  bool leased(TimePoint now) const;
+  // The calling thread may read for itself (not an endpoint thread; the reader can time out).
+  bool caller_may_read() const;
+  // Reads one frame as the caller, until `until`, lock held on both ends: a response to a
+  // call() is taken here; anything else goes to the endpoint threads (handed_), in order.
+  void read_as_caller(std::unique_lock<std::mutex>& lock, TimePoint until);
+  // The frame is a response to a call() (not call_async()): recorded and settled, true.
+  bool take_response(std::string& body);
+  // The calling thread stops reading: the role is parked again or goes to an endpoint thread.
+  void release_as_caller();
+
   // ---- what arrives (incoming.cpp): JSON-RPC's rules and the profile's ------------------
+  ScanRules scan_rules() const;  // the profile's, for scan_envelope()
   void handle_frame(int worker, std::string body);
   void handle_response(Received response);
   void fail_pending(const nlohmann::json& id, const std::string& reason);
@@ -333,7 +362,9 @@ class Endpoint {
   std::mutex observed_write_mutex_;  // an observed frame and its write, as one step
 
   static constexpr int kNoWorker = -1;
-  using TimePoint = std::chrono::steady_clock::time_point;
+  static constexpr int kParked =
+      -2;  // free for a call(); an endpoint thread takes it at the lease's end
+  static constexpr int kCaller = -3;  // a thread in call() reads
 
   std::mutex mutex_;  // guards everything below
   // Waited on by the idle endpoint thread: the reading role free, reading over, closing, an
@@ -355,7 +386,13 @@ class Endpoint {
   std::uint64_t suspensions_ = 0;   // how many times it has (the idle thread watches them)
   bool idle_armed_ = false;  // the idle thread looks every Options::reading_takeover
   std::thread::id handler_thread_;  // the thread running handlers now (at most one)
-  TimePoint idle_until_ = TimePoint::min();  // min: it is not idle
+  // Each endpoint thread's wake-up while idle (min: it is not idle).
+  TimePoint idle_until_[2] = {TimePoint::min(), TimePoint::min()};
+  TimePoint lease_until_ = TimePoint::min();   // Options::reading_lease, from the last call()
+  int lease_watcher_ = kNoWorker;              // the endpoint thread that parked the role
+  TimePoint lease_watch_ = TimePoint::max();   // when it looks again at the lease
+  std::optional<framing::ReadResult> handed_;  // read by a caller, for the next holder
+  bool reader_times_out_ = false;              // FrameReader::set_deadline works
   bool reading_done_ = false;
   std::optional<CloseReason> close_reason_;
   // Reading thread only: frames not JSON and over the cap so far (their log falls off), and

@@ -2,7 +2,9 @@
 // writes all of them. Errors are values, never exceptions, so a reader thread can report them.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
+#include <optional>
 #include <span>
 #include <string_view>
 #include <system_error>
@@ -16,6 +18,8 @@ struct IoResult {
   std::error_code error;
 
   bool eof() const { return bytes == 0 && !error; }
+  // The source's deadline passed (ByteSource::set_deadline): nothing was read, nothing lost.
+  bool timed_out() const { return error == std::errc::timed_out; }
 };
 
 // A stream of bytes to read from. read() blocks until at least one byte is available, the
@@ -27,6 +31,12 @@ class ByteSource {
 
   // Reads up to buffer.size() bytes (buffer is never empty when called by this library).
   virtual IoResult read(std::span<char> buffer) = 0;
+
+  // A read() still waiting at `deadline` returns std::errc::timed_out (nullopt: wait for
+  // ever). Reading thread only. False, and nothing changes, where the source cannot time out.
+  virtual bool set_deadline(std::optional<std::chrono::steady_clock::time_point> /*deadline*/) {
+    return false;
+  }
 };
 
 // A stream of bytes to write to. write_all writes every byte or reports why it could not.

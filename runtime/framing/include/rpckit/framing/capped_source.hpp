@@ -18,6 +18,9 @@ class CappedSource final : public ByteSource {
 
   // Past the cap: std::errc::file_too_large, now and forever (the bytes over it are dropped).
   IoResult read(std::span<char> buffer) override;
+  bool set_deadline(std::optional<std::chrono::steady_clock::time_point> deadline) override {
+    return inner_.set_deadline(deadline);
+  }
   bool capped() const { return capped_.load(); }
   std::uint64_t bytes_read() const { return total_; }
 

@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <string>
 
 #include "rpckit/framing/byte_io.hpp"
 #include "rpckit/framing/frame_reader.hpp"
@@ -24,12 +25,15 @@ class ContentLengthReader final : public FrameReader {
 
   ReadResult read() override;
   bool resumes_after_oversize() const override { return options_.resume_after_oversize; }
+  bool set_deadline(std::optional<std::chrono::steady_clock::time_point> deadline) override {
+    return source_.set_deadline(deadline);
+  }
 
  private:
   ReadResult read_header(std::size_t& body_bytes);
-  ReadResult read_body(std::size_t body_bytes);
+  ReadResult read_body();
   ReadResult fail(ReadStatus status, std::string reason);
-  bool skip_body();
+  std::optional<ReadResult> skip_body();
 
   ByteSource& source_;
   std::size_t max_body_bytes_;
@@ -37,6 +41,10 @@ class ContentLengthReader final : public FrameReader {
   ReadBuffer buffer_;
   std::optional<ReadResult> terminal_;  // sticky eof / failure
   std::uint64_t skip_remaining_ = 0;    // body bytes of an over-long frame still to drop
+  // The body being read, sized by its header, and how much of it has arrived: kept across a
+  // kTimedOut, as its header is already consumed.
+  std::optional<std::string> body_;
+  std::size_t body_filled_ = 0;
 };
 
 }  // namespace rpckit::framing

@@ -1,7 +1,9 @@
 // The interface every framing's reader implements.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
+#include <optional>
 
 #include "rpckit/framing/read_result.hpp"
 
@@ -36,8 +38,9 @@ struct ReaderOptions {
 // read() blocks until a whole frame, the end of the stream, or a failure. It reports every
 // problem in the result and does not throw (short of std::bad_alloc), so it can run on its own
 // thread. After anything but kOk the stream cannot be resynchronised: every later read()
-// returns the same status and reason without touching the source; the one exception is
-// kOversize with ReaderOptions::resume_after_oversize, after which reading goes on.
+// returns the same status and reason without touching the source. Two exceptions: kOversize
+// with ReaderOptions::resume_after_oversize, after which reading goes on, and kTimedOut (a
+// deadline set with set_deadline()), after which the next read() resumes the frame it was in.
 //
 // Thread safety: one thread calls read() (a reader owns parse state). The source must outlive
 // the reader.
@@ -50,6 +53,13 @@ class FrameReader {
   // Whether a kOversize from read() is followed by the next frame (resume_after_oversize)
   // rather than being final; a reader's user that skips over-long frames needs one that does.
   virtual bool resumes_after_oversize() const { return false; }
+
+  // read() gives up at `deadline` with kTimedOut, keeping what it has read of the frame
+  // (nullopt: it waits for ever). False, and nothing changes, where the source cannot time
+  // out (ByteSource::set_deadline). Reading thread only.
+  virtual bool set_deadline(std::optional<std::chrono::steady_clock::time_point> /*deadline*/) {
+    return false;
+  }
 };
 
 }  // namespace rpckit::framing

@@ -24,9 +24,10 @@ class InterruptibleFdSource final : public ByteSource {
   IoResult read(std::span<char> buffer) override;
   void interrupt();
   // A read() still waiting at `deadline` returns std::errc::timed_out (reading thread only;
-  // nullopt, the default, waits for ever). For a protocol step with its own deadline.
-  void set_deadline(std::optional<std::chrono::steady_clock::time_point> deadline) {
+  // nullopt, the default, waits for ever): for a protocol step, or a call, with its deadline.
+  bool set_deadline(std::optional<std::chrono::steady_clock::time_point> deadline) override {
     deadline_ = deadline;
+    return true;
   }
   int fd() const { return fd_; }
 

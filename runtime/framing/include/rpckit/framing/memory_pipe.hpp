@@ -3,9 +3,11 @@
 // EPIPE once the reader closes). Two of them connect two endpoints in one process.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <span>
 #include <string_view>
 #include <system_error>
@@ -29,14 +31,20 @@ class MemoryPipeSource final : public ByteSource {
   MemoryPipeSource(const MemoryPipeSource&) = delete;
   MemoryPipeSource& operator=(const MemoryPipeSource&) = delete;
 
-  // Blocks until data arrives or the sink closes (then returns EOF once drained).
+  // Blocks until data arrives or the sink closes (then returns EOF once drained), or until
+  // the deadline (std::errc::timed_out), as a descriptor's InterruptibleFdSource does.
   IoResult read(std::span<char> buffer) override;
+  bool set_deadline(std::optional<std::chrono::steady_clock::time_point> deadline) override {
+    deadline_ = deadline;
+    return true;
+  }
   // Makes pending and future writes fail with broken_pipe, and wakes a blocked read(), which
   // then returns EOF: the way to stop a reader thread during shutdown.
   void close();
 
  private:
   std::shared_ptr<detail::PipeState> state_;
+  std::optional<std::chrono::steady_clock::time_point> deadline_;  // reading thread only
 };
 
 // Write end. Thread safety: any threads; each write_all is atomic with respect to the others.

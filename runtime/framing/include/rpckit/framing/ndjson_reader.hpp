@@ -29,6 +29,9 @@ class NdjsonReader final : public FrameReader {
 
   ReadResult read() override;
   bool resumes_after_oversize() const override { return resume_after_oversize_; }
+  bool set_deadline(std::optional<std::chrono::steady_clock::time_point> deadline) override {
+    return source_.set_deadline(deadline);
+  }
 
  private:
   struct LineEnd {
@@ -42,7 +45,7 @@ class NdjsonReader final : public FrameReader {
   LineEnd find_end(std::string_view data, std::size_t from) const;
   void consume_line(std::string_view data, LineEnd end);
   void drop_lf_after_cr();
-  bool skip_rest_of_line();
+  std::optional<ReadResult> skip_rest_of_line();
 
   ByteSource& source_;
   std::size_t max_body_bytes_;

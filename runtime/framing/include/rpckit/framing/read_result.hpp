@@ -11,6 +11,9 @@ enum class ReadStatus {
   kEof,       // clean end of stream between frames
   kOversize,  // declared (or buffered) body larger than the limit; detected before reading it
   kIoError,   // the ByteSource failed (not the peer's framing)
+  // The deadline set with FrameReader::set_deadline passed before a whole frame arrived. Not
+  // final: nothing read so far is lost, and the next read() goes on where this one stopped.
+  kTimedOut,
   // Malformed framing; is_malformed() is true for exactly these.
   kMissingContentLength,      // header section without a Content-Length field
   kBadContentLength,          // empty, non-numeric, negative or overflowing value
@@ -31,6 +34,9 @@ struct ReadResult {
   std::string reason;  // empty when ok, e.g. "header line 2 has no ':' (got \"garbage\")"
 
   bool ok() const { return status == ReadStatus::kOk; }
+  static ReadResult timed_out() {
+    return {ReadStatus::kTimedOut, {}, "the deadline passed before a whole frame arrived"};
+  }
 };
 
 }  // namespace rpckit::framing

@@ -69,6 +69,7 @@ class PendingCalls {
   bool in_other_form(const nlohmann::json& id) const;
 
   bool empty() const { return calls_.empty(); }
+  bool has_async() const;  // a call_async() call among them
   // A new call's id: a synchronous one waits in its slot, an asynchronous one is completed
   // by whoever settles it.
   std::int64_t open(std::string method, std::chrono::milliseconds timeout, TimePoint until);
