@@ -111,7 +111,53 @@ TEST(CallerReading, OffWithNoLease) {
   peer.start();
   Answerer answerer(peer);
   for (int i = 0; i < 5; ++i) ASSERT_TRUE(peer->call("echo", json{{"n", i}}, kWait).ok());
-  for (const ReadBy& r : responses(read_by)) EXPECT_NE(r.thread, std::this_thread::get_id());
+  const std::vector<ReadBy> read = responses(read_by);
+  EXPECT_EQ(read.size(), 5u);
+  for (const ReadBy& r : read) EXPECT_NE(r.thread, std::this_thread::get_id());
+}
+
+// Without interrupt_reader nothing could cut a caller's read short at close(), which must
+// still fail calls at once: so callers do not read.
+TEST(CallerReading, OffWithoutAnInterrupt) {
+  framing::MemoryPipe in = framing::make_memory_pipe(SIZE_MAX);
+  framing::MemoryPipe out = framing::make_memory_pipe(SIZE_MAX);
+  Endpoint endpoint(std::make_unique<framing::ContentLengthReader>(*in.source, kMaxBody),
+                    std::make_unique<framing::ContentLengthWriter>(*out.sink, kMaxBody),
+                    leased(std::chrono::seconds(10)));
+  // Closed on the way out, whatever fails: the endpoint thread's read then ends.
+  struct EndInput {
+    framing::MemoryPipeSink& sink;
+    ~EndInput() { sink.close(); }
+  } end_input{*in.sink};
+  Recorder<std::thread::id> read_on;
+  endpoint.on_frame([&](bool outgoing, std::string_view) {
+    if (!outgoing) read_on.push(std::this_thread::get_id());
+  });
+  endpoint.start();
+  std::thread answer([&] {  // answers two calls, reads the third
+    framing::ContentLengthReader requests(*out.source, kMaxBody);
+    for (int i = 0; i < 3; ++i) {
+      framing::ReadResult frame = requests.read();
+      ASSERT_TRUE(frame.ok()) << frame.reason;
+      if (i < 2) {
+        const json call = json::parse(frame.body);
+        ASSERT_FALSE(in.sink->write_all(cl_frame(result_response(call["id"], i).dump())));
+      }
+    }
+  });
+  ASSERT_TRUE(endpoint.call("echo", json(1), kWait).ok());
+  ASSERT_TRUE(endpoint.call("echo", json(2), kWait).ok());
+  EXPECT_EQ(read_on.size(), 2u);
+  for (const std::thread::id id : read_on.items()) EXPECT_NE(id, std::this_thread::get_id());
+  std::optional<CallResult> unanswered;
+  std::thread waiting([&] { unanswered.emplace(endpoint.call("echo", json(3), kWait)); });
+  answer.join();  // the third request is out
+  const auto start = std::chrono::steady_clock::now();
+  endpoint.close();
+  waiting.join();
+  EXPECT_LT(since(start), kWait / 2);  // at once; a read to its deadline would take kWait
+  ASSERT_TRUE(unanswered.has_value());
+  EXPECT_EQ(unanswered->error().kind, CallError::Kind::kDisconnected);
 }
 
 TEST(CallerReading, WhatACallerReadsForOthersRunsOnTheEndpointThreadsInOrder) {
@@ -144,6 +190,8 @@ TEST(CallerReading, WhatACallerReadsForOthersRunsOnTheEndpointThreadsInOrder) {
     EXPECT_EQ(got.result(), i);
   }
   answer.join();
+  // With the role parked for ten seconds, only a caller reads: that the two were handled at
+  // all shows the caller handed them over.
   ASSERT_TRUE(handled.wait_size(2));
   const auto runs = handled.items();
   EXPECT_EQ(runs[0].first, "note");

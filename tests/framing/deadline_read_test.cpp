@@ -41,7 +41,7 @@ class TimeoutScript final : public ByteSource {
     if (step.timeout) {
       EXPECT_TRUE(deadline_.has_value()) << "timed out with no deadline set";
       steps_.pop_front();
-      return {0, std::make_error_code(std::errc::timed_out)};
+      return {0, std::make_error_code(std::errc::stream_timeout)};
     }
     const std::size_t n = std::min(buffer.size(), step.data.size());
     step.data.copy(buffer.data(), n);

@@ -8,6 +8,7 @@
 // notification, a call_async() response, a bad frame, the end) goes to the endpoint threads
 // with the role, in order, and it waits as any caller does. Handlers, completions and the
 // close observer therefore still run on the endpoint threads.
+#include <algorithm>
 #include <chrono>
 #include <optional>
 #include <string>
@@ -18,6 +19,12 @@
 
 namespace rpckit {
 
+namespace {
+// A caller reads in slices of this at most, so that close() ends its call soon even where
+// interrupt_reader cannot cut a read short.
+constexpr std::chrono::milliseconds kReadSlice{100};
+}  // namespace
+
 bool Endpoint::leased(TimePoint now) const {
   return lease_until_ > now && reader_times_out_ && !closed_.load() && !reading_done_ &&
          handler_thread_ == std::thread::id() && queue_.empty() && !handed_ &&
@@ -25,7 +32,10 @@ bool Endpoint::leased(TimePoint now) const {
 }
 
 bool Endpoint::caller_may_read() const {
-  if (!reader_times_out_ || options_.reading_lease.count() <= 0) return false;
+  // Without interrupt_reader, close() could not cut the caller's read short.
+  if (!reader_times_out_ || !options_.interrupt_reader || options_.reading_lease.count() <= 0) {
+    return false;
+  }
   const std::thread::id self = std::this_thread::get_id();
   return self != workers_[0].get_id() && self != workers_[1].get_id();
 }
@@ -33,14 +43,24 @@ bool Endpoint::caller_may_read() const {
 void Endpoint::read_as_caller(std::unique_lock<std::mutex>& lock, TimePoint until) {
   reading_holder_ = kCaller;
   lock.unlock();
-  reader_->set_deadline(until);
-  framing::ReadResult frame = reader_->read();
-  reader_->set_deadline(std::nullopt);
-  const bool taken =
-      frame.ok() && !closed_.load() && !ignoring_input_.load() && take_response(frame.body);
+  framing::ReadResult frame;
+  Taken taken = Taken::kNo;
+  try {
+    reader_->set_deadline(std::min(until, std::chrono::steady_clock::now() + kReadSlice));
+    frame = reader_->read();
+    reader_->set_deadline(std::nullopt);
+    if (frame.ok() && !closed_.load() && !ignoring_input_.load()) taken = take_response(frame.body);
+  } catch (...) {  // std::bad_alloc: the role goes to the endpoint threads, the frame is lost
+    reader_->set_deadline(std::nullopt);
+    lock.lock();
+    reading_holder_ = kNoWorker;
+    lease_until_ = TimePoint::min();
+    workers_changed_.notify_all();
+    throw;
+  }
   lock.lock();
-  if (!taken && frame.status != framing::ReadStatus::kTimedOut) {
-    handed_ = std::move(frame);
+  if (taken != Taken::kYes && frame.status != framing::ReadStatus::kTimedOut) {
+    handed_ = Handed{std::move(frame), taken == Taken::kRecordedOnly};
     reading_holder_ = kNoWorker;
     lease_until_ = TimePoint::min();
     workers_changed_.notify_all();
@@ -49,23 +69,32 @@ void Endpoint::read_as_caller(std::unique_lock<std::mutex>& lock, TimePoint unti
   release_as_caller();
 }
 
-bool Endpoint::take_response(std::string& body) {
+Endpoint::Taken Endpoint::take_response(std::string& body) {
   auto scanned = scan_envelope(body, scan_rules());
   auto* envelope = std::get_if<Envelope>(&scanned);
-  if (envelope == nullptr || envelope->kind != Envelope::Kind::kResponse) return false;
-  if (envelope->jsonrpc_absent && !lenient_logged_) return false;  // logged by handle_frame
+  if (envelope == nullptr || envelope->kind != Envelope::Kind::kResponse) return Taken::kNo;
+  if (envelope->jsonrpc_absent && !lenient_logged_) return Taken::kNo;  // logged by handle_frame
   const std::optional<std::int64_t> own = pending_.own_id(envelope->id.get());
-  if (!own || pending_.in_other_form(envelope->id.get())) return false;  // diagnosed there
+  if (!own || pending_.in_other_form(envelope->id.get())) return Taken::kNo;  // diagnosed there
+  const auto waiting = [&] {
+    const detail::PendingCall* call = pending_.find(*own);
+    return call != nullptr && !call->done && !call->settled();
+  };
   {
     std::lock_guard lock(mutex_);
-    const detail::PendingCall* call = pending_.find(*own);
-    if (call == nullptr || call->done || call->settled()) return false;
+    if (!waiting()) return Taken::kNo;
   }
-  record_frame(false, body);
-  handle_response(Received{std::move(body), std::move(*envelope), nullptr, nullptr});
-  return true;
+  record_frame(false, body);  // observed before its call can return, as an endpoint thread does
+  {
+    std::lock_guard lock(mutex_);
+    // Its call may have timed out meanwhile: then the endpoint threads report a stray response.
+    if (!waiting()) return Taken::kRecordedOnly;
+    pending_.find(*own)->response =
+        Received{std::move(body), std::move(*envelope), nullptr, nullptr};
+  }
+  callers_changed_.notify_all();
+  return Taken::kYes;
 }
-
 void Endpoint::release_as_caller() {
   const TimePoint now = std::chrono::steady_clock::now();
   lease_until_ = std::max(lease_until_, now + options_.reading_lease);

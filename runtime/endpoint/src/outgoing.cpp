@@ -97,10 +97,14 @@ CallResult Endpoint::call_encoded(std::string_view method,
       expire_async(lock);
       if (std::chrono::steady_clock::now() < pending.until && dispatch_one(lock)) continue;
     }
-    if (reads && reading_holder_ == kParked && !reading_done_) {
-      if (std::chrono::steady_clock::now() >= pending.until) return overdue();
-      read_as_caller(lock, pending.until);
-      continue;
+    if (reading_holder_ == kParked && !reading_done_) {
+      if (!reads) {
+        need_reader();  // parked since this call began: an endpoint thread reads for it
+      } else {
+        if (std::chrono::steady_clock::now() >= pending.until) return overdue();
+        read_as_caller(lock, pending.until);
+        continue;
+      }
     }
     const TimePoint until = pending_.find(id)->until;
     auto wake = until;
@@ -237,6 +241,13 @@ void Endpoint::expire_async(std::unique_lock<std::mutex>& lock) {
     overdue.emplace_back(std::move(done), std::move(error));
   }
   if (overdue.empty()) return;
+  if (lease_watcher_ != kNoWorker &&
+      workers_[lease_watcher_].get_id() == std::this_thread::get_id()) {
+    // Busy with completions (which may block, or call()): the other endpoint thread watches.
+    lease_watcher_ = kNoWorker;
+    lease_watch_ = TimePoint::max();
+    workers_changed_.notify_all();
+  }
   lock.unlock();
   for (const GivenUp& call : given_up) cancel_overdue(call.id, call.method, call.timeout);
   complete(std::move(overdue));

@@ -46,13 +46,15 @@ void Endpoint::work(int worker) {
       }
       if (idle_armed_) wake = std::min(wake, watched_since + options_.reading_takeover);
     }
-    // The thread that parked the role takes it back when the lease ends; a caller renews it
-    // while it reads, and wakes this one only when it parks the role past this look.
-    const bool watches = worker == lease_watcher_ &&
-                         (reading_holder_ == kParked || reading_holder_ == kCaller) &&
-                         lease_until_ > std::chrono::steady_clock::now();
+    // One idle endpoint thread watches the lease and takes the role back when it ends; a
+    // caller renews it while it reads, and wakes this one only when it parks the role past
+    // this look. A watcher busy with completions hands the watch over (expire_async()).
+    const bool lease_open = (reading_holder_ == kParked || reading_holder_ == kCaller) &&
+                            lease_until_ > std::chrono::steady_clock::now();
+    if (lease_open && lease_watcher_ == kNoWorker) lease_watcher_ = worker;
+    const bool watches = lease_open && lease_watcher_ == worker;
     if (watches) wake = std::min(wake, lease_until_);
-    lease_watch_ = watches ? lease_until_ : TimePoint::max();
+    if (worker == lease_watcher_) lease_watch_ = watches ? lease_until_ : TimePoint::max();
     idle_until_[worker] = wake;
     if (wake == TimePoint::max()) {
       workers_changed_.wait(lock);
@@ -73,8 +75,10 @@ void Endpoint::read_while_holding(int worker, std::unique_lock<std::mutex>& lock
       return;
     }
     framing::ReadResult frame;
+    bool recorded = false;
     if (handed_) {  // read by a thread in call(): the first frame it did not take
-      frame = *std::move(handed_);
+      frame = std::move(handed_->frame);
+      recorded = handed_->recorded;
       handed_.reset();
       lock.unlock();
     } else if (leased(std::chrono::steady_clock::now())) {
@@ -110,7 +114,8 @@ void Endpoint::read_while_holding(int worker, std::unique_lock<std::mutex>& lock
         reason.kind = CloseReason::Kind::kEof;
       } else if (frame.status == framing::ReadStatus::kOversize) {
         reason.kind = CloseReason::Kind::kOversize;
-      } else if (frame.status == framing::ReadStatus::kIoError) {
+      } else if (frame.status == framing::ReadStatus::kIoError ||
+                 frame.status == framing::ReadStatus::kTimedOut) {  // no deadline is set here
         reason.kind = CloseReason::Kind::kIoError;
       } else {
         reason.kind = CloseReason::Kind::kMalformed;
@@ -121,7 +126,7 @@ void Endpoint::read_while_holding(int worker, std::unique_lock<std::mutex>& lock
       return;
     }
     if (!closed_.load()) {
-      record_frame(false, frame.body);
+      if (!recorded) record_frame(false, frame.body);
       if (!ignoring_input_.load()) handle_frame(worker, std::move(frame.body));
     }
     lock.lock();

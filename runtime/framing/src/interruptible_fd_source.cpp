@@ -39,7 +39,7 @@ IoResult InterruptibleFdSource::read(std::span<char> buffer) {
     if (deadline_) {
       auto left = std::chrono::ceil<std::chrono::milliseconds>(
           *deadline_ - std::chrono::steady_clock::now());
-      if (left.count() <= 0) return {0, std::make_error_code(std::errc::timed_out)};
+      if (left.count() <= 0) return {0, std::make_error_code(std::errc::stream_timeout)};
       timeout_ms = static_cast<int>(std::min<std::chrono::milliseconds::rep>(left.count(), 1 << 30));
     }
     int ready = ::poll(fds, 2, timeout_ms);

@@ -37,7 +37,7 @@ IoResult MemoryPipeSource::read(std::span<char> buffer) {
   if (!deadline_) {
     s.readable.wait(lock, ready);
   } else if (!s.readable.wait_until(lock, *deadline_, ready)) {
-    return {0, std::make_error_code(std::errc::timed_out)};
+    return {0, std::make_error_code(std::errc::stream_timeout)};
   }
   if (s.source_closed) return {};
   const std::size_t n = std::min(buffer.size(), s.buffered());

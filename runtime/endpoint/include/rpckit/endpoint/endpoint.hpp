@@ -35,7 +35,8 @@
 // Between an application thread's calls the role may be parked for the next call(), which
 // then reads its own answer (Options::reading_lease): a round trip wakes the peer's thread and
 // the caller, as a hand-written blocking loop does. Whatever else that caller reads goes to
-// the endpoint threads in order; only the frame observer runs on it, for its own answer.
+// the endpoint threads in order; only the frame observer runs on it, for the answers to
+// call()s that it reads.
 // call(), call_async(), notify() and close() may be used from any thread. call_async() parks
 // no thread: its completion runs on whichever thread settles the call. Handlers and observers
 // are set before start().
@@ -162,7 +163,8 @@ class Endpoint {
     // threads, not three). Meanwhile what the peer sends waits in the pipe until a call reads
     // it (and hands it to the endpoint threads) or the lease ends; call_async(), a handler
     // running, or close() end the lease at once. Only where the reader can give up at a
-    // deadline (framing::FrameReader::set_deadline: InterruptibleFdSource). 0: off.
+    // deadline (framing::FrameReader::set_deadline: InterruptibleFdSource, MemoryPipeSource)
+    // and interrupt_reader is set. 0: off.
     std::chrono::microseconds reading_lease{1000};
     // Unblocks the reading thread's read() (e.g. framing::InterruptibleFdSource::interrupt or
     // MemoryPipeSource::close). Without it, close() still fails pending calls at once, but the
@@ -291,8 +293,10 @@ class Endpoint {
   // Reads one frame as the caller, until `until`, lock held on both ends: a response to a
   // call() is taken here; anything else goes to the endpoint threads (handed_), in order.
   void read_as_caller(std::unique_lock<std::mutex>& lock, TimePoint until);
-  // The frame is a response to a call() (not call_async()): recorded and settled, true.
-  bool take_response(std::string& body);
+  // A response to a call() (not call_async()) still waiting: recorded and settled (kYes).
+  // kRecordedOnly: its call ended between the look and the settling.
+  enum class Taken { kNo, kYes, kRecordedOnly };
+  Taken take_response(std::string& body);
   // The calling thread stops reading: the role is parked again or goes to an endpoint thread.
   void release_as_caller();
 
@@ -391,7 +395,11 @@ class Endpoint {
   TimePoint lease_until_ = TimePoint::min();   // Options::reading_lease, from the last call()
   int lease_watcher_ = kNoWorker;              // the endpoint thread that parked the role
   TimePoint lease_watch_ = TimePoint::max();   // when it looks again at the lease
-  std::optional<framing::ReadResult> handed_;  // read by a caller, for the next holder
+  struct Handed {
+    framing::ReadResult frame;
+    bool recorded = false;  // the frame observer has seen it
+  };
+  std::optional<Handed> handed_;               // read by a caller, for the next holder
   bool reader_times_out_ = false;              // FrameReader::set_deadline works
   bool reading_done_ = false;
   std::optional<CloseReason> close_reason_;

@@ -19,7 +19,9 @@ struct IoResult {
 
   bool eof() const { return bytes == 0 && !error; }
   // The source's deadline passed (ByteSource::set_deadline): nothing was read, nothing lost.
-  bool timed_out() const { return error == std::errc::timed_out; }
+  // Its own code, std::errc::stream_timeout (ETIME), which read(2) never returns: a socket's
+  // ETIMEDOUT stays a failure.
+  bool timed_out() const { return error == std::errc::stream_timeout; }
 };
 
 // A stream of bytes to read from. read() blocks until at least one byte is available, the
@@ -32,7 +34,7 @@ class ByteSource {
   // Reads up to buffer.size() bytes (buffer is never empty when called by this library).
   virtual IoResult read(std::span<char> buffer) = 0;
 
-  // A read() still waiting at `deadline` returns std::errc::timed_out (nullopt: wait for
+  // A read() still waiting at `deadline` returns std::errc::stream_timeout (nullopt: wait for
   // ever). Reading thread only. False, and nothing changes, where the source cannot time out.
   virtual bool set_deadline(std::optional<std::chrono::steady_clock::time_point> /*deadline*/) {
     return false;

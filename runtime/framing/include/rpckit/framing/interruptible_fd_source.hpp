@@ -23,7 +23,7 @@ class InterruptibleFdSource final : public ByteSource {
   // After interrupt(), read() returns std::errc::operation_canceled, now and forever.
   IoResult read(std::span<char> buffer) override;
   void interrupt();
-  // A read() still waiting at `deadline` returns std::errc::timed_out (reading thread only;
+  // A read() still waiting at `deadline` returns std::errc::stream_timeout (reading thread only;
   // nullopt, the default, waits for ever): for a protocol step, or a call, with its deadline.
   bool set_deadline(std::optional<std::chrono::steady_clock::time_point> deadline) override {
     deadline_ = deadline;

@@ -32,7 +32,7 @@ class MemoryPipeSource final : public ByteSource {
   MemoryPipeSource& operator=(const MemoryPipeSource&) = delete;
 
   // Blocks until data arrives or the sink closes (then returns EOF once drained), or until
-  // the deadline (std::errc::timed_out), as a descriptor's InterruptibleFdSource does.
+  // the deadline (std::errc::stream_timeout), as a descriptor's InterruptibleFdSource does.
   IoResult read(std::span<char> buffer) override;
   bool set_deadline(std::optional<std::chrono::steady_clock::time_point> deadline) override {
     deadline_ = deadline;
