@@ -72,6 +72,17 @@ std::vector<ReadBy> responses(const Recorder<ReadBy>& read_by) {
   return out;
 }
 
+// One "echo" call, answered with `result` by a thread playing the peer.
+CallResult answered_call(RawPeer& peer, const json& params, const json& result) {
+  std::thread answer([&] {
+    json call = peer.next_json();
+    peer.send(result_response(call["id"], result));
+  });
+  CallResult got = peer->call("echo", params, kWait);
+  answer.join();
+  return got;
+}
+
 void record_readers(RawPeer& peer, Recorder<ReadBy>& read_by) {
   peer->on_frame([&read_by](bool outgoing, std::string_view body) {
     if (!outgoing) read_by.push({std::this_thread::get_id(), std::string(body)});
@@ -216,12 +227,7 @@ TEST(CallerReading, ACallsDeadlineHoldsWhileItReadsAHalfFrameAndTheFrameSurvives
     return basic_handler(in);
   });
   peer.start();
-  std::thread answer([&] {
-    json first = peer.next_json();
-    peer.send(result_response(first["id"], 1));
-  });
-  ASSERT_TRUE(peer->call("echo", json(1), kWait).ok());
-  answer.join();
+  ASSERT_TRUE(answered_call(peer, json(1), 1).ok());
   // The caller now reads; the peer sends part of a notification and stalls.
   const std::string frame = cl_frame(notification("late", json{{"text", "whole"}}).dump());
   const std::size_t half = frame.size() / 2;
@@ -235,12 +241,7 @@ TEST(CallerReading, ACallsDeadlineHoldsWhileItReadsAHalfFrameAndTheFrameSurvives
   EXPECT_EQ(peer.next_json()["method"], "echo");  // the stalled call's request went out
   // The rest arrives: the frame is read whole, by whoever reads next.
   peer.write_raw(frame.substr(half));
-  std::thread third([&] {
-    json call = peer.next_json();
-    peer.send(result_response(call["id"], 3));
-  });
-  CallResult after = peer->call("echo", json(3), kWait);
-  third.join();
+  CallResult after = answered_call(peer, json(3), 3);
   ASSERT_TRUE(after.ok()) << after.error().describe();
   ASSERT_TRUE(notes.wait_size(1));
   EXPECT_EQ(notes.items()[0], (json{{"text", "whole"}}));
@@ -275,12 +276,7 @@ TEST(CallerReading, ACallAsyncCompletionRunsOnAnEndpointThreadWhileAnotherThread
 TEST(CallerReading, TheEndOfTheStreamIsSeenWhileTheRoleIsParked) {
   RawPeer peer(leased(std::chrono::milliseconds(50)));
   peer.start();
-  std::thread answer([&] {
-    json first = peer.next_json();
-    peer.send(result_response(first["id"], 1));
-  });
-  ASSERT_TRUE(peer->call("echo", json(1), kWait).ok());
-  answer.join();
+  ASSERT_TRUE(answered_call(peer, json(1), 1).ok());
   peer.close_input();
   ASSERT_TRUE(peer.closes.wait_size(1));
   EXPECT_EQ(peer.closes.items()[0].kind, CloseReason::Kind::kEof);
