@@ -53,17 +53,13 @@ void Endpoint::read_as_caller(std::unique_lock<std::mutex>& lock, TimePoint unti
   } catch (...) {  // std::bad_alloc: the role goes to the endpoint threads, the frame is lost
     reader_->set_deadline(std::nullopt);
     lock.lock();
-    reading_holder_ = kNoWorker;
-    lease_until_ = TimePoint::min();
-    workers_changed_.notify_all();
+    give_role_to_workers();
     throw;
   }
   lock.lock();
   if (taken != Taken::kYes && frame.status != framing::ReadStatus::kTimedOut) {
     handed_ = Handed{std::move(frame), taken == Taken::kRecordedOnly};
-    reading_holder_ = kNoWorker;
-    lease_until_ = TimePoint::min();
-    workers_changed_.notify_all();
+    give_role_to_workers();
     return;
   }
   release_as_caller();
@@ -95,6 +91,7 @@ Endpoint::Taken Endpoint::take_response(std::string& body) {
   callers_changed_.notify_all();
   return Taken::kYes;
 }
+
 void Endpoint::release_as_caller() {
   const TimePoint now = std::chrono::steady_clock::now();
   lease_until_ = std::max(lease_until_, now + options_.reading_lease);
@@ -104,6 +101,10 @@ void Endpoint::release_as_caller() {
     if (lease_watch_ > lease_until_) workers_changed_.notify_all();  // no one looks in time
     return;
   }
+  give_role_to_workers();
+}
+
+void Endpoint::give_role_to_workers() {
   reading_holder_ = kNoWorker;
   lease_until_ = TimePoint::min();
   workers_changed_.notify_all();

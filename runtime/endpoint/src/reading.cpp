@@ -187,9 +187,7 @@ void Endpoint::note_handled() {
 void Endpoint::need_reader() {
   if (reading_done_) return;
   if (reading_holder_ == kParked) {  // an endpoint thread reads from now on
-    reading_holder_ = kNoWorker;
-    lease_until_ = TimePoint::min();
-    workers_changed_.notify_all();
+    give_role_to_workers();
     return;
   }
   if (!reading_suspended_) return;

@@ -299,6 +299,9 @@ class Endpoint {
   Taken take_response(std::string& body);
   // The calling thread stops reading: the role is parked again or goes to an endpoint thread.
   void release_as_caller();
+  // The role, parked or held by a caller, goes to the endpoint threads; the lease ends. Under
+  // mutex_.
+  void give_role_to_workers();
 
   // ---- what arrives (incoming.cpp): JSON-RPC's rules and the profile's ------------------
   ScanRules scan_rules() const;  // the profile's, for scan_envelope()
