@@ -79,6 +79,9 @@ TEST(McpRevision, EveryDifferenceFrom20250618HasItsVerdict) {
       "additive | errors.added | client_to_server | message tools/call",
       "additive | errors.added | client_to_server | message tools/call",
       "additive | member.optional_added | client_to_server | tools/call.params.task",
+      // ... and a request carrying it is answered with a CreateTaskResult (x-result-when):
+      // additive, as the param is new.
+      "additive | result_when.added | client_to_server | message tools/call",
       // Sampling with tools: SamplingMessage.content (and the result's content) was one block
       // tagged by `type` and became a block or an array: wider, which breaks an old receiver of
       // a new sender's array. The blocks compare as before, tag by tag: tool_use and tool_result
@@ -100,6 +103,7 @@ TEST(McpRevision, EveryDifferenceFrom20250618HasItsVerdict) {
       "additive | member.optional_added | server_to_client | "
       "sampling/createMessage.params.toolChoice",
       "additive | member.optional_added | server_to_client | sampling/createMessage.params.task",
+      "additive | result_when.added | server_to_client | message sampling/createMessage",
       "breaking | type.wider | client_to_server | SamplingMessageContent",
       "additive | union.member_added | client_to_server | "
       "SamplingMessageContent<type=\"tool_use\">",
@@ -128,6 +132,7 @@ TEST(McpRevision, EveryDifferenceFrom20250618HasItsVerdict) {
       "elicitation/create.params.elicitationId",
       "additive | member.optional_added | server_to_client | elicitation/create.params.url",
       "additive | member.optional_added | server_to_client | elicitation/create.params.task",
+      "additive | result_when.added | server_to_client | message elicitation/create",
       "additive | gate.new_param_gated | server_to_client | message elicitation/create",
       // The mode now picks the capability member (elicitation.form / .url): a new client that
       // declared URL mode alone refuses an old server's elicitation (form, by default).
@@ -184,7 +189,7 @@ TEST(McpRevision, EveryDifferenceFrom20250618HasItsVerdict) {
   // Grouped by feature here; the report lists them by message and type.
   EXPECT_THAT(verdicts(r), UnorderedElementsAreArray(expected));
   EXPECT_EQ(r.count(Verdict::kBreaking), 25u);
-  EXPECT_EQ(r.count(Verdict::kAdditive), 74u);
+  EXPECT_EQ(r.count(Verdict::kAdditive), 77u);
 }
 
 TEST(McpRevision, TheNewProtocolVersionLicensesItsBreakingChanges) {
@@ -207,6 +212,8 @@ TEST(McpRevision, GoingBackIsBreakingAndNoBumpLicensesIt) {
                             "message tasks/get"));
   EXPECT_THAT(all, Contains("breaking | message.removed | server_to_client | "
                             "message notifications/elicitation/complete"));
+  EXPECT_THAT(all, Contains("breaking | result_when.removed | client_to_server | "
+                            "message tools/call"));
   EXPECT_FALSE(back.version_bumped);
   EXPECT_TRUE(back.fails());
 }

@@ -127,6 +127,65 @@ TEST(ProtocolRules, ANewParamGatedByACapabilityIsAdditiveAnOldOneGatedBreaks) {
   EXPECT_TRUE(changed.fails());
 }
 
+TEST(ProtocolRules, AResultWhenForANewParamIsAdditiveForAnOldOneBreaking) {
+  // notify answers a request carrying a new param `queue` with a Queued result (x-result-when).
+  auto queued = [](J& d, const std::string& member, const char* position_type) {
+    d["definitions"]["Queued"] = J::parse(R"({"type": "object", "required": ["position"],
+        "properties": {"position": {"type": "integer"}}})");
+    d["definitions"]["Queued"]["properties"]["position"]["type"] = position_type;
+    d["x-result-when"] = J::object();
+    d["x-result-when"][member] = J::parse(R"({"$ref": "#/definitions/Queued"})");
+  };
+  // Sent only to a host that declared the capability `queueing`, as MCP's task is.
+  SchemaCopy copy;
+  edit(copy, "messages/notify.json", [&](J& d) {
+    d["definitions"]["NotifyParams"]["properties"]["queue"] = J::parse(R"({"type": "boolean"})");
+    d["x-gate"].push_back(J::parse(R"({"capability": "queueing", "param": "queue"})"));
+    queued(d, "queue", "integer");
+  });
+  Report r = compare_with(copy);
+  EXPECT_THAT(rows(r), ElementsAre("additive | gate.new_param_gated | plugin_to_host | host and "
+                                   "plugin | message notify | params.queue sent only with "
+                                   "capability \"queueing\"",
+                                   "additive | member.optional_added | plugin_to_host | host | "
+                                   "notify.params.queue | new optional member",
+                                   "additive | result_when.added | plugin_to_host | host and "
+                                   "plugin | message notify | a request carrying params.queue is "
+                                   "answered with another result"));
+  EXPECT_FALSE(r.fails());
+  // Ungated, a new plugin sends it to an old host, which answers with NotifyResult.
+  SchemaCopy ungated;
+  edit(ungated, "messages/notify.json", [&](J& d) {
+    d["definitions"]["NotifyParams"]["properties"]["queue"] = J::parse(R"({"type": "boolean"})");
+    queued(d, "queue", "integer");
+  });
+  const Report ungated_report = compare_with(ungated);
+  const Change& unsafe = find(ungated_report, "message notify", "result_when.added");
+  EXPECT_EQ(unsafe.verdict, Verdict::kBreaking);
+  EXPECT_EQ(unsafe.affected, "old host <- new plugin");
+  // The same for a param the old version had: an old caller that sends it breaks.
+  SchemaCopy old_param;
+  edit(old_param, "messages/notify.json", [&](J& d) { queued(d, "level", "integer"); });
+  Report changed = compare_with(old_param);
+  ASSERT_EQ(changed.changes.size(), 1u);
+  EXPECT_EQ(changed.changes[0].rule, "result_when.added");
+  EXPECT_TRUE(changed.fails());
+  // The entry taken away again (the copy is the old version): breaking the same way.
+  Report removed = compare_back(old_param);
+  ASSERT_EQ(removed.changes.size(), 1u);
+  EXPECT_EQ(removed.changes[0].rule, "result_when.removed");
+  EXPECT_TRUE(removed.fails());
+  // An entry in both versions: its result is compared as a result is, by the payload rules.
+  SchemaCopy before, after;
+  edit(before, "messages/notify.json", [&](J& d) { queued(d, "level", "integer"); });
+  edit(after, "messages/notify.json", [&](J& d) { queued(d, "level", "string"); });
+  Report retyped = compare(gen::SchemaSet::load(before.path("protocol.json")),
+                           gen::SchemaSet::load(after.path("protocol.json")), schema_only());
+  ASSERT_EQ(retyped.changes.size(), 1u);
+  EXPECT_EQ(retyped.changes[0].rule, "type.changed");
+  EXPECT_EQ(retyped.changes[0].where, "notify.result(params.level).position");
+}
+
 TEST(ProtocolRules, AClauseOnTheSendersOwnCapabilityBreaksOneSideEachWay) {
   // notify now needs the plugin to have declared "notifications" of itself: an old host gets
   // it less often, a new host that checks gates refuses it from an old plugin.

@@ -80,6 +80,21 @@ void PrintTo(const DiagnosticCase& c, std::ostream* os) { *os << c.name; }
 
 J& x(SchemaFiles& s) { return s["types/t.json"]["properties"]["x"]; }
 J& msg(SchemaFiles& s) { return s["messages/m.json"]; }
+// Gives m an optional param `task` answered with MResult (x-result-when), and a second message
+// n, listed after m, whose method "m_with_task" maps to the descriptor name of that entry.
+void with_task_entry(SchemaFiles& s) {
+  msg(s)["definitions"]["MParams"]["properties"]["task"] = J::parse(R"({"type": "string"})");
+  msg(s)["x-result-when"] = J::parse(R"({"task": {"$ref": "#/definitions/MResult"}})");
+  J n = msg(s);
+  n.erase("x-result-when");
+  n["properties"]["method"]["const"] = "m_with_task";
+  n["properties"]["params"]["$ref"] = "#/definitions/NParams";
+  n["x-result"]["$ref"] = "#/definitions/NResult";
+  n["definitions"] = J::parse(R"({"NParams": {"type": "object", "properties": {}},
+                                  "NResult": {"type": "object", "properties": {}}})");
+  s.json["messages/n.json"] = n;
+  s["protocol.json"]["x-messages"] = J::array({"messages/m.json", "messages/n.json"});
+}
 // Gives the base schema a valid profile and returns it, to be broken by a case.
 J& profile(SchemaFiles& s) {
   J& p = s["protocol.json"]["x-profile"];
@@ -619,6 +634,53 @@ const std::vector<DiagnosticCase>& cases() {
        },
        "protocol.json#/x-default-deadline: \"nope_ms\" is not a duration constant (x-unit "
        "\"ms\") of the protocol (the protocol has \"timeout_ms\")"},
+      // ---- lower: x-result-when -------------------------------------------------------------
+      {"ResultWhenNotAnObject", [](SchemaFiles& s) { msg(s)["x-result-when"] = J::array(); },
+       "messages/m.json#/x-result-when: expected an object of schemas, got []"},
+      {"ResultWhenEmpty", [](SchemaFiles& s) { msg(s)["x-result-when"] = J::object(); },
+       "messages/m.json#/x-result-when: expected {\"<params member>\": <the result a request "
+       "carrying it gets>}, got {}"},
+      {"ResultWhenOnANotification",
+       [](SchemaFiles& s) {
+         msg(s)["x-kind"] = "notification";
+         msg(s).erase("x-result");
+         msg(s)["x-result-when"] = J::parse(R"({"task": {"type": "object"}})");
+       },
+       "messages/m.json#/x-result-when: a notification has no result"},
+      {"ResultWhenMemberNotInParams",
+       [](SchemaFiles& s) {
+         msg(s)["x-result-when"] = J::parse(R"({"task": {"$ref": "#/definitions/MResult"}})");
+       },
+       "messages/m.json#/x-result-when/task: m's params have no member \"task\""},
+      {"ResultWhenMemberRequired",
+       [](SchemaFiles& s) {
+         J& params = msg(s)["definitions"]["MParams"];
+         params["properties"]["task"] = J::parse(R"({"type": "string"})");
+         params["required"] = J::array({"task"});
+         msg(s)["x-result-when"] = J::parse(R"({"task": {"$ref": "#/definitions/MResult"}})");
+       },
+       "messages/m.json#/x-result-when/task: params.task is always there: every request would "
+       "get this result"},
+      {"ResultWhenDescriptorOfAnotherEntry",
+       [](SchemaFiles& s) {
+         J& params = msg(s)["definitions"]["MParams"];
+         params["properties"]["task"] = J::parse(R"({"type": "string"})");
+         params["properties"]["Task"] = J::parse(R"({"type": "string"})");
+         msg(s)["x-result-when"] = J::parse(
+             R"({"task": {"$ref": "#/definitions/MResult"}, "Task": {"$ref": "#/definitions/MResult"}})");
+       },
+       "messages/m.json#/x-result-when/Task: its descriptor MWithTask has the name of \"m\"'s "
+       "x-result-when entry \"task\""},
+      {"ResultWhenDescriptorOfAMessage",
+       [](SchemaFiles& s) {
+         with_task_entry(s);
+         s["protocol.json"]["x-messages"] = J::array({"messages/n.json", "messages/m.json"});
+       },
+       "messages/m.json#/x-result-when/task: its descriptor MWithTask has the name of "
+       "\"m_with_task\""},
+      {"MessageNamedLikeAResultWhenDescriptor", [](SchemaFiles& s) { with_task_entry(s); },
+       "messages/n.json#/properties/method: method \"m_with_task\" maps to the same descriptor "
+       "name as \"m\"'s x-result-when entry \"task\""},
       // ---- lower: profile -------------------------------------------------------------------
       {"ProfileNotObject", [](SchemaFiles& s) { s["protocol.json"]["x-profile"] = 1; },
        "protocol.json#/x-profile: expected an object, got 1"},
@@ -1073,6 +1135,32 @@ TEST(Diagnostics, BaseSchemaWithAnExchangeIsValid) {
   SchemaFiles files = base();
   exchange(files)["correlation"] = "x";  // T has `x`: both steps carry it
   EXPECT_EQ(diagnostic_of(files, "exchange"), "");
+}
+
+// x-result-when: each entry is a descriptor of its own (<Message>With<Member>) with its result
+// and a client function (<function>_with_<member>), in the order written.
+TEST(Diagnostics, AResultWhenEntryLowersToADescriptorOfItsOwn) {
+  SchemaFiles files = base();
+  J& params = msg(files)["definitions"]["MParams"]["properties"];
+  params["task"] = J::parse(R"({"type": "string"})");
+  params["later"] = J::parse(R"({"type": "boolean"})");
+  // Two entries, in the order written; the inline results are types of their own (declared
+  // while the params' fields are read).
+  msg(files)["x-result-when"] = J::parse(R"({
+    "task": {"title": "Started", "type": "object", "properties": {"id": {"type": "string"}}},
+    "later": {"title": "Queued", "type": "object", "properties": {"at": {"type": "string"}}}})");
+  TempDir dir("result-when");
+  files.write(dir.path());
+  ir::Module m = lower(SchemaSet::load(dir.path() / "protocol.json"));
+  const auto& entries = m.messages.at(0).results_when;
+  ASSERT_EQ(entries.size(), 2u);
+  EXPECT_EQ(entries[0].member, "task");
+  EXPECT_EQ(entries[0].field, "task");
+  EXPECT_EQ(entries[0].cpp_name, "MWithTask");
+  EXPECT_EQ(entries[0].function_name, "m_with_task");
+  EXPECT_EQ(entries[0].result.name, "Started");
+  EXPECT_EQ(entries[1].cpp_name, "MWithLater");
+  EXPECT_EQ(entries[1].result.name, "Queued");
 }
 
 // x-deadline "none": no deadline on the descriptor, and the protocol's default not applied.

@@ -51,7 +51,7 @@ TEST(Annotations, EachKeywordNamesItsAnnotationBack) {
     EXPECT_TRUE(seen.insert(k).second) << k << " spelled twice";
     EXPECT_EQ(annotation_named(k), static_cast<Annotation>(a)) << k;
   }
-  EXPECT_EQ(seen.size(), 22U);
+  EXPECT_EQ(seen.size(), 23U);
   EXPECT_FALSE(annotation_named("x-unknown"));
   EXPECT_FALSE(annotation_named("kind"));
 }

@@ -10,9 +10,9 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
-
 #include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
 
 #include "rpckit/validate/transcript.hpp"
 #include "rpckit/validate/transcript_stream.hpp"
@@ -232,6 +232,35 @@ TEST(TracePage, EmbedsTheSchemaDocumentation) {
   EXPECT_TRUE(found);
   EXPECT_TRUE(docs.contains("error"));
   EXPECT_EQ(page.data["events"].size(), 0u);
+}
+
+// x-result-when: MCP's tools/call lists the result a request carrying `task` gets (the page
+// describes such an answer by it, not by CallToolResult).
+TEST(TracePage, EmbedsTheResultsAParamChooses) {
+  Page page = trace("schema/mcp/protocol.json", "", "empty.jsonl");
+  const json& docs = page.data["docs"];
+  const json& call = docs["methods"]["tools/call"];
+  ASSERT_TRUE(call.contains("rw"));
+  ASSERT_EQ(call["rw"].size(), 1u);
+  EXPECT_EQ(call["rw"][0][0], "task");
+  EXPECT_NE(call["rw"][0][1], call["res"]);
+  // Through its $ref, to CreateTaskResult's members: `task`, which CallToolResult has not.
+  const json& nodes = docs["nodes"];
+  auto members = [&](std::size_t root) {
+    std::set<std::string> out;
+    std::vector<std::size_t> todo = {root};
+    for (std::size_t i = 0; i < todo.size() && i < 20; ++i) {
+      const json& n = nodes[todo[i]];
+      const json members_of_node = n.value("p", json::object());
+      for (const auto& [name, at] : members_of_node.items()) out.insert(name);
+      for (const auto& x : n.value("x", json::array())) todo.push_back(x.get<std::size_t>());
+    }
+    return out;
+  };
+  EXPECT_TRUE(members(call["rw"][0][1].get<std::size_t>()).count("task"));
+  EXPECT_TRUE(members(call["res"].get<std::size_t>()).count("content"));
+  EXPECT_FALSE(members(call["res"].get<std::size_t>()).count("task"));
+  EXPECT_FALSE(docs["methods"]["tools/list"].contains("rw"));
 }
 
 TEST(TracePage, ReadsARawStreamOfOneSide) {

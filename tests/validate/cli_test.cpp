@@ -82,6 +82,41 @@ TEST(ValidateCli, EnvelopesFromStdinAndResponsesNeedTheirMethod) {
   EXPECT_EQ(piped.out, "-: valid (0 errors, 0 warnings)\n");
 }
 
+// MCP's tools/call answered for a request that carried `task` (x-result-when): --request-with
+// names the member, so the result is checked against CreateTaskResult.
+TEST(ValidateCli, AResultOfARequestThatCarriedAMemberOfXResultWhen) {
+  TempDir dir("validate-result-when");
+  const std::string mcp = (source_dir() / "schema/mcp/protocol.json").string();
+  auto run_mcp = [&](std::vector<std::string> args) {
+    args.insert(args.begin(), {rpckit_exe(), "validate", "--schema", mcp});
+    return run(args, dir.path());
+  };
+  write_file(dir.path() / "task.json",
+             R"({"task": {"taskId": "t1", "status": "working", "createdAt": "2025-11-25T10:00:00Z",
+                 "lastUpdatedAt": "2025-11-25T10:00:00Z", "ttl": null}})");
+  RunResult with = run_mcp(
+      {"--message", "tools/call", "--part", "result", "--request-with", "task", "task.json"});
+  EXPECT_EQ(with.exit_code, 0) << with.out << with.err;
+  RunResult without = run_mcp({"--message", "tools/call", "--part", "result", "task.json"});
+  EXPECT_EQ(without.exit_code, 1);
+  EXPECT_THAT(without.out, HasSubstr("expected member \"content\""));
+  write_file(dir.path() / "resp.json", R"({"jsonrpc": "2.0", "id": 2, "result": {"content": []}})");
+  RunResult envelope =
+      run_mcp({"--envelope", "resp.json", "--message", "tools/call", "--request-with", "task"});
+  EXPECT_EQ(envelope.exit_code, 1);
+  EXPECT_THAT(envelope.out, HasSubstr("expected member \"task\""));
+  // A member x-result-when does not name is a usage error, not a quiet check against x-result.
+  RunResult typo = run_mcp(
+      {"--message", "tools/call", "--part", "result", "--request-with", "tsak", "task.json"});
+  EXPECT_EQ(typo.exit_code, 2);
+  EXPECT_EQ(typo.err,
+            "rpckit validate: --request-with tsak: tools/call's x-result-when names task\n");
+  RunResult params = run_mcp(
+      {"--message", "tools/call", "--part", "params", "--request-with", "task", "task.json"});
+  EXPECT_EQ(params.exit_code, 2);
+  EXPECT_EQ(params.err, "rpckit validate: --request-with goes with --part result\n");
+}
+
 TEST(ValidateCli, UsageAndInputErrorsExitTwo) {
   TempDir dir("validate-usage");
   write_file(dir.path() / "p.json", "{\"message\": \n  nope}");

@@ -265,6 +265,69 @@ TEST(ErrorData, ACodeWithADataSchemaHasItsDataChecked) {
   EXPECT_THAT(v.payload("tools/call", Part::kError, other), ::testing::IsEmpty());
 }
 
+// x-result-when: MCP's tools/call whose params carry `task` is answered with a CreateTaskResult,
+// one without it with a CallToolResult; the transcript pairs each answer with its request's
+// params, and a lone result names the member (Part::kResult, request_with).
+TEST(ResultWhen, TheRequestsParamsChooseTheResultItIsCheckedAgainst) {
+  static auto mcp = ProtocolSchema::load(source_dir() / "schema/mcp/protocol.json");
+  ProtocolValidator v(mcp);
+  const json task_result = {{"task",
+                             {{"taskId", "t1"},
+                              {"status", "working"},
+                              {"createdAt", "2025-11-25T10:00:00Z"},
+                              {"lastUpdatedAt", "2025-11-25T10:00:00Z"},
+                              {"ttl", 60000}}}};
+  const json tool_result = {{"content", json::array({{{"type", "text"}, {"text", "4"}}})}};
+  auto call = [](int id, bool task) {
+    json params = {{"name", "add"}, {"arguments", {{"a", 2}, {"b", 2}}}};
+    if (task) params["task"] = {{"ttl", 60000}};
+    return json{{"jsonrpc", "2.0"}, {"id", id}, {"method", "tools/call"}, {"params", params}};
+  };
+  auto answer = [](int id, const json& result) {
+    return json{{"jsonrpc", "2.0"}, {"id", id}, {"result", result}}.dump();
+  };
+  TranscriptChecker checker(v);
+  std::size_t frame = 0;
+  auto feed = [&](const std::string& from, const std::string& body) {
+    return checker.feed({++frame, 0, "", from, body});
+  };
+  ASSERT_THAT(feed("client", call(1, true).dump()), ::testing::IsEmpty());
+  ASSERT_THAT(feed("client", call(2, false).dump()), ::testing::IsEmpty());
+  ASSERT_THAT(feed("client", call(3, true).dump()), ::testing::IsEmpty());
+  ASSERT_THAT(feed("client", call(4, false).dump()), ::testing::IsEmpty());
+  EXPECT_THAT(feed("server", answer(1, task_result)), ::testing::IsEmpty());
+  EXPECT_THAT(feed("server", answer(2, tool_result)), ::testing::IsEmpty());
+  // Each shape where the other was due: the member the other lacks is what is missing.
+  auto f = feed("server", answer(3, tool_result));
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].violation.instance, "/result");
+  EXPECT_EQ(f[0].violation.keyword, "required");
+  EXPECT_THAT(f[0].violation.schema, HasSubstr("create_task_result.json"));
+  f = feed("server", answer(4, task_result));
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].violation.keyword, "required");
+  EXPECT_THAT(f[0].violation.message(), HasSubstr("content"));
+  EXPECT_THAT(checker.finish(), ::testing::IsEmpty());
+
+  // A lone result or response: request_with names the member its request carried.
+  EXPECT_THAT(v.payload("tools/call", Part::kResult, task_result, "task"), ::testing::IsEmpty());
+  EXPECT_EQ(v.payload("tools/call", Part::kResult, task_result).size(), 1u);
+  EXPECT_EQ(v.payload("tools/call", Part::kResult, tool_result, "task").size(), 1u);
+  EXPECT_THAT(v.envelope(json::parse(answer(9, task_result)), "tools/call", "task"),
+              ::testing::IsEmpty());
+  // A member x-result-when does not name: the message's own result answers.
+  EXPECT_THAT(v.payload("tools/call", Part::kResult, tool_result, "_meta"), ::testing::IsEmpty());
+  // The member chooses when it is there and not null (the SDK: `if (params.task)`).
+  const MessageSchema& tools_call = *mcp->find("tools/call");
+  EXPECT_EQ(tools_call.result_chosen_by({{"task", json::object()}}), "task");
+  EXPECT_EQ(tools_call.result_chosen_by({{"task", nullptr}}), "");
+  EXPECT_EQ(tools_call.result_chosen_by({{"name", "add"}}), "");
+  EXPECT_EQ(tools_call.result_chosen_by(json::array({"task"})), "");
+  // The server asks too: sampling/createMessage with `task`, answered by the client.
+  EXPECT_THAT(v.payload("sampling/createMessage", Part::kResult, task_result, "task"),
+              ::testing::IsEmpty());
+}
+
 TEST_F(Transcript, AFrameOverTheCap) {
   const auto cap = *streamnook()->max_frame_bytes();
   EXPECT_EQ(cap, 4194304u);

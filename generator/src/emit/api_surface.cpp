@@ -74,6 +74,10 @@ void type_facts(Facts& facts, const ir::TypeDecl& d) {
   }
 }
 
+// x-result-when's descriptors say which of them answers given params (emit_messages.cpp).
+constexpr const char* kAnsweredBy =
+    "static std::string_view answered_by(const Params& params) noexcept";
+
 void message_facts(Facts& facts, const ir::Module& m, const ir::Message& msg) {
   const std::string scope = "messages::" + msg.cpp_name;
   facts.add("messages", msg.cpp_name, "struct " + msg.cpp_name);
@@ -92,6 +96,13 @@ void message_facts(Facts& facts, const ir::Module& m, const ir::Message& msg) {
             std::string("kParamsPresence = rpckit::ParamsPresence::") +
                 params_presence_name(msg.params_presence));
   if (msg.request) facts.add(scope, "Result", "using Result = " + descriptor_result_type(m, msg));
+  for (const ir::Message::ResultWhen& r : msg.results_when) {
+    const std::string when = "messages::" + r.cpp_name;
+    facts.add("messages", r.cpp_name, "struct " + r.cpp_name + " : " + msg.cpp_name);
+    facts.add(when, "Result", "using Result = " + descriptor_type(m, r.result));
+    facts.add(when, "answered_by", kAnsweredBy);
+  }
+  if (!msg.results_when.empty()) facts.add(scope, "answered_by", kAnsweredBy);
   if (msg.deadline) {
     facts.add(scope, "kDeadline", "std::chrono::milliseconds kDeadline = " + *msg.deadline);
   }
@@ -125,6 +136,9 @@ std::vector<ApiFact> api_surface(const ir::Module& m) {
     for (const ir::Message* msg : received_by(m, s.role)) {
       facts.add(s.handler, msg->function_name, handler_declaration(*msg));
       facts.add(s.client, msg->function_name, client_declaration(*msg));
+      for (const ir::Message::ResultWhen& r : msg->results_when) {
+        facts.add(s.client, r.function_name, client_declaration(*msg, r));
+      }
     }
   }
   return facts.take();

@@ -47,13 +47,19 @@ std::string union_alternatives(const ir::TypeDecl& d) {
 std::string spell_in_messages(const ir::Module& m, const std::string& name) {
   for (const ir::Message& msg : m.messages) {
     if (msg.cpp_name == name) return "::" + m.cpp_namespace + "::" + name;
+    for (const ir::Message::ResultWhen& r : msg.results_when) {
+      if (r.cpp_name == name) return "::" + m.cpp_namespace + "::" + name;
+    }
   }
   return name;
 }
 
 std::string descriptor_result_type(const ir::Module& m, const ir::Message& msg) {
-  return cpp_type(*msg.result,
-                  [&m](const std::string& name) { return spell_in_messages(m, name); });
+  return descriptor_type(m, *msg.result);
+}
+
+std::string descriptor_type(const ir::Module& m, const ir::TypeRef& type) {
+  return cpp_type(type, [&m](const std::string& name) { return spell_in_messages(m, name); });
 }
 
 const char* params_presence_name(ir::Message::ParamsPresence presence) {
@@ -95,12 +101,25 @@ std::string handler_declaration(const ir::Message& msg) {
          msg.function_name + "(Context&, const " + msg.params_type + "&)";
 }
 
+namespace {
+std::string call_declaration(const std::string& result, const std::string& function,
+                             const std::string& params) {
+  return "rpckit::Result<" + result + "> " + function + "(" + params +
+         ", rpckit::CallOptions options = {}) const";
+}
+}  // namespace
+
 std::string client_declaration(const ir::Message& msg) {
   const std::string params =
       "const " + msg.params_type + "& params" + (msg.params_all_optional ? " = {}" : "");
   if (!msg.request) return "bool " + msg.function_name + "(" + params + ") const";
-  return "rpckit::Result<" + result_type(msg) + "> " + msg.function_name + "(" + params +
-         ", rpckit::CallOptions options = {}) const";
+  return call_declaration(result_type(msg), msg.function_name, params);
+}
+
+std::string client_declaration(const ir::Message& msg, const ir::Message::ResultWhen& r) {
+  // No default params: they carry r.member.
+  return call_declaration(cpp_type(r.result), r.function_name,
+                          "const " + msg.params_type + "& params");
 }
 
 }  // namespace rpckit::gen

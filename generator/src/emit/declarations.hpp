@@ -26,6 +26,8 @@ std::string union_alternatives(const ir::TypeDecl& d);
 std::string spell_in_messages(const ir::Module& m, const std::string& name);
 // A request's result type as its descriptor declares it (`using Result = ...`).
 std::string descriptor_result_type(const ir::Module& m, const ir::Message& msg);
+// A type as messages.hpp spells it (a name that is also a descriptor's, qualified).
+std::string descriptor_type(const ir::Module& m, const ir::TypeRef& type);
 
 // "kRequired", "kOptionalSendEmpty", "kOptionalOmit": rpckit::ParamsPresence's enumerator.
 const char* params_presence_name(ir::Message::ParamsPresence presence);
@@ -47,5 +49,7 @@ std::string handler_declaration(const ir::Message& msg);
 // std::nullopt) const" (a request) or "bool fn(const P& params) const" (a notification): its
 // function in the client of its receiver, `= {}` after params when every field is optional.
 std::string client_declaration(const ir::Message& msg);
+// The client function of an x-result-when entry of `msg` (`tools_call_with_task`).
+std::string client_declaration(const ir::Message& msg, const ir::Message::ResultWhen& r);
 
 }  // namespace rpckit::gen

@@ -39,6 +39,37 @@ std::string routes_members(const ir::Module& m, const ir::Message& msg, const st
   return out + "static constexpr " + routes_declaration(m, msg, role) + ";\n";
 }
 
+// x-result-when: "" when the Result of descriptor `self` answers `params`, else the name of the
+// descriptor whose Result does (the first entry whose member the params carry). Typed calls
+// refuse params their descriptor's Result does not answer (rpckit/endpoint/typed.hpp).
+void emit_answered_by(Printer& p, const ir::Message& msg, const std::string& self) {
+  p.print(
+      "/// \"\" when Result answers these params; else the descriptor whose Result does\n"
+      "/// (x-result-when: a request carrying its member is answered with another result).\n"
+      "static std::string_view answered_by(const Params& params) noexcept {\n");
+  for (const ir::Message::ResultWhen& r : msg.results_when) {
+    p.print("  if (params.$field$.has_value()) return \"$name$\";\n",
+            {{"field", r.field}, {"name", r.cpp_name == self ? "" : r.cpp_name}});
+  }
+  p.print("  return \"$name$\";\n}\n", {{"name", msg.cpp_name == self ? "" : msg.cpp_name}});
+}
+
+// The descriptor of a request whose params carry r.member: the message's, answered with
+// r.result.
+void emit_result_when(Printer& p, const ir::Module& m, const ir::Message& msg,
+                      const ir::Message::ResultWhen& r) {
+  doc_comment(p, msg.method + " whose params carry " + r.member +
+                     " (x-result-when): answered with " + cpp_type(r.result) + " instead of " +
+                     msg.cpp_name + "::Result.");
+  p.print("struct $name$ : $base$ {\n", {{"base", msg.cpp_name}, {"name", r.cpp_name}});
+  {
+    Printer::Indent in(p);
+    p.print("using Result = $result$;\n", {{"result", descriptor_type(m, r.result)}});
+    emit_answered_by(p, msg, r.cpp_name);
+  }
+  p.print("};\n\n");
+}
+
 void emit_descriptor(Printer& p, const ir::Module& m, const ir::Message& msg) {
   std::string role = spell_in_messages(m, "Role");
   doc_comment(p, msg.doc);
@@ -64,6 +95,7 @@ void emit_descriptor(Printer& p, const ir::Module& m, const ir::Message& msg) {
         p.print("static constexpr std::chrono::milliseconds kDeadline = $deadline$;\n",
                 {{"deadline", *msg.deadline}});
       }
+      if (!msg.results_when.empty()) emit_answered_by(p, msg, msg.cpp_name);
     }
   }
   // kGate and kErrors are views of arrays the descriptor keeps to itself: a clause or an error
@@ -109,10 +141,14 @@ std::string emit_messages_header(const ir::Module& m) {
   Printer p;
   // A result that is a map or an array as a whole (no generated type of its own) is encoded
   // and decoded by the codec's container templates, which the typed roles must see.
+  auto whole = [](const ir::TypeRef& t) {
+    return t.kind == ir::TypeRef::Kind::kMap || t.kind == ir::TypeRef::Kind::kArray;
+  };
   const bool whole_containers =
-      std::any_of(m.messages.begin(), m.messages.end(), [](const ir::Message& msg) {
-        return msg.result && (msg.result->kind == ir::TypeRef::Kind::kMap ||
-                              msg.result->kind == ir::TypeRef::Kind::kArray);
+      std::any_of(m.messages.begin(), m.messages.end(), [&](const ir::Message& msg) {
+        return (msg.result && whole(*msg.result)) ||
+               std::any_of(msg.results_when.begin(), msg.results_when.end(),
+                           [&](const ir::Message::ResultWhen& r) { return whole(r.result); });
       });
   std::vector<std::string> rpckit = {"descriptors/message.hpp"};
   if (whole_containers) rpckit.insert(rpckit.begin(), "codec/codec.hpp");
@@ -141,6 +177,7 @@ std::string emit_messages_header(const ir::Module& m) {
   for (const ir::Message& msg : m.messages) {
     emit_descriptor(p, m, msg);
     p.print("};\n\n");
+    for (const ir::Message::ResultWhen& r : msg.results_when) emit_result_when(p, m, msg, r);
   }
   p.print("}  // namespace messages\n\n");
   return close_file(p, m);

@@ -55,6 +55,35 @@ void emit_handler(Printer& p, const ir::Module& m, const ir::RoleSurface& s) {
   p.print("};\n\n");
 }
 
+// A request's three client functions: call, call_async and call_future.
+void emit_client_call(Printer& p, const Printer::Vars& vars) {
+  p.print(
+      "rpckit::Result<$result$> $fn$(\n"
+      "    const $params$& params$default$,\n"
+      "    rpckit::CallOptions options = {}) const {\n"
+      "  return caller_->call<messages::$descriptor$>(params, std::move(options));\n"
+      "}\n"
+      "\n"
+      "/// messages::$descriptor$ without waiting: `done(rpckit::Result<$result$>)` runs\n"
+      "/// once, as rpckit::Endpoint::call_async() says; the handle cancels the call.\n"
+      "template <class Done>\n"
+      "rpckit::AsyncCall $fn$_async(\n"
+      "    const $params$& params, Done&& done,\n"
+      "    rpckit::CallOptions options = {}) const {\n"
+      "  return caller_->call_async<messages::$descriptor$>(params, "
+      "std::forward<Done>(done),\n"
+      "                                                      std::move(options));\n"
+      "}\n"
+      "\n"
+      "/// messages::$descriptor$ without waiting: its result when it comes, or cancel it.\n"
+      "rpckit::FutureResult<$result$> $fn$_future(\n"
+      "    const $params$& params$default$,\n"
+      "    rpckit::CallOptions options = {}) const {\n"
+      "  return caller_->call_future<messages::$descriptor$>(params, std::move(options));\n"
+      "}\n",
+      vars);
+}
+
 void emit_client(Printer& p, const ir::Module& m, const ir::RoleSurface& s) {
   p.print(
       "/// Typed messages to a $role$, one function per message it receives. Each is checked\n"
@@ -76,31 +105,15 @@ void emit_client(Printer& p, const ir::Module& m, const ir::RoleSurface& s) {
                             {"descriptor", msg->cpp_name},
                             {"result", msg->request ? result_type(*msg) : ""}};
       if (msg->request) {
-        p.print(
-            "rpckit::Result<$result$> $fn$(\n"
-            "    const $params$& params$default$,\n"
-            "    rpckit::CallOptions options = {}) const {\n"
-            "  return caller_->call<messages::$descriptor$>(params, std::move(options));\n"
-            "}\n"
-            "\n"
-            "/// messages::$descriptor$ without waiting: `done(rpckit::Result<$result$>)` runs\n"
-            "/// once, as rpckit::Endpoint::call_async() says; the handle cancels the call.\n"
-            "template <class Done>\n"
-            "rpckit::AsyncCall $fn$_async(\n"
-            "    const $params$& params, Done&& done,\n"
-            "    rpckit::CallOptions options = {}) const {\n"
-            "  return caller_->call_async<messages::$descriptor$>(params, "
-            "std::forward<Done>(done),\n"
-            "                                                      std::move(options));\n"
-            "}\n"
-            "\n"
-            "/// messages::$descriptor$ without waiting: its result when it comes, or cancel it.\n"
-            "rpckit::FutureResult<$result$> $fn$_future(\n"
-            "    const $params$& params$default$,\n"
-            "    rpckit::CallOptions options = {}) const {\n"
-            "  return caller_->call_future<messages::$descriptor$>(params, std::move(options));\n"
-            "}\n",
-            vars);
+        emit_client_call(p, vars);
+        for (const ir::Message::ResultWhen& r : msg->results_when) {
+          p.print("\n/// messages::$descriptor$\n", {{"descriptor", r.cpp_name}});
+          emit_client_call(p, {{"fn", r.function_name},
+                               {"params", msg->params_type},
+                               {"default", ""},  // its params carry r.member
+                               {"descriptor", r.cpp_name},
+                               {"result", cpp_type(r.result)}});
+        }
       } else {
         p.print(
             "/// Returns whether it was sent.\n"

@@ -242,6 +242,10 @@ std::string dump_ir(const ir::Module& m) {
       case ir::Message::ParamsPresence::kOptionalOmit: out << "(optional, omit)"; break;
     }
     if (msg.result) out << " result " << describe(*msg.result);
+    for (const ir::Message::ResultWhen& r : msg.results_when) {
+      out << " result-when params." << r.member << " " << describe(r.result) << " as " << r.cpp_name
+          << "/" << r.function_name;
+    }
     if (msg.deadline) out << " deadline " << *msg.deadline;
     for (const auto& e : msg.errors) out << " error " << e;
     for (const auto& g : msg.gate) {

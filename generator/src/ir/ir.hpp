@@ -184,6 +184,18 @@ struct Message {
   ParamsPresence params_presence = ParamsPresence::kRequired;
   bool params_all_optional = false;  // `{}` is valid params: clients default them
   std::optional<TypeRef> result;          // requests only
+  // x-result-when: a request whose params carry `member` is answered with `result` instead of
+  // the message's own. Each is a descriptor of its own deriving from the message's (MCP:
+  // ToolsCallWithTask, Result = CreateTaskResult) and a client function (tools_call_with_task).
+  // The first written whose member the params carry answers.
+  struct ResultWhen {
+    std::string member;  // the params member, as written
+    std::string field;   // its C++ name in the params struct
+    TypeRef result;
+    std::string cpp_name;       // "ToolsCallWithTask"
+    std::string function_name;  // "tools_call_with_task"
+  };
+  std::vector<ResultWhen> results_when;
   std::vector<GateClause> gate;
   std::vector<std::string> errors;        // enumerator names of the error code enum
   // Constant cpp name (requests only): x-deadline, else the protocol's x-default-deadline.

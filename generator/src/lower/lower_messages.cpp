@@ -19,11 +19,8 @@ void Lowerer::lower_message(const model::Message& message) {
   Node method = props.child("method");
   m.method = text(method, "const");
   m.cpp_name = pascal_case(m.method);
-  for (const ir::Message& other : module_.messages) {
-    if (other.cpp_name == m.cpp_name) {
-      method.fail("method \"" + m.method + "\" maps to the same descriptor name as \"" +
-                  other.method + "\"");
-    }
+  if (const std::string owner = descriptor_owner(m.cpp_name, m); !owner.empty()) {
+    method.fail("method \"" + m.method + "\" maps to the same descriptor name as " + owner);
   }
   // Unique whenever cpp_name is: both keep the method's letters and digits, word breaks
   // and all (the check above covers both).
@@ -61,6 +58,7 @@ void Lowerer::lower_message(const model::Message& message) {
     file.fail(m.request ? "a request needs \"x-result\"" : "a notification has no \"x-result\"");
   }
   if (m.request) m.result = lower_use(*message.result, m.cpp_name + "Result");
+  lower_results_when(message, m);
   lower_gate(message, m);
   lower_errors(message, m);
   if (message.deadline) {
@@ -73,6 +71,57 @@ void Lowerer::lower_message(const model::Message& message) {
     m.deadline = duration_constant(*fallback);
   }
   module_.messages.push_back(std::move(m));
+}
+
+// Who already has the descriptor name `name`: "\"<method>\"", or "\"<method>\"'s
+// x-result-when entry \"<member>\"" (of the messages lowered so far, and of `current`'s
+// entries so far); "" when nobody.
+std::string Lowerer::descriptor_owner(const std::string& name, const ir::Message& current) const {
+  auto entry_owner = [&](const ir::Message& msg) -> std::string {
+    for (const ir::Message::ResultWhen& r : msg.results_when) {
+      if (r.cpp_name == name)
+        return "\"" + msg.method + "\"'s x-result-when entry \"" + r.member + "\"";
+    }
+    return "";
+  };
+  for (const ir::Message& other : module_.messages) {
+    if (other.cpp_name == name) return "\"" + other.method + "\"";
+    if (std::string owner = entry_owner(other); !owner.empty()) return owner;
+  }
+  return entry_owner(current);
+}
+
+// x-result-when: {"<params member>": <result schema>}: an optional member of the params, each
+// answered with a result of its own, through a descriptor of its own.
+void Lowerer::lower_results_when(const model::Message& message, ir::Message& m) {
+  if (!message.result_when) return;
+  const Node& when = *message.result_when;
+  if (!m.request) when.fail("a notification has no result");
+  if (!when.json->is_object() || when.json->empty()) {
+    when.reject("expected {\"<params member>\": <the result a request carrying it gets>}");
+  }
+  // A copy: lowering a result below may add declarations, which moves the params' own.
+  const std::vector<ir::Field> fields = find_decl(m.params_type)->struct_.fields;
+  for (const auto& [written, schema] : message.results_when()) {
+    const std::string& member = written;  // a name the lambda below can capture (clang 14)
+    const Node entry = when.child(member);
+    auto field = std::find_if(fields.begin(), fields.end(),
+                              [&](const ir::Field& f) { return f.wire_name == member; });
+    if (field == fields.end()) entry.fail(m.method + "'s params have no member \"" + member + "\"");
+    if (field->required || field->const_json) {
+      entry.fail("params." + member + " is always there: every request would get this result");
+    }
+    ir::Message::ResultWhen r;
+    r.member = member;
+    r.field = field->cpp_name;
+    r.cpp_name = m.cpp_name + "With" + pascal_case(member);
+    r.function_name = m.function_name + "_with_" + member_name(member);
+    if (const std::string owner = descriptor_owner(r.cpp_name, m); !owner.empty()) {
+      entry.fail("its descriptor " + r.cpp_name + " has the name of " + owner);
+    }
+    r.result = lower_use(schema, r.cpp_name + "Result");
+    m.results_when.push_back(std::move(r));
+  }
 }
 
 // Dispatch tables per direction and role surfaces per receiving role, in role order.

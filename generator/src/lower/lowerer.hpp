@@ -71,6 +71,8 @@ class Lowerer {
   std::string duration_constant(const Node& n);
   void lower_direction(const model::Message& message, ir::Message& m);
   void lower_gate(const model::Message& message, ir::Message& m);
+  void lower_results_when(const model::Message& message, ir::Message& m);
+  std::string descriptor_owner(const std::string& name, const ir::Message& current) const;
   void lower_errors(const model::Message& message, ir::Message& m);
 
   const SchemaSet& schema_;

@@ -36,6 +36,8 @@ std::string_view keyword(Annotation annotation) {
       return "x-errors";
     case Annotation::kDeadline:
       return "x-deadline";
+    case Annotation::kResultWhen:
+      return "x-result-when";
     case Annotation::kEnumNames:
       return "x-enum-names";
     case Annotation::kEnumDescriptions:

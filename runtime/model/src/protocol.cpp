@@ -70,6 +70,15 @@ bool Message::request() const {
   return !kind || !kind->json->is_string() || kind->json->get<std::string>() == "request";
 }
 
+std::vector<std::pair<std::string, Node>> Message::results_when() const {
+  std::vector<std::pair<std::string, Node>> out;
+  if (!result_when || !result_when->json->is_object()) return out;
+  for (const auto& [member, schema] : result_when->json->items()) {
+    out.emplace_back(member, result_when->child(member));
+  }
+  return out;
+}
+
 std::vector<std::pair<std::string, std::string>> Message::routes() const {
   std::vector<std::pair<std::string, std::string>> out;
   auto add = [&out](const nlohmann::json& j) {
@@ -110,6 +119,7 @@ Protocol Protocol::link(const SchemaSet& schemas) {
                 .method = "",
                 .params = std::nullopt,
                 .result = model::annotation(file, Annotation::kResult),
+                .result_when = model::annotation(file, Annotation::kResultWhen),
                 .kind = model::annotation(file, Annotation::kKind),
                 .direction = model::annotation(file, Annotation::kDirection),
                 .gate = model::annotation(file, Annotation::kGate),

@@ -22,13 +22,14 @@ const std::set<std::string, std::less<>> kDataKeywords = {
     "type",      "required", "enum",     "const",    "format",      "pattern",    "minLength",
     "maxLength", "minimum",  "maximum",  "minItems", "maxItems",    "uniqueItems"};
 
-// x-result holds a schema and x-error-data a map of them; every other annotation the generator
-// reads (annotations.hpp) is data.
+// x-result holds a schema, x-error-data and x-result-when a map of them; every other
+// annotation the generator reads (annotations.hpp) is data.
 bool schema_valued(std::string_view key) {
   return kSchemaValued.count(key) != 0 || key == keyword(Annotation::kResult);
 }
 bool schema_map(std::string_view key) {
-  return kSchemaMaps.count(key) != 0 || key == keyword(Annotation::kErrorData);
+  return kSchemaMaps.count(key) != 0 || key == keyword(Annotation::kErrorData) ||
+         key == keyword(Annotation::kResultWhen);
 }
 bool data_keyword(std::string_view key) {
   return kDataKeywords.count(key) != 0 ||

@@ -73,6 +73,7 @@ std::shared_ptr<const ProtocolSchema> ProtocolSchema::load(
     message.envelope = m.file;
     message.params = m.params;
     message.result = m.result;
+    message.results_when = m.results_when();
     out->messages_.emplace(message.method, std::move(message));
   }
   out->response_ = protocol.jsonrpc("Response");
@@ -101,6 +102,16 @@ std::shared_ptr<const ProtocolSchema> ProtocolSchema::load(
 
 bool MessageSchema::sent_by(const std::string& role) const {
   return std::any_of(routes.begin(), routes.end(), [&](const auto& r) { return r.first == role; });
+}
+
+std::string MessageSchema::result_chosen_by(const json& request_params) const {
+  if (!request_params.is_object()) return "";
+  for (const auto& [member, schema] : results_when) {
+    // Present and not null, as the TypeScript SDK tests it (`if (params.task)`).
+    const auto found = request_params.find(member);
+    if (found != request_params.end() && !found->is_null()) return member;
+  }
+  return "";
 }
 
 std::string MessageSchema::sender() const {
@@ -134,8 +145,8 @@ ProtocolValidator::ProtocolValidator(std::shared_ptr<const ProtocolSchema> proto
                                      ValidateOptions options)
     : protocol_(std::move(protocol)), validator_(protocol_->store(), options) {}
 
-Violations ProtocolValidator::payload(std::string_view method, Part part,
-                                      const json& value) const {
+Violations ProtocolValidator::payload(std::string_view method, Part part, const json& value,
+                                      std::string_view request_with) const {
   const MessageSchema* m = protocol_->find(method);
   if (m == nullptr) return {unknown_method(method)};
   switch (part) {
@@ -148,7 +159,10 @@ Violations ProtocolValidator::payload(std::string_view method, Part part,
                  std::string(model::keyword(model::Annotation::kResult)),
                  "no result (" + std::string(method) + " is a notification)", "a result"}};
       }
-      return validator_.validate(value, *m->result);
+      for (const auto& [member, schema] : m->results_when) {
+        if (member == request_with) return validator_.validate(value, schema);
+      }
+      return validator_.validate(value, *m->result);  // a member x-result-when does not name
     case Part::kError: {
       Violations out;
       if (protocol_->error_object()) out = validator_.validate(value, *protocol_->error_object());
@@ -183,7 +197,8 @@ Violations ProtocolValidator::error_data(const json& error, const std::string& a
 }
 
 Violations ProtocolValidator::envelope(const json& envelope,
-                                       std::optional<std::string_view> response_to) const {
+                                       std::optional<std::string_view> response_to,
+                                       std::string_view request_with) const {
   if (!envelope.is_object()) {
     return {{Violation::Severity::kError, "", "", "envelope", "a JSON-RPC object",
              describe_value(envelope)}};
@@ -214,7 +229,7 @@ Violations ProtocolValidator::envelope(const json& envelope,
     out.insert(out.end(), data.begin(), data.end());
   }
   if (!error && response_to && envelope.contains("result")) {
-    Violations result = payload(*response_to, Part::kResult, envelope["result"]);
+    Violations result = payload(*response_to, Part::kResult, envelope["result"], request_with);
     for (auto& v : result) v.instance = "/result" + v.instance;
     out.insert(out.end(), result.begin(), result.end());
   }

@@ -107,7 +107,11 @@ std::vector<Finding> TranscriptChecker::feed(const Frame& frame) {
                            m->method + " sent by " + m->sender() + " (" + m->routes_text() + ")",
                            "sent by " + frame.from)));
     }
-    if (m->request && envelope.contains("id")) request(attributed, m->method, envelope["id"].dump(), out);
+    if (m->request && envelope.contains("id")) {
+      const auto params = envelope.find("params");
+      request(attributed, m->method, envelope["id"].dump(), out,
+              params == envelope.end() ? std::string() : m->result_chosen_by(*params));
+    }
     return out;
   }
   if (envelope.is_object() && (envelope.contains("result") || envelope.contains("error")) &&
@@ -128,7 +132,8 @@ std::vector<Finding> TranscriptChecker::feed(const Frame& frame) {
 }
 
 void TranscriptChecker::request(const Frame& frame, const std::string& method,
-                                const std::string& id, std::vector<Finding>& out) {
+                                const std::string& id, std::vector<Finding>& out,
+                                std::string result_chosen_by) {
   const Key key{frame.peer, frame.from, id};
   if (auto it = pending_.find(key); it != pending_.end()) {
     out.push_back(at_frame(frame, rule("/id", "id",
@@ -138,7 +143,7 @@ void TranscriptChecker::request(const Frame& frame, const std::string& method,
     return;
   }
   forget_answer(key);  // an id may be reused once its request was answered
-  pending_[key] = {method, frame.number, frame.from};
+  pending_[key] = {method, frame.number, frame.from, std::move(result_chosen_by)};
   pending_by_frame_[frame.number] = key;
   if (pending_.size() > max_tracked_) {
     // Bounded memory against a peer that never answers: the oldest request is reported now.
@@ -211,7 +216,7 @@ void TranscriptChecker::response(const Frame& frame, const std::string& id, cons
   if (attributed.from.empty()) attributed.from = other_role(found->second.from);
   std::optional<std::string_view> answers;
   if (validator_.protocol().find(found->second.method) != nullptr) answers = found->second.method;
-  for (auto& v : validator_.envelope(envelope, answers)) {
+  for (auto& v : validator_.envelope(envelope, answers, found->second.result_chosen_by)) {
     out.push_back(at_frame(attributed, std::move(v)));
   }
   forget_answer(found->first);

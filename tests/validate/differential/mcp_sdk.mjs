@@ -91,8 +91,8 @@ const SDK_SCHEMAS = {
   "prompts/get": ["GetPromptRequestSchema", "GetPromptResultSchema"],
   "notifications/prompts/list_changed": ["PromptListChangedNotificationSchema"],
   "tools/list": ["ListToolsRequestSchema", "ListToolsResultSchema"],
-  // Client.callTool parses CallToolResultSchema; the task form (CreateTaskResult) is not our
-  // x-result either (gaps list 1).
+  // Client.callTool parses CallToolResultSchema; the task form (CreateTaskResult, when params
+  // carry task) is our x-result-when, not x-result, and is not in this corpus.
   "tools/call": ["CallToolRequestSchema", "CallToolResultSchema"],
   "notifications/tools/list_changed": ["ToolListChangedNotificationSchema"],
   "logging/setLevel": ["SetLevelRequestSchema", "EmptyResultSchema"],

@@ -30,6 +30,7 @@ struct ValidateOptions {
   std::string schema;
   std::string message;
   std::string part;
+  std::string request_with;  // the x-result-when member the answered request's params carried
   std::string payload;     // --message/--part FILE
   std::string envelope;    // --envelope FILE
   std::string transcript;  // --transcript FILE
@@ -137,16 +138,35 @@ void place(Report& r, std::string_view text, std::size_t first_line,
   }
 }
 
+// --request-with MEMBER: a member the message's x-result-when names (a typo would otherwise
+// check the result against x-result, quietly).
+void check_request_with(const ValidateOptions& o, const v::MessageSchema& message) {
+  if (o.request_with.empty()) return;
+  std::string named;
+  for (const auto& [member, schema] : message.results_when) {
+    if (member == o.request_with) return;
+    named += (named.empty() ? "" : ", ") + member;
+  }
+  throw InputError("--request-with " + o.request_with + ": " + message.method +
+                   (named.empty() ? " has no x-result-when" : "'s x-result-when names " + named));
+}
+
 int run_payload(const ValidateOptions& o, const v::ProtocolValidator& validator, Printer& printer) {
   static const std::map<std::string, v::Part> kParts = {
       {"params", v::Part::kParams}, {"result", v::Part::kResult}, {"error", v::Part::kError}};
   auto part = kParts.find(o.part);
   if (part == kParts.end()) throw InputError("--part is params, result or error");
-  if (validator.protocol().find(o.message) == nullptr) {
+  const v::MessageSchema* message = validator.protocol().find(o.message);
+  if (message == nullptr) {
     throw InputError("--message " + o.message + ": the protocol has no such method");
   }
+  if (!o.request_with.empty() && part->second != v::Part::kResult) {
+    throw InputError("--request-with goes with --part result");
+  }
+  check_request_with(o, *message);
   const std::string text = read_input(o.payload);
-  for (auto& violation : validator.payload(o.message, part->second, parse_json(text, o.payload))) {
+  for (auto& violation :
+       validator.payload(o.message, part->second, parse_json(text, o.payload), o.request_with)) {
     Report r{o.payload, 0, 0, 0, "", "", std::move(violation)};
     place(r, text, 1);
     printer.add(std::move(r));
@@ -159,14 +179,19 @@ int run_envelope(const ValidateOptions& o, const v::ProtocolValidator& validator
   const json envelope = parse_json(text, o.envelope);
   std::optional<std::string_view> response_to;
   if (!o.message.empty()) {
-    if (validator.protocol().find(o.message) == nullptr) {
+    const v::MessageSchema* message = validator.protocol().find(o.message);
+    if (message == nullptr) {
       throw InputError("--message " + o.message + ": the protocol has no such method");
     }
+    check_request_with(o, *message);
     response_to = o.message;
   } else if (envelope.is_object() && envelope.contains("result")) {
     throw InputError(o.envelope + ": a response does not name its method: give --message");
   }
-  for (auto& violation : validator.envelope(envelope, response_to)) {
+  if (!o.request_with.empty() && !(envelope.is_object() && envelope.contains("result"))) {
+    throw InputError("--request-with goes with a result: " + o.envelope + " is not one");
+  }
+  for (auto& violation : validator.envelope(envelope, response_to, o.request_with)) {
     Report r{o.envelope, 0, 0, 0, "", "", std::move(violation)};
     place(r, text, 1);
     printer.add(std::move(r));
@@ -240,6 +265,9 @@ int run_validate(const ValidateOptions& o) {
     if (!o.payload.empty() && (o.message.empty() || o.part.empty())) {
       throw InputError("a payload FILE needs --message METHOD and --part params|result|error");
     }
+    if (!o.transcript.empty() && !o.request_with.empty()) {
+      throw InputError("--request-with is for a lone result: a transcript's requests say it");
+    }
     auto protocol = v::ProtocolSchema::load(o.schema);
     v::ProtocolValidator validator(protocol, {o.strict});
     Printer printer(o.json_output);
@@ -268,6 +296,9 @@ void add_validate_command(CLI::App& app, int& status) {
   c->add_option("--message", o->message,
                 "The method the payload belongs to (or that a response --envelope answers)");
   c->add_option("--part", o->part, "Which payload: params, result or error");
+  c->add_option("--request-with", o->request_with,
+                "A result answers a request whose params carried this member, which the "
+                "message's x-result-when answers with another result (MCP: task)");
   c->add_option("--envelope", o->envelope,
                 "A whole request, notification or response (- for stdin)");
   c->add_option("--transcript", o->transcript,

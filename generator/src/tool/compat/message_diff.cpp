@@ -113,6 +113,9 @@ Json signature(const Message& m, const gen::SchemaSet& set) {
     sig["params"] = canonical(m.root.child("properties").child("params"), set, 0);
   }
   if (result) sig["result"] = canonical(*result, set, 0);
+  for (const auto& [member, schema] : m.model->results_when()) {
+    sig["result_when"].push_back({member, canonical(schema, set, 0)});
+  }
   return sig;
 }
 
@@ -345,6 +348,72 @@ void compare_errors_lists(const Message& o, const Message& n, const std::string&
   }
 }
 
+// Whether the gate sends params.`member` only to a receiver that declared a capability.
+bool param_gated(const Message& m, const std::string& member) {
+  const std::optional<Node>& gate = m.model->gate;
+  if (!gate || !gate->json->is_array()) return false;
+  return std::any_of(gate->json->begin(), gate->json->end(), [&](const Json& clause) {
+    return clause.is_object() && clause.contains("capability") && clause.contains("param") &&
+           clause.at("param") == member;
+  });
+}
+
+// x-result-when, entry by entry (`flow`: the request's). An entry added for a params member the
+// old version lacks, sent only to a receiver that declared a capability, is additive: an old
+// caller never sends it, and an old receiver never declared the capability. Without that gate a
+// new caller sends it to an old receiver, which answers with the message's own result; for a
+// member the old version had, each version answers such a request with a result the other's
+// caller does not expect. A removed entry breaks the same way. An entry in both: its results
+// are compared as results are.
+void compare_results_when(const Message& o, const Message& n, const Flow& flow,
+                          const std::string& sides, PayloadDiff& payloads, Changes& out) {
+  const auto before = o.model->results_when();
+  const auto now = n.model->results_when();
+  auto find = [](const auto& entries, const std::string& member) {
+    return std::find_if(entries.begin(), entries.end(),
+                        [&](const auto& e) { return e.first == member; });
+  };
+  const std::string where = "message " + n.method;
+  for (const auto& [member, schema] : now) {
+    const auto old = find(before, member);
+    if (old != before.end()) {
+      const std::string via = n.method + ".result(params." + member + ")";
+      payloads.compare_value(old->second, schema, reversed(flow, via), via);
+      continue;
+    }
+    const std::string change =
+        "a request carrying params." + member + " is answered with another result";
+    const bool new_member = params_declare(o, member) == false;
+    if (new_member && param_gated(n, member)) {
+      out.add(protocol_change(Verdict::kAdditive, "result_when.added", sides, where, change,
+                              "the param is new and gated: an old caller never sends it, and "
+                              "an old receiver never declared what it needs",
+                              loc_or_empty(o.model->result_when), location(schema), n.direction));
+    } else if (new_member) {
+      out.add(protocol_change(Verdict::kBreaking, "result_when.added",
+                              "old " + flow.receiver + " <- new " + flow.sender, where, change,
+                              "a new " + flow.sender + " sends params." + member + " to an old " +
+                                  flow.receiver + ", which answers with the message's own result",
+                              loc_or_empty(o.model->result_when), location(schema), n.direction));
+    } else {
+      out.add(protocol_change(Verdict::kBreaking, "result_when.added", sides, where, change,
+                              "an old caller that sends params." + member +
+                                  " gets a result it does not expect, and a new one expects a "
+                                  "result an old receiver does not give",
+                              loc_or_empty(o.model->result_when), location(schema), n.direction));
+    }
+  }
+  for (const auto& [member, schema] : before) {
+    if (find(now, member) != now.end()) continue;
+    out.add(protocol_change(
+        Verdict::kBreaking, "result_when.removed", sides, where,
+        "a request carrying params." + member + " is answered with the message's own result again",
+        "an old caller that sends params." + member +
+            " expects the other result, a new one this one",
+        location(schema), loc_or_empty(n.model->result_when), n.direction));
+  }
+}
+
 void compare_pair(const model::Protocol& after, const Message& o, const Message& n,
                   PayloadDiff& payloads, Changes& out) {
   const std::string sides = both_sides(after);
@@ -397,6 +466,7 @@ void compare_pair(const model::Protocol& after, const Message& o, const Message&
     if (o.model->result && n.model->result) {
       Flow back = reversed(flow, n.method + ".result");
       payloads.compare_value(*o.model->result, *n.model->result, back, n.method + ".result");
+      compare_results_when(o, n, flow, sides, payloads, out);
     }
   }
 }

@@ -41,6 +41,10 @@ std::string facts(const Context& ctx, const ir::Message& m) {
                ? "none listed"
                : join(m.errors, [&](const std::string& e) { return ctx.error_reference(e); });
     out += "\n";
+    for (const ir::Message::ResultWhen& r : m.results_when) {
+      out += "- **Answered instead with** " + ctx.type_text(r.result) + " **when params carry** " +
+             md::code(r.member) + " (" + md::code("messages::" + r.cpp_name) + ")\n";
+    }
   }
   out += "- **Params:** " + params_presence(m) + "\n";
   return out + "\n";

@@ -112,6 +112,11 @@ json schema_docs(const validate::ProtocolSchema& protocol) {
                   {"routes", m.routes_text()},
                   {"env", nodes.add(m.envelope)}};
     if (m.result) entry["res"] = nodes.add(*m.result);
+    // x-result-when, in the order written: [member, node]; the page picks the result by the
+    // params of the request a response answers.
+    for (const auto& [member, schema] : m.results_when) {
+      entry["rw"].push_back({member, nodes.add(schema)});
+    }
     methods[name] = std::move(entry);
   }
   if (const auto& x = protocol.exchange()) {

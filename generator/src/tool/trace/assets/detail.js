@@ -59,15 +59,30 @@ const Detail = (() => {
     const kd = M.kind[k];
     if (M.meta.exchange) return m ? [m.env] : [];
     if (kd === 0 || kd === 1) return m ? [m.env] : [];
-    // A response: its own synthetic root, result and error described by the schema.
-    if (!responseRoots.has(name)) {
+    // A response: its own synthetic root, result and error described by the schema; the result
+    // is x-result-when's when the request's params carry one of its members (not null).
+    let res = m ? m.res : undefined;
+    let key = name;
+    const req = M.answers[k];
+    if (m && m.rw && req >= 0) {
+      const sent = M.parsed(req);
+      const params = sent.ok && sent.value && sent.value.params;
+      const chosen = params && typeof params === 'object' && !Array.isArray(params)
+        ? m.rw.find(([member]) => params[member] !== undefined && params[member] !== null)
+        : undefined;
+      if (chosen) {
+        res = chosen[1];
+        key = name + '\u0000' + chosen[0];
+      }
+    }
+    if (!responseRoots.has(key)) {
       const synthetic = { p: {} };
-      if (m && m.res !== undefined) synthetic.p.result = m.res;
+      if (res !== undefined) synthetic.p.result = res;
       if (D.error !== undefined) synthetic.p.error = D.error;
       D.nodes.push(synthetic);
-      responseRoots.set(name, D.nodes.length - 1);
+      responseRoots.set(key, D.nodes.length - 1);
     }
-    return [responseRoots.get(name)];
+    return [responseRoots.get(key)];
   }
 
   function valueHtml(v) {

@@ -43,6 +43,15 @@ class Result {
   std::variant<T, CallError> value_;
 };
 
+// M answered with R instead of M::Result: a request whose result is what another request would
+// have returned, which only the caller knows (MCP's tasks/result gives the result of the
+// request that created the task, as the TypeScript SDK's getTaskResult(taskId, schema) takes it):
+//   rpckit::call<rpckit::ResultAs<messages::TasksResult, ToolsCallResult>>(endpoint, {"t1"});
+template <class M, class R>
+struct ResultAs : M {
+  using Result = R;
+};
+
 template <class M>
 constexpr std::optional<std::chrono::milliseconds> descriptor_deadline() {
   if constexpr (requires { M::kDeadline; }) {
@@ -72,10 +81,27 @@ Result<typename M::Result> decode_result(const CallResult& raw) {
   return out;
 }
 
+// Params that M's Result does not answer (x-result-when: MCP's tools/call whose params carry
+// `task` is answered with a CreateTaskResult): refused before sending, naming the descriptor
+// whose Result does (messages::ToolsCallWithTask).
+template <class M>
+std::optional<CallError> unanswerable(const typename M::Params& params) {
+  if constexpr (requires { M::answered_by(params); }) {
+    if (const std::string_view other = M::answered_by(params); !other.empty()) {
+      return CallError{CallError::Kind::kLocal,
+                       RpcError(jsonrpc_code::kInvalidParams,
+                                std::string(M::kMethod) + ": these params are answered with " +
+                                    "another result: call it as messages::" + std::string(other))};
+    }
+  }
+  return std::nullopt;
+}
+
 template <class M>
 Result<typename M::Result> call(Endpoint& endpoint, const typename M::Params& params,
                                 CallOptions options = {}) {
   static_assert(M::kKind == MessageKind::kRequest, "call<M> needs a request; use notify<M>");
+  if (std::optional<CallError> refused = unanswerable<M>(params)) return std::move(*refused);
   options.default_deadline(descriptor_deadline<M>());
   return decode_result<M>(
       endpoint.call_encoded(M::kMethod, encode_params_text<M>(params), options));
@@ -89,6 +115,10 @@ AsyncCall call_async(Endpoint& endpoint, const typename M::Params& params, Done&
   static_assert(M::kKind == MessageKind::kRequest, "call_async<M> needs a request");
   static_assert(std::is_invocable_v<Done&, Result<typename M::Result>>,
                 "done takes Result<M::Result>");
+  if (std::optional<CallError> refused = unanswerable<M>(params)) {
+    done(Result<typename M::Result>(std::move(*refused)));  // at once, as a refused call_async
+    return {};
+  }
   options.default_deadline(descriptor_deadline<M>());
   return endpoint.call_async_encoded(
       M::kMethod, encode_params_text<M>(params),

@@ -25,12 +25,13 @@ enum class Annotation : std::uint8_t {
   kExchange,         // x-exchange: a one-shot exchange instead of JSON-RPC
   kTypeSchemas,      // x-type-schemas: true: each object type's JSON Schema is generated too
   // a message file
-  kKind,       // x-kind: "request" or "notification"
-  kDirection,  // x-direction: "<role>_to_<role>"
-  kResult,     // x-result: a request's result schema
-  kGate,       // x-gate: the capability clauses that allow the message
-  kErrors,     // x-errors: the error codes a request may answer with
-  kDeadline,   // x-deadline: the constant naming this request's deadline
+  kKind,        // x-kind: "request" or "notification"
+  kDirection,   // x-direction: "<role>_to_<role>"
+  kResult,      // x-result: a request's result schema
+  kGate,        // x-gate: the capability clauses that allow the message
+  kErrors,      // x-errors: the error codes a request may answer with
+  kDeadline,    // x-deadline: the constant naming this request's deadline
+  kResultWhen,  // x-result-when: params member -> the result a request carrying it is answered with
   // any schema node
   kEnumNames,         // x-enum-names: one C++ name per enum value
   kEnumDescriptions,  // x-enum-descriptions: one description per enum value

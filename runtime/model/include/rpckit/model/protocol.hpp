@@ -25,6 +25,9 @@ struct Message {
   std::string method;             // properties/method/const ("" when that is not a string)
   std::optional<Node> params;     // properties/params
   std::optional<Node> result;     // x-result
+  // x-result-when: {"<params member>": <schema>}: a request whose params carry that member is
+  // answered with that result instead (MCP's task-augmented requests: CreateTaskResult).
+  std::optional<Node> result_when;
   std::optional<Node> kind;       // x-kind, as written
   std::optional<Node> direction;  // x-direction, as written
   std::optional<Node> gate;       // x-gate, as written
@@ -33,6 +36,9 @@ struct Message {
 
   // x-kind "request", or no x-kind (the convention's default).
   bool request() const;
+  // x-result-when's entries, in the order written: the params member and its result schema.
+  // Empty when it is absent or not an object.
+  std::vector<std::pair<std::string, Node>> results_when() const;
   // x-direction "host_to_plugin" as {{"host", "plugin"}}; an array of such strings (a message
   // both sides send) gives one pair each. Empty when it is absent or not of that form.
   std::vector<std::pair<std::string, std::string>> routes() const;

@@ -27,6 +27,13 @@ struct MessageSchema {
   SchemaRef envelope;        // the message file: the whole request or notification
   std::optional<SchemaRef> params;  // its properties/params, when the file has one
   std::optional<SchemaRef> result;  // x-result (requests)
+  // x-result-when, in the order written: a request whose params carry the member is answered
+  // with that result instead (MCP: `task` -> CreateTaskResult).
+  std::vector<std::pair<std::string, SchemaRef>> results_when;
+
+  // The x-result-when member a request's params carry, not null (the first written), or ""
+  // (x-result answers).
+  std::string result_chosen_by(const nlohmann::json& request_params) const;
 
   bool sent_by(const std::string& role) const;
   // The one role that sends it, or "" when both sides do (or x-direction is unreadable).
@@ -94,12 +101,16 @@ class ProtocolValidator {
                              ValidateOptions options = {});
 
   // One payload of `method`: its params, its result, or an error object. An unknown method
-  // is one violation (keyword "method").
-  Violations payload(std::string_view method, Part part, const nlohmann::json& value) const;
+  // is one violation (keyword "method"). A result answers a request whose params carried the
+  // member `request_with`: its x-result-when entry's schema, x-result when it has none ("").
+  Violations payload(std::string_view method, Part part, const nlohmann::json& value,
+                     std::string_view request_with = {}) const;
   // A whole request or notification (the method picks the schema), or a response, whose
-  // result is checked against `response_to`'s result schema when given.
+  // result is checked against `response_to`'s result schema when given (`request_with`: as
+  // for payload()).
   Violations envelope(const nlohmann::json& envelope,
-                      std::optional<std::string_view> response_to = std::nullopt) const;
+                      std::optional<std::string_view> response_to = std::nullopt,
+                      std::string_view request_with = {}) const;
 
   const ProtocolSchema& protocol() const { return *protocol_; }
   const SchemaValidator& schemas() const { return validator_; }

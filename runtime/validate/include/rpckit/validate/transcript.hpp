@@ -47,11 +47,12 @@ class TranscriptChecker {
     std::string method;
     std::size_t frame;
     std::string from;
+    std::string result_chosen_by;  // the x-result-when member its params carried, or ""
   };
   using Key = std::tuple<std::string, std::string, std::string>;  // peer, sender, id (JSON)
 
   void request(const Frame& frame, const std::string& method, const std::string& id,
-               std::vector<Finding>& out);
+               std::vector<Finding>& out, std::string result_chosen_by = {});
   void response(const Frame& frame, const std::string& id, const nlohmann::json& envelope,
                 std::vector<Finding>& out);
   std::string other_role(const std::string& role) const;
