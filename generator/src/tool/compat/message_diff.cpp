@@ -381,27 +381,25 @@ void compare_results_when(const Message& o, const Message& n, const Flow& flow,
       payloads.compare_value(old->second, schema, reversed(flow, via), via);
       continue;
     }
-    const std::string change =
-        "a request carrying params." + member + " is answered with another result";
     const bool new_member = params_declare(o, member) == false;
-    if (new_member && param_gated(n, member)) {
-      out.add(protocol_change(Verdict::kAdditive, "result_when.added", sides, where, change,
-                              "the param is new and gated: an old caller never sends it, and "
-                              "an old receiver never declared what it needs",
-                              loc_or_empty(o.model->result_when), location(schema), n.direction));
-    } else if (new_member) {
-      out.add(protocol_change(Verdict::kBreaking, "result_when.added",
-                              "old " + flow.receiver + " <- new " + flow.sender, where, change,
-                              "a new " + flow.sender + " sends params." + member + " to an old " +
-                                  flow.receiver + ", which answers with the message's own result",
-                              loc_or_empty(o.model->result_when), location(schema), n.direction));
-    } else {
-      out.add(protocol_change(Verdict::kBreaking, "result_when.added", sides, where, change,
-                              "an old caller that sends params." + member +
-                                  " gets a result it does not expect, and a new one expects a "
-                                  "result an old receiver does not give",
-                              loc_or_empty(o.model->result_when), location(schema), n.direction));
+    const bool gated = new_member && param_gated(n, member);
+    std::string affected = sides;
+    std::string why =
+        "the param is new and gated: an old caller never sends it, and an old "
+        "receiver never declared what it needs";
+    if (new_member && !gated) {
+      affected = "old " + flow.receiver + " <- new " + flow.sender;
+      why = "a new " + flow.sender + " sends params." + member + " to an old " + flow.receiver +
+            ", which answers with the message's own result";
+    } else if (!new_member) {
+      why = "an old caller that sends params." + member +
+            " gets a result it does not expect, and a new one expects a result an old receiver "
+            "does not give";
     }
+    out.add(protocol_change(
+        gated ? Verdict::kAdditive : Verdict::kBreaking, "result_when.added", affected, where,
+        "a request carrying params." + member + " is answered with another result", why,
+        loc_or_empty(o.model->result_when), location(schema), n.direction));
   }
   for (const auto& [member, schema] : before) {
     if (find(now, member) != now.end()) continue;
