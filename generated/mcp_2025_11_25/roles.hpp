@@ -62,9 +62,25 @@ class ClientHandler {
     rpckit::roles::method_not_found(messages::SamplingCreateMessage::kMethod);
   }
 
+  /// messages::SamplingCreateMessageWithTask: params that carry `task`, answered with
+  /// CreateTaskResult. std::nullopt (the default) declines: sampling_createMessage answers them,
+  /// as a receiver that does not take them does.
+  virtual std::optional<CreateTaskResult> sampling_createMessage_with_task(
+      Context&, const SamplingCreateMessageParams&) {
+    return std::nullopt;
+  }
+
   /// messages::ElicitationCreate
   virtual ElicitationCreateResult elicitation_create(Context&, const ElicitationCreateParams&) {
     rpckit::roles::method_not_found(messages::ElicitationCreate::kMethod);
+  }
+
+  /// messages::ElicitationCreateWithTask: params that carry `task`, answered with
+  /// CreateTaskResult. std::nullopt (the default) declines: elicitation_create answers them,
+  /// as a receiver that does not take them does.
+  virtual std::optional<CreateTaskResult> elicitation_create_with_task(
+      Context&, const ElicitationCreateParams&) {
+    return std::nullopt;
   }
 
   /// messages::NotificationsElicitationComplete
@@ -454,9 +470,17 @@ void bind(rpckit::Router<ServerToClient>& router, ClientHandler<Context>& handle
       [&handler, &context](const SamplingCreateMessageParams& params) {
         return handler.sampling_createMessage(context, params);
       });
+  router.on<messages::SamplingCreateMessageWithTask>(
+      [&handler, &context](const SamplingCreateMessageParams& params) {
+        return handler.sampling_createMessage_with_task(context, params);
+      });
   router.on<messages::ElicitationCreate>(
       [&handler, &context](const ElicitationCreateParams& params) {
         return handler.elicitation_create(context, params);
+      });
+  router.on<messages::ElicitationCreateWithTask>(
+      [&handler, &context](const ElicitationCreateParams& params) {
+        return handler.elicitation_create_with_task(context, params);
       });
   router.on<messages::NotificationsElicitationComplete>(
       [&handler, &context](const NotificationsElicitationCompleteParams& params) {
@@ -557,6 +581,13 @@ class ServerHandler {
   /// messages::ToolsCall
   virtual ToolsCallResult tools_call(Context&, const ToolsCallParams&) {
     rpckit::roles::method_not_found(messages::ToolsCall::kMethod);
+  }
+
+  /// messages::ToolsCallWithTask: params that carry `task`, answered with
+  /// CreateTaskResult. std::nullopt (the default) declines: tools_call answers them,
+  /// as a receiver that does not take them does.
+  virtual std::optional<CreateTaskResult> tools_call_with_task(Context&, const ToolsCallParams&) {
+    return std::nullopt;
   }
 
   /// messages::LoggingSetLevel
@@ -1126,6 +1157,10 @@ void bind(rpckit::Router<ClientToServer>& router, ServerHandler<Context>& handle
   router.on<messages::ToolsCall>([&handler, &context](const ToolsCallParams& params) {
     return handler.tools_call(context, params);
   });
+  router.on<messages::ToolsCallWithTask>(
+      [&handler, &context](const ToolsCallParams& params) {
+        return handler.tools_call_with_task(context, params);
+      });
   router.on<messages::LoggingSetLevel>([&handler, &context](const LoggingSetLevelParams& params) {
     return handler.logging_setLevel(context, params);
   });

@@ -576,6 +576,52 @@ def request_flood(c):
     c.ping("after the flood")
 
 
+def task_flood(c):
+    """tools/call as a task (basic/utilities/tasks), 300 written at once, each a count of 100
+    steps a second apart: the server keeps at most its bound of tasks (100) and refuses the rest
+    with -32603, lets at most 8 tasks/result wait on one task and refuses more at once, answers
+    pings and unknown task ids meanwhile, and tasks/cancel ends each task (its waiters get the
+    cancelled error). What still runs at the end of stdin is cancelled by the server's exit."""
+    count, bound = 300, 100
+    ids = [c.send_request("tools/call", {"name": "count", "arguments": {"to": 100, "delay_ms": 1000},
+                                         "task": {"ttl": 60000}}) for _ in range(count)]
+    created, refused, other = [], 0, []
+    for rid in ids:
+        got = c.answers.response(rid) or {}
+        task = (got.get("result") or {}).get("task") or {}
+        if task.get("status") == "working":
+            created.append(task.get("taskId"))
+        elif (got.get("error") or {}).get("code") == -32603:
+            refused += 1
+        else:
+            other.append(got)
+    c.check("%d tasks created of %d asked (the bound)" % (len(created), count),
+            len(created) == bound and len(set(created)) == bound, len(created))
+    c.check("the others refused with -32603", refused == count - bound and not other,
+            {"refused": refused, "other": other[:3]})
+    c.ping("with %d tasks running" % bound)
+    c.request("tasks/get of an unknown task: -32602", "tasks/get", {"taskId": "nope"}, code=-32602)
+    c.request("tasks/list with a cursor it never gave: -32602", "tasks/list", {"cursor": "x"},
+              code=-32602)
+    listed = c.request("tasks/list", "tasks/list", {}) or {}
+    c.check("tasks/list pages them", len((listed.get("result") or {}).get("tasks") or []) > 0,
+            listed)
+    waiting = [c.send_request("tasks/result", {"taskId": created[0]}) for _ in range(12)]
+    beyond = [c.answers.response(w) or {} for w in waiting[8:]]
+    c.check("tasks/result beyond 8 waiting on one task: -32603 at once",
+            all((g.get("error") or {}).get("code") == -32603 for g in beyond), beyond[:2])
+    for task in created[:50]:
+        got = c.request("tasks/cancel " + task, "tasks/cancel", {"taskId": task})
+        if got is not None and (got.get("result") or {}).get("status") != "cancelled":
+            c.check("tasks/cancel " + task + " gives the cancelled task", False, got)
+    answered = [c.answers.response(w) or {} for w in waiting[:8]]
+    c.check("the 8 waiting tasks/result get the cancelled error",
+            all("was cancelled" in (g.get("error") or {}).get("message", "") for g in answered),
+            answered[:2])
+    c.request("tasks/cancel of a cancelled task: -32602", "tasks/cancel", {"taskId": created[0]},
+              code=-32602)
+
+
 def garbage(c):
     """What is not a JSON-RPC request, or not one this server serves, each answered as the
     profile and runtime say, and the session goes on."""
@@ -623,8 +669,9 @@ def garbage(c):
     c.expect("a client-side method sent to the server (roots/list)",
              '{"jsonrpc":"2.0","id":521,"method":"roots/list"}', "521", METHOD_NOT_FOUND)
     c.expect("a request on a CRLF line", '{"jsonrpc":"2.0","id":522,"method":"ping"}\r', "522")
-    # A capability the server did not declare (tasks): refused before any handler, -32601
-    # (the profile's gate_on_receipt), and said on its stderr.
+    # A capability the server did not declare (tasks: this case runs it with --no-tasks):
+    # refused before any handler, -32601 (the profile's gate_on_receipt), and said on its
+    # stderr.
     c.expect("tasks/list to a server that did not declare tasks",
              '{"jsonrpc":"2.0","id":523,"method":"tasks/list"}', "523", METHOD_NOT_FOUND)
     # 999 more: every one refused, and the log falls off as the endpoint's own reports do.
@@ -989,6 +1036,7 @@ CASES = {
     "huge-legal-line": huge_legal_line,
     "notification-flood": notification_flood,
     "request-flood": request_flood,
+    "task-flood": task_flood,
     "garbage": garbage,
     "bad-params": bad_params,
     "ids": ids,
@@ -1003,6 +1051,8 @@ CASES = {
     "eof-while-waiting": eof_while_waiting,
 }
 ENDS_INPUT = {"eof-mid-line", "eof-mid-oversize", "eof-in-flight", "eof-while-waiting"}
+# The sample server's options a case needs: garbage asks for a capability it did not declare.
+SERVER_OPTIONS = {"garbage": ["--no-tasks"]}
 BEFORE_HANDSHAKE = {"lifecycle"}
 
 
@@ -1013,7 +1063,7 @@ def main():
     if len(sys.argv) < 4 or sys.argv[2] != "--" or sys.argv[1] not in CASES:
         sys.stderr.write(__doc__)
         return 2
-    case, command = sys.argv[1], sys.argv[3:]
+    case, command = sys.argv[1], sys.argv[3:] + SERVER_OPTIONS.get(sys.argv[1], [])
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="hostile-mcp-") as state_dir:
         server = Server(command, state_dir)

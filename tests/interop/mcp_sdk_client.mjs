@@ -17,7 +17,7 @@ import { ROOT, argument, check, finish } from "./checks.mjs";
 
 const server = argument("mcp_sdk_client.mjs <mcp-sample-server>");
 
-let Client, StdioClientTransport, McpError, CompleteResultSchema, LoggingMessageNotificationSchema,
+let Client, StdioClientTransport, McpError, CompleteResultSchema, CallToolResultSchema, LoggingMessageNotificationSchema,
   ResourceUpdatedNotificationSchema, CreateMessageRequestSchema, ToolListChangedNotificationSchema,
   UriTemplate;
 try {
@@ -26,7 +26,7 @@ try {
   ({ Client } = await import(sdk("client/index.js")));
   ({ StdioClientTransport } = await import(sdk("client/stdio.js")));
   ({ UriTemplate } = await import(sdk("shared/uriTemplate.js")));
-  ({ McpError, CompleteResultSchema, LoggingMessageNotificationSchema, ResourceUpdatedNotificationSchema,
+  ({ McpError, CompleteResultSchema, CallToolResultSchema, LoggingMessageNotificationSchema, ResourceUpdatedNotificationSchema,
      CreateMessageRequestSchema, ToolListChangedNotificationSchema } = await import(sdk("types.js")));
 } catch (e) {
   console.error(`mcp_sdk_client: the MCP SDK is not installed (${e.code ?? e.message}): run npm ci`);
@@ -119,6 +119,63 @@ async function cancellation() {
   transport.onmessage = deliver;
 }
 
+// Tasks (basic/utilities/tasks), with the SDK's experimental task client: callToolStream sends
+// tools/call with `task`, takes the CreateTaskResult, polls tasks/get at the server's
+// pollInterval until the task is terminal, then asks tasks/result (checked against
+// CallToolResultSchema). Then a long count cancelled by tasks/cancel while the stream polls it,
+// and tasks/list.
+const statuses = [];
+async function tasks(caps) {
+  check("initialize: tasks declared (tools/call as a task, tasks/list, tasks/cancel)",
+        !!caps.tasks?.requests?.tools?.call && !!caps.tasks?.list && !!caps.tasks?.cancel,
+        JSON.stringify(caps.tasks));
+  const seen = [];
+  let result;
+  for await (const message of client.experimental.tasks.callToolStream(
+    { name: "count", arguments: { to: 3, delay_ms: 100 } }, CallToolResultSchema, { task: { ttl: 60000 } })) {
+    seen.push(message.type === "taskStatus" ? `taskStatus ${message.task.status}` : message.type);
+    if (message.type === "result") result = message.result;
+    if (message.type === "error") seen.push(String(message.error));
+  }
+  check("a task-augmented tools/call: created, polled by tasks/get, then its result",
+        seen[0] === "taskCreated" && seen.includes("taskStatus completed") && seen.at(-1) === "result",
+        seen.join(", "));
+  check("tasks/result: the count's CallToolResult, naming its task in _meta",
+        result?.content?.[0]?.text === "3" &&
+        typeof result?._meta?.["io.modelcontextprotocol/related-task"]?.taskId === "string",
+        JSON.stringify(result));
+
+  const stream = client.experimental.tasks.callToolStream(
+    { name: "count", arguments: { to: 60, delay_ms: 1000 } }, CallToolResultSchema, { task: { ttl: 60000 } });
+  const created = (await stream.next()).value;
+  const id = created?.task?.taskId;
+  check("a long count as a task: created, working", created?.type === "taskCreated" &&
+        created.task.status === "working", JSON.stringify(created));
+  const working = await client.experimental.tasks.getTask(id);
+  check("tasks/get: working", working.status === "working" && working.taskId === id, JSON.stringify(working));
+  const cancelled = await client.experimental.tasks.cancelTask(id);
+  check("tasks/cancel: the task, cancelled", cancelled.status === "cancelled" && cancelled.taskId === id,
+        JSON.stringify(cancelled));
+  const rest = [];
+  for await (const message of stream) {
+    rest.push(message.type === "taskStatus" ? `taskStatus ${message.task.status}` : message.type);
+  }
+  check("the stream sees the cancel and ends with an error", rest.join(",") === "taskStatus cancelled,error",
+        rest.join(","));
+  await rejects("tasks/cancel of a cancelled task: -32602", client.experimental.tasks.cancelTask(id), -32602);
+  await rejects("tasks/get of an unknown task: -32602", client.experimental.tasks.getTask("nope"), -32602);
+  const listed = await client.experimental.tasks.listTasks();
+  check("tasks/list: both tasks", listed.tasks?.length === 2 && listed.tasks[1].taskId === id &&
+        listed.tasks[1].status === "cancelled", JSON.stringify(listed));
+  check("notifications/tasks/status for the completed and the cancelled task",
+        await until(() => statuses.some((s) => s.taskId === id && s.status === "cancelled") &&
+                          statuses.some((s) => s.status === "completed"), 5000),
+        JSON.stringify(statuses));
+  await rejects("tools/call of echo as a task: -32601 (its taskSupport forbids it)",
+                client.request({ method: "tools/call", params: { name: "echo", arguments: { text: "x" }, task: {} } },
+                               CallToolResultSchema), -32601);
+}
+
 const timer = setTimeout(() => {
   console.log("FAIL timed out");
   process.exit(1);
@@ -173,6 +230,7 @@ try {
   const deliver = transport.onmessage;
   transport.onmessage = (message, extra) => {
     if (message.method === "notifications/progress") wire.push(message.params);
+    if (message.method === "notifications/tasks/status") statuses.push(message.params);
     deliver(message, extra);
   };
   const delivered = [];
@@ -188,6 +246,7 @@ try {
   check("notifications/message from the server at the level set",
         logs.some((l) => l.level === "info" && l.data === "counted to 3"), JSON.stringify(logs));
   await cancellation();
+  await tasks(caps);
   const pong = await client.callTool({ name: "ping_client" });
   check("ping from the server, answered by the SDK client", pong.content?.[0]?.text === "pong",
         JSON.stringify(pong));

@@ -36,7 +36,7 @@ TEST(CapabilityGates, AClientSendsOnlyWhatTheServerDeclaredInItsInitializeResult
   ASSERT_TRUE(declared.has_value());
   ASSERT_TRUE(declared->capabilities.tools.has_value());
   ASSERT_TRUE(declared->capabilities.completions.has_value());
-  ASSERT_FALSE(declared->capabilities.tasks.has_value());
+  ASSERT_TRUE(declared->capabilities.tasks.has_value());
 
   // Declared: sent and answered.
   auto tools = server.client().tools_list({}, kWait);
@@ -50,16 +50,29 @@ TEST(CapabilityGates, AClientSendsOnlyWhatTheServerDeclaredInItsInitializeResult
   ASSERT_TRUE(completed.ok()) << completed.error().describe();
   EXPECT_EQ(completed->completion.values, (std::vector<std::string>{"Ada", "Alan"}));
 
-  // Not declared (no tasks): refused here, never written (kLocal), naming the capability.
-  auto refused = server.client().tasks_list({}, kWait);
+  auto tasks = server.client().tasks_list({}, kWait);
+  ASSERT_TRUE(tasks.ok()) << tasks.error().describe();
+  EXPECT_TRUE(tasks->tasks.empty());
+  server.stop();
+
+  // Not declared: a server written from the spec that declares nothing (peers/pinged_server.py).
+  // Refused here, never written (kLocal), naming the capability.
+  Server bare({.id = "bare",
+               .command = {RPCKIT_PINGED_SERVER, "/dev/null", "answers"},
+               .handshake_params = hello});
+  ASSERT_TRUE(bare.start());
+  auto refused = bare.client().tasks_list({}, kWait);
   ASSERT_FALSE(refused.ok());
   EXPECT_EQ(refused.error().kind, rpckit::CallError::Kind::kLocal);
   EXPECT_THAT(refused.error().describe(), HasSubstr("tasks.list is not granted"));
+  auto tools_refused = bare.client().tools_list({}, kWait);
+  ASSERT_FALSE(tools_refused.ok());
+  EXPECT_THAT(tools_refused.error().describe(), HasSubstr("tools is not granted"));
 
-  // The refusal cost the session nothing: the next declared call is answered.
-  auto again = server.client().prompts_list({}, kWait);
+  // The refusal cost the session nothing: an ungated request is answered.
+  auto again = bare.client().ping({}, kWait);
   EXPECT_TRUE(again.ok()) << again.error().describe();
-  server.stop();
+  bare.stop();
 }
 
 struct Peer {};

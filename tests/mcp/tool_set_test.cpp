@@ -156,8 +156,8 @@ TEST(ToolSet, AnUnknownToolIsInvalidParams) {
 
 // tasks spec: a receiver that did not declare tasks for a request type "MUST process requests
 // of that type normally, ignoring any task-augmentation metadata", and a tool's taskSupport
-// binds only a server that declared tasks.requests.tools.call. ToolSet runs no tool as a task,
-// so a task call is a plain call, whatever the tool says.
+// binds only a server that declared tasks.requests.tools.call. Until ToolSet is told so
+// (declare_tasks), call() serves a task call as a plain call, whatever the tool says.
 TEST(ToolSet, ATaskCallIsServedAsAPlainCallWhateverTheToolsTaskSupport) {
   ToolSet set;
   int runs = 0;

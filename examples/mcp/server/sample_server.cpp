@@ -27,13 +27,19 @@ using rpckit::mcp::text_block;
 using rpckit::mcp::text_result;
 using rpckit::mcp::tool_error;
 
-SampleServer::SampleServer(const mcp::ClientClient& client) : client_(client) {
+SampleServer::SampleServer(const mcp::ClientClient& client, bool offer_tasks)
+    : client_(client), offer_tasks_(offer_tasks) {
+  tools_.declare_tasks(offer_tasks);
   add_tools();
   add_prompts();
   add_resources();
   // From now on a change of the tools is the client's to hear of (tools.listChanged); before
   // initialize there is no client yet, and nothing is sent.
   tools_.on_change([this] { client_.notifications_tools_list_changed(); });
+  // A task that ends or is cancelled: the client hears of it (MAY; it polls tasks/get anyway).
+  tasks_.on_status([this](const mcp::NotificationsTasksStatusParams& status) {
+    client_.notifications_tasks_status(status);
+  });
 }
 
 mcp::InitializeResult SampleServer::initialize(Peer&, const mcp::InitializeParams&) {
@@ -46,6 +52,15 @@ mcp::InitializeResult SampleServer::initialize(Peer&, const mcp::InitializeParam
   r.capabilities.prompts.emplace();
   r.capabilities.logging.emplace();
   r.capabilities.completions.emplace();
+  if (offer_tasks_) {
+    // tools/call as a task (for the tools whose execution.taskSupport allows it), tasks/list
+    // and tasks/cancel.
+    mcp::ServerTasksCapability tasks;
+    tasks.list.emplace();
+    tasks.cancel.emplace();
+    tasks.requests.emplace().tools.emplace().call.emplace();
+    r.capabilities.tasks = std::move(tasks);
+  }
   r.serverInfo.name = "rpckit-mcp-sample";
   r.serverInfo.version = "0.1.0";
   r.instructions =
@@ -65,6 +80,28 @@ mcp::ToolsCallResult SampleServer::tools_call(Peer&, const mcp::ToolsCallParams&
   return tools_.call(p);  // an unknown tool is -32602 (tools spec, "Error Handling")
 }
 
+std::optional<mcp::CreateTaskResult> SampleServer::tools_call_with_task(
+    Peer&, const mcp::ToolsCallParams& p) {
+  if (!offer_tasks_) return std::nullopt;  // served by tools_call, `task` ignored
+  return tools_.call_as_task(p, tasks_);   // -32601 for a tool whose taskSupport forbids it
+}
+
+mcp::TasksGetResult SampleServer::tasks_get(Peer&, const mcp::TasksGetParams& p) {
+  return tasks_.get(p);
+}
+
+mcp::TasksResultResult SampleServer::tasks_result(Peer&, const mcp::TasksResultParams& p) {
+  return tasks_.result(p);  // a task still running: answered when it ends
+}
+
+mcp::TasksListResult SampleServer::tasks_list(Peer&, const mcp::TasksListParams& p) {
+  return tasks_.list(p);
+}
+
+mcp::TasksCancelResult SampleServer::tasks_cancel(Peer&, const mcp::TasksCancelParams& p) {
+  return tasks_.cancel(p);
+}
+
 // Each tool's input and output schema is its argument and result type's (tool_types/).
 void SampleServer::add_tools() {
   tools_.add<tools::AddArgs>("add", "Adds two numbers.", [](const tools::AddArgs& args) {
@@ -75,14 +112,19 @@ void SampleServer::add_tools() {
   });
   tools_.add<tools::TextArgs>("echo", "Returns its text.",
                               [](const tools::TextArgs& args) { return text_result(args.text); });
-  tools_.add<tools::CountArgs>(
-      "count",
+  mcp::Tool count_tool;
+  count_tool.name = "count";
+  count_tool.description =
       "Counts to `to` (at most 100), pausing `delay_ms` before each step (default 0), one "
       "notifications/progress per step when the call carries a progress token, and logs the "
-      "total. Cancelled (notifications/cancelled), it stops at the step it is on and logs where.",
-      [this](const tools::CountArgs& args, const mcp::ToolsCallParams& p) {
-        return count(args, p);
-      });
+      "total. Cancelled (notifications/cancelled, or tasks/cancel when it runs as a task), it "
+      "stops at the step it is on and logs where.";
+  count_tool.execution =
+      mcp::ToolExecution{.taskSupport = mcp::ToolExecutionTaskSupport::kOptional};
+  tools_.add<tools::CountArgs>(std::move(count_tool),
+                               [this](const tools::CountArgs& args, const mcp::ToolsCallParams& p) {
+                                 return count(args, p);
+                               });
   tools_.add<tools::NoArgs>("ping_client",
                             "Pings the client (a request from the server) and says how it went.",
                             [this](const tools::NoArgs&) { return ping_client(); });

@@ -1,7 +1,8 @@
 #pragma once
 // The sample MCP server's handlers over the generated ServerHandler: tools (add, echo; count,
-// which reports progress, logs and stops when the client cancels it; ping_client and
-// summarize, which ask the client (ping, sampling); note, which changes a resource;
+// which reports progress, logs and stops when the client cancels it, and may run as a task:
+// tasks/get, tasks/result, tasks/list and tasks/cancel from an rpckit::mcp::TaskStore; ping_client
+// and summarize, which ask the client (ping, sampling); note, which changes a resource;
 // toggle_shout, which adds or removes the tool shout while the server runs), a text resource,
 // a resource template and subscriptions, one prompt and the log level. The tools are typed
 // functions in an rpckit::mcp::ToolSet, their arguments and results structs generated from
@@ -11,6 +12,7 @@
 // driven by MCP's profile; what the server sends the client goes through the generated
 // ClientClient.
 #include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -20,6 +22,7 @@
 #include "rpckit/mcp/prompt_set.hpp"
 #include "rpckit/mcp/resource_set.hpp"
 #include "rpckit/mcp/resource_template_set.hpp"
+#include "rpckit/mcp/task_store.hpp"
 #include "rpckit/mcp/tool_set.hpp"
 
 namespace mcp_sample {
@@ -30,12 +33,21 @@ struct Peer {};  // one client per server process: nothing to tell apart
 
 class SampleServer : public mcp::ServerHandler<Peer> {
  public:
-  explicit SampleServer(const mcp::ClientClient& client);
+  // `offer_tasks`: whether it declares tasks (and runs count as one when asked); without,
+  // it serves a task-augmented call plainly, as a server that did not declare tasks MUST.
+  SampleServer(const mcp::ClientClient& client, bool offer_tasks);
 
   mcp::InitializeResult initialize(Peer&, const mcp::InitializeParams& p) override;
   mcp::PingResult ping(Peer&, const mcp::PingParams&) override;
   mcp::ToolsListResult tools_list(Peer&, const mcp::ToolsListParams&) override;
   mcp::ToolsCallResult tools_call(Peer&, const mcp::ToolsCallParams& p) override;
+  // Tasks (basic/utilities/tasks): tools/call with `task` for a tool that allows it (count).
+  std::optional<mcp::CreateTaskResult> tools_call_with_task(Peer&,
+                                                            const mcp::ToolsCallParams& p) override;
+  mcp::TasksGetResult tasks_get(Peer&, const mcp::TasksGetParams& p) override;
+  mcp::TasksResultResult tasks_result(Peer&, const mcp::TasksResultParams& p) override;
+  mcp::TasksListResult tasks_list(Peer&, const mcp::TasksListParams& p) override;
+  mcp::TasksCancelResult tasks_cancel(Peer&, const mcp::TasksCancelParams& p) override;
   // Resources (sample_resources.cpp): the readme (with the notes the tool `note` adds), the
   // template sample://echo/{text}, and subscriptions to either.
   mcp::ResourcesListResult resources_list(Peer&, const mcp::ResourcesListParams& p) override;
@@ -70,6 +82,7 @@ class SampleServer : public mcp::ServerHandler<Peer> {
   void log(const mcp::LoggingLevel& level, const std::string& text);
 
   const mcp::ClientClient& client_;
+  const bool offer_tasks_;
   rpckit::mcp::ToolSet tools_;
   rpckit::mcp::PromptSet prompts_;
   rpckit::mcp::ResourceSet resources_;
@@ -78,6 +91,9 @@ class SampleServer : public mcp::ServerHandler<Peer> {
   std::string log_level_ = "info";
   std::vector<std::string> notes_;
   std::set<std::string> subscribed_;
+  // Last: destroyed first, so a task still running (which uses the members above) is cancelled
+  // and waited for before they go.
+  rpckit::mcp::TaskStore tasks_;
 };
 
 }  // namespace mcp_sample

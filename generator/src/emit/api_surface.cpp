@@ -137,6 +137,7 @@ std::vector<ApiFact> api_surface(const ir::Module& m) {
       facts.add(s.handler, msg->function_name, handler_declaration(*msg));
       facts.add(s.client, msg->function_name, client_declaration(*msg));
       for (const ir::Message::ResultWhen& r : msg->results_when) {
+        facts.add(s.handler, r.function_name, handler_declaration(*msg, r));
         facts.add(s.client, r.function_name, client_declaration(*msg, r));
       }
     }

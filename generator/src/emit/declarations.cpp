@@ -101,6 +101,11 @@ std::string handler_declaration(const ir::Message& msg) {
          msg.function_name + "(Context&, const " + msg.params_type + "&)";
 }
 
+std::string handler_declaration(const ir::Message& msg, const ir::Message::ResultWhen& r) {
+  return "virtual std::optional<" + cpp_type(r.result) + "> " + r.function_name +
+         "(Context&, const " + msg.params_type + "&)";
+}
+
 namespace {
 std::string call_declaration(const std::string& result, const std::string& function,
                              const std::string& params) {

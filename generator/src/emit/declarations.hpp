@@ -45,6 +45,9 @@ std::vector<const ir::Message*> received_by(const ir::Module& m, const std::stri
 std::string result_type(const ir::Message& msg);
 // "virtual R fn(Context&, const P&)": a message's function in its receiver's handler.
 std::string handler_declaration(const ir::Message& msg);
+// "virtual std::optional<R> fn(Context&, const P&)": an x-result-when entry's (declining is
+// std::nullopt).
+std::string handler_declaration(const ir::Message& msg, const ir::Message::ResultWhen& r);
 // "rpckit::Result<R> fn(const P& params, std::optional<std::chrono::milliseconds> deadline =
 // std::nullopt) const" (a request) or "bool fn(const P& params) const" (a notification): its
 // function in the client of its receiver, `= {}` after params when every field is optional.

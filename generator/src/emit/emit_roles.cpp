@@ -9,6 +9,32 @@
 namespace rpckit::gen {
 namespace {
 
+// A request's x-result-when entry, as the receiver sees it: the params that carry its member,
+// answered with its result, or declined (the default) and answered by the request's own function.
+void emit_result_when_handler(Printer& p, const ir::Message& msg,
+                              const ir::Message::ResultWhen& r) {
+  const std::string declaration = handler_declaration(msg, r);
+  Printer::Vars vars = {{"descriptor", r.cpp_name},  {"fn", r.function_name},
+                        {"own", msg.function_name},  {"member", r.member},
+                        {"params", msg.params_type}, {"result", cpp_type(r.result)},
+                        {"declaration", declaration}};
+  p.print(
+      "\n/// messages::$descriptor$: params that carry `$member$`, answered with\n"
+      "/// $result$. std::nullopt (the default) declines: $own$ answers them,\n"
+      "/// as a receiver that does not take them does.\n",
+      vars);
+  // On one line when it fits in kLineWidth columns, else broken after the parenthesis.
+  p.print(static_cast<std::size_t>(p.indent()) + declaration.size() + 2 <= kLineWidth
+              ? "$declaration$ {\n"
+              : "virtual std::optional<$result$> $fn$(\n"
+                "    Context&, const $params$&) {\n",
+          vars);
+  p.print(
+      "  return std::nullopt;\n"
+      "}\n",
+      vars);
+}
+
 // Each message's documentation is on its descriptor (messages.hpp); the functions refer to it.
 void emit_handler_functions(Printer& p, const ir::Module& m, const ir::RoleSurface& s) {
   for (const ir::Message* msg : received_by(m, s.role)) {
@@ -32,6 +58,8 @@ void emit_handler_functions(Printer& p, const ir::Module& m, const ir::RoleSurfa
           "  rpckit::roles::method_not_found(messages::$descriptor$::kMethod);\n"
           "}\n",
           vars);
+      for (const ir::Message::ResultWhen& r : msg->results_when)
+        emit_result_when_handler(p, *msg, r);
     }
   }
 }
@@ -162,6 +190,14 @@ void emit_bind(Printer& p, const ir::Module& m, const ir::Direction& d,
                     "      $return$handler.$fn$(context, params);\n"
                     "    });\n",
               vars);
+      for (const ir::Message::ResultWhen& r : msg->results_when) {
+        p.print(
+            "router.on<messages::$descriptor$>(\n"
+            "    [&handler, &context](const $params$& params) {\n"
+            "      return handler.$fn$(context, params);\n"
+            "    });\n",
+            {{"descriptor", r.cpp_name}, {"params", msg->params_type}, {"fn", r.function_name}});
+      }
     }
   }
   p.print("}\n\n");

@@ -7,6 +7,7 @@ namespace rpckit {
 namespace {
 // The request whose handler runs on this thread (see this_request).
 thread_local std::shared_ptr<const Cancellation> current_request;
+thread_local const std::function<Reply()>* current_request_deferrer = nullptr;
 }  // namespace
 
 std::string Cancellation::reason() const {
@@ -48,10 +49,17 @@ bool wait_cancelled_for(std::chrono::milliseconds timeout) {
 
 namespace detail {
 
-CurrentRequestScope::CurrentRequestScope(std::shared_ptr<const Cancellation> cancellation)
-    : previous_(std::exchange(current_request, std::move(cancellation))) {}
+CurrentRequestScope::CurrentRequestScope(std::shared_ptr<const Cancellation> cancellation,
+                                         const std::function<Reply()>* deferrer)
+    : previous_(std::exchange(current_request, std::move(cancellation))),
+      previous_deferrer_(std::exchange(current_request_deferrer, deferrer)) {}
 
-CurrentRequestScope::~CurrentRequestScope() { current_request = std::move(previous_); }
+CurrentRequestScope::~CurrentRequestScope() {
+  current_request = std::move(previous_);
+  current_request_deferrer = previous_deferrer_;
+}
+
+const std::function<Reply()>* current_deferrer() { return current_request_deferrer; }
 
 }  // namespace detail
 

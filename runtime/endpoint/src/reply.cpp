@@ -53,4 +53,13 @@ bool Reply::answer(const nlohmann::json* result, const RpcError* error) {
   return outbox->send(id_.get(), method_, result, error);
 }
 
+namespace this_request {
+
+Reply defer() {
+  const std::function<Reply()>* deferrer = detail::current_deferrer();
+  return deferrer != nullptr && *deferrer ? (*deferrer)() : Reply();
+}
+
+}  // namespace this_request
+
 }  // namespace rpckit

@@ -10,11 +10,14 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
 
 namespace rpckit {
+
+class Reply;  // reply.hpp: this_request::defer() is declared there
 
 class Cancellation {
  public:
@@ -51,17 +54,22 @@ bool wait_cancelled_for(std::chrono::milliseconds timeout);
 
 namespace detail {
 // Sets the calling thread's current request for the lifetime of the scope (restoring the one
-// before: a handler waiting in call() runs nested ones).
+// before: a handler waiting in call() runs nested ones): its cancellation, and how to take
+// over its answer (`deferrer`, null where nothing may defer: a notification, a task's work).
 class CurrentRequestScope {
  public:
-  explicit CurrentRequestScope(std::shared_ptr<const Cancellation> cancellation);
+  explicit CurrentRequestScope(std::shared_ptr<const Cancellation> cancellation,
+                               const std::function<Reply()>* deferrer = nullptr);
   ~CurrentRequestScope();
   CurrentRequestScope(const CurrentRequestScope&) = delete;
   CurrentRequestScope& operator=(const CurrentRequestScope&) = delete;
 
  private:
   std::shared_ptr<const Cancellation> previous_;
+  const std::function<Reply()>* previous_deferrer_;
 };
+// The deferrer of the request whose handler runs on this thread (null when none).
+const std::function<Reply()>* current_deferrer();
 }  // namespace detail
 
 }  // namespace rpckit

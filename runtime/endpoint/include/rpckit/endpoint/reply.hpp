@@ -60,4 +60,13 @@ class Reply {
   std::shared_ptr<Cancellation> cancellation_;
 };
 
+namespace this_request {
+
+// Incoming::defer() for a typed handler, which has no Incoming: takes over the answer to the
+// request whose handler runs on this thread; what the handler then returns is not sent. A
+// Reply that answers nothing outside a request's handler, or on a second call.
+Reply defer();
+
+}  // namespace this_request
+
 }  // namespace rpckit

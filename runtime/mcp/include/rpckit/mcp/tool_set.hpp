@@ -12,6 +12,7 @@
 //
 // Thread-safe: tools may be added or removed from any thread, a tool's own run included (it
 // runs with no lock held).
+#include <atomic>
 #include <concepts>
 #include <cstddef>
 #include <functional>
@@ -28,6 +29,8 @@
 #include "rpckit/mcp/tool_results.hpp"
 
 namespace rpckit::mcp {
+
+class TaskStore;  // task_store.hpp
 
 // A type generated with x-type-schemas: its JSON Schema, found by ADL.
 template <class T>
@@ -122,8 +125,21 @@ class ToolSet
   // the default: all at once), nextCursor naming where the next page starts. A cursor this set
   // did not give is -32602 (pagination spec); one given before tools were removed still works.
   m::ToolsListResult list(const m::ToolsListParams& params) const;
-  // tools/call: the tool's result; a tool this set does not have is -32602 (tools spec).
+  // tools/call: the tool's result; a tool this set does not have is -32602 (tools spec). Once
+  // declare_tasks(true), one whose execution.taskSupport is "required" is -32601 (tasks spec:
+  // it MUST be called as a task).
   m::ToolsCallResult call(const m::ToolsCallParams& params) const;
+  // Whether the server declared tasks.requests.tools.call: only then does a tool's
+  // execution.taskSupport bind (tasks spec, "Tool-Level Negotiation"). Without it (the
+  // default) a call is served plainly whatever the tool says, `task` ignored, as a server that
+  // did not declare tasks MUST.
+  void declare_tasks(bool declared) { tasks_declared_ = declared; }
+  // tools/call whose params carry `task` (messages::ToolsCallWithTask), run as a task of
+  // `tasks`: the CreateTaskResult, and later, through tasks/result, the tool's result (isError:
+  // the task failed). A tool whose execution.taskSupport is absent or "forbidden" is -32601 (the
+  // tasks spec's SHOULD), an unknown tool -32602. The tool runs on the task's thread after this
+  // returns, so what it uses must outlive `tasks`.
+  m::CreateTaskResult call_as_task(const m::ToolsCallParams& params, TaskStore& tasks) const;
 
   // set_page_size(n); on_change(fn): run after every add, replace and remove, on the thread that
   // made it, with no lock held.
@@ -132,6 +148,11 @@ class ToolSet
 
   // The call's arguments as one JSON object ({} when it has none).
   static nlohmann::json arguments_of(const m::ToolsCallParams& params);
+
+ private:
+  static m::ToolsCallResult run(const Entry& tool, const m::ToolsCallParams& params);
+
+  std::atomic<bool> tasks_declared_{false};
 };
 
 }  // namespace rpckit::mcp
