@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <future>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <thread>
@@ -151,6 +152,49 @@ TEST(DeferredReply, ANotificationHasNothingToDefer) {
   ASSERT_TRUE(pair.a->ep().notify("note", json{}));
   ASSERT_TRUE(got.wait());
   EXPECT_FALSE(pending);
+}
+
+// A typed handler has no Incoming: rpckit::this_request::defer() takes over the reply of the
+// request whose handler runs on the thread, once; a notification's handler, and code outside
+// any handler, have none to take.
+TEST(DeferredReply, ATypedHandlerDefersThroughThisRequest) {
+  std::mutex mutex;
+  std::optional<Reply> parked;
+  bool second_pending = true;
+  bool notification_pending = true;
+  Gate got_one;
+  Gate noted;
+  MemoryPair pair;
+  pair.b->ep().set_handler([&](const Incoming& in) -> json {
+    if (in.method == "note") {
+      notification_pending = this_request::defer().pending();
+      noted.open();
+      return nullptr;
+    }
+    Reply reply = this_request::defer();
+    second_pending = this_request::defer().pending();
+    std::lock_guard lock(mutex);
+    parked = std::move(reply);
+    got_one.open();
+    return "ignored";
+  });
+  pair.start();
+  auto slow = std::async(std::launch::async, [&] { return pair.a->ep().call("slow", json{}); });
+  ASSERT_TRUE(got_one.wait());
+  ASSERT_TRUE(pair.a->ep().notify("note", json{}));
+  ASSERT_TRUE(noted.wait());
+  EXPECT_FALSE(notification_pending);
+  EXPECT_FALSE(second_pending) << "once per request";
+  EXPECT_FALSE(this_request::defer().pending()) << "outside any handler";
+  {
+    std::lock_guard lock(mutex);
+    ASSERT_TRUE(parked.has_value());
+    EXPECT_EQ(parked->method(), "slow");
+    EXPECT_TRUE(parked->result(json("later")));
+  }
+  CallResult r = slow.get();
+  ASSERT_TRUE(r.ok()) << r.error().describe();
+  EXPECT_EQ(r.result(), "later");
 }
 
 }  // namespace

@@ -20,11 +20,13 @@
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "mcp_2025_11_25/dispatch.hpp"
 #include "rpckit/dispatch/router.hpp"
 #include "rpckit/endpoint/cancellation.hpp"
+#include "rpckit/endpoint/reply.hpp"
 #include "rpckit/endpoint/rpc_error.hpp"
 #include "rpckit/mcp/tool_results.hpp"
 #include "rpckit/mcp/tool_set.hpp"
@@ -73,8 +75,8 @@ int error_code_of(const std::function<void()>& fn) {
 }
 
 TEST(TaskStore, ATaskRunsItsWorkAndTasksResultAnswersWhatTheRequestWouldHave) {
+  Gate gate;  // before the store: its works wait on it until the store is gone
   TaskStore tasks;
-  Gate gate;
   m::CreateTaskResult created = tasks.start(m::TaskMetadata{.ttl = 60000}, [&gate] {
     gate.wait();
     return text_outcome("done");
@@ -247,32 +249,105 @@ TEST(TaskStore, TheTtlIsCutToTheMaximumAndAnEndedTaskIsForgottenAfterIt) {
   EXPECT_EQ(tasks.size(), 0u);
 }
 
-TEST(TaskStore, AtMostMaxTasksAndAnEndedOneMakesRoom) {
+TEST(TaskStore, AtMostMaxTasksKeptAndRunningAndACancelledOneMakesRoom) {
+  Gate gate;  // before the store: its works wait on it until the store is gone
   TaskStore::Options options;
   options.max_tasks = 2;
   TaskStore tasks(options);
-  Gate gate;
-  const std::string ended = tasks.start({}, [] { return text_outcome(""); }).task.taskId;
-  tasks.result({.taskId = ended});
-  tasks.start({}, [&gate] {
-    gate.wait();
+  auto gated = [&gate] {
+    gate.wait();  // deaf to tasks/cancel: its thread runs on after the task is cancelled
     return text_outcome("");
-  });
-  // Full, but one has ended: it goes.
-  tasks.start({}, [&gate] {
-    gate.wait();
-    return text_outcome("");
-  });
-  EXPECT_EQ(error_code_of([&] { tasks.get({.taskId = ended}); }), -32602);
-  // Full of running tasks: refused.
-  try {
-    tasks.start({}, [] { return text_outcome(""); });
-    ADD_FAILURE() << "a third running task";
-  } catch (const RpcError& e) {
-    EXPECT_EQ(e.code(), -32603);
-    EXPECT_THAT(e.message(), HasSubstr("Too many tasks"));
-  }
+  };
+  auto refused = [&tasks](const std::string& why) {
+    try {
+      tasks.start({}, [] { return text_outcome(""); });
+      ADD_FAILURE() << "a third task";
+    } catch (const RpcError& e) {
+      EXPECT_EQ(e.code(), -32603);
+      EXPECT_THAT(e.message(), HasSubstr(why));
+    }
+  };
+  const std::string first = tasks.start({}, gated).task.taskId;
+  tasks.start({}, gated);
+  refused("Too many tasks: 2 kept");
+  // Cancelled, the first makes room among the kept tasks, but its work still runs.
+  tasks.cancel({.taskId = first});
+  refused("Too many tasks: 2 still running");
+  EXPECT_EQ(error_code_of([&] { tasks.get({.taskId = first}); }), -32602) << "made room";
+  EXPECT_EQ(tasks.size(), 1u) << "the refused one is not kept";
   gate.open();
+  // Once both works have returned (their threads end just after): room to run.
+  std::string next;
+  for (int i = 0; i < 2000 && next.empty(); ++i) {
+    try {
+      next = tasks.start({}, [] { return text_outcome(""); }).task.taskId;
+    } catch (const RpcError& e) {
+      ASSERT_THAT(e.message(), HasSubstr("still running"));
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+  }
+  ASSERT_FALSE(next.empty());
+  // An ended task is kept for its ttl, not dropped for a new one.
+  tasks.result({.taskId = next});
+  refused("Too many tasks: 2 kept");
+}
+
+// The work knows its task (this_task), and what it sends names it; elsewhere nothing does.
+TEST(TaskStore, TheWorkKnowsItsTaskAndRelatesWhatItSends) {
+  EXPECT_FALSE(rpckit::mcp::this_task::id().has_value());
+  std::optional<m::Meta> outside;
+  rpckit::mcp::this_task::relate(outside);
+  EXPECT_FALSE(outside.has_value());
+  TaskStore tasks;
+  std::promise<std::pair<std::optional<std::string>, std::optional<m::Meta>>> seen;
+  const std::string id = tasks
+                             .start({},
+                                    [&seen] {
+                                      std::optional<m::Meta> meta = m::Meta{{"k", json(1)}};
+                                      rpckit::mcp::this_task::relate(meta);
+                                      seen.set_value({rpckit::mcp::this_task::id(), meta});
+                                      return text_outcome("");
+                                    })
+                             .task.taskId;
+  auto [task_id, meta] = seen.get_future().get();
+  EXPECT_EQ(task_id, id);
+  ASSERT_TRUE(meta.has_value());
+  EXPECT_EQ(meta->at("k").get(), json(1)) << "what was there stays";
+  EXPECT_EQ(meta->at("io.modelcontextprotocol/related-task").get(), json({{"taskId", id}}));
+  EXPECT_EQ(id.size(), 32u) << "128 random bits, in hex";
+}
+
+// result() takes over the reply only of tasks/result's own handler: called from another
+// request's handler (a tools/call that waits on a task), it waits instead.
+TEST(TaskStore, ResultDefersOnlyTheReplyOfATasksResult) {
+  Gate gates[2];  // one per round, before the store
+  TaskStore tasks;
+  int round = 0;
+  for (const char* method : {"tools/call", "tasks/result"}) {
+    Gate& gate = gates[round++];
+    const std::string id = tasks
+                               .start({},
+                                      [&gate] {
+                                        gate.wait();
+                                        return text_outcome("waited");
+                                      })
+                               .task.taskId;
+    int deferred = 0;
+    const std::function<rpckit::Reply()> deferrer = [&deferred] {
+      ++deferred;
+      return rpckit::Reply();  // nothing to answer through: result() waits
+    };
+    std::thread opener([&gate] {
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      gate.open();
+    });
+    {
+      rpckit::detail::CurrentRequestScope handler(nullptr, &deferrer, method);
+      EXPECT_EQ(tasks.result({.taskId = id}).at("content").get()[0]["text"], "waited") << method;
+    }
+    opener.join();
+    EXPECT_EQ(deferred, std::string(method) == "tasks/result" ? 1 : 0) << method;
+  }
 }
 
 TEST(TaskStore, TheDestructorCancelsWhatStillRunsAndWaitsForIt) {

@@ -222,6 +222,7 @@ void SampleServer::log(const mcp::LoggingLevel& level, const std::string& text) 
   message.level = level;
   message.logger = "mcp-sample-server";
   message.data = nlohmann::json(text);
+  rpckit::mcp::this_task::relate(message._meta);  // sent from a task's work: names the task
   client_.notifications_message(message);
 }
 

@@ -8,6 +8,7 @@ namespace {
 // The request whose handler runs on this thread (see this_request).
 thread_local std::shared_ptr<const Cancellation> current_request;
 thread_local const std::function<Reply()>* current_request_deferrer = nullptr;
+thread_local std::string_view current_request_method;
 }  // namespace
 
 std::string Cancellation::reason() const {
@@ -36,6 +37,8 @@ std::shared_ptr<const Cancellation> cancellation() { return current_request; }
 
 bool cancelled() { return current_request != nullptr && current_request->requested(); }
 
+std::string_view method() { return current_request_method; }
+
 bool wait_cancelled_for(std::chrono::milliseconds timeout) {
   if (current_request == nullptr) {
     // Nothing can cancel it: a plain sleep, on the same kind of wait.
@@ -50,13 +53,16 @@ bool wait_cancelled_for(std::chrono::milliseconds timeout) {
 namespace detail {
 
 CurrentRequestScope::CurrentRequestScope(std::shared_ptr<const Cancellation> cancellation,
-                                         const std::function<Reply()>* deferrer)
+                                         const std::function<Reply()>* deferrer,
+                                         std::string_view method)
     : previous_(std::exchange(current_request, std::move(cancellation))),
-      previous_deferrer_(std::exchange(current_request_deferrer, deferrer)) {}
+      previous_deferrer_(std::exchange(current_request_deferrer, deferrer)),
+      previous_method_(std::exchange(current_request_method, method)) {}
 
 CurrentRequestScope::~CurrentRequestScope() {
   current_request = std::move(previous_);
   current_request_deferrer = previous_deferrer_;
+  current_request_method = previous_method_;
 }
 
 const std::function<Reply()>* current_deferrer() { return current_request_deferrer; }

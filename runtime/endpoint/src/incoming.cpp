@@ -327,7 +327,7 @@ void Endpoint::handle_incoming(Received& message) {
     if (!handler_) {
       throw RpcError(jsonrpc_code::kMethodNotFound, "Method not found: " + incoming.method);
     }
-    detail::CurrentRequestScope current(incoming.cancellation, &incoming.deferrer);
+    detail::CurrentRequestScope current(incoming.cancellation, &incoming.deferrer, incoming.method);
     result = handler_(incoming);
   } catch (const RpcError& e) {
     error = e;

@@ -1,13 +1,12 @@
 // What goes out: requests (waiting in call(), or parked in call_async()), notifications,
 // written as text in nlohmann's key order, and the call_async() deadlines.
 #include <algorithm>
-#include <utility>
-
 #include <nlohmann/json.hpp>
+#include <utility>
 
 #include "call_errors.hpp"
 #include "rpckit/codec/json_writer.hpp"
-
+#include "rpckit/endpoint/cancellation.hpp"
 #include "rpckit/endpoint/endpoint.hpp"
 
 namespace rpckit {
@@ -297,6 +296,8 @@ std::optional<std::pair<Endpoint::Completion, CallResult>> Endpoint::give_up(
 // Completions are the application's code: one that throws must not end the thread it runs on.
 
 void Endpoint::complete(Completions&& completions) {
+  // Not part of any request, even when run on a handler's thread waiting in call().
+  detail::CurrentRequestScope no_request(nullptr);
   for (auto& [done, result] : completions) {
     try {
       done(std::move(result));

@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "rpckit/codec/value_codec.hpp"
+#include "rpckit/mcp/task_store.hpp"
 
 namespace rpckit::mcp {
 
@@ -24,6 +25,7 @@ bool Progress::report(double progress, std::optional<double> total,
   p.progress = progress;
   p.total = total;
   p.message = std::move(message);
+  this_task::relate(p._meta);  // a task's progress names the task (basic/utilities/tasks)
   if (!send_ || !send_(p)) return false;
   last_ = progress;
   return true;

@@ -9,6 +9,7 @@
 #include <random>
 #include <utility>
 
+#include "mcp_2025_11_25/messages.hpp"
 #include "rpckit/endpoint/cancellation.hpp"
 #include "rpckit/endpoint/reply.hpp"
 
@@ -35,14 +36,21 @@ std::string now_iso8601() {
   return std::string(text, length) + fraction;
 }
 
-// Ids no other store (another run of the server) hands out: a random prefix, then a count.
-std::string random_prefix() {
+// 128 random bits, as hex: not guessable from another task's id (the spec's MUST where tasks are
+// not bound to a session; the TypeScript SDK's are 16 random bytes too).
+std::string random_id() {
   std::random_device device;
-  std::uniform_int_distribution<std::uint64_t> bits;
-  char text[17];
-  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(bits(device)));
-  return text;
+  std::string id;
+  for (int i = 0; i < 4; ++i) {
+    char word[9];
+    std::snprintf(word, sizeof word, "%08x", static_cast<unsigned>(device()));
+    id += word;
+  }
+  return id;
 }
+
+// The task whose work runs on this thread (this_task).
+thread_local const std::string* current_task_id = nullptr;
 
 bool is_terminal(const m::TaskStatus& status) {
   return status == m::TaskStatus::kCompleted || status == m::TaskStatus::kFailed ||
@@ -73,6 +81,21 @@ RpcError was_cancelled(const std::string& task_id) {
 
 }  // namespace
 
+namespace this_task {
+
+std::optional<std::string> id() {
+  if (current_task_id == nullptr) return std::nullopt;
+  return *current_task_id;
+}
+
+void relate(std::optional<m::Meta>& meta) {
+  if (current_task_id == nullptr) return;
+  if (!meta) meta.emplace();
+  (*meta)[std::string(kRelatedTask)] = JsonValue(nlohmann::json{{"taskId", *current_task_id}});
+}
+
+}  // namespace this_task
+
 struct TaskStore::Entry {
   std::uint64_t order = 0;
   m::Task task;
@@ -82,19 +105,28 @@ struct TaskStore::Entry {
   std::vector<Reply> waiters;          // deferred tasks/result
 };
 
-TaskStore::TaskStore(Options options) : options_(options), id_prefix_(random_prefix()) {}
+TaskStore::TaskStore(Options options) : options_(options) {}
 
 TaskStore::~TaskStore() {
   {
-    std::lock_guard lock(mutex_);
+    std::unique_lock lock(mutex_);
     stopping_ = true;
     for (auto& [order, entry] : entries_) {
       if (!is_terminal(entry->task.status)) entry->cancellation->request("the server is stopping");
     }
+    changed_.notify_all();
+    changed_.wait(lock, [this] { return blocked_ == 0; });  // they leave, and touch us no more
   }
-  ended_.notify_all();
-  std::lock_guard lock(runners_mutex_);
-  for (Runner& runner : runners_) runner.thread.join();
+  // Joined without the runners' lock: a work may still start a task (refused: stopping).
+  for (;;) {
+    std::vector<Runner> runners;
+    {
+      std::lock_guard lock(runners_mutex_);
+      runners.swap(runners_);
+    }
+    if (runners.empty()) break;
+    for (Runner& runner : runners) runner.thread.join();
+  }
 }
 
 void TaskStore::on_status(StatusObserver fn) {
@@ -103,15 +135,15 @@ void TaskStore::on_status(StatusObserver fn) {
 }
 
 m::CreateTaskResult TaskStore::start(const m::TaskMetadata& requested, Work work) {
-  reap_runners();
   std::shared_ptr<Entry> entry = std::make_shared<Entry>();
+  m::CreateTaskResult created;
   {
     std::lock_guard lock(mutex_);
     if (stopping_) throw RpcError(jsonrpc_code::kInternalError, "the server is stopping");
     forget_expired();
     if (entries_.size() >= options_.max_tasks && !make_room()) {
       throw RpcError(jsonrpc_code::kInternalError,
-                     "Too many tasks: " + std::to_string(entries_.size()) + " still running");
+                     "Too many tasks: " + std::to_string(entries_.size()) + " kept");
     }
     std::chrono::milliseconds ttl = options_.default_ttl;
     if (requested.ttl) {
@@ -119,7 +151,9 @@ m::CreateTaskResult TaskStore::start(const m::TaskMetadata& requested, Work work
                        options_.max_ttl);
     }
     entry->order = next_order_++;
-    entry->task.taskId = id_prefix_ + "-" + std::to_string(entry->order);
+    do {
+      entry->task.taskId = random_id();
+    } while (ids_.count(entry->task.taskId) != 0);
     entry->task.status = m::TaskStatus::kWorking;
     entry->task.createdAt = now_iso8601();
     entry->task.lastUpdatedAt = entry->task.createdAt;
@@ -128,17 +162,39 @@ m::CreateTaskResult TaskStore::start(const m::TaskMetadata& requested, Work work
     entry->forget_after = Clock::now() + ttl;
     entries_.emplace(entry->order, entry);
     ids_.emplace(entry->task.taskId, entry->order);
+    created.task = entry->task;
   }
-  m::CreateTaskResult created;
-  created.task = entry->task;
-  auto done = std::make_shared<std::atomic<bool>>(false);
-  std::lock_guard lock(runners_mutex_);
-  runners_.push_back({std::thread([this, entry, work = std::move(work), done] {
-                        run(entry, work);
-                        done->store(true, std::memory_order_release);
-                      }),
-                      done});
+  launch(entry, std::move(work));
   return created;
+}
+
+void TaskStore::launch(const std::shared_ptr<Entry>& entry, Work work) {
+  std::string refused;
+  {
+    std::lock_guard lock(runners_mutex_);
+    const std::size_t running = reap_runners();
+    if (running >= options_.max_tasks) {
+      refused = "Too many tasks: " + std::to_string(running) + " still running";
+    } else {
+      try {
+        runners_.reserve(runners_.size() + 1);  // so that push_back cannot throw below
+        auto done = std::make_shared<std::atomic<bool>>(false);
+        std::thread thread([this, entry, work = std::move(work), done] {
+          run(entry, work);
+          done->store(true, std::memory_order_release);
+        });
+        runners_.push_back({std::move(thread), std::move(done)});
+      } catch (const std::exception& e) {
+        refused = std::string("Cannot start a task: ") + e.what();
+      }
+    }
+  }
+  if (refused.empty()) return;
+  {
+    std::lock_guard lock(mutex_);
+    forget(entry->order);
+  }
+  throw RpcError(jsonrpc_code::kInternalError, refused);
 }
 
 void TaskStore::run(const std::shared_ptr<Entry>& entry, const Work& work) {
@@ -147,6 +203,7 @@ void TaskStore::run(const std::shared_ptr<Entry>& entry, const Work& work) {
     // The work sees tasks/cancel as a request's handler sees notifications/cancelled; it has
     // no reply to defer.
     rpckit::detail::CurrentRequestScope current(entry->cancellation);
+    current_task_id = &entry->task.taskId;  // set once, before the work: never written again
     outcome = work();
   } catch (const RpcError& e) {
     outcome.error = e;
@@ -156,6 +213,7 @@ void TaskStore::run(const std::shared_ptr<Entry>& entry, const Work& work) {
   } catch (...) {
     outcome.error = RpcError(jsonrpc_code::kInternalError, "Internal error in task");
   }
+  current_task_id = nullptr;
   finish(entry, std::move(outcome));
 }
 
@@ -188,7 +246,7 @@ void TaskStore::finish(const std::shared_ptr<Entry>& entry, TaskOutcome outcome)
     changed = entry->task;
     on_status = on_status_;
   }
-  ended_.notify_all();
+  changed_.notify_all();
   if (!waiters.empty()) {
     const TaskOutcome& ended = *entry->outcome;  // no longer written: read without the lock
     const std::optional<JsonValue> answer =
@@ -218,28 +276,34 @@ m::TasksResultResult TaskStore::result(const m::TasksResultParams& params) {
   std::shared_ptr<Entry> entry = find(params.taskId);
   if (!entry) throw not_found(params.taskId);
   if (!is_terminal(entry->task.status)) {
-    Reply reply = this_request::defer();
-    if (reply.pending()) {
-      // Answered by finish() or cancel(); a waiter whose request the peer withdrew makes room.
-      std::erase_if(entry->waiters, [](const Reply& waiter) {
-        return waiter.cancellation() && waiter.cancellation()->requested();
-      });
-      if (entry->waiters.size() >= options_.max_waiters) {
-        lock.unlock();
-        reply.error(RpcError(jsonrpc_code::kInternalError,
-                             "Too many tasks/result waiting on task " + params.taskId));
+    // Only tasks/result's own reply is taken over; any other caller waits.
+    if (this_request::method() == m::messages::TasksResult::kMethod) {
+      Reply reply = this_request::defer();
+      if (reply.pending()) {
+        // Answered by finish() or cancel(); a waiter whose request the peer withdrew makes room.
+        std::erase_if(entry->waiters, [](const Reply& waiter) {
+          return waiter.cancellation() && waiter.cancellation()->requested();
+        });
+        if (entry->waiters.size() >= options_.max_waiters) {
+          lock.unlock();
+          reply.error(RpcError(jsonrpc_code::kInternalError,
+                               "Too many tasks/result waiting on task " + params.taskId));
+          return {};
+        }
+        entry->waiters.push_back(std::move(reply));
         return {};
       }
-      entry->waiters.push_back(std::move(reply));
-      return {};
     }
-    ended_.wait(lock, [&] { return is_terminal(entry->task.status) || stopping_; });
+    ++blocked_;
+    changed_.wait(lock, [&] { return is_terminal(entry->task.status) || stopping_; });
+    --blocked_;
+    if (stopping_) changed_.notify_all();  // the destructor waits for the last one to leave
     if (!is_terminal(entry->task.status)) {
       throw RpcError(jsonrpc_code::kInternalError, "the server is stopping");
     }
   }
   if (entry->task.status == m::TaskStatus::kCancelled) throw was_cancelled(params.taskId);
-  if (entry->outcome->error) throw *entry->outcome->error;
+  if (entry->outcome->error) throw RpcError(*entry->outcome->error);
   m::TasksResultResult out;
   const JsonValue answer = answer_of(entry->task, *entry->outcome);
   for (const auto& [key, value] : answer.get().items()) {
@@ -292,7 +356,7 @@ m::TasksCancelResult TaskStore::cancel(const m::TasksCancelParams& params) {
     changed = entry->task;
     on_status = on_status_;
   }
-  ended_.notify_all();
+  changed_.notify_all();
   for (Reply& reply : waiters) reply.error(was_cancelled(params.taskId));
   if (on_status) on_status(flattened<m::NotificationsTasksStatusParams>(changed));
   return flattened<m::TasksCancelResult>(changed);
@@ -309,38 +373,43 @@ std::shared_ptr<TaskStore::Entry> TaskStore::find(const std::string& task_id) co
   return id == ids_.end() ? nullptr : entries_.at(id->second);
 }
 
+void TaskStore::forget(std::uint64_t order) const {
+  auto it = entries_.find(order);
+  if (it == entries_.end()) return;
+  ids_.erase(it->second->task.taskId);
+  entries_.erase(it);
+}
+
 // An ended task past its ttl; one still running is kept until it ends (its work holds it).
 void TaskStore::forget_expired() const {
   const Clock::time_point now = Clock::now();
-  for (auto it = entries_.begin(); it != entries_.end();) {
-    if (is_terminal(it->second->task.status) && it->second->forget_after <= now) {
-      ids_.erase(it->second->task.taskId);
-      it = entries_.erase(it);
-    } else {
-      ++it;
-    }
+  std::vector<std::uint64_t> expired;
+  for (const auto& [order, entry] : entries_) {
+    if (is_terminal(entry->task.status) && entry->forget_after <= now) expired.push_back(order);
   }
+  for (std::uint64_t order : expired) forget(order);
 }
 
-// The oldest ended task goes to make room for a new one; false when every task still runs.
+// The oldest cancelled task goes to make room for a new one (the spec lets a receiver delete
+// those at any time; a result is kept for the ttl it was given); false when there is none.
 bool TaskStore::make_room() {
-  for (auto it = entries_.begin(); it != entries_.end(); ++it) {
-    if (is_terminal(it->second->task.status)) {
-      ids_.erase(it->second->task.taskId);
-      entries_.erase(it);
+  for (const auto& [order, entry] : entries_) {
+    if (entry->task.status == m::TaskStatus::kCancelled) {
+      forget(order);
       return true;
     }
   }
   return false;
 }
 
-void TaskStore::reap_runners() {
-  std::lock_guard lock(runners_mutex_);
+// With runners_mutex_ held.
+std::size_t TaskStore::reap_runners() {
   std::erase_if(runners_, [](Runner& runner) {
     if (!runner.done->load(std::memory_order_acquire)) return false;
     runner.thread.join();
     return true;
   });
+  return runners_.size();
 }
 
 }  // namespace rpckit::mcp

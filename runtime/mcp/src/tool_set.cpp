@@ -1,6 +1,7 @@
 #include "rpckit/mcp/tool_set.hpp"
 
 #include <exception>
+#include <variant>
 
 #include "rpckit/codec/value_codec.hpp"
 #include "rpckit/endpoint/rpc_error.hpp"
@@ -46,6 +47,12 @@ m::CreateTaskResult ToolSet::call_as_task(const m::ToolsCallParams& params,
     m::ToolsCallResult result = run(*tool, params);
     TaskOutcome outcome;
     outcome.failed = result.isError.value_or(false);
+    if (outcome.failed && !result.content.empty()) {
+      // The failed task says why (SHOULD): the tool's first text.
+      if (const auto* text = std::get_if<m::TextContent>(&result.content[0].value)) {
+        outcome.status_message = text->text;
+      }
+    }
     outcome.result = codec::encode(result);
     return outcome;
   });

@@ -14,6 +14,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <string_view>
 
 namespace rpckit {
 
@@ -49,17 +50,22 @@ std::shared_ptr<const Cancellation> cancellation();
 bool cancelled();
 // Sleeps at most `timeout`, waking early when the request is cancelled: true when it was.
 bool wait_cancelled_for(std::chrono::milliseconds timeout);
+// Its method ("" when none): for code that may only act on a request of its own kind (MCP's
+// TaskStore defers only a tasks/result's reply).
+std::string_view method();
 
 }  // namespace this_request
 
 namespace detail {
 // Sets the calling thread's current request for the lifetime of the scope (restoring the one
-// before: a handler waiting in call() runs nested ones): its cancellation, and how to take
-// over its answer (`deferrer`, null where nothing may defer: a notification, a task's work).
+// before: a handler waiting in call() runs nested ones): its cancellation, and, for a request
+// whose handler runs, its method and how to take over its answer (`deferrer`; null where
+// nothing may defer: a notification, a completion, a task's work). Both must outlive the scope.
 class CurrentRequestScope {
  public:
   explicit CurrentRequestScope(std::shared_ptr<const Cancellation> cancellation,
-                               const std::function<Reply()>* deferrer = nullptr);
+                               const std::function<Reply()>* deferrer = nullptr,
+                               std::string_view method = {});
   ~CurrentRequestScope();
   CurrentRequestScope(const CurrentRequestScope&) = delete;
   CurrentRequestScope& operator=(const CurrentRequestScope&) = delete;
@@ -67,6 +73,7 @@ class CurrentRequestScope {
  private:
   std::shared_ptr<const Cancellation> previous_;
   const std::function<Reply()>* previous_deferrer_;
+  std::string_view previous_method_;
 };
 // The deferrer of the request whose handler runs on this thread (null when none).
 const std::function<Reply()>* current_deferrer();

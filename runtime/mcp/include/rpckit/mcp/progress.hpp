@@ -3,7 +3,8 @@
 // _meta.progressToken names the request in every notifications/progress about it. A Progress
 // made from the request's _meta sends those notifications with the caller's token and keeps
 // the spec's rule that progress increases with each one; a request without a token gets a
-// Progress that sends nothing, so a tool reports the same way either way.
+// Progress that sends nothing, so a tool reports the same way either way. Sent from a task's
+// work, a report carries the task in its _meta (this_task::relate).
 //
 //   rpckit::mcp::Progress progress(params._meta, [&](const auto& n) {
 //     return client.notifications_progress(n);

@@ -11,7 +11,8 @@
 //   tools.add<WordCountArgs>(count_tool, [](const WordCountArgs& a) { return WordCount{...}; });
 //
 // Thread-safe: tools may be added or removed from any thread, a tool's own run included (it
-// runs with no lock held).
+// runs with no lock held). A tool may run on several threads at once (calls run as tasks each
+// have one): its function must allow that.
 #include <atomic>
 #include <concepts>
 #include <cstddef>
