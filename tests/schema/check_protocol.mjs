@@ -8,8 +8,9 @@
 //    (x- annotations registered), every definition too; $refs resolve by relative path.
 // 2. The examples: <examples>/<message file name>.json per message of x-messages, shaped
 //    {"envelopes": [...], "results": [...], "invalid": [{"envelope": ..., "why": ...}],
-//     "invalid_results": [{"result": ..., "why": ...}]}: every valid one passes, every invalid
-//    one fails (results against the message's x-result).
+//     "invalid_results": [{"result": ..., "why": ...}], "results_when": {"<member>": [...]}}:
+//    every valid one passes, every invalid one fails (results against the message's x-result,
+//    results_when against its x-result-when entry for that member).
 // 3. A protocol that is not JSON-RPC (no x-messages: its messages are types told apart by a
 //    member, core line plugins) has <examples>/types/<type file name>.json per file of x-types,
 //    shaped {"valid": [...], "invalid": [{"value": ..., "why": ...}]}, checked the same way.
@@ -164,6 +165,13 @@ for (const rel of messageFiles) {
   if (result) {
     (ex.results ?? []).forEach((r, i) => expect(true, `${label}: result #${i + 1}`, result, r));
     (ex.invalid_results ?? []).forEach((c, i) => expect(false, `${label}: invalid result #${i + 1}`, result, c.result, c.why));
+  }
+  // {"results_when": {"<member>": [...]}}: the results a request carrying that member is
+  // answered with (x-result-when), each valid against its entry.
+  for (const [member, list] of Object.entries(ex.results_when ?? {})) {
+    const entry = m?.["x-result-when"]?.[member];
+    if (!check(`${label}: results_when.${member} is an x-result-when entry`, () => (entry ? undefined : "no such entry"))) continue;
+    list.forEach((r, i) => expect(true, `${label}: result when ${member} #${i + 1}`, `${ID_BASE}${rel}#/x-result-when/${member}`, r));
   }
 }
 if (!messageFiles.length) {

@@ -91,8 +91,8 @@ const SDK_SCHEMAS = {
   "prompts/get": ["GetPromptRequestSchema", "GetPromptResultSchema"],
   "notifications/prompts/list_changed": ["PromptListChangedNotificationSchema"],
   "tools/list": ["ListToolsRequestSchema", "ListToolsResultSchema"],
-  // Client.callTool parses CallToolResultSchema; the task form (CreateTaskResult, when params
-  // carry task) is our x-result-when, not x-result, and is not in this corpus.
+  // Client.callTool parses CallToolResultSchema; the task form (when params carry task) is our
+  // x-result-when: RESULT_WHEN below.
   "tools/call": ["CallToolRequestSchema", "CallToolResultSchema"],
   "notifications/tools/list_changed": ["ToolListChangedNotificationSchema"],
   "logging/setLevel": ["SetLevelRequestSchema", "EmptyResultSchema"],
@@ -111,6 +111,10 @@ const SDK_SCHEMAS = {
   "tasks/cancel": ["CancelTaskRequestSchema", "CancelTaskResultSchema"],
   "notifications/tasks/status": ["TaskStatusNotificationSchema"],
 };
+
+// x-result-when: the result of a request whose params carry the member, as the SDK parses it
+// (Protocol.request takes CreateTaskResultSchema when params.task is set, shared/protocol.js).
+const RESULT_WHEN = { task: ["CreateTaskResultSchema"] };
 
 function sdkSchema(name) {
   const schema = sdk[name];
@@ -265,7 +269,12 @@ for (const { method, file } of perMessage) {
     const union = SENT[direction]?.[kind];
     if (!union || !sdkSchema(union).options.includes(envelope)) problems.push(`${method}: ${direction} ${kind}, but not in the SDK's ${union ?? "unions"}`);
   }
-  judges.set(method, { kind, envelope, results });
+  const resultsWhen = {};
+  for (const member of Object.keys(message["x-result-when"] ?? {})) {
+    if (!RESULT_WHEN[member]) problems.push(`${method}: x-result-when ${member} has no SDK schema in RESULT_WHEN`);
+    else resultsWhen[member] = RESULT_WHEN[member].map(sdkSchema);
+  }
+  judges.set(method, { kind, envelope, results, resultsWhen });
 }
 for (const method of Object.keys(SDK_SCHEMAS)) {
   if (!judges.has(method)) problems.push(`${method}: in SDK_SCHEMAS but not a message of schema/mcp`);
@@ -285,7 +294,7 @@ function sdkVerdict(item) {
   const instance = structuredClone(item.instance); // zod's preprocess steps must not touch the corpus
   if (item.kind === "result") {
     let first;
-    for (const schema of judge.results) {
+    for (const schema of item.when ? judge.resultsWhen[item.when] : judge.results) {
       const r = schema.safeParse(instance);
       if (r.success) return { valid: true };
       first ??= r.error;

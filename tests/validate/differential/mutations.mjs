@@ -13,8 +13,10 @@
 // past their bounds, arrays at their size bounds and with repeated items, extra members, deeply
 // nested values where any value goes. Mutations are seeded: the corpus is the same on every run.
 //
-// Each item is {message (the method), kind ("envelope" | "result"), schema (the schema location
-// relative to schemaDir: "messages/ping.json" or "messages/ping.json#/definitions/PingResult"),
+// Each item is {message (the method), kind ("envelope" | "result"), when (for the result of a
+// request whose params carry that member, x-result-when; absent otherwise), schema (the schema
+// location relative to schemaDir: "messages/ping.json" or
+// "messages/ping.json#/definitions/PingResult"),
 // mutation (what was done, "example envelope #1" for an example), instance}; no verdicts: the
 // caller judges. Users: corpus.mjs (StreamNook against ajv), mcp_sdk.mjs (MCP against the
 // TypeScript SDK).
@@ -359,7 +361,13 @@ export function buildCorpus({ schemaDir, examplesDir, exampleFile, invalidKeys =
     const resultRef = message["x-result"]?.$ref;
     const targets = [{ kind: "envelope", schema: file, valid: example.envelopes ?? [], invalid: invalid.filter((c) => "envelope" in c).map((c) => c.envelope) }];
     if (resultRef) {
-      targets.push({ kind: "result", schema: file + resultRef, valid: example.results ?? [], invalid: invalid.filter((c) => "result" in c).map((c) => c.result) });
+      targets.push({ kind: "result", schema: file + resultRef, ref: resultRef, valid: example.results ?? [], invalid: invalid.filter((c) => "result" in c).map((c) => c.result) });
+    }
+    // x-result-when: the results of requests whose params carry a member (`when`), from the
+    // examples file's {"results_when": {"<member>": [...]}}.
+    for (const when of Object.keys(message["x-result-when"] ?? {})) {
+      const ref = `#/x-result-when/${when}`;
+      targets.push({ kind: "result", when, schema: file + ref, ref, valid: example.results_when?.[when] ?? [], invalid: [] });
     }
     const seen = new Set();
     let count = 0;
@@ -371,12 +379,13 @@ export function buildCorpus({ schemaDir, examplesDir, exampleFile, invalidKeys =
         if (seen.has(t.schema + key)) return;
         seen.add(t.schema + key);
         count++;
-        items.push({ message: method, kind: t.kind, schema: t.schema, mutation, instance });
+        items.push({ message: method, kind: t.kind, ...(t.when ? { when: t.when } : {}), schema: t.schema, mutation, instance });
       };
-      t.valid.forEach((v, i) => add(`example ${t.kind} #${i + 1}`, v));
+      const name = t.when ? `${t.kind} when ${t.when}` : t.kind;
+      t.valid.forEach((v, i) => add(`example ${name} #${i + 1}`, v));
       t.invalid.forEach((v, i) => add(`invalid example #${i + 1}`, v));
-      const schemas = applicable(t.kind === "envelope" ? message : { $ref: resultRef }, file);
-      t.valid.forEach((v, i) => walk(v, [], v, schemas, (m, inst) => add(`${t.kind} #${i + 1} ${m}`, inst)));
+      const schemas = applicable(t.kind === "envelope" ? message : { $ref: t.ref }, file);
+      t.valid.forEach((v, i) => walk(v, [], v, schemas, (m, inst) => add(`${name} #${i + 1} ${m}`, inst)));
     }
     perMessage.push({ method, file, count });
   }
