@@ -8,6 +8,8 @@
 //   policy and asks for progress on every call (the runtime adds the call's id as the token);
 //   a second run gives each call a deadline shorter than the long operation takes, and the
 //   operation's progress reports restart it (--max-total-ms), so the call is answered;
+//   a third run declares tasks (--tasks): the server's async tools send sampling and
+//   elicitation as tasks, which the client runs and the server polls (tasks/get, tasks/result);
 // - @modelcontextprotocol/server-memory on a temporary file: entities created, observed,
 //   searched and read back, and the file on disk checked;
 // - a server made with the official SDK's Server (mcp_sdk_server.mjs): a tool call the client
@@ -137,6 +139,53 @@ function common(name, r, { sigterm = false } = {}) {
           r.requests.some((m) => m.method === method && r.answerTo(m)?.result)));
   check("everything: completion/complete answered",
         r.requests.some((m) => m.method === "completion/complete" && r.answerTo(m)?.result?.completion));
+}
+
+// ---- server-everything: the client runs the server's requests as tasks ------------------------
+// With --tasks the client declares tasks.requests.sampling.createMessage and
+// elicitation.create, and server-everything offers its two async tools: each sends its
+// request with `task`, takes the client's CreateTaskResult, polls tasks/get until the task is
+// completed and reads the answer with tasks/result (basic/utilities/tasks, the client as
+// receiver: rpckit::mcp::TaskStore behind the generated *_with_task handlers).
+{
+  const reply = "a sampled answer, as a task";
+  const r = run("everything-tasks", [everything, "stdio"], [
+    "--sampling", `reply:${reply}`, "--elicitation", "accept", "--tasks", "--max-reads", "0",
+    "--call", 'trigger-sampling-request-async={"prompt":"hello"}',
+    "--call", "trigger-elicitation-request-async",
+  ]);
+  common("everything-tasks", r, { sigterm: true });
+  const initialize = r.requests.find((m) => m.method === "initialize");
+  check("everything-tasks: the client declares tasks for sampling and elicitation",
+        initialize?.params?.capabilities?.tasks?.requests?.sampling?.createMessage !== undefined &&
+        initialize?.params?.capabilities?.tasks?.requests?.elicitation?.create !== undefined,
+        JSON.stringify(initialize?.params?.capabilities));
+  const calls = r.requests.filter((m) => m.method === "tools/call");
+  const text = (tool) => (r.answerTo(calls.find((c) => c.params.name === tool) ?? {})?.result?.content ?? [])
+      .map((b) => b.text ?? "").join("");
+  for (const method of ["sampling/createMessage", "elicitation/create"]) {
+    const asked = r.serverRequests.filter((m) => m.method === method);
+    check(`everything-tasks: ${method} sent as a task, answered with a working CreateTaskResult`,
+          asked.length === 1 && asked[0].params?.task !== undefined &&
+          r.ours.get(asked[0].id)?.result?.task?.status === "working",
+          JSON.stringify(asked.map((q) => [q.params?.task, r.ours.get(q.id)])));
+  }
+  const polled = r.serverRequests.filter((m) => m.method === "tasks/get");
+  check(`everything-tasks: the server's tasks/get answered (${polled.length})`,
+        polled.length >= 2 && polled.every((q) => typeof r.ours.get(q.id)?.result?.status === "string"),
+        JSON.stringify(polled.map((q) => r.ours.get(q.id))));
+  const results = r.serverRequests.filter((m) => m.method === "tasks/result");
+  check("everything-tasks: tasks/result gives each answer, naming its task",
+        results.length === 2 && results.every((q) => {
+          const answer = r.ours.get(q.id)?.result;
+          return answer?._meta?.["io.modelcontextprotocol/related-task"]?.taskId === q.params?.taskId;
+        }), JSON.stringify(results.map((q) => r.ours.get(q.id))));
+  check("everything-tasks: the async sampling tool completes with the policy's text",
+        text("trigger-sampling-request-async").startsWith("[COMPLETED]") &&
+        text("trigger-sampling-request-async").includes(reply), text("trigger-sampling-request-async"));
+  check("everything-tasks: the async elicitation tool completes with the accepted form",
+        text("trigger-elicitation-request-async").startsWith("[COMPLETED]"),
+        text("trigger-elicitation-request-async"));
 }
 
 // ---- server-everything: progress restarts a call's deadline ----------------------------------

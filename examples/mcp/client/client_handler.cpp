@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "example_values.hpp"
+#include "rpckit/codec/value_codec.hpp"
 #include "shown.hpp"
 
 namespace mcp_client {
@@ -49,6 +50,15 @@ mcp::ClientCapabilities Policy::capabilities() const {
     c.elicitation->form.emplace();  // form mode only: the client opens no URLs
   }
   if (roots) c.roots = mcp::ClientRootsCapability{.listChanged = false};
+  if (tasks && (c.sampling || c.elicitation)) {
+    mcp::ClientTasksCapability t;
+    t.list.emplace();
+    t.cancel.emplace();
+    mcp::ClientTaskRequests& requests = t.requests.emplace();
+    if (c.sampling) requests.sampling.emplace().createMessage.emplace();
+    if (c.elicitation) requests.elicitation.emplace().create.emplace();
+    c.tasks = std::move(t);
+  }
   return c;
 }
 
@@ -105,6 +115,60 @@ mcp::ElicitationCreateResult ClientHandler::elicitation_create(
       break;
   }
   return result.get<mcp::ElicitationCreateResult>();
+}
+
+namespace {
+
+// The work of a task that answers `request` with `answer(params)`: its result, or its error.
+template <class Answer>
+rpckit::mcp::TaskStore::Work task_of(Answer answer) {
+  return [answer = std::move(answer)] {
+    rpckit::mcp::TaskOutcome outcome;
+    outcome.result = rpckit::codec::encode(answer());
+    return outcome;
+  };
+}
+
+}  // namespace
+
+std::optional<mcp::CreateTaskResult> ClientHandler::sampling_createMessage_with_task(
+    Peer&, const mcp::SamplingCreateMessageParams& p) {
+  if (!policy_.tasks) return std::nullopt;  // not declared: answered at once, `task` ignored
+  transcript_.host("server asks for a sampling as a task");
+  return tasks_.start(*p.task, task_of([this, p] {
+    Peer peer;
+    return sampling_createMessage(peer, p);
+  }));
+}
+
+std::optional<mcp::CreateTaskResult> ClientHandler::elicitation_create_with_task(
+    Peer&, const mcp::ElicitationCreateParams& p) {
+  if (!policy_.tasks) return std::nullopt;
+  transcript_.host("server asks for an elicitation as a task");
+  return tasks_.start(*p.task, task_of([this, p] {
+    Peer peer;
+    return elicitation_create(peer, p);
+  }));
+}
+
+mcp::TasksGetResult ClientHandler::tasks_get(Peer&, const mcp::TasksGetParams& p) {
+  count("tasks/get");
+  return tasks_.get(p);
+}
+
+mcp::TasksResultResult ClientHandler::tasks_result(Peer&, const mcp::TasksResultParams& p) {
+  count("tasks/result");
+  return tasks_.result(p);  // a task still running: answered when it ends
+}
+
+mcp::TasksListResult ClientHandler::tasks_list(Peer&, const mcp::TasksListParams& p) {
+  count("tasks/list");
+  return tasks_.list(p);
+}
+
+mcp::TasksCancelResult ClientHandler::tasks_cancel(Peer&, const mcp::TasksCancelParams& p) {
+  count("tasks/cancel");
+  return tasks_.cancel(p);
 }
 
 mcp::RootsListResult ClientHandler::roots_list(Peer&, const mcp::RootsListParams&) {

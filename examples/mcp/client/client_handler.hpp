@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "mcp_2025_11_25/roles.hpp"
+#include "rpckit/mcp/task_store.hpp"
 #include "transcript.hpp"
 
 namespace mcp_client {
@@ -28,6 +29,9 @@ struct Policy {
   std::string sampling_text;  // kReply: the assistant's text
   Elicitation elicitation = Elicitation::kNone;
   std::optional<std::vector<std::string>> roots;  // file:// URIs (or any URIs) to offer
+  // "--tasks": a server may send its sampling and elicitation requests as tasks (for those
+  // declared): answered with a CreateTaskResult, the answer itself through tasks/result.
+  bool tasks = false;
 
   // From "--sampling reply:TEXT|refuse", "--elicitation accept|decline|cancel" and
   // "--roots URI,URI"; nullopt (with *error) for anything else.
@@ -48,6 +52,16 @@ class ClientHandler : public mcp::ClientHandler<Peer> {
       Peer&, const mcp::SamplingCreateMessageParams& p) override;
   mcp::ElicitationCreateResult elicitation_create(Peer&,
                                                   const mcp::ElicitationCreateParams& p) override;
+  // With --tasks: the same answers, each as a task of tasks_ (basic/utilities/tasks), and the
+  // task messages the server then sends.
+  std::optional<mcp::CreateTaskResult> sampling_createMessage_with_task(
+      Peer&, const mcp::SamplingCreateMessageParams& p) override;
+  std::optional<mcp::CreateTaskResult> elicitation_create_with_task(
+      Peer&, const mcp::ElicitationCreateParams& p) override;
+  mcp::TasksGetResult tasks_get(Peer&, const mcp::TasksGetParams& p) override;
+  mcp::TasksResultResult tasks_result(Peer&, const mcp::TasksResultParams& p) override;
+  mcp::TasksListResult tasks_list(Peer&, const mcp::TasksListParams& p) override;
+  mcp::TasksCancelResult tasks_cancel(Peer&, const mcp::TasksCancelParams& p) override;
   mcp::RootsListResult roots_list(Peer&, const mcp::RootsListParams&) override;
 
   void notifications_message(Peer&, const mcp::NotificationsMessageParams& p) override;
@@ -75,6 +89,8 @@ class ClientHandler : public mcp::ClientHandler<Peer> {
   rpckit_examples::Transcript& transcript_;
   mutable std::mutex mutex_;
   std::map<std::string, std::size_t> counts_;
+  // Last: destroyed first, so a task's work (which uses the members above) ends before them.
+  rpckit::mcp::TaskStore tasks_;
 };
 
 }  // namespace mcp_client

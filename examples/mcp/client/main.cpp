@@ -15,7 +15,8 @@
 //
 // options: --call NAME[=ARGS_JSON] (only these tools, in order), --args NAME=ARGS_JSON,
 // --prompt-args NAME=ARGS_JSON, --skip NAME, --sampling reply:TEXT|refuse,
-// --elicitation accept|decline|cancel, --roots URI[,URI...], --timeout-ms N, --max-total-ms N
+// --elicitation accept|decline|cancel, --roots URI[,URI...], --tasks (sampling and elicitation
+// may come as tasks), --timeout-ms N, --max-total-ms N
 // (each progress report on a tool call restarts its deadline, up to N ms in all),
 // --cancel-after-ms N (a tool call unanswered that long is cancelled), --ping-interval-ms N (0:
 // no pings), --max-reads N, --transcript
@@ -110,6 +111,10 @@ int main(int argc, char** argv) {
   cli.add_option("--elicitation", elicitation,
                  "Declare elicitation (form mode) and answer it: accept, decline or cancel");
   cli.add_option("--roots", roots, "Declare roots and answer roots/list with these URIs");
+  bool tasks = false;
+  cli.add_flag("--tasks", tasks,
+               "Declare tasks for the sampling and elicitation declared: the server may send "
+               "them as tasks (answered through tasks/get and tasks/result)");
   cli.add_option("--timeout-ms", timeout_ms, "Deadline of each request (default 30000)")
       ->check(CLI::Range(1, 3600000));
   int cancel_after_ms = 0;
@@ -158,6 +163,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "%s\n", error.c_str());
     return 2;
   }
+  policy->tasks = tasks;
 
   try {
     rpckit_examples::Transcript transcript(frames, "client", "server");
