@@ -20,6 +20,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -27,8 +28,7 @@
 #include <utility>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
+#include "gate.hpp"
 #include "rpckit/endpoint/endpoint.hpp"
 #include "rpckit/framing/content_length_reader.hpp"
 #include "rpckit/framing/content_length_writer.hpp"
@@ -116,28 +116,8 @@ class Diagnostics : public Recorder<Diagnostic> {
   }
 };
 
-// A one-shot gate: wait() blocks (bounded) until open().
-class Gate {
- public:
-  void open() {
-    std::lock_guard lock(mutex_);
-    open_ = true;
-    changed_.notify_all();
-  }
-  bool wait(std::chrono::milliseconds limit = kWait) const {
-    std::unique_lock lock(mutex_);
-    return changed_.wait_for(lock, limit, [&] { return open_; });
-  }
-  bool is_open() const {
-    std::lock_guard lock(mutex_);
-    return open_;
-  }
-
- private:
-  mutable std::mutex mutex_;
-  mutable std::condition_variable changed_;
-  bool open_ = false;
-};
+// A one-shot gate: wait() blocks (bounded, kWait by default) until open().
+using rpckit_test::Gate;
 
 // Attaches the recorders every side has.
 inline void observe(Endpoint& endpoint, Diagnostics& diags, Recorder<CloseReason>& closes) {

@@ -23,6 +23,7 @@
 #include <utility>
 #include <vector>
 
+#include "gate.hpp"
 #include "mcp_2025_11_25/dispatch.hpp"
 #include "rpckit/dispatch/router.hpp"
 #include "rpckit/endpoint/cancellation.hpp"
@@ -40,24 +41,8 @@ using rpckit::mcp::TaskOutcome;
 using rpckit::mcp::TaskStore;
 using ::testing::HasSubstr;
 
-// A gate the test opens: work that waits on it runs until the test says.
-class Gate {
- public:
-  void open() {
-    std::lock_guard lock(mutex_);
-    open_ = true;
-    changed_.notify_all();
-  }
-  void wait() {
-    std::unique_lock lock(mutex_);
-    changed_.wait(lock, [this] { return open_; });
-  }
-
- private:
-  std::mutex mutex_;
-  std::condition_variable changed_;
-  bool open_ = false;
-};
+// A gate the test opens: work that waits on it runs until the test says (at most 10 s).
+using rpckit_test::Gate;
 
 TaskOutcome text_outcome(const std::string& text) {
   TaskOutcome outcome;

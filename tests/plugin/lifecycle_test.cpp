@@ -5,28 +5,15 @@
 #include <condition_variable>
 #include <ostream>
 
+#include "gate.hpp"
 #include "plugin_test_support.hpp"
 
 namespace plugin_test {
 namespace {
 
 // Holds a scripted answer back until the test opens it (bounded, so a broken test ends).
-class Gate {
- public:
-  void open() {
-    std::lock_guard lock(mutex_);
-    open_ = true;
-    changed_.notify_all();
-  }
-  void wait() {
-    std::unique_lock lock(mutex_);
-    changed_.wait_for(lock, kWait, [&] { return open_; });
-  }
-
- private:
-  std::mutex mutex_;
-  std::condition_variable changed_;
-  bool open_ = false;
+struct Gate : rpckit_test::Gate {
+  void wait() const { rpckit_test::Gate::wait(kWait); }
 };
 
 // ---- initialize: hooks ------------------------------------------------------------------

@@ -1,7 +1,6 @@
 #include "rpckit/mcp/task_store.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <cstdio>
 #include <ctime>
 #include <iterator>
@@ -12,6 +11,7 @@
 #include "mcp_2025_11_25/messages.hpp"
 #include "rpckit/endpoint/cancellation.hpp"
 #include "rpckit/endpoint/reply.hpp"
+#include "rpckit/mcp/cursor.hpp"
 
 namespace rpckit::mcp {
 
@@ -315,15 +315,7 @@ m::TasksResultResult TaskStore::result(const m::TasksResultParams& params) {
 m::TasksListResult TaskStore::list(const m::TasksListParams& params) const {
   std::lock_guard lock(mutex_);
   forget_expired();
-  std::uint64_t after = 0;
-  if (params.cursor) {
-    const std::string& cursor = *params.cursor;
-    auto [end, error] = std::from_chars(cursor.data(), cursor.data() + cursor.size(), after);
-    if (error != std::errc() || end != cursor.data() + cursor.size() || after == 0 ||
-        after >= next_order_) {
-      throw RpcError(jsonrpc_code::kInvalidParams, "Invalid cursor: " + cursor);
-    }
-  }
+  const std::uint64_t after = cursor_after(params.cursor, next_order_);
   m::TasksListResult out;
   for (auto it = entries_.upper_bound(after); it != entries_.end(); ++it) {
     if (options_.page_size != 0 && out.tasks.size() == options_.page_size) {

@@ -7,7 +7,6 @@
 // lock and run without it, so it may change the catalog. Each set derives from it privately and
 // passes on add, remove, contains, size, set_page_size and on_change as they are.
 #include <algorithm>
-#include <charconv>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -20,7 +19,7 @@
 #include <utility>
 #include <vector>
 
-#include "rpckit/endpoint/rpc_error.hpp"
+#include "rpckit/mcp/cursor.hpp"
 
 namespace rpckit::mcp {
 
@@ -92,15 +91,7 @@ class Catalog {
   std::vector<Item> page(const std::optional<std::string>& cursor,
                          std::optional<std::string>& next) const {
     std::lock_guard lock(mutex_);
-    std::uint64_t after = 0;
-    if (cursor) {
-      auto [end, error] = std::from_chars(cursor->data(), cursor->data() + cursor->size(), after);
-      if (error != std::errc() || end != cursor->data() + cursor->size() || after == 0 ||
-          after >= next_order_) {
-        throw RpcError(jsonrpc_code::kInvalidParams, "Invalid cursor: " + *cursor);
-      }
-    }
-    const std::vector<const Slot*> listed = in_order(after);
+    const std::vector<const Slot*> listed = in_order(cursor_after(cursor, next_order_));
     const std::size_t count = page_size_ == 0 ? listed.size() : std::min(page_size_, listed.size());
     std::vector<Item> out;
     out.reserve(count);
